@@ -1,0 +1,637 @@
+/**
+ * Class-posterior inference for a discrete Bayesian network over the attributes and the class, in log space.
+ *
+ * For every row and class value c we compute log P(c, x_obs), where x_obs are the observed attributes of the
+ * row, and normalise with log-sum-exp. Two variants:
+ *  - 'posterior' keeps only the factors whose value can depend on c (every factor mentioning the class, and
+ *    factors linked to one through missing attributes); the dropped factors are constant in c and cancel.
+ *  - 'joint' keeps every factor, giving the exact log P(c, x_obs) (needed to average joints across models).
+ * Both give the same posterior whenever P(x_obs) > 0. When P(x_obs) = 0 (possible with zero MLE cells) the
+ * posterior is undefined; 'posterior' then reflects the class-dependent factors only, and a row whose
+ * class-dependent score is -Infinity for every class gets the uniform distribution (normalizeLogRows).
+ *
+ * Complete rows (for 'posterior': every attribute in a class factor observed) take a fast path with no
+ * per-row allocation: one indexed lookup per (class factor, class value).
+ *
+ * Rows with missing attributes are marginalised exactly:
+ *  1. barren nodes are pruned: a missing attribute that is not an ancestor of an observed attribute or of the
+ *     class sums out to 1 (its factor and its descendants' factors vanish);
+ *  2. the remaining factors are restricted to the observed values, and the missing attributes are summed
+ *     out by variable elimination (log space; greedy order by smallest intermediate table, ties to the
+ *     lowest node index). This is the same sum as enumerating each connected group of missing attributes,
+ *     but linear rather than exponential in the group size for tree-shaped groups (TAN, kDB chains).
+ *  An intermediate table above MAX_ELIMINATION_CELLS cells is an error naming the row and the attribute.
+ *  The elimination depends only on which attributes are missing, so it is compiled once per missing
+ *  pattern (cached on the model) and replayed on each row with that pattern without allocating.
+ */
+import type { DiscreteData } from './data.js';
+import type { Model } from '../registry.js';
+import type { NodeCpt } from './cpt.js';
+
+export const MAX_ELIMINATION_CELLS = 1_000_000;
+
+/** A model that can also report exact log P(c, x_obs) (n × classCard, row-major). */
+export interface JointModel extends Model {
+  logJoint(data: DiscreteData): Float64Array;
+}
+
+/**
+ * Normalises each row of log scores (n × C) in place into probabilities with log-sum-exp.
+ * A row where every class has log score -Infinity (zero probability under every class, e.g. an MLE zero)
+ * carries no information about the class, so it becomes the uniform distribution 1/C.
+ */
+export function normalizeLogRows(scores: Float64Array, C: number): Float64Array {
+  const n = scores.length / C;
+  for (let r = 0; r < n; r++) {
+    const o = r * C;
+    let mx = -Infinity;
+    for (let c = 0; c < C; c++) {
+      const v = scores[o + c]!;
+      if (v !== v) throw new Error(`inference: NaN log score in row ${r}`);
+      if (v > mx) mx = v;
+    }
+    if (mx === -Infinity) {
+      for (let c = 0; c < C; c++) scores[o + c] = 1 / C;
+      continue;
+    }
+    let s = 0;
+    for (let c = 0; c < C; c++) {
+      const e = Math.exp(scores[o + c]! - mx);
+      scores[o + c] = e;
+      s += e;
+    }
+    for (let c = 0; c < C; c++) scores[o + c]! /= s;
+  }
+  return scores;
+}
+
+function logSumExp(a: Float64Array, len: number): number {
+  let mx = -Infinity;
+  for (let i = 0; i < len; i++) if (a[i]! > mx) mx = a[i]!;
+  if (mx === -Infinity) return -Infinity;
+  let s = 0;
+  for (let i = 0; i < len; i++) s += Math.exp(a[i]! - mx);
+  return mx + Math.log(s);
+}
+
+/**
+ * Compiled network: per-node families and strides plus the flattened class factors for the fast path.
+ * cards has length m + 1 (attributes, then the class).
+ */
+export class NetworkInference {
+  readonly m: number;
+  readonly classCard: number;
+  private readonly cards: Int32Array;
+  private readonly cpts: readonly NodeCpt[];
+  /** fam[v] = [v, ...parents[v]]; famStride[v][q] = stride of fam[v][q] in cpts[v].logp. */
+  private readonly fam: Int32Array[];
+  private readonly famStride: Int32Array[];
+  /** Class factors (families containing the class), flattened for the fast path. */
+  private readonly cfNode: Int32Array;
+  private readonly cfClassStride: Int32Array;
+  private readonly cfStart: Int32Array;
+  private readonly cfAttr: Int32Array;
+  private readonly cfAttrStride: Int32Array;
+  /** Factors not mentioning the class (used by 'joint' only), flattened likewise. */
+  private readonly ofNode: Int32Array;
+  private readonly ofStart: Int32Array;
+  private readonly ofAttr: Int32Array;
+  private readonly ofAttrStride: Int32Array;
+  /** Attributes that appear in some class factor: the class's Markov blanket. */
+  private readonly blanket: Int32Array;
+  /** Compiled marginalisation plans keyed by the row's missing attributes. */
+  private readonly posteriorPlans = new Map<string, Plan>();
+  private readonly jointPlans = new Map<string, Plan>();
+
+  constructor(cards: Int32Array, cpts: readonly NodeCpt[]) {
+    const m = cards.length - 1;
+    if (m < 0) throw new Error('inference: cards must include the class');
+    if (cpts.length !== m + 1) throw new Error(`inference: ${cpts.length} CPTs for ${m + 1} nodes`);
+    this.m = m;
+    this.classCard = cards[m]!;
+    this.cards = cards;
+    this.cpts = cpts;
+    this.fam = [];
+    this.famStride = [];
+    const classFactors: number[] = [];
+    const otherFactors: number[] = [];
+    const inBlanket = new Uint8Array(m + 1);
+    for (let v = 0; v <= m; v++) {
+      const cpt = cpts[v]!;
+      const ps = cpt.parents;
+      if (cpt.card !== cards[v]) throw new Error(`inference: CPT of node ${v} has card ${cpt.card}, expected ${cards[v]}`);
+      let configs = 1;
+      for (const p of ps) {
+        if (!Number.isInteger(p) || p < 0 || p > m || p === v) throw new Error(`inference: node ${v} has invalid parent ${p}`);
+        configs *= cards[p]!;
+      }
+      if (cpt.logp.length !== configs * cpt.card) {
+        throw new Error(`inference: CPT of node ${v} has ${cpt.logp.length} cells, expected ${configs * cpt.card}`);
+      }
+      const f = Int32Array.from([v, ...ps]);
+      const st = new Int32Array(f.length);
+      st[0] = 1;
+      let s = cards[v]!;
+      for (let q = f.length - 1; q >= 1; q--) {
+        st[q] = s;
+        s *= cards[f[q]!]!;
+      }
+      this.fam.push(f);
+      this.famStride.push(st);
+      if (f.includes(m)) {
+        classFactors.push(v);
+        for (const u of f) if (u !== m) inBlanket[u] = 1;
+      } else {
+        otherFactors.push(v);
+      }
+    }
+    const flatten = (nodes: number[]): { start: Int32Array; attr: Int32Array; stride: Int32Array; cls: Int32Array } => {
+      const start = new Int32Array(nodes.length + 1);
+      const attr: number[] = [];
+      const stride: number[] = [];
+      const cls = new Int32Array(nodes.length);
+      nodes.forEach((v, x) => {
+        const f = this.fam[v]!;
+        const st = this.famStride[v]!;
+        for (let q = 0; q < f.length; q++) {
+          if (f[q] === m) cls[x] = st[q]!;
+          else {
+            attr.push(f[q]!);
+            stride.push(st[q]!);
+          }
+        }
+        start[x + 1] = attr.length;
+      });
+      return { start, attr: Int32Array.from(attr), stride: Int32Array.from(stride), cls };
+    };
+    const cf = flatten(classFactors);
+    this.cfNode = Int32Array.from(classFactors);
+    this.cfClassStride = cf.cls;
+    this.cfStart = cf.start;
+    this.cfAttr = cf.attr;
+    this.cfAttrStride = cf.stride;
+    const of = flatten(otherFactors);
+    this.ofNode = Int32Array.from(otherFactors);
+    this.ofStart = of.start;
+    this.ofAttr = of.attr;
+    this.ofAttrStride = of.stride;
+    const blanket: number[] = [];
+    for (let a = 0; a < m; a++) if (inBlanket[a]) blanket.push(a);
+    this.blanket = Int32Array.from(blanket);
+  }
+
+  /** Throws unless data has this network's attributes, cardinalities and class cardinality. */
+  checkData(data: DiscreteData): void {
+    const m = this.m;
+    if (data.columns.length !== m) throw new Error(`inference: data has ${data.columns.length} attributes, model has ${m}`);
+    if (data.classCard !== this.classCard) {
+      throw new Error(`inference: data has ${data.classCard} classes, model has ${this.classCard}`);
+    }
+    for (let a = 0; a < m; a++) {
+      if (data.cards[a] !== this.cards[a]) {
+        throw new Error(`inference: attribute ${a} has ${data.cards[a]} values in data, ${this.cards[a]} in the model`);
+      }
+    }
+  }
+
+  /**
+   * Log scores n × C. full = false: log P(c, x_obs) up to a per-row constant ('posterior');
+   * full = true: exactly log P(c, x_obs) ('joint').
+   */
+  logScores(data: DiscreteData, full: boolean): Float64Array {
+    this.checkData(data);
+    const n = data.n;
+    const m = this.m;
+    const C = this.classCard;
+    const out = new Float64Array(n * C);
+    const cols = data.columns;
+    // Which rows are complete enough for the fast path.
+    const complete = new Uint8Array(n).fill(1);
+    if (full) {
+      for (let a = 0; a < m; a++) {
+        const col = cols[a]!;
+        for (let r = 0; r < n; r++) if (col[r]! < 0) complete[r] = 0;
+      }
+    } else {
+      for (const a of this.blanket) {
+        const col = cols[a]!;
+        for (let r = 0; r < n; r++) if (col[r]! < 0) complete[r] = 0;
+      }
+    }
+    // Fast path, factor by factor over all complete rows.
+    const nf = this.cfNode.length;
+    for (let f = 0; f < nf; f++) {
+      const lp = this.cpts[this.cfNode[f]!]!.logp;
+      const cs = this.cfClassStride[f]!;
+      const s0 = this.cfStart[f]!;
+      const s1 = this.cfStart[f + 1]!;
+      if (s1 === s0) {
+        for (let r = 0; r < n; r++) {
+          if (!complete[r]) continue;
+          const o = r * C;
+          for (let c = 0; c < C; c++) out[o + c] += lp[c * cs]!;
+        }
+      } else if (s1 - s0 === 1) {
+        const col = cols[this.cfAttr[s0]!]!;
+        const st = this.cfAttrStride[s0]!;
+        for (let r = 0; r < n; r++) {
+          if (!complete[r]) continue;
+          const base = col[r]! * st;
+          const o = r * C;
+          for (let c = 0; c < C; c++) out[o + c] += lp[base + c * cs]!;
+        }
+      } else if (s1 - s0 === 2) {
+        const colA = cols[this.cfAttr[s0]!]!;
+        const stA = this.cfAttrStride[s0]!;
+        const colB = cols[this.cfAttr[s0 + 1]!]!;
+        const stB = this.cfAttrStride[s0 + 1]!;
+        for (let r = 0; r < n; r++) {
+          if (!complete[r]) continue;
+          const base = colA[r]! * stA + colB[r]! * stB;
+          const o = r * C;
+          for (let c = 0; c < C; c++) out[o + c] += lp[base + c * cs]!;
+        }
+      } else {
+        for (let r = 0; r < n; r++) {
+          if (!complete[r]) continue;
+          let base = 0;
+          for (let q = s0; q < s1; q++) base += cols[this.cfAttr[q]!]![r]! * this.cfAttrStride[q]!;
+          const o = r * C;
+          for (let c = 0; c < C; c++) out[o + c] += lp[base + c * cs]!;
+        }
+      }
+    }
+    if (full) {
+      // Factors without the class add the same constant to every class value.
+      const no = this.ofNode.length;
+      for (let f = 0; f < no; f++) {
+        const lp = this.cpts[this.ofNode[f]!]!.logp;
+        const s0 = this.ofStart[f]!;
+        const s1 = this.ofStart[f + 1]!;
+        for (let r = 0; r < n; r++) {
+          if (!complete[r]) continue;
+          let idx = 0;
+          for (let q = s0; q < s1; q++) idx += cols[this.ofAttr[q]!]![r]! * this.ofAttrStride[q]!;
+          const v = lp[idx]!;
+          const o = r * C;
+          for (let c = 0; c < C; c++) out[o + c] += v;
+        }
+      }
+    }
+    for (let r = 0; r < n; r++) if (!complete[r]) this.rowWithMissing(data, r, full, out);
+    return out;
+  }
+
+  /** Exact log scores for one row with missing attributes (see the module comment). */
+  private rowWithMissing(data: DiscreteData, r: number, full: boolean, out: Float64Array): void {
+    const m = this.m;
+    const cols = data.columns;
+    let key = '';
+    for (let a = 0; a < m; a++) if (cols[a]![r]! < 0) key += `${a},`;
+    const cache = full ? this.jointPlans : this.posteriorPlans;
+    let plan = cache.get(key);
+    if (!plan) {
+      if (cache.size >= PLAN_CACHE_LIMIT) cache.clear();
+      plan = this.compilePlan(data, r, full);
+      cache.set(key, plan);
+    }
+    runPlan(plan, cols, r, this.classCard, out);
+  }
+
+  /**
+   * Compiles the marginalisation for one pattern of missing attributes (that of row r): barren pruning,
+   * the factor scopes, the elimination order and the buffers. Only observed values differ between rows
+   * with the same pattern, so the plan is cached and replayed without allocation.
+   */
+  private compilePlan(data: DiscreteData, r: number, full: boolean): Plan {
+    const m = this.m;
+    const obs = new Uint8Array(m + 1);
+    for (let a = 0; a < m; a++) obs[a] = data.columns[a]![r]! >= 0 ? 1 : 0;
+    obs[m] = 1;
+    // 1. Relevant nodes: ancestors (inclusive) of the observed attributes and of the class.
+    const rel = new Uint8Array(m + 1);
+    const stack: number[] = [];
+    for (let v = 0; v <= m; v++) {
+      if (obs[v]) {
+        rel[v] = 1;
+        stack.push(v);
+      }
+    }
+    while (stack.length > 0) {
+      const f = this.fam[stack.pop()!]!;
+      for (let q = 1; q < f.length; q++) {
+        if (!rel[f[q]!]) {
+          rel[f[q]!] = 1;
+          stack.push(f[q]!);
+        }
+      }
+    }
+    // 2. Each relevant family restricted to the observed values: a direct class term, a constant, or a table.
+    const direct: Term[] = [];
+    const constants: Term[] = [];
+    const tables: TableSpec[] = [];
+    const symbolic: SymFactor[] = [];
+    for (let v = 0; v <= m; v++) {
+      if (!rel[v]) continue;
+      const f = this.fam[v]!;
+      const st = this.famStride[v]!;
+      const lp = this.cpts[v]!.logp;
+      const obsAttrs: number[] = [];
+      const obsStrides: number[] = [];
+      const scope: { u: number; stride: number }[] = [];
+      let cs = -1;
+      for (let q = 0; q < f.length; q++) {
+        const u = f[q]!;
+        if (u === m) cs = st[q]!;
+        if (u === m || !obs[u]) scope.push({ u, stride: st[q]! });
+        else {
+          obsAttrs.push(u);
+          obsStrides.push(st[q]!);
+        }
+      }
+      const term: Term = { lp, cs, attrs: Int32Array.from(obsAttrs), strides: Int32Array.from(obsStrides) };
+      const hasMissing = scope.some((s) => s.u !== m);
+      if (!hasMissing) {
+        if (cs >= 0) direct.push(term);
+        else if (full) constants.push(term);
+        continue;
+      }
+      scope.sort((a, b) => a.u - b.u); // ascending node ids; the class (node m) last
+      const cards = scope.map((s) => this.cards[s.u]!);
+      let size = 1;
+      for (const c of cards) size *= c;
+      if (size > MAX_ELIMINATION_CELLS) {
+        throw new Error(
+          `inference: row ${r}: the family of node ${v} over its missing attributes needs ${size} cells ` +
+            `(> ${MAX_ELIMINATION_CELLS}); too many missing values for exact marginalisation`,
+        );
+      }
+      // offsets[t]: CPT offset of the t-th scope assignment (row-major, last fastest).
+      const offsets = new Int32Array(size);
+      const assign = new Int32Array(scope.length);
+      let off = 0;
+      for (let t = 0; t < size; t++) {
+        offsets[t] = off;
+        for (let q = scope.length - 1; q >= 0; q--) {
+          assign[q]++;
+          off += scope[q]!.stride;
+          if (assign[q]! < cards[q]!) break;
+          off -= scope[q]!.stride * cards[q]!;
+          assign[q] = 0;
+        }
+      }
+      tables.push({ ...term, offsets, buf: new Float64Array(size) });
+      symbolic.push({ vars: scope.map((s) => s.u), cards, buf: tables.length - 1 });
+    }
+    const buffers: Float64Array[] = tables.map((t) => t.buf);
+    // In 'posterior' mode, drop groups of missing attributes that never meet the class: constant in c.
+    let kept = symbolic;
+    if (!full && symbolic.length > 0) {
+      const uf = Int32Array.from({ length: m + 1 }, (_, v) => v);
+      const find = (v: number): number => {
+        while (uf[v] !== v) {
+          uf[v] = uf[uf[v]!]!;
+          v = uf[v]!;
+        }
+        return v;
+      };
+      for (const fa of symbolic) {
+        const first = find(fa.vars[0]!);
+        for (let q = 1; q < fa.vars.length; q++) {
+          const b = find(fa.vars[q]!);
+          if (b !== first) uf[b] = first;
+        }
+      }
+      const classRoot = find(m);
+      kept = symbolic.filter((fa) => find(fa.vars[0]!) === classRoot);
+    }
+    // 3. Elimination order and steps (greedy: smallest table first, ties to the lowest node index).
+    const steps: Step[] = [];
+    let pool = kept;
+    for (;;) {
+      const candidates = [...new Set(pool.flatMap((fa) => fa.vars))].filter((u) => u !== m).sort((a, b) => a - b);
+      if (candidates.length === 0) break;
+      let best = -1;
+      let bestSize = Infinity;
+      for (const x of candidates) {
+        const scope = new Map<number, number>();
+        for (const fa of pool) if (fa.vars.includes(x)) fa.vars.forEach((u, q) => scope.set(u, fa.cards[q]!));
+        let size = 1;
+        for (const c of scope.values()) size *= c;
+        if (size < bestSize) {
+          best = x;
+          bestSize = size;
+        }
+      }
+      if (bestSize > MAX_ELIMINATION_CELLS) {
+        throw new Error(
+          `inference: row ${r}: summing out missing attribute ${best} needs a table of ${bestSize} cells ` +
+            `(> ${MAX_ELIMINATION_CELLS}); too many connected missing values for exact marginalisation`,
+        );
+      }
+      const touching = pool.filter((fa) => fa.vars.includes(best));
+      pool = pool.filter((fa) => !fa.vars.includes(best));
+      const { step, result } = compileStep(touching, best, buffers);
+      steps.push(step);
+      pool.push(result);
+    }
+    // Whatever remains is over the class alone or over nothing.
+    const results = pool.map((fa) => ({ buf: fa.buf, hasClass: fa.vars.length > 0 }));
+    return { full, direct, constants, tables, steps, buffers, results };
+  }
+}
+
+/** Cached plans per model and mode; cleared when this many missing patterns have been seen. */
+const PLAN_CACHE_LIMIT = 4096;
+
+/** A factor read straight from a CPT at base + Σ value · stride over observed attributes (+ c · cs). */
+interface Term {
+  lp: Float64Array;
+  /** Stride of the class in lp, or -1 when the family does not contain the class. */
+  cs: number;
+  attrs: Int32Array;
+  strides: Int32Array;
+}
+
+/** A CPT restricted to the observed values: buf[t] = lp[base + offsets[t]]. */
+interface TableSpec extends Term {
+  offsets: Int32Array;
+  buf: Float64Array;
+}
+
+/** A symbolic factor during planning: its scope (ascending node ids) and the buffer holding its values. */
+interface SymFactor {
+  vars: number[];
+  cards: number[];
+  buf: number;
+}
+
+/** buffers[output][o] = log Σ_x Π_inputs, over the union scope with x as the last (fastest) dimension. */
+interface Step {
+  inputs: Int32Array;
+  output: number;
+  cards: Int32Array;
+  strideMap: Int32Array[];
+  rx: number;
+  assign: Int32Array;
+  idx: Int32Array;
+  tmp: Float64Array;
+}
+
+interface Plan {
+  full: boolean;
+  direct: Term[];
+  constants: Term[];
+  tables: TableSpec[];
+  steps: Step[];
+  buffers: Float64Array[];
+  results: { buf: number; hasClass: boolean }[];
+}
+
+function compileStep(fs: SymFactor[], x: number, buffers: Float64Array[]): { step: Step; result: SymFactor } {
+  const cardOf = new Map<number, number>();
+  for (const f of fs) f.vars.forEach((u, q) => cardOf.set(u, f.cards[q]!));
+  const outVars = [...cardOf.keys()].filter((u) => u !== x).sort((a, b) => a - b);
+  const U = [...outVars, x];
+  const cards = Int32Array.from(U.map((u) => cardOf.get(u)!));
+  const d = U.length;
+  const rx = cards[d - 1]!;
+  let size = 1;
+  for (const c of cards) size *= c;
+  // strideMap[f][q]: stride of U[q] in input f (0 if f does not contain it).
+  const strideMap = fs.map((f) => {
+    const own = new Int32Array(f.vars.length);
+    let s = 1;
+    for (let q = f.vars.length - 1; q >= 0; q--) {
+      own[q] = s;
+      s *= f.cards[q]!;
+    }
+    const sm = new Int32Array(d);
+    for (let q = 0; q < d; q++) {
+      const at = f.vars.indexOf(U[q]!);
+      sm[q] = at < 0 ? 0 : own[at]!;
+    }
+    return sm;
+  });
+  buffers.push(new Float64Array(size / rx));
+  const output = buffers.length - 1;
+  const step: Step = {
+    inputs: Int32Array.from(fs.map((f) => f.buf)),
+    output,
+    cards,
+    strideMap,
+    rx,
+    assign: new Int32Array(d),
+    idx: new Int32Array(fs.length),
+    tmp: new Float64Array(rx),
+  };
+  return { step, result: { vars: outVars, cards: outVars.map((u) => cardOf.get(u)!), buf: output } };
+}
+
+function termBase(t: Term, cols: readonly Int32Array[], r: number): number {
+  let base = 0;
+  for (let q = 0; q < t.attrs.length; q++) base += cols[t.attrs[q]!]![r]! * t.strides[q]!;
+  return base;
+}
+
+/** Runs a compiled plan on row r, adding log scores into out[r * C ...]. Allocates nothing. */
+function runPlan(plan: Plan, cols: readonly Int32Array[], r: number, C: number, out: Float64Array): void {
+  const o = r * C;
+  let constant = 0;
+  for (const t of plan.direct) {
+    const base = termBase(t, cols, r);
+    for (let c = 0; c < C; c++) out[o + c] += t.lp[base + c * t.cs]!;
+  }
+  for (const t of plan.constants) constant += t.lp[termBase(t, cols, r)]!;
+  for (const t of plan.tables) {
+    const base = termBase(t, cols, r);
+    const { buf, offsets, lp } = t;
+    for (let i = 0; i < buf.length; i++) buf[i] = lp[base + offsets[i]!]!;
+  }
+  const bufs = plan.buffers;
+  for (const s of plan.steps) {
+    const { inputs, cards, strideMap, rx, assign, idx, tmp } = s;
+    const nf = inputs.length;
+    const d = cards.length;
+    const res = bufs[s.output]!;
+    assign.fill(0);
+    idx.fill(0);
+    for (let oc = 0; oc < res.length; oc++) {
+      for (let k = 0; k < rx; k++) {
+        let v = 0;
+        for (let f = 0; f < nf; f++) v += bufs[inputs[f]!]![idx[f]!]!;
+        tmp[k] = v;
+        for (let q = d - 1; q >= 0; q--) {
+          assign[q]++;
+          for (let f = 0; f < nf; f++) idx[f] += strideMap[f]![q]!;
+          if (assign[q]! < cards[q]!) break;
+          for (let f = 0; f < nf; f++) idx[f] -= strideMap[f]![q]! * cards[q]!;
+          assign[q] = 0;
+        }
+      }
+      res[oc] = logSumExp(tmp, rx);
+    }
+  }
+  for (const { buf, hasClass } of plan.results) {
+    if (hasClass) for (let c = 0; c < C; c++) out[o + c] += bufs[buf]![c]!;
+    else if (plan.full) constant += bufs[buf]![0]!;
+  }
+  if (constant !== 0) for (let c = 0; c < C; c++) out[o + c] += constant;
+}
+
+/**
+ * Weighted mixture of models. combine = 'posterior' (default): Σ_k w_k P_k(c | x) / Σ_k w_k, the
+ * model-averaging rule of Structure.members. combine = 'joint': P(c | x) ∝ Σ_k w_k P_k(c, x_obs), e.g. AODE
+ * (every member must then be a JointModel).
+ */
+export class MixtureModel implements Model {
+  readonly members: readonly { readonly weight: number; readonly model: Model }[];
+  readonly combine: 'posterior' | 'joint';
+
+  constructor(members: readonly { readonly weight: number; readonly model: Model }[], combine: 'posterior' | 'joint' = 'posterior') {
+    if (members.length === 0) throw new Error('MixtureModel: no members');
+    let total = 0;
+    for (const { weight } of members) {
+      if (!Number.isFinite(weight) || weight < 0) throw new Error(`MixtureModel: invalid weight ${weight}`);
+      total += weight;
+    }
+    if (!(total > 0)) throw new Error('MixtureModel: weights sum to 0');
+    if (combine === 'joint') {
+      for (const { model } of members) {
+        if (typeof (model as Partial<JointModel>).logJoint !== 'function') {
+          throw new Error("MixtureModel: combine 'joint' needs members with logJoint");
+        }
+      }
+    }
+    this.members = members.map(({ weight, model }) => ({ weight: weight / total, model }));
+    this.combine = combine;
+  }
+
+  posterior(data: DiscreteData): Float64Array {
+    const C = data.classCard;
+    const size = data.n * C;
+    if (this.combine === 'posterior') {
+      const out = new Float64Array(size);
+      for (const { weight, model } of this.members) {
+        if (weight === 0) continue;
+        const p = model.posterior(data);
+        for (let i = 0; i < size; i++) out[i] += weight * p[i]!;
+      }
+      return out;
+    }
+    // Running log-add-exp of log w_k + log P_k(c, x_obs).
+    const acc = new Float64Array(size).fill(-Infinity);
+    for (const { weight, model } of this.members) {
+      if (weight === 0) continue;
+      const lw = Math.log(weight);
+      const lj = (model as JointModel).logJoint(data);
+      for (let i = 0; i < size; i++) {
+        const a = acc[i]!;
+        const b = lj[i]! + lw;
+        if (b === -Infinity) continue;
+        acc[i] = a >= b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
+      }
+    }
+    return normalizeLogRows(acc, C);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Structure: a DAG over the attributes and the class. Nodes 0..m-1 are the attributes (in DiscreteData
+ * column order) and node m is the class. parents[v] lists v's parents; the order matters to estimators that
+ * use it (HDP branches on the class first and then on the other parents in that order).
+ * An ensemble (model averaging, AODE, SubbKB) lists weighted member structures instead.
+ */
+export interface Structure {
+  /** Number of attributes m; the class is node m. */
+  readonly m: number;
+  readonly parents: readonly (readonly number[])[];
+  /** Weighted members for model averaging; when present, posteriors are the weighted mixture. */
+  readonly members?: readonly { readonly weight: number; readonly structure: Structure }[];
+  /** Free-form diagnostics a learner wants stored with the job (scores, selected attributes, ...). */
+  readonly info?: Readonly<Record<string, number | string | boolean>>;
+}
+
+export function classNode(s: Structure): number {
+  return s.m;
+}
+
+/** Naive Bayes skeleton: the class is the only parent of every attribute. */
+export function naiveBayesStructure(m: number): Structure {
+  const parents: number[][] = [];
+  for (let a = 0; a < m; a++) parents.push([m]);
+  parents.push([]);
+  return { m, parents };
+}
+
+/** Arcs as [from, to] pairs, sorted, for storage and comparison. */
+export function arcs(s: Structure): [number, number][] {
+  const out: [number, number][] = [];
+  s.parents.forEach((ps, child) => ps.forEach((p) => out.push([p, child])));
+  out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return out;
+}
+
+/** Throws if the parent lists do not form a DAG over m+1 nodes. */
+export function assertDag(s: Structure): void {
+  const n = s.m + 1;
+  if (s.parents.length !== n) throw new Error(`structure has ${s.parents.length} parent lists, expected ${n}`);
+  const state = new Uint8Array(n); // 0 new, 1 on stack, 2 done
+  const visit = (v: number): void => {
+    if (state[v] === 2) return;
+    if (state[v] === 1) throw new Error(`structure has a cycle through node ${v}`);
+    state[v] = 1;
+    for (const p of s.parents[v]!) {
+      if (p < 0 || p >= n || p === v) throw new Error(`node ${v} has invalid parent ${p}`);
+      visit(p);
+    }
+    state[v] = 2;
+  };
+  for (let v = 0; v < n; v++) visit(v);
+}

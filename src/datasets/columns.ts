@@ -1,0 +1,115 @@
+/**
+ * Shared pieces of the CSV and ARFF readers: number recognition, deterministic label order, choice of the
+ * class column, and assembly of a RawTable from per-column string cells.
+ */
+import { UserError } from '../util/errors.js';
+import type { RawColumn, RawTable } from './table.js';
+
+export type ColumnType = 'numeric' | 'categorical';
+
+// Plain decimal notation only: Number() would also accept hex, binary, 'Infinity' and blank strings.
+const NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** The finite number written in s, or NaN when s is not a plain decimal number. */
+export function parseNumber(s: string): number {
+  if (!NUMBER_RE.test(s)) return NaN;
+  const v = Number(s);
+  return Number.isFinite(v) ? v : NaN;
+}
+
+/**
+ * Distinct labels in a deterministic order that does not depend on row order: by numeric value when every
+ * label is a number (so '2' < '10'; equal values such as '1' and '1.0' by code units), else by UTF-16 code
+ * units (locale-independent).
+ */
+export function sortLabels(labels: Iterable<string>): string[] {
+  const out = [...new Set(labels)];
+  const nums = out.map(parseNumber);
+  if (out.length > 0 && nums.every((v) => !Number.isNaN(v))) {
+    const idx = out.map((_, i) => i);
+    idx.sort((a, b) => nums[a]! - nums[b]! || cmpStr(out[a]!, out[b]!));
+    return idx.map((i) => out[i]!);
+  }
+  return out.sort(cmpStr);
+}
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Index of the class column: the named one if given (UserError when absent), else a column named 'class',
+ * else one named 'class' in any letter case (when exactly one), else the last column.
+ */
+export function findClassColumn(names: readonly string[], file: string, requested?: string): number {
+  if (requested !== undefined) {
+    const i = names.indexOf(requested);
+    if (i < 0) {
+      throw new UserError(`${file}: class column '${requested}' not found (columns: ${listNames(names)})`);
+    }
+    return i;
+  }
+  const exact = names.indexOf('class');
+  if (exact >= 0) return exact;
+  const ci = names.flatMap((n, i) => (n.toLowerCase() === 'class' ? [i] : []));
+  if (ci.length === 1) return ci[0]!;
+  return names.length - 1;
+}
+
+/** Up to 12 names for a one-line message. */
+export function listNames(names: readonly string[]): string {
+  const shown = names.slice(0, 12).join(', ');
+  return names.length > 12 ? `${shown}, ... (${names.length} in all)` : shown;
+}
+
+/** Codes into `labels` for cells (null = missing → -1); cells must all be in labels. */
+export function encode(cells: readonly (string | null)[], labels: readonly string[]): Int32Array {
+  const index = new Map<string, number>();
+  labels.forEach((l, i) => index.set(l, i));
+  const out = new Int32Array(cells.length);
+  for (let r = 0; r < cells.length; r++) {
+    const c = cells[r];
+    out[r] = c === null || c === undefined ? -1 : index.get(c) ?? -1;
+  }
+  return out;
+}
+
+/** Distinct non-missing cells. */
+export function distinct(cells: readonly (string | null)[]): Set<string> {
+  const s = new Set<string>();
+  for (const c of cells) if (c !== null) s.add(c);
+  return s;
+}
+
+/** Keep the rows whose class cell is present; returns the kept row indices. */
+export function rowsWithClass(classCells: readonly (string | null)[]): Int32Array {
+  let k = 0;
+  const keep = new Int32Array(classCells.length);
+  for (let r = 0; r < classCells.length; r++) if (classCells[r] !== null) keep[k++] = r;
+  return keep.slice(0, k);
+}
+
+export function pick<T>(cells: readonly T[], rows: Int32Array): T[] {
+  const out = new Array<T>(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = cells[rows[i]!]!;
+  return out;
+}
+
+/** Assemble a RawTable; `attributes` excludes the class. */
+export function makeTable(
+  name: string,
+  attributes: RawColumn[],
+  className: string,
+  classLabels: string[],
+  classColumn: Int32Array,
+  droppedRows: number,
+): RawTable {
+  return { name, n: classColumn.length, columns: attributes, className, classLabels, classColumn, droppedRows };
+}
+
+/** File name without directory and extension, used as the table name. */
+export function baseName(file: string): string {
+  const b = file.replace(/\\/g, '/').split('/').pop() ?? file;
+  const dot = b.lastIndexOf('.');
+  return dot > 0 ? b.slice(0, dot) : b;
+}

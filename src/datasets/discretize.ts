@@ -1,0 +1,355 @@
+/**
+ * Discretisation of one numeric attribute into intervals (−inf,c1], (c1,c2], …, (cm,inf).
+ *
+ * - 'mdl': Fayyad & Irani (1993) recursive entropy splitting with their MDL stopping rule, exactly as Weka's
+ *   weka.filters.supervised.attribute.Discretize with default options (no Kononenko, no better encoding):
+ *   candidates only between distinct adjacent values, first strictly smaller conditional entropy wins,
+ *   log2(N−1) for the cut-point cost, k = number of classes with a nonzero count, entropies in bits computed
+ *   with Weka's ContingencyTables arithmetic (Σ n·ln n terms) so near-ties resolve the same way.
+ * - 'median': one cut at the training median (mean of the two middle values when the count is even), so
+ *   value <= median → bin 0 and value > median → bin 1. No cut when the median equals the largest training
+ *   value (every training value would fall in bin 0) or when there are no training values.
+ * - 'equal-frequency': Weka's unsupervised Discretize -F placement. Walk the sorted values; at each boundary
+ *   between distinct values, once the running count reaches the target size (remaining count / remaining
+ *   bins), cut either here or at the previous boundary, whichever is closer to the target; ties in value are
+ *   never split, so fewer than k bins can result. Cut points are midpoints between adjacent distinct values.
+ * - 'none': no cuts (callers reject numeric columns with 'none'; see preprocess.ts).
+ *
+ * Missing values (NaN) are ignored when fitting and map to MISSING.
+ */
+import { MISSING } from '../bn/data.js';
+import { UserError } from '../util/errors.js';
+
+export type DiscretizeMethod = 'mdl' | 'median' | 'equal-frequency' | 'none';
+
+export interface DiscretizeOptions {
+  /** Number of bins for 'equal-frequency' (integer ≥ 2; default 10, Weka's default). */
+  readonly bins?: number;
+  /**
+   * Every non-missing row of `values` in ascending value order (see sortedOrder). Passing it lets repeated
+   * fits on different training rows of one column skip the sort.
+   */
+  readonly sortedOrder?: Int32Array;
+}
+
+export interface FittedCuts {
+  readonly cuts: number[];
+}
+
+export const DEFAULT_EQUAL_FREQUENCY_BINS = 10;
+
+/** Non-missing row indices of values sorted by value (ties by row index). */
+export function sortedOrder(values: Float64Array): Int32Array {
+  let k = 0;
+  const idx = new Int32Array(values.length);
+  for (let r = 0; r < values.length; r++) if (!Number.isNaN(values[r]!)) idx[k++] = r;
+  const out = idx.subarray(0, k);
+  out.sort((a, b) => values[a]! - values[b]! || a - b);
+  return out.slice();
+}
+
+/** Training rows with a value, sorted by value; a row listed twice in `rows` appears twice. */
+function sortedTrainingRows(values: Float64Array, rows: ArrayLike<number>, order?: Int32Array): Int32Array {
+  if (order) {
+    const mult = new Int32Array(values.length);
+    let m = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (!Number.isNaN(values[r]!)) {
+        mult[r]!++;
+        m++;
+      }
+    }
+    const out = new Int32Array(m);
+    let k = 0;
+    for (let i = 0; i < order.length; i++) {
+      const r = order[i]!;
+      for (let c = mult[r]!; c > 0; c--) out[k++] = r;
+    }
+    return out;
+  }
+  let m = 0;
+  const out = new Int32Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (!Number.isNaN(values[r]!)) out[m++] = r;
+  }
+  const s = out.subarray(0, m);
+  s.sort((a, b) => values[a]! - values[b]! || a - b);
+  return s.slice();
+}
+
+export function fitDiscretizer(
+  values: Float64Array,
+  classes: Int32Array,
+  classCard: number,
+  rows: ArrayLike<number>,
+  method: DiscretizeMethod,
+  opts: DiscretizeOptions = {},
+): FittedCuts {
+  if (method === 'none') return { cuts: [] };
+  const sorted = sortedTrainingRows(values, rows, opts.sortedOrder);
+  const m = sorted.length;
+  const v = new Float64Array(m);
+  for (let i = 0; i < m; i++) v[i] = values[sorted[i]!]!;
+  switch (method) {
+    case 'mdl': {
+      const y = new Int32Array(m);
+      for (let i = 0; i < m; i++) y[i] = classes[sorted[i]!]!;
+      return { cuts: mdlCuts(v, y, classCard) };
+    }
+    case 'median':
+      return { cuts: medianCut(v) };
+    case 'equal-frequency': {
+      const bins = opts.bins ?? DEFAULT_EQUAL_FREQUENCY_BINS;
+      if (!Number.isInteger(bins) || bins < 2) {
+        throw new UserError(`equal-frequency discretisation needs an integer number of bins >= 2, got ${bins}`);
+      }
+      return { cuts: equalFrequencyCuts(v, bins) };
+    }
+    default:
+      throw new UserError(`unknown discretisation method '${String(method)}' (known: mdl, median, equal-frequency, none)`);
+  }
+}
+
+/** Bin of value: the first j with value <= cuts[j], else cuts.length; MISSING for NaN. */
+export function applyCuts(value: number, cuts: readonly number[]): number {
+  if (Number.isNaN(value)) return MISSING;
+  let lo = 0;
+  let hi = cuts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (value <= cuts[mid]!) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Interval labels "(-inf,c1]", "(c1,c2]", …, "(cm,inf)"; ["All"] when there are no cuts. */
+export function cutLabels(cuts: readonly number[]): string[] {
+  if (cuts.length === 0) return ['All'];
+  let text = cuts.map(shortNumber);
+  // Rounded text must still tell adjacent cuts apart; fall back to full precision if not.
+  if (new Set(text).size !== text.length) text = cuts.map((c) => String(c));
+  const out = [`(-inf,${text[0]}]`];
+  for (let j = 1; j < text.length; j++) out.push(`(${text[j - 1]},${text[j]}]`);
+  out.push(`(${text[text.length - 1]},inf)`);
+  return out;
+}
+
+/** At most 6 decimals (as Weka prints cut points), 6 significant digits for tiny magnitudes. */
+function shortNumber(x: number): string {
+  if (x !== 0 && Math.abs(x) < 1e-3) return String(Number(x.toPrecision(6)));
+  return String(Number(x.toFixed(6)));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// MDL (Fayyad & Irani) with Weka's arithmetic
+
+const LOG2 = Math.log(2);
+
+function log2(x: number): number {
+  return Math.log(x) / LOG2;
+}
+
+/** n·ln n with 0 for n <= 0 (Weka ContingencyTables.lnFunc). */
+function lnFunc(n: number): number {
+  return n <= 0 ? 0 : n * Math.log(n);
+}
+
+/** Entropy in bits of a count vector (Weka ContingencyTables.entropy). */
+export function entropyBits(counts: ArrayLike<number>): number {
+  let ret = 0;
+  let sum = 0;
+  for (let i = 0; i < counts.length; i++) {
+    ret -= lnFunc(counts[i]!);
+    sum += counts[i]!;
+  }
+  if (Math.abs(sum) < 1e-6) return 0;
+  return (ret + lnFunc(sum)) / (sum * LOG2);
+}
+
+/** Class entropy conditioned on the side, in bits (Weka ContingencyTables.entropyConditionedOnRows). */
+export function conditionalEntropyBits(left: ArrayLike<number>, right: ArrayLike<number>): number {
+  let ret = 0;
+  let total = 0;
+  for (const row of [left, right]) {
+    let rowSum = 0;
+    for (let j = 0; j < row.length; j++) {
+      ret = ret + lnFunc(row[j]!);
+      rowSum += row[j]!;
+    }
+    ret = ret - lnFunc(rowSum);
+    total += rowSum;
+  }
+  if (Math.abs(total) < 1e-6) return 0;
+  return -ret / (total * LOG2);
+}
+
+function nonzero(counts: ArrayLike<number>): number {
+  let k = 0;
+  for (let i = 0; i < counts.length; i++) if (counts[i]! > 0) k++;
+  return k;
+}
+
+export interface MdlSplit {
+  /** Last index of the left part (in the sorted slice); -1 when no candidate lowers the entropy. */
+  readonly index: number;
+  readonly cut: number;
+  readonly priorEntropy: number;
+  /** Conditional entropy of the chosen split (= priorEntropy when index is -1). */
+  readonly entropy: number;
+  readonly gain: number;
+  /** (log2(N−1) + Δ) / N; NaN when index is -1. */
+  readonly threshold: number;
+  readonly accepted: boolean;
+}
+
+/** n·ln n for n = 0..max: counts are whole numbers, so a lookup gives the same doubles as lnFunc. */
+function lnTable(max: number): Float64Array {
+  const t = new Float64Array(max + 1);
+  for (let c = 1; c <= max; c++) t[c] = c * Math.log(c);
+  return t;
+}
+
+/** conditionalEntropyBits for whole-number counts, same summation order, no allocation. */
+function conditionalEntropyTab(left: Float64Array, right: Float64Array, k: number, ln: Float64Array): number {
+  let ret = 0;
+  let nl = 0;
+  for (let j = 0; j < k; j++) {
+    ret = ret + ln[left[j]!]!;
+    nl += left[j]!;
+  }
+  ret = ret - ln[nl]!;
+  let nr = 0;
+  for (let j = 0; j < k; j++) {
+    ret = ret + ln[right[j]!]!;
+    nr += right[j]!;
+  }
+  ret = ret - ln[nr]!;
+  const total = nl + nr;
+  return total === 0 ? 0 : -ret / (total * LOG2);
+}
+
+/**
+ * Best binary split of the sorted slice [first, end) and the Fayyad–Irani decision on it
+ * (Weka Discretize.cutPointsForSubset + FayyadAndIranisMDL). `ln` is an optional lnTable(≥ end − first).
+ */
+export function mdlBestSplit(
+  v: Float64Array,
+  y: Int32Array,
+  classCard: number,
+  first: number,
+  end: number,
+  ln: Float64Array = lnTable(end - first),
+): MdlSplit {
+  const left = new Float64Array(classCard);
+  const right = new Float64Array(classCard);
+  let n = 0;
+  for (let i = first; i < end; i++) {
+    right[y[i]!]!++;
+    n++;
+  }
+  const prior = right.slice();
+  const priorEntropy = entropyBits(prior);
+  let best = priorEntropy;
+  let bestIndex = -1;
+  let bestCut = NaN;
+  const bestLeft = new Float64Array(classCard);
+  const bestRight = new Float64Array(classCard);
+  for (let i = first; i < end - 1; i++) {
+    const c = y[i]!;
+    left[c]!++;
+    right[c]!--;
+    if (v[i]! < v[i + 1]!) {
+      const e = conditionalEntropyTab(left, right, classCard, ln);
+      if (e < best) {
+        best = e;
+        bestIndex = i;
+        bestCut = (v[i]! + v[i + 1]!) / 2;
+        bestLeft.set(left);
+        bestRight.set(right);
+      }
+    }
+  }
+  const gain = priorEntropy - best;
+  if (bestIndex < 0 || gain <= 0) {
+    return { index: bestIndex, cut: bestCut, priorEntropy, entropy: best, gain, threshold: NaN, accepted: false };
+  }
+  // Without Weka's "better encoding" the number of candidate cuts is taken as N − 1.
+  const numCutPoints = end - first - 1;
+  const k = nonzero(prior);
+  const k1 = nonzero(bestLeft);
+  const k2 = nonzero(bestRight);
+  const e1 = entropyBits(bestLeft);
+  const e2 = entropyBits(bestRight);
+  const delta = log2(Math.pow(3, k) - 2) - (k * priorEntropy - k2 * e2 - k1 * e1);
+  const threshold = (log2(numCutPoints) + delta) / n;
+  return { index: bestIndex, cut: bestCut, priorEntropy, entropy: best, gain, threshold, accepted: gain > threshold };
+}
+
+/** MDL cut points for sorted values v with classes y. */
+export function mdlCuts(v: Float64Array, y: Int32Array, classCard: number): number[] {
+  const cuts: number[] = [];
+  const ln = lnTable(v.length);
+  const recurse = (first: number, end: number): void => {
+    if (end - first < 2) return;
+    const s = mdlBestSplit(v, y, classCard, first, end, ln);
+    if (!s.accepted) return;
+    recurse(first, s.index + 1);
+    cuts.push(s.cut);
+    recurse(s.index + 1, end);
+  };
+  recurse(0, v.length);
+  return cuts;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// median and equal frequency
+
+/** Cut at the median of sorted values v (see the module comment for the rule). */
+export function medianCut(v: Float64Array): number[] {
+  const m = v.length;
+  if (m === 0) return [];
+  const h = m >> 1;
+  const median = m % 2 === 1 ? v[h]! : (v[h - 1]! + v[h]!) / 2;
+  return median < v[m - 1]! ? [median] : [];
+}
+
+/** Weka's equal-frequency cut placement (unsupervised Discretize, useEqualFrequency) for sorted values v. */
+export function equalFrequencyCuts(v: Float64Array, bins: number): number[] {
+  const m = v.length;
+  const maxCuts = bins - 1;
+  const cuts: number[] = [];
+  let remaining = m;
+  let freq = m / bins;
+  let counter = 0;
+  let last = 0;
+  let lastIndex = -1;
+  for (let i = 0; i < m - 1; i++) {
+    counter += 1;
+    remaining -= 1;
+    if (v[i]! < v[i + 1]!) {
+      if (counter >= freq) {
+        // Cut at the previous boundary when it lands closer to the target size than this one.
+        if (freq - last < counter - freq && lastIndex !== -1) {
+          cuts.push((v[lastIndex]! + v[lastIndex + 1]!) / 2);
+          counter -= last;
+          last = counter;
+          lastIndex = i;
+        } else {
+          cuts.push((v[i]! + v[i + 1]!) / 2);
+          counter = 0;
+          last = 0;
+          lastIndex = -1;
+        }
+        freq = (remaining + counter) / (maxCuts + 1 - cuts.length);
+      } else {
+        lastIndex = i;
+        last = counter;
+      }
+    }
+  }
+  if (cuts.length < maxCuts && lastIndex !== -1) cuts.push((v[lastIndex]! + v[lastIndex + 1]!) / 2);
+  return cuts;
+}

@@ -1,0 +1,89 @@
+/**
+ * Reads a registry entry or user file into a RawTable, verifying the registry's sha256 first.
+ * Results are cached per process by path and content hash: a worker runs many jobs on the same data set,
+ * and the returned table is shared between them, so callers must treat it as read-only.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { UserError } from '../util/errors.js';
+import { sha256Hex } from '../util/hash.js';
+import { parseArff } from './arff.js';
+import type { ColumnType } from './columns.js';
+import { parseCsv } from './csv.js';
+import { findRepoRoot, type DatasetFormat } from './registry.js';
+import type { RawTable } from './table.js';
+
+export interface LoadedDataset {
+  readonly table: RawTable;
+  /** sha256 of the file's bytes (recorded with results for provenance). */
+  readonly sha256: string;
+}
+
+/** What loading needs; a registry DatasetEntry qualifies, and so does a plain handle passed to a worker. */
+export interface LoadableDataset {
+  readonly name: string;
+  /** Path for messages; relative paths are relative to the repository root. */
+  readonly file: string;
+  /** Absolute path (default: file resolved against the repository root). */
+  readonly path?: string;
+  /** Default: from the file extension (.arff → arff, else csv). */
+  readonly format?: DatasetFormat;
+  /** Expected hash; undefined or '' means "not known, compute it". */
+  readonly sha256?: string;
+  readonly classColumn?: string;
+  readonly columnTypes?: Readonly<Record<string, ColumnType>>;
+}
+
+const cache = new Map<string, LoadedDataset>();
+
+export function loadDataset(entry: LoadableDataset): LoadedDataset {
+  const path = entry.path ?? (isAbsolute(entry.file) ? entry.file : resolve(findRepoRoot(), entry.file));
+  const format: DatasetFormat = entry.format ?? (entry.file.toLowerCase().endsWith('.arff') ? 'arff' : 'csv');
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UserError(`${entry.file}: cannot read data set '${entry.name}' (${code ?? (e as Error).message})`);
+  }
+  const sha256 = sha256Hex(bytes);
+  if (entry.sha256 && entry.sha256 !== sha256) {
+    throw new UserError(
+      `${entry.file}: sha256 mismatch for data set '${entry.name}': registry expects ${entry.sha256.slice(0, 12)}..., file has ${sha256.slice(0, 12)}... (file modified or corrupt)`,
+    );
+  }
+  const key = JSON.stringify([path, sha256, entry.name, format, entry.classColumn ?? null, entry.columnTypes ?? null]);
+  const hit = cache.get(key);
+  if (hit) return hit;
+
+  const text = bytes.toString('utf8');
+  let table: RawTable;
+  if (format === 'arff') {
+    table = parseArff(text, { file: entry.file, name: entry.name, ...(entry.classColumn ? { classColumn: entry.classColumn } : {}) });
+    if (entry.columnTypes) checkDeclaredTypes(table, entry.columnTypes, entry.file);
+  } else {
+    table = parseCsv(text, {
+      file: entry.file,
+      name: entry.name,
+      ...(entry.classColumn ? { classColumn: entry.classColumn } : {}),
+      ...(entry.columnTypes ? { columnTypes: entry.columnTypes } : {}),
+    });
+  }
+  const loaded: LoadedDataset = { table, sha256 };
+  cache.set(key, loaded);
+  return loaded;
+}
+
+/** Forget cached tables (tests, or a long-lived process that changes files). */
+export function clearDatasetCache(): void {
+  cache.clear();
+}
+
+/** ARFF files declare their own types; a registry entry for one must agree with them. */
+function checkDeclaredTypes(table: RawTable, types: Readonly<Record<string, ColumnType>>, file: string): void {
+  for (const [name, t] of Object.entries(types)) {
+    const col = table.columns.find((c) => c.name === name);
+    if (!col) throw new UserError(`${file}: column '${name}' declared in the registry is not an attribute of the file`);
+    if (col.type !== t) throw new UserError(`${file}: registry declares column '${name}' ${t} but the file declares it ${col.type}`);
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * From a RawTable to the DiscreteData every learner reads, fitted on training rows only.
+ *
+ * Rules (all decided here, once, so train and test transforms agree):
+ * - Numeric columns are discretised with cuts fitted on the training rows' non-missing values
+ *   (discretize.ts). Test values outside the training range fall in the outer intervals, which are open.
+ *   A numeric column with method 'none' is a UserError.
+ * - Categorical labels are the whole table's label set (declared ARFF values or values seen anywhere in
+ *   the file), not just those seen in the training rows: a value absent from training simply has zero
+ *   training counts and the estimator's prior covers it. Cardinalities therefore do not vary by fold.
+ * - missing 'as-value': a column gets an extra last category "?" when the table has a missing value in
+ *   that column anywhere (in any row, training or not). This depends only on the table, so every fold
+ *   and both transforms see the same cardinalities; missing entries are coded as that category.
+ * - missing 'drop-rows': trainRows() lists the training rows with no missing attribute value; cuts are
+ *   fitted on those. Codes stay MISSING in transformed data (test rows keep them, the model marginalises).
+ *   Pass trainRows() (not the original training rows) to transform for the training data.
+ * - missing 'available-case': codes stay MISSING in train and test; learners count each family over the
+ *   rows where it is observed.
+ * - Attributes that end up with a single value are kept (they do not change any posterior).
+ */
+import { MISSING, type DiscreteData } from '../bn/data.js';
+import { UserError } from '../util/errors.js';
+import {
+  applyCuts,
+  cutLabels,
+  DEFAULT_EQUAL_FREQUENCY_BINS,
+  fitDiscretizer,
+  sortedOrder,
+  type DiscretizeMethod,
+} from './discretize.js';
+import type { RawColumn, RawTable } from './table.js';
+
+export type MissingPolicy = 'as-value' | 'drop-rows' | 'available-case';
+
+export interface PreprocessOptions {
+  readonly discretize: { readonly method: DiscretizeMethod; readonly bins?: number };
+  readonly missing: MissingPolicy;
+}
+
+/** JSON-able record of what was fitted. */
+export interface PreprocessSummary {
+  readonly dataset: string;
+  readonly discretize: { readonly method: DiscretizeMethod; readonly bins?: number };
+  readonly missing: MissingPolicy;
+  /** Training rows used for fitting (after 'drop-rows' filtering) and how many were removed. */
+  readonly trainRows: number;
+  readonly droppedTrainRows: number;
+  /** Cut points per numeric attribute. */
+  readonly cuts: Record<string, number[]>;
+  /** Attributes that received the extra "?" category ('as-value' only). */
+  readonly missingCategory: string[];
+}
+
+export interface Preprocessor {
+  readonly options: PreprocessOptions;
+  /** Training rows to learn from: the given ones, minus rows with a missing value under 'drop-rows'. */
+  trainRows(): Int32Array;
+  /** Discrete view of rows of table (the table the preprocessor was fitted on, or one with the same schema). */
+  transform(table: RawTable, rows: ArrayLike<number>): DiscreteData;
+  describe(): PreprocessSummary;
+}
+
+const METHODS: readonly DiscretizeMethod[] = ['mdl', 'median', 'equal-frequency', 'none'];
+const POLICIES: readonly MissingPolicy[] = ['as-value', 'drop-rows', 'available-case'];
+
+interface TableFacts {
+  /** Per column: sorted order of non-missing rows (numeric columns only, built on first use). */
+  readonly order: (Int32Array | null)[];
+  /** Per column: does any row have a missing value? */
+  readonly hasMissing: boolean[];
+}
+
+// Tables are loaded once per worker and preprocessed once per fold; sort and scan each column only once.
+const facts = new WeakMap<RawTable, TableFacts>();
+
+function tableFacts(table: RawTable): TableFacts {
+  let f = facts.get(table);
+  if (!f) {
+    f = {
+      order: table.columns.map(() => null),
+      hasMissing: table.columns.map((c) => (c.type === 'numeric' ? c.values.some(Number.isNaN) : c.codes.includes(-1))),
+    };
+    facts.set(table, f);
+  }
+  return f;
+}
+
+function columnOrder(table: RawTable, a: number, values: Float64Array): Int32Array {
+  const f = tableFacts(table);
+  let o = f.order[a];
+  if (!o) {
+    o = sortedOrder(values);
+    f.order[a] = o;
+  }
+  return o;
+}
+
+interface Plan {
+  readonly column: RawColumn;
+  /** Cut points for numeric columns. */
+  readonly cuts: number[] | null;
+  readonly labels: string[];
+  /** Code used for missing values: the "?" category, or MISSING. */
+  readonly missingCode: number;
+}
+
+function validate(opts: PreprocessOptions): void {
+  const m = opts.discretize?.method;
+  if (!METHODS.includes(m)) {
+    throw new UserError(`preprocessing.discretize.method: unknown method '${String(m)}' (known: ${METHODS.join(', ')})`);
+  }
+  const b = opts.discretize.bins;
+  if (b !== undefined && (!Number.isInteger(b) || b < 2)) {
+    throw new UserError(`preprocessing.discretize.bins: must be an integer >= 2, got ${String(b)}`);
+  }
+  if (!POLICIES.includes(opts.missing)) {
+    throw new UserError(`preprocessing.missing: unknown policy '${String(opts.missing)}' (known: ${POLICIES.join(', ')})`);
+  }
+}
+
+/** Training rows without any missing attribute value. */
+function completeRows(table: RawTable, rows: Int32Array): Int32Array {
+  const out = new Int32Array(rows.length);
+  let k = 0;
+  outer: for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    for (const c of table.columns) {
+      if (c.type === 'numeric' ? Number.isNaN(c.values[r]!) : c.codes[r] === -1) continue outer;
+    }
+    out[k++] = r;
+  }
+  return out.slice(0, k);
+}
+
+export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: PreprocessOptions): Preprocessor {
+  validate(opts);
+  const method = opts.discretize.method;
+  const bins = method === 'equal-frequency' ? (opts.discretize.bins ?? DEFAULT_EQUAL_FREQUENCY_BINS) : undefined;
+  let fitRows = trainRows;
+  if (opts.missing === 'drop-rows') {
+    fitRows = completeRows(table, trainRows);
+    if (fitRows.length === 0 && trainRows.length > 0) {
+      throw new UserError(`dataset ${table.name}: missing: drop-rows leaves no training rows (every training row has a missing value)`);
+    }
+  }
+  const tf = tableFacts(table);
+  const plans: Plan[] = table.columns.map((col, a) => {
+    let cuts: number[] | null = null;
+    let labels: string[];
+    if (col.type === 'numeric') {
+      if (method === 'none') {
+        throw new UserError(`dataset ${table.name}: column ${col.name} is numeric; set preprocessing.discretize`);
+      }
+      cuts = fitDiscretizer(col.values, table.classColumn, table.classLabels.length, fitRows, method, {
+        bins,
+        sortedOrder: columnOrder(table, a, col.values),
+      }).cuts;
+      labels = cutLabels(cuts);
+    } else {
+      labels = col.labels.slice();
+    }
+    let missingCode = MISSING;
+    if (opts.missing === 'as-value' && tf.hasMissing[a]) {
+      missingCode = labels.length;
+      labels.push(missingLabel(labels));
+    }
+    return { column: col, cuts, labels, missingCode };
+  });
+
+  const names = table.columns.map((c) => c.name);
+  const cards = Int32Array.from(plans.map((p) => p.labels.length));
+  const labels = plans.map((p) => p.labels);
+
+  return {
+    options: opts,
+    trainRows: () => fitRows,
+    transform(t: RawTable, rows: ArrayLike<number>): DiscreteData {
+      checkSchema(table, t);
+      const n = rows.length;
+      const columns = plans.map((p, a) => {
+        const out = new Int32Array(n);
+        const col = t.columns[a]!;
+        if (col.type === 'numeric') {
+          const cuts = p.cuts!;
+          const vals = col.values;
+          for (let i = 0; i < n; i++) {
+            const b = applyCuts(vals[rows[i]!]!, cuts);
+            out[i] = b === MISSING ? p.missingCode : b;
+          }
+        } else {
+          const codes = col.codes;
+          for (let i = 0; i < n; i++) {
+            const c = codes[rows[i]!]!;
+            out[i] = c < 0 ? p.missingCode : c;
+          }
+        }
+        return out;
+      });
+      const classColumn = new Int32Array(n);
+      for (let i = 0; i < n; i++) classColumn[i] = t.classColumn[rows[i]!]!;
+      return {
+        n,
+        names,
+        labels,
+        cards,
+        columns,
+        className: t.className,
+        classLabels: t.classLabels,
+        classCard: t.classLabels.length,
+        classColumn,
+      };
+    },
+    describe(): PreprocessSummary {
+      const cuts: Record<string, number[]> = {};
+      const missingCategory: string[] = [];
+      for (const p of plans) {
+        if (p.cuts) cuts[p.column.name] = p.cuts.slice();
+        if (p.missingCode !== MISSING) missingCategory.push(p.column.name);
+      }
+      return {
+        dataset: table.name,
+        discretize: bins === undefined ? { method } : { method, bins },
+        missing: opts.missing,
+        trainRows: fitRows.length,
+        droppedTrainRows: trainRows.length - fitRows.length,
+        cuts,
+        missingCategory,
+      };
+    },
+  };
+}
+
+/** "?" unless a real value is already spelled that way. */
+function missingLabel(labels: readonly string[]): string {
+  let l = '?';
+  while (labels.includes(l)) l += '?';
+  return l;
+}
+
+/** The transformed table must have the fitted table's columns, types and labels (codes are reused as is). */
+function checkSchema(fitted: RawTable, t: RawTable): void {
+  if (t === fitted) return;
+  const same =
+    t.columns.length === fitted.columns.length &&
+    sameStrings(t.classLabels, fitted.classLabels) &&
+    t.columns.every((c, a) => {
+      const f = fitted.columns[a]!;
+      if (c.name !== f.name || c.type !== f.type) return false;
+      return c.type === 'numeric' || f.type === 'numeric' || sameStrings(c.labels, f.labels);
+    });
+  if (!same) throw new Error(`preprocessor fitted on ${fitted.name} applied to ${t.name}, whose columns or labels differ`);
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -1,0 +1,150 @@
+/**
+ * Resampling: a split instance assigns every row, per repeat, the fold in which it is a TEST row
+ * (0..k-1), or -1 when the row is never tested in that repeat (the training part of a holdout).
+ * Splits are instantiated once per dataset and shared by every method (a paired design), and are stored
+ * as data so another tool can be run on exactly the same partitions.
+ */
+import { Rng } from '../util/rng.js';
+import { UserError } from '../util/errors.js';
+
+export interface SplitInstance {
+  /** Number of repeats (rows of `assignment`). */
+  readonly repeats: number;
+  /** Number of folds per repeat (jobs per repeat). */
+  readonly folds: number;
+  /** assignment[r][row] = test fold of row in repeat r, or -1. */
+  readonly assignment: readonly Int32Array[];
+}
+
+/** Test rows of (repeat, fold), ascending. */
+export function testRows(split: SplitInstance, repeat: number, fold: number): Int32Array {
+  return rowsWhere(split.assignment[repeat]!, (f) => f === fold);
+}
+
+/** Training rows of (repeat, fold): every row not tested in that fold, ascending. */
+export function trainRows(split: SplitInstance, repeat: number, fold: number): Int32Array {
+  return rowsWhere(split.assignment[repeat]!, (f) => f !== fold);
+}
+
+function rowsWhere(a: Int32Array, keep: (f: number) => boolean): Int32Array {
+  let count = 0;
+  for (let i = 0; i < a.length; i++) if (keep(a[i]!)) count++;
+  const out = new Int32Array(count);
+  let j = 0;
+  for (let i = 0; i < a.length; i++) if (keep(a[i]!)) out[j++] = i;
+  return out;
+}
+
+/**
+ * Stratified k-fold, as Weka and scikit-learn's StratifiedKFold(shuffle=True) do it in spirit: rows are
+ * shuffled within each class, classes are laid end to end (in class-code order), and the i-th row of that
+ * sequence goes to fold i mod k. Every fold then holds floor or ceil of n_c/k rows of each class c, and
+ * fold sizes differ by at most one overall.
+ */
+export function stratifiedKFold(classes: Int32Array, classCard: number, k: number, rng: Rng): Int32Array {
+  const n = classes.length;
+  if (k < 2) throw new UserError(`resampling: folds must be at least 2 (got ${k})`);
+  if (k > n) throw new UserError(`resampling: ${k} folds but the dataset has only ${n} rows`);
+  const byClass: number[][] = Array.from({ length: classCard }, () => []);
+  for (let i = 0; i < n; i++) byClass[classes[i]!]!.push(i);
+  const out = new Int32Array(n);
+  let pos = 0;
+  for (const rows of byClass) {
+    rng.shuffle(rows);
+    for (const r of rows) out[r] = pos++ % k;
+  }
+  return out;
+}
+
+/** Plain (unstratified) k-fold on a seeded permutation. */
+export function plainKFold(n: number, k: number, rng: Rng): Int32Array {
+  if (k < 2) throw new UserError(`resampling: folds must be at least 2 (got ${k})`);
+  if (k > n) throw new UserError(`resampling: ${k} folds but the dataset has only ${n} rows`);
+  const perm = rng.shuffle(Array.from({ length: n }, (_, i) => i));
+  const out = new Int32Array(n);
+  perm.forEach((r, pos) => (out[r] = pos % k));
+  return out;
+}
+
+/**
+ * Holdout: round(n * testFraction) rows are test rows (fold 0), the rest are training rows (-1).
+ * Stratified: the test rows of each class are chosen in proportion, by largest remainders so the total is exact.
+ */
+export function holdout(
+  classes: Int32Array,
+  classCard: number,
+  testFraction: number,
+  stratified: boolean,
+  rng: Rng,
+): Int32Array {
+  const n = classes.length;
+  if (!(testFraction > 0 && testFraction < 1)) {
+    throw new UserError(`resampling: test_fraction must be in (0, 1) (got ${testFraction})`);
+  }
+  const nTest = Math.round(n * testFraction);
+  if (nTest < 1 || nTest >= n) throw new UserError(`resampling: test_fraction ${testFraction} leaves an empty train or test set`);
+  const out = new Int32Array(n).fill(-1);
+  if (!stratified) {
+    const perm = rng.shuffle(Array.from({ length: n }, (_, i) => i));
+    for (let i = 0; i < nTest; i++) out[perm[i]!] = 0;
+    return out;
+  }
+  const byClass: number[][] = Array.from({ length: classCard }, () => []);
+  for (let i = 0; i < n; i++) byClass[classes[i]!]!.push(i);
+  const exact = byClass.map((rows) => (rows.length * nTest) / n);
+  const take = exact.map(Math.floor);
+  let left = nTest - take.reduce((a, b) => a + b, 0);
+  // Largest remainder first; ties by class code, so the result is deterministic.
+  const order = exact.map((e, c) => ({ c, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r || a.c - b.c);
+  for (const { c } of order) {
+    if (left === 0) break;
+    if (take[c]! < byClass[c]!.length) {
+      take[c]!++;
+      left--;
+    }
+  }
+  byClass.forEach((rows, c) => {
+    rng.shuffle(rows);
+    for (let i = 0; i < take[c]!; i++) out[rows[i]!] = 0;
+  });
+  return out;
+}
+
+/**
+ * Folds given as data: one column per repeat, one line per dataset row, each value the row's test fold.
+ * An optional header line is skipped when it is not numeric. Fold labels may be any integers; they are
+ * mapped to 0..k-1 in ascending order. A value of -1 (or empty) marks a row that is never a test row.
+ */
+export function parseFoldFile(text: string, file: string, n: number): SplitInstance {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
+  let start = 0;
+  if (lines.length && !/^\s*-?\d+\s*(,\s*-?\d*\s*)*$/.test(lines[0]!)) start = 1; // header
+  const body = lines.slice(start);
+  if (body.length !== n) {
+    throw new UserError(`${file}: has ${body.length} fold lines, the dataset has ${n} rows`);
+  }
+  const width = body[0]!.split(',').length;
+  const raw: number[][] = Array.from({ length: width }, () => new Array<number>(n));
+  body.forEach((line, i) => {
+    const cells = line.split(',');
+    if (cells.length !== width) {
+      throw new UserError(`${file}:${i + start + 1}: has ${cells.length} fields, expected ${width}`);
+    }
+    cells.forEach((cell, r) => {
+      const s = cell.trim();
+      const v = s === '' ? -1 : Number(s);
+      if (!Number.isInteger(v)) throw new UserError(`${file}:${i + start + 1}: fold '${s}' is not an integer`);
+      raw[r]![i] = v;
+    });
+  });
+  let folds = 0;
+  const assignment = raw.map((col) => {
+    const labels = [...new Set(col.filter((v) => v !== -1))].sort((a, b) => a - b);
+    if (labels.length === 0) throw new UserError(`${file}: a repeat has no test rows`);
+    folds = Math.max(folds, labels.length);
+    const index = new Map(labels.map((l, j) => [l, j]));
+    return Int32Array.from(col, (v) => (v === -1 ? -1 : index.get(v)!));
+  });
+  return { repeats: width, folds, assignment };
+}

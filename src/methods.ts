@@ -1,0 +1,3 @@
+/** Importing this module registers every structure learner and estimator (each file registers itself). */
+import './structures/index.js';
+import './estimators/index.js';

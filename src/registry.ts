@@ -1,0 +1,77 @@
+/**
+ * The registry of everything a spec can name. Every structure learner and estimator registers itself with
+ * a stable id, a JSON Schema for its parameters, defaults and the citation it implements. The spec
+ * validator, the CLI help, the docs and the report all read this one registry.
+ */
+import type { DiscreteData } from './bn/data.js';
+import type { Structure } from './bn/structure.js';
+import type { Rng } from './util/rng.js';
+
+export type JsonSchema = Record<string, unknown>;
+export type Params = Record<string, unknown>;
+
+export interface LearnContext {
+  /** Seeded random source for this job and purpose; learners never use Math.random or the clock. */
+  readonly rng: Rng;
+  /** Set when the job was cancelled (timeout); long loops should check it. */
+  readonly signal?: AbortSignal;
+}
+
+export interface MethodInfo {
+  readonly id: string;
+  readonly title: string;
+  /** The paper (or manual) the implementation follows. */
+  readonly citation: string;
+  /** JSON Schema (type object) for the parameters; additionalProperties false. */
+  readonly params: JsonSchema;
+  readonly defaults: Params;
+}
+
+export interface StructureLearner<P extends Params = Params> extends MethodInfo {
+  learn(train: DiscreteData, params: P, ctx: LearnContext): Structure;
+}
+
+/** A fitted classifier: class posteriors for every row of data, row-major n × classCard, rows summing to 1. */
+export interface Model {
+  posterior(data: DiscreteData): Float64Array;
+}
+
+export interface Estimator<P extends Params = Params> extends MethodInfo {
+  fit(train: DiscreteData, structure: Structure, params: P, ctx: LearnContext): Model;
+}
+
+const structures = new Map<string, StructureLearner>();
+const estimators = new Map<string, Estimator>();
+
+export function registerStructure<P extends Params>(s: StructureLearner<P>): StructureLearner<P> {
+  if (structures.has(s.id)) throw new Error(`structure '${s.id}' registered twice`);
+  structures.set(s.id, s as unknown as StructureLearner);
+  return s;
+}
+
+export function registerEstimator<P extends Params>(e: Estimator<P>): Estimator<P> {
+  if (estimators.has(e.id)) throw new Error(`estimator '${e.id}' registered twice`);
+  estimators.set(e.id, e as unknown as Estimator);
+  return e;
+}
+
+export function getStructure(id: string): StructureLearner | undefined {
+  return structures.get(id);
+}
+
+export function getEstimator(id: string): Estimator | undefined {
+  return estimators.get(id);
+}
+
+export function listStructures(): StructureLearner[] {
+  return [...structures.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export function listEstimators(): Estimator[] {
+  return [...estimators.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Defaults overlaid with the given values (the spec validator has already checked them against the schema). */
+export function withDefaults(info: MethodInfo, params: Params | undefined): Params {
+  return { ...info.defaults, ...(params ?? {}) };
+}

@@ -1,0 +1,94 @@
+/**
+ * Runs one job: preprocess (fitted on the training rows only) → learn structure → fit estimator →
+ * predict the test rows → metrics. Pure given the payload; the runner calls it inside a worker thread.
+ */
+import { performance } from 'node:perf_hooks';
+import { loadDataset } from '../datasets/load.js';
+import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
+import { arcs } from '../bn/structure.js';
+import type { DiscreteData } from '../bn/data.js';
+import { computeMetrics } from '../metrics/index.js';
+import { getEstimator, getStructure } from '../registry.js';
+import { Rng } from '../util/rng.js';
+import { testRows, trainRows } from '../folds/split.js';
+import type { JobOutcome } from '../store/db.js';
+import type { JobPayload } from './job.js';
+import '../methods.js';
+
+/** Preprocessed folds are reused by every method of the same dataset/fold inside one worker. */
+const foldCache = new Map<string, { train: DiscreteData; test: DiscreteData; testIndex: Int32Array; preMs: number }>();
+const FOLD_CACHE_LIMIT = 32;
+
+export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
+  let preprocessMs = 0;
+  let trainMs = 0;
+  let predictMs = 0;
+  try {
+    const t0 = performance.now();
+    const fold = preparedFold(p);
+    preprocessMs = fold.preMs || performance.now() - t0;
+    const learner = getStructure(p.structure.id);
+    const estimator = getEstimator(p.estimator.id);
+    if (!learner) throw new Error(`unknown structure '${p.structure.id}'`);
+    if (!estimator) throw new Error(`unknown estimator '${p.estimator.id}'`);
+    const rng = new Rng(p.seed);
+    const t1 = performance.now();
+    const structure = learner.learn(fold.train, p.structure.params, { rng: rng.derive('structure'), signal });
+    const model = estimator.fit(fold.train, structure, p.estimator.params, { rng: rng.derive('estimator'), signal });
+    const t2 = performance.now();
+    const probs = model.posterior(fold.test);
+    const t3 = performance.now();
+    trainMs = t2 - t1;
+    predictMs = t3 - t2;
+    const metrics = computeMetrics(probs, fold.test.classColumn, fold.test.classCard);
+    const names = [...fold.train.names, fold.train.className];
+    return {
+      key: p.key,
+      status: 'done',
+      metrics: {
+        accuracy: metrics.accuracy,
+        zero_one_loss: metrics.zeroOneLoss,
+        rmse: metrics.rmse,
+        log_loss: metrics.logLoss,
+        n_train: fold.train.n,
+        n_test: fold.test.n,
+      },
+      preprocessMs,
+      trainMs,
+      predictMs,
+      arcs: structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a]!, names[b]!] as const),
+      structureInfo: structure.info ? { ...structure.info } : undefined,
+      predictions: p.savePredictions
+        ? { rows: fold.testIndex, truth: fold.test.classColumn, probs, classCard: fold.test.classCard }
+        : undefined,
+    };
+  } catch (e) {
+    return { key: p.key, status: 'error', error: errorText(e), preprocessMs, trainMs, predictMs };
+  }
+}
+
+function preparedFold(p: JobPayload) {
+  const cacheKey = `${p.dataset.sha256}|${p.splitKey}|${p.repeat}|${p.fold}|${JSON.stringify(p.preprocessing)}`;
+  const hit = foldCache.get(cacheKey);
+  if (hit) return { ...hit, preMs: 0 };
+  const t0 = performance.now();
+  const { table } = loadDataset(p.dataset);
+  const trainIndex = trainRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
+  const testIndex = testRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
+  if (testIndex.length === 0) throw new Error(`fold ${p.fold} of repeat ${p.repeat} has no test rows`);
+  const pre: Preprocessor = fitPreprocessor(table, trainIndex, p.preprocessing);
+  const train = pre.transform(table, pre.trainRows());
+  const test = pre.transform(table, testIndex);
+  const entry = { train, test, testIndex, preMs: performance.now() - t0 };
+  if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
+  foldCache.set(cacheKey, entry);
+  return entry;
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) {
+    const where = e.stack?.split('\n').find((l) => l.includes('/src/'))?.trim();
+    return `${e.name === 'Error' || e.name === 'UserError' ? '' : `${e.name}: `}${e.message}${where && e.name !== 'UserError' ? ` (${where})` : ''}`;
+  }
+  return String(e);
+}

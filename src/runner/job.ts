@@ -1,0 +1,28 @@
+/** What a worker needs to run one job: plain, structured-cloneable data (no functions, no classes). */
+import type { PreprocessingSpec } from '../spec/load.js';
+import type { Params } from '../registry.js';
+
+export interface DatasetHandle {
+  readonly name: string;
+  /** Absolute path of the CSV/ARFF file. */
+  readonly file: string;
+  readonly sha256: string;
+  readonly classColumn?: string;
+  readonly columnTypes?: Readonly<Record<string, 'numeric' | 'categorical'>>;
+}
+
+export interface JobPayload {
+  readonly key: string;
+  /** Seed of the learner's random source (derived from the job key, never from the job's position). */
+  readonly seed: string;
+  readonly dataset: DatasetHandle;
+  readonly preprocessing: PreprocessingSpec;
+  /** The split's row → test-fold assignment for this job's repeat, and its key (for caching). */
+  readonly splitKey: string;
+  readonly repeat: number;
+  readonly assignment: Int32Array;
+  readonly fold: number;
+  readonly structure: { readonly id: string; readonly params: Params };
+  readonly estimator: { readonly id: string; readonly params: Params };
+  readonly savePredictions: boolean;
+}

@@ -1,0 +1,121 @@
+/**
+ * A pool of worker threads. Jobs in flight are bounded with p-limit (one per worker); a job that exceeds
+ * its time limit or crashes its worker is recorded as an error and the worker is replaced, so the other
+ * jobs go on.
+ */
+import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import type { JobOutcome } from '../store/db.js';
+import type { JobPayload } from './job.js';
+import { packageRoot } from '../util/paths.js';
+
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+}
+
+/** The compiled worker script (tests import the TypeScript sources, but threads run the built JS). */
+function workerScript(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) return here.replace(/pool\.js$/, 'worker.js');
+  const built = join(packageRoot(), 'dist', 'src', 'runner', 'worker.js');
+  if (!existsSync(built)) throw new Error(`worker script ${built} is missing: run 'npm run build'`);
+  return built;
+}
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly limit: ReturnType<typeof pLimit>;
+  private closed = false;
+  /** Set by stop(): queued jobs resolve as cancelled without running. */
+  private stopped = false;
+
+  constructor(
+    readonly size: number,
+    private readonly jobTimeoutMs: number,
+  ) {
+    this.limit = pLimit(size);
+  }
+
+  run(payload: JobPayload): Promise<JobOutcome> {
+    return this.limit(() => this.runOnSlot(payload));
+  }
+
+  /** Jobs waiting for a worker. */
+  get pending(): number {
+    return this.limit.pendingCount;
+  }
+
+  /** Start no more jobs: queued ones resolve at once as cancelled; running ones finish. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Stop and terminate the running jobs too (their outcomes resolve as cancelled). */
+  async close(): Promise<void> {
+    this.stopped = true;
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    this.slots.length = 0;
+  }
+
+  private acquire(): Slot {
+    let slot = this.slots.find((s) => !s.busy);
+    if (!slot) {
+      slot = { worker: new Worker(workerScript()), busy: false };
+      slot.worker.unref();
+      this.slots.push(slot);
+    }
+    slot.busy = true;
+    return slot;
+  }
+
+  private replace(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    void slot.worker.terminate();
+  }
+
+  private runOnSlot(payload: JobPayload): Promise<JobOutcome> {
+    if (this.stopped) return Promise.resolve(cancelled(payload));
+    const slot = this.acquire();
+    return new Promise<JobOutcome>((resolve) => {
+      const started = Date.now();
+      const finish = (o: JobOutcome, broken: boolean): void => {
+        clearTimeout(timer);
+        slot.worker.off('message', onMessage);
+        slot.worker.off('error', onError);
+        slot.worker.off('exit', onExit);
+        if (broken) this.replace(slot);
+        else slot.busy = false;
+        resolve(o);
+      };
+      const onMessage = (msg: { type: 'outcome'; outcome: JobOutcome }): void => finish(msg.outcome, false);
+      const onError = (e: Error): void => finish(failed(payload, `worker crashed: ${e.message}`, Date.now() - started), true);
+      const onExit = (code: number): void =>
+        finish(this.closed ? cancelled(payload) : failed(payload, `worker exited with code ${code}`, Date.now() - started), true);
+      const timer =
+        this.jobTimeoutMs > 0
+          ? setTimeout(
+              () => finish(failed(payload, `timed out after ${Number((this.jobTimeoutMs / 1000).toPrecision(3))} s (--job-timeout)`, Date.now() - started), true),
+              this.jobTimeoutMs,
+            )
+          : undefined;
+      slot.worker.on('message', onMessage);
+      slot.worker.on('error', onError);
+      slot.worker.on('exit', onExit);
+      slot.worker.postMessage({ type: 'job', payload });
+    });
+  }
+}
+
+function cancelled(p: JobPayload): JobOutcome {
+  return { key: p.key, status: 'error', cancelled: true, error: 'cancelled', preprocessMs: 0, trainMs: 0, predictMs: 0 };
+}
+
+function failed(p: JobPayload, error: string, ms = 0): JobOutcome {
+  return { key: p.key, status: 'error', error, preprocessMs: 0, trainMs: ms, predictMs: 0 };
+}

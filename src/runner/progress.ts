@@ -1,0 +1,57 @@
+/** Progress: a bar with ETA on a terminal, plain periodic lines otherwise (CI logs, files). */
+export class Progress {
+  private done = 0;
+  private failed = 0;
+  private readonly start = Date.now();
+  private lastPlain = Date.now();
+  private lastPlainCount = -1;
+  private lastDraw = 0;
+
+  constructor(
+    private readonly total: number,
+    private readonly out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean },
+    private readonly label = 'jobs',
+  ) {}
+
+  tick(ok: boolean): void {
+    if (ok) this.done++;
+    else this.failed++;
+    this.draw(false);
+  }
+
+  finish(): void {
+    this.draw(true);
+    if (this.out.isTTY) this.out.write('\n');
+  }
+
+  private draw(final: boolean): void {
+    const finished = this.done + this.failed;
+    const elapsed = (Date.now() - this.start) / 1000;
+    const rate = finished / Math.max(elapsed, 1e-3);
+    const eta = finished > 0 ? (this.total - finished) / rate : NaN;
+    const stats = `${finished}/${this.total} ${this.label}${this.failed ? `, ${this.failed} failed` : ''}, ${fmt(elapsed)} elapsed${finished < this.total && Number.isFinite(eta) ? `, ETA ${fmt(eta)}` : ''}`;
+    if (this.out.isTTY) {
+      const now = Date.now();
+      if (!final && now - this.lastDraw < 100) return;
+      this.lastDraw = now;
+      const width = 30;
+      const filled = this.total ? Math.round((finished / this.total) * width) : width;
+      this.out.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${stats}\x1b[K`);
+    } else {
+      const now = Date.now();
+      const step = Math.max(1, Math.ceil(this.total / 10));
+      if (finished === this.lastPlainCount) return;
+      if (final || finished % step === 0 || now - this.lastPlain > 10_000) {
+        this.lastPlain = now;
+        this.lastPlainCount = finished;
+        this.out.write(`progress: ${stats}\n`);
+      }
+    }
+  }
+}
+
+function fmt(s: number): string {
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m${Math.round(s % 60)}s` : `${Math.floor(m / 60)}h${m % 60}m`;
+}

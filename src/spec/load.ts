@@ -1,0 +1,360 @@
+/**
+ * YAML spec → validated, normalised ExperimentSpec. Every problem is a UserError of one line:
+ * "<file>:<line>:<col>: <field>: <what is wrong>".
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Document, type Node } from 'yaml';
+import { experimentSchema } from './schema.js';
+import { getEstimator, getStructure, listEstimators, listStructures, type MethodInfo, type Params } from '../registry.js';
+import { UserError } from '../util/errors.js';
+import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
+import { closest } from '../util/text.js';
+import '../methods.js'; // the registry must be complete before a spec is checked against it
+
+export type DiscretizeMethod = 'mdl' | 'median' | 'equal-frequency' | 'none';
+export type MissingPolicy = 'as-value' | 'drop-rows' | 'available-case';
+
+export interface PreprocessingSpec {
+  readonly discretize: { readonly method: DiscretizeMethod; readonly bins?: number };
+  readonly missing: MissingPolicy;
+}
+
+export interface DatasetRef {
+  /** A registry name or group, or a file path (resolved against the spec's folder). */
+  readonly ref: string;
+  readonly file?: string;
+  readonly name?: string;
+  readonly classColumn?: string;
+  /** Where the reference stands in the spec, for error messages. */
+  readonly where: string;
+}
+
+export interface MethodChoice {
+  readonly id: string;
+  /** Full parameters: defaults overlaid with the spec's values (after sweep expansion). */
+  readonly params: Params;
+  /** Only the parameters the spec set, for readable labels. */
+  readonly given: Params;
+}
+
+export interface MethodSpec {
+  readonly structure: MethodChoice;
+  readonly estimator: MethodChoice;
+  /** Readable, unique label, e.g. "tan/dirichlet" or "kdb(k=2)/dirichlet(alpha=0.5)". */
+  readonly label: string;
+}
+
+export interface ExperimentSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly seed: string;
+  readonly datasets: readonly DatasetRef[];
+  readonly preprocessing: PreprocessingSpec;
+  readonly resampling: ResamplingSpec;
+  readonly methods: readonly MethodSpec[];
+  readonly savePredictions: boolean;
+  /** Folder of the spec file; relative paths in the spec resolve against it. */
+  readonly dir: string;
+  readonly file: string;
+}
+
+export interface LoadedSpec {
+  readonly spec: ExperimentSpec;
+  readonly text: string;
+}
+
+let validator: ValidateFunction | undefined;
+
+function getValidator(): ValidateFunction {
+  if (!validator) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    validator = ajv.compile(experimentSchema(false));
+  }
+  return validator;
+}
+
+/** Read, parse and validate a spec file. */
+export function loadSpecFile(file: string): LoadedSpec {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UserError(`${file}: cannot read the spec file`);
+  }
+  return { spec: parseSpec(text, file), text };
+}
+
+export function parseSpec(text: string, file: string): ExperimentSpec {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    const pos = lineCounter.linePos(e.pos[0]);
+    const msg = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new UserError(`${file}:${pos.line}:${pos.col}: YAML syntax error: ${msg}`);
+  }
+  const raw = doc.toJS() as unknown;
+  const at = (path: (string | number)[], atKey = false): string => {
+    const { line, col } = locate(doc, lineCounter, path, atKey);
+    return `${file}:${line}:${col}`;
+  };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new UserError(`${file}:1:1: the spec must be a YAML mapping (name:, datasets:, structures:, ...)`);
+  }
+  const validate = getValidator();
+  if (!validate(raw)) {
+    const err = pickError(validate.errors ?? []);
+    const path = pointerToPath(err.instancePath);
+    let field = fieldName(path);
+    let where = path;
+    let what = err.message ?? 'is invalid';
+    if (err.keyword === 'additionalProperties') {
+      const extra = (err.params as { additionalProperty: string }).additionalProperty;
+      where = [...path, extra];
+      field = fieldName(where);
+      what = 'unknown field';
+    } else if (err.keyword === 'required') {
+      const missing = (err.params as { missingProperty: string }).missingProperty;
+      field = fieldName([...path, missing]);
+      what = 'is required';
+    } else if (err.keyword === 'enum') {
+      const allowed = (err.params as { allowedValues: unknown[] }).allowedValues;
+      what = `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
+    }
+    throw new UserError(`${at(where, err.keyword === 'additionalProperties')}: ${field || '(top level)'}: ${what}`);
+  }
+  const spec = raw as Record<string, unknown>;
+  const dir = dirname(resolve(file));
+
+  const datasets: DatasetRef[] = (spec['datasets'] as unknown[]).map((d, i) => {
+    const where = `${at(['datasets', i])}: datasets[${i}]`;
+    if (typeof d === 'string') return { ref: d, where };
+    const o = d as { file: string; name?: string; class?: string };
+    return { ref: o.file, file: resolve(dir, o.file), name: o.name, classColumn: o.class, where };
+  });
+
+  const pre = (spec['preprocessing'] ?? {}) as { discretize?: unknown; missing?: MissingPolicy };
+  const disc = pre.discretize ?? 'mdl';
+  const preprocessing: PreprocessingSpec = {
+    discretize:
+      typeof disc === 'string'
+        ? { method: disc as DiscretizeMethod }
+        : { method: (disc as { method: DiscretizeMethod }).method, bins: (disc as { bins?: number }).bins },
+    missing: pre.missing ?? 'as-value',
+  };
+  if (preprocessing.discretize.bins !== undefined && preprocessing.discretize.method !== 'equal-frequency') {
+    throw new UserError(`${at(['preprocessing', 'discretize', 'bins'])}: preprocessing.discretize.bins: only applies to equal-frequency`);
+  }
+
+  const rs = (spec['resampling'] ?? {}) as Partial<ResamplingSpec>;
+  const resampling: ResamplingSpec = { ...defaultResampling, ...rs };
+  if (resampling.method === 'holdout' && rs.folds !== undefined) {
+    throw new UserError(`${at(['resampling', 'folds'])}: resampling.folds: holdout has no folds (use test_fraction)`);
+  }
+
+  const structures = expandList(spec, 'structures', 'structure', at);
+  const estimators = expandList(spec, 'estimators', 'estimator', at);
+  if ((structures === undefined) !== (estimators === undefined)) {
+    const missing = structures === undefined ? 'structures' : 'estimators';
+    throw new UserError(`${at([])}: ${missing}: is required when ${missing === 'structures' ? 'estimators' : 'structures'} is given`);
+  }
+  if (structures === undefined && spec['methods'] === undefined) {
+    throw new UserError(`${at([])}: structures: give structures and estimators, or methods`);
+  }
+  const pairs: { s: MethodChoice; e: MethodChoice; name?: string }[] = [];
+  if (structures && estimators) for (const s of structures) for (const e of estimators) pairs.push({ s, e });
+  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string }[]).forEach((m, i) => {
+    const ss = expandRef(m.structure, 'structure', ['methods', i, 'structure'], at);
+    const es = expandRef(m.estimator, 'estimator', ['methods', i, 'estimator'], at);
+    for (const s of ss) for (const e of es) pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined });
+  });
+  const excludes = (spec['exclude'] ?? []) as { structure?: string; estimator?: string }[];
+  excludes.forEach((x, i) => {
+    if (x.structure !== undefined) knownId('structure', x.structure, at(['exclude', i, 'structure']), `exclude[${i}].structure`);
+    if (x.estimator !== undefined) knownId('estimator', x.estimator, at(['exclude', i, 'estimator']), `exclude[${i}].estimator`);
+  });
+  const kept = pairs.filter(
+    (p) => !excludes.some((x) => (x.structure ?? p.s.id) === p.s.id && (x.estimator ?? p.e.id) === p.e.id),
+  );
+  if (kept.length === 0) throw new UserError(`${at(['exclude'])}: exclude: leaves no method to run`);
+
+  const methods: MethodSpec[] = [];
+  const seen = new Map<string, string>();
+  for (const p of kept) {
+    const label = p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}`;
+    const identity = JSON.stringify([p.s.id, p.s.params, p.e.id, p.e.params]);
+    if (seen.has(label)) {
+      if (seen.get(label) === identity) continue; // the same method listed twice runs once
+      throw new UserError(`${at(['methods'])}: methods: two different methods are both labelled '${label}'; give them names`);
+    }
+    seen.set(label, identity);
+    methods.push({ structure: p.s, estimator: p.e, label });
+  }
+
+  return {
+    name: spec['name'] as string,
+    description: (spec['description'] as string | undefined) ?? '',
+    seed: String(spec['seed'] ?? 1),
+    datasets,
+    preprocessing,
+    resampling,
+    methods,
+    savePredictions: (spec['save_predictions'] as boolean | undefined) ?? false,
+    dir,
+    file,
+  };
+}
+
+type At = (path: (string | number)[], atKey?: boolean) => string;
+
+function expandList(
+  spec: Record<string, unknown>,
+  key: 'structures' | 'estimators',
+  kind: 'structure' | 'estimator',
+  at: At,
+): MethodChoice[] | undefined {
+  const list = spec[key] as unknown[] | undefined;
+  if (list === undefined) return undefined;
+  return list.flatMap((ref, i) => expandRef(ref, kind, [key, i], at));
+}
+
+function knownId(kind: 'structure' | 'estimator', id: string, where: string, field: string): MethodInfo {
+  const info = kind === 'structure' ? getStructure(id) : getEstimator(id);
+  if (!info) {
+    const known = (kind === 'structure' ? listStructures() : listEstimators()).map((m) => m.id);
+    const near = closest(id, known);
+    throw new UserError(
+      `${where}: ${field}: unknown ${kind} '${id}'${near ? ` (did you mean '${near}'?)` : ''}; known: ${known.join(', ')}`,
+    );
+  }
+  return info;
+}
+
+/** One spec entry → the methods it denotes (several when a parameter is a sweep). */
+function expandRef(ref: unknown, kind: 'structure' | 'estimator', path: (string | number)[], at: At): MethodChoice[] {
+  let id: string;
+  let params: Record<string, unknown>;
+  let paramsPath: (string | number)[];
+  if (typeof ref === 'string') {
+    id = ref;
+    params = {};
+    paramsPath = path;
+  } else {
+    const o = ref as Record<string, unknown>;
+    if (typeof o['id'] === 'string') {
+      id = o['id'];
+      params = (o['params'] as Record<string, unknown> | undefined) ?? {};
+      paramsPath = [...path, 'params'];
+    } else {
+      id = Object.keys(o)[0]!;
+      params = (o[id] as Record<string, unknown> | null) ?? {};
+      paramsPath = [...path, id];
+    }
+  }
+  const field = fieldName(path);
+  const info = knownId(kind, id, at(typeof ref === 'string' || typeof (ref as Record<string, unknown>)['id'] === 'string' ? path : [...path, id]), field);
+  const schemaProps = (info.params['properties'] ?? {}) as Record<string, { type?: unknown }>;
+  // A list value is a sweep unless the parameter itself takes a list.
+  const axes: [string, unknown[]][] = Object.entries(params).map(([k, v]) => {
+    const takesArray = schemaProps[k] && JSON.stringify(schemaProps[k]!.type ?? '').includes('array');
+    return [k, Array.isArray(v) && !takesArray ? v : [v]];
+  });
+  const combos: Record<string, unknown>[] = [{}];
+  for (const [k, values] of axes) {
+    const next: Record<string, unknown>[] = [];
+    for (const c of combos) for (const v of values) next.push({ ...c, [k]: v });
+    combos.splice(0, combos.length, ...next);
+  }
+  const validate = paramValidator(info);
+  return combos.map((given) => {
+    const full = { ...info.defaults, ...given };
+    if (!validate(full)) {
+      const err = validate.errors![0]!;
+      let key = pointerToPath(err.instancePath)[0] as string | undefined;
+      let what = err.message ?? 'is invalid';
+      if (err.keyword === 'additionalProperties') {
+        key = (err.params as { additionalProperty: string }).additionalProperty;
+        const known = Object.keys(schemaProps);
+        what = `unknown parameter of ${kind} '${id}'${known.length ? ` (known: ${known.join(', ')})` : ' (it takes none)'}`;
+      } else if (err.keyword === 'enum') {
+        what = `must be one of ${(err.params as { allowedValues: unknown[] }).allowedValues.map((a) => JSON.stringify(a)).join(', ')}`;
+      }
+      const where = key !== undefined && key in params ? [...paramsPath, key] : paramsPath;
+      throw new UserError(`${at(where, err.keyword === 'additionalProperties')}: ${fieldName(where)}: ${what}`);
+    }
+    return { id, params: full, given };
+  });
+}
+
+const paramValidators = new Map<string, ValidateFunction>();
+function paramValidator(info: MethodInfo): ValidateFunction {
+  const key = `${info.id}`;
+  let v = paramValidators.get(key);
+  if (!v) {
+    v = new Ajv({ allErrors: false, strict: false }).compile({ additionalProperties: false, ...info.params, type: 'object' });
+    paramValidators.set(key, v);
+  }
+  return v;
+}
+
+function choiceLabel(c: MethodChoice): string {
+  const keys = Object.keys(c.given).sort();
+  if (keys.length === 0) return c.id;
+  return `${c.id}(${keys.map((k) => `${k}=${formatValue(c.given[k])}`).join(',')})`;
+}
+
+function formatValue(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** Choose the most useful of ajv's errors: the deepest one, preferring concrete keywords over anyOf noise. */
+function pickError(errors: ErrorObject[]): ErrorObject {
+  const score = (e: ErrorObject): number =>
+    e.instancePath.split('/').length * 10 + (e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 0 : 5);
+  // Inside an anyOf, errors from a branch whose type did not even match are the least informative.
+  const informative = errors.filter((e) => e.keyword !== 'type' || !errors.some((o) => o !== e && o.instancePath === e.instancePath && o.keyword !== 'type' && o.keyword !== 'anyOf'));
+  return [...informative].sort((a, b) => score(b) - score(a))[0] ?? errors[0]!;
+}
+
+function pointerToPath(pointer: string): (string | number)[] {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+export function fieldName(path: (string | number)[]): string {
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+}
+
+/**
+ * Line and column of the deepest node of `path` present in the document: the value of a mapping entry,
+ * or its key when `atKey` (an unknown field) or when the value is empty.
+ */
+function locate(doc: Document, lc: LineCounter, path: (string | number)[], atKey = false): { line: number; col: number } {
+  let node: Node | null | undefined = doc.contents as Node | null;
+  let offset = node?.range?.[0] ?? 0;
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i]!;
+    if (isMap(node)) {
+      const pair = node.items.find((it) => isScalar(it.key) && String(it.key.value) === String(seg));
+      if (!pair) break;
+      offset = (pair.key as Node).range?.[0] ?? offset;
+      node = pair.value as Node | null;
+      const last = i === path.length - 1;
+      if (node?.range && !(last && atKey)) offset = node.range[0];
+    } else if (isSeq(node) && typeof seg === 'number') {
+      const item = node.items[seg] as Node | undefined;
+      if (!item) break;
+      node = item;
+      offset = item.range?.[0] ?? offset;
+    } else {
+      break;
+    }
+  }
+  return lc.linePos(offset);
+}

@@ -1,0 +1,54 @@
+/**
+ * Tree-augmented naive Bayes (Friedman, Geiger & Goldszmidt 1997, Construct-TAN):
+ *  1. weights I(Xi; Xj | C) (empirical, nats, available case) for every attribute pair;
+ *  2. a maximum weight spanning tree over the attributes (Kruskal; ties as documented in bn/mst.ts:
+ *     weights equal within 1e-12 relative go in increasing (i, j) order). All edges are candidates, even
+ *     zero-weight ones, so the result is always a spanning tree;
+ *  3. orientation away from the root by BFS; the class becomes a parent of every attribute.
+ * Root: param `root` (attribute index), default 0, the first attribute. bnclassify's tan_cl roots the tree
+ * at its first node in column order (its `root` argument is ignored) and bnlearn's tree.bayes at the first
+ * explanatory variable, so the default reproduces both.
+ * Parent order: the class first, then the tree parent.
+ */
+import { registerStructure } from '../registry.js';
+import { attributeCount } from '../bn/data.js';
+import type { Structure } from '../bn/structure.js';
+import { pairwiseCmi } from '../bn/information.js';
+import { forestWeight, maximumSpanningForest, orientForest } from '../bn/mst.js';
+import { UserError } from '../util/errors.js';
+
+export type TanParams = { root?: number };
+
+/** Builds the TAN structure from a pairwise weight matrix (m × m) and a root. */
+export function tanFromWeights(m: number, weights: Float64Array, root: number): Structure {
+  const parents: number[][] = [];
+  if (m === 0) return { m, parents: [[]], info: { root: -1, treeWeight: 0, treeArcs: 0 } };
+  const edges = maximumSpanningForest(m, weights, { drop: 'none' });
+  const tree = orientForest(m, edges, root);
+  for (let a = 0; a < m; a++) parents.push(tree[a]! < 0 ? [m] : [m, tree[a]!]);
+  parents.push([]);
+  return { m, parents, info: { root, treeWeight: forestWeight(m, weights, edges), treeArcs: edges.length } };
+}
+
+export const tan = registerStructure<TanParams>({
+  id: 'tan',
+  title: 'Tree-augmented naive Bayes (Chow–Liu tree on I(Xi;Xj|C))',
+  citation: 'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163',
+  params: {
+    type: 'object',
+    properties: {
+      root: { type: 'integer', minimum: 0, description: 'Attribute index (0-based) at which the tree is rooted' },
+    },
+    additionalProperties: false,
+  },
+  defaults: { root: 0 },
+  learn(train, params, ctx) {
+    const m = attributeCount(train);
+    const root = params.root ?? 0;
+    if (m > 0 && (!Number.isInteger(root) || root < 0 || root >= m)) {
+      throw new UserError(`tan: root ${root} is not an attribute index (0..${m - 1})`);
+    }
+    const { cmi } = pairwiseCmi(train, ctx.signal);
+    return tanFromWeights(m, cmi, root);
+  },
+});

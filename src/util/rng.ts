@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Seeded random source (xoshiro128**), seeded from a string through sha256 so that seeds derive from
+ * content (experiment seed + the part of the job key they serve), never from position or the clock.
+ */
+export class Rng {
+  private s0: number;
+  private s1: number;
+  private s2: number;
+  private s3: number;
+
+  constructor(seed: string) {
+    const h = createHash('sha256').update(seed).digest();
+    this.s0 = h.readUInt32LE(0);
+    this.s1 = h.readUInt32LE(4);
+    this.s2 = h.readUInt32LE(8);
+    this.s3 = h.readUInt32LE(12);
+    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+  }
+
+  /** Derive an independent stream for a named purpose. */
+  derive(purpose: string): Rng {
+    return new Rng(`${this.s0}:${this.s1}:${this.s2}:${this.s3}/${purpose}`);
+  }
+
+  /** Uniform 32-bit unsigned integer. */
+  nextUint32(): number {
+    const result = Math.imul(rotl(Math.imul(this.s1, 5), 7), 9) >>> 0;
+    const t = this.s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= this.s1;
+    this.s1 ^= this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return result;
+  }
+
+  /** Uniform double in [0, 1) with 53 random bits. */
+  next(): number {
+    const hi = this.nextUint32() >>> 5; // 27 bits
+    const lo = this.nextUint32() >>> 6; // 26 bits
+    return (hi * 67108864 + lo) / 9007199254740992;
+  }
+
+  /** Uniform integer in [0, n). */
+  int(n: number): number {
+    if (n <= 0) throw new Error('Rng.int: n must be positive');
+    // Rejection sampling avoids modulo bias.
+    if (n <= 0x100000000) {
+      const limit = Math.floor(0x100000000 / n) * n;
+      for (;;) {
+        const x = this.nextUint32();
+        if (x < limit) return x % n;
+      }
+    }
+    return Math.floor(this.next() * n);
+  }
+
+  /** In-place Fisher–Yates shuffle. */
+  shuffle<T extends { length: number; [i: number]: unknown }>(a: T): T {
+    for (let i = a.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      const t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+    return a;
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}

@@ -1,0 +1,315 @@
+import { describe, it, expect } from 'vitest';
+import { CptModel, fitCptModel, fitModel, smoothedLogProbs, type NodeCpt } from '../../src/bn/cpt.js';
+import { MAX_ELIMINATION_CELLS, MixtureModel, normalizeLogRows } from '../../src/bn/inference.js';
+import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
+import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
+import { Rng } from '../../src/util/rng.js';
+import { tinyData } from './fixtures.js';
+
+const laplace = (fc: Parameters<typeof smoothedLogProbs>[0]) => smoothedLogProbs(fc, 1);
+
+/** Test rows over the tiny data's attributes (class column is ignored by inference). */
+function rowsOf(rows: number[][], classCard = 2, cards = [2, 2, 3]): DiscreteData {
+  return discreteFromArrays({ cards, rows, classes: rows.map(() => 0), classCard });
+}
+
+// The TAN that `tan` learns on the tiny data (see test/structures/tan.test.ts): X0 -> X1 -> X2, C -> all.
+const tanStructure: Structure = { m: 3, parents: [[3], [3, 0], [3, 1], []] };
+
+describe('naive Bayes posterior with Laplace CPTs (hand computed)', () => {
+  // P(C) = (4+1)/(8+2) = 1/2 each.
+  // X0|C: C=0 [3,1] -> (4/6, 2/6); C=1 [1,3] -> (2/6, 4/6)
+  // X1|C: C=0 [2,2] -> (3/6, 3/6); C=1 [1,3] -> (2/6, 4/6)
+  // X2|C: C=0 [2,1,1] -> (3/7, 2/7, 2/7); C=1 [1,1,1] -> (2/6, 2/6, 2/6)
+  const model = fitCptModel(tinyData(), naiveBayesStructure(3), laplace);
+
+  it('P(C | X0=1, X1=0, X2=2) = (9/23, 14/23)', () => {
+    // C=0: 1/2 · 2/6 · 3/6 · 2/7 = 1/42;  C=1: 1/2 · 4/6 · 2/6 · 2/6 = 1/27
+    // P(C=0 | x) = (1/42) / (1/42 + 1/27) = 27/69 = 9/23
+    const p = model.posterior(rowsOf([[1, 0, 2]]));
+    expect(p[0]).toBeCloseTo(9 / 23, 14);
+    expect(p[1]).toBeCloseTo(14 / 23, 14);
+  });
+
+  it('logJoint is the exact log P(c, x)', () => {
+    const lj = model.logJoint(rowsOf([[1, 0, 2]]));
+    expect(lj[0]).toBeCloseTo(Math.log(1 / 42), 13);
+    expect(lj[1]).toBeCloseTo(Math.log(1 / 27), 13);
+  });
+
+  it('a missing leaf is summed out (barren): X2 missing gives the posterior of X0, X1 alone', () => {
+    // C=0: 1/2 · 2/6 · 3/6 = 1/12; C=1: 1/2 · 4/6 · 2/6 = 1/9 -> P(C=0) = 9/21 = 3/7
+    const p = model.posterior(rowsOf([[1, 0, -1]]));
+    expect(p[0]).toBeCloseTo(3 / 7, 14);
+    // Joint mode: P(C=0, X0=1, X1=0) = 1/12 exactly (the sum over X2 of its CPT is 1).
+    expect(model.logJoint(rowsOf([[1, 0, -1]]))[0]).toBeCloseTo(Math.log(1 / 12), 13);
+  });
+
+  it('an all-missing row gets the class prior', () => {
+    const p = model.posterior(rowsOf([[-1, -1, -1]]));
+    expect(p[0]).toBeCloseTo(0.5, 15);
+  });
+});
+
+describe('TAN posterior with Laplace CPTs (hand computed)', () => {
+  // X0|C as in NB.  X1|C,X0 counts: (0,0)[2,1] (0,1)[0,1] (1,0)[0,1] (1,1)[1,2]
+  //   -> P(X1=0|c,x0): (0,0) 3/5, (0,1) 1/3, (1,0) 1/3, (1,1) 2/5
+  // X2|C,X1 counts (row 7 has X2 missing): (0,0)[1,1,0] (0,1)[1,0,1] (1,0)[0,0,1] (1,1)[1,1,0]
+  //   -> P(X2=2|c,x1): (0,0) 1/5, (1,0) 2/4
+  const model = fitCptModel(tinyData(), tanStructure, laplace);
+
+  it('stores the CPT values above', () => {
+    expect(model.prob(1, 0, [0, 0])).toBeCloseTo(3 / 5, 15);
+    expect(model.prob(1, 0, [1, 1])).toBeCloseTo(2 / 5, 15);
+    expect(model.prob(2, 2, [0, 0])).toBeCloseTo(1 / 5, 15);
+    expect(model.prob(2, 2, [1, 0])).toBeCloseTo(1 / 2, 15);
+  });
+
+  it('P(C | X0=1, X1=0, X2=2) = (1/7, 6/7)', () => {
+    // C=0: 1/2 · 1/3 · 1/3 · 1/5 = 1/90;  C=1: 1/2 · 2/3 · 2/5 · 1/2 = 1/15 = 6/90
+    const p = model.posterior(rowsOf([[1, 0, 2]]));
+    expect(p[0]).toBeCloseTo(1 / 7, 14);
+    expect(p[1]).toBeCloseTo(6 / 7, 14);
+  });
+
+  it('a missing parent with an observed child is marginalised: P(C | X0=?, X1=0, X2=2) = (46/131, 85/131)', () => {
+    // P(c, x1=0, x2=2) = P(c) · Σ_x0 P(x0|c) P(x1=0|c,x0) · P(x2=2|c,x1=0)
+    // C=0: 1/2 · (2/3·3/5 + 1/3·1/3) · 1/5 = 1/2 · 23/45 · 1/5 = 23/450
+    // C=1: 1/2 · (1/3·1/3 + 2/3·2/5) · 1/2 = 1/2 · 17/45 · 1/2 = 17/180
+    // 23/450 : 17/180 = 46/900 : 85/900
+    const data = rowsOf([[-1, 0, 2]]);
+    const p = model.posterior(data);
+    expect(p[0]).toBeCloseTo(46 / 131, 14);
+    expect(p[1]).toBeCloseTo(85 / 131, 14);
+    const lj = model.logJoint(data);
+    expect(lj[0]).toBeCloseTo(Math.log(23 / 450), 13);
+    expect(lj[1]).toBeCloseTo(Math.log(17 / 180), 13);
+  });
+
+  it('a missing leaf is barren: P(C | X0=1, X1=0, X2=?) = (5/17, 12/17)', () => {
+    // C=0: 1/2 · 1/3 · 1/3 = 1/18; C=1: 1/2 · 2/3 · 2/5 = 2/15 -> 15 : 36
+    const p = model.posterior(rowsOf([[1, 0, -1]]));
+    expect(p[0]).toBeCloseTo(5 / 17, 14);
+  });
+
+  it('fast and slow paths agree inside one batch', () => {
+    const batch = model.posterior(rowsOf([[1, 0, 2], [-1, 0, 2], [1, 0, -1], [0, 1, 1]]));
+    expect(batch[0]).toBeCloseTo(1 / 7, 14);
+    expect(batch[2]).toBeCloseTo(46 / 131, 14);
+    expect(batch[4]).toBeCloseTo(5 / 17, 14);
+    const single = model.posterior(rowsOf([[0, 1, 1]]));
+    expect(batch[6]).toBeCloseTo(single[0]!, 15);
+  });
+});
+
+/** Random CPTs for a given DAG (cards include the class last). */
+function randomModel(rng: Rng, cards: number[], parents: number[][], zeroProb = 0): CptModel {
+  const cpts: NodeCpt[] = parents.map((ps, v) => {
+    const parentCards = Int32Array.from(ps.map((p) => cards[p]!));
+    const configs = parentCards.reduce((a, b) => a * b, 1);
+    const r = cards[v]!;
+    const logp = new Float64Array(configs * r);
+    for (let j = 0; j < configs; j++) {
+      let s = 0;
+      const w: number[] = [];
+      for (let k = 0; k < r; k++) {
+        const x = rng.next() < zeroProb ? 0 : 0.05 + rng.next();
+        w.push(x);
+        s += x;
+      }
+      if (s === 0) {
+        w[0] = 1;
+        s = 1;
+      }
+      for (let k = 0; k < r; k++) logp[j * r + k] = Math.log(w[k]! / s);
+    }
+    return { parents: ps, card: r, parentCards, configs, logp };
+  });
+  return new CptModel(cards, cpts);
+}
+
+/** Σ over all completions of the missing attributes of Π_v θ_v, per class value: exact P(c, x_obs). */
+function bruteForceJoint(model: CptModel, row: number[]): number[] {
+  const m = model.m;
+  const cards = model.cards;
+  const missing = row.map((v, a) => (v < 0 ? a : -1)).filter((a) => a >= 0);
+  const out: number[] = [];
+  for (let c = 0; c < model.classCard; c++) {
+    let total = 0;
+    const assign = new Array<number>(missing.length).fill(0);
+    for (;;) {
+      const x = [...row, c];
+      missing.forEach((a, q) => (x[a] = assign[q]!));
+      let p = 1;
+      for (let v = 0; v <= m; v++) p *= model.prob(v, x[v]!, model.cpts[v]!.parents.map((u) => x[u]!));
+      total += p;
+      let q = missing.length - 1;
+      while (q >= 0) {
+        assign[q]++;
+        if (assign[q]! < cards[missing[q]!]!) break;
+        assign[q] = 0;
+        q--;
+      }
+      if (q < 0) break;
+    }
+    out.push(total);
+  }
+  return out;
+}
+
+/** A random DAG over m attributes + class: a random topological order where the class can be anywhere. */
+function randomDag(rng: Rng, m: number, maxParents: number): number[][] {
+  const order = rng.shuffle(Array.from({ length: m + 1 }, (_, v) => v));
+  const parents: number[][] = Array.from({ length: m + 1 }, () => []);
+  for (let x = 1; x <= m; x++) {
+    const v = order[x]!;
+    const earlier = rng.shuffle(order.slice(0, x));
+    parents[v] = earlier.slice(0, rng.int(Math.min(maxParents, x) + 1));
+  }
+  return parents;
+}
+
+describe('exact marginalisation of missing values against brute-force summation', () => {
+  it('random DAGs (the class may have parents), random missing patterns, both modes', () => {
+    const rng = new Rng('inference-brute-force');
+    for (let trial = 0; trial < 40; trial++) {
+      const m = 2 + rng.int(5);
+      const cards = [...Array.from({ length: m }, () => 2 + rng.int(2)), 2 + rng.int(2)];
+      const parents = randomDag(rng, m, 3);
+      const model = randomModel(rng, cards, parents, trial % 4 === 0 ? 0.2 : 0);
+      const rows: number[][] = [];
+      for (let r = 0; r < 12; r++) rows.push(Array.from({ length: m }, (_, a) => (rng.next() < 0.4 ? -1 : rng.int(cards[a]!))));
+      const data = rowsOf(rows, cards[m]!, cards.slice(0, m));
+      const post = model.posterior(data);
+      const lj = model.logJoint(data);
+      // A second call replays the cached per-pattern plans (rows repeat patterns within a call too).
+      expect([...model.posterior(data)]).toEqual([...post]);
+      const C = cards[m]!;
+      rows.forEach((row, r) => {
+        const joint = bruteForceJoint(model, row);
+        const z = joint.reduce((a, b) => a + b, 0);
+        let sum = 0;
+        for (let c = 0; c < C; c++) sum += post[r * C + c]!;
+        expect(sum).toBeCloseTo(1, 12);
+        for (let c = 0; c < C; c++) {
+          // With P(x_obs) = 0 the posterior is undefined; 'posterior' mode then uses only the class-dependent
+          // factors (documented in inference.ts), so only the joint is compared.
+          if (z > 0) expect(post[r * C + c]).toBeCloseTo(joint[c]! / z, 10);
+          if (joint[c]! > 0) expect(lj[r * C + c]).toBeCloseTo(Math.log(joint[c]!), 9);
+          else expect(lj[r * C + c]).toBe(-Infinity);
+        }
+      });
+    }
+  });
+
+  it('a TAN chain with many missing attributes is linear, not exponential', () => {
+    // 40 ternary attributes in a chain, only the last observed: enumeration would need 3^39 states.
+    const m = 40;
+    const parents: number[][] = Array.from({ length: m }, (_, a) => (a === 0 ? [m] : [m, a - 1]));
+    parents.push([]);
+    const cards = [...new Array<number>(m).fill(3), 2];
+    const model = randomModel(new Rng('chain'), cards, parents);
+    const row = new Array<number>(m).fill(-1);
+    row[m - 1] = 2;
+    const p = model.posterior(rowsOf([row], 2, cards.slice(0, m)));
+    expect(p[0]! + p[1]!).toBeCloseTo(1, 12);
+    // Cross-check on a shorter prefix against brute force: first 8 attributes, last observed.
+    const short = 8;
+    const sp: number[][] = Array.from({ length: short }, (_, a) => (a === 0 ? [short] : [short, a - 1]));
+    sp.push([]);
+    const sm = randomModel(new Rng('chain-short'), [...new Array<number>(short).fill(3), 2], sp);
+    const srow = new Array<number>(short).fill(-1);
+    srow[short - 1] = 1;
+    const joint = bruteForceJoint(sm, srow);
+    const post = sm.posterior(rowsOf([srow], 2, new Array<number>(short).fill(3)));
+    expect(post[0]).toBeCloseTo(joint[0]! / (joint[0]! + joint[1]!), 12);
+  });
+
+  it('throws a clear error when the missing values are too entangled', () => {
+    // 21 missing binary attributes X0..X20 (parent: class) and an observed child for every pair of them:
+    // summing out any Xi first builds a table over the other 20 and the class, 2^21 > 1e6 cells.
+    const k = 21;
+    const parents: number[][] = Array.from({ length: k }, () => [] as number[]);
+    for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) parents.push([i, j]);
+    const m = parents.length;
+    for (let a = 0; a < k; a++) parents[a] = [m];
+    parents.push([]);
+    const cards = [...new Array<number>(m).fill(2), 2];
+    const model = randomModel(new Rng('dense'), cards, parents);
+    const row = Array.from({ length: m }, (_, a) => (a < k ? -1 : 0));
+    expect(2 ** 21).toBeGreaterThan(MAX_ELIMINATION_CELLS);
+    expect(() => model.posterior(rowsOf([row], 2, cards.slice(0, m)))).toThrow(/row 0: summing out missing attribute \d+ needs a table/);
+  });
+});
+
+describe('normalisation and robustness', () => {
+  it('a row with -Infinity for every class becomes uniform', () => {
+    const s = Float64Array.from([-Infinity, -Infinity, -Infinity, 0, Math.log(3), -Infinity]);
+    normalizeLogRows(s, 3);
+    expect([...s.subarray(0, 3)]).toEqual([1 / 3, 1 / 3, 1 / 3]);
+    expect(s[3]).toBeCloseTo(0.25, 15);
+    expect(s[4]).toBeCloseTo(0.75, 15);
+    expect(s[5]).toBe(0);
+  });
+
+  it('does not underflow on log scores near -1e6', () => {
+    // exp(-1e6) underflows to 0; the shift by the row maximum keeps the ratio 1 : 1/4.
+    // (-1e6 - ln 4 is stored to the ulp of 1e6, ~1.2e-10, hence 9 digits.)
+    const s = Float64Array.from([-1e6, -1e6 - Math.log(4)]);
+    normalizeLogRows(s, 2);
+    expect(s[0]).toBeCloseTo(0.8, 9);
+  });
+
+  it('rejects data whose cardinalities differ from the model', () => {
+    const model = fitCptModel(tinyData(), naiveBayesStructure(3), laplace);
+    expect(() => model.posterior(rowsOf([[0, 0, 0]], 2, [2, 2, 4]))).toThrow(/attribute 2 has 4 values/);
+  });
+});
+
+describe('MixtureModel', () => {
+  const d = tinyData();
+  const nbM = fitCptModel(d, naiveBayesStructure(3), laplace);
+  const tanM = fitCptModel(d, tanStructure, laplace);
+  const test = rowsOf([[1, 0, 2]]);
+
+  it('averages member posteriors with normalised weights', () => {
+    // 1/4 · (9/23) + 3/4 · (1/7)
+    const mix = new MixtureModel([
+      { weight: 1, model: nbM },
+      { weight: 3, model: tanM },
+    ]);
+    expect(mix.posterior(test)[0]).toBeCloseTo(0.25 * (9 / 23) + 0.75 * (1 / 7), 14);
+  });
+
+  it("combine 'joint' averages P(c, x) before normalising", () => {
+    // NB joints (1/42, 1/27), TAN joints (1/90, 1/15), equal weights: P(C=0) ∝ 1/42 + 1/90.
+    const mix = new MixtureModel(
+      [
+        { weight: 1, model: nbM },
+        { weight: 1, model: tanM },
+      ],
+      'joint',
+    );
+    const a = 1 / 42 + 1 / 90;
+    const b = 1 / 27 + 1 / 15;
+    expect(mix.posterior(test)[0]).toBeCloseTo(a / (a + b), 14);
+  });
+
+  it('fitModel turns Structure.members into a weighted mixture', () => {
+    const s: Structure = {
+      m: 3,
+      parents: naiveBayesStructure(3).parents,
+      members: [
+        { weight: 2, structure: naiveBayesStructure(3) },
+        { weight: 2, structure: tanStructure },
+      ],
+    };
+    const p = fitModel(d, s, laplace).posterior(test);
+    expect(p[0]).toBeCloseTo(0.5 * (9 / 23) + 0.5 * (1 / 7), 14);
+  });
+
+  it('rejects bad weights', () => {
+    expect(() => new MixtureModel([{ weight: -1, model: nbM }])).toThrow(/weight/);
+    expect(() => new MixtureModel([{ weight: 0, model: nbM }])).toThrow(/sum to 0/);
+  });
+});

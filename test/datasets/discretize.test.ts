@@ -1,0 +1,193 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../src/datasets/csv.js';
+import {
+  applyCuts,
+  conditionalEntropyBits,
+  cutLabels,
+  entropyBits,
+  equalFrequencyCuts,
+  fitDiscretizer,
+  mdlBestSplit,
+  mdlCuts,
+  medianCut,
+} from '../../src/datasets/discretize.js';
+import { MISSING } from '../../src/bn/data.js';
+import { UserError } from '../../src/util/errors.js';
+
+const f64 = (xs: number[]): Float64Array => Float64Array.from(xs);
+const i32 = (xs: number[]): Int32Array => Int32Array.from(xs);
+const all = (n: number): Int32Array => Int32Array.from({ length: n }, (_, i) => i);
+
+describe('entropies (bits, Weka ContingencyTables arithmetic)', () => {
+  it('match hand values', () => {
+    expect(entropyBits([4, 4])).toBeCloseTo(1, 12);
+    // (4,4,2)/10: -2·0.4·log2 0.4 - 0.2·log2 0.2 = 1.057542 + 0.464386
+    expect(entropyBits([4, 4, 2])).toBeCloseTo(1.521928, 6);
+    expect(entropyBits([0, 0])).toBe(0);
+    // Left (2,0) entropy 0, right (2,2) entropy 1: weighted 4/6.
+    expect(conditionalEntropyBits([2, 0], [2, 2])).toBeCloseTo(4 / 6, 12);
+  });
+});
+
+describe('MDL (Fayyad & Irani, Weka rule)', () => {
+  it('accepts two cuts on a worked 3-class example', () => {
+    // values 1..10, classes A A A A B B B B C C (A=0, B=1, C=2).
+    // Top level, N = 10, counts (4,4,2): Ent(S) = 1.521928 bits.
+    //   Candidate conditional entropies (cut: value): 1.5: 1.377444, 2.5: 1.2, 3.5: 0.965148,
+    //   4.5: 0.550978, 5.5: 0.846439, 6.5: 0.950978, 7.5: 0.965148, 8.5: 0.8, 9.5: 1.252933.
+    //   Best 4.5: S1 = (4,0,0) Ent 0, S2 = (0,4,2) Ent 0.918296; E = 6/10·0.918296 = 0.550978.
+    //   gain = 1.521928 - 0.550978 = 0.970951.
+    //   k = 3, k1 = 1, k2 = 2; Δ = log2(3^3 - 2) - (3·1.521928 - 2·0.918296 - 1·0)
+    //     = 4.643856 - (4.565784 - 1.836592) = 1.914664.
+    //   threshold = (log2(N-1) + Δ)/N = (3.169925 + 1.914664)/10 = 0.508459 < 0.970951: accept.
+    // Left part (4,0,0): pure, gain 0, no cut.
+    // Right part values 5..10, N = 6, counts (0,4,2): Ent = 0.918296; best 8.5 gives pure sides, E = 0,
+    //   gain = 0.918296; k = 2 (the absent class A does not count), k1 = k2 = 1;
+    //   Δ = log2(7) - 2·0.918296 = 2.807355 - 1.836592 = 0.970763;
+    //   threshold = (log2 5 + 0.970763)/6 = (2.321928 + 0.970763)/6 = 0.548782 < 0.918296: accept.
+    const v = f64([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const y = i32([0, 0, 0, 0, 1, 1, 1, 1, 2, 2]);
+    const top = mdlBestSplit(v, y, 3, 0, 10);
+    expect(top.cut).toBe(4.5);
+    expect(top.index).toBe(3);
+    expect(top.priorEntropy).toBeCloseTo(1.521928, 6);
+    expect(top.entropy).toBeCloseTo(0.550978, 6);
+    expect(top.gain).toBeCloseTo(0.970951, 6);
+    expect(top.threshold).toBeCloseTo(0.508459, 6);
+    expect(top.accepted).toBe(true);
+    const right = mdlBestSplit(v, y, 3, 4, 10);
+    expect(right.cut).toBe(8.5);
+    expect(right.gain).toBeCloseTo(0.918296, 6);
+    expect(right.threshold).toBeCloseTo(0.548782, 6);
+    expect(right.accepted).toBe(true);
+    expect(mdlCuts(v, y, 3)).toEqual([4.5, 8.5]);
+    // Same through the public API, with the rows given in a scrambled order.
+    expect(fitDiscretizer(v, y, 3, i32([9, 0, 8, 1, 7, 2, 6, 3, 5, 4]), 'mdl').cuts).toEqual([4.5, 8.5]);
+  });
+
+  it('rejects a split whose gain is below the MDL threshold (tied values are never split)', () => {
+    // values 1 1 2 3 3 4 5 6, classes A A A A B B B B: N = 8, Ent(S) = 1.
+    //   The two 3s carry different classes, so no candidate separates the classes.
+    //   Candidates: 1.5: 0.688722, 2.5: 0.451205, 3.5: 0.451205, 4.5: 0.688722, 5.5: 0.862075.
+    //   Best E = 0.451205 (e.g. 2.5: S1 = (3,0) Ent 0, S2 = (1,4) Ent 0.721928, 5/8·0.721928).
+    //   gain = 1 - 0.451205 = 0.548795.
+    //   k = 2, {k1, k2} = {1, 2}; Δ = log2(7) - (2·1 - 2·0.721928 - 1·0) = 2.807355 - 0.556144 = 2.251211.
+    //   threshold = (log2 7 + 2.251211)/8 = (2.807355 + 2.251211)/8 = 0.632321 > 0.548795: reject.
+    const v = f64([1, 1, 2, 3, 3, 4, 5, 6]);
+    const y = i32([0, 0, 0, 0, 1, 1, 1, 1]);
+    const s = mdlBestSplit(v, y, 2, 0, 8);
+    expect(s.gain).toBeCloseTo(0.548795, 6);
+    expect(s.threshold).toBeCloseTo(0.632321, 6);
+    expect(s.accepted).toBe(false);
+    expect(mdlCuts(v, y, 2)).toEqual([]);
+  });
+
+  it('keeps the first of equally good candidates (strictly smaller entropy only)', () => {
+    // values 1..6, classes A A B B A A: cuts 2.5 and 4.5 both give E = 4/6·1 = 0.666667 (exactly equal
+    // in floating point: every n·ln n term is a multiple of ln 2). Weka keeps the first, 2.5.
+    // gain = Ent(4,2) - 0.666667 = 0.918296 - 0.666667 = 0.251629;
+    // Δ = log2 7 - (2·0.918296 - 2·1 - 1·0) = 2.807355 + 0.163408 = 2.970763;
+    // threshold = (log2 5 + 2.970763)/6 = 0.882115: rejected.
+    const s = mdlBestSplit(f64([1, 2, 3, 4, 5, 6]), i32([0, 0, 1, 1, 0, 0]), 2, 0, 6);
+    expect(s.cut).toBe(2.5);
+    expect(s.gain).toBeCloseTo(0.251629, 6);
+    expect(s.threshold).toBeCloseTo(0.882115, 6);
+    expect(s.accepted).toBe(false);
+  });
+
+  it('a two-class perfect split of 8 values is accepted: gain 1 > (log2 7 + log2 7 - 2)/8 = 0.451839', () => {
+    const s = mdlBestSplit(f64([1, 2, 3, 4, 5, 6, 7, 8]), i32([0, 0, 0, 0, 1, 1, 1, 1]), 2, 0, 8);
+    expect(s.cut).toBe(4.5);
+    expect(s.threshold).toBeCloseTo(0.451839, 6);
+    expect(s.accepted).toBe(true);
+  });
+
+  it("reproduces Weka's MDL cut points on iris", () => {
+    const t = parseCsv(readFileSync(new URL('../../data/uci/iris.csv', import.meta.url), 'utf8'), { file: 'iris.csv' });
+    const cuts: Record<string, number[]> = {};
+    for (const c of t.columns) {
+      if (c.type === 'numeric') cuts[c.name] = fitDiscretizer(c.values, t.classColumn, 3, all(t.n), 'mdl').cuts;
+    }
+    const expected: Record<string, number[]> = {
+      sepallength: [5.55, 6.15],
+      sepalwidth: [2.95, 3.35],
+      petallength: [2.45, 4.75],
+      petalwidth: [0.8, 1.75],
+    };
+    for (const [name, exp] of Object.entries(expected)) {
+      expect(cuts[name]!.length).toBe(exp.length);
+      cuts[name]!.forEach((c, j) => expect(c).toBeCloseTo(exp[j]!, 10));
+    }
+    expect(cutLabels(cuts['petallength']!)).toEqual(['(-inf,2.45]', '(2.45,4.75]', '(4.75,inf)']);
+    expect(cutLabels(cuts['sepalwidth']!)).toEqual(['(-inf,2.95]', '(2.95,3.35]', '(3.35,inf)']);
+  });
+
+  it('ignores missing values and rows outside the training set', () => {
+    const v = f64([1, 2, NaN, 3, 4, 5, 6, 7, 8, 0.5]);
+    const y = i32([0, 0, 1, 0, 0, 1, 1, 1, 1, 1]);
+    // Rows 0..8 without the NaN: values 1,2,3,4 | 5,6,7,8 → the 8-value example above.
+    expect(fitDiscretizer(v, y, 2, all(9), 'mdl').cuts).toEqual([4.5]);
+    // With row 9 (0.5, class B) the left part (B,A,A,A,A) splits again: gain Ent(4,1) = 0.721928 >
+    // (log2 4 + log2 7 - 2·0.721928)/5 = 0.672700.
+    expect(fitDiscretizer(v, y, 2, all(10), 'mdl').cuts).toEqual([0.75, 4.5]);
+  });
+});
+
+describe('median', () => {
+  it('cuts at the median; value <= median goes to bin 0', () => {
+    expect(medianCut(f64([1, 2, 3]))).toEqual([2]);
+    expect(medianCut(f64([1, 2, 3, 4]))).toEqual([2.5]);
+    expect(medianCut(f64([0, 0, 0, 5]))).toEqual([0]);
+    // Median equal to the maximum: bin 1 would be empty in training, so no cut.
+    expect(medianCut(f64([1, 2, 2, 2]))).toEqual([]);
+    expect(medianCut(f64([]))).toEqual([]);
+    const v = f64([7, 1, 3, NaN, 2]);
+    const cuts = fitDiscretizer(v, i32([0, 0, 0, 0, 0]), 1, all(5), 'median').cuts;
+    expect(cuts).toEqual([2.5]);
+    expect([2, 2.5, 3].map((x) => applyCuts(x, cuts))).toEqual([0, 0, 1]);
+  });
+});
+
+describe('equal frequency (Weka placement)', () => {
+  it('10 distinct values into 3 bins', () => {
+    // target 10/3 = 3.33: after 4 values the count passes it; the boundary after 3 values is closer
+    // (|3 - 3.33| < |4 - 3.33|), so cut 3.5, and the new target is (6 left + 1 carried)/2 = 3.5.
+    // After 4 more values (count 4 from 3.5), |3 - 3.5| = |4 - 3.5| is not strictly closer: cut 7.5.
+    expect(equalFrequencyCuts(f64([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), 3)).toEqual([3.5, 7.5]);
+  });
+
+  it('never splits tied values and picks the closer boundary', () => {
+    // target 4: the run of 2s ends after 5 values; the earlier boundary (after 1) is farther, cut 2.5.
+    expect(equalFrequencyCuts(f64([1, 2, 2, 2, 2, 3, 4, 5]), 2)).toEqual([2.5]);
+    // target 4: the run of 4s ends after 7 values; the boundary after 3 is closer (1 < 3), cut 3.5.
+    expect(equalFrequencyCuts(f64([1, 2, 3, 4, 4, 4, 4, 5]), 2)).toEqual([3.5]);
+    // Constant column: no boundary, no cut.
+    expect(equalFrequencyCuts(f64([3, 3, 3]), 4)).toEqual([]);
+  });
+
+  it('is reached through fitDiscretizer with bins (default 10) and validates bins', () => {
+    const v = f64(Array.from({ length: 20 }, (_, i) => i));
+    const y = new Int32Array(20);
+    expect(fitDiscretizer(v, y, 1, all(20), 'equal-frequency', { bins: 4 }).cuts).toEqual([4.5, 9.5, 14.5]);
+    expect(fitDiscretizer(v, y, 1, all(20), 'equal-frequency').cuts).toEqual([1.5, 3.5, 5.5, 7.5, 9.5, 11.5, 13.5, 15.5, 17.5]);
+    expect(() => fitDiscretizer(v, y, 1, all(20), 'equal-frequency', { bins: 1 })).toThrow(UserError);
+  });
+});
+
+describe('applyCuts and labels', () => {
+  it('maps to (-inf,c1], (c1,c2], (c2,inf) and NaN to MISSING', () => {
+    const cuts = [2.45, 4.75];
+    expect([-100, 2.45, 2.4500001, 4.75, 5, 1e9].map((x) => applyCuts(x, cuts))).toEqual([0, 0, 1, 1, 2, 2]);
+    expect(applyCuts(NaN, cuts)).toBe(MISSING);
+    expect(applyCuts(3, [])).toBe(0);
+    expect(cutLabels([])).toEqual(['All']);
+    expect(cutLabels([0.30000000000000004])).toEqual(['(-inf,0.3]', '(0.3,inf)']);
+    // Cuts that round to the same text keep full precision.
+    expect(cutLabels([1.00000001, 1.00000002])).toEqual(['(-inf,1.00000001]', '(1.00000001,1.00000002]', '(1.00000002,inf)']);
+  });
+
+  it("'none' gives no cuts", () => {
+    expect(fitDiscretizer(f64([1, 2]), i32([0, 1]), 2, all(2), 'none').cuts).toEqual([]);
+  });
+});

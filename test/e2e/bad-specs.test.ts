@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { cli, ROOT } from '../helpers/cli';
+
+const dir = join(ROOT, 'test', 'fixtures', 'specs', 'bad');
+
+// Each malformed spec: the line:column the message must point at, the field it must name, and a fragment
+// of the explanation. Every one must exit 2 with a single line on stderr and no stack trace.
+const cases: { file: string; at: string; field: string; says: RegExp }[] = [
+  { file: 'unknown-structure.yaml', at: '3:18', field: 'structures[1]', says: /unknown structure 'tanx' \(did you mean 'tan'\?\)/ },
+  { file: 'wrong-type.yaml', at: '4:10', field: 'resampling.folds', says: /must be integer|must be object|must match/ },
+  { file: 'missing-datasets.yaml', at: '1:1', field: 'datasets', says: /is required/ },
+  { file: 'yaml-syntax.yaml', at: '3:', field: 'YAML syntax error', says: /flow sequence|indented|\]/i },
+  { file: 'unknown-dataset.yaml', at: '4:5', field: 'datasets[1]', says: /unknown data set or group 'irsi'.*did you mean iris/ },
+  { file: 'missing-file.yaml', at: '3:5', field: 'datasets[0]', says: /cannot read|not found|no such file/i },
+  { file: 'unknown-field.yaml', at: '3:1', field: 'strucures', says: /unknown field/ },
+  { file: 'bad-param-value.yaml', at: '7:14', field: 'estimators[0].params.alpha', says: /must be/ },
+  { file: 'unknown-param.yaml', at: '5:18', field: 'estimators[0].dirichlet.beta', says: /unknown parameter of estimator 'dirichlet'/ },
+  { file: 'bad-enum.yaml', at: '4:12', field: 'preprocessing.missing', says: /must be one of "as-value", "drop-rows", "available-case"/ },
+  { file: 'too-few-folds.yaml', at: '4:10', field: 'resampling.folds', says: /must be >= 2|must be object/ },
+  { file: 'bins-without-equal-frequency.yaml', at: '4:', field: 'preprocessing.discretize.bins', says: /only applies to equal-frequency/ },
+  { file: 'not-a-mapping.yaml', at: '1:1', field: 'the spec must be a YAML mapping', says: /mapping/ },
+  { file: 'excludes-everything.yaml', at: '6:', field: 'exclude', says: /leaves no method/ },
+  { file: 'bad-name.yaml', at: '1:7', field: 'name', says: /must match pattern/ },
+  { file: 'estimators-without-structures.yaml', at: '1:1', field: 'structures', says: /is required when estimators is given/ },
+  { file: 'discretize-none-numeric.yaml', at: '2:12', field: 'datasets[0]', says: /dataset iris: column 'sepallength' is numeric/ },
+];
+
+describe('malformed specs give exit 2 and one line naming file:line:col and the field', () => {
+  for (const c of cases) {
+    it(c.file, () => {
+      const r = cli(['plan', join(dir, c.file)]);
+      expect(r.code).toBe(2);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      const line = lines[0]!;
+      expect(line).not.toMatch(/\n\s+at /);
+      expect(line).toContain(`${c.file}:${c.at}`);
+      expect(line).toContain(c.field);
+      expect(line).toMatch(c.says);
+      expect(r.stdout).toBe('');
+    });
+  }
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { holdout, parseFoldFile, plainKFold, stratifiedKFold, testRows, trainRows } from '../../src/folds/split.js';
+import { instantiateSplit, defaultResampling } from '../../src/folds/resampling.js';
+import { Rng } from '../../src/util/rng.js';
+import { UserError } from '../../src/util/errors.js';
+
+// 23 rows: class 0 ×10, class 1 ×7, class 2 ×6 (interleaved so row order does not help).
+const classes = Int32Array.from([0, 1, 2, 0, 0, 1, 2, 0, 1, 0, 2, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0]);
+
+describe('stratified k-fold', () => {
+  it('puts floor or ceil of n_c/k rows of each class in every fold, and fold sizes differ by at most one', () => {
+    const k = 3;
+    const a = stratifiedKFold(classes, 3, k, new Rng('s'));
+    const perFold = Array.from({ length: k }, () => [0, 0, 0]);
+    a.forEach((f, i) => perFold[f]![classes[i]!]!++);
+    // class 0: 10 rows → 4,3,3 in some order; class 1: 7 → 3,2,2; class 2: 6 → 2,2,2.
+    for (const [c, n] of [[0, 10], [1, 7], [2, 6]] as const) {
+      const counts = perFold.map((p) => p[c]!).sort();
+      expect(counts.every((x) => x === Math.floor(n / k) || x === Math.ceil(n / k))).toBe(true);
+      expect(counts.reduce((s, x) => s + x, 0)).toBe(n);
+    }
+    const sizes = perFold.map((p) => p[0]! + p[1]! + p[2]!);
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+  });
+
+  it('is a function of the seed: same seed, same folds; other seed, other folds', () => {
+    const a = stratifiedKFold(classes, 3, 5, new Rng('seed-a'));
+    const b = stratifiedKFold(classes, 3, 5, new Rng('seed-a'));
+    const c = stratifiedKFold(classes, 3, 5, new Rng('seed-b'));
+    expect(Array.from(a)).toEqual(Array.from(b));
+    expect(Array.from(a)).not.toEqual(Array.from(c));
+  });
+
+  it('train and test rows of a fold partition the data', () => {
+    const split = { repeats: 1, folds: 4, assignment: [stratifiedKFold(classes, 3, 4, new Rng('x'))] };
+    for (let f = 0; f < 4; f++) {
+      const te = Array.from(testRows(split, 0, f));
+      const tr = Array.from(trainRows(split, 0, f));
+      expect(te.length + tr.length).toBe(classes.length);
+      expect(new Set([...te, ...tr]).size).toBe(classes.length);
+    }
+  });
+
+  it('rejects k < 2 and k > n', () => {
+    expect(() => stratifiedKFold(classes, 3, 1, new Rng('x'))).toThrow(UserError);
+    expect(() => plainKFold(5, 6, new Rng('x'))).toThrow(UserError);
+  });
+});
+
+describe('holdout', () => {
+  it('takes round(n·f) test rows, stratified by largest remainders', () => {
+    const a = holdout(classes, 3, 0.3, true, new Rng('h'));
+    const test = Array.from(a).filter((f) => f === 0).length;
+    expect(test).toBe(Math.round(23 * 0.3)); // 7
+    // Exact shares 3.04, 2.13, 1.83 → floors 3,2,1 (6) + the largest remainder (class 2) → 3,2,2.
+    const perClass = [0, 0, 0];
+    a.forEach((f, i) => f === 0 && perClass[classes[i]!]!++);
+    expect(perClass).toEqual([3, 2, 2]);
+  });
+});
+
+describe('repeated CV from a spec', () => {
+  it('derives each repeat from the content, so adding repeats keeps the earlier ones', () => {
+    const ds = { name: 'toy', sha256: 'abc', classes, classCard: 3 };
+    const two = instantiateSplit({ ...defaultResampling, folds: 2, repeats: 2 }, ds, '1', '.');
+    const five = instantiateSplit({ ...defaultResampling, folds: 2, repeats: 5 }, ds, '1', '.');
+    expect(two.repeats).toBe(2);
+    expect(five.assignment).toHaveLength(5);
+    // The seed includes the resampling settings, so 2×2 and 5×2 are different instances; within one
+    // instance, repeats differ from each other.
+    expect(Array.from(five.assignment[0]!)).not.toEqual(Array.from(five.assignment[1]!));
+    const again = instantiateSplit({ ...defaultResampling, folds: 2, repeats: 5 }, ds, '1', '.');
+    expect(again.assignment.map((a) => Array.from(a))).toEqual(five.assignment.map((a) => Array.from(a)));
+  });
+});
+
+describe('folds given as data', () => {
+  it('reads one column per repeat, skips a header, maps labels to 0..k-1', () => {
+    const s = parseFoldFile('fold_r1,fold_r2\n1,3\n2,1\n1,2\n2,-1\n', 'f.csv', 4);
+    expect(s.repeats).toBe(2);
+    expect(Array.from(s.assignment[0]!)).toEqual([0, 1, 0, 1]);
+    expect(Array.from(s.assignment[1]!)).toEqual([2, 0, 1, -1]);
+    expect(s.folds).toBe(3);
+  });
+
+  it('names file and line for a bad value, and checks the row count', () => {
+    expect(() => parseFoldFile('1\n2\nx\n', 'f.csv', 3)).toThrow(/f\.csv:3: fold 'x' is not an integer/);
+    expect(() => parseFoldFile('1\n2\n', 'f.csv', 3)).toThrow(/has 2 fold lines, the dataset has 3 rows/);
+  });
+});

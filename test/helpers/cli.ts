@@ -1,0 +1,29 @@
+/** Run the built CLI (dist/) as a child process, as a user would. */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..', '..');
+export const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cli(args: string[], opts: { cwd?: string } = {}): CliResult {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run 'npm run build' (npm test does it)`);
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Start the CLI without waiting; for kill/resume tests. */
+export function cliSpawn(args: string[], opts: { cwd?: string } = {}) {
+  return spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, CI: 'true' } });
+}
+
+export function tempDir(prefix = 'bnclab-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}

@@ -1,0 +1,56 @@
+import { describe, it, expect } from 'vitest';
+import { accuracy, computeMetrics, logLoss, predictions, rmse, zeroOneLoss } from '../../src/metrics/index.js';
+
+// Four test rows, three classes.
+//   row  posterior          truth  argmax
+//    0   [0.7, 0.2, 0.1]    0      0  (hit)
+//    1   [0.4, 0.4, 0.2]    1      0  (tie -> lowest index -> miss)
+//    2   [0.1, 0.3, 0.6]    2      2  (hit)
+//    3   [0.0, 1.0, 0.0]    0      1  (miss; p_true = 0 is clamped to 1e-15)
+const P = Float64Array.from([0.7, 0.2, 0.1, 0.4, 0.4, 0.2, 0.1, 0.3, 0.6, 0, 1, 0]);
+const Y = Int32Array.from([0, 1, 2, 0]);
+
+describe('metrics', () => {
+  it('argmax breaks ties towards the lowest class index', () => {
+    expect([...predictions(P, 3)]).toEqual([0, 0, 2, 1]);
+  });
+
+  it('accuracy = 2/4, zero-one loss = 2/4', () => {
+    expect(accuracy(P, Y, 3)).toBe(0.5);
+    expect(zeroOneLoss(P, Y, 3)).toBe(0.5);
+  });
+
+  it('rmse averaged over classes = sqrt(2.96 / 12)', () => {
+    // squared errors: row0 0.09+0.04+0.01 = 0.14; row1 0.16+0.36+0.04 = 0.56;
+    //                 row2 0.01+0.09+0.16 = 0.26; row3 1+1+0 = 2;  Σ = 2.96, N·C = 12
+    expect(rmse(P, Y, 3)).toBeCloseTo(Math.sqrt(2.96 / 12), 14);
+    expect(rmse(P, Y, 3)).toBeCloseTo(0.4966554809, 9);
+  });
+
+  it('log loss = -(ln .7 + ln .4 + ln .6 + ln 1e-15) / 4', () => {
+    const expected = -(Math.log(0.7) + Math.log(0.4) + Math.log(0.6) + Math.log(1e-15)) / 4;
+    expect(expected).toBeCloseTo(9.080642, 5);
+    expect(logLoss(P, Y, 3)).toBeCloseTo(expected, 12);
+  });
+
+  it('perfect predictions give accuracy 1, rmse 0, log loss 0', () => {
+    const p = Float64Array.from([1, 0, 0, 1]);
+    const y = [0, 1];
+    expect(computeMetrics(p, y, 2)).toEqual({ n: 2, accuracy: 1, zeroOneLoss: 0, rmse: 0, logLoss: 0 });
+  });
+
+  it('computeMetrics bundles all four', () => {
+    const m = computeMetrics(P, Y, 3);
+    expect(m.n).toBe(4);
+    expect(m.accuracy).toBe(0.5);
+    expect(m.zeroOneLoss).toBe(0.5);
+    expect(m.rmse).toBeCloseTo(Math.sqrt(2.96 / 12), 14);
+    expect(m.logLoss).toBeCloseTo(logLoss(P, Y, 3), 15);
+  });
+
+  it('rejects mismatched shapes and class codes; an empty set gives NaN', () => {
+    expect(() => accuracy(P, [0, 1, 2], 3)).toThrow(/posterior cells/);
+    expect(() => accuracy(P, [0, 1, 2, 3], 3)).toThrow(/outside/);
+    expect(computeMetrics(new Float64Array(0), [], 3).accuracy).toBeNaN();
+  });
+});
