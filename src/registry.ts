@@ -25,6 +25,11 @@ export interface MethodInfo {
   /** JSON Schema (type object) for the parameters; additionalProperties false. */
   readonly params: JsonSchema;
   readonly defaults: Params;
+  /**
+   * The most attributes the method can handle (exact search is exponential). A larger problem fails its
+   * job with a clear message; the contract suite checks that refusal instead of the 1,000-attribute case.
+   */
+  readonly maxAttributes?: number;
 }
 
 export interface StructureLearner<P extends Params = Params> extends MethodInfo {
@@ -37,11 +42,25 @@ export interface Model {
 }
 
 export interface Estimator<P extends Params = Params> extends MethodInfo {
+  /**
+   * Structure ids this estimator applies to (MANB and WANBIA only make sense for naive Bayes, say);
+   * undefined = every structure. The spec validator rejects other pairs.
+   */
+  readonly structures?: readonly string[];
   fit(train: DiscreteData, structure: Structure, params: P, ctx: LearnContext): Model;
+}
+
+/**
+ * A baseline: a classifier that is not a structure × estimator pair (decision tree, random forest).
+ * A spec lists baselines under `baselines:`; they run on the same folds and preprocessing.
+ */
+export interface Baseline<P extends Params = Params> extends MethodInfo {
+  fit(train: DiscreteData, params: P, ctx: LearnContext): Model;
 }
 
 const structures = new Map<string, StructureLearner>();
 const estimators = new Map<string, Estimator>();
+const baselines = new Map<string, Baseline>();
 
 export function registerStructure<P extends Params>(s: StructureLearner<P>): StructureLearner<P> {
   if (structures.has(s.id)) throw new Error(`structure '${s.id}' registered twice`);
@@ -53,6 +72,25 @@ export function registerEstimator<P extends Params>(e: Estimator<P>): Estimator<
   if (estimators.has(e.id)) throw new Error(`estimator '${e.id}' registered twice`);
   estimators.set(e.id, e as unknown as Estimator);
   return e;
+}
+
+export function registerBaseline<P extends Params>(b: Baseline<P>): Baseline<P> {
+  if (baselines.has(b.id)) throw new Error(`baseline '${b.id}' registered twice`);
+  baselines.set(b.id, b as unknown as Baseline);
+  return b;
+}
+
+export function getBaseline(id: string): Baseline | undefined {
+  return baselines.get(id);
+}
+
+export function listBaselines(): Baseline[] {
+  return [...baselines.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Whether an estimator can fit a structure learner's output. */
+export function compatible(estimator: Estimator, structureId: string): boolean {
+  return estimator.structures === undefined || estimator.structures.includes(structureId);
 }
 
 export function getStructure(id: string): StructureLearner | undefined {

@@ -5,10 +5,11 @@
 import { performance } from 'node:perf_hooks';
 import { loadDataset } from '../datasets/load.js';
 import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
-import { arcs } from '../bn/structure.js';
+import { arcs, type Structure } from '../bn/structure.js';
 import type { DiscreteData } from '../bn/data.js';
 import { computeMetrics } from '../metrics/index.js';
-import { getEstimator, getStructure } from '../registry.js';
+import { getBaseline, getEstimator, getStructure, type Baseline, type Model, type StructureLearner } from '../registry.js';
+import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
 import { testRows, trainRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
@@ -27,14 +28,9 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
     const t0 = performance.now();
     const fold = preparedFold(p);
     preprocessMs = fold.preMs || performance.now() - t0;
-    const learner = getStructure(p.structure.id);
-    const estimator = getEstimator(p.estimator.id);
-    if (!learner) throw new Error(`unknown structure '${p.structure.id}'`);
-    if (!estimator) throw new Error(`unknown estimator '${p.estimator.id}'`);
     const rng = new Rng(p.seed);
     const t1 = performance.now();
-    const structure = learner.learn(fold.train, p.structure.params, { rng: rng.derive('structure'), signal });
-    const model = estimator.fit(fold.train, structure, p.estimator.params, { rng: rng.derive('estimator'), signal });
+    const { model, structure } = learn(p, fold.train, rng, signal);
     const t2 = performance.now();
     const probs = model.posterior(fold.test);
     const t3 = performance.now();
@@ -56,8 +52,8 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
       preprocessMs,
       trainMs,
       predictMs,
-      arcs: structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a]!, names[b]!] as const),
-      structureInfo: structure.info ? { ...structure.info } : undefined,
+      arcs: !structure || structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a]!, names[b]!] as const),
+      structureInfo: structure?.info ? { ...structure.info } : undefined,
       predictions: p.savePredictions
         ? { rows: fold.testIndex, truth: fold.test.classColumn, probs, classCard: fold.test.classCard }
         : undefined,
@@ -65,6 +61,24 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   } catch (e) {
     return { key: p.key, status: 'error', error: errorText(e), preprocessMs, trainMs, predictMs };
   }
+}
+
+function learn(p: JobPayload, train: DiscreteData, rng: Rng, signal?: AbortSignal): { model: Model; structure?: Structure } {
+  const info = p.kind === 'baseline' ? getBaseline(p.structure.id) : getStructure(p.structure.id);
+  if (!info) throw new Error(`unknown ${p.kind === 'baseline' ? 'baseline' : 'structure'} '${p.structure.id}'`);
+  if (info.maxAttributes !== undefined && train.columns.length > info.maxAttributes) {
+    throw new UserError(
+      `${p.structure.id} handles at most ${info.maxAttributes} attributes; ${p.dataset.name} has ${train.columns.length}`,
+    );
+  }
+  if (p.kind === 'baseline') {
+    return { model: (info as Baseline).fit(train, p.structure.params, { rng: rng.derive('baseline'), signal }) };
+  }
+  const estimator = getEstimator(p.estimator!.id);
+  if (!estimator) throw new Error(`unknown estimator '${p.estimator!.id}'`);
+  const structure = (info as StructureLearner).learn(train, p.structure.params, { rng: rng.derive('structure'), signal });
+  const model = estimator.fit(train, structure, p.estimator!.params, { rng: rng.derive('estimator'), signal });
+  return { model, structure };
 }
 
 function preparedFold(p: JobPayload) {

@@ -22,7 +22,9 @@ export interface JobPayload {
   readonly repeat: number;
   readonly assignment: Int32Array;
   readonly fold: number;
+  /** bnc: structure learner + estimator; baseline: `structure` names the baseline, estimator is null. */
+  readonly kind: 'bnc' | 'baseline';
   readonly structure: { readonly id: string; readonly params: Params };
-  readonly estimator: { readonly id: string; readonly params: Params };
+  readonly estimator: { readonly id: string; readonly params: Params } | null;
   readonly savePredictions: boolean;
 }

@@ -54,8 +54,8 @@ export function jobRow(plan: Plan, j: PlannedJob): JobRow {
     fold: j.fold,
     structure: j.method.structure.id,
     structureParams: canonicalJson(j.method.structure.params),
-    estimator: j.method.estimator.id,
-    estimatorParams: canonicalJson(j.method.estimator.params),
+    estimator: j.method.estimator?.id ?? null,
+    estimatorParams: j.method.estimator ? canonicalJson(j.method.estimator.params) : null,
     preprocessing: canonicalJson(plan.spec.preprocessing),
     seed: j.seed,
     method: j.method.label,
@@ -186,8 +186,9 @@ function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayl
     repeat: j.repeat,
     assignment: j.dataset.split.assignment[j.repeat]!,
     fold: j.fold,
+    kind: j.method.kind,
     structure: { id: j.method.structure.id, params: j.method.structure.params },
-    estimator: { id: j.method.estimator.id, params: j.method.estimator.params },
+    estimator: j.method.estimator ? { id: j.method.estimator.id, params: j.method.estimator.params } : null,
     savePredictions,
   };
 }

@@ -7,7 +7,17 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Document, type Node } from 'yaml';
 import { experimentSchema } from './schema.js';
-import { getEstimator, getStructure, listEstimators, listStructures, type MethodInfo, type Params } from '../registry.js';
+import {
+  compatible,
+  getBaseline,
+  getEstimator,
+  getStructure,
+  listBaselines,
+  listEstimators,
+  listStructures,
+  type MethodInfo,
+  type Params,
+} from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
 import { closest } from '../util/text.js';
@@ -39,10 +49,15 @@ export interface MethodChoice {
   readonly given: Params;
 }
 
+/**
+ * One method of the grid: a structure learner with an estimator, or a baseline classifier (then
+ * `structure` holds the baseline's id and parameters and `estimator` is null).
+ */
 export interface MethodSpec {
+  readonly kind: 'bnc' | 'baseline';
   readonly structure: MethodChoice;
-  readonly estimator: MethodChoice;
-  /** Readable, unique label, e.g. "tan/dirichlet" or "kdb(k=2)/dirichlet(alpha=0.5)". */
+  readonly estimator: MethodChoice | null;
+  /** Readable, unique label, e.g. "tan/dirichlet", "kdb(k=2)/dirichlet(alpha=0.5)" or "random-forest". */
   readonly label: string;
 }
 
@@ -160,15 +175,22 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     const missing = structures === undefined ? 'structures' : 'estimators';
     throw new UserError(`${at([])}: ${missing}: is required when ${missing === 'structures' ? 'estimators' : 'structures'} is given`);
   }
-  if (structures === undefined && spec['methods'] === undefined) {
-    throw new UserError(`${at([])}: structures: give structures and estimators, or methods`);
+  const baselines = expandList(spec, 'baselines', 'baseline', at) ?? [];
+  if (structures === undefined && spec['methods'] === undefined && baselines.length === 0) {
+    throw new UserError(`${at([])}: structures: give structures and estimators, methods, or baselines`);
   }
-  const pairs: { s: MethodChoice; e: MethodChoice; name?: string }[] = [];
-  if (structures && estimators) for (const s of structures) for (const e of estimators) pairs.push({ s, e });
+  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string }[] = [];
+  if (structures && estimators) {
+    for (const s of structures) for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators` });
+  }
   ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string }[]).forEach((m, i) => {
     const ss = expandRef(m.structure, 'structure', ['methods', i, 'structure'], at);
     const es = expandRef(m.estimator, 'estimator', ['methods', i, 'estimator'], at);
-    for (const s of ss) for (const e of es) pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined });
+    for (const s of ss) {
+      for (const e of es) {
+        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]` });
+      }
+    }
   });
   const excludes = (spec['exclude'] ?? []) as { structure?: string; estimator?: string }[];
   excludes.forEach((x, i) => {
@@ -178,19 +200,31 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   const kept = pairs.filter(
     (p) => !excludes.some((x) => (x.structure ?? p.s.id) === p.s.id && (x.estimator ?? p.e.id) === p.e.id),
   );
-  if (kept.length === 0) throw new UserError(`${at(['exclude'])}: exclude: leaves no method to run`);
+  for (const p of kept) {
+    const e = getEstimator(p.e.id)!;
+    if (!compatible(e, p.s.id)) {
+      throw new UserError(
+        `${p.where}: estimator '${p.e.id}' does not apply to structure '${p.s.id}' (only ${e.structures!.join(', ')}); add {structure: ${p.s.id}, estimator: ${p.e.id}} to exclude:`,
+      );
+    }
+  }
+  if (kept.length === 0 && baselines.length === 0) throw new UserError(`${at(['exclude'])}: exclude: leaves no method to run`);
 
   const methods: MethodSpec[] = [];
   const seen = new Map<string, string>();
-  for (const p of kept) {
-    const label = p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}`;
-    const identity = JSON.stringify([p.s.id, p.s.params, p.e.id, p.e.params]);
+  const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string }[] = [
+    ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}` })),
+    ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: choiceLabel(b) })),
+  ];
+  for (const p of candidates) {
+    const label = p.label;
+    const identity = JSON.stringify([p.kind, p.s.id, p.s.params, p.e?.id, p.e?.params]);
     if (seen.has(label)) {
       if (seen.get(label) === identity) continue; // the same method listed twice runs once
       throw new UserError(`${at(['methods'])}: methods: two different methods are both labelled '${label}'; give them names`);
     }
     seen.set(label, identity);
-    methods.push({ structure: p.s, estimator: p.e, label });
+    methods.push({ kind: p.kind, structure: p.s, estimator: p.e, label });
   }
 
   return {
@@ -209,10 +243,12 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
 
 type At = (path: (string | number)[], atKey?: boolean) => string;
 
+type Kind = 'structure' | 'estimator' | 'baseline';
+
 function expandList(
   spec: Record<string, unknown>,
-  key: 'structures' | 'estimators',
-  kind: 'structure' | 'estimator',
+  key: 'structures' | 'estimators' | 'baselines',
+  kind: Kind,
   at: At,
 ): MethodChoice[] | undefined {
   const list = spec[key] as unknown[] | undefined;
@@ -220,10 +256,10 @@ function expandList(
   return list.flatMap((ref, i) => expandRef(ref, kind, [key, i], at));
 }
 
-function knownId(kind: 'structure' | 'estimator', id: string, where: string, field: string): MethodInfo {
-  const info = kind === 'structure' ? getStructure(id) : getEstimator(id);
+function knownId(kind: Kind, id: string, where: string, field: string): MethodInfo {
+  const info = kind === 'structure' ? getStructure(id) : kind === 'estimator' ? getEstimator(id) : getBaseline(id);
   if (!info) {
-    const known = (kind === 'structure' ? listStructures() : listEstimators()).map((m) => m.id);
+    const known = (kind === 'structure' ? listStructures() : kind === 'estimator' ? listEstimators() : listBaselines()).map((m) => m.id);
     const near = closest(id, known);
     throw new UserError(
       `${where}: ${field}: unknown ${kind} '${id}'${near ? ` (did you mean '${near}'?)` : ''}; known: ${known.join(', ')}`,
@@ -233,7 +269,7 @@ function knownId(kind: 'structure' | 'estimator', id: string, where: string, fie
 }
 
 /** One spec entry → the methods it denotes (several when a parameter is a sweep). */
-function expandRef(ref: unknown, kind: 'structure' | 'estimator', path: (string | number)[], at: At): MethodChoice[] {
+function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At): MethodChoice[] {
   let id: string;
   let params: Record<string, unknown>;
   let paramsPath: (string | number)[];

@@ -113,8 +113,9 @@ export function buildPlan(spec: ExperimentSpec): Plan {
             split: d.splitKey,
             repeat: r,
             fold: f,
+            kind: m.kind,
             structure: { id: m.structure.id, params: m.structure.params },
-            estimator: { id: m.estimator.id, params: m.estimator.params },
+            estimator: m.estimator ? { id: m.estimator.id, params: m.estimator.params } : null,
             seed: spec.seed,
           };
           const key = contentKey(content, 24);

@@ -5,7 +5,7 @@
  * and checks method parameters itself, so its error messages can name the method and parameter.
  */
 import type { JsonSchema, MethodInfo } from '../registry.js';
-import { listEstimators, listStructures } from '../registry.js';
+import { listBaselines, listEstimators, listStructures } from '../registry.js';
 
 const identifier = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]*$' };
 
@@ -14,7 +14,7 @@ function sweepable(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'array', minItems: 1, items: schema }] };
 }
 
-function methodRef(kind: 'structure' | 'estimator', methods: MethodInfo[], forEditors: boolean): JsonSchema {
+function methodRef(kind: 'structure' | 'estimator' | 'baseline', methods: MethodInfo[], forEditors: boolean): JsonSchema {
   const ids = methods.map((m) => m.id);
   const idSchema = forEditors ? { type: 'string', enum: ids } : { type: 'string' };
   if (!forEditors) {
@@ -65,6 +65,7 @@ function paramsSchema(m: MethodInfo): JsonSchema {
 export function experimentSchema(forEditors = false): JsonSchema {
   const structures = listStructures();
   const estimators = listEstimators();
+  const baselines = listBaselines();
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://github.com/bnclab/bnclab/configs/experiment.schema.json',
@@ -153,6 +154,12 @@ export function experimentSchema(forEditors = false): JsonSchema {
       },
       structures: { type: 'array', minItems: 1, items: methodRef('structure', structures, forEditors) },
       estimators: { type: 'array', minItems: 1, items: methodRef('estimator', estimators, forEditors) },
+      baselines: {
+        type: 'array',
+        minItems: 1,
+        description: 'Classifiers outside the structure × estimator grid (decision tree, random forest), run on the same folds.',
+        items: methodRef('baseline', baselines, forEditors),
+      },
       methods: {
         type: 'array',
         minItems: 1,

@@ -17,8 +17,9 @@ export interface JobRow {
   readonly fold: number;
   readonly structure: string;
   readonly structureParams: string;
-  readonly estimator: string;
-  readonly estimatorParams: string;
+  /** null for a baseline. */
+  readonly estimator: string | null;
+  readonly estimatorParams: string | null;
   readonly preprocessing: string;
   readonly seed: string;
   readonly method: string;

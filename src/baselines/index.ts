@@ -1,0 +1,2 @@
+/** Importing this module registers every baseline classifier (each file registers itself). */
+export {};
