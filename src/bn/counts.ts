@@ -146,7 +146,7 @@ export function attributeClassCodes(data: DiscreteData, a: number, out?: Int32Ar
  * attributeClassCodes and stride = card_j * classCard, i.e. t[(xi * card_j + xj) * classCard + c].
  * Does not zero t. Returns the number of rows counted.
  */
-export function accumulatePairCodes(xi: Int32Array, zj: Int32Array, stride: number, n: number, t: Float64Array): number {
+export function accumulatePairCodes(xi: Int32Array, zj: Int32Array, stride: number, n: number, t: Float64Array | Int32Array): number {
   let used = 0;
   for (let r = 0; r < n; r++) {
     const a = xi[r]!;
@@ -170,10 +170,10 @@ export function accumulatePairCodes4(
   zj: Int32Array,
   stride: number,
   n: number,
-  t0: Float64Array,
-  t1: Float64Array,
-  t2: Float64Array,
-  t3: Float64Array,
+  t0: Float64Array | Int32Array,
+  t1: Float64Array | Int32Array,
+  t2: Float64Array | Int32Array,
+  t3: Float64Array | Int32Array,
 ): void {
   for (let r = 0; r < n; r++) {
     const b = zj[r]!;

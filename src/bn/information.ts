@@ -49,47 +49,64 @@ export interface CmiScratch {
   nc: Float64Array;
   /** Set by cmiFromCounts: the table's total count N. */
   total: number;
+  /** x·ln x for integer x, grown on demand. */
+  nlogn: Float64Array;
 }
 
 export function cmiScratch(maxCard: number, C: number): CmiScratch {
-  return { nic: new Float64Array(maxCard * C), njc: new Float64Array(maxCard * C), nc: new Float64Array(C), total: 0 };
+  return { nic: new Float64Array(maxCard * C), njc: new Float64Array(maxCard * C), nc: new Float64Array(C), total: 0, nlogn: new Float64Array(1) };
+}
+
+/** x·ln x for the integer counts 0..n, grown on demand: CMI of all pairs then needs no Math.log per cell. */
+function nlognTable(s: CmiScratch, n: number): Float64Array {
+  if (s.nlogn.length > n) return s.nlogn;
+  const size = Math.max(n + 1, s.nlogn.length * 2);
+  const t = new Float64Array(size);
+  for (let v = 2; v < size; v++) t[v] = v * Math.log(v);
+  s.nlogn = t;
+  return t;
+}
+
+/** v·ln v for a count: the table for integer counts (the usual case), Math.log for weighted ones. */
+function xlogx(t: Float64Array, v: number): number {
+  return v < t.length && Number.isInteger(v) ? t[v]! : v > 0 ? v * Math.log(v) : 0;
 }
 
 /**
- * I(Xi;Xj|C) = Σ N_ijc/N · ln(N_ijc N_c / (N_ic N_jc)) from counts t[(xi * rj + xj) * C + c].
- * Returns the value clamped at 0 (rounding can give -1e-17 for independent tables).
+ * I(Xi;Xj|C) = Σ N_ijc/N · ln(N_ijc N_c / (N_ic N_jc)) from counts t[(xi * rj + xj) * C + c], computed as
+ * (Σ N_ijc ln N_ijc + Σ N_c ln N_c − Σ N_ic ln N_ic − Σ N_jc ln N_jc) / N with marginals taken from the
+ * same (available-case) table. Returns the value clamped at 0 (rounding can give -1e-17 for independent tables).
  */
-export function cmiFromCounts(t: Float64Array, ri: number, rj: number, C: number, scratch?: CmiScratch): number {
+export function cmiFromCounts(t: Float64Array | Int32Array, ri: number, rj: number, C: number, scratch?: CmiScratch): number {
   const s = scratch ?? cmiScratch(Math.max(ri, rj), C);
   const { nic, njc, nc } = s;
   nic.fill(0, 0, ri * C);
   njc.fill(0, 0, rj * C);
   nc.fill(0, 0, C);
-  let total = 0;
   for (let a = 0; a < ri; a++) {
     for (let b = 0; b < rj; b++) {
       const base = (a * rj + b) * C;
+      const ia = a * C;
+      const jb = b * C;
       for (let c = 0; c < C; c++) {
         const v = t[base + c]!;
-        nic[a * C + c] += v;
-        njc[b * C + c] += v;
+        nic[ia + c] += v;
+        njc[jb + c] += v;
       }
     }
   }
+  let total = 0;
   for (let a = 0; a < ri; a++) for (let c = 0; c < C; c++) nc[c] += nic[a * C + c]!;
   for (let c = 0; c < C; c++) total += nc[c]!;
   s.total = total;
   if (total === 0) return 0;
+  const L = nlognTable(s, Math.ceil(total));
   let sum = 0;
-  for (let a = 0; a < ri; a++) {
-    for (let b = 0; b < rj; b++) {
-      const base = (a * rj + b) * C;
-      for (let c = 0; c < C; c++) {
-        const v = t[base + c]!;
-        if (v > 0) sum += v * Math.log((v * nc[c]!) / (nic[a * C + c]! * njc[b * C + c]!));
-      }
-    }
-  }
+  const cells = ri * rj * C;
+  for (let k = 0; k < cells; k++) sum += xlogx(L, t[k]!);
+  for (let c = 0; c < C; c++) sum += xlogx(L, nc[c]!);
+  for (let k = 0; k < ri * C; k++) sum -= xlogx(L, nic[k]!);
+  for (let k = 0; k < rj * C; k++) sum -= xlogx(L, njc[k]!);
   return Math.max(0, sum / total);
 }
 
@@ -125,11 +142,12 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
   const used = new Float64Array(m * m);
   let maxCard = 1;
   for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, data.cards[a]!);
-  const tables = [0, 1, 2, 3].map(() => new Float64Array(maxCard * maxCard * C));
+  // Int32 counts keep four pair tables twice as likely to stay in L1/L2 as doubles would.
+  const tables = [0, 1, 2, 3].map(() => new Int32Array(maxCard * maxCard * C));
   const scratch = cmiScratch(maxCard, C);
   const zj = new Int32Array(n);
   const cols = data.columns;
-  const store = (i: number, j: number, t: Float64Array): void => {
+  const store = (i: number, j: number, t: Int32Array): void => {
     const v = cmiFromCounts(t, data.cards[i]!, data.cards[j]!, C, scratch);
     cmi[i * m + j] = cmi[j * m + i] = v;
     used[i * m + j] = used[j * m + i] = scratch.total;
@@ -141,7 +159,7 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
     let i = 0;
     for (; i + 4 <= j; i += 4) {
       for (let k = 0; k < 4; k++) tables[k]!.fill(0, 0, data.cards[i + k]! * stride);
-      const [t0, t1, t2, t3] = tables as [Float64Array, Float64Array, Float64Array, Float64Array];
+      const [t0, t1, t2, t3] = tables as [Int32Array, Int32Array, Int32Array, Int32Array];
       accumulatePairCodes4(cols[i]!, cols[i + 1]!, cols[i + 2]!, cols[i + 3]!, zj, stride, n, t0, t1, t2, t3);
       for (let k = 0; k < 4; k++) store(i + k, j, tables[k]!);
     }

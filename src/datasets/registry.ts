@@ -4,8 +4,7 @@
  * .arff. Registry entries carry a sha256 that load.ts verifies; user files are hashed when loaded.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { parseDocument } from 'yaml';
 import { UserError } from '../util/errors.js';
 import { baseName, type ColumnType } from './columns.js';
@@ -76,19 +75,9 @@ export interface ResolveOptions {
 
 export const REGISTRY_FILE = 'configs/datasets.yaml';
 
-/**
- * The repository root: the nearest directory at or above `start` (default: this module's directory) that
- * holds a package.json. Works from src/ (tests) and from dist/src/ (compiled CLI).
- */
-export function findRepoRoot(start?: string): string {
-  let dir = start ?? dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json found above ${start ?? fileURLToPath(import.meta.url)}`);
-    dir = up;
-  }
-}
+/** The repository root (the folder holding package.json), from src/ (tests) or dist/src/ (compiled CLI). */
+export { packageRoot as findRepoRoot } from '../util/paths.js';
+import { packageRoot as findRepoRoot } from '../util/paths.js';
 
 const cache = new Map<string, Registry>();
 
