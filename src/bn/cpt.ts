@@ -4,10 +4,10 @@
  * A node's table stores log θ laid out exactly like its FamilyCounts: logp[config * card + value], config
  * the mixed-radix index of the parents in their listed order (first parent most significant).
  */
-import type { DiscreteData } from './data.js';
-import { assertDag, type Structure } from './structure.js';
+import { selectRows, type DiscreteData } from './data.js';
+import { assertDag, type Structure, type StructureMember } from './structure.js';
 import type { Model } from '../registry.js';
-import { familyCounts, nodeCard, type FamilyCounts } from './counts.js';
+import { familyCounts, nodeCard, nodeColumn, type FamilyCounts } from './counts.js';
 import { MixtureModel, NetworkInference, normalizeLogRows, type JointModel } from './inference.js';
 
 export interface NodeCpt {
@@ -60,8 +60,11 @@ export class CptModel implements JointModel {
   }
 }
 
-/** Fits every node's CPT of a single (non-ensemble) structure from available-case family counts. */
-export function fitCptModel(train: DiscreteData, structure: Structure, estimate: FamilyEstimator): CptModel {
+/**
+ * Fits every node's CPT of a single (non-ensemble) structure from available-case family counts; with
+ * rowWeights (one per row of train) the counts are sums of the rows' weights.
+ */
+export function fitCptModel(train: DiscreteData, structure: Structure, estimate: FamilyEstimator, rowWeights?: Float64Array): CptModel {
   const m = train.columns.length;
   if (structure.m !== m) throw new Error(`structure has ${structure.m} attributes, data has ${m}`);
   assertDag(structure);
@@ -70,7 +73,7 @@ export function fitCptModel(train: DiscreteData, structure: Structure, estimate:
   for (let v = 0; v <= m; v++) {
     cards[v] = nodeCard(train, v);
     const parents = [...structure.parents[v]!];
-    const fc = familyCounts(train, v, parents);
+    const fc = rowWeights ? weightedFamilyCounts(train, v, parents, rowWeights) : familyCounts(train, v, parents);
     const logp = estimate(fc, v);
     if (logp.length !== fc.counts.length) {
       throw new Error(`estimator returned ${logp.length} cells for node ${v}, expected ${fc.counts.length}`);
@@ -81,17 +84,202 @@ export function fitCptModel(train: DiscreteData, structure: Structure, estimate:
 }
 
 /**
- * Fits a structure: a CptModel, or for an ensemble (structure.members) a MixtureModel averaging the
- * members' posteriors with their weights.
+ * Fits a structure: a CptModel, or for an ensemble (structure.members) a mixture of the members' models
+ * combined as structure.combine says (weighted posteriors by default, weighted joints for 'joint'), with
+ * per-row member gates and a fallback when the structure has them (see fitEnsemble).
  */
 export function fitModel(train: DiscreteData, structure: Structure, estimate: FamilyEstimator): Model {
-  if (structure.members && structure.members.length > 0) {
-    return new MixtureModel(
-      structure.members.map(({ weight, structure: s }) => ({ weight, model: fitModel(train, s, estimate) })),
-      'posterior',
-    );
+  return fitEnsemble(structure, (s, data = train, rowWeights) => fitCptModel(data, s, estimate, rowWeights), train);
+}
+
+/**
+ * Fits one single structure. `train` is the data to fit on (a member's own rows when it has them) and
+ * `rowWeights` its row weights; both are passed only when fitEnsemble was given the training data.
+ */
+export type FitSingle = (s: Structure, train?: DiscreteData, rowWeights?: Float64Array) => Model;
+
+/**
+ * Fits every single structure of `structure` with fitSingle and assembles the ensemble: a MixtureModel, or a
+ * GatedMixtureModel when members carry gates or the structure has a fallback. Estimators with their own
+ * model class use this to honour members, combine, gates and fallback the same way fitModel does.
+ * Members' `rows` and `rowWeights` are honoured when `train` is given (fitSingle then receives the member's
+ * data and weights); without it every member is fitted by fitSingle's own data. A `vote` member
+ * contributes a one-hot vote for its most probable class.
+ */
+export function fitEnsemble(structure: Structure, fitSingle: FitSingle, train?: DiscreteData): Model {
+  return fitNode(structure, fitSingle, train, undefined, new Map());
+}
+
+function fitNode(
+  structure: Structure,
+  fitSingle: FitSingle,
+  data: DiscreteData | undefined,
+  weights: Float64Array | undefined,
+  subsets: Map<Int32Array, DiscreteData>,
+): Model {
+  if (!structure.members || structure.members.length === 0) return fitSingle(structure, data, weights);
+  const combine = structure.combine ?? 'posterior';
+  const members = structure.members.map((mem) => {
+    let d = data;
+    let w = weights;
+    if (data && mem.rows) {
+      // One copy per distinct rows array: SubbKB's K members of a subsample share theirs.
+      d = subsets.get(mem.rows);
+      if (!d) {
+        d = selectRows(data, mem.rows);
+        subsets.set(mem.rows, d);
+      }
+      w = undefined;
+    }
+    if (data && mem.rowWeights) {
+      if (mem.rowWeights.length !== d!.n) throw new Error(`member rowWeights has ${mem.rowWeights.length} entries for ${d!.n} rows`);
+      w = mem.rowWeights;
+    }
+    const model = fitNode(mem.structure, fitSingle, d, w, subsets);
+    return { weight: mem.weight, model: mem.vote ? new VoteModel(model) : model, gate: mem.gate };
+  });
+  if (members.some((mem) => mem.gate) || structure.fallback) {
+    return new GatedMixtureModel(members, combine, structure.fallback ? fitNode(structure.fallback, fitSingle, data, weights, subsets) : undefined);
   }
-  return fitCptModel(train, structure, estimate);
+  return new MixtureModel(members, combine);
+}
+
+/** A model's hard decision as a distribution: 1 for its most probable class (ties shared equally). */
+export class VoteModel implements Model {
+  readonly model: Model;
+  constructor(model: Model) {
+    this.model = model;
+  }
+  posterior(data: DiscreteData): Float64Array {
+    const p = this.model.posterior(data);
+    const C = data.classCard;
+    const out = new Float64Array(p.length);
+    for (let r = 0; r < data.n; r++) {
+      const o = r * C;
+      let best = -Infinity;
+      for (let c = 0; c < C; c++) if (p[o + c]! > best) best = p[o + c]!;
+      let ties = 0;
+      for (let c = 0; c < C; c++) if (p[o + c] === best) ties++;
+      for (let c = 0; c < C; c++) out[o + c] = p[o + c] === best ? 1 / ties : 0;
+    }
+    return out;
+  }
+}
+
+/** familyCounts with each row counted by its weight (available case, same layout). */
+export function weightedFamilyCounts(data: DiscreteData, child: number, parents: readonly number[], rowWeights: Float64Array): FamilyCounts {
+  if (rowWeights.length !== data.n) throw new Error(`rowWeights has ${rowWeights.length} entries for ${data.n} rows`);
+  const layout = familyCounts({ ...data, n: 0 }, child, parents);
+  const counts = new Float64Array(layout.counts.length);
+  const x = nodeColumn(data, child);
+  const cols = parents.map((p) => nodeColumn(data, p));
+  const pc = layout.parentCards;
+  rows: for (let r = 0; r < data.n; r++) {
+    const v = x[r]!;
+    if (v < 0) continue;
+    let cfg = 0;
+    for (let i = 0; i < cols.length; i++) {
+      const a = cols[i]![r]!;
+      if (a < 0) continue rows;
+      cfg = cfg * pc[i]! + a;
+    }
+    counts[cfg * layout.childCard + v] += rowWeights[r]!;
+  }
+  return { ...layout, counts };
+}
+
+/**
+ * A mixture whose members apply only to some rows (AODE: a super-parent is used for a row only when its
+ * value there is frequent enough). For each row the open members' weights are renormalised and combined
+ * like MixtureModel ('posterior': weighted posteriors; 'joint': P(c | x) ∝ Σ_k w_k P_k(c, x_obs)). A row with
+ * no open member gets the fallback model's posterior (uniform without a fallback).
+ */
+export class GatedMixtureModel implements Model {
+  readonly members: readonly { readonly weight: number; readonly model: Model; readonly gate?: StructureMember['gate'] }[];
+  readonly combine: 'posterior' | 'joint';
+  readonly fallback?: Model;
+
+  constructor(
+    members: readonly { readonly weight: number; readonly model: Model; readonly gate?: StructureMember['gate'] }[],
+    combine: 'posterior' | 'joint',
+    fallback?: Model,
+  ) {
+    if (members.length === 0) throw new Error('GatedMixtureModel: no members');
+    for (const { weight, model } of members) {
+      if (!Number.isFinite(weight) || weight < 0) throw new Error(`GatedMixtureModel: invalid weight ${weight}`);
+      if (combine === 'joint' && typeof (model as Partial<JointModel>).logJoint !== 'function') {
+        throw new Error("GatedMixtureModel: combine 'joint' needs members with logJoint");
+      }
+    }
+    this.members = members;
+    this.combine = combine;
+    if (fallback) this.fallback = fallback;
+  }
+
+  posterior(data: DiscreteData): Float64Array {
+    const n = data.n;
+    const C = data.classCard;
+    const joint = this.combine === 'joint';
+    // Running per-row sums: weights of open members, and the weighted posteriors or log-add-exp of joints.
+    const wsum = new Float64Array(n);
+    const acc = new Float64Array(n * C).fill(joint ? -Infinity : 0);
+    const open = new Uint8Array(n);
+    for (const { weight, model, gate } of this.members) {
+      if (weight === 0) continue;
+      let any = false;
+      if (gate) {
+        const col = data.columns[gate.attribute]!;
+        const ok = new Uint8Array(Math.max(0, ...gate.values) + 1);
+        for (const v of gate.values) ok[v] = 1;
+        for (let r = 0; r < n; r++) {
+          const v = col[r]!;
+          open[r] = v >= 0 && v < ok.length && ok[v] === 1 ? 1 : 0;
+          if (open[r]) any = true;
+        }
+      } else {
+        open.fill(1);
+        any = n > 0;
+      }
+      if (!any) continue;
+      if (joint) {
+        const lw = Math.log(weight);
+        const lj = (model as JointModel).logJoint(data);
+        for (let r = 0; r < n; r++) {
+          if (!open[r]) continue;
+          wsum[r] += weight;
+          for (let c = 0; c < C; c++) {
+            const i = r * C + c;
+            const a = acc[i]!;
+            const b = lj[i]! + lw;
+            if (b === -Infinity) continue;
+            acc[i] = a >= b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
+          }
+        }
+      } else {
+        const p = model.posterior(data);
+        for (let r = 0; r < n; r++) {
+          if (!open[r]) continue;
+          wsum[r] += weight;
+          for (let c = 0; c < C; c++) acc[r * C + c] += weight * p[r * C + c]!;
+        }
+      }
+    }
+    let fb: Float64Array | undefined;
+    const out = joint ? normalizeLogRows(acc, C) : acc;
+    for (let r = 0; r < n; r++) {
+      if (wsum[r]! > 0) {
+        if (!joint) for (let c = 0; c < C; c++) out[r * C + c]! /= wsum[r]!;
+        continue;
+      }
+      if (this.fallback) {
+        fb ??= this.fallback.posterior(data);
+        for (let c = 0; c < C; c++) out[r * C + c] = fb[r * C + c]!;
+      } else {
+        for (let c = 0; c < C; c++) out[r * C + c] = 1 / C;
+      }
+    }
+    return out;
+  }
 }
 
 /**

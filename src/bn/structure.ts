@@ -9,9 +9,40 @@ export interface Structure {
   readonly m: number;
   readonly parents: readonly (readonly number[])[];
   /** Weighted members for model averaging; when present, posteriors are the weighted mixture. */
-  readonly members?: readonly { readonly weight: number; readonly structure: Structure }[];
+  readonly members?: readonly StructureMember[];
+  /**
+   * How members combine (default 'posterior'): 'posterior' averages P_k(c | x); 'joint' averages the joints
+   * P_k(c, x_obs) and normalises once (AODE).
+   */
+  readonly combine?: 'posterior' | 'joint';
+  /** For gated members: the structure used for rows where no member's gate is open (AODE: naive Bayes). */
+  readonly fallback?: Structure;
   /** Free-form diagnostics a learner wants stored with the job (scores, selected attributes, ...). */
   readonly info?: Readonly<Record<string, number | string | boolean>>;
+}
+
+/** A weighted member of an ensemble structure. */
+export interface StructureMember {
+  readonly weight: number;
+  readonly structure: Structure;
+  /**
+   * Optional per-row applicability (AODE's frequency limit on super-parent values): the member takes part
+   * in a row's mixture only when attribute `attribute` is observed there with one of `values`; the weights of
+   * the members that take part are renormalised per row.
+   */
+  readonly gate?: { readonly attribute: number; readonly values: readonly number[] };
+  /**
+   * Optional training rows the member's parameters are fitted on (indices into the training data,
+   * duplicates allowed: bootstrap and subsample ensembles). Absent: all training rows.
+   */
+  readonly rows?: Int32Array;
+  /**
+   * Optional weight per training row (per entry of `rows` when given) for the member's counts (boosting);
+   * counts become sums of weights, so scale them to sum to the number of rows to keep priors in proportion.
+   */
+  readonly rowWeights?: Float64Array;
+  /** When true the member contributes a one-hot vote for its most probable class (AdaBoost.M1). */
+  readonly vote?: boolean;
 }
 
 export function classNode(s: Structure): number {

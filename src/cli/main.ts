@@ -68,6 +68,7 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       if (!v['no-report'] && !summary.interrupted) {
         const r = await writeExperimentReport(spec, { db: summary.dbPath });
         log(`report:  ${r.markdown}`);
+        log(`         ${r.html}`);
         log(`         ${r.csv}`);
       }
       if (summary.interrupted) return 130;
@@ -106,18 +107,124 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
     },
   },
   report: {
-    summary: 'write results/<name>/report.md and report.csv from the stored results',
-    usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR]',
-    options: { db: { type: 'string' }, out: { type: 'string' } },
+    summary: 'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg) from the stored results',
+    usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST]',
+    options: {
+      db: { type: 'string' },
+      out: { type: 'string' },
+      control: { type: 'string' },
+      alpha: { type: 'string' },
+      metrics: { type: 'string' },
+    },
     help: `Options:
-  --db FILE   results database (default: results/<spec name>.duckdb)
-  --out DIR   report folder (default: results/<spec name>/)`,
+  --db FILE         results database (default: results/<spec name>.duckdb)
+  --out DIR         report folder (default: results/<spec name>/)
+  --control METHOD  control method label for the post-hoc tests, or 'best' (overrides compare.control)
+  --alpha A         significance level (overrides compare.alpha)
+  --metrics LIST    comma-separated: accuracy, zero_one_loss, rmse, log_loss (overrides compare.metrics)
+
+Reads only the database; never re-runs a learner. See docs/reports.md for the compare: and reference: sections.`,
     async run(pos, v) {
       const spec = onePositional(pos, this.usage);
       const { writeExperimentReport } = await import('../report/index.js');
-      const r = await writeExperimentReport(spec, { db: v['db'] as string | undefined, out: v['out'] as string | undefined });
-      process.stdout.write(`report: ${r.markdown}\n        ${r.csv}\n`);
+      const r = await writeExperimentReport(spec, {
+        db: v['db'] as string | undefined,
+        out: v['out'] as string | undefined,
+        control: v['control'] as string | undefined,
+        alpha: numberOption(v['alpha'], '--alpha'),
+        metrics: v['metrics'] === undefined ? undefined : (v['metrics'] as string).split(',').map((m) => m.trim()).filter(Boolean),
+      });
+      process.stdout.write(`report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg)\n`);
       return 0;
+    },
+  },
+  baseline: {
+    summary: 'run a spec and record its results as a baseline for `bnclab check`',
+    usage: 'bnclab baseline <spec.yaml> --out FILE [--db FILE] [--workers N] [--quiet]',
+    options: { out: { type: 'string' }, db: { type: 'string' }, workers: { type: 'string' }, quiet: { type: 'boolean' } },
+    help: `Options:
+  --out FILE    where to write the baseline JSON (e.g. baselines/<name>.json)
+  --db FILE     reuse (and extend) this results database; default: run in a fresh temporary database
+  --workers N   worker threads
+  --quiet       no progress output
+
+Records per dataset × method the mean and the per-fold values of accuracy, 0-1 loss, RMSE and log loss,
+with the hash of the spec's grid and the code version. Refuses (exit 1) when a job fails.`,
+    async run(pos, v) {
+      const spec = onePositional(pos, this.usage);
+      if (typeof v['out'] !== 'string') throw new UserError(`baseline: --out FILE is required; usage: ${this.usage}`);
+      const { recordBaseline } = await import('../check/index.js');
+      const r = await recordBaseline(spec, v['out'], {
+        db: v['db'] as string | undefined,
+        workers: intOption(v['workers'], '--workers', 1),
+        quiet: Boolean(v['quiet']),
+      });
+      if (r.failedJobs.length > 0) {
+        const shown = r.failedJobs.slice(0, 5).map((f) => `  ${f}`).join('\n');
+        process.stderr.write(`bnclab: ${r.failedJobs.length} job(s) failed; no baseline written:\n${shown}${r.failedJobs.length > 5 ? '\n  …' : ''}\n`);
+        return 1;
+      }
+      process.stdout.write(`baseline: ${r.file} (${r.baseline.results.length} dataset × method results, spec ${r.baseline.spec_hash.slice(0, 12)}, bnclab ${r.baseline.code.bnclab})\n`);
+      return 0;
+    },
+  },
+  check: {
+    summary: 'run a spec and fail (exit 1) when results are worse than a baseline (CI regression gate)',
+    usage: 'bnclab check <spec.yaml> --baseline FILE [--tolerance POINTS] [--alpha A] [--metrics LIST] [--any-change] [--out DIR] [--db FILE] [--workers N] [--quiet]',
+    options: {
+      baseline: { type: 'string' },
+      tolerance: { type: 'string' },
+      alpha: { type: 'string' },
+      metrics: { type: 'string' },
+      'any-change': { type: 'boolean' },
+      out: { type: 'string' },
+      db: { type: 'string' },
+      workers: { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
+    help: `Options:
+  --baseline FILE     the baseline JSON written by 'bnclab baseline'
+  --tolerance POINTS  allowed worsening of a mean, in points (0.01 of the metric: accuracy percentage points,
+                      0.01 of RMSE); default 0
+  --alpha A           level of the one-sided paired Wilcoxon test over folds; default 0.05
+  --metrics LIST      comma-separated metrics to check; default accuracy,rmse
+  --any-change        also fail when a mean is better by more than the tolerance (the baseline is stale)
+  --out DIR           where to write check.md and junit.xml; default results/<spec name>/check/
+  --db FILE           reuse (and extend) this results database; default: run in a fresh temporary database
+  --workers N         worker threads
+  --quiet             no progress output
+
+Fails when any dataset × method is worse than the baseline by more than the tolerance, or significantly worse
+over folds, or has no results. Writes a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set) and
+a JUnit XML file. Exit codes: 0 pass, 1 regression, 2 usage or input error.`,
+    async run(pos, v) {
+      const spec = onePositional(pos, this.usage);
+      if (typeof v['baseline'] !== 'string') throw new UserError(`check: --baseline FILE is required; usage: ${this.usage}`);
+      const alpha = numberOption(v['alpha'], '--alpha');
+      if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new UserError(`--alpha: expected a number in (0, 1), got '${String(v['alpha'])}'`);
+      let metrics: ('accuracy' | 'zero_one_loss' | 'rmse' | 'log_loss')[] | undefined;
+      if (v['metrics'] !== undefined) {
+        const known = ['accuracy', 'zero_one_loss', 'rmse', 'log_loss'] as const;
+        const list = (v['metrics'] as string).split(',').map((m) => m.trim()).filter(Boolean);
+        const bad = list.find((m) => !(known as readonly string[]).includes(m));
+        if (bad !== undefined || list.length === 0) throw new UserError(`--metrics: unknown metric '${bad ?? ''}'; use a comma-separated list of ${known.join(', ')}`);
+        metrics = list as typeof metrics;
+      }
+      const { runCheck } = await import('../check/index.js');
+      const r = await runCheck(spec, v['baseline'], {
+        tolerance: numberOption(v['tolerance'], '--tolerance'),
+        alpha,
+        metrics,
+        anyChange: Boolean(v['any-change']),
+        out: v['out'] as string | undefined,
+        db: v['db'] as string | undefined,
+        workers: intOption(v['workers'], '--workers', 1),
+        quiet: Boolean(v['quiet']),
+        stepSummary: process.env['GITHUB_STEP_SUMMARY'] || undefined,
+      });
+      process.stdout.write(r.text);
+      process.stdout.write(`summary: ${r.markdownFile}\njunit:   ${r.junitFile}\n`);
+      return r.result.passed ? 0 : 1;
     },
   },
   datasets: {
@@ -151,6 +258,33 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
         writeFileSync(file, text);
         process.stdout.write(`wrote ${file}\n`);
       } else process.stdout.write(text);
+      return 0;
+    },
+  },
+  methods: {
+    summary: 'list the registered structure learners, estimators and baselines (or --write docs/methods.md)',
+    usage: 'bnclab methods [--write]',
+    options: { write: { type: 'boolean' } },
+    help: `Options:
+  --write   write docs/methods.md (the catalog with citations and parameters) in the bnclab folder`,
+    async run(_pos, v) {
+      const { methodsMarkdown } = await import('./methods.js');
+      const { listBaselines, listEstimators, listStructures } = await import('../registry.js');
+      const { packageRoot } = await import('../util/paths.js');
+      if (v['write']) {
+        const file = resolve(packageRoot(), 'docs', 'methods.md');
+        writeFileSync(file, methodsMarkdown());
+        process.stdout.write(`wrote ${file}\n`);
+        return 0;
+      }
+      const rows = [
+        ...listStructures().map((m) => ['structure', m.id, m.title]),
+        ...listEstimators().map((m) => ['estimator', m.id, m.title]),
+        ...listBaselines().map((m) => ['baseline', m.id, m.title]),
+      ];
+      const w0 = Math.max(...rows.map((r) => r[0]!.length));
+      const w1 = Math.max(...rows.map((r) => r[1]!.length));
+      process.stdout.write(rows.map((r) => `${r[0]!.padEnd(w0)}  ${r[1]!.padEnd(w1)}  ${r[2]}`).join('\n') + '\n');
       return 0;
     },
   },
@@ -192,7 +326,7 @@ Commands:
 ${names.map((n) => `  ${n.padEnd(w)}  ${commands[n]!.summary}`).join('\n')}
 
 Run 'bnclab <command> --help' for a command's options.
-Exit codes: 0 ok, 1 some jobs failed, 2 usage or input error, 130 interrupted.`;
+Exit codes: 0 ok, 1 some jobs failed (or check found a regression), 2 usage or input error, 130 interrupted.`;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -1,48 +1,176 @@
-/** `bnclab report`: read the experiment's results from the store and write the report files. */
-import { resolve } from 'node:path';
+/**
+ * `bnclab report`: read the experiment's results from the store and write results/<name>/:
+ * report.md, report.html (self-contained), report.csv (long form), tables/*.tex and tables/*.csv,
+ * figures/*.svg. Reads only the store; never re-runs a learner.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { loadSpecFile } from '../spec/load.js';
 import { specHash } from '../spec/plan.js';
-import { ResultStore } from '../store/db.js';
+import { ResultStore, type ResultRow } from '../store/db.js';
 import { defaultDbPath } from '../runner/run.js';
-import { writeReport } from './summary.js';
+import { UserError } from '../util/errors.js';
+import { closest } from '../util/text.js';
+import { buildReport, type ReportDoc, type ReportInput } from './build.js';
+import { renderHtml, renderMarkdown } from './render.js';
+import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from './spec.js';
+import type { SummaryTable } from './summary.js';
+import { csvField, tableToCsv, tableToLatex } from './table.js';
 import '../methods.js';
 
-export async function writeExperimentReport(
-  specFile: string,
-  opts: { db?: string; out?: string } = {},
-): Promise<{ markdown: string; csv: string }> {
+export { buildReport, type ReportDoc, type ReportInput } from './build.js';
+export { compareResults, type Comparison, type MetricComparison, type PairComparison } from './compare.js';
+export { renderHtml, renderMarkdown } from './render.js';
+
+export interface ReportOptions {
+  readonly db?: string;
+  readonly out?: string;
+  /** Command-line overrides of the spec's compare: section. */
+  readonly control?: string;
+  readonly alpha?: number;
+  readonly metrics?: readonly string[];
+}
+
+export interface ReportFiles {
+  readonly dir: string;
+  readonly markdown: string;
+  readonly html: string;
+  readonly csv: string;
+  readonly tables: readonly string[];
+  readonly figures: readonly string[];
+}
+
+function applyOverrides(c: CompareSpec, labels: readonly string[], o: ReportOptions): CompareSpec {
+  let out = c;
+  if (o.control !== undefined) {
+    if (o.control !== 'best' && !labels.includes(o.control)) {
+      const near = closest(o.control, labels);
+      throw new UserError(`--control: no method labelled '${o.control}'${near ? ` (did you mean '${near}'?)` : ''}; methods: ${labels.join(', ')}`);
+    }
+    out = { ...out, control: o.control };
+  }
+  if (o.alpha !== undefined) {
+    if (!(o.alpha > 0 && o.alpha < 1)) throw new UserError(`--alpha: expected a number in (0, 1), got ${o.alpha}`);
+    out = { ...out, alpha: o.alpha };
+  }
+  if (o.metrics !== undefined) {
+    const bad = o.metrics.find((m) => !COMPARE_METRICS.includes(m as CompareMetric));
+    if (bad !== undefined || o.metrics.length === 0) {
+      throw new UserError(`--metrics: unknown metric '${bad ?? ''}'; use a comma-separated list of ${COMPARE_METRICS.join(', ')}`);
+    }
+    out = { ...out, metrics: [...new Set(o.metrics as CompareMetric[])] };
+  }
+  return out;
+}
+
+export async function writeExperimentReport(specFile: string, opts: ReportOptions = {}): Promise<ReportFiles> {
   const { spec } = loadSpecFile(specFile);
+  const labels = spec.methods.map((m) => m.label);
+  const compare = applyOverrides(spec.compare, labels, opts);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
   const store = await ResultStore.open(dbPath, { readOnly: true });
+  let input: ReportInput;
   try {
     const rows = await store.results(spec.name);
     const failed = await store.failedJobs(spec.name);
     const summary = await store.jobSummary(spec.name);
     const expectedJobs = summary.reduce((a, s) => a + s.n, 0);
+    let curveRows: Map<string, ResultRow[]> | undefined;
+    if (compare.learningCurve) {
+      curveRows = new Map();
+      const names = compare.learningCurve.experiments.length ? compare.learningCurve.experiments : [spec.name];
+      for (const name of names) {
+        const r = name === spec.name ? rows : await store.results(name);
+        if (r.length === 0) throw new UserError(`compare.learning_curve.experiments: no results for experiment '${name}' in ${dbPath}`);
+        curveRows.set(name, r);
+      }
+    }
     const r = spec.resampling;
-    const settings: Record<string, string> = {
-      seed: spec.seed,
-      preprocessing: `discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing values ${spec.preprocessing.missing}`,
-      resampling:
-        typeof r.folds === 'number'
-          ? r.method === 'cv'
-            ? `${r.repeats > 1 ? `${r.repeats} × ` : ''}${r.folds}-fold ${r.stratified ? 'stratified ' : ''}cross-validation`
-            : `holdout, test fraction ${r.test_fraction}, ${r.repeats} repeat(s)`
-          : `folds from ${r.folds.file}`,
-      database: dbPath,
-    };
-    const out = opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name);
-    return writeReport(out, {
+    input = {
       experiment: spec.name,
       specFile,
       specHash: specHash(spec),
-      settings,
-      methods: spec.methods.map((m) => m.label),
+      settings: {
+        seed: spec.seed,
+        preprocessing: `discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing values ${spec.preprocessing.missing}`,
+        resampling:
+          typeof r.folds === 'number'
+            ? r.method === 'cv'
+              ? `${r.repeats > 1 ? `${r.repeats} × ` : ''}${r.folds}-fold ${r.stratified ? 'stratified ' : ''}cross-validation`
+              : `holdout, test fraction ${r.test_fraction}, ${r.repeats} repeat(s)`
+            : `folds from ${r.folds.file}`,
+        database: dbPath,
+      },
+      methods: spec.methods,
       rows,
       expectedJobs,
       failed,
-    });
+      compare,
+      reference: spec.reference,
+      curveRows,
+    };
   } finally {
     store.close();
   }
+  const doc = await buildReport(input);
+  return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc);
+}
+
+/** Long-form CSV: one row per metric × dataset × method, plus the average and average-rank rows. */
+export function renderLongCsv(tables: readonly SummaryTable[]): string {
+  const out = ['metric,dataset,method,mean,sd,folds'];
+  for (const t of tables) {
+    t.datasets.forEach((d, i) =>
+      t.methods.forEach((m, j) => {
+        const c = t.cells[i]![j];
+        if (c) out.push([t.metric.key, csvField(d), csvField(m), c.mean, c.sd, c.n].join(','));
+      }),
+    );
+    t.methods.forEach((m, j) => out.push([t.metric.key, '(average)', csvField(m), csvField(t.average[j]), '', ''].join(',')));
+    t.methods.forEach((m, j) => out.push([t.metric.key, '(average rank)', csvField(m), csvField(t.ranks[j]), '', ''].join(',')));
+  }
+  return out.join('\n') + '\n';
+}
+
+const MANIFEST = '.bnclab-generated';
+
+/**
+ * Start a generated folder afresh: remove the files the previous report listed in its manifest (and only
+ * those, so a user's own files in an --out folder are never touched), then record the new list.
+ */
+function freshFolder(dir: string, files: readonly string[]): void {
+  mkdirSync(dir, { recursive: true });
+  const manifest = join(dir, MANIFEST);
+  if (existsSync(manifest)) {
+    for (const f of readFileSync(manifest, 'utf8').split('\n')) {
+      if (f && !f.includes('/') && !f.includes('\\') && !files.includes(f)) rmSync(join(dir, f), { force: true });
+    }
+  }
+  writeFileSync(manifest, files.join('\n') + '\n');
+}
+
+export function writeReportFiles(dir: string, doc: ReportDoc): ReportFiles {
+  const tablesDir = join(dir, 'tables');
+  const figuresDir = join(dir, 'figures');
+  freshFolder(tablesDir, doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`]));
+  freshFolder(figuresDir, doc.figures.map((f) => `${f.id}.svg`));
+  const tables: string[] = [];
+  for (const t of doc.tables) {
+    writeFileSync(join(tablesDir, `${t.id}.tex`), tableToLatex(t));
+    writeFileSync(join(tablesDir, `${t.id}.csv`), tableToCsv(t));
+    tables.push(join(tablesDir, `${t.id}.tex`));
+  }
+  const figures: string[] = [];
+  for (const f of doc.figures) {
+    const file = join(figuresDir, `${f.id}.svg`);
+    writeFileSync(file, f.svg);
+    figures.push(file);
+  }
+  const markdown = join(dir, 'report.md');
+  const html = join(dir, 'report.html');
+  const csv = join(dir, 'report.csv');
+  writeFileSync(markdown, renderMarkdown(doc));
+  writeFileSync(html, renderHtml(doc));
+  writeFileSync(csv, renderLongCsv(doc.summaries));
+  return { dir, markdown, html, csv, tables, figures };
 }

@@ -21,6 +21,7 @@ import {
 import { UserError } from '../util/errors.js';
 import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
 import { closest } from '../util/text.js';
+import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from '../report/spec.js';
 import '../methods.js'; // the registry must be complete before a spec is checked against it
 
 export type DiscretizeMethod = 'mdl' | 'median' | 'equal-frequency' | 'none';
@@ -70,6 +71,10 @@ export interface ExperimentSpec {
   readonly resampling: ResamplingSpec;
   readonly methods: readonly MethodSpec[];
   readonly savePredictions: boolean;
+  /** The report's statistical comparisons (`compare:`), defaults filled in. */
+  readonly compare: CompareSpec;
+  /** Published numbers to put beside ours (`reference:`). */
+  readonly reference: readonly ReferenceSpec[];
   /** Folder of the spec file; relative paths in the spec resolve against it. */
   readonly dir: string;
   readonly file: string;
@@ -236,6 +241,8 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     resampling,
     methods,
     savePredictions: (spec['save_predictions'] as boolean | undefined) ?? false,
+    compare: parseCompare(spec['compare'], methods, at),
+    reference: parseReference(spec['reference'], methods, dir, at),
     dir,
     file,
   };

@@ -6,6 +6,7 @@
  */
 import type { JsonSchema, MethodInfo } from '../registry.js';
 import { listBaselines, listEstimators, listStructures } from '../registry.js';
+import { compareSchema, referenceSchema } from '../report/spec.js';
 
 const identifier = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]*$' };
 
@@ -186,6 +187,8 @@ export function experimentSchema(forEditors = false): JsonSchema {
         },
       },
       save_predictions: { type: 'boolean', default: false, description: 'Keep every test row\'s class probabilities.' },
+      compare: compareSchema(),
+      reference: referenceSchema(),
     },
   };
 }

@@ -1,0 +1,188 @@
+/**
+ * Benchmark of the exact learners: time and peak memory of the local-score engine, the exact DP (EBN),
+ * K-best equivalence classes (K = 10, 100) and one SubbKB10 fold, on real data sets with 10 to 23
+ * variables (median binarisation, rows with missing values dropped, the class included).
+ *
+ * Each figure is measured in a fresh child process, so its peak resident memory (resourceUsage().maxRSS)
+ * belongs to that step alone; wall-clock seconds and the process's CPU seconds are both printed (on a
+ * shared machine the CPU time is the steadier figure). EBN times are compared with the anchor: Silander's bene (C), BDeu ess 1,
+ * whole pipeline, on a machine like ours (figures given with the issue).
+ *
+ *   node dist/bench/exact.js                      all data sets, all steps
+ *   node dist/bench/exact.js zoo hepatitis        some data sets
+ *   node dist/bench/exact.js --steps ebn,kb10     some steps (scores, ebn, eanb, kb10, kb100, subbkb10)
+ *   node dist/bench/exact.js --timeout 600        per-step limit in seconds (default 900)
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { loadRegistry } from '../src/datasets/registry.js';
+import { loadDataset } from '../src/datasets/load.js';
+import { fitPreprocessor } from '../src/datasets/preprocess.js';
+import type { DiscreteData } from '../src/bn/data.js';
+import { LocalScores, DEFAULT_MEMORY_LIMIT_MB } from '../src/bn/exact/localscores.js';
+import { bestNetwork } from '../src/bn/exact/dp.js';
+import { kBestNetworks } from '../src/bn/exact/kbest.js';
+import { stratifiedKFold } from '../src/folds/split.js';
+import { getStructure, getEstimator } from '../src/registry.js';
+import { Rng } from '../src/util/rng.js';
+import '../src/methods.js';
+
+/** bene (Silander's C implementation) whole-pipeline seconds, BDeu ess 1, with the issue's figures. */
+const ANCHOR: Record<string, number> = {
+  'heart-statlog': 0.66,
+  zoo: 2.0,
+  'house-votes-84': 3.3,
+  letter: 73,
+  lymphography: 17,
+  vehicle: 34,
+  hepatitis: 21,
+  segment: 108,
+  'german-credit': 587,
+  mushroom: 600, // "over 600 s": a lower bound
+};
+
+/** Data sets by variable count (attributes + class): 10, 14–15, 17–18, 19–20, 21, 23. */
+const DATASETS = [
+  'breast-cancer',
+  'heart-statlog',
+  'adult',
+  'zoo',
+  'house-votes-84',
+  'letter',
+  'primary-tumor',
+  'lymphography',
+  'vehicle',
+  'hepatitis',
+  'segment',
+  'german-credit',
+  'mushroom',
+];
+const STEPS = ['scores', 'ebn', 'eanb', 'kb10', 'kb100', 'subbkb10'] as const;
+type Step = (typeof STEPS)[number];
+
+function load(name: string): DiscreteData {
+  const entry = loadRegistry().get(name);
+  const { table } = loadDataset(entry);
+  const all = Int32Array.from({ length: table.n }, (_, i) => i);
+  const pre = fitPreprocessor(table, all, { discretize: { method: 'median' }, missing: 'drop-rows' });
+  return pre.transform(table, pre.trainRows());
+}
+
+/** Child mode: run one step on one data set, print one JSON line. */
+function child(name: string, step: Step): void {
+  const data = load(name);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let detail = '';
+  if (step === 'scores') {
+    const ls = new LocalScores(data, { score: 'bdeu', ess: 1, constraint: 'none' });
+    detail = `${ls.rows} rows`;
+  } else if (step === 'ebn' || step === 'eanb') {
+    const ls = new LocalScores(data, { score: 'bdeu', ess: 1, constraint: step === 'ebn' ? 'none' : 'anb' });
+    const t1 = performance.now();
+    const net = bestNetwork(ls, DEFAULT_MEMORY_LIMIT_MB);
+    detail = `scores ${((t1 - t0) / 1000).toFixed(2)} s + DP ${((performance.now() - t1) / 1000).toFixed(2)} s; score ${net.score.toFixed(3)}`;
+  } else if (step === 'kb10' || step === 'kb100') {
+    const K = step === 'kb10' ? 10 : 100;
+    const ls = new LocalScores(data, { score: 'bdeu', ess: 1, constraint: 'none' });
+    const t1 = performance.now();
+    const nets = kBestNetworks(ls, K, 'ec', DEFAULT_MEMORY_LIMIT_MB);
+    detail = `scores ${((t1 - t0) / 1000).toFixed(2)} s + K-best ${((performance.now() - t1) / 1000).toFixed(2)} s; ${nets.length} classes, best ${nets[0]!.score.toFixed(3)}`;
+  } else {
+    // One fold of 10-fold stratified CV: learn SubbKB10 on 9/10 of the rows, predict the rest.
+    const assign = stratifiedKFold(data.classColumn, data.classCard, 10, new Rng('bench-folds'));
+    const train: number[] = [];
+    const test: number[] = [];
+    for (let r = 0; r < data.n; r++) (assign[r] === 0 ? test : train).push(r);
+    const sel = (rows: number[]): DiscreteData => {
+      const cols = data.columns.map((c) => Int32Array.from(rows, (r) => c[r]!));
+      return { ...data, n: rows.length, columns: cols, classColumn: Int32Array.from(rows, (r) => data.classColumn[r]!) };
+    };
+    const tr = sel(train);
+    const te = sel(test);
+    const s = getStructure('subbkb')!;
+    const e = getEstimator('eap')!;
+    const rng = new Rng('bench');
+    const structure = s.learn(tr, { ...s.defaults }, { rng });
+    const model = e.fit(tr, structure, { ...e.defaults }, { rng });
+    const p = model.posterior(te);
+    let hits = 0;
+    for (let r = 0; r < te.n; r++) {
+      let b = 0;
+      for (let c = 1; c < te.classCard; c++) if (p[r * te.classCard + c]! > p[r * te.classCard + b]!) b = c;
+      if (b === te.classColumn[r]) hits++;
+    }
+    detail = `${tr.n} training rows, accuracy ${(hits / te.n).toFixed(4)}, ${structure.members?.length ?? 1} members`;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const peakMB = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify({ seconds, cpuSeconds, peakMB, detail, vars: data.columns.length + 1, rows: data.n }));
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  if (args[0] === '--child') {
+    try {
+      child(args[1]!, args[2] as Step);
+    } catch (e) {
+      // a refused problem (memory limit) is a result too
+      console.log(JSON.stringify({ error: e instanceof Error ? e.message : String(e) }));
+    }
+    return;
+  }
+  let steps: Step[] = [...STEPS];
+  let timeout = 900;
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--steps') steps = args[++i]!.split(',') as Step[];
+    else if (args[i] === '--timeout') timeout = Number(args[++i]);
+    else names.push(args[i]!);
+  }
+  for (const s of steps) if (!STEPS.includes(s)) throw new Error(`unknown step '${s}' (known: ${STEPS.join(', ')})`);
+  const script = fileURLToPath(import.meta.url);
+  console.log('data set         vars   rows  step       seconds  cpu s   peak MB  vs bene (EBN)           detail');
+  for (const name of names.length ? names : DATASETS) {
+    const cpuOf = new Map<Step, number>();
+    const wallOf = new Map<Step, number>();
+    for (const step of steps) {
+      const res = spawnSync(process.execPath, [script, '--child', name, step], { encoding: 'utf8', timeout: timeout * 1000 });
+      let line: string;
+      if (res.status !== 0 || !res.stdout.trim()) {
+        const why = res.error?.message.includes('ETIMEDOUT') || res.signal ? `stopped after ${timeout} s` : (res.stderr.trim().split('\n').pop() ?? 'failed');
+        line = `${name.padEnd(16)} ${''.padStart(4)} ${''.padStart(6)}  ${step.padEnd(9)}  ${why}`;
+      } else {
+        const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as {
+          error?: string;
+          seconds: number;
+          cpuSeconds: number;
+          peakMB: number;
+          detail: string;
+          vars: number;
+          rows: number;
+        };
+        if (r.error) {
+          console.log(`${name.padEnd(16)} ${''.padStart(4)} ${''.padStart(6)}  ${step.padEnd(9)}  refused: ${r.error}`);
+          continue;
+        }
+        cpuOf.set(step, r.cpuSeconds);
+        wallOf.set(step, r.seconds);
+        const anchor = step === 'ebn' ? ANCHOR[name] : undefined;
+        const ratio = anchor ? `${(r.seconds / anchor).toFixed(3)} (bene ${anchor}${name === 'mushroom' ? '+' : ''} s)` : '';
+        line =
+          `${name.padEnd(16)} ${String(r.vars).padStart(4)} ${String(r.rows).padStart(6)}  ${step.padEnd(9)} ` +
+          `${r.seconds.toFixed(2).padStart(8)} ${r.cpuSeconds.toFixed(2).padStart(6)} ${r.peakMB.toFixed(0).padStart(9)}  ${ratio.padEnd(22)} ${r.detail}`;
+      }
+      console.log(line);
+    }
+    const ebn = wallOf.get('ebn');
+    for (const k of ['kb10', 'kb100'] as const) {
+      const v = wallOf.get(k);
+      if (ebn && v) console.log(`${name.padEnd(16)} ${k.toUpperCase()} / EBN: ${(v / ebn).toFixed(2)} wall, ${(cpuOf.get(k)! / cpuOf.get('ebn')!).toFixed(2)} cpu`);
+    }
+  }
+}
+
+main();

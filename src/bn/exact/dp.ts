@@ -1,0 +1,208 @@
+/**
+ * Exact structure search by dynamic programming over variable subsets (Silander & Myllymäki 2006,
+ * "A simple approach for finding the globally optimal Bayesian network structure", UAI; as in their `bene`).
+ *
+ *  1. Best parents in each candidate set:  bps_X(C) = argmax { s(X, C), bps_X(C \ {y}) : y ∈ C }.
+ *  2. Best sinks:  best(W) = max_{X ∈ W} best(W \ {X}) + s(X, bps_X(W \ {X})), keeping the argmax sink.
+ *  3. Peel the sinks from the full set back to ∅; each sink takes its best parents among its predecessors.
+ *
+ * Step 1 works on a sorted list of "candidate" parent sets per variable instead of a table of best scores:
+ * a set that has K subsets scoring at least as well is not needed in a list of the K best networks
+ * (replacing it by each of those subsets gives K distinct networks at least as good, and for K-best
+ * equivalence classes K distinct classes, since the variable's adjacencies differ), so it is dropped
+ * (for K = 1 this is the usual rule of Teyssier & Koller 2005 / de Campos & Ji 2011: a set not strictly better
+ * than all its subsets is dropped). bestPos_X(C) then stores the position in that list of the best candidate
+ * inside C, so the tables of the DP are 4-byte positions rather than 8-byte scores.
+ */
+import { compress, popcount } from './bits.js';
+import { checkMemory, localScoreBytes, throwIfAborted, type LocalScores } from './localscores.js';
+import { UserError } from '../../util/errors.js';
+
+/** The parent sets of one variable that can occur in a K-best network, best first. */
+export interface ParentCandidates {
+  /** Parent sets as masks over the DP variables, sorted by score (descending), ties by mask (ascending). */
+  readonly masks: Int32Array;
+  readonly scores: Float64Array;
+  /** bestPos[c] = position in masks of the best candidate ⊆ the compressed set c (K = 1 only). */
+  readonly bestPos: Int32Array;
+  /** posOf[c] = position of the compressed set c in masks, or -1 (kept only when K > 1). */
+  readonly posOf?: Int32Array;
+}
+
+/** Reused per-variable work arrays (2^(n-1) entries each). */
+export interface CandidateScratch {
+  ls: Float64Array;
+  bs: Float64Array;
+  pb: Float64Array;
+  q: Float64Array;
+  kept: Uint8Array;
+}
+
+export function candidateScratch(n: number): CandidateScratch {
+  const M = 2 ** Math.max(0, n - 1);
+  return { ls: new Float64Array(M), bs: new Float64Array(M), pb: new Float64Array(M), q: new Float64Array(M), kept: new Uint8Array(M) };
+}
+
+export function candidateScratchBytes(n: number): number {
+  return 33 * 2 ** Math.max(0, n - 1);
+}
+
+/**
+ * The candidate parent sets of DP variable x for a K-best search: every set with fewer than K strict
+ * subsets scoring at least as well. (A set with K such subsets can be replaced by each of them, giving K
+ * distinct networks, or classes, that score at least as well, so some list of the K best does without it;
+ * ties matter for variables whose score never changes, e.g. a constant column.) Sound shortcuts: a set
+ * strictly better than all its strict subsets is kept; a set with a dropped strict subset scoring at least
+ * as well is dropped (that subset already has K such subsets of its own); otherwise the subsets scoring at
+ * least as well are counted, stopping at K.
+ */
+export function parentCandidates(ls: LocalScores, x: number, K: number, scratch: CandidateScratch, signal?: AbortSignal): ParentCandidates {
+  const n = ls.n;
+  const M = 2 ** (n - 1);
+  const { bs, pb, kept } = scratch;
+  const v = scratch.ls;
+  ls.fillLocal(x, v, scratch.q);
+  let count = 0;
+  for (let c = 0; c < M; c++) {
+    if ((c & 0xffff) === 0xffff) throwIfAborted(signal);
+    let bsS = -Infinity;
+    let pbS = -Infinity;
+    for (let t = c; t !== 0; t &= t - 1) {
+      const sub = c ^ (t & -t);
+      const b = bs[sub]!;
+      if (b > bsS) bsS = b;
+      if (K > 1) {
+        const p = pb[sub]!;
+        if (p > pbS) pbS = p;
+      }
+    }
+    const s = v[c]!;
+    let keep: boolean;
+    if (c === 0 || s > bsS) keep = true;
+    else if (K === 1) keep = false;
+    else if (pbS >= s) keep = false;
+    else {
+      const k = popcount(c);
+      if (k < 30 && 2 ** k - 1 < K) keep = true;
+      else {
+        let better = 0;
+        for (let t = (c - 1) & c; ; t = (t - 1) & c) {
+          if (v[t]! >= s && ++better >= K) break;
+          if (t === 0) break;
+        }
+        keep = better < K;
+      }
+    }
+    kept[c] = keep ? 1 : 0;
+    if (keep) count++;
+    bs[c] = s > bsS ? s : bsS;
+    if (K > 1) pb[c] = keep || pbS > s ? pbS : s;
+  }
+  const order = new Int32Array(count);
+  let k = 0;
+  for (let c = 0; c < M; c++) if (kept[c]) order[k++] = c;
+  // Sort by score descending, ties by full mask ascending (compression preserves mask order).
+  const sorted = Array.from(order).sort((a, b) => v[b]! - v[a]! || a - b);
+  const masks = new Int32Array(count);
+  const scores = new Float64Array(count);
+  const bestPos = new Int32Array(M).fill(-1);
+  const lowMask = (1 << x) - 1;
+  for (let i = 0; i < count; i++) {
+    const c = sorted[i]!;
+    masks[i] = ((c >>> x) << (x + 1)) | (c & lowMask);
+    scores[i] = v[c]!;
+    bestPos[c] = i;
+  }
+  // K > 1: the K-best search merges per-subset lists itself and needs each set's own position only.
+  if (K > 1) return { masks, scores, bestPos: new Int32Array(0), posOf: bestPos };
+  // bestPos[c] = min(own position, bestPos of the immediate subsets): the best candidate inside c.
+  for (let c = 1; c < M; c++) {
+    let best = bestPos[c]!;
+    for (let t = c; t !== 0; t &= t - 1) {
+      const p = bestPos[c ^ (t & -t)]!;
+      if (p >= 0 && (best < 0 || p < best)) best = p;
+    }
+    bestPos[c] = best;
+  }
+  return { masks, scores, bestPos };
+}
+
+/** Bytes the candidate lists of a variable take. */
+export function candidateBytes(c: ParentCandidates): number {
+  return c.masks.byteLength + c.scores.byteLength + c.bestPos.byteLength + (c.posOf?.byteLength ?? 0);
+}
+
+export interface ExactNetwork {
+  /** Parent mask (over DP variables) of each DP variable. */
+  readonly parents: Int32Array;
+  /** Total score, including LocalScores.constant. */
+  readonly score: number;
+}
+
+/** Fixed memory of the single-best DP (besides the candidate lists, which are checked as they grow). */
+export function bestNetworkBytes(nVars: number, rows: number): number {
+  return localScoreBytes(nVars, rows) + 4 * nVars * 2 ** Math.max(0, nVars - 1) + 9 * 2 ** nVars + candidateScratchBytes(nVars);
+}
+
+/** Parent candidates of every variable, with the memory they take checked against the budget. */
+export function allCandidates(ls: LocalScores, K: number, fixedBytes: number, limitMB: number, what: string, signal?: AbortSignal): ParentCandidates[] {
+  const scratch = candidateScratch(ls.n);
+  const out: ParentCandidates[] = [];
+  let bytes = fixedBytes;
+  for (let x = 0; x < ls.n; x++) {
+    throwIfAborted(signal);
+    const c = parentCandidates(ls, x, K, scratch, signal);
+    bytes += c.masks.byteLength + c.scores.byteLength;
+    checkMemory(bytes, limitMB, what);
+    out.push(c);
+  }
+  return out;
+}
+
+/** The highest-scoring network (Silander & Myllymäki 2006). Ties go to the lowest sink index. */
+export function bestNetwork(ls: LocalScores, limitMB: number, signal?: AbortSignal): ExactNetwork {
+  const n = ls.n;
+  const what = `exact search over ${n} variables`;
+  const fixed = bestNetworkBytes(n, ls.rows);
+  checkMemory(fixed, limitMB, what);
+  const cand = allCandidates(ls, 1, fixed, limitMB, what, signal);
+  return bestNetworkFrom(ls, cand, signal);
+}
+
+/** Steps 2–3 given the candidates (shared with tests). */
+export function bestNetworkFrom(ls: LocalScores, cand: readonly ParentCandidates[], signal?: AbortSignal): ExactNetwork {
+  const n = ls.n;
+  if (n === 0) return { parents: new Int32Array(0), score: ls.constant };
+  const size = 2 ** n;
+  const best = new Float64Array(size);
+  const sink = new Uint8Array(size);
+  const bestPos = cand.map((c) => c.bestPos);
+  const scores = cand.map((c) => c.scores);
+  for (let W = 1; W < size; W++) {
+    if ((W & 0xffff) === 0) throwIfAborted(signal);
+    let b = -Infinity;
+    let bx = 0;
+    for (let t = W; t !== 0; t &= t - 1) {
+      const x = 31 - Math.clz32(t & -t);
+      const sub = W ^ (1 << x);
+      const c = ((sub >>> (x + 1)) << x) | (sub & ((1 << x) - 1));
+      const val = best[sub]! + scores[x]![bestPos[x]![c]!]!;
+      if (val > b) {
+        b = val;
+        bx = x;
+      }
+    }
+    best[W] = b;
+    sink[W] = bx;
+  }
+  const parents = new Int32Array(n);
+  let W = size - 1;
+  while (W !== 0) {
+    const x = sink[W]!;
+    const sub = W ^ (1 << x);
+    parents[x] = cand[x]!.masks[cand[x]!.bestPos[compress(sub, x)]!]!;
+    W = sub;
+  }
+  if (!Number.isFinite(best[size - 1]!)) throw new UserError('exact search: no network has a finite score');
+  return { parents, score: best[size - 1]! + ls.constant };
+}

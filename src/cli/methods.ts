@@ -1,0 +1,54 @@
+/**
+ * The method catalog as Markdown, generated from the registry (ids, titles, citations, parameters with
+ * their defaults), so docs/methods.md never disagrees with the code. `bnclab methods --write` rewrites it.
+ */
+import { listBaselines, listEstimators, listStructures, type JsonSchema, type MethodInfo } from '../registry.js';
+import '../methods.js';
+
+export function methodsMarkdown(): string {
+  const out: string[] = [
+    '# Methods',
+    '',
+    'Generated from the method registry by `bnclab methods --write`; every entry is the id a spec uses, the',
+    'paper the implementation follows, and its parameters with their defaults. A list value for a parameter',
+    'in a spec is a sweep.',
+    '',
+  ];
+  const section = (title: string, intro: string, methods: readonly MethodInfo[], extra?: (m: MethodInfo) => string[]): void => {
+    out.push(`## ${title}`, '', intro, '');
+    for (const m of methods) {
+      out.push(`### \`${m.id}\`: ${m.title}`, '', m.citation, '');
+      for (const line of extra?.(m) ?? []) out.push(line);
+      const props = (m.params['properties'] ?? {}) as Record<string, JsonSchema>;
+      const keys = Object.keys(props);
+      if (keys.length === 0) out.push('No parameters.', '');
+      else {
+        out.push('| parameter | type | default | meaning |', '|---|---|---|---|');
+        for (const k of keys) {
+          const p = props[k]!;
+          out.push(`| \`${k}\` | ${typeText(p)} | ${m.defaults[k] === undefined ? '' : `\`${JSON.stringify(m.defaults[k])}\``} | ${String(p['description'] ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
+        }
+        out.push('');
+      }
+      if (m.maxAttributes !== undefined) out.push(`Handles at most ${m.maxAttributes} attributes.`, '');
+    }
+  };
+  section('Structure learners', 'A structure learner returns a DAG over the attributes and the class (or weighted DAGs).', listStructures());
+  section('Parameter estimators', 'An estimator fits the parameters of a structure and returns the class posteriors.', listEstimators(), (m) => {
+    const s = (m as { structures?: readonly string[] }).structures;
+    return s ? [`Applies to: ${s.map((x) => `\`${x}\``).join(', ')}.`, ''] : [];
+  });
+  section('Baselines', 'Classifiers outside the structure × estimator grid, run on the same folds and preprocessing.', listBaselines());
+  return out.join('\n');
+}
+
+function typeText(p: JsonSchema): string {
+  if (Array.isArray(p['enum'])) return (p['enum'] as unknown[]).map((v) => `\`${JSON.stringify(v)}\``).join(' \\| ');
+  if (Array.isArray(p['anyOf'])) return (p['anyOf'] as JsonSchema[]).map(typeText).join(' \\| ');
+  const t = p['type'];
+  const range: string[] = [];
+  if (p['minimum'] !== undefined) range.push(`≥ ${String(p['minimum'])}`);
+  if (p['exclusiveMinimum'] !== undefined) range.push(`> ${String(p['exclusiveMinimum'])}`);
+  if (p['maximum'] !== undefined) range.push(`≤ ${String(p['maximum'])}`);
+  return `${Array.isArray(t) ? t.join(' \\| ') : String(t ?? 'any')}${range.length ? ` (${range.join(', ')})` : ''}`;
+}

@@ -1,0 +1,511 @@
+/**
+ * One context tree (Petitjean et al. 2018, §4.3) for one conditional distribution P(X | branch variables),
+ * and its collapsed Gibbs sampler (§4.4, Algorithms 1–5), as the authors' code runs it.
+ *
+ * Tree: the root (depth 0) is the marginal φ_X; depth d branches on the d-th branch variable (the class
+ * first, then the other parents in the given order); leaves (depth D) hold the data counts n. Only
+ * branches that the data reaches exist. Internal nodes hold n_k = Σ_children t_k (Eq. 10), kept up to date
+ * as the children's pseudo-counts t move. Nodes are numbered breadth-first, so the nodes of one depth are
+ * contiguous and every parent precedes its children.
+ *
+ * Sampler, per iteration: pseudo-counts leaves → root (Alg. 3/4, window ±w, a decrease that would leave the
+ * parent with n_k < t_k is impossible); concentrations when scheduled (Alg. 5, Beta/Gamma augmentation,
+ * tied groups); after burn-in, p = (n + c · p_parent) / (N + c) top-down (Eqs. 12–14) and its running sum.
+ * Root: t_k = min(1, n_k), concentration fixed at its initial value and never sampled, base 1/K.
+ */
+import type { LogStirlingCache } from './stirling.js';
+import { digamma, type Variates } from './random.js';
+
+export type Tying = 'none' | 'same-parent' | 'level' | 'single';
+
+export interface SamplerSettings {
+  readonly iterations: number;
+  readonly burnIn: number;
+  readonly tying: Tying;
+  /** Gamma(shape, rate) prior on every sampled concentration; (0, 0) is the paper's improper prior. */
+  readonly priorShape: number;
+  readonly priorRate: number;
+  /** Concentrations are sampled in iteration `iter` (0-based) when (iter + ⌊f/2⌋) mod f = 0. */
+  readonly concentrationEvery: number;
+  readonly maxConcentration: number;
+  /** Initial value of every concentration; also the root's fixed concentration. */
+  readonly initialConcentration: number;
+  readonly window: number;
+}
+
+/** Largest pseudo-count the window may propose (the authors' MAX_TK). */
+export const MAX_TK = 10000;
+/** q ~ Beta(c, N) is floored at 1e-75 in the authors' code, so log(1/q) ≤ 75 ln 10. */
+const MAX_LOG_INV_Q = 75 * Math.LN10;
+
+export class ContextTree {
+  /** Cardinality of the child variable. */
+  readonly K: number;
+  /** Depth of the leaves (number of branch variables). */
+  readonly depth: number;
+  readonly size: number;
+  /** Nodes of depth d are depthStart[d] .. depthStart[d + 1] − 1. */
+  readonly depthStart: Int32Array;
+  readonly parent: Int32Array;
+  /** Offset of a node's child slots in `children` (one slot per value of its branch variable); −1 for leaves. */
+  readonly childStart: Int32Array;
+  readonly children: Int32Array;
+  /** n[i·K + k]: data counts at leaves, Σ children t at internal nodes. */
+  readonly n: Int32Array;
+  readonly t: Int32Array;
+  readonly nSum: Int32Array;
+  readonly tSum: Int32Array;
+  /** Running sum of the per-iteration estimates p[i·K + k], and how many iterations it holds. */
+  readonly pSum: Float64Array;
+  recorded = 0;
+  /** Final concentration values per node (after the last iteration), for diagnostics. */
+  concentration: Float64Array;
+
+  /**
+   * Builds the tree from the rows where the child and every branch variable are observed (available case).
+   * `branchCols[d]` is the column of the variable tested at depth d, with cardinality `branchCards[d]`.
+   */
+  constructor(child: Int32Array, K: number, branchCols: readonly Int32Array[], branchCards: readonly number[], rows: number) {
+    const D = branchCols.length;
+    this.K = K;
+    this.depth = D;
+    // Build with growable arrays, then renumber breadth-first.
+    const par: number[] = [-1];
+    const dep: number[] = [0];
+    const slotStart: number[] = [];
+    const slots: number[] = [];
+    const cnt: number[] = [];
+    const addNode = (p: number, d: number): number => {
+      const id = par.length;
+      par.push(p);
+      dep.push(d);
+      return id;
+    };
+    // slot arrays are created lazily per internal node
+    const slotOf = (node: number, d: number): number => {
+      let s = slotStart[node];
+      if (s === undefined) {
+        s = slots.length;
+        slotStart[node] = s;
+        for (let v = 0; v < branchCards[d]!; v++) slots.push(-1);
+      }
+      return s;
+    };
+    const leafCounts = new Map<number, number>(); // leaf id → offset in cnt
+    rows: for (let r = 0; r < rows; r++) {
+      const x = child[r]!;
+      if (x < 0) continue;
+      let node = 0;
+      for (let d = 0; d < D; d++) {
+        const v = branchCols[d]![r]!;
+        if (v < 0) continue rows;
+      }
+      for (let d = 0; d < D; d++) {
+        const v = branchCols[d]![r]!;
+        const s = slotOf(node, d) + v;
+        let c = slots[s]!;
+        if (c < 0) {
+          c = addNode(node, d + 1);
+          slots[s] = c;
+        }
+        node = c;
+      }
+      let o = leafCounts.get(node);
+      if (o === undefined) {
+        o = cnt.length;
+        leafCounts.set(node, o);
+        for (let k = 0; k < K; k++) cnt.push(0);
+      }
+      cnt[o + x]!++;
+    }
+    // Breadth-first renumbering.
+    const total = par.length;
+    const order = new Int32Array(total);
+    const newId = new Int32Array(total);
+    order[0] = 0;
+    let head = 0;
+    let tail = 1;
+    while (head < tail) {
+      const u = order[head++]!;
+      const d = dep[u]!;
+      const s = slotStart[u];
+      if (s === undefined) continue;
+      for (let v = 0; v < branchCards[d]!; v++) {
+        const c = slots[s + v]!;
+        if (c >= 0) order[tail++] = c;
+      }
+    }
+    for (let i = 0; i < total; i++) newId[order[i]!] = i;
+    this.size = total;
+    this.parent = new Int32Array(total);
+    this.childStart = new Int32Array(total).fill(-1);
+    this.depthStart = new Int32Array(D + 2);
+    let slotTotal = 0;
+    for (let i = 0; i < total; i++) {
+      const u = order[i]!;
+      this.parent[i] = u === 0 ? -1 : newId[par[u]!]!;
+      if (slotStart[u] !== undefined) {
+        this.childStart[i] = slotTotal;
+        slotTotal += branchCards[dep[u]!]!;
+      }
+      this.depthStart[dep[u]! + 1]!++;
+    }
+    for (let d = 0; d <= D; d++) this.depthStart[d + 1]! += this.depthStart[d]!;
+    this.children = new Int32Array(slotTotal).fill(-1);
+    for (let i = 0; i < total; i++) {
+      const u = order[i]!;
+      const s = slotStart[u];
+      if (s === undefined) continue;
+      const o = this.childStart[i]!;
+      const card = branchCards[dep[u]!]!;
+      for (let v = 0; v < card; v++) {
+        const c = slots[s + v]!;
+        if (c >= 0) this.children[o + v] = newId[c]!;
+      }
+    }
+    this.n = new Int32Array(total * K);
+    this.t = new Int32Array(total * K);
+    this.nSum = new Int32Array(total);
+    this.tSum = new Int32Array(total);
+    this.pSum = new Float64Array(total * K);
+    this.concentration = new Float64Array(total);
+    for (const [leaf, o] of leafCounts) {
+      const i = newId[leaf]!;
+      for (let k = 0; k < K; k++) this.n[i * K + k] = cnt[o + k]!;
+    }
+  }
+
+  /** Number of rows that reached the leaves (= the root's data total). */
+  dataCount(): number {
+    let s = 0;
+    const first = this.depthStart[this.depth]!;
+    for (let i = first * this.K; i < this.size * this.K; i++) s += this.n[i]!;
+    return s;
+  }
+
+  /** The deepest existing node on the path of `values` (branch values in order; stops at a missing child). */
+  find(values: ArrayLike<number>): number {
+    let node = 0;
+    for (let d = 0; d < this.depth; d++) {
+      const s = this.childStart[node]!;
+      const v = values[d]!;
+      if (s < 0 || v < 0) break;
+      const c = this.children[s + v]!;
+      if (c < 0) break;
+      node = c;
+    }
+    return node;
+  }
+
+  /**
+   * Initial pseudo-counts, bottom-up (Alg. 2, Eq. 15): internal n_k = Σ children t_k; root t_k = min(1, n_k);
+   * other nodes t_k = n_k if n_k ≤ 1, else max(1, ⌊c (ψ(c + n_k) − ψ(c))⌋) with c the initial concentration.
+   */
+  initialise(c: number): void {
+    const { K, n, t, nSum, tSum, parent } = this;
+    n.fill(0, 0, this.depthStart[this.depth]! * K); // internal counts are rebuilt from the leaves
+    nSum.fill(0);
+    tSum.fill(0);
+    t.fill(0);
+    this.pSum.fill(0);
+    this.recorded = 0;
+    const psiC = digamma(c);
+    for (let i = this.size - 1; i >= 0; i--) {
+      let N = 0;
+      let T = 0;
+      for (let k = 0; k < K; k++) {
+        const nk = n[i * K + k]!;
+        N += nk;
+        let tk: number;
+        if (i === 0) tk = Math.min(1, nk);
+        else if (nk <= 1) tk = nk;
+        else tk = Math.max(1, Math.floor(c * (digamma(c + nk) - psiC)));
+        t[i * K + k] = tk;
+        T += tk;
+        if (i > 0) n[parent[i]! * K + k] += tk;
+      }
+      nSum[i] = N;
+      tSum[i] = T;
+    }
+  }
+
+  /**
+   * Concentration groups under a tying strategy: group id per node (the root gets the last id, which is
+   * fixed and never sampled) and the members of each sampled group.
+   */
+  groups(tying: Tying): { conc: Int32Array; count: number; members: Int32Array[] } {
+    const conc = new Int32Array(this.size);
+    const lists: number[][] = [];
+    const D = this.depth;
+    if (tying === 'none') {
+      for (let i = 1; i < this.size; i++) {
+        conc[i] = lists.length;
+        lists.push([i]);
+      }
+    } else if (tying === 'level') {
+      for (let d = 1; d <= D; d++) {
+        const a = this.depthStart[d]!;
+        const b = this.depthStart[d + 1]!;
+        if (b <= a) continue;
+        const g = lists.length;
+        const l: number[] = [];
+        for (let i = a; i < b; i++) {
+          conc[i] = g;
+          l.push(i);
+        }
+        lists.push(l);
+      }
+    } else if (tying === 'single') {
+      if (this.size > 1) {
+        const l: number[] = [];
+        for (let i = 1; i < this.size; i++) {
+          conc[i] = 0;
+          l.push(i);
+        }
+        lists.push(l);
+      }
+    } else {
+      // same-parent: the children of one node share a concentration (children are contiguous in BFS order)
+      const byParent = new Map<number, number>();
+      for (let i = 1; i < this.size; i++) {
+        const p = this.parent[i]!;
+        let g = byParent.get(p);
+        if (g === undefined) {
+          g = lists.length;
+          byParent.set(p, g);
+          lists.push([]);
+        }
+        conc[i] = g;
+        lists[g]!.push(i);
+      }
+    }
+    const count = lists.length;
+    conc[0] = count;
+    return { conc, count, members: lists.map((l) => Int32Array.from(l)) };
+  }
+
+  /**
+   * Runs the Gibbs sampler (Alg. 1) from the initial state; afterwards `average()` gives the estimates.
+   * `logWeights` computes every window from the log tables (the slow reference path the ratio products
+   * are tested against) instead of only when the products leave the double range.
+   */
+  sample(s: SamplerSettings, stirling: LogStirlingCache, vr: Variates, signal?: AbortSignal, logWeights = false): void {
+    const { K, n, t, nSum, tSum, parent, size, pSum } = this;
+    this.initialise(s.initialConcentration);
+    const { conc, count: G, members } = this.groups(s.tying);
+    // Group values; index G is the root's fixed concentration.
+    const cVal = new Float64Array(G + 1).fill(s.initialConcentration);
+    const cLog = new Float64Array(G + 1).fill(Math.log(s.initialConcentration));
+    // lrf[g][N] = log Γ(c_g + N) − log Γ(c_g), filled lazily up to lrfLen[g] and reset when c_g changes.
+    const lrf: Float64Array[] = [];
+    const lrfLen = new Int32Array(G + 1);
+    for (let g = 0; g <= G; g++) {
+      lrf.push(new Float64Array(64));
+      lrfLen[g] = 1;
+    }
+    const extendLrf = (g: number, upTo: number): Float64Array => {
+      let a = lrf[g]!;
+      if (a.length <= upTo) {
+        const b = new Float64Array(Math.max(upTo + 1, a.length * 2));
+        b.set(a.subarray(0, lrfLen[g]!));
+        a = b;
+        lrf[g] = a;
+      }
+      const c = cVal[g]!;
+      for (let N = lrfLen[g]!; N <= upTo; N++) a[N] = a[N - 1]! + Math.log(c + N - 1);
+      lrfLen[g] = upTo + 1;
+      return a;
+    };
+    const w = s.window;
+    const lp = new Float64Array(2 * w + 1);
+    const every = s.concentrationEvery;
+    const offset = Math.floor(every / 2);
+    const pCur = new Float64Array(size * K);
+    const { ratioT, ratioN, rowCapN, filled, filledN } = stirling;
+    // The (node, value) pairs that can ever be sampled, deepest nodes first, values ascending: every value
+    // of an internal node (its counts move with its children's pseudo-counts) and the leaf values seen at
+    // least twice (a leaf count ≤ 1 fixes t = n for good).
+    const firstLeaf = this.depthStart[this.depth]!;
+    const pairList: number[] = [];
+    for (let i = size - 1; i >= 1; i--) {
+      for (let k = 0; k < K; k++) if (i < firstLeaf || n[i * K + k]! >= 2) pairList.push(i, k);
+    }
+    const pairs = Int32Array.from(pairList);
+    const nPairs = pairs.length;
+    const iters = s.iterations;
+    for (let iter = 0; iter < iters; iter++) {
+      if ((iter & 63) === 0) signal?.throwIfAborted();
+      // 1. pseudo-counts, deepest nodes first (Alg. 3 and 4)
+      for (let q = 0; q < nPairs; q += 2) {
+        const i = pairs[q]!;
+        const k = pairs[q + 1]!;
+        const p = parent[i]!;
+        const pg = conc[p]!;
+        const io = i * K;
+        const po = p * K;
+        const nn = n[io + k]!;
+        if (nn < 2) continue; // t = n is forced (and already holds)
+        const pN = nSum[p]!; // current: the previous values' moves have changed it
+        const tOld = t[io + k]!;
+        const pn = n[po + k]!;
+        const pt = t[po + k]!;
+        let lo = tOld - w;
+        if (lo < 1) lo = 1;
+        if (lo < tOld - (pn - pt)) lo = tOld - (pn - pt);
+        let hi = tOld + w;
+        if (hi > nn) hi = nn;
+        if (hi > MAX_TK) hi = MAX_TK;
+        if (hi <= lo) continue; // tOld is the only admissible value
+        // Make the tables cover every lookup below: B(n, lo+1..hi) and P(pn + lo−tOld+1 .. pn + hi−tOld, pt).
+        const J = hi >> 6;
+        if (J >= filled.length || nn >= filled[J]!) stirling.ensure(nn, hi);
+        const pj = pt >> 6;
+        const pRow = pn + hi - tOld;
+        if (pj >= filledN.length || pRow >= filledN[pj]!) stirling.ensureN(pRow, pt);
+        // Unnormalised P(t) = S(n, t) c^t S(pn + t − tOld, pt) / [Γ(c_p + N_p + t − tOld) / Γ(c_p)]
+        // (Alg. 4), relative to t = lo, by the neighbour ratios
+        //   P(t) / P(t−1) = B(n, t) · c · P_n(pn + t − tOld, pt) / (c_p + N_p + t − 1 − tOld).
+        const m = hi - lo;
+        const c = cVal[conc[i]!]!;
+        const pCap = rowCapN[pj]!;
+        const pRatio = ratioN[pj]!;
+        let pIdx = (pt & 63) * pCap + pn - tOld + lo + 1 - (pj << 6);
+        let den = cVal[pg]! + pN + lo - tOld;
+        let v = 1;
+        let sum = 1;
+        let lowest = 1;
+        lp[0] = 1;
+        const jl = (lo + 1) >> 6;
+        if (jl === hi >> 6) {
+          const own = ratioT[jl]!;
+          let oIdx = ((nn - (jl << 6)) << 6) + ((lo + 1) & 63);
+          for (let x = 1; x <= m; x++) {
+            v *= (own[oIdx++]! * c * pRatio[pIdx++]!) / den;
+            den += 1;
+            lp[x] = v;
+            sum += v;
+            if (v < lowest) lowest = v;
+          }
+        } else {
+          for (let x = 1; x <= m; x++) {
+            const tt = lo + x;
+            const j = tt >> 6;
+            v *= (ratioT[j]![((nn - (j << 6)) << 6) + (tt & 63)]! * c * pRatio[pIdx++]!) / den;
+            den += 1;
+            lp[x] = v;
+            sum += v;
+            if (v < lowest) lowest = v;
+          }
+        }
+        if (logWeights || !(sum < 1e280) || lowest < 1e-280) {
+          // Products out of range (extreme counts or concentrations): the same weights from the logs.
+          stirling.ensure(nn > pRow ? nn : pRow, hi > pt ? hi : pt);
+          let lr = lrf[pg]!;
+          if (pN + hi - tOld >= lrfLen[pg]!) lr = extendLrf(pg, pN + hi - tOld);
+          const logc = cLog[conc[i]!]!;
+          let mx = -Infinity;
+          for (let x = 0; x <= m; x++) {
+            const tt = lo + x;
+            const w = stirling.get(nn, tt) + tt * logc + stirling.get(pn - tOld + tt, pt) - lr[pN - tOld + tt]!;
+            lp[x] = w;
+            if (w > mx) mx = w;
+          }
+          sum = 0;
+          for (let x = 0; x <= m; x++) {
+            const e = Math.exp(lp[x]! - mx);
+            lp[x] = e;
+            sum += e;
+          }
+        }
+        let u = vr.rng.next() * sum;
+        let x = 0;
+        while (x < m && u >= lp[x]!) {
+          u -= lp[x]!;
+          x++;
+        }
+        const d = lo + x - tOld;
+        if (d !== 0) {
+          t[io + k] = tOld + d;
+          tSum[i]! += d;
+          n[po + k]! += d;
+          nSum[p]! += d;
+        }
+      }
+      // 2. concentrations (Alg. 5), each tied group from the Beta/Gamma augmentation
+      if ((iter + offset) % every === 0) {
+        for (let g = 0; g < G; g++) {
+          const c = cVal[g]!;
+          let shape = s.priorShape;
+          let rate = s.priorRate;
+          const mem = members[g]!;
+          for (let q = 0; q < mem.length; q++) {
+            const j = mem[q]!;
+            const N = nSum[j]!;
+            if (N === 0) continue;
+            shape += tSum[j]!;
+            const li = vr.logInvBeta(c, N);
+            rate += li < MAX_LOG_INV_Q ? li : MAX_LOG_INV_Q;
+          }
+          let next = shape > 0 && rate > 0 ? vr.gamma(shape) / rate : s.maxConcentration;
+          if (!(next <= s.maxConcentration)) next = s.maxConcentration;
+          if (!(next > 0)) next = Number.MIN_VALUE;
+          if (next !== c) {
+            cVal[g] = next;
+            cLog[g] = Math.log(next);
+            lrfLen[g] = 1;
+          }
+        }
+      }
+      // 3. estimates after burn-in (Eqs. 12–14), top-down
+      if (iter >= s.burnIn) {
+        const c0 = cVal[G]!;
+        const N0 = nSum[0]!;
+        for (let k = 0; k < K; k++) {
+          const v = (n[k]! + c0 / K) / (N0 + c0);
+          pCur[k] = v;
+          pSum[k] += v;
+        }
+        for (let i = 1; i < size; i++) {
+          const c = cVal[conc[i]!]!;
+          const inv = 1 / (nSum[i]! + c);
+          const io = i * K;
+          const po = parent[i]! * K;
+          for (let k = 0; k < K; k++) {
+            const v = (n[io + k]! + c * pCur[po + k]!) * inv;
+            pCur[io + k] = v;
+            pSum[io + k] += v;
+          }
+        }
+        this.recorded++;
+      }
+    }
+    for (let i = 0; i < size; i++) this.concentration[i] = cVal[conc[i]!]!;
+  }
+
+  /**
+   * Deterministic estimate of a tree without branch variables (D = 0): the root alone holds the data,
+   * p = (n_k + c0/K) / (N + c0), identical at every iteration.
+   */
+  rootOnly(c0: number): void {
+    const { K, n, pSum } = this;
+    let N = 0;
+    for (let k = 0; k < K; k++) N += n[k]!;
+    for (let k = 0; k < K; k++) pSum[k] = (n[k]! + c0 / K) / (N + c0);
+    this.recorded = 1;
+    this.nSum[0] = N;
+    this.concentration[0] = c0;
+  }
+
+  /** Averaged estimate of node i (the mean over recorded iterations), written into out[o .. o + K). */
+  average(i: number, out: Float64Array, o = 0): void {
+    const K = this.K;
+    const inv = 1 / this.recorded;
+    let s = 0;
+    for (let k = 0; k < K; k++) {
+      const v = this.pSum[i * K + k]! * inv;
+      out[o + k] = v;
+      s += v;
+    }
+    for (let k = 0; k < K; k++) out[o + k]! /= s; // guards the rounding of the running sums
+  }
+}

@@ -1,0 +1,671 @@
+/**
+ * Stored results → the report as a document model (sections of text, tables and figures), which
+ * render.ts turns into Markdown and HTML and index.ts writes to files. Nothing here re-runs a learner.
+ */
+import type { MethodSpec } from '../spec/load.js';
+import type { ResultRow } from '../store/db.js';
+import type { PAdjustMethod } from '../stats/padjust.js';
+import { cliques, compareResults, foldValues, metricDef, type Comparison, type MetricComparison } from './compare.js';
+import { cdFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
+import { evaluateReference, type ReferenceResult } from './reference.js';
+import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from './spec.js';
+import { REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
+import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
+
+export type Block =
+  | { readonly kind: 'p'; readonly text: string }
+  | { readonly kind: 'list'; readonly items: readonly string[] }
+  | { readonly kind: 'table'; readonly table: Table }
+  | { readonly kind: 'figure'; readonly figure: Figure };
+
+export interface Section {
+  readonly title: string;
+  readonly level: 2 | 3;
+  readonly blocks: readonly Block[];
+}
+
+export interface ReportDoc {
+  readonly title: string;
+  readonly intro: readonly Block[];
+  readonly sections: readonly Section[];
+  readonly tables: readonly Table[];
+  readonly figures: readonly Figure[];
+  readonly comparison: Comparison;
+  readonly references: readonly ReferenceResult[];
+  /** Per-metric summaries (every REPORT_METRICS entry), for report.csv. */
+  readonly summaries: readonly SummaryTable[];
+}
+
+export interface FailedJob {
+  readonly dataset: string;
+  readonly method: string;
+  readonly repeat: number;
+  readonly fold: number;
+  readonly error: string;
+}
+
+export interface ReportInput {
+  readonly experiment: string;
+  readonly specFile: string;
+  readonly specHash: string;
+  /** Run settings (seed, preprocessing, resampling, database), printed at the top. */
+  readonly settings: Readonly<Record<string, string>>;
+  readonly methods: readonly MethodSpec[];
+  readonly rows: readonly ResultRow[];
+  readonly expectedJobs: number;
+  readonly failed: readonly FailedJob[];
+  readonly compare: CompareSpec;
+  readonly reference: readonly ReferenceSpec[];
+  /** Results of the experiments named in compare.learning_curve, by experiment name. */
+  readonly curveRows?: ReadonlyMap<string, readonly ResultRow[]>;
+}
+
+const ADJUST_NAME: Record<PAdjustMethod, string> = {
+  hommel: 'Hommel',
+  holm: 'Holm',
+  hochberg: 'Hochberg',
+  bonferroni: 'Bonferroni',
+  none: 'unadjusted',
+};
+
+/** A readable, file-safe stem. */
+export function slug(s: string): string {
+  return s.replace(/[^A-Za-z0-9._+-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'x';
+}
+
+function uniqueIds(): (stem: string) => string {
+  const used = new Set<string>();
+  return (stem) => {
+    let id = slug(stem);
+    for (let i = 2; used.has(id); i++) id = `${slug(stem)}-${i}`;
+    used.add(id);
+    return id;
+  };
+}
+
+/** Settings that change numbers, one line each, as the report prints them. */
+export function comparisonSettings(s: CompareSpec, c: Comparison): string[] {
+  const w = s.wilcoxon;
+  return [
+    `metrics: ${s.metrics.join(', ')} (per-dataset means over folds${s.digits !== null ? `, rounded to ${s.digits} decimals before every test` : ', unrounded'})`,
+    `control: ${c.control ?? 'none'} (${s.control === 'best' ? `'best': ${c.controlReason}` : c.controlReason})`,
+    `α = ${s.alpha}; p-value adjustment: ${ADJUST_NAME[s.adjust]} (R p.adjust)`,
+    `tests: ${s.tests.join(', ')}`,
+    `Friedman: ${s.friedman.tieCorrection ? 'tie-corrected (R friedman.test)' : 'without tie correction (Demšar 2006)'}; Iman–Davenport F from the same χ²`,
+    `post-hoc: Friedman mean-rank z = (R_j − R_control)/√(k(k+1)/(6N)), two-sided normal p, ${ADJUST_NAME[s.adjust]}-adjusted over the k − 1 comparisons`,
+    `Wilcoxon signed-rank (paired over datasets): zeros ${w.zeroMethod}, exact ${w.exact === 'auto' ? 'when n < 50 without ties or zeros (R)' : String(w.exact)}, continuity correction ${w.correct ? 'on' : 'off'}, tie correction ${w.tieCorrection ? 'on' : 'off'}; ${ADJUST_NAME[s.adjust]}-adjusted over the pairs`,
+    `sign test: two-sided exact binomial on wins vs losses, draws ${s.sign.draws === 'drop' ? 'dropped (n = wins + losses)' : 'split (Demšar 2006)'}; a draw is |a − b| ≤ ${s.sign.tolerance}`,
+    `critical difference: ${s.cd.procedure === 'nemenyi' ? `Nemenyi, studentized range df = ${s.cd.df === 'infinity' ? '∞ (Demšar 2006)' : 'k(N − 1) (scmamp)'}` : 'Bonferroni–Dunn'} at α = ${s.alpha}`,
+  ];
+}
+
+function displayDigits(metric: MetricDef, s: CompareSpec): number {
+  return s.digits !== null ? Math.min(metric.digits, s.digits) : metric.digits;
+}
+
+/** Per-dataset table with the best value per row in bold, an average row and average ranks (SubbKB Table 3). */
+function metricTable(id: string, t: SummaryTable, s: CompareSpec, ranks: readonly number[]): Table {
+  const digits = displayDigits(t.metric, s);
+  const rows: TableRow[] = t.datasets.map((d, i) => {
+    const row = t.cells[i]!;
+    const shown = row.map((c) => (c ? Number(c.mean.toFixed(digits)) : undefined));
+    const defined = shown.filter((v): v is number => v !== undefined);
+    const best = defined.length >= 2 ? (t.metric.higherIsBetter ? Math.max(...defined) : Math.min(...defined)) : undefined;
+    return {
+      cells: [
+        cell(d),
+        ...row.map((c, j) =>
+          c ? cell(`${c.mean.toFixed(digits)} ± ${c.sd.toFixed(digits)}`, { bold: shown[j] === best, value: c.mean }) : cell('–', { value: null }),
+        ),
+      ],
+    };
+  });
+  rows.push({
+    ruleAbove: true,
+    cells: [cell(`average (${t.completeDatasets})`, { italic: true }), ...t.average.map((a) => cell(fixed(a, digits), { value: a }))],
+  });
+  const bestRank = Math.min(...ranks.filter((r) => Number.isFinite(r)));
+  rows.push({
+    cells: [cell('average rank', { italic: true }), ...ranks.map((r) => cell(fixed(r, 2), { value: r, bold: r === bestRank && t.methods.length > 1 }))],
+  });
+  return {
+    id,
+    caption: `${t.metric.title} (${t.metric.higherIsBetter ? 'higher' : 'lower'} is better): mean ± standard deviation over folds; the best mean per dataset in bold. Averages and ranks over the ${t.completeDatasets} datasets on which every method has results.`,
+    columns: [{ header: 'dataset', align: 'l' }, ...t.methods.map((m) => ({ header: m, align: 'r' as const }))],
+    rows,
+  };
+}
+
+function friedmanTable(c: Comparison): Table | null {
+  const rows = c.metrics.flatMap((m): TableRow[] => {
+    const f = m.friedman;
+    if (!f) return [];
+    const a = c.settings.alpha;
+    return [
+      {
+        cells: [
+          cell(m.metric.title),
+          cell(String(f.nDatasets), { value: f.nDatasets }),
+          cell(String(f.nMethods), { value: f.nMethods }),
+          cell(fixed(f.chi2, 4), { value: f.chi2 }),
+          cell(String(f.df), { value: f.df }),
+          cell(formatP(f.p), { value: f.p, bold: f.p <= a }),
+          cell(fixed(f.imanDavenport.F, 4), { value: f.imanDavenport.F }),
+          cell(`${f.imanDavenport.df1}, ${f.imanDavenport.df2}`, { value: `${f.imanDavenport.df1};${f.imanDavenport.df2}` }),
+          cell(formatP(f.imanDavenport.p), { value: f.imanDavenport.p, bold: f.imanDavenport.p <= a }),
+        ],
+      },
+    ];
+  });
+  if (rows.length === 0) return null;
+  return {
+    id: 'friedman',
+    caption: `Friedman test (${c.settings.friedman.tieCorrection ? 'tie-corrected' : 'no tie correction'}) and Iman–Davenport F on the mean ranks; bold: p ≤ ${c.settings.alpha}.`,
+    columns: [
+      { header: 'metric', align: 'l' },
+      { header: 'N', align: 'r' },
+      { header: 'k', align: 'r' },
+      { header: 'χ²', align: 'r' },
+      { header: 'df', align: 'r' },
+      { header: 'p', align: 'r' },
+      { header: 'F (Iman–Davenport)', align: 'r' },
+      { header: 'df', align: 'r' },
+      { header: 'p (F)', align: 'r' },
+    ],
+    rows,
+  };
+}
+
+/** Mean-rank post-hoc p-values against the control (SubbKB Table 4). */
+function posthocTable(id: string, m: MetricComparison, s: CompareSpec): Table | null {
+  const ph = m.posthoc;
+  if (!ph) return null;
+  const name = ADJUST_NAME[s.adjust];
+  const rows: TableRow[] = [
+    {
+      cells: [
+        cell(`${m.methods[ph.control]!} (control)`, { value: m.methods[ph.control]! }),
+        cell(fixed(ph.controlMeanRank, 3), { value: ph.controlMeanRank }),
+        cell('', { value: null }),
+        cell('', { value: null }),
+        cell('', { value: null }),
+      ],
+    },
+    ...ph.comparisons.map((c) => ({
+      cells: [
+        cell(m.methods[c.method]!),
+        cell(fixed(c.meanRank, 3), { value: c.meanRank }),
+        cell(fixed(c.z, 4), { value: c.z }),
+        cell(formatP(c.p), { value: c.p }),
+        cell(formatP(c.pAdjusted), { value: c.pAdjusted, bold: c.pAdjusted <= s.alpha }),
+      ],
+    })),
+  ];
+  return {
+    id,
+    caption: `${m.metric.title}: Friedman mean-rank post-hoc tests of each method against ${m.methods[ph.control]} over ${ph.nDatasets} datasets (k = ${ph.nMethods}, SE = ${ph.se.toFixed(4)}); p-values ${name === 'unadjusted' ? 'unadjusted' : `adjusted by ${name}'s procedure`}; bold: adjusted p ≤ ${s.alpha}.`,
+    columns: [
+      { header: 'method', align: 'l' },
+      { header: 'mean rank', align: 'r' },
+      { header: 'z', align: 'r' },
+      { header: 'p', align: 'r' },
+      { header: `p (${name})`, align: 'r' },
+    ],
+    rows,
+  };
+}
+
+function wdlText(w: { wins: number; draws: number; losses: number }): string {
+  return `${w.wins}–${w.draws}–${w.losses}`;
+}
+
+/** Pairwise Wilcoxon signed-rank tests over datasets (SubbKB Table 8). */
+function wilcoxonTable(id: string, m: MetricComparison, s: CompareSpec): Table | null {
+  const pairs = m.pairs.filter((p) => p.wilcoxon || p.error);
+  if (pairs.length === 0 || !s.tests.includes('wilcoxon')) return null;
+  const name = ADJUST_NAME[s.adjust];
+  return {
+    id,
+    caption: `${m.metric.title}: Wilcoxon signed-rank tests on the per-dataset means (a − b); W–D–L counts a against b; p-values ${name === 'unadjusted' ? 'unadjusted' : m.pairs.length === 1 ? 'of the single pair (no adjustment needed)' : `${name}-adjusted over the ${m.pairs.length} pairs`}; bold: adjusted p ≤ ${s.alpha}.`,
+    columns: [
+      { header: 'a', align: 'l' },
+      { header: 'b', align: 'l' },
+      { header: 'N', align: 'r' },
+      { header: 'W–D–L', align: 'c' },
+      { header: 'V (R⁺)', align: 'r' },
+      { header: 'R⁻', align: 'r' },
+      { header: 'test', align: 'l' },
+      { header: 'p', align: 'r' },
+      { header: `p (${name})`, align: 'r' },
+    ],
+    rows: pairs.map((p) => {
+      const w = p.wilcoxon;
+      return {
+        cells: [
+          cell(p.a),
+          cell(p.b),
+          cell(String(p.datasets.length), { value: p.datasets.length }),
+          cell(p.wdl ? wdlText(p.wdl) : '–'),
+          cell(w ? String(w.statistic) : '–', { value: w?.statistic ?? null }),
+          cell(w ? String(w.rMinus) : '–', { value: w?.rMinus ?? null }),
+          cell(w ? (w.method === 'exact' ? 'exact' : w.settings.correct ? 'normal, cc' : 'normal') : (p.error ?? '–')),
+          cell(formatP(w?.p), { value: w?.p ?? null }),
+          cell(formatP(p.wilcoxonAdjusted), { value: p.wilcoxonAdjusted, bold: p.wilcoxonAdjusted <= s.alpha }),
+        ],
+      };
+    }),
+  };
+}
+
+/** Win/draw/loss with sign-test p-values, significant entries in bold (HDP paper Tables 2 and 3). */
+function wdlTable(c: Comparison): Table | null {
+  if (c.pairs.length === 0 || !c.settings.tests.includes('sign')) return null;
+  const s = c.settings;
+  const rows = c.pairs.map(([a, b], i) => ({
+    cells: [
+      cell(`${a} vs ${b}`),
+      ...c.metrics.flatMap((m) => {
+        const p = m.pairs[i]!;
+        if (!p.wdl || !p.sign) return [cell('–', { value: null }), cell('–', { value: null })];
+        return [cell(wdlText(p.wdl), { bold: p.sign.p <= s.alpha, value: wdlText(p.wdl) }), cell(formatP(p.sign.p), { value: p.sign.p })];
+      }),
+    ],
+  }));
+  return {
+    id: 'wdl',
+    caption: `Win–draw–loss of a against b over datasets (a draw: |a − b| ≤ ${s.sign.tolerance}${s.digits !== null ? ` after rounding to ${s.digits} decimals` : ''}) and the two-tailed binomial sign test (draws ${s.sign.draws === 'drop' ? 'dropped' : 'split'}); bold: p ≤ ${s.alpha}.`,
+    columns: [
+      { header: 'a vs b', align: 'l' },
+      ...c.metrics.flatMap((m) => [
+        { header: `${m.metric.title} W–D–L`, align: 'c' as const },
+        { header: `${m.metric.title} p`, align: 'r' as const },
+      ]),
+    ],
+    rows,
+  };
+}
+
+function choiceText(id: string, given: Readonly<Record<string, unknown>>, drop: string | null): string {
+  const keys = Object.keys(given)
+    .filter((k) => k !== drop)
+    .sort();
+  return keys.length ? `${id}(${keys.map((k) => `${k}=${typeof given[k] === 'string' ? given[k] : JSON.stringify(given[k])}`).join(',')})` : id;
+}
+
+export interface SweepComparison {
+  /** The methods that differ only in the x parameter share a series name (the label without it). */
+  readonly series: string;
+  /** Value of the x parameter (the swept parameter unless the sweep names another x). */
+  readonly x: number | string;
+  readonly method: string;
+  /** The same method with the swept parameter at its reference value. */
+  readonly reference: string;
+}
+
+function parameterPath(path: string): ['structure' | 'estimator', string] {
+  return path.split('.') as ['structure' | 'estimator', string];
+}
+
+/**
+ * Every method whose swept parameter differs from the reference value, paired with the method that is
+ * identical except for that parameter at the reference value.
+ */
+export function sweepComparisons(methods: readonly MethodSpec[], sweep: SweepSpec): SweepComparison[] {
+  const [part, param] = parameterPath(sweep.parameter);
+  const [xPart, xParam] = parameterPath(sweep.x ?? sweep.parameter);
+  const bnc = methods.filter((m) => m.kind === 'bnc' && m.estimator && param in (part === 'structure' ? m.structure : m.estimator).params);
+  const without = (m: MethodSpec): string =>
+    JSON.stringify([
+      m.structure.id,
+      Object.entries(m.structure.params).filter(([k]) => !(part === 'structure' && k === param)),
+      m.estimator!.id,
+      Object.entries(m.estimator!.params).filter(([k]) => !(part === 'estimator' && k === param)),
+    ]);
+  const value = (m: MethodSpec, p: 'structure' | 'estimator', k: string): unknown => (p === 'structure' ? m.structure : m.estimator!).params[k];
+  const refs = new Map<string, MethodSpec>();
+  for (const m of bnc) if (value(m, part, param) === sweep.reference) refs.set(without(m), m);
+  const out: SweepComparison[] = [];
+  for (const m of bnc) {
+    if (value(m, part, param) === sweep.reference) continue;
+    const ref = refs.get(without(m));
+    const x = value(m, xPart, xParam);
+    if (!ref || x === undefined) continue;
+    const series = `${choiceText(m.structure.id, m.structure.given, xPart === 'structure' ? xParam : null)}/${choiceText(m.estimator!.id, m.estimator!.given, xPart === 'estimator' ? xParam : null)}`;
+    out.push({ series, x: typeof x === 'number' ? x : String(x), method: m.label, reference: ref.label });
+  }
+  return out.sort((a, b) => a.series.localeCompare(b.series) || (typeof a.x === 'number' && typeof b.x === 'number' ? a.x - b.x : String(a.x).localeCompare(String(b.x))));
+}
+
+/** Training sizes within this ratio of the smallest in a group are one learning-curve point (CV folds differ by a few rows). */
+export const CURVE_MERGE = 1.05;
+
+/**
+ * Learning-curve points from result rows of one or more experiments: per dataset and method, the jobs
+ * sorted by n_train and grouped while n_train ≤ CURVE_MERGE × the group's smallest; each point is the mean
+ * n_train and the mean metric of its group.
+ */
+export function curvePoints(rows: readonly ResultRow[], metric: MetricDef): (CurvePoint & { runs: number })[] {
+  const groups = new Map<string, { n: number; v: number }[]>();
+  for (const r of rows) {
+    const k = `${r.dataset}\u0000${r.method}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = []));
+    g.push({ n: Number(r.n_train), v: Number(r[metric.key]) });
+  }
+  const out: (CurvePoint & { runs: number })[] = [];
+  for (const [k, g] of [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const [dataset, method] = k.split('\u0000') as [string, string];
+    g.sort((a, b) => a.n - b.n);
+    for (let i = 0; i < g.length; ) {
+      let j = i;
+      while (j < g.length && g[j]!.n <= g[i]!.n * CURVE_MERGE) j++;
+      const part = g.slice(i, j);
+      out.push({
+        dataset,
+        method,
+        nTrain: part.reduce((a, x) => a + x.n, 0) / part.length,
+        value: part.reduce((a, x) => a + x.v, 0) / part.length,
+        runs: part.length,
+      });
+      i = j;
+    }
+  }
+  return out;
+}
+
+function meanByDataset(rows: readonly ResultRow[], metric: MetricDef, digits: number | undefined): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const [d, byMethod] of foldValues(rows, metric.key)) {
+    const m = new Map<string, number>();
+    for (const [k, v] of byMethod) {
+      const mean = v.reduce((a, b) => a + b, 0) / v.length;
+      m.set(k, digits === undefined ? mean : Number(mean.toFixed(digits)));
+    }
+    out.set(d, m);
+  }
+  return out;
+}
+
+function referenceTable(id: string, r: ReferenceResult, alpha: number): Table {
+  const title = r.ref.title ?? r.ref.path;
+  const verdictCell = (v: string): TableCell => cell(v, { bold: v === 'reproduced' });
+  if (r.kind === 'wdl') {
+    return {
+      id,
+      caption: `${title}: published win–draw–loss against ours (bold W–D–L: significant; ours: sign test at α = ${alpha}).`,
+      columns: [
+        { header: 'metric', align: 'l' },
+        { header: 'published a vs b', align: 'l' },
+        { header: 'ours', align: 'l' },
+        { header: 'published W–D–L', align: 'c' },
+        { header: 'our W–D–L', align: 'c' },
+        { header: 'our p', align: 'r' },
+        { header: 'verdict', align: 'l' },
+        { header: 'why', align: 'l' },
+      ],
+      rows: r.claims.map((c) => ({
+        cells: [
+          cell(metricDef(c.metric).title, { value: c.metric }),
+          cell(`${c.methodA} vs ${c.methodB}`),
+          cell(c.ourA && c.ourB ? `${c.ourA} vs ${c.ourB}` : '–'),
+          cell(wdlText(c.published), { bold: c.published.significant }),
+          cell(c.ours ? wdlText(c.ours) : '–', { bold: c.ours?.significant ?? false }),
+          cell(formatP(c.ours?.p), { value: c.ours?.p ?? null }),
+          verdictCell(c.verdict),
+          cell(c.reason),
+        ],
+      })),
+      notes: r.comments,
+    };
+  }
+  return {
+    id,
+    caption: `${title}: published values${r.ref.scale !== 1 ? ` (× ${r.ref.scale})` : ''} beside ours (per-dataset means over folds); reproduced when they differ by at most ${r.ref.tolerance}.`,
+    columns: [
+      { header: 'dataset', align: 'l' },
+      { header: 'method', align: 'l' },
+      { header: 'metric', align: 'l' },
+      { header: 'published', align: 'r' },
+      { header: 'ours', align: 'r' },
+      { header: 'difference', align: 'r' },
+      { header: 'verdict', align: 'l' },
+    ],
+    rows: r.claims.map((c) => {
+      const d = metricDef(c.metric).digits;
+      return {
+        cells: [
+          cell(c.ourDataset && c.ourDataset !== c.dataset ? `${c.dataset} (${c.ourDataset})` : c.dataset, { value: c.dataset }),
+          cell(c.ourMethod && c.ourMethod !== c.method ? `${c.method} (${c.ourMethod})` : c.method, { value: c.method }),
+          cell(metricDef(c.metric).title, { value: c.metric }),
+          cell(fixed(c.published, d), { value: c.published }),
+          cell(fixed(c.ours, d), { value: c.ours }),
+          cell(c.difference === null ? '–' : `${c.difference >= 0 ? '+' : '−'}${Math.abs(c.difference).toFixed(d)}`, { value: c.difference }),
+          verdictCell(c.verdict),
+        ],
+      };
+    }),
+    notes: r.comments,
+  };
+}
+
+export async function buildReport(input: ReportInput): Promise<ReportDoc> {
+  const s = input.compare;
+  const labels = input.methods.map((m) => m.label);
+  const digits = s.digits ?? undefined;
+  const tableId = uniqueIds();
+  const figureId = uniqueIds();
+  const tables: Table[] = [];
+  const figures: Figure[] = [];
+  const addTable = (t: Table | null): Block[] => {
+    if (!t) return [];
+    tables.push(t);
+    return [{ kind: 'table', table: t }];
+  };
+  const addFigure = (f: Figure): Block => {
+    figures.push(f);
+    return { kind: 'figure', figure: f };
+  };
+
+  const comparison = compareResults(input.rows, labels, s);
+  const sections: Section[] = [];
+
+  // Intro: what was run and how.
+  const missing = input.expectedJobs - input.rows.length - input.failed.length;
+  const intro: Block[] = [
+    { kind: 'p', text: `Spec ${input.specFile} (sha256 ${input.specHash.slice(0, 12)}).` },
+    {
+      kind: 'list',
+      items: [
+        ...Object.entries(input.settings).map(([k, v]) => `${k}: ${v}`),
+        `jobs: ${input.rows.length} done, ${input.failed.length} failed${missing > 0 ? `, ${missing} not run yet` : ''} (of ${input.expectedJobs})`,
+      ],
+    },
+  ];
+
+  // Per-metric results tables.
+  const summaries = REPORT_METRICS.map((m) => {
+    const compared = comparison.metrics.find((c) => c.metric.key === m.key);
+    return compared ? compared.table : summarize(input.rows, labels, m, digits);
+  });
+  for (const t of summaries) {
+    if (t.datasets.length === 0) continue;
+    sections.push({
+      title: `${t.metric.title} (${t.metric.higherIsBetter ? 'higher' : 'lower'} is better)`,
+      level: 2,
+      blocks: addTable(metricTable(tableId(t.metric.key), t, s, t.ranks)),
+    });
+  }
+
+  // Statistical comparisons.
+  if (input.rows.length > 0) {
+    const blocks: Block[] = [{ kind: 'p', text: 'Settings (every choice that changes a number):' }, { kind: 'list', items: comparisonSettings(s, comparison) }];
+    const notes = comparison.metrics.flatMap((m) => m.notes);
+    if (notes.length) blocks.push({ kind: 'list', items: notes });
+    sections.push({ title: 'Statistical comparisons', level: 2, blocks });
+    const fr = friedmanTable(comparison);
+    if (fr) sections.push({ title: 'Friedman and Iman–Davenport tests', level: 3, blocks: addTable(fr) });
+    for (const m of comparison.metrics) {
+      const b: Block[] = [];
+      if (s.tests.includes('posthoc')) b.push(...addTable(posthocTable(tableId(`posthoc-${m.metric.key}`), m, s)));
+      if (m.cd && s.tests.includes('cd')) {
+        const procedure = m.cd.procedure === 'nemenyi' ? `Nemenyi, α = ${s.alpha}` : `Bonferroni–Dunn, α = ${s.alpha}`;
+        // Bonferroni–Dunn compares with a control only: draw the CD from the control, no group bars.
+        const groups = m.cd.procedure === 'nemenyi' ? cliques(m.meanRanks, m.cd.cd) : [];
+        b.push(addFigure(await cdFigure(figureId(`cd-${m.metric.key}`), m.metric.title, m.methods, m.meanRanks, m.cd.cd, groups, procedure)));
+      }
+      if (b.length) sections.push({ title: `${m.metric.title}: comparisons with the control`, level: 3, blocks: b });
+    }
+    const wdl = wdlTable(comparison);
+    if (wdl) sections.push({ title: 'Win/draw/loss and sign tests', level: 3, blocks: addTable(wdl) });
+    const wil = comparison.metrics.flatMap((m) => addTable(wilcoxonTable(tableId(`wilcoxon-${m.metric.key}`), m, s)));
+    if (wil.length) sections.push({ title: 'Wilcoxon signed-rank tests', level: 3, blocks: wil });
+    if (s.scatter && comparison.pairs.length) {
+      const b: Block[] = [];
+      for (const m of comparison.metrics) {
+        const means = meanByDataset(input.rows, m.metric, undefined);
+        for (const [a, bb] of comparison.pairs) {
+          const pts = [...means.entries()].flatMap(([d, mm]) => {
+            const va = mm.get(a);
+            const vb = mm.get(bb);
+            return va !== undefined && vb !== undefined ? [{ dataset: d, a: va, b: vb }] : [];
+          });
+          if (pts.length) b.push(addFigure(await scatterFigure(figureId(`scatter-${m.metric.key}-${a}-vs-${bb}`), a, bb, m.metric.title, m.metric.higherIsBetter, pts)));
+        }
+      }
+      if (b.length) sections.push({ title: 'Scatter plots', level: 3, blocks: b });
+    }
+
+    // Win/loss against a swept parameter.
+    for (const sw of s.sweeps) {
+      const comparisons = sweepComparisons(input.methods, sw);
+      const xName = sw.x ?? sw.parameter;
+      const metricKeys: CompareMetric[] = sw.metric ? [sw.metric] : [...s.metrics];
+      const b: Block[] = [];
+      for (const key of metricKeys) {
+        const metric = metricDef(key);
+        const means = meanByDataset(input.rows, metric, digits);
+        const points: SweepPoint[] = [];
+        const rows: TableRow[] = [];
+        for (const c of comparisons) {
+          let w = 0;
+          let d = 0;
+          let l = 0;
+          for (const mm of means.values()) {
+            const x = mm.get(c.method);
+            const r = mm.get(c.reference);
+            if (x === undefined || r === undefined) continue;
+            const diff = x - r;
+            if (Math.abs(diff) <= s.sign.tolerance) d++;
+            else if (diff > 0 === metric.higherIsBetter) w++;
+            else l++;
+          }
+          if (w + d + l === 0) continue;
+          points.push({ series: c.series, x: c.x, wins: w, losses: l });
+          rows.push({
+            cells: [cell(c.method), cell(c.reference), cell(String(c.x), { value: c.x }), cell(String(w), { value: w }), cell(String(d), { value: d }), cell(String(l), { value: l })],
+          });
+        }
+        if (points.length === 0) continue;
+        b.push(
+          ...addTable({
+            id: tableId(`sweep-${sw.parameter}${sw.x ? `-by-${sw.x}` : ''}-${key}`),
+            caption: `${metric.title}: wins, draws and losses over datasets of each method against the same method with ${sw.parameter} = ${String(sw.reference)}.`,
+            columns: [
+              { header: 'method', align: 'l' },
+              { header: 'against', align: 'l' },
+              { header: xName, align: 'r' },
+              { header: 'wins', align: 'r' },
+              { header: 'draws', align: 'r' },
+              { header: 'losses', align: 'r' },
+            ],
+            rows,
+          }),
+        );
+        b.push(addFigure(await winLossSweepFigure(figureId(`sweep-${sw.parameter}${sw.x ? `-by-${sw.x}` : ''}-${key}`), sw.parameter, sw.reference, xName, metric.title, points)));
+      }
+      if (b.length) sections.push({ title: `Win/loss against ${sw.parameter} = ${String(sw.reference)}`, level: 3, blocks: b });
+    }
+  }
+
+  // Learning curves across experiments in the same database.
+  if (s.learningCurve && input.curveRows) {
+    const keys: CompareMetric[] = s.learningCurve.metric ? [s.learningCurve.metric] : [...s.metrics];
+    const b: Block[] = [];
+    for (const key of keys) {
+      const metric = metricDef(key);
+      const points = curvePoints([...input.curveRows.values()].flat(), metric);
+      if (points.length === 0) continue;
+      b.push(
+        ...addTable({
+          id: tableId(`learning-curve-${key}`),
+          caption: `${metric.title} (mean over the runs) against the number of training rows, per dataset and method, over experiment(s) ${[...input.curveRows.keys()].join(', ')}; training sizes within ${Math.round((CURVE_MERGE - 1) * 100)}% of each other form one point.`,
+          columns: [
+            { header: 'dataset', align: 'l' },
+            { header: 'method', align: 'l' },
+            { header: 'training rows', align: 'r' },
+            { header: 'runs', align: 'r' },
+            { header: metric.title, align: 'r' },
+          ],
+          rows: points.map((p) => ({
+            cells: [
+              cell(p.dataset),
+              cell(p.method),
+              cell(fixed(p.nTrain, 1), { value: p.nTrain }),
+              cell(String(p.runs), { value: p.runs }),
+              cell(fixed(p.value, metric.digits), { value: p.value }),
+            ],
+          })),
+        }),
+      );
+      b.push(addFigure(await learningCurveFigure(figureId(`learning-curve-${key}`), metric.title, points)));
+    }
+    if (b.length) sections.push({ title: 'Learning curves', level: 3, blocks: b });
+  }
+
+  // Reproduction against published numbers.
+  const references = input.reference.map((r) => evaluateReference(r, input.rows, labels, s));
+  if (references.length) {
+    const blocks: Block[] = [];
+    const all = references.flatMap((r) => r.claims.map((c) => c.verdict));
+    blocks.push({
+      kind: 'p',
+      text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data.`,
+    });
+    sections.push({ title: 'Reproduction of published results', level: 2, blocks });
+    references.forEach((r) => {
+      const t = referenceTable(tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`), r, s.alpha);
+      const counts = (v: string): number => r.claims.filter((c) => c.verdict === v).length;
+      sections.push({
+        title: r.ref.title ?? r.ref.path,
+        level: 3,
+        blocks: [
+          { kind: 'p', text: `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).` },
+          ...addTable(t),
+        ],
+      });
+    });
+  }
+
+  if (input.failed.length) {
+    sections.push({
+      title: 'Failed jobs',
+      level: 2,
+      blocks: addTable({
+        id: tableId('failed-jobs'),
+        caption: 'Jobs that failed; their folds are missing from the means above.',
+        columns: [
+          { header: 'dataset', align: 'l' },
+          { header: 'method', align: 'l' },
+          { header: 'repeat', align: 'r' },
+          { header: 'fold', align: 'r' },
+          { header: 'error', align: 'l' },
+        ],
+        rows: input.failed.map((f) => ({
+          cells: [cell(f.dataset), cell(f.method), cell(String(f.repeat), { value: f.repeat }), cell(String(f.fold), { value: f.fold }), cell(f.error)],
+        })),
+      }),
+    });
+  }
+
+  return { title: `${input.experiment}: results`, intro, sections, tables, figures, comparison, references, summaries };
+}

@@ -1,0 +1,299 @@
+/**
+ * Report figures as standalone SVG, rendered in Node without a browser: each figure is a Vega-Lite spec,
+ * compiled to Vega and rendered by Vega's headless SVG renderer (`View.toSVG`). Data values (dataset and
+ * method names) reach the SVG only through Vega's text marks, which escape them.
+ */
+import { View, parse } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+
+export interface Figure {
+  /** File stem for figures/<id>.svg. */
+  readonly id: string;
+  readonly title: string;
+  readonly caption: string;
+  readonly svg: string;
+}
+
+const FONT = 'Helvetica, Arial, sans-serif';
+const CONFIG = {
+  font: FONT,
+  background: 'white',
+  view: { stroke: '#ddd' },
+  axis: { labelFontSize: 11, titleFontSize: 12, grid: true, gridColor: '#eee' },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
+  title: { fontSize: 13, anchor: 'start' as const },
+};
+
+/** Render a Vega-Lite spec to an SVG string. */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const vg = compile(spec).spec;
+  const view = new View(parse(vg), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+function niceDomain(values: readonly number[]): [number, number] {
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  if (!(hi > lo)) {
+    lo -= 0.5 * Math.max(Math.abs(lo), 1e-3);
+    hi += 0.5 * Math.max(Math.abs(hi), 1e-3);
+  }
+  const pad = (hi - lo) * 0.05;
+  return [lo - pad, hi + pad];
+}
+
+export interface ScatterPoint {
+  readonly dataset: string;
+  /** Method a's value (vertical axis). */
+  readonly a: number;
+  /** Method b's value (horizontal axis). */
+  readonly b: number;
+}
+
+/** Method a against method b, one point per dataset, with the diagonal a = b (HDP paper Figs 6a and 8). */
+export async function scatterFigure(
+  id: string,
+  a: string,
+  b: string,
+  metricTitle: string,
+  higherIsBetter: boolean,
+  points: readonly ScatterPoint[],
+): Promise<Figure> {
+  const domain = niceDomain(points.flatMap((p) => [p.a, p.b]));
+  const title = `${metricTitle}: ${a} vs ${b}`;
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    width: 340,
+    height: 340,
+    config: CONFIG,
+    layer: [
+      {
+        data: { values: [{ v: domain[0] }, { v: domain[1] }] },
+        mark: { type: 'line', color: '#999', strokeDash: [4, 3] },
+        encoding: {
+          x: { field: 'v', type: 'quantitative', scale: { domain, zero: false, nice: false } },
+          y: { field: 'v', type: 'quantitative', scale: { domain, zero: false, nice: false } },
+        },
+      },
+      {
+        data: { values: points.map((p) => ({ dataset: p.dataset, a: p.a, b: p.b })) },
+        mark: { type: 'point', filled: true, size: 45, color: '#1f77b4', opacity: 0.85 },
+        encoding: {
+          x: { field: 'b', type: 'quantitative', title: `${b} (${metricTitle})`, scale: { domain, zero: false, nice: false } },
+          y: { field: 'a', type: 'quantitative', title: `${a} (${metricTitle})`, scale: { domain, zero: false, nice: false } },
+          tooltip: [{ field: 'dataset', type: 'nominal' }],
+        },
+      },
+    ],
+  };
+  const side = higherIsBetter ? 'above' : 'below';
+  return {
+    id,
+    title,
+    caption: `${metricTitle} of ${a} (vertical) against ${b} (horizontal), one point per dataset (${points.length}); points ${side} the diagonal are datasets on which ${a} is better.`,
+    svg: await renderSvg(spec),
+  };
+}
+
+export interface SweepPoint {
+  /** Series: the methods that differ only in the swept parameter. */
+  readonly series: string;
+  readonly x: number | string;
+  readonly wins: number;
+  readonly losses: number;
+}
+
+/** Wins and losses against the method at the reference value, as the swept parameter varies (HDP Figs 4, 5, 6b). */
+export async function winLossSweepFigure(
+  id: string,
+  parameter: string,
+  reference: unknown,
+  xTitle: string,
+  metricTitle: string,
+  points: readonly SweepPoint[],
+): Promise<Figure> {
+  const numeric = points.every((p) => typeof p.x === 'number');
+  const xs = points.map((p) => p.x).filter((x): x is number => typeof x === 'number');
+  const logScale = numeric && xs.length > 0 && Math.min(...xs) > 0 && Math.max(...xs) / Math.min(...xs) >= 100;
+  const values = points.flatMap((p) => [
+    { series: p.series, x: p.x, outcome: 'wins', count: p.wins },
+    { series: p.series, x: p.x, outcome: 'losses', count: p.losses },
+  ]);
+  const title = `${metricTitle}: wins and losses against ${parameter} = ${String(reference)}`;
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    width: 420,
+    height: 260,
+    config: CONFIG,
+    data: { values },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: numeric
+        ? { field: 'x', type: 'quantitative', title: xTitle, scale: logScale ? { type: 'log' } : { zero: false } }
+        : { field: 'x', type: 'ordinal', title: xTitle },
+      y: { field: 'count', type: 'quantitative', title: 'datasets', axis: { tickMinStep: 1, format: 'd' } },
+      color: { field: 'series', type: 'nominal', title: 'method' },
+      strokeDash: {
+        field: 'outcome',
+        type: 'nominal',
+        title: 'outcome',
+        sort: ['wins', 'losses'],
+        scale: { domain: ['wins', 'losses'], range: [[1, 0], [5, 3]] },
+        legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300, encode: { symbols: { update: { stroke: { value: '#333' } } } } } as Record<string, unknown>,
+      },
+    },
+  };
+  return {
+    id,
+    title,
+    caption: `${metricTitle}: number of datasets on which each method wins (solid) and loses (dashed) against the same method with ${parameter} = ${String(reference)}, for each value of ${xTitle}.`,
+    svg: await renderSvg(spec),
+  };
+}
+
+export interface CurvePoint {
+  readonly dataset: string;
+  readonly method: string;
+  /** Mean training-set size. */
+  readonly nTrain: number;
+  readonly value: number;
+}
+
+/** Metric against training-set size per dataset and method (HDP Fig 7). */
+export async function learningCurveFigure(id: string, metricTitle: string, points: readonly CurvePoint[]): Promise<Figure> {
+  const datasets = [...new Set(points.map((p) => p.dataset))];
+  const title = `${metricTitle} against training-set size`;
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    config: CONFIG,
+    data: { values: points.map((p) => ({ ...p })) },
+    facet: { field: 'dataset', type: 'nominal', title: null, sort: datasets },
+    columns: Math.min(3, datasets.length),
+    spec: {
+      width: 240,
+      height: 180,
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'nTrain', type: 'quantitative', title: 'training rows', scale: { zero: false } },
+        y: { field: 'value', type: 'quantitative', title: metricTitle, scale: { zero: false } },
+        color: { field: 'method', type: 'nominal', title: 'method' },
+      },
+    },
+    resolve: { scale: { x: 'independent', y: 'independent' } },
+  };
+  return {
+    id,
+    title,
+    caption: `${metricTitle} (mean over the runs at each size) against the number of training rows, per dataset and method.`,
+    svg: await renderSvg(spec),
+  };
+}
+
+/**
+ * Critical-difference diagram (Demšar 2006, Fig. 1): the methods on the mean-rank axis (rank 1 at the left),
+ * the critical difference as a bar above the axis, and thick bars joining groups of methods whose mean ranks
+ * differ by less than the CD. Geometry is computed here; Vega-Lite draws it with unscaled rule and text marks.
+ */
+export async function cdFigure(
+  id: string,
+  metricTitle: string,
+  methods: readonly string[],
+  meanRanks: readonly number[],
+  cd: number,
+  groups: readonly (readonly number[])[],
+  procedureLabel: string,
+): Promise<Figure> {
+  const k = methods.length;
+  const width = 640;
+  const margin = 170;
+  const axisY = 44;
+  const span = width - 2 * margin;
+  const x = (r: number): number => margin + ((r - 1) / Math.max(1, k - 1)) * span;
+  const rules: { x: number; y: number; x2: number; y2: number; w: number; c: string }[] = [];
+  const texts: { x: number; y: number; text: string; side: 'left' | 'right' | 'center'; size: number }[] = [];
+  rules.push({ x: x(1), y: axisY, x2: x(k), y2: axisY, w: 1, c: '#000' });
+  for (let r = 1; r <= k; r++) {
+    rules.push({ x: x(r), y: axisY - 5, x2: x(r), y2: axisY, w: 1, c: '#000' });
+    texts.push({ x: x(r), y: axisY - 9, text: String(r), side: 'center', size: 11 });
+  }
+  // CD bar, clamped to the axis.
+  const cdEnd = Math.min(k, 1 + cd);
+  rules.push({ x: x(1), y: 14, x2: x(cdEnd), y2: 14, w: 2, c: '#000' });
+  rules.push({ x: x(1), y: 10, x2: x(1), y2: 18, w: 1, c: '#000' });
+  rules.push({ x: x(cdEnd), y: 10, x2: x(cdEnd), y2: 18, w: 1, c: '#000' });
+  texts.push({ x: x(cdEnd) + 6, y: 18, text: `CD = ${cd.toFixed(3)}`, side: 'left', size: 11 });
+
+  const groupTop = axisY + 10;
+  groups.forEach((g, i) => {
+    const rs = g.map((j) => meanRanks[j]!);
+    const y = groupTop + i * 7;
+    rules.push({ x: x(Math.min(...rs)) - 4, y, x2: x(Math.max(...rs)) + 4, y2: y, w: 4, c: '#444' });
+  });
+  const order = [...meanRanks.keys()].sort((a, b) => meanRanks[a]! - meanRanks[b]! || a - b);
+  const half = Math.ceil(k / 2);
+  const labelTop = groupTop + groups.length * 7 + 12;
+  order.forEach((j, pos) => {
+    const left = pos < half;
+    const row = left ? pos : k - 1 - pos;
+    const y = labelTop + row * 20;
+    const xr = x(meanRanks[j]!);
+    const xEnd = left ? margin - 12 : width - margin + 12;
+    rules.push({ x: xr, y: axisY, x2: xr, y2: y, w: 1, c: '#555' });
+    rules.push({ x: xr, y, x2: xEnd, y2: y, w: 1, c: '#555' });
+    texts.push({
+      x: left ? xEnd - 4 : xEnd + 4,
+      y: y + 4,
+      text: `${methods[j]} (${meanRanks[j]!.toFixed(2)})`,
+      side: left ? 'right' : 'left',
+      size: 11,
+    });
+  });
+  const height = labelTop + half * 20 + 6;
+  const textLayer = (side: 'left' | 'right' | 'center'): Record<string, unknown> => ({
+    data: { values: texts.filter((t) => t.side === side) },
+    mark: { type: 'text', align: side === 'right' ? 'right' : side === 'left' ? 'left' : 'center', fontSize: 11, font: FONT },
+    encoding: {
+      x: { field: 'x', type: 'quantitative', scale: null },
+      y: { field: 'y', type: 'quantitative', scale: null },
+      text: { field: 'text', type: 'nominal' },
+    },
+  });
+  const title = `${metricTitle}: critical-difference diagram (${procedureLabel})`;
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    width,
+    height,
+    config: { ...CONFIG, view: { stroke: null } },
+    layer: [
+      {
+        data: { values: rules },
+        mark: { type: 'rule' },
+        encoding: {
+          x: { field: 'x', type: 'quantitative', scale: null },
+          y: { field: 'y', type: 'quantitative', scale: null },
+          x2: { field: 'x2' },
+          y2: { field: 'y2' },
+          strokeWidth: { field: 'w', type: 'quantitative', scale: null, legend: null },
+          color: { field: 'c', type: 'nominal', scale: null, legend: null },
+        },
+      },
+      textLayer('left'),
+      textLayer('right'),
+      textLayer('center'),
+    ],
+  } as unknown as TopLevelSpec;
+  return {
+    id,
+    title,
+    caption: `${metricTitle}: mean ranks (1 = best) of the ${k} methods; methods joined by a thick bar do not differ significantly (${procedureLabel}, CD = ${cd.toFixed(3)}).`,
+    svg: await renderSvg(spec),
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * Reproduction against published numbers. A reference file is a CSV in one of two shapes, told apart by
+ * its header:
+ *
+ *   cells:  dataset,method,metric,value                          (a published table cell)
+ *   W/D/L:  metric,method_a,method_b,wins,draws,losses,significant (a published win/draw/loss claim)
+ *
+ * Extra columns (note, source, p, …) are allowed and ignored. Lines starting with '#' are provenance notes
+ * and are printed under the table. Published names map to ours through the spec's `methods:` / `datasets:`
+ * (identity when a published name is already one of ours).
+ *
+ * Verdicts:
+ * - a cell is reproduced when |ours − published| ≤ tolerance, where published is the value × scale, or
+ *   for a value written with '%' the value / 100 (the scale is not applied to it);
+ * - a W/D/L claim is reproduced when our wins − losses has the same sign as the published one and our
+ *   sign test (the compare settings' α, draw convention and tolerance) agrees with the published
+ *   significance; an empty `significant` is computed from the published counts with the same test.
+ */
+import { readFileSync } from 'node:fs';
+import type { ResultRow } from '../store/db.js';
+import { signTest, winDrawLoss } from '../stats/signtest.js';
+import { roundDecimals } from '../stats/validate.js';
+import { UserError } from '../util/errors.js';
+import { foldValues, metricDef } from './compare.js';
+import { readCsv } from './csv.js';
+import type { CompareMetric, CompareSpec, ReferenceSpec } from './spec.js';
+
+export type Verdict = 'reproduced' | 'not reproduced' | 'no data';
+
+export interface CellClaim {
+  readonly line: number;
+  readonly dataset: string;
+  readonly method: string;
+  readonly metric: CompareMetric;
+  readonly published: number;
+  readonly ourDataset: string | null;
+  readonly ourMethod: string | null;
+  readonly ours: number | null;
+  readonly difference: number | null;
+  readonly verdict: Verdict;
+  readonly reason: string;
+}
+
+export interface WdlCounts {
+  readonly wins: number;
+  readonly draws: number;
+  readonly losses: number;
+}
+
+export interface WdlClaim {
+  readonly line: number;
+  readonly metric: CompareMetric;
+  readonly methodA: string;
+  readonly methodB: string;
+  readonly published: WdlCounts & { readonly significant: boolean; readonly significanceGiven: boolean; readonly p: number };
+  readonly ourA: string | null;
+  readonly ourB: string | null;
+  readonly ours: (WdlCounts & { readonly p: number; readonly significant: boolean; readonly n: number }) | null;
+  readonly verdict: Verdict;
+  readonly reason: string;
+}
+
+export type ReferenceResult =
+  | { readonly kind: 'cells'; readonly ref: ReferenceSpec; readonly claims: readonly CellClaim[]; readonly comments: readonly string[] }
+  | { readonly kind: 'wdl'; readonly ref: ReferenceSpec; readonly claims: readonly WdlClaim[]; readonly comments: readonly string[] };
+
+const METRIC_ALIASES: Record<string, CompareMetric> = {
+  accuracy: 'accuracy',
+  acc: 'accuracy',
+  zerooneloss: 'zero_one_loss',
+  '01loss': 'zero_one_loss',
+  error: 'zero_one_loss',
+  errorrate: 'zero_one_loss',
+  rmse: 'rmse',
+  logloss: 'log_loss',
+};
+
+/** A published metric name ('0/1-loss', 'RMSE', 'zero_one_loss', …) as one of ours, or undefined. */
+export function metricFromName(name: string): CompareMetric | undefined {
+  return METRIC_ALIASES[name.toLowerCase().replace(/[^a-z0-9]/g, '')];
+}
+
+const CELL_COLUMNS = ['dataset', 'method', 'metric', 'value'];
+const WDL_COLUMNS = ['metric', 'method_a', 'method_b', 'wins', 'draws', 'losses', 'significant'];
+
+function parseBool(s: string, where: string): boolean | null {
+  const v = s.trim().toLowerCase();
+  if (v === '') return null;
+  if (['true', 'yes', 'y', '1', 'bold', '*'].includes(v)) return true;
+  if (['false', 'no', 'n', '0'].includes(v)) return false;
+  throw new UserError(`${where}: significant: expected true/false (or empty), got '${s}'`);
+}
+
+function parseCount(s: string, where: string, field: string): number {
+  const v = Number(s);
+  if (!/^\d+$/.test(s.trim()) || !Number.isInteger(v)) throw new UserError(`${where}: ${field}: expected a count, got '${s}'`);
+  return v;
+}
+
+/** A published value in our units: 'x%' is x / 100; a plain number is multiplied by the file's scale. */
+function parseValue(s: string, scale: number, where: string): number {
+  const t = s.trim();
+  const percent = t.endsWith('%');
+  const v = Number(percent ? t.slice(0, -1) : t);
+  if (t === '' || !Number.isFinite(v)) throw new UserError(`${where}: value: expected a number, got '${s}'`);
+  return percent ? v / 100 : v * scale;
+}
+
+function mapName(name: string, mapping: Readonly<Record<string, string>>, ours: readonly string[]): string | null {
+  if (name in mapping) return mapping[name]!;
+  if (ours.includes(name)) return name;
+  const lower = name.toLowerCase();
+  return ours.find((o) => o.toLowerCase() === lower) ?? null;
+}
+
+/** Read one reference file and put our results beside it. */
+export function evaluateReference(
+  ref: ReferenceSpec,
+  rows: readonly ResultRow[],
+  methods: readonly string[],
+  settings: CompareSpec,
+): ReferenceResult {
+  let text: string;
+  try {
+    text = readFileSync(ref.file, 'utf8');
+  } catch {
+    throw new UserError(`${ref.path}: cannot read the reference file`);
+  }
+  const doc = readCsv(text, ref.path);
+  const has = (cols: string[]): boolean => cols.every((c) => doc.header.includes(c));
+  const col = (name: string): number => doc.header.indexOf(name);
+  const datasets = [...new Set(rows.map((r) => r.dataset))];
+  const present = new Set(rows.map((r) => r.method));
+  const ourMethods = methods.filter((m) => present.has(m));
+  const digits = settings.digits ?? undefined;
+  const means = new Map<CompareMetric, Map<string, Map<string, number>>>();
+  const meansOf = (metric: CompareMetric): Map<string, Map<string, number>> => {
+    let m = means.get(metric);
+    if (!m) {
+      m = new Map();
+      for (const [d, byMethod] of foldValues(rows, metricDef(metric).key)) {
+        const inner = new Map<string, number>();
+        for (const [meth, v] of byMethod) inner.set(meth, v.reduce((a, b) => a + b, 0) / v.length);
+        m.set(d, inner);
+      }
+      means.set(metric, m);
+    }
+    return m;
+  };
+  const metricOf = (s: string, where: string): CompareMetric => {
+    const m = metricFromName(s);
+    if (!m) throw new UserError(`${where}: metric: unknown metric '${s}' (accuracy, 0-1 loss, rmse, log loss)`);
+    return m;
+  };
+
+  if (has(WDL_COLUMNS)) {
+    const claims = doc.records.map(({ fields, line }): WdlClaim => {
+      const where = `${ref.path}:${line}`;
+      const get = (c: string): string => fields[col(c)]!;
+      const metric = metricOf(get('metric'), where);
+      const wins = parseCount(get('wins'), where, 'wins');
+      const draws = parseCount(get('draws'), where, 'draws');
+      const losses = parseCount(get('losses'), where, 'losses');
+      const given = parseBool(get('significant'), where);
+      const pubP = wins + losses + draws > 0 ? signTest(wins, draws, losses, { draws: settings.sign.draws }).p : NaN;
+      const published = { wins, draws, losses, significant: given ?? pubP <= settings.alpha, significanceGiven: given !== null, p: pubP };
+      const methodA = get('method_a');
+      const methodB = get('method_b');
+      const ourA = mapName(methodA, ref.methods, ourMethods);
+      const ourB = mapName(methodB, ref.methods, ourMethods);
+      const base = { line, metric, methodA, methodB, published, ourA, ourB };
+      if (!ourA || !ourB) {
+        const missing = [!ourA ? methodA : null, !ourB ? methodB : null].filter(Boolean).join(' and ');
+        return { ...base, ours: null, verdict: 'no data', reason: `no results for ${missing} (map it under reference methods:)` };
+      }
+      const m = meansOf(metric);
+      const xa: number[] = [];
+      const xb: number[] = [];
+      for (const d of datasets) {
+        const a = m.get(d)?.get(ourA);
+        const b = m.get(d)?.get(ourB);
+        if (a !== undefined && b !== undefined) {
+          xa.push(roundDecimals(a, digits));
+          xb.push(roundDecimals(b, digits));
+        }
+      }
+      if (xa.length === 0) return { ...base, ours: null, verdict: 'no data', reason: 'no dataset on which both methods have results' };
+      const wdl = winDrawLoss(xa, xb, { lowerIsBetter: !metricDef(metric).higherIsBetter, tolerance: settings.sign.tolerance });
+      const p = signTest(wdl.wins, wdl.draws, wdl.losses, { draws: settings.sign.draws }).p;
+      const ours = { wins: wdl.wins, draws: wdl.draws, losses: wdl.losses, p, significant: p <= settings.alpha, n: wdl.n };
+      const dirPub = Math.sign(wins - losses);
+      const dirOurs = Math.sign(ours.wins - ours.losses);
+      let verdict: Verdict = 'reproduced';
+      let reason = 'same direction and significance';
+      if (dirPub !== dirOurs) {
+        verdict = 'not reproduced';
+        reason = dirOurs === 0 ? 'ours is a tie' : `ours favours ${dirOurs > 0 ? methodA : methodB}`;
+      } else if (ours.significant !== published.significant) {
+        verdict = 'not reproduced';
+        reason = ours.significant ? 'ours is significant, the published result is not' : 'the published result is significant, ours is not';
+      }
+      if (ours.n !== wins + draws + losses) reason += ` (${ours.n} datasets here, ${wins + draws + losses} published)`;
+      return { ...base, ours, verdict, reason };
+    });
+    return { kind: 'wdl', ref, claims, comments: doc.comments };
+  }
+
+  if (has(CELL_COLUMNS)) {
+    const claims = doc.records.map(({ fields, line }): CellClaim => {
+      const where = `${ref.path}:${line}`;
+      const get = (c: string): string => fields[col(c)]!;
+      const metric = metricOf(get('metric'), where);
+      const published = parseValue(get('value'), ref.scale, where);
+      const dataset = get('dataset');
+      const method = get('method');
+      const ourDataset = mapName(dataset, ref.datasets, datasets);
+      const ourMethod = mapName(method, ref.methods, ourMethods);
+      const base = { line, dataset, method, metric, published, ourDataset, ourMethod };
+      const ours = ourDataset && ourMethod ? meansOf(metric).get(ourDataset)?.get(ourMethod) : undefined;
+      if (ours === undefined) {
+        const why = !ourDataset ? `dataset '${dataset}' is not in this experiment` : !ourMethod ? `method '${method}' is not in this experiment` : 'no results';
+        return { ...base, ours: null, difference: null, verdict: 'no data', reason: why };
+      }
+      const difference = ours - published;
+      const ok = Math.abs(difference) <= ref.tolerance + 1e-12;
+      return {
+        ...base,
+        ours,
+        difference,
+        verdict: ok ? 'reproduced' : 'not reproduced',
+        reason: ok ? `within ${ref.tolerance}` : `differs by more than ${ref.tolerance}`,
+      };
+    });
+    return { kind: 'cells', ref, claims, comments: doc.comments };
+  }
+  throw new UserError(
+    `${ref.path}:1: unknown reference format; the header must have the columns ${CELL_COLUMNS.join(',')} (cells) or ${WDL_COLUMNS.join(',')} (W/D/L)`,
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The report document as Markdown (figures linked as files) and as one self-contained HTML page (figures
+ * inlined as SVG, styles inline, every name escaped).
+ */
+import type { Block, ReportDoc } from './build.js';
+import { escapeHtml, escapeMarkdown, tableToHtml, tableToMarkdown } from './table.js';
+
+function blockToMarkdown(b: Block): string {
+  switch (b.kind) {
+    case 'p':
+      return escapeMarkdown(b.text);
+    case 'list':
+      return b.items.map((i) => `- ${escapeMarkdown(i)}`).join('\n');
+    case 'table':
+      return tableToMarkdown(b.table);
+    case 'figure':
+      return `![${escapeMarkdown(b.figure.title)}](figures/${b.figure.id}.svg)\n\n*${escapeMarkdown(b.figure.caption)}*`;
+  }
+}
+
+export function renderMarkdown(doc: ReportDoc): string {
+  const parts: string[] = [`# ${escapeMarkdown(doc.title)}`];
+  for (const b of doc.intro) parts.push(blockToMarkdown(b));
+  for (const s of doc.sections) {
+    parts.push(`${'#'.repeat(s.level)} ${escapeMarkdown(s.title)}`);
+    for (const b of s.blocks) parts.push(blockToMarkdown(b));
+  }
+  return parts.join('\n\n') + '\n';
+}
+
+/**
+ * An SVG ready to inline: the ids Vega generates (clip paths, gradients) are the same in every figure, so
+ * each figure's ids get its own prefix to keep the page's ids unique and references pointing home.
+ */
+export function inlineSvg(svg: string, prefix: string): string {
+  const ids = new Set<string>();
+  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) ids.add(m[1]!);
+  let out = svg.replace(/^<\?xml[^>]*>\s*/, '');
+  if (ids.size) {
+    out = out
+      .replace(/(\sid=")([^"]+)(")/g, (_m, a: string, id: string, c: string) => `${a}${prefix}-${id}${c}`)
+      .replace(/url\(#([^)]+)\)/g, (m, id: string) => (ids.has(id) ? `url(#${prefix}-${id})` : m))
+      .replace(/(href=")#([^"]+)(")/g, (m, a: string, id: string, c: string) => (ids.has(id) ? `${a}#${prefix}-${id}${c}` : m));
+  }
+  return out;
+}
+
+const STYLE = `
+body { font-family: Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; line-height: 1.45; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #ddd; } h3 { font-size: 1.1em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.9em; }
+caption { caption-side: top; text-align: left; padding: 0.3em 0; color: #444; max-width: 60em; }
+thead th { border-top: 2px solid #222; border-bottom: 1px solid #222; }
+tbody tr:last-child td { border-bottom: 2px solid #222; }
+th, td { padding: 0.25em 0.7em; text-align: left; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; } td.c, th.c { text-align: center; }
+tr.rule td { border-top: 1px solid #222; }
+p.note { font-size: 0.85em; color: #555; margin: 0.2em 0; }
+figure { margin: 1em 0 2em; } figcaption { font-size: 0.9em; color: #444; max-width: 60em; }
+figure svg { max-width: 100%; height: auto; }
+`;
+
+function blockToHtml(b: Block): string {
+  switch (b.kind) {
+    case 'p':
+      return `<p>${escapeHtml(b.text)}</p>`;
+    case 'list':
+      return `<ul>\n${b.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('\n')}\n</ul>`;
+    case 'table':
+      return tableToHtml(b.table);
+    case 'figure':
+      return `<figure id="figure-${escapeHtml(b.figure.id)}">\n${inlineSvg(b.figure.svg, `f-${b.figure.id.replace(/[^A-Za-z0-9_-]/g, '_')}`)}\n<figcaption>${escapeHtml(b.figure.caption)}</figcaption>\n</figure>`;
+  }
+}
+
+/** One self-contained page (no external files or scripts). */
+export function renderHtml(doc: ReportDoc): string {
+  const body: string[] = [`<h1>${escapeHtml(doc.title)}</h1>`];
+  for (const b of doc.intro) body.push(blockToHtml(b));
+  for (const s of doc.sections) {
+    body.push(`<h${s.level}>${escapeHtml(s.title)}</h${s.level}>`);
+    for (const b of s.blocks) body.push(blockToHtml(b));
+  }
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1" />
+<title>${escapeHtml(doc.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body.join('\n')}
+</body>
+</html>
+`;
+}

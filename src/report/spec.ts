@@ -1,0 +1,323 @@
+/**
+ * The `compare:` and `reference:` sections of a spec: their JSON Schema (merged into the experiment schema)
+ * and their parsed, defaulted form. Every setting that changes a number has a default here, and the report
+ * prints the settings it used.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { JsonSchema } from '../registry.js';
+import type { PAdjustMethod } from '../stats/padjust.js';
+import { UserError } from '../util/errors.js';
+import { packageRoot } from '../util/paths.js';
+import { closest } from '../util/text.js';
+
+/** Metrics the statistical comparisons can use (per-dataset means over folds). */
+export type CompareMetric = 'accuracy' | 'zero_one_loss' | 'rmse' | 'log_loss';
+export const COMPARE_METRICS: readonly CompareMetric[] = ['accuracy', 'zero_one_loss', 'rmse', 'log_loss'];
+
+export type CompareTest = 'friedman' | 'posthoc' | 'wilcoxon' | 'sign' | 'cd';
+export const COMPARE_TESTS: readonly CompareTest[] = ['friedman', 'posthoc', 'wilcoxon', 'sign', 'cd'];
+
+export interface SweepSpec {
+  /** 'structure.<param>' or 'estimator.<param>'. */
+  readonly parameter: string;
+  /** The value every other value of the parameter is compared with. */
+  readonly reference: unknown;
+  /** Metric of the figure; null = every compared metric. */
+  readonly metric: CompareMetric | null;
+  /** Parameter on the horizontal axis when it is not the swept one (HDP Fig. 5: tying vs level, by iterations). */
+  readonly x?: string;
+}
+
+export interface CompareSpec {
+  readonly metrics: readonly CompareMetric[];
+  /** A method label, or 'best' (lowest mean rank on the first metric). */
+  readonly control: string;
+  readonly alpha: number;
+  readonly tests: readonly CompareTest[];
+  readonly adjust: PAdjustMethod;
+  /** Round per-dataset means to this many decimals before every test (a paper's printed precision). */
+  readonly digits: number | null;
+  readonly friedman: { readonly tieCorrection: boolean };
+  readonly wilcoxon: {
+    readonly zeroMethod: 'wilcox' | 'pratt' | 'zsplit';
+    readonly correct: boolean;
+    readonly exact: boolean | 'auto';
+    readonly tieCorrection: boolean;
+  };
+  readonly sign: { readonly draws: 'drop' | 'split'; readonly tolerance: number };
+  readonly cd: { readonly procedure: 'nemenyi' | 'bonferroni-dunn'; readonly df: 'infinity' | 'scmamp' };
+  /** Pairs [a, b] for W/D/L, Wilcoxon and scatter plots; null = the control against every other method. */
+  readonly pairs: readonly (readonly [string, string])[] | null;
+  readonly scatter: boolean;
+  readonly sweeps: readonly SweepSpec[];
+  /** Learning curve over the experiments named (same database); null = no learning-curve figure. */
+  readonly learningCurve: { readonly experiments: readonly string[]; readonly metric: CompareMetric | null } | null;
+}
+
+export const DEFAULT_COMPARE: CompareSpec = {
+  metrics: ['accuracy', 'rmse'],
+  control: 'best',
+  alpha: 0.05,
+  tests: COMPARE_TESTS,
+  adjust: 'hommel',
+  digits: null,
+  friedman: { tieCorrection: true },
+  wilcoxon: { zeroMethod: 'wilcox', correct: true, exact: 'auto', tieCorrection: true },
+  sign: { draws: 'drop', tolerance: 0 },
+  cd: { procedure: 'nemenyi', df: 'infinity' },
+  pairs: null,
+  scatter: true,
+  sweeps: [],
+  learningCurve: null,
+};
+
+export interface ReferenceSpec {
+  /** Absolute path of the CSV file. */
+  readonly file: string;
+  /** The path as written in the spec. */
+  readonly path: string;
+  readonly title: string | null;
+  /** Published method name → our method label. */
+  readonly methods: Readonly<Record<string, string>>;
+  /** Published dataset name → our dataset name. */
+  readonly datasets: Readonly<Record<string, string>>;
+  /** Published plain numbers are multiplied by this before comparison (0.01 for percentages); 'x%' is x/100. */
+  readonly scale: number;
+  /** A published cell is reproduced when |ours − published × scale| ≤ tolerance. */
+  readonly tolerance: number;
+}
+
+export const DEFAULT_REFERENCE_TOLERANCE = 0.01;
+
+const metricEnum = { type: 'string', enum: [...COMPARE_METRICS] };
+const label = { type: 'string', minLength: 1 };
+
+export function compareSchema(): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    description: 'Statistical comparisons, tables and figures of the report (docs/reports.md).',
+    properties: {
+      metrics: { type: 'array', minItems: 1, items: metricEnum, default: DEFAULT_COMPARE.metrics, description: 'Metrics compared (per-dataset means over folds).' },
+      control: { ...label, default: 'best', description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric)." },
+      alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.05 },
+      tests: { type: 'array', items: { type: 'string', enum: [...COMPARE_TESTS] }, default: [...COMPARE_TESTS] },
+      adjust: { type: 'string', enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'], default: 'hommel', description: 'Family-wise p-value adjustment (R p.adjust).' },
+      digits: { type: 'integer', minimum: 0, maximum: 20, description: 'Round per-dataset means to this many decimals before ranking and testing (default: no rounding).' },
+      friedman: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { tie_correction: { type: 'boolean', default: true, description: 'true: R friedman.test; false: Demšar (2006), scmamp.' } },
+      },
+      wilcoxon: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          zero_method: { type: 'string', enum: ['wilcox', 'pratt', 'zsplit'], default: 'wilcox' },
+          correct: { type: 'boolean', default: true, description: 'Continuity correction of the normal approximation.' },
+          exact: { enum: ['auto', true, false], default: 'auto', description: 'auto: exact when n < 50 without ties or zeros (R).' },
+          tie_correction: { type: 'boolean', default: true },
+        },
+      },
+      sign: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          draws: { type: 'string', enum: ['drop', 'split'], default: 'drop', description: 'drop: n = wins + losses; split: Demšar (2006).' },
+          tolerance: { type: 'number', minimum: 0, default: 0, description: 'Per-dataset means closer than this are a draw.' },
+        },
+      },
+      cd: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: 'nemenyi' },
+          df: { type: 'string', enum: ['infinity', 'scmamp'], default: 'infinity', description: 'Studentized-range df of the Nemenyi q (Demšar: infinity; scmamp: k(N−1)).' },
+        },
+      },
+      pairs: {
+        type: 'array',
+        minItems: 1,
+        description: 'Pairs [a, b] (method labels) for W/D/L, Wilcoxon tables and scatter plots (default: control vs every other method).',
+        items: { type: 'array', minItems: 2, maxItems: 2, items: label },
+      },
+      scatter: { type: 'boolean', default: true },
+      sweeps: {
+        type: 'array',
+        description: 'Win/loss figures against a swept parameter: methods that differ only in it are compared with the method at the reference value.',
+        items: {
+          type: 'object',
+          required: ['parameter', 'reference'],
+          additionalProperties: false,
+          properties: {
+            parameter: { type: 'string', pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$' },
+            reference: { type: ['number', 'string', 'boolean'] },
+            metric: metricEnum,
+            x: { type: 'string', pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$', description: 'Horizontal axis when not the swept parameter.' },
+          },
+        },
+      },
+      learning_curve: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Metric against training-set size (n_train) over experiments stored in the same database.',
+        properties: {
+          experiments: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+          metric: metricEnum,
+        },
+      },
+    },
+  };
+}
+
+export function referenceSchema(): JsonSchema {
+  return {
+    type: 'array',
+    description: 'CSV files of published numbers (cells: dataset,method,metric,value; W/D/L: metric,method_a,method_b,wins,draws,losses,significant) to put beside ours.',
+    items: {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        {
+          type: 'object',
+          required: ['file'],
+          additionalProperties: false,
+          properties: {
+            file: { type: 'string', minLength: 1 },
+            title: { type: 'string' },
+            methods: { type: 'object', additionalProperties: { type: 'string', minLength: 1 }, description: 'Published method name → our method label.' },
+            datasets: { type: 'object', additionalProperties: { type: 'string', minLength: 1 }, description: 'Published dataset name → ours.' },
+            scale: { type: 'number', exclusiveMinimum: 0, default: 1, description: 'Multiply published values by this (0.01 for percentages).' },
+            tolerance: { type: 'number', minimum: 0, default: DEFAULT_REFERENCE_TOLERANCE, description: 'A cell is reproduced when |ours − published| ≤ tolerance.' },
+          },
+        },
+      ],
+    },
+  };
+}
+
+type At = (path: (string | number)[], atKey?: boolean) => string;
+
+interface MethodLike {
+  readonly label: string;
+  readonly kind: string;
+  readonly structure: { readonly id: string; readonly params: Readonly<Record<string, unknown>> };
+  readonly estimator: { readonly id: string; readonly params: Readonly<Record<string, unknown>> } | null;
+}
+
+function knownLabel(labels: readonly string[], value: string, where: string, field: string): string {
+  if (value === 'best' && field.endsWith('control')) return value;
+  if (labels.includes(value)) return value;
+  const near = closest(value, labels);
+  throw new UserError(`${where}: ${field}: no method labelled '${value}'${near ? ` (did you mean '${near}'?)` : ''}; methods: ${labels.join(', ')}`);
+}
+
+/** The `compare:` section (already schema-checked) with defaults, method labels checked against the spec. */
+export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: At): CompareSpec {
+  if (raw === undefined || raw === null) return DEFAULT_COMPARE;
+  const c = raw as Record<string, unknown>;
+  const labels = methods.map((m) => m.label);
+  const control = c['control'] === undefined ? 'best' : knownLabel(labels, c['control'] as string, at(['compare', 'control']), 'compare.control');
+  const pairsRaw = c['pairs'] as string[][] | undefined;
+  const pairs = pairsRaw?.map((p, i) => {
+    const a = knownLabel(labels, p[0]!, at(['compare', 'pairs', i, 0]), `compare.pairs[${i}][0]`);
+    const b = knownLabel(labels, p[1]!, at(['compare', 'pairs', i, 1]), `compare.pairs[${i}][1]`);
+    if (a === b) throw new UserError(`${at(['compare', 'pairs', i])}: compare.pairs[${i}]: compares '${a}' with itself`);
+    return [a, b] as const;
+  });
+  const paramValues = (path: string): unknown[] => {
+    const [part, param] = path.split('.') as ['structure' | 'estimator', string];
+    return methods.flatMap((m) => {
+      const choice = part === 'structure' ? (m.kind === 'bnc' ? m.structure : null) : m.estimator;
+      return choice && param in choice.params ? [choice.params[param]] : [];
+    });
+  };
+  const sweeps = ((c['sweeps'] ?? []) as { parameter: string; reference: unknown; metric?: CompareMetric; x?: string }[]).map((s, i) => {
+    const values = paramValues(s.parameter);
+    const [part, param] = s.parameter.split('.') as [string, string];
+    if (values.length === 0) {
+      throw new UserError(`${at(['compare', 'sweeps', i, 'parameter'])}: compare.sweeps[${i}].parameter: no method of this spec has ${part} parameter '${param}'`);
+    }
+    if (!values.some((v) => v === s.reference)) {
+      throw new UserError(
+        `${at(['compare', 'sweeps', i, 'reference'])}: compare.sweeps[${i}].reference: no method has ${s.parameter} = ${JSON.stringify(s.reference)} (values: ${[...new Set(values.map((v) => JSON.stringify(v)))].join(', ')})`,
+      );
+    }
+    if (s.x !== undefined && paramValues(s.x).length === 0) {
+      throw new UserError(`${at(['compare', 'sweeps', i, 'x'])}: compare.sweeps[${i}].x: no method of this spec has parameter '${s.x}'`);
+    }
+    return { parameter: s.parameter, reference: s.reference, metric: s.metric ?? null, ...(s.x !== undefined ? { x: s.x } : {}) };
+  });
+  const lc = c['learning_curve'] as { experiments?: string[]; metric?: CompareMetric } | undefined;
+  const f = (c['friedman'] ?? {}) as { tie_correction?: boolean };
+  const w = (c['wilcoxon'] ?? {}) as { zero_method?: CompareSpec['wilcoxon']['zeroMethod']; correct?: boolean; exact?: boolean | 'auto'; tie_correction?: boolean };
+  const s = (c['sign'] ?? {}) as { draws?: 'drop' | 'split'; tolerance?: number };
+  const cd = (c['cd'] ?? {}) as { procedure?: CompareSpec['cd']['procedure']; df?: CompareSpec['cd']['df'] };
+  const d = DEFAULT_COMPARE;
+  return {
+    metrics: dedupe((c['metrics'] as CompareMetric[] | undefined) ?? d.metrics),
+    control,
+    alpha: (c['alpha'] as number | undefined) ?? d.alpha,
+    tests: dedupe((c['tests'] as CompareTest[] | undefined) ?? d.tests),
+    adjust: (c['adjust'] as PAdjustMethod | undefined) ?? d.adjust,
+    digits: (c['digits'] as number | undefined) ?? d.digits,
+    friedman: { tieCorrection: f.tie_correction ?? d.friedman.tieCorrection },
+    wilcoxon: {
+      zeroMethod: w.zero_method ?? d.wilcoxon.zeroMethod,
+      correct: w.correct ?? d.wilcoxon.correct,
+      exact: w.exact ?? d.wilcoxon.exact,
+      tieCorrection: w.tie_correction ?? d.wilcoxon.tieCorrection,
+    },
+    sign: { draws: s.draws ?? d.sign.draws, tolerance: s.tolerance ?? d.sign.tolerance },
+    cd: { procedure: cd.procedure ?? d.cd.procedure, df: cd.df ?? d.cd.df },
+    pairs: pairs ?? null,
+    scatter: (c['scatter'] as boolean | undefined) ?? d.scatter,
+    sweeps,
+    learningCurve: lc ? { experiments: lc.experiments ?? [], metric: lc.metric ?? null } : null,
+  };
+}
+
+/**
+ * The `reference:` section: each file resolved against the spec's folder, or by bare name in bnclab's
+ * experiments/reference/ folder; method mappings checked against the spec's labels.
+ */
+export function parseReference(raw: unknown, methods: readonly MethodLike[], dir: string, at: At): ReferenceSpec[] {
+  if (raw === undefined || raw === null) return [];
+  const labels = methods.map((m) => m.label);
+  return (raw as unknown[]).map((r, i) => {
+    const o = (typeof r === 'string' ? { file: r } : r) as {
+      file: string;
+      title?: string;
+      methods?: Record<string, string>;
+      datasets?: Record<string, string>;
+      scale?: number;
+      tolerance?: number;
+    };
+    const where = typeof r === 'string' ? ['reference', i] : ['reference', i, 'file'];
+    const file = resolveReferenceFile(o.file, dir);
+    if (!file) {
+      throw new UserError(`${at(where)}: reference[${i}].file: no such file '${o.file}' (looked in ${dir} and bnclab's experiments/reference/)`);
+    }
+    for (const [pub, ours] of Object.entries(o.methods ?? {})) {
+      knownLabel(labels, ours, at(['reference', i, 'methods', pub]), `reference[${i}].methods.${pub}`);
+    }
+    return {
+      file,
+      path: o.file,
+      title: o.title ?? null,
+      methods: o.methods ?? {},
+      datasets: o.datasets ?? {},
+      scale: o.scale ?? 1,
+      tolerance: o.tolerance ?? DEFAULT_REFERENCE_TOLERANCE,
+    };
+  });
+}
+
+function resolveReferenceFile(path: string, dir: string): string | undefined {
+  const candidates = isAbsolute(path) ? [path] : [resolve(dir, path), resolve(packageRoot(), 'experiments', 'reference', path), resolve(packageRoot(), path)];
+  return candidates.find((p) => existsSync(p));
+}
+
+function dedupe<T>(xs: readonly T[]): T[] {
+  return [...new Set(xs)];
+}

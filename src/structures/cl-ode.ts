@@ -1,0 +1,92 @@
+/**
+ * CL-ODE (bnclassify's `tan_cl`): Chow–Liu in the one-dependence space. Friedman, Geiger & Goldszmidt
+ * (1997) find the maximum-likelihood TAN in quadratic time; the same Kruskal step maximises any score that
+ * decomposes over the augmenting arcs, so bnclassify also uses it for AIC and BIC (Mihaljević, Bielza &
+ * Larrañaga 2018, methods vignette §"Chow-Liu for one-dependence estimators").
+ *
+ * Edge weight for attributes Xi, Xj (N = rows where both are observed, I in nats, d = (ri−1)(rj−1)·rc):
+ *   loglik: I(Xi;Xj|C)            aic: N·I − d            bic: N·I − (ln N / 2)·d
+ * (bnclassify's convention: AIC = LL − d, BIC = LL − (log N / 2)·d.) Edges with a negative weight are dropped
+ * before Kruskal (bnclassify keeps w ≥ 0), so AIC and BIC may give a forest (FAN); loglik weights are never
+ * negative, so loglik always gives a spanning tree (= `tan`).
+ * Orientation: the tree holding `root` is rooted there, every other tree at its lowest-index attribute
+ * (bnclassify ignores its `root` argument and roots each tree at its first node, i.e. root 0).
+ * Parent order: the class first, then the tree parent.
+ */
+import { registerStructure } from '../registry.js';
+import { attributeCount, type DiscreteData } from '../bn/data.js';
+import type { Structure } from '../bn/structure.js';
+import { pairwiseCmi } from '../bn/information.js';
+import { forestWeight, maximumSpanningForest, orientForest } from '../bn/mst.js';
+import { UserError } from '../util/errors.js';
+
+export type OdeScore = 'loglik' | 'aic' | 'bic';
+export type ClOdeParams = { score?: OdeScore; root?: number };
+
+const SCORES: readonly OdeScore[] = ['loglik', 'aic', 'bic'];
+
+/** Pairwise CL-ODE weights (m × m, symmetric, zero diagonal) for a score, as bnclassify computes them. */
+export function odeWeights(data: DiscreteData, score: OdeScore, signal?: AbortSignal): Float64Array {
+  const m = attributeCount(data);
+  const { cmi, n } = pairwiseCmi(data, signal);
+  if (score === 'loglik') return cmi;
+  const w = new Float64Array(m * m);
+  const rc = data.classCard;
+  for (let i = 0; i < m; i++) {
+    for (let j = i + 1; j < m; j++) {
+      const d = (data.cards[i]! - 1) * (data.cards[j]! - 1) * rc;
+      const N = n[i * m + j]!;
+      // With no jointly observed row the pair carries no evidence; log(0) would make the BIC penalty NaN.
+      const penalty = score === 'aic' ? d : N > 0 ? (Math.log(N) / 2) * d : 0;
+      w[i * m + j] = w[j * m + i] = N * cmi[i * m + j]! - penalty;
+    }
+  }
+  return w;
+}
+
+/** The ODE structure of a forest over the attributes: class first in every parent list, then the tree parent. */
+export function odeForestStructure(m: number, edges: readonly (readonly [number, number])[], root: number): Structure {
+  const tree = orientForest(m, edges, root);
+  const parents: number[][] = [];
+  for (let a = 0; a < m; a++) parents.push(tree[a]! < 0 ? [m] : [m, tree[a]!]);
+  parents.push([]);
+  return { m, parents };
+}
+
+export function odeCheckRoot(id: string, root: number, m: number): void {
+  if (m > 0 && (!Number.isInteger(root) || root < 0 || root >= m)) {
+    throw new UserError(`${id}: root ${root} is not an attribute index (0..${m - 1})`);
+  }
+}
+
+export const clOde = registerStructure<ClOdeParams>({
+  id: 'cl-ode',
+  title: 'Chow–Liu one-dependence estimator (TAN by log-likelihood, FAN by AIC or BIC)',
+  citation:
+    'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163; ' +
+    'Mihaljević, Bielza & Larrañaga (2018), bnclassify: Learning Bayesian Network Classifiers, R Journal 10(2) (tan_cl)',
+  params: {
+    type: 'object',
+    properties: {
+      score: {
+        enum: SCORES,
+        description: 'Arc weight: loglik = I(Xi;Xj|C) (a tree); aic = N·I − d, bic = N·I − (ln N/2)·d (a forest)',
+      },
+      root: { type: 'integer', minimum: 0, description: 'Attribute index (0-based) rooting its tree' },
+    },
+    additionalProperties: false,
+  },
+  defaults: { score: 'loglik', root: 0 },
+  learn(train, params, ctx) {
+    const m = attributeCount(train);
+    const score = params.score ?? 'loglik';
+    const root = params.root ?? 0;
+    if (!SCORES.includes(score)) throw new UserError(`cl-ode: unknown score '${String(score)}' (known: ${SCORES.join(', ')})`);
+    odeCheckRoot('cl-ode', root, m);
+    if (m === 0) return { m, parents: [[]], info: { score, root, arcs: 0, weight: 0 } };
+    const w = odeWeights(train, score, ctx.signal);
+    const edges = maximumSpanningForest(m, w, { drop: 'negative' });
+    const s = odeForestStructure(m, edges, root);
+    return { ...s, info: { score, root, arcs: edges.length, weight: forestWeight(m, w, edges) } };
+  },
+});

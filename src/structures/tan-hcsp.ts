@@ -1,0 +1,28 @@
+/**
+ * TAN-HCSP: Keogh & Pazzani's SuperParent search, as bnclassify's `tan_hcsp` implements it
+ * (R/learn-hc-operators.R, augment_ode_sp). Each step:
+ *  1. every attribute that can still take a child is tried as a super-parent: it becomes the parent of
+ *     every orphan outside its own tree at once, and that structure is scored by cross-validated accuracy;
+ *  2. for the best super-parent (random tie break) one candidate per such orphan adds only the arc
+ *     super-parent → orphan ("favourite child"); the best candidate is accepted under the same stop rule
+ *     as tan-hc (max − epsilon ≥ current accuracy). The super-parent scores are not compared with the
+ *     current accuracy, only the single-arc candidates are.
+ * Folds, accuracy, smoothing (α = `smooth`, default 1), missing values and caching are those of tan-hc
+ * (src/structures/tan-hc.ts).
+ */
+import { registerStructure } from '../registry.js';
+import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, wrapperStructure, type OdeWrapperParams } from './tan-hc.js';
+
+export const tanHcsp = registerStructure<OdeWrapperParams>({
+  id: 'tan-hcsp',
+  title: 'TAN by the SuperParent hill-climbing search on cross-validated accuracy',
+  citation:
+    'Keogh & Pazzani (2002), Learning the structure of augmented Bayesian classifiers, International Journal on ' +
+    'Artificial Intelligence Tools 11(4):587–601; as bnclassify tan_hcsp (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))',
+  params: WRAPPER_PARAMS,
+  defaults: { k: 5, epsilon: 0, smooth: 1 },
+  maxAttributes: WRAPPER_MAX_ATTRIBUTES,
+  learn(train, params, ctx) {
+    return wrapperStructure(train, params, ctx, 'tan-hcsp', true);
+  },
+});

@@ -1,0 +1,126 @@
+import { describe, it, expect } from 'vitest';
+import '../../src/estimators/index.js';
+import { awnb, awnbTrees, awnbWeightsFromDepths } from '../../src/estimators/awnb.js';
+import { naiveBayesTables, WeightedNaiveBayes } from '../../src/estimators/weighted-nb.js';
+import { minTestingDepths, type Tree } from '../../src/baselines/decision-tree.js';
+import { getEstimator } from '../../src/registry.js';
+import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
+import { naiveBayesStructure } from '../../src/bn/structure.js';
+import { Rng } from '../../src/util/rng.js';
+import { UserError } from '../../src/util/errors.js';
+
+const ctx = { rng: new Rng('awnb') };
+
+/** A hand-built tree from (attribute or -1, depth) per node and child lists. */
+function handTree(nodes: { attr: number; depth: number; first: number }[]): Tree {
+  return {
+    nodes: nodes.length,
+    classCard: 2,
+    attr: Int32Array.from(nodes.map((n) => n.attr)),
+    firstChild: Int32Array.from(nodes.map((n) => n.first)),
+    prop: new Float64Array(nodes.length).fill(0.5),
+    dist: new Float64Array(nodes.length * 2).fill(0.5),
+    depth: Int32Array.from(nodes.map((n) => n.depth)),
+  };
+}
+
+describe('AWNB weights', () => {
+  // Tree 1: root tests A2; its first branch tests A0, whose first branch tests A2 again (deeper, ignored).
+  //   minimum testing depths: A0 = 2, A1 = untested (0), A2 = 1
+  // Tree 2: root tests A0 only: A0 = 1.
+  const tree1 = handTree([
+    { attr: 2, depth: 0, first: 1 },
+    { attr: 0, depth: 1, first: 3 },
+    { attr: -1, depth: 1, first: -1 },
+    { attr: 2, depth: 2, first: 5 },
+    { attr: -1, depth: 2, first: -1 },
+    { attr: -1, depth: 3, first: -1 },
+    { attr: -1, depth: 3, first: -1 },
+  ]);
+  const tree2 = handTree([
+    { attr: 0, depth: 0, first: 1 },
+    { attr: -1, depth: 1, first: -1 },
+    { attr: -1, depth: 1, first: -1 },
+  ]);
+
+  it('minimum testing depths of hand-built trees', () => {
+    expect([...minTestingDepths(tree1, 3)]).toEqual([2, 0, 1]);
+    expect([...minTestingDepths(tree2, 3)]).toEqual([1, 0, 0]);
+  });
+
+  it('w_i = (1/M) Σ_t 1/√d_ti with untested attributes contributing 0', () => {
+    // A0: (1/√2 + 1/√1) / 2 = 0.8535533905932737; A1: 0; A2: (1 + 0) / 2 = 0.5
+    const w = awnbWeightsFromDepths([minTestingDepths(tree1, 3), minTestingDepths(tree2, 3)], 3);
+    expect(w[0]).toBeCloseTo((1 / Math.SQRT2 + 1) / 2, 15);
+    expect(w[0]).toBeCloseTo(0.8535533905932737, 15);
+    expect(w[1]).toBe(0);
+    expect(w[2]).toBe(0.5);
+  });
+});
+
+function data(seed: string, n: number): DiscreteData {
+  const rng = new Rng(seed);
+  const rows: number[][] = [];
+  const classes: number[] = [];
+  for (let r = 0; r < n; r++) {
+    const c = rng.int(2);
+    // X0 determines the class; X1 is pure noise; X2 weakly informative.
+    rows.push([c, rng.int(3), rng.next() < 0.3 ? c : rng.int(2)]);
+    classes.push(c);
+  }
+  return discreteFromArrays({ cards: [2, 3, 2], rows, classes, classCard: 2 });
+}
+
+describe('awnb estimator', () => {
+  it('a perfectly predictive attribute is every tree root (weight 1); the others are never tested (weight 0)', () => {
+    const d = data('perfect', 200);
+    const trees = awnbTrees(d, 10, 0.5, new Rng('t'));
+    expect(trees).toHaveLength(10);
+    for (const t of trees) expect([...minTestingDepths(t, 3)]).toEqual([1, 0, 0]);
+    const model = awnb.fit(d, naiveBayesStructure(3), {}, ctx) as WeightedNaiveBayes;
+    expect([...model.weights]).toEqual([1, 0, 0]);
+  });
+
+  it('posteriors are P(c) Π θ^w normalised, with θ the Laplace tables', () => {
+    const rng = new Rng('mixed');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 300; r++) {
+      const c = rng.int(2);
+      rows.push([rng.next() < 0.7 ? c : 1 - c, rng.int(3), rng.next() < 0.6 ? c : rng.int(2)]);
+      classes.push(c);
+    }
+    const d = discreteFromArrays({ cards: [2, 3, 2], rows, classes, classCard: 2 });
+    const model = awnb.fit(d, naiveBayesStructure(3), {}, ctx) as WeightedNaiveBayes;
+    const w = model.weights;
+    expect(w[0]).toBeGreaterThan(0);
+    expect(w[0]).toBeLessThanOrEqual(1);
+    const t = naiveBayesTables(d, 1);
+    const x = [1, 2, 0];
+    const s = [0, 1].map((c) => t.logPrior[c]! + x.reduce((acc, v, a) => acc + w[a]! * t.logCond[a]![v * 2 + c]!, 0));
+    const p = model.posterior(discreteFromArrays({ cards: [2, 3, 2], rows: [x], classes: [0], classCard: 2 }));
+    expect(p[1]).toBeCloseTo(1 / (1 + Math.exp(s[0]! - s[1]!)), 14);
+  });
+
+  it('is deterministic under a seed, and the bootstrap changes with it', () => {
+    const d = data('seeded', 300);
+    d.columns[0]!.forEach((_, r) => {
+      if (r % 3 === 0) d.columns[0]![r] = 1 - d.columns[0]![r]!;
+    });
+    const a = awnb.fit(d, naiveBayesStructure(3), {}, { rng: new Rng('s') }) as WeightedNaiveBayes;
+    const b = awnb.fit(d, naiveBayesStructure(3), {}, { rng: new Rng('s') }) as WeightedNaiveBayes;
+    const c = awnb.fit(d, naiveBayesStructure(3), { trees: 3 }, { rng: new Rng('other') }) as WeightedNaiveBayes;
+    expect([...a.weights]).toEqual([...b.weights]);
+    expect([...a.weights]).not.toEqual([...c.weights]);
+  });
+
+  it('is registered for naive Bayes only and validates its parameters', () => {
+    const d = data('params', 50);
+    expect(getEstimator('awnb')).toBe(awnb);
+    expect(awnb.structures).toEqual(['nb']);
+    expect(() => awnb.fit(d, naiveBayesStructure(3), { trees: 0 }, ctx)).toThrow(UserError);
+    expect(() => awnb.fit(d, naiveBayesStructure(3), { subsample: 0 }, ctx)).toThrow(UserError);
+    expect(() => awnb.fit(d, naiveBayesStructure(3), { subsample: 1.5 }, ctx)).toThrow(UserError);
+    expect(() => awnb.fit(d, naiveBayesStructure(3), { alpha: 0 }, ctx)).toThrow(UserError);
+  });
+});

@@ -1,0 +1,256 @@
+import { describe, it, expect } from 'vitest';
+import '../../src/estimators/index.js';
+import '../../src/structures/index.js';
+import { BackoffTreeModel, fitMEstimateNetwork, mEstimate, mEstimateCpt, selectM, M_GRID } from '../../src/estimators/m-estimate.js';
+import { getEstimator } from '../../src/registry.js';
+import { CptModel } from '../../src/bn/cpt.js';
+import { discreteFromArrays, MISSING, selectRows } from '../../src/bn/data.js';
+import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
+import { kdb } from '../../src/structures/kdb.js';
+import { Rng } from '../../src/util/rng.js';
+import { UserError } from '../../src/util/errors.js';
+import { tinyData } from '../bn/fixtures.js';
+import { shipped } from '../structures/catalog-data.js';
+
+const ctx = { rng: new Rng('m-estimate') };
+const probs = (lp: Float64Array, from: number, to: number) => [...lp.slice(from, to)].map(Math.exp);
+function expectClose(actual: number[], expected: number[], digits = 14): void {
+  expect(actual).toHaveLength(expected.length);
+  actual.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, digits));
+}
+
+describe('back-off on the tiny data (rows X0 X1 X2 | C in test/bn/fixtures.ts)', () => {
+  // X2 | C, X1, X0 (class first, then the kDB-2 parents in CMI order; kdb.test.ts).
+  // Config index = (c·2 + x1)·2 + x0, cells config·3 + x2.
+  const cpt = mEstimateCpt(tinyData(), 2, [3, 1, 0], 1);
+
+  it('a seen configuration uses its own counts: (C=1, X1=1, X0=1) rows 4, 6 -> X2 [1,1,0], N = 2', () => {
+    // (n + 1/3)/(2 + 1): 4/9, 4/9, 1/9
+    const j = (1 * 2 + 1) * 2 + 1;
+    expectClose(probs(cpt.logp, j * 3, j * 3 + 3), [4 / 9, 4 / 9, 1 / 9]);
+  });
+
+  it('an unseen configuration backs off to the deepest context with counts: (C=1, X1=0, X0=0) -> (C=1, X1=0)', () => {
+    // (C=1, X1=0) holds row 5 only (X2 = 2): (0 + 1/3)/2, (0 + 1/3)/2, (1 + 1/3)/2 = 1/6, 1/6, 2/3
+    const j = (1 * 2 + 0) * 2 + 0;
+    expectClose(probs(cpt.logp, j * 3, j * 3 + 3), [1 / 6, 1 / 6, 2 / 3]);
+  });
+
+  it('a configuration seen only with the child missing also backs off: (C=1, X1=1, X0=0) is row 7, X2 missing', () => {
+    // -> (C=1, X1=1): rows 4, 6 with X2 observed [1,1,0] -> 4/9, 4/9, 1/9
+    const j = (1 * 2 + 1) * 2 + 0;
+    expectClose(probs(cpt.logp, j * 3, j * 3 + 3), [4 / 9, 4 / 9, 1 / 9]);
+  });
+
+  it('the class prior is (n_c + m/C)/(N + m)', () => {
+    expectClose(probs(mEstimateCpt(tinyData(), 3, [], 1).logp, 0, 2), [4.5 / 9, 4.5 / 9]);
+    expectClose(probs(mEstimateCpt(tinyData(), 3, [], 5).logp, 0, 2), [6.5 / 13, 6.5 / 13]);
+  });
+
+  it('m = 0 is maximum likelihood in seen contexts (zeros allowed) and still backs off', () => {
+    const ml = mEstimateCpt(tinyData(), 2, [3, 1, 0], 0);
+    const seen = (1 * 2 + 1) * 2 + 1;
+    expectClose(probs(ml.logp, seen * 3, seen * 3 + 3), [1 / 2, 1 / 2, 0]);
+    const unseen = (1 * 2 + 0) * 2 + 0;
+    expectClose(probs(ml.logp, unseen * 3, unseen * 3 + 3), [0, 0, 1]);
+  });
+
+});
+
+describe('available case per context', () => {
+  it('a shorter context counts rows whose deeper parents are missing', () => {
+    // X0 | C, X1 with X1 = 2 never observed. Rows (X0, X1, C): (0,0,0) (1,0,0) (1,1,0) (0,?,0) (0,?,0) (1,1,1).
+    // (C=0, X1=2) backs off to (C=0), which counts every C=0 row with X0 observed, missing X1 included:
+    // X0 [3, 2], N = 5 -> (3 + 1/2)/6 = 7/12, (2 + 1/2)/6 = 5/12 (summing the full family table would give
+    // [1, 2] over 3 rows, i.e. 3/8, 5/8).
+    const d = discreteFromArrays({
+      cards: [2, 3],
+      rows: [
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [0, MISSING],
+        [0, MISSING],
+        [1, 1],
+      ],
+      classes: [0, 0, 0, 0, 0, 1],
+      classCard: 2,
+    });
+    const cpt = mEstimateCpt(d, 0, [2, 1], 1);
+    const j = 0 * 3 + 2;
+    expectClose(probs(cpt.logp, j * 2, j * 2 + 2), [7 / 12, 5 / 12]);
+    // (C=1, X1=0): (C=1) holds row 5 only -> (0 + 1/2)/2, (1 + 1/2)/2
+    const k = 1 * 3 + 0;
+    expectClose(probs(cpt.logp, k * 2, k * 2 + 2), [1 / 4, 3 / 4]);
+    // The listed parent order decides the path: with X1 first, (X1=2, C=0) backs off to (X1=2), which is
+    // empty, and then to the root: X0 [3, 3] over all 6 rows -> 1/2, 1/2.
+    const swapped = mEstimateCpt(d, 0, [1, 2], 1);
+    const s = 2 * 2 + 0;
+    expectClose(probs(swapped.logp, s * 2, s * 2 + 2), [1 / 2, 1 / 2]);
+  });
+
+  it('an empty root context (child never observed) gives the uniform distribution', () => {
+    const d = discreteFromArrays({ cards: [3], rows: [[MISSING], [MISSING]], classes: [0, 1], classCard: 2 });
+    expectClose(probs(mEstimateCpt(d, 0, [1], 1).logp, 0, 6), [1 / 3, 1 / 3, 1 / 3, 1 / 3, 1 / 3, 1 / 3]);
+  });
+
+  it('a class value absent from training backs off to the root P(x)', () => {
+    const d = discreteFromArrays({ cards: [2], rows: [[0], [0], [1]], classes: [0, 0, 1], classCard: 3 });
+    // (C=2) unseen -> root: X0 [2, 1], N = 3 -> (2 + 1/2)/4, (1 + 1/2)/4
+    expectClose(probs(mEstimateCpt(d, 0, [1], 1).logp, 4, 6), [5 / 8, 3 / 8]);
+  });
+});
+
+describe('the estimator', () => {
+  it('fits a CptModel whose posterior is the hand value on the tiny data (naive Bayes, m = 1)', () => {
+    // Row (1, 0, 2): P(c) = 1/2 each; P(X0=1|c): c0 (1+1/2)/5 = 3/10, c1 (3+1/2)/5 = 7/10;
+    // P(X1=0|c): c0 (2+1/2)/5 = 1/2, c1 (1+1/2)/5 = 3/10; P(X2=2|c): c0 (1+1/3)/5 = 4/15, c1 (1+1/3)/4 = 1/3.
+    // c0: 3/10·1/2·4/15 = 1/25; c1: 7/10·3/10·1/3 = 7/100 -> P(c=0) = 4/11.
+    const d = tinyData();
+    const model = mEstimate.fit(d, naiveBayesStructure(3), { m: 1, select: 'none' }, ctx);
+    expect(model).toBeInstanceOf(CptModel);
+    const p = model.posterior(discreteFromArrays({ cards: [2, 2, 3], rows: [[1, 0, 2]], classes: [0], classCard: 2 }));
+    expect(p[0]).toBeCloseTo(4 / 11, 14);
+    expect(getEstimator('m-estimate')).toBe(mEstimate);
+    expect(mEstimate.defaults).toEqual({ m: 1, select: 'none' });
+  });
+
+  it('rejects a negative m or an unknown select as user errors', () => {
+    const s: Structure = naiveBayesStructure(3);
+    expect(() => mEstimate.fit(tinyData(), s, { m: -1 }, ctx)).toThrow(UserError);
+    expect(() => mEstimate.fit(tinyData(), s, { select: 'cv' as never }, ctx)).toThrow(UserError);
+  });
+});
+
+describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
+  it('uses min(⌊N/10⌋, 5000) rows and needs at least 10 rows', () => {
+    expect(M_GRID).toEqual([0, 0.05, 0.2, 1, 5, 20]);
+    expect(selectM(tinyData(), naiveBayesStructure(3), new Rng('h'))).toBeNull();
+  });
+
+  it('picks m = 0 when the class is a function of the attributes and every configuration is seen', () => {
+    // Class = X0 XOR X1, all four configurations repeated: maximum likelihood is exact (RMSE 0 on the holdout).
+    const rows: number[][] = [];
+    for (let r = 0; r < 200; r++) rows.push([r % 2, (r >> 1) % 2]);
+    const d = discreteFromArrays({ cards: [2, 2], rows, classes: rows.map(([a, b]) => a! ^ b!), classCard: 2 });
+    const structure: Structure = { m: 2, parents: [[2], [2, 0], []] };
+    const sel = selectM(d, structure, new Rng('xor'))!;
+    expect(sel.m).toBe(0);
+    expect(sel.losses[0]).toBeCloseTo(0, 12);
+    expect(sel.losses.every((l, i) => i === 0 || l > 0)).toBe(true);
+  });
+
+  it('picks the largest m when the attributes carry no information (heavier smoothing toward the prior)', () => {
+    const rng = new Rng('noise');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 300; r++) {
+      rows.push(Array.from({ length: 8 }, () => rng.int(4)));
+      classes.push(rng.int(2));
+    }
+    const d = discreteFromArrays({ cards: new Array<number>(8).fill(4), rows, classes, classCard: 2 });
+    const structure = kdb.learn(d, { k: 2 }, ctx);
+    const sel = selectM(d, structure, new Rng('noise-holdout'))!;
+    expect(sel.losses).toHaveLength(6);
+    expect(sel.m).toBe(20);
+    // select: holdout refits on every row with the chosen m.
+    const fitted = mEstimate.fit(d, structure, { select: 'holdout' }, { rng: new Rng('noise-holdout').derive('x') });
+    expect(fitted).toBeInstanceOf(CptModel);
+  });
+
+  it('kDB-2 on car with select: holdout gives finite posteriors summing to 1', () => {
+    const car = shipped('car');
+    const s = kdb.learn(car, { k: 2 }, ctx);
+    const p = mEstimate.fit(car, s, { select: 'holdout' }, ctx).posterior(car);
+    for (let r = 0; r < car.n; r += 97) {
+      let t = 0;
+      for (let c = 0; c < 4; c++) t += p[r * 4 + c]!;
+      expect(t).toBeCloseTo(1, 12);
+    }
+  });
+});
+
+describe('context trees for large families (BackoffTreeModel)', () => {
+  it('gives the full-table log P(c, x) on complete rows, for every structure shape', () => {
+    const rng = new Rng('trees');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 120; r++) {
+      const c = rng.int(3);
+      classes.push(c);
+      rows.push([0, 1, 2, 3, 4].map((a) => (rng.next() < 0.4 ? (c + a) % 3 : rng.int(a === 2 ? 4 : 3))));
+    }
+    const d = discreteFromArrays({ cards: [3, 3, 4, 3, 3], rows, classes, classCard: 3 });
+    const test = discreteFromArrays({ cards: [3, 3, 4, 3, 3], rows: [[0, 0, 0, 0, 0], [2, 1, 3, 0, 2], [1, 1, 1, 1, 1]], classes: [0, 0, 0], classCard: 3 });
+    for (const k of [1, 3, 4]) {
+      const s = kdb.learn(d, { k }, ctx);
+      for (const m of [0.05, 1, 20]) {
+        const dense = fitMEstimateNetwork(d, s, m).logJoint(test);
+        const tree = new BackoffTreeModel(d, s, m).logJoint(test);
+        dense.forEach((v, i) => expect(tree[i]).toBeCloseTo(v, 12));
+      }
+    }
+    // A parent list with the class last, and a node without the class.
+    const odd: Structure = { m: 5, parents: [[5], [0, 5], [1, 0], [2, 1, 0, 5], [], []] };
+    const dense = fitMEstimateNetwork(d, odd, 1).logJoint(test);
+    new BackoffTreeModel(d, odd, 1).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(dense[i]!, 12));
+  });
+
+  it('a missing value: the node drops out, a missing parent ends the context (tiny data, X2 | C, X1, X0)', () => {
+    const s: Structure = { m: 3, parents: [[3], [3], [3, 1, 0], []] };
+    const tree = new BackoffTreeModel(tinyData(), s, 1);
+    const row = discreteFromArrays({ cards: [2, 2, 3], rows: [[MISSING, 0, 2]], classes: [0], classCard: 2 });
+    // C=1: P(C=1) = 4.5/9; X1=0 | C=1: (1 + 1/2)/(4 + 1) = 3/10; X2=2 | (C=1, X1=0) (X0 missing): row 5 only
+    // -> (1 + 1/3)/(1 + 1) = 2/3; X0 missing: no factor.
+    const lj = tree.logJoint(row);
+    expect(lj[1]).toBeCloseTo(Math.log(0.5 * 0.3 * (2 / 3)), 14);
+    // C=0: 1/2 · (2 + 1/2)/5 · X2=2 | (C=0, X1=0): rows 0, 1 have X2 = 0, 1 -> (0 + 1/3)/3 = 1/9
+    expect(lj[0]).toBeCloseTo(Math.log(0.5 * 0.5 * (1 / 9)), 14);
+  });
+
+  it('is what the estimator fits when a family is too large for a full table', () => {
+    // kDB-5 over 10-value attributes and 2 classes: each of the 7 families with 5 attribute parents needs
+    // 2·10^6 = 2,000,000 cells (> 2^20), so the estimator keeps context trees.
+    const rng = new Rng('big');
+    const m = 12;
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 200; r++) {
+      const c = rng.int(2);
+      classes.push(c);
+      rows.push(Array.from({ length: m }, (_, a) => (rng.next() < 0.5 ? (c + a) % 10 : rng.int(10))));
+    }
+    const d = discreteFromArrays({ cards: new Array<number>(m).fill(10), rows, classes, classCard: 2 });
+    const s = kdb.learn(d, { k: 5 }, ctx);
+    const model = mEstimate.fit(d, s, { m: 1 }, ctx);
+    expect(model).toBeInstanceOf(BackoffTreeModel);
+    const p = model.posterior(d);
+    let hits = 0;
+    for (let r = 0; r < d.n; r++) if ((p[2 * r + 1]! > p[2 * r]! ? 1 : 0) === d.classColumn[r]) hits++;
+    expect(hits / d.n).toBeGreaterThan(0.9);
+  });
+});
+
+describe('ensemble members with their own rows and row weights (bootstrap / boosting members)', () => {
+  it('row weights act as counts: weight 2 on every row equals every row twice, in tables and in trees', () => {
+    const d = tinyData();
+    const twice = selectRows(d, [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7]);
+    const w = new Float64Array(8).fill(2);
+    const s: Structure = { m: 3, parents: [[3], [3, 0], [3, 1, 0], []] };
+    const test = discreteFromArrays({ cards: [2, 2, 3], rows: [[1, 0, 2], [0, 1, 1]], classes: [0, 0], classCard: 2 });
+    const ref = fitMEstimateNetwork(twice, s, 1).logJoint(test);
+    fitMEstimateNetwork(d, s, 1, w).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(ref[i]!, 13));
+    new BackoffTreeModel(d, s, 1, w).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(ref[i]!, 13));
+  });
+
+  it('a member with rows is fitted on those rows only', () => {
+    const d = tinyData();
+    const rows = Int32Array.from([0, 2, 4, 6, 7]);
+    const nb = naiveBayesStructure(3);
+    const ens: Structure = { ...nb, members: [{ weight: 1, structure: nb, rows }] };
+    const test = discreteFromArrays({ cards: [2, 2, 3], rows: [[1, 0, 2]], classes: [0], classCard: 2 });
+    const a = mEstimate.fit(d, ens, { m: 1 }, ctx).posterior(test);
+    const b = mEstimate.fit(selectRows(d, rows), nb, { m: 1 }, ctx).posterior(test);
+    expect(a[0]).toBeCloseTo(b[0]!, 14);
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, it, expect } from 'vitest';
+import '../../src/estimators/index.js';
+import { wanbia, wanbiaObjective, wanbiaWeights } from '../../src/estimators/wanbia.js';
+import { naiveBayesTables, WeightedNaiveBayes } from '../../src/estimators/weighted-nb.js';
+import { dirichlet } from '../../src/estimators/dirichlet.js';
+import { getEstimator } from '../../src/registry.js';
+import { discreteFromArrays, selectAttributes, type DiscreteData } from '../../src/bn/data.js';
+import { naiveBayesStructure } from '../../src/bn/structure.js';
+import { Rng } from '../../src/util/rng.js';
+import { UserError } from '../../src/util/errors.js';
+
+const ctx = { rng: new Rng('wanbia') };
+
+/** Three classes; X0 informative, X1 a noisy copy of X0, X2 weak, X3 noise; 10% missing. */
+function data(seed: string, n: number, miss = 0.1): DiscreteData {
+  const rng = new Rng(seed);
+  const rows: number[][] = [];
+  const classes: number[] = [];
+  for (let r = 0; r < n; r++) {
+    const c = rng.int(3);
+    const x0 = rng.next() < 0.6 ? c : rng.int(3);
+    const x1 = rng.next() < 0.9 ? x0 : rng.int(3);
+    const x2 = rng.next() < 0.2 ? c % 2 : rng.int(2);
+    rows.push([x0, x1, x2, rng.int(4)].map((v) => (rng.next() < miss ? -1 : v)));
+    classes.push(c);
+  }
+  return discreteFromArrays({ cards: [3, 3, 2, 4], rows, classes, classCard: 3 });
+}
+
+describe('the WANBIA objective', () => {
+  const d = data('objective', 300);
+  const tables = naiveBayesTables(d, 1);
+
+  it('at w = 1 is the conditional log-likelihood of Laplace naive Bayes', () => {
+    const p = dirichlet.fit(d, naiveBayesStructure(4), { alpha: 1 }, ctx).posterior(d);
+    let cll = 0;
+    for (let r = 0; r < d.n; r++) cll += Math.log(p[r * 3 + d.classColumn[r]!]!);
+    expect(wanbiaObjective(tables, d, [1, 1, 1, 1], new Float64Array(4))).toBeCloseTo(-cll, 9);
+  });
+
+  it.each([
+    [[1, 1, 1, 1]],
+    [[0.3, 0.7, 0.1, 0.9]],
+    [[0, 0.5, 1, 0.2]],
+  ])('has the analytic gradient (central differences, h = 1e-6) at %j', (w) => {
+    const g = new Float64Array(4);
+    wanbiaObjective(tables, d, w, g);
+    const h = 1e-6;
+    for (let a = 0; a < 4; a++) {
+      const up = [...w];
+      const dn = [...w];
+      up[a] += h;
+      dn[a] -= h;
+      const fd = (wanbiaObjective(tables, d, up, new Float64Array(4)) - wanbiaObjective(tables, d, dn, new Float64Array(4))) / (2 * h);
+      expect(Math.abs(g[a]! - fd)).toBeLessThan(1e-5 * Math.max(1, Math.abs(fd)));
+    }
+  });
+});
+
+describe('WANBIA weights', () => {
+  it('improve the training CLL over naive Bayes and satisfy the KKT conditions of the box [0, 1]', () => {
+    const d = data('kkt', 400);
+    const { tables, weights, optimizer } = wanbiaWeights(d, 1);
+    const g = new Float64Array(4);
+    const f = wanbiaObjective(tables, d, weights, g);
+    expect(f).toBeCloseTo(optimizer.f, 9);
+    const fNb = wanbiaObjective(tables, d, [1, 1, 1, 1], new Float64Array(4));
+    expect(f).toBeLessThan(fNb - 1);
+    for (let a = 0; a < 4; a++) {
+      const w = weights[a]!;
+      expect(w).toBeGreaterThanOrEqual(0);
+      expect(w).toBeLessThanOrEqual(1);
+      if (w > 0 && w < 1) expect(Math.abs(g[a]!)).toBeLessThan(0.05);
+      if (w === 0) expect(g[a]!).toBeGreaterThan(-0.05);
+      if (w === 1) expect(g[a]!).toBeLessThan(0.05);
+    }
+    // The noisy copy X1 is discounted relative to NB's weight 1.
+    expect(weights[1]! + weights[0]!).toBeLessThan(2);
+  });
+
+  it('splits one weight among identical copies: their sum is the one-attribute optimum (golden-section search)', () => {
+    // With X1 = X2 = X0 the posterior depends on w0 + w1 + w2 only, so the optimal sum is the optimal
+    // weight s* of X0 alone on [0, 3]; found here by golden-section search on the convex 1-D objective.
+    const rng = new Rng('copies');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 300; r++) {
+      const c = rng.int(2);
+      const x = rng.next() < 0.7 ? c : rng.int(2);
+      rows.push([x, x, x]);
+      classes.push(c);
+    }
+    const d = discreteFromArrays({ cards: [2, 2, 2], rows, classes, classCard: 2 });
+    const one = selectAttributes(d, [0]);
+    const t1 = naiveBayesTables(one, 1);
+    const f1 = (s: number) => wanbiaObjective(t1, one, [s], new Float64Array(1));
+    let lo = 0;
+    let hi = 3;
+    const phi = (Math.sqrt(5) - 1) / 2;
+    for (let it = 0; it < 100; it++) {
+      const a = hi - phi * (hi - lo);
+      const b = lo + phi * (hi - lo);
+      if (f1(a) < f1(b)) hi = b;
+      else lo = a;
+    }
+    const sStar = (lo + hi) / 2;
+    expect(sStar).toBeGreaterThan(0.2);
+    const { weights } = wanbiaWeights(d, 1);
+    expect(weights[0]! + weights[1]! + weights[2]!).toBeCloseTo(sStar, 4);
+  });
+
+  it('the estimator returns a weighted naive Bayes with those weights; missing values drop their factor', () => {
+    const d = data('model', 200);
+    const model = wanbia.fit(d, naiveBayesStructure(4), {}, ctx) as WeightedNaiveBayes;
+    expect(model).toBeInstanceOf(WeightedNaiveBayes);
+    expect([...model.weights]).toEqual([...wanbiaWeights(d, 1).weights]);
+    const allMissing = discreteFromArrays({ cards: [3, 3, 2, 4], rows: [[-1, -1, -1, -1]], classes: [0], classCard: 3 });
+    const p = model.posterior(allMissing);
+    const nc = [0, 0, 0];
+    for (const c of d.classColumn) nc[c]!++;
+    for (let c = 0; c < 3; c++) expect(p[c]).toBeCloseTo((nc[c]! + 1) / (d.n + 3), 12);
+  });
+
+  it('is registered for naive Bayes only and validates its parameters', () => {
+    const d = data('params', 50);
+    expect(getEstimator('wanbia')).toBe(wanbia);
+    expect(wanbia.structures).toEqual(['nb']);
+    expect(() => wanbia.fit(d, naiveBayesStructure(4), { alpha: 0 }, ctx)).toThrow(UserError);
+    expect(() => wanbia.fit(d, naiveBayesStructure(4), { maxIterations: 0 }, ctx)).toThrow(UserError);
+  });
+});

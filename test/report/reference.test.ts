@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { evaluateReference, metricFromName } from '../../src/report/reference.js';
+import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/report/spec.js';
+import type { ResultRow } from '../../src/store/db.js';
+import { tempDir, ROOT } from '../helpers/cli';
+import { buildReport } from '../../src/report/build.js';
+import { renderHtml } from '../../src/report/render.js';
+import { parseXml } from './xml.js';
+
+function ref(file: string, extra: Partial<ReferenceSpec> = {}): ReferenceSpec {
+  return { file, path: file.replace(/^.*[\\/]/, ''), title: null, methods: {}, datasets: {}, scale: 1, tolerance: 0.01, ...extra };
+}
+
+function row(dataset: string, method: string, accuracy: number, rmse: number, fold = 0): ResultRow {
+  return {
+    experiment: 'x', job_key: `${dataset}${method}${fold}`, dataset, method, structure: 'nb', estimator: 'dirichlet', repeat: 0, fold,
+    accuracy, zero_one_loss: 1 - accuracy, rmse, log_loss: rmse, n_train: 1, n_test: 1, n_arcs: 0, train_ms: 0, predict_ms: 0,
+  };
+}
+
+function file(text: string): string {
+  const f = join(tempDir(), 'ref.csv');
+  writeFileSync(f, text);
+  return f;
+}
+
+describe('reference files', () => {
+  it('maps published metric names', () => {
+    expect(['0/1-loss', '0-1 loss', 'zero_one_loss', 'Error', 'RMSE', 'Accuracy', 'log loss'].map(metricFromName)).toEqual([
+      'zero_one_loss', 'zero_one_loss', 'zero_one_loss', 'zero_one_loss', 'rmse', 'accuracy', 'log_loss',
+    ]);
+    expect(metricFromName('AUC')).toBeUndefined();
+  });
+
+  it('W/D/L verdicts: direction and significance must both agree', () => {
+    // a beats b on 6 of 6 datasets (accuracy), and loses on RMSE on all 6.
+    const rows = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'].flatMap((d, i) => [row(d, 'a', 0.9 + i / 100, 0.3), row(d, 'b', 0.8, 0.2)]);
+    const f = file(`metric,method_a,method_b,wins,draws,losses,significant
+accuracy,A,B,6,0,0,true
+accuracy,A,B,5,0,1,false
+rmse,A,B,6,0,0,true
+accuracy,A,C,1,0,0,
+`);
+    const r = evaluateReference(ref(f, { methods: { A: 'a', B: 'b' } }), rows, ['a', 'b'], DEFAULT_COMPARE);
+    expect(r.kind).toBe('wdl');
+    if (r.kind !== 'wdl') return;
+    // Ours: 6–0–0, binom.test(6, 6) p = 2/64 = 0.03125 ≤ 0.05.
+    expect(r.claims[0]!.ours).toMatchObject({ wins: 6, draws: 0, losses: 0, significant: true });
+    expect(r.claims[0]!.ours!.p).toBeCloseTo(0.03125, 15);
+    expect(r.claims.map((c) => c.verdict)).toEqual(['reproduced', 'not reproduced', 'not reproduced', 'no data']);
+    expect(r.claims[1]!.reason).toBe('ours is significant, the published result is not');
+    expect(r.claims[2]!.reason).toBe('ours favours B');
+    expect(r.claims[3]!.reason).toContain('no results for C');
+    // Empty 'significant' is computed from the published counts: 1–0–0 gives p = 1.
+    expect(r.claims[3]!.published).toMatchObject({ significant: false, significanceGiven: false, p: 1 });
+  });
+
+  it('cell verdicts use scale, % values and the tolerance', () => {
+    const rows = [row('iris', 'nb', 0.9, 0.2, 0), row('iris', 'nb', 0.96, 0.2, 1)];
+    const f = file('dataset,method,metric,value\nIris,NB,accuracy,93\nIris,NB,accuracy,95%\nIris,NB,rmse,30\n');
+    const r = evaluateReference(ref(f, { methods: { NB: 'nb' }, scale: 0.01, tolerance: 0.02 }), rows, ['nb'], DEFAULT_COMPARE);
+    if (r.kind !== 'cells') throw new Error('expected cells');
+    // Ours: mean accuracy (0.9 + 0.96)/2 = 0.93 (dataset matched case-insensitively).
+    expect(r.claims.map((c) => [c.ourDataset, c.published, c.ours, c.verdict])).toEqual([
+      ['iris', 0.93, expect.closeTo(0.93, 12), 'reproduced'],
+      ['iris', 0.95, expect.closeTo(0.93, 12), 'reproduced'],
+      ['iris', 0.3, 0.2, 'not reproduced'],
+    ]);
+    expect(r.claims[2]!.difference).toBeCloseTo(-0.1, 12);
+  });
+
+  it('reports a malformed file on one line with its line number', () => {
+    const cases: [string, RegExp][] = [
+      ['a,b\n1,2\n', /ref\.csv:1: unknown reference format; the header must have the columns dataset,method,metric,value/],
+      ['dataset,method,metric,value\niris,NB,auc,1\n', /ref\.csv:2: metric: unknown metric 'auc'/],
+      ['dataset,method,metric,value\niris,NB,rmse,x\n', /ref\.csv:2: value: expected a number, got 'x'/],
+      ['metric,method_a,method_b,wins,draws,losses,significant\nrmse,a,b,1.5,0,0,\n', /ref\.csv:2: wins: expected a count, got '1\.5'/],
+      ['metric,method_a,method_b,wins,draws,losses,significant\nrmse,a,b,1,0,0,maybe\n', /ref\.csv:2: significant: expected true\/false/],
+    ];
+    for (const [text, msg] of cases) expect(() => evaluateReference(ref(file(text)), [], [], DEFAULT_COMPARE)).toThrow(msg);
+  });
+
+  it('every published reference file under experiments/reference/ reads and renders beside results', async () => {
+    const dir = join(ROOT, 'experiments', 'reference');
+    // *-claims.csv files list a paper's qualitative statements (see their header); they are a different kind
+    // of reference, which reports do not evaluate yet, so only cell and W/D/L files are read here.
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.csv') && !f.endsWith('-claims.csv')).sort() : [];
+    for (const f of files) {
+      const r = evaluateReference(ref(join(dir, f)), [], [], DEFAULT_COMPARE);
+      expect(r.claims.length, f).toBeGreaterThan(0);
+      expect(r.claims.every((c) => c.verdict === 'no data'), f).toBe(true);
+    }
+    // Rendered in a report whose methods carry the labels the files use (nb-hdp beats nb-m everywhere).
+    const labels = ['nb-hdp', 'nb-m'];
+    const rows = ['iris', 'zoo', 'labor', 'car', 'glass', 'wine'].flatMap((d) => [row(d, 'nb-hdp', 0.9, 0.2), row(d, 'nb-m', 0.8, 0.3)]);
+    const doc = await buildReport({
+      experiment: 'x', specFile: 'x.yaml', specHash: '0'.repeat(64), settings: {}, rows, expectedJobs: rows.length, failed: [],
+      methods: labels.map((label) => ({ kind: 'bnc' as const, label, structure: { id: 'nb', params: {}, given: {} }, estimator: { id: 'dirichlet', params: {}, given: {} } })),
+      compare: { ...DEFAULT_COMPARE, scatter: false, tests: [] },
+      reference: files.map((f) => ref(join(dir, f))),
+    });
+    expect(doc.tables.filter((t) => t.id.startsWith('reference-')).map((t) => t.id)).toEqual(files.map((f) => `reference-${f.replace(/\.csv$/, '')}`));
+    const html = parseXml(renderHtml(doc));
+    expect(html.name).toBe('html');
+    if (files.includes('hdp-2018-table2.csv')) {
+      const t2 = doc.references.find((r) => r.ref.path === 'hdp-2018-table2.csv')!;
+      if (t2.kind !== 'wdl') throw new Error('table 2 is a W/D/L file');
+      // NB, 0-1 loss, published 41–4–23 (sign test p = 0.0328: significant); ours 6–0–0 (p = 0.03125): reproduced.
+      const nb = t2.claims.find((c) => c.methodA === 'nb-hdp' && c.metric === 'zero_one_loss')!;
+      expect(nb.published).toMatchObject({ wins: 41, draws: 4, losses: 23, significant: true, significanceGiven: false });
+      expect(nb.ours).toMatchObject({ wins: 6, draws: 0, losses: 0, significant: true });
+      expect(nb.verdict).toBe('reproduced');
+      // NB, RMSE, published 40–0–28 (p = 0.182): not significant, ours is: not reproduced.
+      expect(t2.claims.find((c) => c.methodA === 'nb-hdp' && c.metric === 'rmse')!.verdict).toBe('not reproduced');
+      expect(t2.claims.filter((c) => c.methodA !== 'nb-hdp').every((c) => c.verdict === 'no data')).toBe(true);
+    }
+  });
+});
