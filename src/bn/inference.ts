@@ -65,7 +65,8 @@ export function normalizeLogRows(scores: Float64Array, C: number): Float64Array 
   return scores;
 }
 
-function logSumExp(a: Float64Array, len: number): number {
+/** log Σ exp(a[i]) over the first len entries, stable; -Infinity when every entry is. */
+export function logSumExp(a: Float64Array, len: number): number {
   let mx = -Infinity;
   for (let i = 0; i < len; i++) if (a[i]! > mx) mx = a[i]!;
   if (mx === -Infinity) return -Infinity;

@@ -24,13 +24,11 @@ import { closest } from '../util/text.js';
 import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from '../report/spec.js';
 import '../methods.js'; // the registry must be complete before a spec is checked against it
 
-export type DiscretizeMethod = 'mdl' | 'median' | 'equal-frequency' | 'none';
-export type MissingPolicy = 'as-value' | 'drop-rows' | 'available-case';
+import type { DiscretizeMethod } from '../datasets/discretize.js';
+import type { MissingPolicy, PreprocessOptions } from '../datasets/preprocess.js';
 
-export interface PreprocessingSpec {
-  readonly discretize: { readonly method: DiscretizeMethod; readonly bins?: number };
-  readonly missing: MissingPolicy;
-}
+/** The spec's `preprocessing:` section is exactly what the preprocessing pipeline takes. */
+export type PreprocessingSpec = PreprocessOptions;
 
 export interface DatasetRef {
   /** A registry name or group, or a file path (resolved against the spec's folder). */

@@ -32,6 +32,7 @@ import type { Structure } from '../bn/structure.js';
 import { stratifiedKFold } from '../folds/split.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
+import { logSumExp } from '../bn/inference.js';
 
 export type OdeWrapperParams = { k?: number; epsilon?: number; smooth?: number };
 
@@ -278,7 +279,6 @@ export class OdeFoldEvaluator {
   score(tails: readonly number[], heads: readonly number[], par: Int32Array): number {
     const C = this.C;
     const cards = this.data.cards;
-    const cols = this.data.columns;
     const na = heads.length;
     const deltas: Float64Array[] = [];
     for (let i = 0; i < na; i++) {
@@ -448,14 +448,6 @@ export class OdeFoldEvaluator {
   }
 }
 
-function logSumExp(a: Float64Array, len: number): number {
-  let mx = -Infinity;
-  for (let i = 0; i < len; i++) if (a[i]! > mx) mx = a[i]!;
-  if (mx === -Infinity) return -Infinity;
-  let s = 0;
-  for (let i = 0; i < len; i++) s += Math.exp(a[i]! - mx);
-  return mx + Math.log(s);
-}
 
 /** Index of a maximum of xs (within SCORE_TOL), chosen uniformly among the tied ones. */
 function maxRandom(xs: readonly number[], rng: Rng): number {
