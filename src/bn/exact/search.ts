@@ -3,6 +3,8 @@
  * as Structure parent lists (nodes 0..m-1 attributes, m the class; the class first in every parent list
  * that holds it, then the attributes in increasing order).
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { DiscreteData } from '../data.js';
 import { checkMemory, completeRows, LocalScores, DEFAULT_MEMORY_LIMIT_MB, type ExactConstraint, type ExactScore } from './localscores.js';
 import { bestNetwork, bestNetworkBytes, type ExactNetwork } from './dp.js';
@@ -39,6 +41,27 @@ export function dagFromNetwork(ls: LocalScores, net: ExactNetwork): number[][] {
   return parents;
 }
 
+let gc: (() => void) | null | undefined;
+
+/**
+ * A search allocates up to gigabytes of typed arrays, which live outside V8's heap and are reclaimed only
+ * when V8 decides to collect; back-to-back searches (SubbKB's ten subsamples, bagging, the jobs of one
+ * worker) then stack up their garbage (6 GB measured for SubbKB10 on german-credit). Before a large
+ * search the previous ones' arrays are therefore collected explicitly.
+ */
+function releaseGarbage(bytes: number): void {
+  if (bytes < 64 * 1024 * 1024) return;
+  if (gc === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      gc = runInNewContext('gc') as () => void;
+    } catch {
+      gc = null;
+    }
+  }
+  gc?.();
+}
+
 /** DP variables of a problem: the attributes and the class, or the attributes only under 'anb'. */
 function variables(data: DiscreteData, constraint: ExactConstraint): number {
   return data.columns.length + (constraint === 'anb' ? 0 : 1);
@@ -52,7 +75,9 @@ export function exactLocalScores(data: DiscreteData, opts: ExactOptions): LocalS
 export function learnBestDag(data: DiscreteData, opts: ExactOptions): ScoredDag & { rows: number } {
   const limit = opts.memoryLimitMB ?? DEFAULT_MEMORY_LIMIT_MB;
   const n = variables(data, opts.constraint);
-  checkMemory(bestNetworkBytes(n, completeRows(data).length), limit, `exact search over ${n} variables`);
+  const bytes = bestNetworkBytes(n, completeRows(data).length);
+  checkMemory(bytes, limit, `exact search over ${n} variables`);
+  releaseGarbage(bytes);
   const ls = exactLocalScores(data, opts);
   const net = bestNetwork(ls, limit, opts.signal);
   return { parents: dagFromNetwork(ls, net), score: net.score, rows: ls.rows };
@@ -62,7 +87,9 @@ export function learnBestDag(data: DiscreteData, opts: ExactOptions): ScoredDag 
 export function learnKBest(data: DiscreteData, K: number, mode: KBestMode, opts: ExactOptions): { dags: ScoredDag[]; rows: number } {
   const limit = opts.memoryLimitMB ?? DEFAULT_MEMORY_LIMIT_MB;
   const n = variables(data, opts.constraint);
-  checkMemory(kBestBytes(n, completeRows(data).length, K), limit, kBestWhat(n, K, mode));
+  const bytes = kBestBytes(n, completeRows(data).length, K);
+  checkMemory(bytes, limit, kBestWhat(n, K, mode));
+  releaseGarbage(bytes);
   const ls = exactLocalScores(data, opts);
   const nets = kBestNetworks(ls, K, mode, limit, opts.signal);
   return { dags: nets.map((net) => ({ parents: dagFromNetwork(ls, net), score: net.score })), rows: ls.rows };

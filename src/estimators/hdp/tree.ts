@@ -322,13 +322,19 @@ export class ContextTree {
     const offset = Math.floor(every / 2);
     const pCur = new Float64Array(size * K);
     const { ratioT, ratioN, rowCapN, filled, filledN } = stirling;
-    // The (node, value) pairs that can ever be sampled, deepest nodes first, values ascending: every value
-    // of an internal node (its counts move with its children's pseudo-counts) and the leaf values seen at
-    // least twice (a leaf count ≤ 1 fixes t = n for good).
-    const firstLeaf = this.depthStart[this.depth]!;
+    // The (node, value) pairs that can ever be sampled, deepest nodes first, values ascending. A node's n_k
+    // never exceeds the data count of value k below it (t ≤ n at every level), and n_k ≤ 1 fixes t = n, so
+    // only pairs with at least two such rows below them are listed: deep trees over sparse data are mostly
+    // chains of single rows, which never move.
+    const below = new Int32Array(size * K);
+    below.set(n.subarray(this.depthStart[this.depth]! * K), this.depthStart[this.depth]! * K);
+    for (let i = size - 1; i >= 1; i--) {
+      const o = parent[i]! * K;
+      for (let k = 0; k < K; k++) below[o + k] += below[i * K + k]!;
+    }
     const pairList: number[] = [];
     for (let i = size - 1; i >= 1; i--) {
-      for (let k = 0; k < K; k++) if (i < firstLeaf || n[i * K + k]! >= 2) pairList.push(i, k);
+      for (let k = 0; k < K; k++) if (below[i * K + k]! >= 2) pairList.push(i, k);
     }
     const pairs = Int32Array.from(pairList);
     const nPairs = pairs.length;
