@@ -47,6 +47,8 @@ export interface Estimator<P extends Params = Params> extends MethodInfo {
    * undefined = every structure. The spec validator rejects other pairs.
    */
   readonly structures?: readonly string[];
+  /** Structure ids this estimator cannot fit (hdp: ban-mix, whose members carry row weights); the validator rejects them. */
+  readonly excludes?: readonly string[];
   fit(train: DiscreteData, structure: Structure, params: P, ctx: LearnContext): Model;
 }
 
@@ -90,6 +92,7 @@ export function listBaselines(): Baseline[] {
 
 /** Whether an estimator can fit a structure learner's output. */
 export function compatible(estimator: Estimator, structureId: string): boolean {
+  if (estimator.excludes?.includes(structureId)) return false;
   return estimator.structures === undefined || estimator.structures.includes(structureId);
 }
 

@@ -8,8 +8,12 @@
  * therefore be counted on different row subsets. The class is never missing.
  */
 import { MISSING, type DiscreteData } from './data.js';
+import { UserError } from '../util/errors.js';
 
-/** Refuse tables larger than this many cells (8 bytes each); such a family is a modelling error. */
+/**
+ * Refuse dense tables larger than this many cells (8 bytes each). Estimators that may meet larger families
+ * count them with sparseFamilyCounts instead (fitCptModel does so above SPARSE_CPT_CELLS).
+ */
 export const MAX_TABLE_CELLS = 1 << 27;
 
 export interface FamilyCounts {
@@ -41,8 +45,8 @@ export function nodeColumn(data: DiscreteData, v: number): Int32Array {
   return data.columns[v]!;
 }
 
-/** Counts of child given parents over the rows where all of them are observed (available case). */
-export function familyCounts(data: DiscreteData, child: number, parents: readonly number[]): FamilyCounts {
+/** Child cardinality, parent cardinalities and the number of parent configurations of a family (validated). */
+function familyLayout(data: DiscreteData, child: number, parents: readonly number[]): { childCard: number; parentCards: Int32Array; configs: number } {
   const childCard = nodeCard(data, child);
   const k = parents.length;
   const parentCards = new Int32Array(k);
@@ -54,6 +58,13 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
     parentCards[i] = nodeCard(data, p);
     configs *= parentCards[i]!;
   }
+  return { childCard, parentCards, configs };
+}
+
+/** Counts of child given parents over the rows where all of them are observed (available case). */
+export function familyCounts(data: DiscreteData, child: number, parents: readonly number[]): FamilyCounts {
+  const { childCard, parentCards, configs } = familyLayout(data, child, parents);
+  const k = parents.length;
   const cells = configs * childCard;
   if (cells > MAX_TABLE_CELLS) {
     throw new Error(`familyCounts: family of node ${child} with parents [${parents.join(', ')}] needs ${cells} cells`);
@@ -101,6 +112,182 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
     }
   }
   return { counts, childCard, parentCards, configs };
+}
+
+/** familyCounts with each row counted by its weight (available case, same layout). */
+export function weightedFamilyCounts(data: DiscreteData, child: number, parents: readonly number[], rowWeights: Float64Array): FamilyCounts {
+  if (rowWeights.length !== data.n) throw new Error(`rowWeights has ${rowWeights.length} entries for ${data.n} rows`);
+  const layout = familyCounts({ ...data, n: 0 }, child, parents);
+  const counts = layout.counts;
+  const x = nodeColumn(data, child);
+  const cols = parents.map((p) => nodeColumn(data, p));
+  const pc = layout.parentCards;
+  rows: for (let r = 0; r < data.n; r++) {
+    const v = x[r]!;
+    if (v < 0) continue;
+    let cfg = 0;
+    for (let i = 0; i < cols.length; i++) {
+      const a = cols[i]![r]!;
+      if (a < 0) continue rows;
+      cfg = cfg * pc[i]! + a;
+    }
+    counts[cfg * layout.childCard + v] += rowWeights[r]!;
+  }
+  return layout;
+}
+
+/**
+ * Hash index of parent configurations: mixed-radix configuration numbers (exact integers below 2^53, so
+ * families of any practical size) mapped to dense ids 0, 1, 2, ... in order of first insertion. Open
+ * addressing with linear probing over typed arrays, Fibonacci hashing of both 32-bit halves of the key,
+ * load factor at most 1/2.
+ */
+export class ConfigIndex {
+  private keyOf: Float64Array;
+  private slotKey: Float64Array;
+  /** id + 1 of the key in each slot; 0 = empty. */
+  private slotId: Int32Array;
+  private shift: number;
+  private mask: number;
+  private count = 0;
+
+  constructor(expected = 8) {
+    let bits = 4;
+    while (1 << bits < 2 * expected && bits < 30) bits++;
+    this.shift = 32 - bits;
+    this.mask = (1 << bits) - 1;
+    this.slotKey = new Float64Array(1 << bits);
+    this.slotId = new Int32Array(1 << bits);
+    this.keyOf = new Float64Array(Math.max(8, expected));
+  }
+
+  /** Number of distinct configurations indexed. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The configuration with this id. */
+  key(id: number): number {
+    if (!(id >= 0 && id < this.count)) throw new Error(`ConfigIndex: id ${id} out of range 0..${this.count - 1}`);
+    return this.keyOf[id]!;
+  }
+
+  private slot(key: number): number {
+    // ToUint32 of an integer below 2^53 is key mod 2^32; the quotient's ToUint32 is the high half.
+    const h = Math.imul((key >>> 0) ^ Math.imul((key / 4294967296) >>> 0, 0x85ebca6b), 0x9e3779b1);
+    return h >>> this.shift;
+  }
+
+  /** The id of `key`, or -1 when it was never added. */
+  get(key: number): number {
+    const slotKey = this.slotKey;
+    const slotId = this.slotId;
+    const mask = this.mask;
+    let h = this.slot(key);
+    for (;;) {
+      const s = slotId[h]!;
+      if (s === 0) return -1;
+      if (slotKey[h] === key) return s - 1;
+      h = (h + 1) & mask;
+    }
+  }
+
+  /** The id of `key`, adding it (with the next id) when new. */
+  add(key: number): number {
+    const mask = this.mask;
+    let h = this.slot(key);
+    for (;;) {
+      const s = this.slotId[h]!;
+      if (s === 0) break;
+      if (this.slotKey[h] === key) return s - 1;
+      h = (h + 1) & mask;
+    }
+    const id = this.count++;
+    if (id === this.keyOf.length) {
+      const grown = new Float64Array(2 * id);
+      grown.set(this.keyOf);
+      this.keyOf = grown;
+    }
+    this.keyOf[id] = key;
+    this.slotKey[h] = key;
+    this.slotId[h] = id + 1;
+    if (2 * this.count > mask + 1) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const bits = 33 - this.shift;
+    if (bits > 30) throw new Error('ConfigIndex: more than 2^29 configurations');
+    this.shift = 32 - bits;
+    this.mask = (1 << bits) - 1;
+    this.slotKey = new Float64Array(1 << bits);
+    this.slotId = new Int32Array(1 << bits);
+    for (let id = 0; id < this.count; id++) {
+      const key = this.keyOf[id]!;
+      let h = this.slot(key);
+      while (this.slotId[h] !== 0) h = (h + 1) & this.mask;
+      this.slotKey[h] = key;
+      this.slotId[h] = id + 1;
+    }
+  }
+}
+
+/**
+ * Family counts over the parent configurations that occur in the data: `counts` has index.size + 1 rows,
+ * row i for configuration index.key(i) (laid out counts[i * childCard + value]) and a last, all-zero row
+ * standing for every configuration not in the index. configs and parentCards are those of the full table.
+ */
+export interface SparseFamilyCounts extends FamilyCounts {
+  readonly index: ConfigIndex;
+}
+
+/** Largest table (cells) whose mixed-radix cell numbers 0 .. cells - 1 are all exact doubles. */
+export const MAX_SPARSE_TABLE_CELLS = 2 ** 53;
+
+/**
+ * familyCounts (or weightedFamilyCounts with rowWeights) for families of any size: one pass over the rows
+ * assigns each available-case row its configuration's id in a ConfigIndex, a second accumulates the counts
+ * of the observed configurations. Every sum runs over the same rows in the same order as the dense table's,
+ * so each observed row equals the dense row bit for bit and every other dense row is all zero.
+ */
+export function sparseFamilyCounts(data: DiscreteData, child: number, parents: readonly number[], rowWeights?: Float64Array): SparseFamilyCounts {
+  const { childCard, parentCards, configs } = familyLayout(data, child, parents);
+  if (configs * childCard > MAX_SPARSE_TABLE_CELLS) {
+    throw new UserError(
+      `family of node ${child} with parents [${parents.join(', ')}] has ${configs * childCard} cells, more than 2^53; use fewer parents`,
+    );
+  }
+  const n = data.n;
+  if (rowWeights && rowWeights.length !== n) throw new Error(`rowWeights has ${rowWeights.length} entries for ${n} rows`);
+  const k = parents.length;
+  const x = nodeColumn(data, child);
+  const cols = parents.map((p) => nodeColumn(data, p));
+  const index = new ConfigIndex(Math.min(n, configs, 1 << 16));
+  const ids = new Int32Array(n);
+  rows: for (let r = 0; r < n; r++) {
+    ids[r] = -1;
+    if (x[r]! < 0) continue;
+    let cfg = 0;
+    for (let i = 0; i < k; i++) {
+      const a = cols[i]![r]!;
+      if (a < 0) continue rows;
+      cfg = cfg * parentCards[i]! + a;
+    }
+    ids[r] = index.add(cfg);
+  }
+  const counts = new Float64Array((index.size + 1) * childCard);
+  if (rowWeights) {
+    for (let r = 0; r < n; r++) {
+      const id = ids[r]!;
+      if (id >= 0) counts[id * childCard + x[r]!] += rowWeights[r]!;
+    }
+  } else {
+    for (let r = 0; r < n; r++) {
+      const id = ids[r]!;
+      if (id >= 0) counts[id * childCard + x[r]!]!++;
+    }
+  }
+  return { counts, childCard, parentCards, configs, index };
 }
 
 /**

@@ -1,26 +1,88 @@
 /**
  * Conditional probability tables and the fitted network model every CPT-based estimator returns.
  *
- * A node's table stores log θ laid out exactly like its FamilyCounts: logp[config * card + value], config
- * the mixed-radix index of the parents in their listed order (first parent most significant).
+ * A dense node table stores log θ laid out exactly like its FamilyCounts: logp[config * card + value], config
+ * the mixed-radix index of the parents in their listed order (first parent most significant). A sparse
+ * table (families above SPARSE_CPT_CELLS cells) stores only the rows of the parent configurations seen in
+ * training, found through a ConfigIndex, plus one default row that every other configuration shares; the
+ * estimators it serves (smoothedLogProbs: mle, dirichlet, eap) give every unseen configuration the same row,
+ * so both forms hold the same numbers.
  */
 import { selectRows, type DiscreteData } from './data.js';
 import { assertDag, type Structure, type StructureMember } from './structure.js';
 import type { Model } from '../registry.js';
-import { familyCounts, nodeCard, nodeColumn, type FamilyCounts } from './counts.js';
+import {
+  familyCounts,
+  nodeCard,
+  sparseFamilyCounts,
+  weightedFamilyCounts,
+  type ConfigIndex,
+  type FamilyCounts,
+} from './counts.js';
 import { MixtureModel, NetworkInference, normalizeLogRows, type JointModel } from './inference.js';
 
-export interface NodeCpt {
+export { weightedFamilyCounts };
+
+interface CptShape {
   readonly parents: readonly number[];
   readonly card: number;
   readonly parentCards: Int32Array;
+  /** Number of parent configurations of the full table (product of parentCards). */
   readonly configs: number;
-  /** log θ[config * card + value]; -Infinity is a zero probability. */
-  readonly logp: Float64Array;
 }
 
-/** Turns one family's counts into its log-probability table (same layout). `node` is the child (m = class). */
+/** A full table. */
+export interface DenseNodeCpt extends CptShape {
+  /** log θ[config * card + value]; -Infinity is a zero probability. */
+  readonly logp: Float64Array;
+  readonly index?: undefined;
+}
+
+/** A table holding only the rows of the indexed parent configurations and a shared default row. */
+export interface SparseNodeCpt extends CptShape {
+  readonly logp?: undefined;
+  /** The configurations with a row of their own (ids 0..index.size-1). */
+  readonly index: ConfigIndex;
+  /** rows[id * card + value] = log θ(value | configuration index.key(id)); row index.size is the default row. */
+  readonly rows: Float64Array;
+}
+
+export type NodeCpt = DenseNodeCpt | SparseNodeCpt;
+
+/**
+ * Where configuration cfg's row starts: cpt.logp for a dense table, cpt.rows (its own row, or the default
+ * row when it is not indexed) for a sparse one.
+ */
+export function cptRowOffset(cpt: NodeCpt, cfg: number): number {
+  if (!cpt.index) return cfg * cpt.card;
+  const id = cpt.index.get(cfg);
+  return (id < 0 ? cpt.index.size : id) * cpt.card;
+}
+
+/** The array cptRowOffset indexes into. */
+export function cptTable(cpt: NodeCpt): Float64Array {
+  return cpt.index ? cpt.rows : cpt.logp;
+}
+
+/**
+ * Turns one family's counts into its log-probability table (same layout). `node` is the child (m = class).
+ * It must work row by row: each configuration's row may depend on that row's counts and on childCard,
+ * parentCards and configs of the full table, not on other rows; the sparse path relies on this (it passes
+ * SparseFamilyCounts, whose last all-zero row yields the default row).
+ */
 export type FamilyEstimator = (counts: FamilyCounts, node: number) => Float64Array;
+
+/**
+ * Families whose full table has more cells than this are counted and stored sparsely. Up to here a dense
+ * table is at most 8 MiB and cheaper to fill and read than a hash index; above it the table is mostly rows
+ * no training row reaches.
+ */
+export const SPARSE_CPT_CELLS = 1 << 20;
+
+export interface CptFitOptions {
+  /** Store families with more cells than this sparsely (default SPARSE_CPT_CELLS; 0 = every family). */
+  readonly sparseAbove?: number;
+}
 
 /** A Bayesian network over the attributes (nodes 0..m-1) and the class (node m) with tabular CPTs. */
 export class CptModel implements JointModel {
@@ -56,23 +118,43 @@ export class CptModel implements JointModel {
     if (parentValues.length !== cpt.parents.length) throw new Error(`prob: node ${v} has ${cpt.parents.length} parents`);
     let cfg = 0;
     for (let i = 0; i < parentValues.length; i++) cfg = cfg * cpt.parentCards[i]! + parentValues[i]!;
-    return Math.exp(cpt.logp[cfg * cpt.card + value]!);
+    return Math.exp(cptTable(cpt)[cptRowOffset(cpt, cfg) + value]!);
   }
 }
 
 /**
  * Fits every node's CPT of a single (non-ensemble) structure from available-case family counts; with
- * rowWeights (one per row of train) the counts are sums of the rows' weights.
+ * rowWeights (one per row of train) the counts are sums of the rows' weights. A family with more than
+ * options.sparseAbove (default SPARSE_CPT_CELLS) cells is counted over its observed parent configurations
+ * only and stored as a SparseNodeCpt; `estimate` then receives SparseFamilyCounts.
  */
-export function fitCptModel(train: DiscreteData, structure: Structure, estimate: FamilyEstimator, rowWeights?: Float64Array): CptModel {
+export function fitCptModel(
+  train: DiscreteData,
+  structure: Structure,
+  estimate: FamilyEstimator,
+  rowWeights?: Float64Array,
+  options: CptFitOptions = {},
+): CptModel {
   const m = train.columns.length;
   if (structure.m !== m) throw new Error(`structure has ${structure.m} attributes, data has ${m}`);
   assertDag(structure);
+  const sparseAbove = options.sparseAbove ?? SPARSE_CPT_CELLS;
   const cards = new Int32Array(m + 1);
+  for (let v = 0; v <= m; v++) cards[v] = nodeCard(train, v);
   const cpts: NodeCpt[] = [];
   for (let v = 0; v <= m; v++) {
-    cards[v] = nodeCard(train, v);
     const parents = [...structure.parents[v]!];
+    let cells = cards[v]!;
+    for (const p of parents) cells *= nodeCard(train, p);
+    if (cells > sparseAbove) {
+      const fc = sparseFamilyCounts(train, v, parents, rowWeights);
+      const rows = estimate(fc, v);
+      if (rows.length !== fc.counts.length) {
+        throw new Error(`estimator returned ${rows.length} cells for node ${v}, expected ${fc.counts.length}`);
+      }
+      cpts.push({ parents, card: fc.childCard, parentCards: fc.parentCards, configs: fc.configs, index: fc.index, rows });
+      continue;
+    }
     const fc = rowWeights ? weightedFamilyCounts(train, v, parents, rowWeights) : familyCounts(train, v, parents);
     const logp = estimate(fc, v);
     if (logp.length !== fc.counts.length) {
@@ -88,8 +170,8 @@ export function fitCptModel(train: DiscreteData, structure: Structure, estimate:
  * combined as structure.combine says (weighted posteriors by default, weighted joints for 'joint'), with
  * per-row member gates and a fallback when the structure has them (see fitEnsemble).
  */
-export function fitModel(train: DiscreteData, structure: Structure, estimate: FamilyEstimator): Model {
-  return fitEnsemble(structure, (s, data = train, rowWeights) => fitCptModel(data, s, estimate, rowWeights), train);
+export function fitModel(train: DiscreteData, structure: Structure, estimate: FamilyEstimator, options: CptFitOptions = {}): Model {
+  return fitEnsemble(structure, (s, data = train, rowWeights) => fitCptModel(data, s, estimate, rowWeights, options), train);
 }
 
 /**
@@ -164,28 +246,6 @@ export class VoteModel implements Model {
     }
     return out;
   }
-}
-
-/** familyCounts with each row counted by its weight (available case, same layout). */
-export function weightedFamilyCounts(data: DiscreteData, child: number, parents: readonly number[], rowWeights: Float64Array): FamilyCounts {
-  if (rowWeights.length !== data.n) throw new Error(`rowWeights has ${rowWeights.length} entries for ${data.n} rows`);
-  const layout = familyCounts({ ...data, n: 0 }, child, parents);
-  const counts = new Float64Array(layout.counts.length);
-  const x = nodeColumn(data, child);
-  const cols = parents.map((p) => nodeColumn(data, p));
-  const pc = layout.parentCards;
-  rows: for (let r = 0; r < data.n; r++) {
-    const v = x[r]!;
-    if (v < 0) continue;
-    let cfg = 0;
-    for (let i = 0; i < cols.length; i++) {
-      const a = cols[i]![r]!;
-      if (a < 0) continue rows;
-      cfg = cfg * pc[i]! + a;
-    }
-    counts[cfg * layout.childCard + v] += rowWeights[r]!;
-  }
-  return { ...layout, counts };
 }
 
 /**
@@ -285,13 +345,14 @@ export class GatedMixtureModel implements Model {
 /**
  * log θ_jk = log((N_jk + a) / (N_j + r·a)) for every parent configuration j, with pseudo-count a per
  * cell (a = 0: maximum likelihood). A configuration whose denominator is 0 (no counts and a = 0) gets the
- * uniform distribution.
+ * uniform distribution. Row by row, so it serves dense and sparse counts alike (every row of counts).
  */
 export function smoothedLogProbs(fc: FamilyCounts, a: number): Float64Array {
-  const { counts, childCard: r, configs } = fc;
+  const { counts, childCard: r } = fc;
   const out = new Float64Array(counts.length);
   const uniform = -Math.log(r);
-  for (let j = 0; j < configs; j++) {
+  const rows = counts.length / r;
+  for (let j = 0; j < rows; j++) {
     const o = j * r;
     let nj = 0;
     for (let k = 0; k < r; k++) nj += counts[o + k]!;

@@ -23,10 +23,19 @@
  *  An intermediate table above MAX_ELIMINATION_CELLS cells is an error naming the row and the attribute.
  *  The elimination depends only on which attributes are missing, so it is compiled once per missing
  *  pattern (cached on the model) and replayed on each row with that pattern without allocating.
+ *
+ * Sparse CPTs (SparseNodeCpt: rows of the training configurations plus one default row) are read through
+ * an accessor: the value of a cell is its configuration's row when indexed, else the default row's entry,
+ * i.e. exactly the entry the dense table would hold. Both paths above read cells this way, so results are
+ * the same as with the dense tables and the marginalisation stays exact (no approximation). Restricting a
+ * family to the observed values enumerates only the assignments of its missing members, so its cost does
+ * not depend on the size of the full table; the MAX_ELIMINATION_CELLS limit on those restricted and
+ * intermediate tables is the same for sparse and dense CPTs.
  */
 import type { DiscreteData } from './data.js';
 import type { Model } from '../registry.js';
 import type { NodeCpt } from './cpt.js';
+import { ConfigIndex } from './counts.js';
 
 export const MAX_ELIMINATION_CELLS = 1_000_000;
 
@@ -75,6 +84,59 @@ export function logSumExp(a: Float64Array, len: number): number {
   return mx + Math.log(s);
 }
 
+/** A sparse CPT as the inference reads it. */
+interface SparseRef {
+  index: ConfigIndex;
+  rows: Float64Array;
+  card: number;
+  /** Offset of the default row in rows. */
+  def: number;
+}
+
+function sparseRef(cpt: NodeCpt): SparseRef | null {
+  if (!cpt.index) return null;
+  return { index: cpt.index, rows: cpt.rows, card: cpt.card, def: cpt.index.size * cpt.card };
+}
+
+/** Entry `cell` (= config * card + value) of a sparse CPT: its configuration's row, or the default row. */
+function sparseCell(sp: SparseRef, cell: number): number {
+  const cfg = Math.floor(cell / sp.card);
+  const id = sp.index.get(cfg);
+  return sp.rows[(id < 0 ? sp.def : id * sp.card) + (cell - cfg * sp.card)]!;
+}
+
+/**
+ * A sparse family with the class among its parents, regrouped by context (the configuration with the class
+ * value set to 0): contexts numbers the contexts seen in training, and offsets[b * C + c] is where the row of
+ * context b with class value c starts in rows (the default row when that configuration has no row).
+ */
+interface ClassBlocks {
+  contexts: ConfigIndex;
+  offsets: Int32Array;
+}
+
+/**
+ * Builds the ClassBlocks of a sparse family whose class has stride ccs (in configurations), or null when the
+ * blocks would take more memory than the rows themselves (many classes, few rows per context).
+ */
+function classBlocks(sp: SparseRef, ccs: number, C: number): ClassBlocks | null {
+  const { index, card, def } = sp;
+  const K = index.size;
+  const ctxOf = new Float64Array(K);
+  const cls = new Int32Array(K);
+  const contexts = new ConfigIndex(K);
+  for (let id = 0; id < K; id++) {
+    const key = index.key(id);
+    const c = Math.floor(key / ccs) % C;
+    cls[id] = c;
+    ctxOf[id] = contexts.add(key - c * ccs);
+  }
+  if (contexts.size * C > 2 * K * card) return null;
+  const offsets = new Int32Array(contexts.size * C).fill(def);
+  for (let id = 0; id < K; id++) offsets[ctxOf[id]! * C + cls[id]!] = id * card;
+  return { contexts, offsets };
+}
+
 /**
  * Compiled network: per-node families and strides plus the flattened class factors for the fast path.
  * cards has length m + 1 (attributes, then the class).
@@ -84,22 +146,36 @@ export class NetworkInference {
   readonly classCard: number;
   private readonly cards: Int32Array;
   private readonly cpts: readonly NodeCpt[];
-  /** fam[v] = [v, ...parents[v]]; famStride[v][q] = stride of fam[v][q] in cpts[v].logp. */
+  /**
+   * fam[v] = [v, ...parents[v]]; famStride[v][q] = stride of fam[v][q] in the full table of node v (cells;
+   * exact doubles, since a sparse family's full table can exceed 2^31 cells).
+   */
   private readonly fam: Int32Array[];
-  private readonly famStride: Int32Array[];
-  /** Class factors (families containing the class), flattened for the fast path. */
+  private readonly famStride: Float64Array[];
+  /** sparse[v]: node v's sparse CPT, or null for a dense one. */
+  private readonly sparse: (SparseRef | null)[];
+  /**
+   * Class factors (families containing the class), flattened for the fast path, in node order. The Int32
+   * strides serve dense CPTs (0 for sparse ones); the F(loat64) copies serve sparse ones, whose full
+   * table may have more than 2^31 cells.
+   */
   private readonly cfNode: Int32Array;
   private readonly cfClassStride: Int32Array;
+  private readonly cfClassStrideF: Float64Array;
   private readonly cfStart: Int32Array;
   private readonly cfAttr: Int32Array;
   private readonly cfAttrStride: Int32Array;
+  private readonly cfAttrStrideF: Float64Array;
   /** Factors not mentioning the class (used by 'joint' only), flattened likewise. */
   private readonly ofNode: Int32Array;
   private readonly ofStart: Int32Array;
   private readonly ofAttr: Int32Array;
   private readonly ofAttrStride: Int32Array;
+  private readonly ofAttrStrideF: Float64Array;
   /** Attributes that appear in some class factor: the class's Markov blanket. */
   private readonly blanket: Int32Array;
+  /** Per sparse class factor with the class as a parent: its ClassBlocks, or null when not worth building. */
+  private readonly classBlocks = new Map<number, ClassBlocks | null>();
   /** Compiled marginalisation plans keyed by the row's missing attributes. */
   private readonly posteriorPlans = new Map<string, Plan>();
   private readonly jointPlans = new Map<string, Plan>();
@@ -114,6 +190,7 @@ export class NetworkInference {
     this.cpts = cpts;
     this.fam = [];
     this.famStride = [];
+    this.sparse = [];
     const classFactors: number[] = [];
     const otherFactors: number[] = [];
     const inBlanket = new Uint8Array(m + 1);
@@ -126,11 +203,17 @@ export class NetworkInference {
         if (!Number.isInteger(p) || p < 0 || p > m || p === v) throw new Error(`inference: node ${v} has invalid parent ${p}`);
         configs *= cards[p]!;
       }
-      if (cpt.logp.length !== configs * cpt.card) {
+      if (cpt.index) {
+        if (cpt.configs !== configs) throw new Error(`inference: sparse CPT of node ${v} has ${cpt.configs} configurations, expected ${configs}`);
+        if (cpt.rows.length !== (cpt.index.size + 1) * cpt.card) {
+          throw new Error(`inference: sparse CPT of node ${v} has ${cpt.rows.length} cells, expected ${(cpt.index.size + 1) * cpt.card}`);
+        }
+      } else if (cpt.logp.length !== configs * cpt.card) {
         throw new Error(`inference: CPT of node ${v} has ${cpt.logp.length} cells, expected ${configs * cpt.card}`);
       }
+      this.sparse.push(sparseRef(cpt));
       const f = Int32Array.from([v, ...ps]);
-      const st = new Int32Array(f.length);
+      const st = new Float64Array(f.length);
       st[0] = 1;
       let s = cards[v]!;
       for (let q = f.length - 1; q >= 1; q--) {
@@ -146,11 +229,11 @@ export class NetworkInference {
         otherFactors.push(v);
       }
     }
-    const flatten = (nodes: number[]): { start: Int32Array; attr: Int32Array; stride: Int32Array; cls: Int32Array } => {
+    const flatten = (nodes: number[]): { start: Int32Array; attr: Int32Array; stride: number[]; cls: number[]; dense: number[][] } => {
       const start = new Int32Array(nodes.length + 1);
       const attr: number[] = [];
       const stride: number[] = [];
-      const cls = new Int32Array(nodes.length);
+      const cls = new Array<number>(nodes.length).fill(0);
       nodes.forEach((v, x) => {
         const f = this.fam[v]!;
         const st = this.famStride[v]!;
@@ -163,19 +246,29 @@ export class NetworkInference {
         }
         start[x + 1] = attr.length;
       });
-      return { start, attr: Int32Array.from(attr), stride: Int32Array.from(stride), cls };
+      // Int32 copies: a sparse factor's strides (unused there) are zeroed rather than wrapped.
+      const dense = [stride.slice(), cls.slice()];
+      nodes.forEach((v, x) => {
+        if (!this.sparse[v]) return;
+        dense[1]![x] = 0;
+        for (let q = start[x]!; q < start[x + 1]!; q++) dense[0]![q] = 0;
+      });
+      return { start, attr: Int32Array.from(attr), stride, cls, dense };
     };
     const cf = flatten(classFactors);
     this.cfNode = Int32Array.from(classFactors);
-    this.cfClassStride = cf.cls;
+    this.cfClassStride = Int32Array.from(cf.dense[1]!);
+    this.cfClassStrideF = Float64Array.from(cf.cls);
     this.cfStart = cf.start;
     this.cfAttr = cf.attr;
-    this.cfAttrStride = cf.stride;
+    this.cfAttrStride = Int32Array.from(cf.dense[0]!);
+    this.cfAttrStrideF = Float64Array.from(cf.stride);
     const of = flatten(otherFactors);
     this.ofNode = Int32Array.from(otherFactors);
     this.ofStart = of.start;
     this.ofAttr = of.attr;
-    this.ofAttrStride = of.stride;
+    this.ofAttrStride = Int32Array.from(of.dense[0]!);
+    this.ofAttrStrideF = Float64Array.from(of.stride);
     const blanket: number[] = [];
     for (let a = 0; a < m; a++) if (inBlanket[a]) blanket.push(a);
     this.blanket = Int32Array.from(blanket);
@@ -219,10 +312,16 @@ export class NetworkInference {
         for (let r = 0; r < n; r++) if (col[r]! < 0) complete[r] = 0;
       }
     }
-    // Fast path, factor by factor over all complete rows.
+    // Fast path, factor by factor (in node order, dense or sparse) over all complete rows.
     const nf = this.cfNode.length;
     for (let f = 0; f < nf; f++) {
-      const lp = this.cpts[this.cfNode[f]!]!.logp;
+      const v = this.cfNode[f]!;
+      const sp = this.sparse[v]!;
+      if (sp) {
+        this.sparseClassFactor(f, v === m, sp, cols, complete, out);
+        continue;
+      }
+      const lp = this.cpts[v]!.logp!;
       const cs = this.cfClassStride[f]!;
       const s0 = this.cfStart[f]!;
       const s1 = this.cfStart[f + 1]!;
@@ -266,9 +365,21 @@ export class NetworkInference {
       // Factors without the class add the same constant to every class value.
       const no = this.ofNode.length;
       for (let f = 0; f < no; f++) {
-        const lp = this.cpts[this.ofNode[f]!]!.logp;
         const s0 = this.ofStart[f]!;
         const s1 = this.ofStart[f + 1]!;
+        const sp = this.sparse[this.ofNode[f]!]!;
+        if (sp) {
+          for (let r = 0; r < n; r++) {
+            if (!complete[r]) continue;
+            let cell = 0;
+            for (let q = s0; q < s1; q++) cell += cols[this.ofAttr[q]!]![r]! * this.ofAttrStrideF[q]!;
+            const v = sparseCell(sp, cell);
+            const o = r * C;
+            for (let c = 0; c < C; c++) out[o + c] += v;
+          }
+          continue;
+        }
+        const lp = this.cpts[this.ofNode[f]!]!.logp!;
         for (let r = 0; r < n; r++) {
           if (!complete[r]) continue;
           let idx = 0;
@@ -281,6 +392,73 @@ export class NetworkInference {
     }
     for (let r = 0; r < n; r++) if (!complete[r]) this.rowWithMissing(data, r, full, out);
     return out;
+  }
+
+  /**
+   * Fast path of class factor f with a sparse CPT: out[r, c] += log θ read through the index, for the
+   * complete rows. With the class as the child a row needs one lookup (the class values are the row's
+   * entries); with the class as a parent, one per class value.
+   */
+  private sparseClassFactor(f: number, classIsChild: boolean, sp: SparseRef, cols: readonly Int32Array[], complete: Uint8Array, out: Float64Array): void {
+    const C = this.classCard;
+    const n = complete.length;
+    const s0 = this.cfStart[f]!;
+    const s1 = this.cfStart[f + 1]!;
+    const attr = this.cfAttr;
+    const stride = this.cfAttrStrideF;
+    const { index, rows, card, def } = sp;
+    if (classIsChild) {
+      for (let r = 0; r < n; r++) {
+        if (!complete[r]) continue;
+        let base = 0;
+        for (let q = s0; q < s1; q++) base += cols[attr[q]!]![r]! * stride[q]!;
+        const id = index.get(base / card); // every stride here is a multiple of card
+        const off = id < 0 ? def : id * card;
+        const o = r * C;
+        for (let c = 0; c < C; c++) out[o + c] += rows[off + c]!;
+      }
+      return;
+    }
+    // cell = cfg * card + x with cfg = cfg0 + c * ccs: the class's stride in configurations.
+    const ccs = this.cfClassStrideF[f]! / card;
+    let blocks = this.classBlocks.get(f);
+    if (blocks === undefined) {
+      blocks = classBlocks(sp, ccs, C);
+      this.classBlocks.set(f, blocks);
+    }
+    if (blocks) {
+      // One lookup per row for the context; the class values' rows are then read from its block.
+      const { contexts, offsets } = blocks;
+      for (let r = 0; r < n; r++) {
+        if (!complete[r]) continue;
+        let base = 0;
+        for (let q = s0; q < s1; q++) base += cols[attr[q]!]![r]! * stride[q]!;
+        const cfg0 = Math.floor(base / card);
+        const x = base - cfg0 * card;
+        const o = r * C;
+        const b = contexts.get(cfg0);
+        if (b < 0) {
+          const v = rows[def + x]!;
+          for (let c = 0; c < C; c++) out[o + c] += v;
+        } else {
+          const bo = b * C;
+          for (let c = 0; c < C; c++) out[o + c] += rows[offsets[bo + c]! + x]!;
+        }
+      }
+      return;
+    }
+    for (let r = 0; r < n; r++) {
+      if (!complete[r]) continue;
+      let base = 0;
+      for (let q = s0; q < s1; q++) base += cols[attr[q]!]![r]! * stride[q]!;
+      const cfg0 = Math.floor(base / card);
+      const x = base - cfg0 * card;
+      const o = r * C;
+      for (let c = 0; c < C; c++) {
+        const id = index.get(cfg0 + c * ccs);
+        out[o + c] += rows[(id < 0 ? def : id * card) + x]!;
+      }
+    }
   }
 
   /** Exact log scores for one row with missing attributes (see the module comment). */
@@ -336,7 +514,8 @@ export class NetworkInference {
       if (!rel[v]) continue;
       const f = this.fam[v]!;
       const st = this.famStride[v]!;
-      const lp = this.cpts[v]!.logp;
+      const sp = this.sparse[v]!;
+      const lp = this.cpts[v]!.logp ?? EMPTY;
       const obsAttrs: number[] = [];
       const obsStrides: number[] = [];
       const scope: { u: number; stride: number }[] = [];
@@ -350,7 +529,7 @@ export class NetworkInference {
           obsStrides.push(st[q]!);
         }
       }
-      const term: Term = { lp, cs, attrs: Int32Array.from(obsAttrs), strides: Int32Array.from(obsStrides) };
+      const term: Term = { lp, sp, cs, attrs: Int32Array.from(obsAttrs), strides: Float64Array.from(obsStrides) };
       const hasMissing = scope.some((s) => s.u !== m);
       if (!hasMissing) {
         if (cs >= 0) direct.push(term);
@@ -368,7 +547,7 @@ export class NetworkInference {
         );
       }
       // offsets[t]: CPT offset of the t-th scope assignment (row-major, last fastest).
-      const offsets = new Int32Array(size);
+      const offsets = new Float64Array(size);
       const assign = new Int32Array(scope.length);
       let off = 0;
       for (let t = 0; t < size; t++) {
@@ -445,18 +624,24 @@ export class NetworkInference {
 /** Cached plans per model and mode; cleared when this many missing patterns have been seen. */
 const PLAN_CACHE_LIMIT = 4096;
 
-/** A factor read straight from a CPT at base + Σ value · stride over observed attributes (+ c · cs). */
+const EMPTY = new Float64Array(0);
+
+/**
+ * A factor read straight from a CPT at cell base + Σ value · stride over observed attributes (+ c · cs):
+ * lp[cell] for a dense CPT, sparseCell(sp, cell) for a sparse one.
+ */
 interface Term {
   lp: Float64Array;
-  /** Stride of the class in lp, or -1 when the family does not contain the class. */
+  sp: SparseRef | null;
+  /** Stride of the class in the full table, or -1 when the family does not contain the class. */
   cs: number;
   attrs: Int32Array;
-  strides: Int32Array;
+  strides: Float64Array;
 }
 
-/** A CPT restricted to the observed values: buf[t] = lp[base + offsets[t]]. */
+/** A CPT restricted to the observed values: buf[t] = cell base + offsets[t] of the CPT. */
 interface TableSpec extends Term {
-  offsets: Int32Array;
+  offsets: Float64Array;
   buf: Float64Array;
 }
 
@@ -541,13 +726,16 @@ function runPlan(plan: Plan, cols: readonly Int32Array[], r: number, C: number, 
   let constant = 0;
   for (const t of plan.direct) {
     const base = termBase(t, cols, r);
-    for (let c = 0; c < C; c++) out[o + c] += t.lp[base + c * t.cs]!;
+    const sp = t.sp;
+    if (sp) for (let c = 0; c < C; c++) out[o + c] += sparseCell(sp, base + c * t.cs);
+    else for (let c = 0; c < C; c++) out[o + c] += t.lp[base + c * t.cs]!;
   }
-  for (const t of plan.constants) constant += t.lp[termBase(t, cols, r)]!;
+  for (const t of plan.constants) constant += t.sp ? sparseCell(t.sp, termBase(t, cols, r)) : t.lp[termBase(t, cols, r)]!;
   for (const t of plan.tables) {
     const base = termBase(t, cols, r);
-    const { buf, offsets, lp } = t;
-    for (let i = 0; i < buf.length; i++) buf[i] = lp[base + offsets[i]!]!;
+    const { buf, offsets, lp, sp } = t;
+    if (sp) for (let i = 0; i < buf.length; i++) buf[i] = sparseCell(sp, base + offsets[i]!);
+    else for (let i = 0; i < buf.length; i++) buf[i] = lp[base + offsets[i]!]!;
   }
   const bufs = plan.buffers;
   for (const s of plan.steps) {

@@ -35,8 +35,11 @@ export function methodsMarkdown(): string {
   };
   section('Structure learners', 'A structure learner returns a DAG over the attributes and the class (or weighted DAGs).', listStructures());
   section('Parameter estimators', 'An estimator fits the parameters of a structure and returns the class posteriors.', listEstimators(), (m) => {
-    const s = (m as { structures?: readonly string[] }).structures;
-    return s ? [`Applies to: ${s.map((x) => `\`${x}\``).join(', ')}.`, ''] : [];
+    const { structures: s, excludes: x } = m as { structures?: readonly string[]; excludes?: readonly string[] };
+    const lines: string[] = [];
+    if (s) lines.push(`Applies to: ${s.map((id) => `\`${id}\``).join(', ')}.`);
+    if (x) lines.push(`Does not apply to: ${x.map((id) => `\`${id}\``).join(', ')}.`);
+    return lines.length ? [...lines, ''] : [];
   });
   section('Baselines', 'Classifiers outside the structure × estimator grid, run on the same folds and preprocessing.', listBaselines());
   return out.join('\n');

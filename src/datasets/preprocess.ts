@@ -16,6 +16,9 @@
  *   Pass trainRows() (not the original training rows) to transform for the training data.
  * - missing 'available-case': codes stay MISSING in train and test; learners count each family over the
  *   rows where it is observed.
+ * - missing 'remove-rows': rows with a missing attribute value are removed from the whole data set before
+ *   the split (the planner splits completeRows(table) only), so training and test rows are complete; here it acts
+ *   as 'drop-rows' (a no-op on complete training rows).
  * - Attributes that end up with a single value are kept (they do not change any posterior).
  */
 import { MISSING, type DiscreteData } from '../bn/data.js';
@@ -30,7 +33,7 @@ import {
 } from './discretize.js';
 import type { RawColumn, RawTable } from './table.js';
 
-export type MissingPolicy = 'as-value' | 'drop-rows' | 'available-case';
+export type MissingPolicy = 'as-value' | 'drop-rows' | 'available-case' | 'remove-rows';
 
 export interface PreprocessOptions {
   readonly discretize: { readonly method: DiscretizeMethod; readonly bins?: number };
@@ -42,7 +45,7 @@ export interface PreprocessSummary {
   readonly dataset: string;
   readonly discretize: { readonly method: DiscretizeMethod; readonly bins?: number };
   readonly missing: MissingPolicy;
-  /** Training rows used for fitting (after 'drop-rows' filtering) and how many were removed. */
+  /** Training rows used for fitting (after 'drop-rows' / 'remove-rows' filtering) and how many were removed. */
   readonly trainRows: number;
   readonly droppedTrainRows: number;
   /** Cut points per numeric attribute. */
@@ -53,7 +56,7 @@ export interface PreprocessSummary {
 
 export interface Preprocessor {
   readonly options: PreprocessOptions;
-  /** Training rows to learn from: the given ones, minus rows with a missing value under 'drop-rows'. */
+  /** Training rows to learn from: the given ones, minus rows with a missing value under 'drop-rows' / 'remove-rows'. */
   trainRows(): Int32Array;
   /** Discrete view of rows of table (the table the preprocessor was fitted on, or one with the same schema). */
   transform(table: RawTable, rows: ArrayLike<number>): DiscreteData;
@@ -61,7 +64,7 @@ export interface Preprocessor {
 }
 
 const METHODS: readonly DiscretizeMethod[] = ['mdl', 'median', 'equal-frequency', 'none'];
-const POLICIES: readonly MissingPolicy[] = ['as-value', 'drop-rows', 'available-case'];
+const POLICIES: readonly MissingPolicy[] = ['as-value', 'drop-rows', 'available-case', 'remove-rows'];
 
 interface TableFacts {
   /** Per column: sorted order of non-missing rows (numeric columns only, built on first use). */
@@ -118,8 +121,8 @@ function validate(opts: PreprocessOptions): void {
   }
 }
 
-/** Training rows without any missing attribute value. */
-function completeRows(table: RawTable, rows: Int32Array): Int32Array {
+/** The rows (of `rows`, default every row of the table) without any missing attribute value, ascending if `rows` is. */
+export function completeRows(table: RawTable, rows: Int32Array = Int32Array.from({ length: table.n }, (_, i) => i)): Int32Array {
   const out = new Int32Array(rows.length);
   let k = 0;
   outer: for (let i = 0; i < rows.length; i++) {
@@ -137,10 +140,10 @@ export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: Pr
   const method = opts.discretize.method;
   const bins = method === 'equal-frequency' ? (opts.discretize.bins ?? DEFAULT_EQUAL_FREQUENCY_BINS) : undefined;
   let fitRows = trainRows;
-  if (opts.missing === 'drop-rows') {
+  if (opts.missing === 'drop-rows' || opts.missing === 'remove-rows') {
     fitRows = completeRows(table, trainRows);
     if (fitRows.length === 0 && trainRows.length > 0) {
-      throw new UserError(`dataset ${table.name}: missing: drop-rows leaves no training rows (every training row has a missing value)`);
+      throw new UserError(`dataset ${table.name}: missing: ${opts.missing} leaves no training rows (every training row has a missing value)`);
     }
   }
   const tf = tableFacts(table);

@@ -2,7 +2,8 @@
  * Bayesian (MAP-style) CPTs under a symmetric Dirichlet prior with the same pseudo-count α in every cell:
  * θ_ijk = (N_ijk + α) / (N_ij + r_i α). α = 1 is the Laplace estimate; α = 0 is maximum likelihood (an unseen
  * parent configuration is then uniform). This is bnclassify's `smooth` (Eq. 2 of its overview vignette),
- * not the BDeu split α/(r_i q_i) (see `eap`).
+ * not the BDeu split α/(r_i q_i) (see `eap`). An unseen configuration's row is uniform for every α, so
+ * families above SPARSE_CPT_CELLS cells are stored sparsely with the same numbers (src/bn/cpt.ts).
  */
 import { registerEstimator } from '../registry.js';
 import { fitModel, smoothedLogProbs } from '../bn/cpt.js';

@@ -3,6 +3,9 @@
  * the equivalent sample size α is spread uniformly over a family's r_i q_i cells, α_ijk = α / (r_i q_i), so
  * θ_ijk = (N_ijk + α/(r_i q_i)) / (N_ij + α/q_i). q_i is the number of parent configurations (1 for a node
  * without parents, e.g. the class in NB/TAN). These are the parameters consistent with a BDeu score.
+ * q_i is always the full product of the parent cardinalities, also when a large family is stored sparsely
+ * (src/bn/cpt.ts: only the configurations seen in training have their own row; every other one has the
+ * row for N_ij = 0, which is uniform), so sparse and dense tables hold the same numbers.
  */
 import { registerEstimator } from '../registry.js';
 import { fitModel, smoothedLogProbs } from '../bn/cpt.js';

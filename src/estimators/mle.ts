@@ -5,6 +5,8 @@
  * 1/r_i; a cell with N_ijk = 0 under a seen configuration has probability 0 (log -Infinity). If a test row
  * then has probability 0 under every class, its posterior is uniform (see normalizeLogRows).
  * The class prior is node m with its own parents (none in NB/TAN), estimated the same way.
+ * Families above SPARSE_CPT_CELLS cells are stored sparsely (src/bn/cpt.ts): the rows of the configurations
+ * seen in training, and the uniform row shared by all the others; the numbers are those of the full table.
  */
 import { registerEstimator, type Params } from '../registry.js';
 import { fitModel, smoothedLogProbs } from '../bn/cpt.js';

@@ -1,18 +1,23 @@
 /**
  * Resampling: a split instance assigns every row, per repeat, the fold in which it is a TEST row
- * (0..k-1), or -1 when the row is never tested in that repeat (the training part of a holdout).
+ * (0..k-1), -1 when the row is never tested in that repeat (the training part of a holdout), or
+ * EXCLUDED (-2) when the row was removed from the data set before splitting (`missing: remove-rows`):
+ * such a row is neither a training nor a test row of any fold.
  * Splits are instantiated once per dataset and shared by every method (a paired design), and are stored
  * as data so another tool can be run on exactly the same partitions.
  */
 import { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
 
+/** Assignment of a row removed before the split: in no fold's training or test rows. */
+export const EXCLUDED = -2;
+
 export interface SplitInstance {
   /** Number of repeats (rows of `assignment`). */
   readonly repeats: number;
   /** Number of folds per repeat (jobs per repeat). */
   readonly folds: number;
-  /** assignment[r][row] = test fold of row in repeat r, or -1. */
+  /** assignment[r][row] = test fold of row in repeat r, -1 (never tested) or EXCLUDED. */
   readonly assignment: readonly Int32Array[];
 }
 
@@ -21,9 +26,9 @@ export function testRows(split: SplitInstance, repeat: number, fold: number): In
   return rowsWhere(split.assignment[repeat]!, (f) => f === fold);
 }
 
-/** Training rows of (repeat, fold): every row not tested in that fold, ascending. */
+/** Training rows of (repeat, fold): every row not tested in that fold and not EXCLUDED, ascending. */
 export function trainRows(split: SplitInstance, repeat: number, fold: number): Int32Array {
-  return rowsWhere(split.assignment[repeat]!, (f) => f !== fold);
+  return rowsWhere(split.assignment[repeat]!, (f) => f !== fold && f !== EXCLUDED);
 }
 
 function rowsWhere(a: Int32Array, keep: (f: number) => boolean): Int32Array {

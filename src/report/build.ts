@@ -7,6 +7,7 @@ import type { ResultRow } from '../store/db.js';
 import type { PAdjustMethod } from '../stats/padjust.js';
 import { cliques, compareResults, foldValues, metricDef, type Comparison, type MetricComparison } from './compare.js';
 import { cdFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
+import type { StructureInfo } from './claims.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from './spec.js';
 import { REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
@@ -58,6 +59,8 @@ export interface ReportInput {
   readonly reference: readonly ReferenceSpec[];
   /** Results of the experiments named in compare.learning_curve, by experiment name. */
   readonly curveRows?: ReadonlyMap<string, readonly ResultRow[]>;
+  /** jobs.structure_info by job key: the info.* metrics of claims files. */
+  readonly structureInfo?: StructureInfo;
 }
 
 const ADJUST_NAME: Record<PAdjustMethod, string> = {
@@ -389,6 +392,33 @@ function meanByDataset(rows: readonly ResultRow[], metric: MetricDef, digits: nu
 function referenceTable(id: string, r: ReferenceResult, alpha: number): Table {
   const title = r.ref.title ?? r.ref.path;
   const verdictCell = (v: string): TableCell => cell(v, { bold: v === 'reproduced' });
+  if (r.kind === 'claims') {
+    return {
+      id,
+      caption: `${title}: the paper's stated claims, each evaluated on our results (docs/reports.md, "Stated claims"); per-dataset values are means over folds, tests use α = ${alpha} unless the claim gives its own threshold.`,
+      columns: [
+        { header: 'id', align: 'l' },
+        { header: 'source', align: 'l' },
+        { header: 'claim', align: 'l' },
+        { header: 'ours', align: 'l' },
+        { header: 'verdict', align: 'l' },
+        { header: 'why', align: 'l' },
+        { header: 'note', align: 'l' },
+      ],
+      rows: r.claims.map((c) => ({
+        cells: [
+          cell(c.id),
+          cell(c.source),
+          cell(c.claim),
+          cell(c.ours, { value: c.ours === '–' ? null : c.ours }),
+          verdictCell(c.verdict),
+          cell(c.reason),
+          cell(c.note),
+        ],
+      })),
+      notes: r.comments,
+    };
+  }
   if (r.kind === 'wdl') {
     return {
       id,
@@ -623,23 +653,30 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
   }
 
   // Reproduction against published numbers.
-  const references = input.reference.map((r) => evaluateReference(r, input.rows, labels, s));
+  const references = input.reference.map((r) => evaluateReference(r, input.rows, labels, s, input.structureInfo));
   if (references.length) {
     const blocks: Block[] = [];
-    const all = references.flatMap((r) => r.claims.map((c) => c.verdict));
+    const all: string[] = references.flatMap((r) => r.claims.map((c) => c.verdict));
+    const notEvaluable = all.filter((v) => v === 'not evaluable').length;
     blocks.push({
       kind: 'p',
-      text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data.`,
+      text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.`,
     });
     sections.push({ title: 'Reproduction of published results', level: 2, blocks });
     references.forEach((r) => {
       const t = referenceTable(tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`), r, s.alpha);
-      const counts = (v: string): number => r.claims.filter((c) => c.verdict === v).length;
+      const counts = (v: string): number => (r.claims as readonly { verdict: string }[]).filter((c) => c.verdict === v).length;
       sections.push({
         title: r.ref.title ?? r.ref.path,
         level: 3,
         blocks: [
-          { kind: 'p', text: `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).` },
+          {
+            kind: 'p',
+            text:
+              r.kind === 'claims'
+                ? `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).`
+                : `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).`,
+          },
           ...addTable(t),
         ],
       });

@@ -12,6 +12,7 @@ import { defaultDbPath } from '../runner/run.js';
 import { UserError } from '../util/errors.js';
 import { closest } from '../util/text.js';
 import { buildReport, type ReportDoc, type ReportInput } from './build.js';
+import { loadStructureInfo } from './claims.js';
 import { renderHtml, renderMarkdown } from './render.js';
 import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from './spec.js';
 import type { SummaryTable } from './summary.js';
@@ -108,6 +109,8 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       compare,
       reference: spec.reference,
       curveRows,
+      // Structure diagnostics (info.* metrics) are read only for reference files, which may use them.
+      structureInfo: spec.reference.length ? await loadStructureInfo(store, spec.name) : undefined,
     };
   } finally {
     store.close();

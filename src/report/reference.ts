@@ -5,6 +5,9 @@
  *   cells:  dataset,method,metric,value                          (a published table cell)
  *   W/D/L:  metric,method_a,method_b,wins,draws,losses,significant (a published win/draw/loss claim)
  *
+ * A third shape, told apart by its columns id,kind,metric,method_a,relation,method_b,dataset,value, holds a
+ * paper's stated claims; claims.ts evaluates those.
+ *
  * Extra columns (note, source, p, …) are allowed and ignored. Lines starting with '#' are provenance notes
  * and are printed under the table. Published names map to ours through the spec's `methods:` / `datasets:`
  * (identity when a published name is already one of ours).
@@ -21,6 +24,7 @@ import type { ResultRow } from '../store/db.js';
 import { signTest, winDrawLoss } from '../stats/signtest.js';
 import { roundDecimals } from '../stats/validate.js';
 import { UserError } from '../util/errors.js';
+import { CLAIM_COLUMNS, evaluateClaims, isClaimsHeader, type ClaimResult, type StructureInfo } from './claims.js';
 import { foldValues, metricDef } from './compare.js';
 import { readCsv } from './csv.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec } from './spec.js';
@@ -62,7 +66,8 @@ export interface WdlClaim {
 
 export type ReferenceResult =
   | { readonly kind: 'cells'; readonly ref: ReferenceSpec; readonly claims: readonly CellClaim[]; readonly comments: readonly string[] }
-  | { readonly kind: 'wdl'; readonly ref: ReferenceSpec; readonly claims: readonly WdlClaim[]; readonly comments: readonly string[] };
+  | { readonly kind: 'wdl'; readonly ref: ReferenceSpec; readonly claims: readonly WdlClaim[]; readonly comments: readonly string[] }
+  | { readonly kind: 'claims'; readonly ref: ReferenceSpec; readonly claims: readonly ClaimResult[]; readonly comments: readonly string[] };
 
 const METRIC_ALIASES: Record<string, CompareMetric> = {
   accuracy: 'accuracy',
@@ -113,12 +118,16 @@ function mapName(name: string, mapping: Readonly<Record<string, string>>, ours: 
   return ours.find((o) => o.toLowerCase() === lower) ?? null;
 }
 
-/** Read one reference file and put our results beside it. */
+/**
+ * Read one reference file and put our results beside it. `info` (jobs.structure_info by job key) feeds the
+ * info.* metrics of claims files.
+ */
 export function evaluateReference(
   ref: ReferenceSpec,
   rows: readonly ResultRow[],
   methods: readonly string[],
   settings: CompareSpec,
+  info: StructureInfo = new Map(),
 ): ReferenceResult {
   let text: string;
   try {
@@ -152,6 +161,20 @@ export function evaluateReference(
     if (!m) throw new UserError(`${where}: metric: unknown metric '${s}' (accuracy, 0-1 loss, rmse, log loss)`);
     return m;
   };
+
+  if (isClaimsHeader(doc.header)) {
+    const claims = evaluateClaims(doc, {
+      ref,
+      rows,
+      methods,
+      settings,
+      info,
+      mapName,
+      parseValue: (s, where) => parseValue(s, ref.scale, where),
+      metricFromName,
+    });
+    return { kind: 'claims', ref, claims, comments: doc.comments };
+  }
 
   if (has(WDL_COLUMNS)) {
     const claims = doc.records.map(({ fields, line }): WdlClaim => {
@@ -234,6 +257,6 @@ export function evaluateReference(
     return { kind: 'cells', ref, claims, comments: doc.comments };
   }
   throw new UserError(
-    `${ref.path}:1: unknown reference format; the header must have the columns ${CELL_COLUMNS.join(',')} (cells) or ${WDL_COLUMNS.join(',')} (W/D/L)`,
+    `${ref.path}:1: unknown reference format; the header must have the columns ${CELL_COLUMNS.join(',')} (cells), ${WDL_COLUMNS.join(',')} (W/D/L) or ${CLAIM_COLUMNS.join(',')} (claims)`,
   );
 }

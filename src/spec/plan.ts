@@ -4,6 +4,7 @@
  */
 import { loadRegistry, userFileEntry, type DatasetEntry } from '../datasets/registry.js';
 import { loadDataset } from '../datasets/load.js';
+import { completeRows } from '../datasets/preprocess.js';
 import { instantiateSplit } from '../folds/resampling.js';
 import { testRows, type SplitInstance } from '../folds/split.js';
 import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
@@ -82,12 +83,20 @@ export function buildPlan(spec: ExperimentSpec): Plan {
         );
       }
     }
-    const split = instantiateSplit(
-      spec.resampling,
-      { name: handle.name, sha256, classes: table.classColumn, classCard: table.classLabels.length },
-      spec.seed,
-      spec.dir,
-    );
+    // missing: remove-rows splits only the complete rows; the others are EXCLUDED from every fold.
+    const keep = spec.preprocessing.missing === 'remove-rows' ? completeRows(table) : undefined;
+    let split;
+    try {
+      split = instantiateSplit(
+        spec.resampling,
+        { name: handle.name, sha256, classes: table.classColumn, classCard: table.classLabels.length, keep },
+        spec.seed,
+        spec.dir,
+      );
+    } catch (e) {
+      if (e instanceof UserError && keep !== undefined) throw new UserError(`${where}: ${e.message}`);
+      throw e;
+    }
     const splitKey = splitContentKey(split);
     datasets.push({
       handle: { ...handle, sha256 },

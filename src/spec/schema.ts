@@ -124,9 +124,9 @@ export function experimentSchema(forEditors = false): JsonSchema {
           },
           missing: {
             type: 'string',
-            enum: ['as-value', 'drop-rows', 'available-case'],
+            enum: ['as-value', 'drop-rows', 'available-case', 'remove-rows'],
             default: 'as-value',
-            description: 'as-value: missing is its own value; drop-rows: training rows with a missing value are removed; available-case: each family is counted over the rows where it is observed.',
+            description: 'as-value: missing is its own value; drop-rows: training rows with a missing value are removed; available-case: each family is counted over the rows where it is observed; remove-rows: rows with a missing value are removed from the data set before the split (not with folds from a file).',
           },
         },
       },

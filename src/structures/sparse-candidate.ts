@@ -24,7 +24,7 @@ import { registerStructure } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { accumulatePairCodes, accumulatePairCodes4, nodeCard, nodeColumn } from '../bn/counts.js';
-import { fitCptModel, smoothedLogProbs, type CptModel } from '../bn/cpt.js';
+import { cptRowOffset, cptTable, fitCptModel, smoothedLogProbs, type CptModel } from '../bn/cpt.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
 import { generalDagInfo, hillClimb, hillClimbSearchOptions, hillClimbParamSchema, type HillClimbParams } from './hill-climb.js';
@@ -174,14 +174,14 @@ export function forwardSample(model: CptModel, size: number, rng: Rng): Int32Arr
       }
     }
   }
-  const probs = model.cpts.map((c) => c.logp.map((l) => Math.exp(l)));
+  const probs = model.cpts.map((c) => cptTable(c).map((l) => Math.exp(l)));
   for (let r = 0; r < size; r++) {
     for (const v of order) {
       const cpt = model.cpts[v]!;
       let cfg = 0;
       for (let i = 0; i < cpt.parents.length; i++) cfg = cfg * cpt.parentCards[i]! + cols[cpt.parents[i]!]![r]!;
       const p = probs[v]!;
-      const o = cfg * cpt.card;
+      const o = cptRowOffset(cpt, cfg);
       let u = rng.next();
       let x = cpt.card - 1;
       for (let k = 0; k < cpt.card; k++) {

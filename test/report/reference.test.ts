@@ -84,13 +84,14 @@ accuracy,A,C,1,0,0,
 
   it('every published reference file under experiments/reference/ reads and renders beside results', async () => {
     const dir = join(ROOT, 'experiments', 'reference');
-    // *-claims.csv files list a paper's qualitative statements (see their header); they are a different kind
-    // of reference, which reports do not evaluate yet, so only cell and W/D/L files are read here.
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.csv') && !f.endsWith('-claims.csv')).sort() : [];
+    // Cell, W/D/L and claims files (*-claims.csv: a paper's stated claims, evaluated in test/report/claims.test.ts).
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.csv')).sort() : [];
     for (const f of files) {
       const r = evaluateReference(ref(join(dir, f)), [], [], DEFAULT_COMPARE);
       expect(r.claims.length, f).toBeGreaterThan(0);
-      expect(r.claims.every((c) => c.verdict === 'no data'), f).toBe(true);
+      expect(r.kind === 'claims', f).toBe(f.endsWith('-claims.csv'));
+      // Without results nothing can be checked: cells and W/D/L claims have no data, stated claims are not evaluable.
+      expect(r.claims.every((c) => c.verdict === (r.kind === 'claims' ? 'not evaluable' : 'no data')), f).toBe(true);
     }
     // Rendered in a report whose methods carry the labels the files use (nb-hdp beats nb-m everywhere).
     const labels = ['nb-hdp', 'nb-m'];
@@ -102,6 +103,10 @@ accuracy,A,C,1,0,0,
       reference: files.map((f) => ref(join(dir, f))),
     });
     expect(doc.tables.filter((t) => t.id.startsWith('reference-')).map((t) => t.id)).toEqual(files.map((f) => `reference-${f.replace(/\.csv$/, '')}`));
+    for (const r of doc.references.filter((x) => x.kind === 'claims')) {
+      // No method of this report carries the SubbKB labels: every claim says why it cannot be evaluated.
+      expect(r.claims.every((c) => c.verdict === 'not evaluable' && /is not in this experiment/.test(c.reason)), r.ref.path).toBe(true);
+    }
     const html = parseXml(renderHtml(doc));
     expect(html.name).toBe('html');
     if (files.includes('hdp-2018-table2.csv')) {

@@ -7,9 +7,9 @@
  * For each W (in order of size) and each candidate sink X ∈ W, the networks over W with sink X are the pairs
  * (a network over W \ {X} from its list, a parent set of X inside W \ {X}). If a network is among the K best
  * over W, its restriction to W \ {X} is among the K best over W \ {X} and X's parent set among X's K best
- * inside W \ {X} (otherwise K distinct better networks exist). Both lists are sorted, so one heap over all
- * sinks enumerates the candidates best first (from (i, j) the heap receives (i + 1, j), and (0, j + 1) when
- * i = 0, so each pair is generated once), stopping when K distinct entries are accepted.
+ * inside W \ {X} (otherwise K distinct better networks exist). Both lists are sorted, so a heap over the
+ * columns (sink, parent rank j) enumerates the candidates best first, stopping when K distinct entries are
+ * accepted; candidates below a lower bound of the K-th accepted score never enter it (see kBestFrom).
  *
  * Distinctness:
  *  - A DAG with several sinks is generated once per sink; only the candidate whose sink is the DAG's
@@ -28,9 +28,9 @@
  *    score-equivalent score: BDeu, log-likelihood, AIC and BIC all are.
  *
  * Memory: back-pointers (sink, rank in the sub-list, parent set: 8 bytes) for K entries of every subset, and
- * scores for two layers of subset sizes only.
+ * scores and sink masks (16 bytes an entry) for two layers of subset sizes only.
  */
-import { binomialTable, compress } from './bits.js';
+import { binomialTable } from './bits.js';
 import { checkMemory, localScoreBytes, throwIfAborted, type LocalScores } from './localscores.js';
 import { allCandidates, candidateScratchBytes, type ExactNetwork, type ParentCandidates } from './dp.js';
 import { UserError } from '../../util/errors.js';
@@ -45,23 +45,27 @@ export const MAX_K = 10000;
 /** Longest per-subset parent list kept in memory; deeper ranks are found by scanning the candidate list. */
 export const PARENT_PREFIX = 3;
 
+/** Slots of the cache of sub-network class keys (a power of two; 2^15 measured best of 2^13..2^18). */
+function keyCacheSlots(nVars: number): number {
+  return 2 ** Math.min(15, Math.max(4, nVars - 2));
+}
+
 /** Fixed memory of a K-best search (the candidate lists are checked as they grow). */
 export function kBestBytes(nVars: number, rows: number, K: number): number {
   const size = 2 ** nVars;
   const binom = binomialTable(nVars);
   const maxLayer = binom[nVars]![Math.floor(nVars / 2)]!;
   const maxParentLayer = nVars > 0 ? binom[nVars - 1]![Math.floor((nVars - 1) / 2)]! : 1;
-  const L = Math.min(K, PARENT_PREFIX);
   return (
     localScoreBytes(nVars, rows) +
     4 * nVars * 2 ** Math.max(0, nVars - 1) +
     candidateScratchBytes(nVars) +
-    2 * size +
     8 * K * size +
-    24 * K * maxLayer +
-    2 * nVars * maxParentLayer * (4 * L + 2) +
+    (32 * K + 16 + 16 * PARENT_PREFIX) * maxLayer +
+    8 * nVars * maxParentLayer * PARENT_PREFIX +
     4 * maxParentLayer * (nVars + 1) +
-    (16 + 12 * nVars) * K * (nVars + 4)
+    (16 + 12 * nVars) * K * (nVars + 4) +
+    keyCacheSlots(nVars) * (8 + 8 * nVars)
   );
 }
 
@@ -89,14 +93,39 @@ function nextSameBits(w: number, limit: number): number {
   return (((r ^ w) >>> 2) / lo) | r;
 }
 
+/** Padding of a parent prefix past its last candidate (larger than every position). */
+const NONE = 0x7fffffff;
+
 /**
  * The DP given the candidate parent sets (computed with K' >= max(K, 2), so posOf is present).
  *
  * Parent lists: for every variable x and compressed subset C of the others, the positions (in x's sorted
- * candidate list) of the best min(K, PARENT_PREFIX) candidates ⊆ C, as the smallest distinct positions of
- * {C} ∪ ⋃_{y ∈ C} list(C \ {y}) (any subset in the top L of C is in the top L of C \ {y} for every y ∉ it).
- * The lists are built one subset size at a time, two sizes kept, just ahead of the network layer that
- * needs them; a rank beyond a full prefix is found by scanning the candidate list past the prefix's end.
+ * candidate list) of the best PARENT_PREFIX candidates ⊆ C, ascending and NONE-padded, as the smallest
+ * distinct positions of {C} ∪ ⋃_{y ∈ C} list(C \ {y}) (any subset in the top L of C is in the top L of
+ * C \ {y} for every y ∉ it). The lists are built one subset size at a time, two sizes kept, just ahead of the
+ * network layer that needs them; a rank beyond a full prefix is found by scanning the candidate list past
+ * the prefix's end.
+ *
+ * Per subset W the candidates are enumerated best first by a bounded merge: a heap of (score, sink, i, j),
+ * ties broken by (sink, i, j) ascending, so the accepted order is the sorted order of all valid candidates
+ * whatever the heap's shape. Only candidates that pass the highest-sink test enter the heap: each column
+ * (sink x, parent rank j) enters with its first passing entry, and a popped entry brings in the next
+ * passing entry of its column. Nothing below a lower bound of the K-th accepted score enters it (such a
+ * candidate is never popped before K are accepted):
+ *  - all candidates of W's highest member pass the highest-sink test (no member of W lies above it) and are
+ *    pairwise distinct networks (classes), so its a best sub-networks × its b best parent sets, a·b ≥ K,
+ *    give K entries at or above A[a − 1] + B[b − 1] (each is accepted or a copy of an accepted class);
+ *  - for any sink, the same rectangles are K distinct networks (classes) over W whether or not they pass
+ *    the test, and the lists are exact, so the K-th best result is at least their minimum up to rounding
+ *    (the same network summed in another order; local scores are all <= 0 up to rounding, so the relative
+ *    error stays near n·2^-53, far below the margin of SCORE_TIE_TOLERANCE taken off).
+ * A sink whose best pair is below the bound is skipped after one sum; a column is opened only when its head
+ * reaches the bound. The per-subset data (list length, scores, sink masks) share cache lines; the best and
+ * the rectangle corners of every subset are also kept packed, read for every sink of every W.
+ *
+ * Class keys for the 'ec' duplicate test are computed from a cached key of the sub-network (set, rank) by
+ * adding the sink (extendKey); on a miss the back-pointer chain is followed, the candidate's and the accepted
+ * entry's together when both are needed.
  */
 export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K: number, mode: KBestMode, signal?: AbortSignal): ExactNetwork[] {
   const n = ls.n;
@@ -107,28 +136,40 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
   for (let s = 0; s <= n; s++) maxLayer = Math.max(maxLayer, binom[n]![s]!);
   let maxPLayer = 1;
   for (let s = 0; s < n; s++) maxPLayer = Math.max(maxPLayer, binom[n - 1]![s]!);
-  const L = Math.min(K, PARENT_PREFIX);
-  const cnt = new Uint16Array(size);
+  const P = PARENT_PREFIX;
   // Back-pointer of entry (W, r) at 2·(W·K + r): the sink's parent mask, then sink | (rank in the sub-list << 5).
   const back = new Int32Array(2 * size * K);
-  let prevScores = new Float64Array(maxLayer * K);
-  let curScores = new Float64Array(maxLayer * K);
-  // Sinks of each network (mask), for the two current layers.
-  let prevSinks = new Int32Array(maxLayer * K);
-  let curSinks = new Int32Array(maxLayer * K);
-  cnt[0] = 1;
-  prevScores[0] = 0;
+  // The lists of the two current layers, 16 bytes per entry e = rank·K + r: the score (Float64 index 2e),
+  // the network's sinks as a mask (Int32 index 4e + 2), and in entry 0 of each subset the list length
+  // (Int32 index 4e + 3); one subset's data thus shares cache lines.
+  let prevBuf = new ArrayBuffer(16 * maxLayer * K);
+  let curBuf = new ArrayBuffer(16 * maxLayer * K);
+  let prevF = new Float64Array(prevBuf);
+  let prevI = new Int32Array(prevBuf);
+  let curF = new Float64Array(curBuf);
+  let curI = new Int32Array(curBuf);
+  // The best and the K-th best score of each subset of the two layers (-Infinity for a short list), packed.
+  let prevBest = new Float64Array(maxLayer);
+  let curBest = new Float64Array(maxLayer);
+  // rows[e] = ⌈K / (e + 1)⌉; kth[rank·P + e] = the score of entry rows[e] − 1 of the subset (-Infinity if
+  // the list is shorter), so rows[e] entries × (e + 1) parent sets make at least K pairs.
+  const rows = Array.from({ length: P }, (_, e) => Math.ceil(K / (e + 1)));
+  let prevKth = new Float64Array(maxLayer * P);
+  let curKth = new Float64Array(maxLayer * P);
+  prevF[0] = 0;
+  prevI[3] = 1;
+  prevBest[0] = 0;
+  for (let e = 0; e < P; e++) prevKth[e] = rows[e] === 1 ? 0 : -Infinity;
 
-  // Parent-list layers: [x][rank of C among the subsets of its size][0..L).
-  let pPrev = new Int32Array(n * maxPLayer * L);
-  let pPrevLen = new Uint16Array(n * maxPLayer);
-  let pCur = new Int32Array(n * maxPLayer * L);
-  let pCurLen = new Uint16Array(n * maxPLayer);
+  // Parent-prefix layers: [x][rank of C among the subsets of its size][0..P).
+  let pPrev = new Int32Array(n * maxPLayer * P);
+  let pCur = new Int32Array(n * maxPLayer * P);
   const subRanks = new Int32Array(n);
   const bitsBuf = new Int32Array(n);
   /**
    * Colexicographic ranks of mask \ {b} for every member b, in increasing order of b, into `out`; returns
-   * the number of members. rank(C \ b_i) = Σ_{k<i} C(b_k, k) + Σ_{k>i} C(b_k, k − 1) (1-based k).
+   * the number of members (left in bitsBuf). rank(C \ b_i) = Σ_{k<i} C(b_k, k) + Σ_{k>i} C(b_k, k − 1)
+   * (1-based k).
    */
   const ranksWithout = (mask: number, out: Int32Array): number => {
     let t = 0;
@@ -166,72 +207,88 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
       const base = x * maxPLayer;
       const posOf = cand[x]!.posOf!;
       for (let r = 0; r < count; r++) {
-        const out = (base + r) * L;
-        // The L smallest distinct positions of {own} ∪ the sub-lists, by insertion into out[0..len); each
-        // sub-list is ascending, so it is left as soon as its next entry cannot enter a full list.
+        // The P = 3 smallest distinct positions of {own} ∪ the sub-lists, kept in a0 < a1 < a2; each
+        // sub-list is ascending, so it is left at its first entry that cannot enter.
         const own = posOf[layerSets[r]!]!;
-        let len = 0;
-        if (own >= 0) pCur[out + len++] = own;
-        for (let q = 0; q < t; q++) {
-          const sr = base + layerSubRanks[r * t + q]!;
-          const end = sr * L + pPrevLen[sr]!;
-          for (let p = sr * L; p < end; p++) {
-            const v = pPrev[p]!;
-            if (len === L && v >= pCur[out + L - 1]!) break;
-            let k = len - 1;
-            while (k >= 0 && pCur[out + k]! > v) k--;
-            if (k >= 0 && pCur[out + k] === v) continue;
-            const last = len < L ? len++ : L - 1;
-            for (let z = last; z > k + 1; z--) pCur[out + z] = pCur[out + z - 1]!;
-            pCur[out + k + 1] = v;
+        let a0 = own >= 0 ? own : NONE;
+        let a1 = NONE;
+        let a2 = NONE;
+        for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
+          const p = (base + layerSubRanks[q]!) * P;
+          for (let e = p; e < p + P; e++) {
+            const v = pPrev[e]!;
+            if (v >= a2) break;
+            if (v < a1) {
+              if (v < a0) {
+                a2 = a1;
+                a1 = a0;
+                a0 = v;
+              } else if (v !== a0) {
+                a2 = a1;
+                a1 = v;
+              }
+            } else if (v !== a1) a2 = v;
           }
         }
-        pCurLen[base + r] = len;
+        const out = (base + r) * P;
+        pCur[out] = a0;
+        pCur[out + 1] = a1;
+        pCur[out + 2] = a2;
       }
     }
   };
 
-  // Parent ranks of each sink for the current W: the prefix, extended by scanning when a rank >= L is asked.
-  const plPos = cand.map(() => new Int32Array(K));
-  const plLen = new Int32Array(n);
-  const plDone = new Uint8Array(n);
-  const initParents = (x: number, cRank: number): void => {
-    const idx = x * maxPLayer + cRank;
-    const len = pPrevLen[idx]!;
-    const dst = plPos[x]!;
-    for (let j = 0; j < len; j++) dst[j] = pPrev[idx * L + j]!;
-    plLen[x] = len;
-    plDone[x] = len < L ? 1 : 0; // a short prefix holds every candidate inside c
-  };
-  /** Position (in x's candidate list) of parent rank j inside the full mask `full`, or -1. */
-  const parentPos = (x: number, full: number, j: number): number => {
+  // Per sink of the current W: rank of W \ {x} in its layer, the length of its list, the offset of its
+  // parent prefix, and the parent ranks past the prefix found so far by scanning (extLen 0: none yet).
+  const sinkRank = new Int32Array(n);
+  const pOff = new Int32Array(n);
+  const ext = new Int32Array(n * K);
+  const extLen = new Int32Array(n);
+  const extDone = new Uint8Array(n);
+  /** Position (in x's candidate list) of parent rank j inside `sub` = W \ {x}, or -1. */
+  const parentAt = (x: number, sub: number, j: number): number => {
     if (j >= K) return -1;
-    while (j >= plLen[x]! && !plDone[x]) {
-      const masks = cand[x]!.masks;
-      const dst = plPos[x]!;
-      const outside = ~full;
-      let p = dst[plLen[x]! - 1]! + 1;
-      while (p < masks.length && (masks[p]! & outside) !== 0) p++;
-      if (p >= masks.length) plDone[x] = 1;
-      else dst[plLen[x]!++] = p;
-      if (plLen[x] === K) plDone[x] = 1;
+    const po = pOff[x]!;
+    if (j < P) {
+      const v = pPrev[po + j]!;
+      return v === NONE ? -1 : v;
     }
-    return j < plLen[x]! ? plPos[x]![j]! : -1;
+    const eo = x * K;
+    if (extLen[x] === 0) {
+      if (pPrev[po + P - 1] === NONE) return -1; // a short prefix holds every candidate inside sub
+      for (let e = 0; e < P; e++) ext[eo + e] = pPrev[po + e]!;
+      extLen[x] = P;
+      extDone[x] = P === K ? 1 : 0;
+    }
+    while (j >= extLen[x]! && !extDone[x]) {
+      const masks = cand[x]!.masks;
+      const outside = ~sub;
+      let len = extLen[x]!;
+      let p = ext[eo + len - 1]! + 1;
+      while (p < masks.length && (masks[p]! & outside) !== 0) p++;
+      if (p >= masks.length) extDone[x] = 1;
+      else {
+        ext[eo + len++] = p;
+        extLen[x] = len;
+        if (len === K) extDone[x] = 1;
+      }
+    }
+    return j < extLen[x]! ? ext[eo + j]! : -1;
   };
 
   const wRanks = new Int32Array(n);
   const cRanks = new Int32Array(n);
-  const sinkRank = new Int32Array(n);
-  const subCnt = new Int32Array(n);
+  const sinkH = new Float64Array(n);
 
-  // Max-heap of candidates by score; ties by the packed (sink, i, j) ascending, so the order is deterministic.
+  // The candidates of the current W at or above the bound, then a max-heap of them by score, ties by the
+  // packed (sink, i, j) ascending, so the order is deterministic.
   let cap = 4 * K + 2 * n + 16;
   let hS = new Float64Array(cap);
   let hT = new Float64Array(cap);
   let hN = 0;
   const TIE_X = 2 ** 28;
   const TIE_I = 2 ** 14;
-  const push = (s: number, x: number, i: number, j: number): void => {
+  const push = (s: number, t: number): void => {
     if (hN === cap) {
       cap *= 2;
       const f = new Float64Array(cap);
@@ -241,7 +298,6 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
       g.set(hT);
       hT = g;
     }
-    const t = x * TIE_X + i * TIE_I + j;
     let p = hN++;
     while (p > 0) {
       const q = (p - 1) >> 1;
@@ -254,12 +310,8 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
     hS[p] = s;
     hT[p] = t;
   };
-  const pop = (): void => {
-    hN--;
-    if (hN === 0) return;
-    const s = hS[hN]!;
-    const t = hT[hN]!;
-    let p = 0;
+  /** Moves (s, t) down from position p of the heap hS/hT[0, hN). */
+  const siftDown = (p: number, s: number, t: number): void => {
     for (;;) {
       let c = 2 * p + 1;
       if (c >= hN) break;
@@ -273,15 +325,52 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
     hS[p] = s;
     hT[p] = t;
   };
+  const pop = (): void => {
+    hN--;
+    if (hN > 0) siftDown(0, hS[hN]!, hT[hN]!);
+  };
 
-  // Accepted entries of the current W and their reconstructed DAGs / class keys (filled on demand).
+  /**
+   * Opens the columns of sink x (column j: parent rank j with the sub-networks in order) whose heads reach
+   * the bound: each pushes its first entry that passes the highest-sink test, and a popped entry pushes the
+   * next one of its column (see below).
+   */
+  const collect = (x: number, sub: number, bound: number): void => {
+    const cx = cand[x]!;
+    const base = sinkRank[x]! * K;
+    const nc = prevI[4 * base + 3]!;
+    const high = -1 << (x + 1);
+    const top = prevF[2 * base]!;
+    for (let j = 0; ; j++) {
+      const pp = parentAt(x, sub, j);
+      if (pp < 0) return;
+      const ps = cx.scores[pp]!;
+      if (!(top + ps >= bound)) return; // and so is every later column
+      const above = ~cx.masks[pp]! & high;
+      let i = 0;
+      while (i < nc && (prevI[4 * (base + i) + 2]! & above) !== 0) i++;
+      if (i < nc) {
+        const sc = prevF[2 * (base + i)]! + ps;
+        if (sc >= bound) push(sc, x * TIE_X + i * TIE_I + j);
+      }
+    }
+  };
+
+  // Accepted entries of the current W and their class keys (filled on demand).
   const accX = new Int32Array(K);
   const accScore = new Float64Array(K);
-  const accDag = new Int32Array(K * n);
   const accKey = new Int32Array(K * 2 * n);
   const accReady = new Uint8Array(K);
-  const candDag = new Int32Array(n);
   const candKey = new Int32Array(2 * n);
+  const dagBuf = new Int32Array(n);
+  const dagBuf2 = new Int32Array(n);
+  // Class keys of sub-networks (set, rank), direct-mapped by a hash of set·K + rank: one sub-network is met
+  // again as the rest of several candidates (once per sink added to it).
+  const keyW = 2 * n;
+  const keySlots = keyCacheSlots(n);
+  const keyTag = new Float64Array(keySlots).fill(-1);
+  const keyCache = new Int32Array(keySlots * keyW);
+  const keyShift = 32 - Math.log2(keySlots);
 
   /** Writes into dag[off + v] the parents of the network `rank` over the subset `rest`. */
   const unwind = (rest: number, rank: number, dag: Int32Array, off: number): void => {
@@ -295,6 +384,79 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
       r = code >>> 5;
       cur ^= 1 << x;
     }
+  };
+
+  /**
+   * The class key of the network `rank` over `set` (adjacency masks of its members at [0, n), the parents
+   * taking part in a v-structure at [n, 2n); other entries undefined): its offset in keyCache.
+   */
+  const slotOf = (set: number, rank: number): number => (Math.imul(set, 0x9e3779b1) ^ Math.imul(rank + 1, 0x85ebca77)) >>> keyShift;
+  const subKey = (set: number, rank: number): number => {
+    const tag = set * K + rank;
+    const slot = slotOf(set, rank);
+    const off = slot * keyW;
+    if (keyTag[slot] === tag) return off;
+    unwind(set, rank, dagBuf, 0);
+    ecKeyInto(dagBuf, 0, set, keyCache, off);
+    keyTag[slot] = tag;
+    return off;
+  };
+  /**
+   * The keys of two networks over subsets of one size into the slots given, with both back-pointer chains
+   * followed in one loop (their memory reads overlap) and the common rest, if they meet, read once.
+   */
+  const subKeys2 = (setA: number, rA: number, slotA: number, setB: number, rB: number, slotB: number): void => {
+    let ca = setA;
+    let ra = rA;
+    let cb = setB;
+    let rb = rB;
+    while (ca !== 0) {
+      if (ca === cb && ra === rb) {
+        unwind(ca, ra, dagBuf, 0);
+        for (let t = ca; t !== 0; t &= t - 1) {
+          const v = 31 - Math.clz32(t & -t);
+          dagBuf2[v] = dagBuf[v]!;
+        }
+        break;
+      }
+      const ia = 2 * (ca * K + ra);
+      const ib = 2 * (cb * K + rb);
+      const codeA = back[ia + 1]!;
+      const codeB = back[ib + 1]!;
+      const xa = codeA & 31;
+      const xb = codeB & 31;
+      dagBuf[xa] = back[ia]!;
+      dagBuf2[xb] = back[ib]!;
+      ra = codeA >>> 5;
+      rb = codeB >>> 5;
+      ca ^= 1 << xa;
+      cb ^= 1 << xb;
+    }
+    ecKeyInto(dagBuf, 0, setA, keyCache, slotA * keyW);
+    keyTag[slotA] = setA * K + rA;
+    ecKeyInto(dagBuf2, 0, setB, keyCache, slotB * keyW);
+    keyTag[slotB] = setB * K + rB;
+  };
+  /**
+   * dst[doff..] = the key of the network over W = sub ∪ {x} made of the sub-network with key keyCache[so..]
+   * and x as a sink with parents pa: x's adjacencies are pa, each parent gains x, and the v-structures
+   * at x are its parents with a non-adjacent co-parent (adjacency inside sub is unchanged); the rest is as
+   * in the sub-network, since x is nobody's parent.
+   */
+  const extendKey = (so: number, sub: number, x: number, pa: number, dst: Int32Array, doff: number): void => {
+    for (let t = sub; t !== 0; t &= t - 1) {
+      const v = 31 - Math.clz32(t & -t);
+      dst[doff + v] = keyCache[so + v]!;
+      dst[doff + n + v] = keyCache[so + n + v]!;
+    }
+    let part = 0;
+    for (let p = pa; p !== 0; p &= p - 1) {
+      const a = 31 - Math.clz32(p & -p);
+      if ((pa & ~keyCache[so + a]! & ~(1 << a)) !== 0) part |= 1 << a;
+      dst[doff + a] = dst[doff + a]! | (1 << x);
+    }
+    dst[doff + x] = pa;
+    dst[doff + n + x] = part;
   };
 
   const ecKeyInto = (dag: Int32Array, off: number, W: number, key: Int32Array, koff: number): void => {
@@ -327,9 +489,6 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
       const t1 = pPrev;
       pPrev = pCur;
       pCur = t1;
-      const t2 = pPrevLen;
-      pPrevLen = pCurLen;
-      pCurLen = t2;
     }
     let rankInLayer = 0;
     // Masks of popcount s in increasing order = colexicographic rank order.
@@ -349,43 +508,87 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
         cRanks[i] = cRanks[i]! + prefix;
         prefix += binom[bitsBuf[i]!]![i + 1]!;
       }
+      // The bound from the highest member (see above): rectangles of a rows × (e + 1) parent sets, a·(e + 1) ≥ K.
+      let bound = -Infinity;
+      {
+        const q = sBits - 1;
+        const x = bitsBuf[q]!;
+        const base = wRanks[q]! * K;
+        const nc = prevI[4 * base + 3]!;
+        const po = (x * maxPLayer + cRanks[q]!) * P;
+        const sc = cand[x]!.scores;
+        for (let e = 0; e < P && e < K; e++) {
+          const pp = pPrev[po + e]!;
+          if (pp === NONE) break;
+          const a = Math.ceil(K / (e + 1));
+          if (a <= nc) {
+            const b = prevF[2 * (base + a - 1)]! + sc[pp]!;
+            if (b > bound) bound = b;
+          }
+        }
+      }
+      // The rectangle bound of every sink (see above), less the rounding margin, and each sink's best pair.
+      let kthBound = -Infinity;
       let q = 0;
       for (let t = W; t !== 0; t &= t - 1, q++) {
         const x = 31 - Math.clz32(t & -t);
-        const sub = W ^ (1 << x);
-        initParents(x, cRanks[q]!);
+        const po = (x * maxPLayer + cRanks[q]!) * P;
+        const b0 = cand[x]!.scores[pPrev[po]!]!;
+        const ko = wRanks[q]! * P;
+        const k = prevKth[ko]! + b0;
+        if (k > kthBound) kthBound = k;
+        if (K > 1) {
+          const sc = cand[x]!.scores;
+          const p1 = pPrev[po + 1]!;
+          if (p1 !== NONE) {
+            const k1 = prevKth[ko + 1]! + sc[p1]!;
+            if (k1 > kthBound) kthBound = k1;
+            const p2 = pPrev[po + 2]!;
+            if (p2 !== NONE && K > 2) {
+              const k2 = prevKth[ko + 2]! + sc[p2]!;
+              if (k2 > kthBound) kthBound = k2;
+            }
+          }
+        }
+        sinkH[q] = prevBest[wRanks[q]!]! + b0;
+      }
+      kthBound -= SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(kthBound));
+      if (kthBound > bound) bound = kthBound;
+      q = 0;
+      for (let t = W; t !== 0; t &= t - 1, q++) {
+        if (!(sinkH[q]! >= bound)) continue;
+        const x = 31 - Math.clz32(t & -t);
         sinkRank[x] = wRanks[q]!;
-        subCnt[x] = cnt[sub]!;
-        push(prevScores[wRanks[q]! * K]! + cand[x]!.scores[plPos[x]![0]!]!, x, 0, 0);
+        pOff[x] = (x * maxPLayer + cRanks[q]!) * P;
+        extLen[x] = 0;
+        collect(x, W ^ (1 << x), bound);
       }
       let accepted = 0;
       while (hN > 0 && accepted < K) {
         const score = hS[0]!;
         const tie = hT[0]!;
-        const x = Math.floor(tie / TIE_X);
-        const i = Math.floor(tie / TIE_I) % TIE_I;
-        const j = tie % TIE_I;
+        const x = (tie / TIE_X) | 0;
+        const rest = tie - x * TIE_X;
+        const i = (rest / TIE_I) | 0;
+        const j = rest - i * TIE_I;
         pop();
         const sub = W ^ (1 << x);
         const cx = cand[x]!;
-        const pp = plPos[x]![j]!;
+        const pp = parentAt(x, sub, j);
         const pa = cx.masks[pp]!;
-        const sr = sinkRank[x]!;
-        // Along i the successor is the next sub-network that leaves x the highest sink (see below): the
-        // ones skipped could never be accepted, and their only other successor, (0, j + 1), comes from i = 0.
-        const above = ~pa & (-1 << (x + 1));
-        let ni = i + 1;
-        const nc = subCnt[x]!;
-        while (ni < nc && (prevSinks[sr * K + ni]! & above) !== 0) ni++;
-        if (ni < nc) push(prevScores[sr * K + ni]! + cx.scores[pp]!, x, ni, j);
-        if (i === 0) {
-          const np = parentPos(x, sub, j + 1);
-          if (np >= 0) push(prevScores[sr * K]! + cx.scores[np]!, x, 0, j + 1);
+        const base = sinkRank[x]! * K;
+        const sinks = (prevI[4 * (base + i) + 2]! & ~pa) | (1 << x);
+        {
+          // the next entry of the column that passes the highest-sink test
+          const above = ~pa & (-1 << (x + 1));
+          const nc = prevI[4 * base + 3]!;
+          let ni = i + 1;
+          while (ni < nc && (prevI[4 * (base + ni) + 2]! & above) !== 0) ni++;
+          if (ni < nc) {
+            const s1 = prevF[2 * (base + ni)]! + cx.scores[pp]!;
+            if (s1 >= bound) push(s1, x * TIE_X + ni * TIE_I + j);
+          }
         }
-        // The candidate is generated once per sink of its DAG; only its highest sink may accept it (another
-        // candidate from that sink builds an equivalent DAG, so a class in the top K always gets through).
-        const sinks = (prevSinks[sr * K + i]! & ~pa) | (1 << x);
-        if ((sinks & above) !== 0) continue;
         // 'ec': different DAGs of one class may still arrive from different sinks
         let dup = false;
         let candBuilt = false;
@@ -393,36 +596,30 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
         for (let r = mode === 'ec' ? accepted - 1 : -1; r >= 0; r--) {
           if (accScore[r]! - score > tol) break;
           if (accX[r] === x) continue;
-          if (!candBuilt) {
-            candDag.fill(0);
-            unwind(sub, i, candDag, 0);
-            candDag[x] = pa;
-            if (mode === 'ec') ecKeyInto(candDag, 0, W, candKey, 0);
-            candBuilt = true;
-          }
           if (!accReady[r]) {
-            const off = r * n;
-            accDag.fill(0, off, off + n);
             const idx = 2 * (W * K + r);
             const ax = back[idx + 1]! & 31;
-            unwind(W ^ (1 << ax), back[idx + 1]! >>> 5, accDag, off);
-            accDag[off + ax] = back[idx]!;
-            if (mode === 'ec') ecKeyInto(accDag, off, W, accKey, r * 2 * n);
+            const ai = back[idx + 1]! >>> 5;
+            const aSub = W ^ (1 << ax);
+            if (!candBuilt) {
+              // both keys needed: when neither is cached, their chains are followed together
+              const cs = slotOf(sub, i);
+              const as = slotOf(aSub, ai);
+              if (cs !== as && keyTag[cs] !== sub * K + i && keyTag[as] !== aSub * K + ai) subKeys2(sub, i, cs, aSub, ai, as);
+              extendKey(subKey(sub, i), sub, x, pa, candKey, 0);
+              candBuilt = true;
+            }
+            extendKey(subKey(aSub, ai), aSub, ax, back[idx]!, accKey, r * keyW);
             accReady[r] = 1;
+          } else if (!candBuilt) {
+            extendKey(subKey(sub, i), sub, x, pa, candKey, 0);
+            candBuilt = true;
           }
           let same = true;
-          if (mode === 'ec') {
-            const ko = r * 2 * n;
-            for (let t = W; t !== 0 && same; t &= t - 1) {
-              const v = 31 - Math.clz32(t & -t);
-              if (candKey[v] !== accKey[ko + v] || candKey[n + v] !== accKey[ko + n + v]) same = false;
-            }
-          } else {
-            const off = r * n;
-            for (let t = W; t !== 0 && same; t &= t - 1) {
-              const v = 31 - Math.clz32(t & -t);
-              if (candDag[v] !== accDag[off + v]) same = false;
-            }
+          const ko = r * keyW;
+          for (let t = W; t !== 0 && same; t &= t - 1) {
+            const v = 31 - Math.clz32(t & -t);
+            if (candKey[v] !== accKey[ko + v] || candKey[n + v] !== accKey[ko + n + v]) same = false;
           }
           if (same) {
             dup = true;
@@ -436,26 +633,37 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
         accX[accepted] = x;
         accScore[accepted] = score;
         accReady[accepted] = 0;
-        curScores[rankInLayer * K + accepted] = score;
-        curSinks[rankInLayer * K + accepted] = sinks;
+        const e = rankInLayer * K + accepted;
+        curF[2 * e] = score;
+        curI[4 * e + 2] = sinks;
         accepted++;
       }
       if (accepted === 0) throw new UserError('K-best search: no network has a finite score');
-      cnt[W] = accepted;
+      const e0 = rankInLayer * K;
+      curI[4 * e0 + 3] = accepted;
+      curBest[rankInLayer] = curF[2 * e0]!;
+      for (let e = 0; e < P; e++) curKth[rankInLayer * P + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
     }
-    const t = prevScores;
-    prevScores = curScores;
-    curScores = t;
-    const u = prevSinks;
-    prevSinks = curSinks;
-    curSinks = u;
+    const tBuf = prevBuf;
+    prevBuf = curBuf;
+    curBuf = tBuf;
+    prevF = new Float64Array(prevBuf);
+    prevI = new Int32Array(prevBuf);
+    curF = new Float64Array(curBuf);
+    curI = new Int32Array(curBuf);
+    const tb = prevBest;
+    prevBest = curBest;
+    curBest = tb;
+    const tk = prevKth;
+    prevKth = curKth;
+    curKth = tk;
   }
   const full = size - 1;
   const out: ExactNetwork[] = [];
-  for (let r = 0; r < cnt[full]!; r++) {
+  for (let r = 0; r < prevI[3]!; r++) {
     const dag = new Int32Array(n);
     unwind(full, r, dag, 0);
-    out.push({ parents: dag, score: prevScores[r]! + ls.constant });
+    out.push({ parents: dag, score: prevF[2 * r]! + ls.constant });
   }
   return out;
 }

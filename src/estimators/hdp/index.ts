@@ -127,12 +127,28 @@ export const hdp = registerEstimator<HdpParams>({
     window: 10,
     classPrior: 'm-estimate',
   },
+  // bAN_mix boosts by reweighting rows (member rowWeights): fractional counts HDP cannot sample.
+  excludes: ['ban-mix'],
   fit(train, structure, params, ctx) {
     const settings = hdpSettings(params);
     const stirling = new LogStirlingCache();
-    // Members (model averaging, AODE's joint mixture, gates, fallback) as the CPT estimators handle them;
-    // each single structure gets its own seed stream, in the order fitEnsemble visits them.
+    // Members (model averaging, AODE's joint mixture, gates, fallback) as the CPT estimators handle them,
+    // each fitted on its own rows (bagging bootstraps, SubbKB subsamples); each single structure gets its
+    // own seed stream, in the order fitEnsemble visits them. HDP pseudo-counts are integers (Stirling
+    // numbers of counts), so members with row weights (boosting by reweighting) cannot be fitted.
     let q = 0;
-    return fitEnsemble(structure, (s) => fitHdpModel(train, s, settings, { ...ctx, rng: ctx.rng.derive(`structure/${q++}`) }, stirling));
+    return fitEnsemble(
+      structure,
+      (s, data = train, rowWeights) => {
+        const member = q++;
+        if (rowWeights) {
+          throw new UserError(
+            `hdp cannot fit weighted rows (member ${member} of the ensemble carries rowWeights, as ban-mix's boosting does; HDP needs integer counts)`,
+          );
+        }
+        return fitHdpModel(data, s, settings, { ...ctx, rng: ctx.rng.derive(`structure/${member}`) }, stirling);
+      },
+      train,
+    );
   },
 });

@@ -35,6 +35,8 @@ export interface SamplerSettings {
 
 /** Largest pseudo-count the window may propose (the authors' MAX_TK). */
 export const MAX_TK = 10000;
+/** Int32 fields per sampled (node, value) pair in the sweep's record array. */
+const REC = 6;
 /** q ~ Beta(c, N) is floored at 1e-75 in the authors' code, so log(1/q) ≤ 75 ln 10. */
 const MAX_LOG_INV_Q = 75 * Math.LN10;
 
@@ -332,29 +334,38 @@ export class ContextTree {
       const o = parent[i]! * K;
       for (let k = 0; k < K; k++) below[o + k] += below[i * K + k]!;
     }
-    const pairList: number[] = [];
-    for (let i = size - 1; i >= 1; i--) {
-      for (let k = 0; k < K; k++) if (below[i * K + k]! >= 2) pairList.push(i, k);
+    // One record per pair, REC int32 each: the flat offsets of (i, k) and (parent, k), the ids of the node
+    // and of its parent, and their concentration groups, so the sweep reads one contiguous stream.
+    let nPairs = 0;
+    for (let i = size - 1; i >= 1; i--) for (let k = 0; k < K; k++) if (below[i * K + k]! >= 2) nPairs++;
+    const pairs = new Int32Array(nPairs * REC);
+    for (let i = size - 1, q = 0; i >= 1; i--) {
+      const p = parent[i]!;
+      for (let k = 0; k < K; k++) {
+        if (below[i * K + k]! < 2) continue;
+        pairs[q] = i * K + k;
+        pairs[q + 1] = p * K + k;
+        pairs[q + 2] = i;
+        pairs[q + 3] = p;
+        pairs[q + 4] = conc[i]!;
+        pairs[q + 5] = conc[p]!;
+        q += REC;
+      }
     }
-    const pairs = Int32Array.from(pairList);
-    const nPairs = pairs.length;
+    const pairsEnd = pairs.length;
+    const rng = vr.rng;
     const iters = s.iterations;
     for (let iter = 0; iter < iters; iter++) {
       if ((iter & 63) === 0) signal?.throwIfAborted();
       // 1. pseudo-counts, deepest nodes first (Alg. 3 and 4)
-      for (let q = 0; q < nPairs; q += 2) {
-        const i = pairs[q]!;
-        const k = pairs[q + 1]!;
-        const p = parent[i]!;
-        const pg = conc[p]!;
-        const io = i * K;
-        const po = p * K;
-        const nn = n[io + k]!;
+      for (let q = 0; q < pairsEnd; q += REC) {
+        const ik = pairs[q]!;
+        const nn = n[ik]!;
         if (nn < 2) continue; // t = n is forced (and already holds)
-        const pN = nSum[p]!; // current: the previous values' moves have changed it
-        const tOld = t[io + k]!;
-        const pn = n[po + k]!;
-        const pt = t[po + k]!;
+        const pk = pairs[q + 1]!;
+        const tOld = t[ik]!;
+        const pn = n[pk]!;
+        const pt = t[pk]!;
         let lo = tOld - w;
         if (lo < 1) lo = 1;
         if (lo < tOld - (pn - pt)) lo = tOld - (pn - pt);
@@ -362,6 +373,8 @@ export class ContextTree {
         if (hi > nn) hi = nn;
         if (hi > MAX_TK) hi = MAX_TK;
         if (hi <= lo) continue; // tOld is the only admissible value
+        const p = pairs[q + 3]!;
+        const pN = nSum[p]!; // current: the previous values' moves have changed it
         // Make the tables cover every lookup below: B(n, lo+1..hi) and P(pn + lo−tOld+1 .. pn + hi−tOld, pt).
         const J = hi >> 6;
         if (J >= filled.length || nn >= filled[J]!) stirling.ensure(nn, hi);
@@ -372,17 +385,16 @@ export class ContextTree {
         // (Alg. 4), relative to t = lo, by the neighbour ratios
         //   P(t) / P(t−1) = B(n, t) · c · P_n(pn + t − tOld, pt) / (c_p + N_p + t − 1 − tOld).
         const m = hi - lo;
-        const c = cVal[conc[i]!]!;
-        const pCap = rowCapN[pj]!;
+        const c = cVal[pairs[q + 4]!]!;
         const pRatio = ratioN[pj]!;
-        let pIdx = (pt & 63) * pCap + pn - tOld + lo + 1 - (pj << 6);
-        let den = cVal[pg]! + pN + lo - tOld;
+        let pIdx = (pt & 63) * rowCapN[pj]! + pn - tOld + lo + 1 - (pj << 6);
+        let den = cVal[pairs[q + 5]!]! + pN + lo - tOld;
         let v = 1;
         let sum = 1;
         let lowest = 1;
         lp[0] = 1;
         const jl = (lo + 1) >> 6;
-        if (jl === hi >> 6) {
+        if (jl === J) {
           const own = ratioT[jl]!;
           let oIdx = ((nn - (jl << 6)) << 6) + ((lo + 1) & 63);
           for (let x = 1; x <= m; x++) {
@@ -390,7 +402,7 @@ export class ContextTree {
             den += 1;
             lp[x] = v;
             sum += v;
-            if (v < lowest) lowest = v;
+            lowest = Math.min(lowest, v);
           }
         } else {
           for (let x = 1; x <= m; x++) {
@@ -400,15 +412,16 @@ export class ContextTree {
             den += 1;
             lp[x] = v;
             sum += v;
-            if (v < lowest) lowest = v;
+            lowest = Math.min(lowest, v);
           }
         }
         if (logWeights || !(sum < 1e280) || lowest < 1e-280) {
           // Products out of range (extreme counts or concentrations): the same weights from the logs.
           stirling.ensure(nn > pRow ? nn : pRow, hi > pt ? hi : pt);
+          const pg = pairs[q + 5]!;
           let lr = lrf[pg]!;
           if (pN + hi - tOld >= lrfLen[pg]!) lr = extendLrf(pg, pN + hi - tOld);
-          const logc = cLog[conc[i]!]!;
+          const logc = cLog[pairs[q + 4]!]!;
           let mx = -Infinity;
           for (let x = 0; x <= m; x++) {
             const tt = lo + x;
@@ -423,19 +436,18 @@ export class ContextTree {
             sum += e;
           }
         }
-        let u = vr.rng.next() * sum;
+        let u = rng.next() * sum;
         let x = 0;
         while (x < m && u >= lp[x]!) {
           u -= lp[x]!;
           x++;
         }
+        // Unconditional (a stay adds 0): a taken/not-taken branch here is a coin flip for the predictor.
         const d = lo + x - tOld;
-        if (d !== 0) {
-          t[io + k] = tOld + d;
-          tSum[i]! += d;
-          n[po + k]! += d;
-          nSum[p]! += d;
-        }
+        t[ik] = lo + x;
+        tSum[pairs[q + 2]!]! += d;
+        n[pk]! += d;
+        nSum[p]! += d;
       }
       // 2. concentrations (Alg. 5), each tied group from the Beta/Gamma augmentation
       if ((iter + offset) % every === 0) {
@@ -471,15 +483,30 @@ export class ContextTree {
           pCur[k] = v;
           pSum[k] += v;
         }
-        for (let i = 1; i < size; i++) {
-          const c = cVal[conc[i]!]!;
-          const inv = 1 / (nSum[i]! + c);
-          const io = i * K;
-          const po = parent[i]! * K;
-          for (let k = 0; k < K; k++) {
-            const v = (n[io + k]! + c * pCur[po + k]!) * inv;
-            pCur[io + k] = v;
-            pSum[io + k] += v;
+        if (K === 2) {
+          // binary child (every median-binarised attribute): the same operations, unrolled
+          for (let i = 1, io = 2; i < size; i++, io += 2) {
+            const c = cVal[conc[i]!]!;
+            const inv = 1 / (nSum[i]! + c);
+            const po = parent[i]! << 1;
+            const v0 = (n[io]! + c * pCur[po]!) * inv;
+            const v1 = (n[io + 1]! + c * pCur[po + 1]!) * inv;
+            pCur[io] = v0;
+            pCur[io + 1] = v1;
+            pSum[io] += v0;
+            pSum[io + 1] += v1;
+          }
+        } else {
+          for (let i = 1; i < size; i++) {
+            const c = cVal[conc[i]!]!;
+            const inv = 1 / (nSum[i]! + c);
+            const io = i * K;
+            const po = parent[i]! * K;
+            for (let k = 0; k < K; k++) {
+              const v = (n[io + k]! + c * pCur[po + k]!) * inv;
+              pCur[io + k] = v;
+              pSum[io + k] += v;
+            }
           }
         }
         this.recorded++;
