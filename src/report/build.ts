@@ -6,6 +6,7 @@ import type { MethodSpec } from '../spec/load.js';
 import type { ResultRow } from '../store/db.js';
 import type { PAdjustMethod } from '../stats/padjust.js';
 import { cliques, compareResults, foldValues, metricDef, type Comparison, type MetricComparison } from './compare.js';
+import { diagnosticTable, diagnosticTitle } from './diagnostics.js';
 import { cdFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
 import type { StructureInfo } from './claims.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
@@ -650,6 +651,16 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
       b.push(addFigure(await learningCurveFigure(figureId(`learning-curve-${key}`), metric.title, points)));
     }
     if (b.length) sections.push({ title: 'Learning curves', level: 3, blocks: b });
+  }
+
+  // Structure diagnostics stored per job (compare.diagnostics).
+  if (s.diagnostics.length) {
+    const blocks: Block[] = [];
+    for (const key of s.diagnostics) {
+      const t = input.structureInfo ? diagnosticTable(tableId(`diagnostics-${key}`), key, input.rows, input.structureInfo, labels) : null;
+      blocks.push(...(t ? addTable(t) : [{ kind: 'p' as const, text: `No job of this experiment stores ${key} (${diagnosticTitle(key)}).` }]));
+    }
+    sections.push({ title: 'Structure diagnostics', level: 2, blocks });
   }
 
   // Reproduction against published numbers.

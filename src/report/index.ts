@@ -109,8 +109,8 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       compare,
       reference: spec.reference,
       curveRows,
-      // Structure diagnostics (info.* metrics) are read only for reference files, which may use them.
-      structureInfo: spec.reference.length ? await loadStructureInfo(store, spec.name) : undefined,
+      // Structure diagnostics are read only when the report tabulates them or a reference file may use them.
+      structureInfo: spec.reference.length || compare.diagnostics.length ? await loadStructureInfo(store, spec.name) : undefined,
     };
   } finally {
     store.close();

@@ -53,6 +53,8 @@ export interface CompareSpec {
   readonly sweeps: readonly SweepSpec[];
   /** Learning curve over the experiments named (same database); null = no learning-curve figure. */
   readonly learningCurve: { readonly experiments: readonly string[]; readonly metric: CompareMetric | null } | null;
+  /** Keys of jobs.structure_info tabulated per dataset × method (e.g. classParents, meanShd, apses). */
+  readonly diagnostics: readonly string[];
 }
 
 export const DEFAULT_COMPARE: CompareSpec = {
@@ -70,6 +72,7 @@ export const DEFAULT_COMPARE: CompareSpec = {
   scatter: true,
   sweeps: [],
   learningCurve: null,
+  diagnostics: [],
 };
 
 export interface ReferenceSpec {
@@ -157,6 +160,13 @@ export function compareSchema(): JsonSchema {
             x: { type: 'string', pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$', description: 'Horizontal axis when not the swept parameter.' },
           },
         },
+      },
+      diagnostics: {
+        type: 'array',
+        description:
+          'Structure diagnostics to tabulate per dataset and method (keys of what the structure learners store per job, e.g. classParents, meanShd, apses: SubbKB Tables 5, 7, 8).',
+        items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+        uniqueItems: true,
       },
       learning_curve: {
         type: 'object',
@@ -274,6 +284,7 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
     scatter: (c['scatter'] as boolean | undefined) ?? d.scatter,
     sweeps,
     learningCurve: lc ? { experiments: lc.experiments ?? [], metric: lc.metric ?? null } : null,
+    diagnostics: (c['diagnostics'] as string[] | undefined) ?? d.diagnostics,
   };
 }
 

@@ -52,6 +52,7 @@ describe('compare: and reference: sections', () => {
   scatter: false
   sweeps: [{ parameter: estimator.alpha, reference: 1 }]
   learning_curve: { experiments: [a, b], metric: rmse }
+  diagnostics: [classParents, meanShd]
 reference:
   - ref-cells.csv
   - { file: ref-wdl.csv, methods: { TAN: tan/dirichlet(alpha=1) }, scale: 0.01, tolerance: 0.005, title: T2 }
@@ -71,6 +72,7 @@ reference:
       scatter: false,
       sweeps: [{ parameter: 'estimator.alpha', reference: 1, metric: null }],
       learningCurve: { experiments: ['a', 'b'], metric: 'rmse' },
+      diagnostics: ['classParents', 'meanShd'],
     });
     expect(s.reference.map((r) => [r.path, r.file, r.scale, r.tolerance, r.title])).toEqual([
       ['ref-cells.csv', join(FIX, 'ref-cells.csv'), 1, 0.01, null],
