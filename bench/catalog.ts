@@ -31,7 +31,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadRegistry } from '../src/datasets/registry.js';
 import { loadDataset } from '../src/datasets/load.js';
 import { fitPreprocessor, type PreprocessOptions } from '../src/datasets/preprocess.js';
 import { stratifiedKFold, testRows, trainRows } from '../src/folds/split.js';
@@ -187,6 +186,8 @@ if (values.child) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Only the parent reads the data set registry; a child reads its ARFF file by path.
+const { loadRegistry } = await import('../src/datasets/registry.js');
 const rounds = positiveInt('rounds', values.rounds);
 const nFolds = positiveInt('folds', values.folds);
 if (nFolds > 10) throw new UserError(`--folds is at most 10 (folds of the 10-fold split), got ${nFolds}`);

@@ -249,15 +249,160 @@ export class VoteModel implements Model {
 }
 
 /**
+ * A dense CptModel's factors flattened for fusedJoint, in NetworkInference's summation order (the factors
+ * with the class in node order, then the others in node order) and with its strides, so the sums are the
+ * engine's to the last bit: factor f's log θ for class c is tabs[f][Σ_q x[attr[q]] · stride[q] + c ·
+ * classStride[f]] (q in start[f]..start[f+1); classStride 0 for a factor without the class).
+ */
+interface FusedFactors {
+  readonly tabs: readonly Float64Array[];
+  readonly classStride: Int32Array;
+  readonly start: Int32Array;
+  readonly attr: Int32Array;
+  readonly stride: Int32Array;
+}
+
+function fusedFactors(model: CptModel): FusedFactors | null {
+  const m = model.m;
+  const cards = model.cards;
+  const withClass: number[] = [];
+  const without: number[] = [];
+  for (let v = 0; v <= m; v++) {
+    const cpt = model.cpts[v]!;
+    if (cpt.index) return null;
+    (v === m || cpt.parents.includes(m) ? withClass : without).push(v);
+  }
+  const tabs: Float64Array[] = [];
+  const classStride: number[] = [];
+  const start = [0];
+  const attr: number[] = [];
+  const stride: number[] = [];
+  for (const v of [...withClass, ...without]) {
+    const fam = [v, ...model.cpts[v]!.parents];
+    // Strides as NetworkInference lays the table out: the child 1, then the parents from the last one up.
+    const st = new Array<number>(fam.length).fill(1);
+    let sz = cards[v]!;
+    for (let q = fam.length - 1; q >= 1; q--) {
+      st[q] = sz;
+      sz *= cards[fam[q]!]!;
+    }
+    let cs = 0;
+    for (let q = 0; q < fam.length; q++) {
+      if (fam[q] === m) cs = st[q]!;
+      else {
+        attr.push(fam[q]!);
+        stride.push(st[q]!);
+      }
+    }
+    tabs.push(model.cpts[v]!.logp!);
+    classStride.push(cs);
+    start.push(attr.length);
+  }
+  return {
+    tabs,
+    classStride: Int32Array.from(classStride),
+    start: Int32Array.from(start),
+    attr: Int32Array.from(attr),
+    stride: Int32Array.from(stride),
+  };
+}
+
+/** Scratch space of fusedJoint, allocated once per posterior call and shared by the members. */
+interface FusedScratch {
+  /** The member's open rows with every attribute observed. */
+  readonly rows: Int32Array;
+  /** Per listed row: the cell of the current factor's table (before adding the class). */
+  readonly bases: Int32Array;
+  /** Per listed row: the member's log joint, C values from rows[i] · C. */
+  readonly joint: Float64Array;
+}
+
+/**
+ * One member's weighted log joint added into the streaming log-sum-exp of GatedMixtureModel (acc = largest
+ * term, scaled = Σ exp(term − acc)) for its open rows: complete rows summed here from the member's
+ * tables, factor by factor (NetworkInference's order, so the same sums); a row with a missing attribute read
+ * from the member's own logJoint (exact marginalisation; computed once, when there is such a row). The
+ * loops are small functions of their own, which V8 optimises quickly even in a one-shot process.
+ */
+function fusedJoint(
+  f: FusedFactors,
+  weight: number,
+  data: DiscreteData,
+  open: Uint8Array,
+  complete: Uint8Array,
+  wsum: Float64Array,
+  acc: Float64Array,
+  scaled: Float64Array,
+  scratch: FusedScratch,
+  logJoint: () => Float64Array,
+): void {
+  const n = data.n;
+  const C = data.classCard;
+  const cols = data.columns;
+  const lw = Math.log(weight);
+  const { rows, bases, joint } = scratch;
+  let nr = 0;
+  let incomplete = false;
+  for (let r = 0; r < n; r++) {
+    if (!open[r]) continue;
+    wsum[r] += weight;
+    if (complete[r]) rows[nr++] = r;
+    else incomplete = true;
+  }
+  joint.fill(0);
+  const { tabs, classStride, start, attr, stride } = f;
+  for (let k = 0; k < tabs.length; k++) {
+    bases.fill(0, 0, nr);
+    for (let q = start[k]!; q < start[k + 1]!; q++) addBase(cols[attr[q]!]!, stride[q]!, rows, nr, bases);
+    addCells(tabs[k]!, classStride[k]!, bases, rows, nr, C, joint);
+  }
+  for (let i = 0; i < nr; i++) addLogTerms(joint, rows[i]! * C, lw, C, acc, scaled);
+  if (incomplete) {
+    const lj = logJoint();
+    for (let r = 0; r < n; r++) if (open[r] && !complete[r]) addLogTerms(lj, r * C, lw, C, acc, scaled);
+  }
+}
+
+function addBase(col: Int32Array, stride: number, rows: Int32Array, nr: number, bases: Int32Array): void {
+  for (let i = 0; i < nr; i++) bases[i] += col[rows[i]!]! * stride;
+}
+
+function addCells(tab: Float64Array, cs: number, bases: Int32Array, rows: Int32Array, nr: number, C: number, joint: Float64Array): void {
+  for (let i = 0; i < nr; i++) {
+    const b = bases[i]!;
+    const o = rows[i]! * C;
+    for (let c = 0; c < C; c++) joint[o + c] += tab[b + c * cs]!;
+  }
+}
+
+/** Streaming log-sum-exp: the terms src[so + c] + lw into (acc, scaled) at row offset so. */
+function addLogTerms(src: Float64Array, so: number, lw: number, C: number, acc: Float64Array, scaled: Float64Array): void {
+  for (let c = 0; c < C; c++) {
+    const b = src[so + c]! + lw;
+    if (b === -Infinity) continue;
+    const i = so + c;
+    const a = acc[i]!;
+    if (b <= a) scaled[i] += Math.exp(b - a);
+    else {
+      scaled[i] = scaled[i]! * Math.exp(a - b) + 1;
+      acc[i] = b;
+    }
+  }
+}
+
+/**
  * A mixture whose members apply only to some rows (AODE: a super-parent is used for a row only when its
  * value there is frequent enough). For each row the open members' weights are renormalised and combined
  * like MixtureModel ('posterior': weighted posteriors; 'joint': P(c | x) ∝ Σ_k w_k P_k(c, x_obs)). A row with
- * no open member gets the fallback model's posterior (uniform without a fallback).
+ * no open member gets the fallback model's posterior (uniform without a fallback). With 'joint' and dense
+ * CptModel members (AODE's SPODEs) the joints of complete rows are summed by fusedJoint straight from the
+ * members' tables into one reusable buffer; the sums are those of the members' own logJoint.
  */
 export class GatedMixtureModel implements Model {
   readonly members: readonly { readonly weight: number; readonly model: Model; readonly gate?: StructureMember['gate'] }[];
   readonly combine: 'posterior' | 'joint';
   readonly fallback?: Model;
+  private fused: FusedFactors[] | null | undefined;
 
   constructor(
     members: readonly { readonly weight: number; readonly model: Model; readonly gate?: StructureMember['gate'] }[],
@@ -276,15 +421,53 @@ export class GatedMixtureModel implements Model {
     if (fallback) this.fallback = fallback;
   }
 
+  /** Per member its flattened factors when every member is a dense CptModel fitting data's shape, else null. */
+  private fusedMembers(data: DiscreteData): FusedFactors[] | null {
+    if (this.fused === undefined) {
+      const all: FusedFactors[] = [];
+      for (const { model } of this.members) {
+        const f = model instanceof CptModel ? fusedFactors(model) : null;
+        if (!f) {
+          this.fused = null;
+          return null;
+        }
+        all.push(f);
+      }
+      this.fused = all;
+    }
+    if (!this.fused) return null;
+    for (const { model } of this.members) {
+      // A mismatch goes the generic way, where the member's own check reports it.
+      const cm = model as CptModel;
+      if (data.columns.length !== cm.m || data.classCard !== cm.classCard) return null;
+      for (let a = 0; a < cm.m; a++) if (data.cards[a] !== cm.cards[a]) return null;
+    }
+    return this.fused;
+  }
+
   posterior(data: DiscreteData): Float64Array {
     const n = data.n;
     const C = data.classCard;
     const joint = this.combine === 'joint';
-    // Running per-row sums: weights of open members, and the weighted posteriors or log-add-exp of joints.
+    // Running per-row sums: weights of open members, and the weighted posteriors, or for 'joint' a streaming
+    // log-sum-exp of the weighted joints: acc = the largest term so far, scaled = Σ exp(term − acc), so each
+    // term costs one exp (the sum is rescaled when a larger term arrives).
     const wsum = new Float64Array(n);
     const acc = new Float64Array(n * C).fill(joint ? -Infinity : 0);
+    const scaled = new Float64Array(joint ? n * C : 0);
     const open = new Uint8Array(n);
-    for (const { weight, model, gate } of this.members) {
+    // Dense CptModel members: their joints are summed here row by row, straight from the tables (see
+    // fusedJoint), for the rows where every attribute is observed.
+    const fused = joint ? this.fusedMembers(data) : null;
+    let complete: Uint8Array | undefined;
+    let scratch: FusedScratch | undefined;
+    if (fused) {
+      scratch = { rows: new Int32Array(n), bases: new Int32Array(n), joint: new Float64Array(n * C) };
+      complete = new Uint8Array(n).fill(1);
+      for (const col of data.columns) for (let r = 0; r < n; r++) if (col[r]! < 0) complete[r] = 0;
+    }
+    for (let k = 0; k < this.members.length; k++) {
+      const { weight, model, gate } = this.members[k]!;
       if (weight === 0) continue;
       let any = false;
       if (gate) {
@@ -301,19 +484,17 @@ export class GatedMixtureModel implements Model {
         any = n > 0;
       }
       if (!any) continue;
+      if (joint && fused) {
+        fusedJoint(fused[k]!, weight, data, open, complete!, wsum, acc, scaled, scratch!, () => (model as JointModel).logJoint(data));
+        continue;
+      }
       if (joint) {
         const lw = Math.log(weight);
         const lj = (model as JointModel).logJoint(data);
         for (let r = 0; r < n; r++) {
           if (!open[r]) continue;
           wsum[r] += weight;
-          for (let c = 0; c < C; c++) {
-            const i = r * C + c;
-            const a = acc[i]!;
-            const b = lj[i]! + lw;
-            if (b === -Infinity) continue;
-            acc[i] = a >= b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
-          }
+          addLogTerms(lj, r * C, lw, C, acc, scaled);
         }
       } else {
         const p = model.posterior(data);
@@ -324,6 +505,7 @@ export class GatedMixtureModel implements Model {
         }
       }
     }
+    if (joint) for (let i = 0; i < n * C; i++) if (acc[i] !== -Infinity) acc[i] += Math.log(scaled[i]!);
     let fb: Float64Array | undefined;
     const out = joint ? normalizeLogRows(acc, C) : acc;
     for (let r = 0; r < n; r++) {

@@ -46,7 +46,6 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
     async run(pos, v) {
       const spec = onePositional(pos, this.usage);
       const { runExperiment } = await import('../runner/run.js');
-      const { writeExperimentReport } = await import('../report/index.js');
       const summary = await runExperiment(spec, {
         workers: intOption(v['workers'], '--workers', 1),
         db: v['db'] as string | undefined,
@@ -66,6 +65,8 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       );
       log(`results: ${summary.dbPath}`);
       if (!v['no-report'] && !summary.interrupted) {
+        // The report stack is loaded only when a report is written.
+        const { writeExperimentReport } = await import('../report/index.js');
         const r = await writeExperimentReport(spec, { db: summary.dbPath });
         log(`report:  ${r.markdown}`);
         log(`         ${r.html}`);

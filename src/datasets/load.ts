@@ -10,7 +10,8 @@ import { sha256Hex } from '../util/hash.js';
 import { parseArff } from './arff.js';
 import type { ColumnType } from './columns.js';
 import { parseCsv } from './csv.js';
-import { findRepoRoot, type DatasetFormat } from './registry.js';
+import { packageRoot as findRepoRoot } from '../util/paths.js';
+import type { DatasetFormat } from './registry.js';
 import type { RawTable } from './table.js';
 
 export interface LoadedDataset {

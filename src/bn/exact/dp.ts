@@ -25,8 +25,6 @@ export interface ParentCandidates {
   readonly scores: Float64Array;
   /** bestPos[c] = position in masks of the best candidate ⊆ the compressed set c (K = 1 only). */
   readonly bestPos: Int32Array;
-  /** posOf[c] = position of the compressed set c in masks, or -1 (kept only when K > 1). */
-  readonly posOf?: Int32Array;
 }
 
 /** Reused per-variable work arrays (2^(n-1) entries each). */
@@ -105,16 +103,16 @@ export function parentCandidates(ls: LocalScores, x: number, K: number, scratch:
   const sorted = Array.from(order).sort((a, b) => v[b]! - v[a]! || a - b);
   const masks = new Int32Array(count);
   const scores = new Float64Array(count);
-  const bestPos = new Int32Array(M).fill(-1);
   const lowMask = (1 << x) - 1;
   for (let i = 0; i < count; i++) {
     const c = sorted[i]!;
     masks[i] = ((c >>> x) << (x + 1)) | (c & lowMask);
     scores[i] = v[c]!;
-    bestPos[c] = i;
   }
-  // K > 1: the K-best search merges per-subset lists itself and needs each set's own position only.
-  if (K > 1) return { masks, scores, bestPos: new Int32Array(0), posOf: bestPos };
+  // K > 1: the K-best search merges per-subset lists itself from the sorted list.
+  if (K > 1) return { masks, scores, bestPos: new Int32Array(0) };
+  const bestPos = new Int32Array(M).fill(-1);
+  for (let i = 0; i < count; i++) bestPos[sorted[i]!] = i;
   // bestPos[c] = min(own position, bestPos of the immediate subsets): the best candidate inside c.
   for (let c = 1; c < M; c++) {
     let best = bestPos[c]!;
@@ -129,7 +127,7 @@ export function parentCandidates(ls: LocalScores, x: number, K: number, scratch:
 
 /** Bytes the candidate lists of a variable take. */
 export function candidateBytes(c: ParentCandidates): number {
-  return c.masks.byteLength + c.scores.byteLength + c.bestPos.byteLength + (c.posOf?.byteLength ?? 0);
+  return c.masks.byteLength + c.scores.byteLength + c.bestPos.byteLength;
 }
 
 export interface ExactNetwork {
@@ -144,15 +142,26 @@ export function bestNetworkBytes(nVars: number, rows: number): number {
   return localScoreBytes(nVars, rows) + 4 * nVars * 2 ** Math.max(0, nVars - 1) + 9 * 2 ** nVars + candidateScratchBytes(nVars);
 }
 
-/** Parent candidates of every variable, with the memory they take checked against the budget. */
-export function allCandidates(ls: LocalScores, K: number, fixedBytes: number, limitMB: number, what: string, signal?: AbortSignal): ParentCandidates[] {
+/**
+ * Parent candidates of every variable, with the memory they take (and `perCandidate` more bytes each, for
+ * the caller's own tables) checked against the budget.
+ */
+export function allCandidates(
+  ls: LocalScores,
+  K: number,
+  fixedBytes: number,
+  limitMB: number,
+  what: string,
+  signal?: AbortSignal,
+  perCandidate = 0,
+): ParentCandidates[] {
   const scratch = candidateScratch(ls.n);
   const out: ParentCandidates[] = [];
   let bytes = fixedBytes;
   for (let x = 0; x < ls.n; x++) {
     throwIfAborted(signal);
     const c = parentCandidates(ls, x, K, scratch, signal);
-    bytes += c.masks.byteLength + c.scores.byteLength;
+    bytes += c.masks.byteLength + c.scores.byteLength + perCandidate * c.masks.length;
     checkMemory(bytes, limitMB, what);
     out.push(c);
   }

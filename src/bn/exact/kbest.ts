@@ -22,7 +22,8 @@
  *    non-equivalent), so the argument above holds for classes. The highest-sink rule keeps at least one
  *    candidate per class (from any candidate of the class, moving to a higher sink of its DAG reaches one
  *    that passes, sink numbers only growing), but different DAGs of one class may still arrive through
- *    different sinks: they are recognised by skeleton and v-structures (Verma & Pearl 1990). Copies have the
+ *    different sinks: they are recognised by skeleton and v-structures (Verma & Pearl 1990), compared only on
+ *    the nodes where the two back-pointer chains differ (see equivalent in kBestFrom). Copies have the
  *    same score up to rounding (the same local scores summed in another order), so a candidate is only
  *    compared with accepted entries whose score is within SCORE_TIE_TOLERANCE. This needs a
  *    score-equivalent score: BDeu, log-likelihood, AIC and BIC all are.
@@ -30,7 +31,7 @@
  * Memory: back-pointers (sink, rank in the sub-list, parent set: 8 bytes) for K entries of every subset, and
  * scores and sink masks (16 bytes an entry) for two layers of subset sizes only.
  */
-import { binomialTable } from './bits.js';
+import { binomialTable, popcount } from './bits.js';
 import { checkMemory, localScoreBytes, throwIfAborted, type LocalScores } from './localscores.js';
 import { allCandidates, candidateScratchBytes, type ExactNetwork, type ParentCandidates } from './dp.js';
 import { UserError } from '../../util/errors.js';
@@ -45,11 +46,6 @@ export const MAX_K = 10000;
 /** Longest per-subset parent list kept in memory; deeper ranks are found by scanning the candidate list. */
 export const PARENT_PREFIX = 3;
 
-/** Slots of the cache of sub-network class keys (a power of two; 2^15 measured best of 2^13..2^18). */
-function keyCacheSlots(nVars: number): number {
-  return 2 ** Math.min(15, Math.max(4, nVars - 2));
-}
-
 /** Fixed memory of a K-best search (the candidate lists are checked as they grow). */
 export function kBestBytes(nVars: number, rows: number, K: number): number {
   const size = 2 ** nVars;
@@ -58,14 +54,12 @@ export function kBestBytes(nVars: number, rows: number, K: number): number {
   const maxParentLayer = nVars > 0 ? binom[nVars - 1]![Math.floor((nVars - 1) / 2)]! : 1;
   return (
     localScoreBytes(nVars, rows) +
-    4 * nVars * 2 ** Math.max(0, nVars - 1) +
     candidateScratchBytes(nVars) +
     8 * K * size +
     (32 * K + 16 + 16 * PARENT_PREFIX) * maxLayer +
     8 * nVars * maxParentLayer * PARENT_PREFIX +
-    4 * maxParentLayer * (nVars + 1) +
-    (16 + 12 * nVars) * K * (nVars + 4) +
-    keyCacheSlots(nVars) * (8 + 8 * nVars)
+    4 * maxParentLayer * (nVars + 2) +
+    (16 + 12 * nVars) * K * (nVars + 4)
   );
 }
 
@@ -76,7 +70,7 @@ export function kBestNetworks(ls: LocalScores, K: number, mode: KBestMode, limit
   const what = kBestWhat(n, K, mode);
   const fixed = kBestBytes(n, ls.rows, K);
   checkMemory(fixed, limitMB, what);
-  const cand = allCandidates(ls, Math.max(K, 2), fixed, limitMB, what, signal);
+  const cand = allCandidates(ls, Math.max(K, 2), fixed, limitMB, what, signal, OWN_BYTES);
   return kBestFrom(ls, cand, K, mode, signal);
 }
 
@@ -93,11 +87,55 @@ function nextSameBits(w: number, limit: number): number {
   return (((r ^ w) >>> 2) / lo) | r;
 }
 
+/** Bytes per candidate parent set of kBestFrom's own tables (its position and rank by size). */
+const OWN_BYTES = 8;
+
+/**
+ * Each variable's candidate positions grouped by the size of the set, with the colexicographic rank of the
+ * compressed set among the sets of that size: the entries of size t are [start[t], start[t + 1]). (A
+ * function of its own, like the other set-up loops, so that the search loop is the only long loop of
+ * kBestFrom and is compiled once.)
+ */
+function candidatesBySize(cand: readonly ParentCandidates[], n: number, binom: readonly Float64Array[]): { pos: Int32Array[]; rank: Int32Array[]; start: Int32Array[] } {
+  const out = { pos: [] as Int32Array[], rank: [] as Int32Array[], start: [] as Int32Array[] };
+  for (let x = 0; x < n; x++) {
+    const masks = cand[x]!.masks;
+    const m = masks.length;
+    const start = new Int32Array(n + 1);
+    const size = new Int32Array(m);
+    const rank = new Int32Array(m);
+    const lowMask = (1 << x) - 1;
+    for (let p = 0; p < m; p++) {
+      const full = masks[p]!;
+      const c = ((full >>> (x + 1)) << x) | (full & lowMask);
+      let k = 0;
+      let rk = 0;
+      for (let q = c; q !== 0; q &= q - 1) rk += binom[31 - Math.clz32(q & -q)]![++k]!;
+      size[p] = k;
+      rank[p] = rk;
+      start[k + 1]++;
+    }
+    for (let k = 0; k < n; k++) start[k + 1] += start[k]!;
+    const fill = start.slice(0, n);
+    const pos = new Int32Array(m);
+    const rk = new Int32Array(m);
+    for (let p = 0; p < m; p++) {
+      const at = fill[size[p]!]!++;
+      pos[at] = p;
+      rk[at] = rank[p]!;
+    }
+    out.pos.push(pos);
+    out.rank.push(rk);
+    out.start.push(start);
+  }
+  return out;
+}
+
 /** Padding of a parent prefix past its last candidate (larger than every position). */
 const NONE = 0x7fffffff;
 
 /**
- * The DP given the candidate parent sets (computed with K' >= max(K, 2), so posOf is present).
+ * The DP given the candidate parent sets (computed with K' >= max(K, 2)).
  *
  * Parent lists: for every variable x and compressed subset C of the others, the positions (in x's sorted
  * candidate list) of the best PARENT_PREFIX candidates ⊆ C, ascending and NONE-padded, as the smallest
@@ -123,9 +161,11 @@ const NONE = 0x7fffffff;
  * reaches the bound. The per-subset data (list length, scores, sink masks) share cache lines; the best and
  * the rectangle corners of every subset are also kept packed, read for every sink of every W.
  *
- * Class keys for the 'ec' duplicate test are computed from a cached key of the sub-network (set, rank) by
- * adding the sink (extendKey); on a miss the back-pointer chain is followed, the candidate's and the accepted
- * entry's together when both are needed.
+ * The 'ec' duplicate test (equivalent) follows the two back-pointer chains together only until they meet
+ * and compares skeletons and v-structures on the nodes peeled before that (for a copy that differs from the
+ * accepted DAG in one reversed edge between the two sinks, after two steps), instead of building whole-graph
+ * keys from the full chains. The work of one subset is a function of its own (processSubset), so the
+ * optimising compiler handles it, and recompiles it after a late deoptimisation, as a unit of modest size.
  */
 export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K: number, mode: KBestMode, signal?: AbortSignal): ExactNetwork[] {
   const n = ls.n;
@@ -137,8 +177,22 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
   let maxPLayer = 1;
   for (let s = 0; s < n; s++) maxPLayer = Math.max(maxPLayer, binom[n - 1]![s]!);
   const P = PARENT_PREFIX;
-  // Back-pointer of entry (W, r) at 2·(W·K + r): the sink's parent mask, then sink | (rank in the sub-list << 5).
+  // Back-pointer of entry r of the subset W of size s and colexicographic rank ρ among its size, at
+  // 2·((start[s] + ρ)·K + r): the sink's parent mask, then sink | (rank in the sub-list << 5). A layer is
+  // thus written in order, and the rests of the current candidates are read near each other.
   const back = new Int32Array(2 * size * K);
+  const start = new Float64Array(n + 2);
+  for (let t = 0; t <= n; t++) start[t + 1] = start[t]! + binom[n]![t]!;
+  const stride = n + 2;
+  const binomFlat = new Int32Array((n + 1) * stride);
+  for (let a = 0; a <= n; a++) for (let b = 0; b <= n + 1; b++) binomFlat[a * stride + b] = binom[a]![b]!;
+  /** Colexicographic rank of a set among the sets of its size: Σ_k C(b_k, k), members b_1 < b_2 < … */
+  const colexRank = (set: number): number => {
+    let rk = 0;
+    let k = 0;
+    for (let q = set; q !== 0; q &= q - 1) rk += binomFlat[(31 - Math.clz32(q & -q)) * stride + ++k]!;
+    return rk;
+  };
   // The lists of the two current layers, 16 bytes per entry e = rank·K + r: the score (Float64 index 2e),
   // the network's sinks as a mask (Int32 index 4e + 2), and in entry 0 of each subset the list length
   // (Int32 index 4e + 3); one subset's data thus shares cache lines.
@@ -188,13 +242,15 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
   };
   // Per layer: the sets C (compressed masks) and the ranks of their immediate subsets, computed once and
   // shared by every variable, so the merge below can run variable by variable over a cache-sized slice.
-  const layerSets = new Int32Array(maxPLayer);
   const layerSubRanks = new Int32Array(maxPLayer * Math.max(1, n - 1));
+  // Each variable's candidates by size, then colexicographic rank of the compressed set: own[x][rank] of a
+  // layer is filled from them (a dense table of positions by set would be read out of order, 2^(n-1) a variable).
+  const { pos: ownPos, rank: ownRank, start: ownStart } = candidatesBySize(cand, n, binom);
+  const ownLayer = new Int32Array(maxPLayer);
   const buildParentLayer = (t: number): void => {
     const limit = 2 ** (n - 1);
     let count = 0;
     for (let C = t === 0 ? 0 : (1 << t) - 1; C >= 0 && C < limit; count++) {
-      layerSets[count] = C;
       ranksWithout(C, subRanks);
       for (let q = 0; q < t; q++) layerSubRanks[count * t + q] = subRanks[q]!;
       if (t === 0) {
@@ -205,12 +261,16 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
     }
     for (let x = 0; x < n; x++) {
       const base = x * maxPLayer;
-      const posOf = cand[x]!.posOf!;
+      ownLayer.fill(NONE, 0, count);
+      {
+        const pos = ownPos[x]!;
+        const rk = ownRank[x]!;
+        for (let e = ownStart[x]![t]!, end = ownStart[x]![t + 1]!; e < end; e++) ownLayer[rk[e]!] = pos[e]!;
+      }
       for (let r = 0; r < count; r++) {
         // The P = 3 smallest distinct positions of {own} ∪ the sub-lists, kept in a0 < a1 < a2; each
         // sub-list is ascending, so it is left at its first entry that cannot enter.
-        const own = posOf[layerSets[r]!]!;
-        let a0 = own >= 0 ? own : NONE;
+        let a0 = ownLayer[r]!;
         let a1 = NONE;
         let a2 = NONE;
         for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
@@ -270,7 +330,7 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
       else {
         ext[eo + len++] = p;
         extLen[x] = len;
-        if (len === K) extDone[x] = 1;
+        extDone[x] = len === K ? 1 : 0; // a store on every pass, so it is not first met in optimised code
       }
     }
     return j < extLen[x]! ? ext[eo + j]! : -1;
@@ -281,13 +341,18 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
   const sinkH = new Float64Array(n);
 
   // The candidates of the current W at or above the bound, then a max-heap of them by score, ties by the
-  // packed (sink, i, j) ascending, so the order is deterministic.
+  // packed (sink, i, position of the parent set) ascending, so the order is deterministic. For one sink the
+  // positions of W \ {x}'s parent ranks increase with the rank, so this is the order of (sink, i, j), and a
+  // popped entry needs no parent-rank lookup. (5 + 14 + 30 bits: exact in a double.)
   let cap = 4 * K + 2 * n + 16;
   let hS = new Float64Array(cap);
   let hT = new Float64Array(cap);
   let hN = 0;
-  const TIE_X = 2 ** 28;
-  const TIE_I = 2 ** 14;
+  // Packed as (x · TIE_XI + i) · TIE_I + pp: the product leaves the small-integer range from the first
+  // layers on, so the optimised code treats it as a double from the start instead of deoptimising later.
+  const TIE_XI = 2 ** 14;
+  const TIE_I = 2 ** 30;
+  const INV_TIE_I = 2 ** -30; // exact: a power of two
   const push = (s: number, t: number): void => {
     if (hN === cap) {
       cap *= 2;
@@ -351,134 +416,213 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
       while (i < nc && (prevI[4 * (base + i) + 2]! & above) !== 0) i++;
       if (i < nc) {
         const sc = prevF[2 * (base + i)]! + ps;
-        if (sc >= bound) push(sc, x * TIE_X + i * TIE_I + j);
+        if (sc >= bound) push(sc, (x * TIE_XI + i) * TIE_I + pp);
       }
     }
   };
 
-  // Accepted entries of the current W and their class keys (filled on demand).
+  // Accepted entries of the current W (sink and score), and the parents met while walking two networks.
+  const ecMode = mode === 'ec';
   const accX = new Int32Array(K);
   const accScore = new Float64Array(K);
-  const accKey = new Int32Array(K * 2 * n);
-  const accReady = new Uint8Array(K);
-  const candKey = new Int32Array(2 * n);
-  const dagBuf = new Int32Array(n);
-  const dagBuf2 = new Int32Array(n);
-  // Class keys of sub-networks (set, rank), direct-mapped by a hash of set·K + rank: one sub-network is met
-  // again as the rest of several candidates (once per sink added to it).
-  const keyW = 2 * n;
-  const keySlots = keyCacheSlots(n);
-  const keyTag = new Float64Array(keySlots).fill(-1);
-  const keyCache = new Int32Array(keySlots * keyW);
-  const keyShift = 32 - Math.log2(keySlots);
+  const dagA = new Int32Array(n);
+  const dagB = new Int32Array(n);
+  const adjA = new Int32Array(n);
+  const adjB = new Int32Array(n);
 
   /** Writes into dag[off + v] the parents of the network `rank` over the subset `rest`. */
   const unwind = (rest: number, rank: number, dag: Int32Array, off: number): void => {
     let cur = rest;
     let r = rank;
+    let sz = popcount(cur);
     while (cur !== 0) {
-      const idx = 2 * (cur * K + r);
+      const idx = 2 * ((start[sz]! + colexRank(cur)) * K + r);
       const code = back[idx + 1]!;
       const x = code & 31;
       dag[off + x] = back[idx]!;
       r = code >>> 5;
       cur ^= 1 << x;
+      sz--;
     }
   };
 
   /**
-   * The class key of the network `rank` over `set` (adjacency masks of its members at [0, n), the parents
-   * taking part in a v-structure at [n, 2n); other entries undefined): its offset in keyCache.
+   * Whether two networks over W of size s (each given as its sink, the sink's parents, the colexicographic
+   * rank of W minus the sink and the network's rank in that set's list) are Markov equivalent. Both
+   * back-pointer chains are followed together, one sink at a time, until they reach the same entry (R, r),
+   * at the latest the empty network: the two DAGs then agree on every parent set inside R, no node of R has
+   * a parent among the peeled nodes W \ R, and equivalentOn compares the peeled nodes only.
    */
-  const slotOf = (set: number, rank: number): number => (Math.imul(set, 0x9e3779b1) ^ Math.imul(rank + 1, 0x85ebca77)) >>> keyShift;
-  const subKey = (set: number, rank: number): number => {
-    const tag = set * K + rank;
-    const slot = slotOf(set, rank);
-    const off = slot * keyW;
-    if (keyTag[slot] === tag) return off;
-    unwind(set, rank, dagBuf, 0);
-    ecKeyInto(dagBuf, 0, set, keyCache, off);
-    keyTag[slot] = tag;
-    return off;
-  };
-  /**
-   * The keys of two networks over subsets of one size into the slots given, with both back-pointer chains
-   * followed in one loop (their memory reads overlap) and the common rest, if they meet, read once.
-   */
-  const subKeys2 = (setA: number, rA: number, slotA: number, setB: number, rB: number, slotB: number): void => {
-    let ca = setA;
-    let ra = rA;
-    let cb = setB;
-    let rb = rB;
-    while (ca !== 0) {
-      if (ca === cb && ra === rb) {
-        unwind(ca, ra, dagBuf, 0);
-        for (let t = ca; t !== 0; t &= t - 1) {
-          const v = 31 - Math.clz32(t & -t);
-          dagBuf2[v] = dagBuf[v]!;
-        }
-        break;
+  const equivalent = (
+    xa: number,
+    paA: number,
+    ka0: number,
+    ra0: number,
+    xb: number,
+    paB: number,
+    kb0: number,
+    rb0: number,
+    W: number,
+    s: number,
+  ): boolean => {
+    dagA[xa] = paA;
+    dagB[xb] = paB;
+    let ca = W ^ (1 << xa);
+    let cb = W ^ (1 << xb);
+    let ra = ra0;
+    let rb = rb0;
+    let ka = ka0;
+    let kb = kb0;
+    let sz = s - 1;
+    while (ca !== cb || ra !== rb) {
+      if (sz < s - 1) {
+        ka = colexRank(ca);
+        kb = ca === cb ? ka : colexRank(cb);
       }
-      const ia = 2 * (ca * K + ra);
-      const ib = 2 * (cb * K + rb);
+      const ia = 2 * ((start[sz]! + ka) * K + ra);
+      const ib = 2 * ((start[sz]! + kb) * K + rb);
+      sz--;
       const codeA = back[ia + 1]!;
       const codeB = back[ib + 1]!;
-      const xa = codeA & 31;
-      const xb = codeB & 31;
-      dagBuf[xa] = back[ia]!;
-      dagBuf2[xb] = back[ib]!;
+      const ya = codeA & 31;
+      const yb = codeB & 31;
+      dagA[ya] = back[ia]!;
+      dagB[yb] = back[ib]!;
       ra = codeA >>> 5;
       rb = codeB >>> 5;
-      ca ^= 1 << xa;
-      cb ^= 1 << xb;
+      ca ^= 1 << ya;
+      cb ^= 1 << yb;
     }
-    ecKeyInto(dagBuf, 0, setA, keyCache, slotA * keyW);
-    keyTag[slotA] = setA * K + rA;
-    ecKeyInto(dagBuf2, 0, setB, keyCache, slotB * keyW);
-    keyTag[slotB] = setB * K + rB;
-  };
-  /**
-   * dst[doff..] = the key of the network over W = sub ∪ {x} made of the sub-network with key keyCache[so..]
-   * and x as a sink with parents pa: x's adjacencies are pa, each parent gains x, and the v-structures
-   * at x are its parents with a non-adjacent co-parent (adjacency inside sub is unchanged); the rest is as
-   * in the sub-network, since x is nobody's parent.
-   */
-  const extendKey = (so: number, sub: number, x: number, pa: number, dst: Int32Array, doff: number): void => {
-    for (let t = sub; t !== 0; t &= t - 1) {
-      const v = 31 - Math.clz32(t & -t);
-      dst[doff + v] = keyCache[so + v]!;
-      dst[doff + n + v] = keyCache[so + n + v]!;
-    }
-    let part = 0;
-    for (let p = pa; p !== 0; p &= p - 1) {
-      const a = 31 - Math.clz32(p & -p);
-      if ((pa & ~keyCache[so + a]! & ~(1 << a)) !== 0) part |= 1 << a;
-      dst[doff + a] = dst[doff + a]! | (1 << x);
-    }
-    dst[doff + x] = pa;
-    dst[doff + n + x] = part;
+    return equivalentOn(dagA, dagB, W ^ ca, adjA, adjB);
   };
 
-  const ecKeyInto = (dag: Int32Array, off: number, W: number, key: Int32Array, koff: number): void => {
-    for (let t = W; t !== 0; t &= t - 1) {
-      const v = 31 - Math.clz32(t & -t);
-      key[koff + v] = dag[off + v]!;
+  /** The list of the subset W (of size s, colexicographic rank rankInLayer) from the lists of the layer below. */
+  const processSubset = (W: number, s: number, rankInLayer: number): void => {
+    hN = 0;
+    const sBits = ranksWithout(W, wRanks);
+    // Ranks of compress(W \ {b_i}, b_i) among the parent sets of b_i: the members after b_i move down one
+    // position and one index, so rank = Σ_{k<i} C(b_k, k) + Σ_{k>i} C(b_k − 1, k − 1) (1-based k).
+    let suffix = 0;
+    for (let i = sBits - 1; i >= 0; i--) {
+      cRanks[i] = suffix;
+      if (i > 0) suffix += binom[bitsBuf[i]! - 1]![i]!;
     }
-    for (let t = W; t !== 0; t &= t - 1) {
-      const v = 31 - Math.clz32(t & -t);
-      for (let p = dag[off + v]!; p !== 0; p &= p - 1) key[koff + 31 - Math.clz32(p & -p)] |= 1 << v;
+    let prefix = 0;
+    for (let i = 0; i < sBits; i++) {
+      cRanks[i] = cRanks[i]! + prefix;
+      prefix += binom[bitsBuf[i]!]![i + 1]!;
     }
-    // v-structure participants: parents a of v with a co-parent not adjacent to a
-    for (let t = W; t !== 0; t &= t - 1) {
-      const v = 31 - Math.clz32(t & -t);
-      const pa = dag[off + v]!;
-      let part = 0;
-      for (let p = pa; p !== 0; p &= p - 1) {
-        const a = 31 - Math.clz32(p & -p);
-        if ((pa & ~key[koff + a]! & ~(1 << a)) !== 0) part |= 1 << a;
+    // The bound from the highest member (see above): rectangles of a rows × (e + 1) parent sets, a·(e + 1) ≥ K.
+    let bound = -Infinity;
+    {
+      const q = sBits - 1;
+      const x = bitsBuf[q]!;
+      const ko = wRanks[q]! * P;
+      const po = (x * maxPLayer + cRanks[q]!) * P;
+      const sc = cand[x]!.scores;
+      for (let e = 0; e < P && e < K; e++) {
+        const pp = pPrev[po + e]!;
+        if (pp === NONE) break;
+        // entry rows[e] − 1 of the rest's list (-Infinity if shorter) + parent rank e
+        const b = prevKth[ko + e]! + sc[pp]!;
+        if (b > bound) bound = b;
       }
-      key[koff + n + v] = part;
     }
+    // The rectangle bound of every sink (see above), less the rounding margin, and each sink's best pair.
+    let kthBound = -Infinity;
+    let q = 0;
+    for (let t = W; t !== 0; t &= t - 1, q++) {
+      const x = 31 - Math.clz32(t & -t);
+      const po = (x * maxPLayer + cRanks[q]!) * P;
+      const b0 = cand[x]!.scores[pPrev[po]!]!;
+      const ko = wRanks[q]! * P;
+      const k = prevKth[ko]! + b0;
+      if (k > kthBound) kthBound = k;
+      if (K > 1) {
+        const sc = cand[x]!.scores;
+        const p1 = pPrev[po + 1]!;
+        if (p1 !== NONE) {
+          const k1 = prevKth[ko + 1]! + sc[p1]!;
+          if (k1 > kthBound) kthBound = k1;
+          const p2 = pPrev[po + 2]!;
+          if (p2 !== NONE && K > 2) {
+            const k2 = prevKth[ko + 2]! + sc[p2]!;
+            if (k2 > kthBound) kthBound = k2;
+          }
+        }
+      }
+      sinkH[q] = prevBest[wRanks[q]!]! + b0;
+    }
+    kthBound -= SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(kthBound));
+    if (kthBound > bound) bound = kthBound;
+    q = 0;
+    for (let t = W; t !== 0; t &= t - 1, q++) {
+      if (!(sinkH[q]! >= bound)) continue;
+      const x = 31 - Math.clz32(t & -t);
+      sinkRank[x] = wRanks[q]!;
+      pOff[x] = (x * maxPLayer + cRanks[q]!) * P;
+      extLen[x] = 0;
+      collect(x, W ^ (1 << x), bound);
+    }
+    let accepted = 0;
+    const wEntry = (start[s]! + rankInLayer) * K;
+    while (hN > 0 && accepted < K) {
+      const score = hS[0]!;
+      const tie = hT[0]!;
+      const xi = (tie * INV_TIE_I) | 0; // x · TIE_XI + i
+      const x = xi >>> 14;
+      const i = xi & (TIE_XI - 1);
+      const pp = tie - xi * TIE_I;
+      pop();
+      const sub = W ^ (1 << x);
+      const cx = cand[x]!;
+      const pa = cx.masks[pp]!;
+      const base = sinkRank[x]! * K;
+      const sinks = (prevI[4 * (base + i) + 2]! & ~pa) | (1 << x);
+      {
+        // the next entry of the column that passes the highest-sink test
+        const above = ~pa & (-1 << (x + 1));
+        const nc = prevI[4 * base + 3]!;
+        let ni = i + 1;
+        while (ni < nc && (prevI[4 * (base + ni) + 2]! & above) !== 0) ni++;
+        if (ni < nc) {
+          const s1 = prevF[2 * (base + ni)]! + cx.scores[pp]!;
+          if (s1 >= bound) push(s1, (x * TIE_XI + ni) * TIE_I + pp);
+        }
+      }
+      // 'ec': different DAGs of one class may still arrive from different sinks
+      let dup = false;
+      const tol = SCORE_TIE_TOLERANCE * (score < -1 ? -score : score > 1 ? score : 1);
+      // the accepted entries from the last up, while their scores tie (the decrement sits in the test, so it
+      // has run before the code is optimised)
+      let r = ecMode ? accepted : 0;
+      while (r-- > 0) {
+        if (accScore[r]! - score > tol) break;
+        if (accX[r] === x) continue;
+        const idx = 2 * (wEntry + r);
+        const code = back[idx + 1]!;
+        const ax = code & 31;
+        if (equivalent(ax, back[idx]!, sinkRank[ax]!, code >>> 5, x, pa, sinkRank[x]!, i, W, s)) {
+          dup = true;
+          break;
+        }
+      }
+      if (dup) continue;
+      const idx = 2 * (wEntry + accepted);
+      back[idx] = pa;
+      back[idx + 1] = x | (i << 5);
+      accX[accepted] = x;
+      accScore[accepted] = score;
+      const e = rankInLayer * K + accepted;
+      curF[2 * e] = score;
+      curI[4 * e + 2] = sinks;
+      accepted++;
+    }
+    if (accepted === 0) throw new UserError('K-best search: no network has a finite score');
+    const e0 = rankInLayer * K;
+    curI[4 * e0 + 3] = accepted;
+    curBest[rankInLayer] = curF[2 * e0]!;
+    for (let e = 0; e < P; e++) curKth[rankInLayer * P + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
   };
 
   for (let s = 1; s <= n; s++) {
@@ -494,155 +638,7 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
     // Masks of popcount s in increasing order = colexicographic rank order.
     for (let W = (1 << s) - 1; W >= 0; W = nextSameBits(W, size), rankInLayer++) {
       if ((rankInLayer & 0x3ff) === 0x3ff) throwIfAborted(signal);
-      hN = 0;
-      const sBits = ranksWithout(W, wRanks);
-      // Ranks of compress(W \ {b_i}, b_i) among the parent sets of b_i: the members after b_i move down one
-      // position and one index, so rank = Σ_{k<i} C(b_k, k) + Σ_{k>i} C(b_k − 1, k − 1) (1-based k).
-      let suffix = 0;
-      for (let i = sBits - 1; i >= 0; i--) {
-        cRanks[i] = suffix;
-        if (i > 0) suffix += binom[bitsBuf[i]! - 1]![i]!;
-      }
-      let prefix = 0;
-      for (let i = 0; i < sBits; i++) {
-        cRanks[i] = cRanks[i]! + prefix;
-        prefix += binom[bitsBuf[i]!]![i + 1]!;
-      }
-      // The bound from the highest member (see above): rectangles of a rows × (e + 1) parent sets, a·(e + 1) ≥ K.
-      let bound = -Infinity;
-      {
-        const q = sBits - 1;
-        const x = bitsBuf[q]!;
-        const base = wRanks[q]! * K;
-        const nc = prevI[4 * base + 3]!;
-        const po = (x * maxPLayer + cRanks[q]!) * P;
-        const sc = cand[x]!.scores;
-        for (let e = 0; e < P && e < K; e++) {
-          const pp = pPrev[po + e]!;
-          if (pp === NONE) break;
-          const a = Math.ceil(K / (e + 1));
-          if (a <= nc) {
-            const b = prevF[2 * (base + a - 1)]! + sc[pp]!;
-            if (b > bound) bound = b;
-          }
-        }
-      }
-      // The rectangle bound of every sink (see above), less the rounding margin, and each sink's best pair.
-      let kthBound = -Infinity;
-      let q = 0;
-      for (let t = W; t !== 0; t &= t - 1, q++) {
-        const x = 31 - Math.clz32(t & -t);
-        const po = (x * maxPLayer + cRanks[q]!) * P;
-        const b0 = cand[x]!.scores[pPrev[po]!]!;
-        const ko = wRanks[q]! * P;
-        const k = prevKth[ko]! + b0;
-        if (k > kthBound) kthBound = k;
-        if (K > 1) {
-          const sc = cand[x]!.scores;
-          const p1 = pPrev[po + 1]!;
-          if (p1 !== NONE) {
-            const k1 = prevKth[ko + 1]! + sc[p1]!;
-            if (k1 > kthBound) kthBound = k1;
-            const p2 = pPrev[po + 2]!;
-            if (p2 !== NONE && K > 2) {
-              const k2 = prevKth[ko + 2]! + sc[p2]!;
-              if (k2 > kthBound) kthBound = k2;
-            }
-          }
-        }
-        sinkH[q] = prevBest[wRanks[q]!]! + b0;
-      }
-      kthBound -= SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(kthBound));
-      if (kthBound > bound) bound = kthBound;
-      q = 0;
-      for (let t = W; t !== 0; t &= t - 1, q++) {
-        if (!(sinkH[q]! >= bound)) continue;
-        const x = 31 - Math.clz32(t & -t);
-        sinkRank[x] = wRanks[q]!;
-        pOff[x] = (x * maxPLayer + cRanks[q]!) * P;
-        extLen[x] = 0;
-        collect(x, W ^ (1 << x), bound);
-      }
-      let accepted = 0;
-      while (hN > 0 && accepted < K) {
-        const score = hS[0]!;
-        const tie = hT[0]!;
-        const x = (tie / TIE_X) | 0;
-        const rest = tie - x * TIE_X;
-        const i = (rest / TIE_I) | 0;
-        const j = rest - i * TIE_I;
-        pop();
-        const sub = W ^ (1 << x);
-        const cx = cand[x]!;
-        const pp = parentAt(x, sub, j);
-        const pa = cx.masks[pp]!;
-        const base = sinkRank[x]! * K;
-        const sinks = (prevI[4 * (base + i) + 2]! & ~pa) | (1 << x);
-        {
-          // the next entry of the column that passes the highest-sink test
-          const above = ~pa & (-1 << (x + 1));
-          const nc = prevI[4 * base + 3]!;
-          let ni = i + 1;
-          while (ni < nc && (prevI[4 * (base + ni) + 2]! & above) !== 0) ni++;
-          if (ni < nc) {
-            const s1 = prevF[2 * (base + ni)]! + cx.scores[pp]!;
-            if (s1 >= bound) push(s1, x * TIE_X + ni * TIE_I + j);
-          }
-        }
-        // 'ec': different DAGs of one class may still arrive from different sinks
-        let dup = false;
-        let candBuilt = false;
-        const tol = SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(score));
-        for (let r = mode === 'ec' ? accepted - 1 : -1; r >= 0; r--) {
-          if (accScore[r]! - score > tol) break;
-          if (accX[r] === x) continue;
-          if (!accReady[r]) {
-            const idx = 2 * (W * K + r);
-            const ax = back[idx + 1]! & 31;
-            const ai = back[idx + 1]! >>> 5;
-            const aSub = W ^ (1 << ax);
-            if (!candBuilt) {
-              // both keys needed: when neither is cached, their chains are followed together
-              const cs = slotOf(sub, i);
-              const as = slotOf(aSub, ai);
-              if (cs !== as && keyTag[cs] !== sub * K + i && keyTag[as] !== aSub * K + ai) subKeys2(sub, i, cs, aSub, ai, as);
-              extendKey(subKey(sub, i), sub, x, pa, candKey, 0);
-              candBuilt = true;
-            }
-            extendKey(subKey(aSub, ai), aSub, ax, back[idx]!, accKey, r * keyW);
-            accReady[r] = 1;
-          } else if (!candBuilt) {
-            extendKey(subKey(sub, i), sub, x, pa, candKey, 0);
-            candBuilt = true;
-          }
-          let same = true;
-          const ko = r * keyW;
-          for (let t = W; t !== 0 && same; t &= t - 1) {
-            const v = 31 - Math.clz32(t & -t);
-            if (candKey[v] !== accKey[ko + v] || candKey[n + v] !== accKey[ko + n + v]) same = false;
-          }
-          if (same) {
-            dup = true;
-            break;
-          }
-        }
-        if (dup) continue;
-        const idx = 2 * (W * K + accepted);
-        back[idx] = pa;
-        back[idx + 1] = x | (i << 5);
-        accX[accepted] = x;
-        accScore[accepted] = score;
-        accReady[accepted] = 0;
-        const e = rankInLayer * K + accepted;
-        curF[2 * e] = score;
-        curI[4 * e + 2] = sinks;
-        accepted++;
-      }
-      if (accepted === 0) throw new UserError('K-best search: no network has a finite score');
-      const e0 = rankInLayer * K;
-      curI[4 * e0 + 3] = accepted;
-      curBest[rankInLayer] = curF[2 * e0]!;
-      for (let e = 0; e < P; e++) curKth[rankInLayer * P + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
+      processSubset(W, s, rankInLayer);
     }
     const tBuf = prevBuf;
     prevBuf = curBuf;
@@ -666,6 +662,46 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
     out.push({ parents: dag, score: prevF[2 * r]! + ls.constant });
   }
   return out;
+}
+
+/**
+ * Whether two DAGs (parent masks) that agree on the parents of every node outside D, where no node outside D
+ * has a parent in D, are Markov equivalent (Verma & Pearl 1990: same skeleton, same v-structures). Only D
+ * is examined: (i) the edges inside R = the rest are shared, so the skeletons are equal iff every v ∈ D has
+ * the same adjacencies (its parents, and its children, all in D); (ii) then v ∈ D has the same parents in R
+ * in both, so its v-structures a→v←b with a, b ∈ R are shared (R's adjacencies are), and those with a ∈ D
+ * agree iff {b ∈ Pa(v) : b ≠ a, b not adjacent to a} agrees for every a ∈ D; (iii) the v-structures at the
+ * nodes of R are shared. adjA and adjB are scratch arrays (n entries).
+ */
+export function equivalentOn(dagA: ArrayLike<number>, dagB: ArrayLike<number>, D: number, adjA: Int32Array, adjB: Int32Array): boolean {
+  for (let t = D; t !== 0; t &= t - 1) {
+    const v = 31 - Math.clz32(t & -t);
+    adjA[v] = dagA[v]!;
+    adjB[v] = dagB[v]!;
+  }
+  for (let t = D; t !== 0; t &= t - 1) {
+    const v = 31 - Math.clz32(t & -t);
+    const bit = 1 << v;
+    for (let p = dagA[v]! & D; p !== 0; p &= p - 1) adjA[31 - Math.clz32(p & -p)] |= bit;
+    for (let p = dagB[v]! & D; p !== 0; p &= p - 1) adjB[31 - Math.clz32(p & -p)] |= bit;
+  }
+  for (let t = D; t !== 0; t &= t - 1) {
+    const v = 31 - Math.clz32(t & -t);
+    if (adjA[v] !== adjB[v]) return false;
+  }
+  for (let t = D; t !== 0; t &= t - 1) {
+    const v = 31 - Math.clz32(t & -t);
+    const pa = dagA[v]!;
+    const pb = dagB[v]!;
+    if (pa === pb) continue; // same parents, same adjacencies: same v-structures at v
+    for (let q = (pa | pb) & D; q !== 0; q &= q - 1) {
+      const bit = q & -q;
+      const a = 31 - Math.clz32(bit);
+      const na = ~adjA[a]! & ~bit;
+      if (((pa & bit) !== 0 ? pa & na : 0) !== ((pb & bit) !== 0 ? pb & na : 0)) return false;
+    }
+  }
+  return true;
 }
 
 /** Skeleton + v-structure key of a DAG given as parent masks over nodes 0..n-1 (equal keys ⇔ equivalent). */
