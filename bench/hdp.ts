@@ -21,7 +21,7 @@ import { loadDataset } from '../src/datasets/load.js';
 import { fitPreprocessor } from '../src/datasets/preprocess.js';
 import { stratifiedKFold, trainRows } from '../src/folds/split.js';
 import type { DiscreteData } from '../src/bn/data.js';
-import type { Structure } from '../src/bn/structure.js';
+import { previousColumnsStructure, type Structure } from '../src/bn/structure.js';
 import { getStructure, withDefaults } from '../src/registry.js';
 import { Rng } from '../src/util/rng.js';
 import { LogStirlingCache, fitHdpModel, hdpSettings, type HdpModel } from '../src/estimators/hdp/index.js';
@@ -65,18 +65,6 @@ function firstFold(name: string): DiscreteData {
   return pre.transform(table, pre.trainRows());
 }
 
-/** The Java bench structure: X_i | class, X_{i−1}, …, X_{i−k}. */
-function previousColumns(m: number, k: number): Structure {
-  const parents: number[][] = [];
-  for (let i = 0; i < m; i++) {
-    const ps = [m];
-    for (let j = i - 1; j >= Math.max(0, i - k); j--) ps.push(j);
-    parents.push(ps);
-  }
-  parents.push([]);
-  return { m, parents };
-}
-
 /** Wall-clock and CPU milliseconds of one fit (CPU time is what the shared two-core machine does not distort). */
 function fitTimed(data: DiscreteData, structure: Structure, iterations: number): { ms: number; cpuMs: number; model: HdpModel; mb: number } {
   const stirling = new LogStirlingCache();
@@ -110,7 +98,7 @@ if (mode === 'java' || mode === 'all') {
       d = loadAll(name!, 'median');
       loaded.set(name!, d);
     }
-    const { ms, cpuMs, model, mb } = fitTimed(d.data, previousColumns(d.data.columns.length, k), iterations);
+    const { ms, cpuMs, model, mb } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, k), iterations);
     const { nodes, trees } = model.diagnostics();
     const java = JAVA[job];
     rows.push([

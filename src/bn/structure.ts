@@ -58,6 +58,21 @@ export function naiveBayesStructure(m: number): Structure {
 }
 
 /** Arcs as [from, to] pairs, sorted, for storage and comparison. */
+/**
+ * X_i | class, X_{i−1}, …, X_{i−k}: each attribute's parents are the class and the k previous columns (the
+ * structure the HDP authors' Java code was timed on; used by bench/hdp.ts and the HDP pinning tests).
+ */
+export function previousColumnsStructure(m: number, k: number): Structure {
+  const parents: number[][] = [];
+  for (let i = 0; i < m; i++) {
+    const ps = [m];
+    for (let j = i - 1; j >= Math.max(0, i - k); j--) ps.push(j);
+    parents.push(ps);
+  }
+  parents.push([]);
+  return { m, parents };
+}
+
 export function arcs(s: Structure): [number, number][] {
   const out: [number, number][] = [];
   s.parents.forEach((ps, child) => ps.forEach((p) => out.push([p, child])));

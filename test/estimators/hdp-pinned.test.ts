@@ -16,7 +16,7 @@ import { loadRegistry } from '../../src/datasets/registry.js';
 import { loadDataset } from '../../src/datasets/load.js';
 import { fitPreprocessor } from '../../src/datasets/preprocess.js';
 import { MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
-import type { Structure } from '../../src/bn/structure.js';
+import { previousColumnsStructure } from '../../src/bn/structure.js';
 import { ContextTree, LogStirlingCache, Variates, hdp, hdpSettings, type HdpParams } from '../../src/estimators/hdp/index.js';
 import { Rng } from '../../src/util/rng.js';
 
@@ -25,17 +25,6 @@ function shipped(name: string): DiscreteData {
   const all = Int32Array.from({ length: table.classColumn.length }, (_, i) => i);
   const pre = fitPreprocessor(table, all, { discretize: { method: 'none' }, missing: 'available-case' });
   return pre.transform(table, pre.trainRows());
-}
-
-function previousColumns(m: number, k: number): Structure {
-  const parents: number[][] = [];
-  for (let i = 0; i < m; i++) {
-    const ps = [m];
-    for (let j = i - 1; j >= Math.max(0, i - k); j--) ps.push(j);
-    parents.push(ps);
-  }
-  parents.push([]);
-  return { m, parents };
 }
 
 /** FNV-1a (32 bit) of the bytes of a typed array. */
@@ -74,7 +63,7 @@ describe('HDP posteriors are bit-identical to commit a38a8bd for a fixed seed', 
     const te = selectRows(d, test);
     expect(te.n).toBe(c.rows);
     if (c.name === 'breast-cancer') expect(te.columns.some((col) => col.includes(MISSING))).toBe(true); // the CPT path too
-    const model = hdp.fit(tr, previousColumns(d.columns.length, c.k), { iterations: 300, ...c.params }, { rng: new Rng(`pin/${c.name}/${JSON.stringify(c.params)}`) });
+    const model = hdp.fit(tr, previousColumnsStructure(d.columns.length, c.k), { iterations: 300, ...c.params }, { rng: new Rng(`pin/${c.name}/${JSON.stringify(c.params)}`) });
     const p = model.posterior(te);
     expect([...p.subarray(0, c.first.length)]).toEqual(c.first);
     expect(fnv(p)).toBe(c.hash);
