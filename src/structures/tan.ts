@@ -14,8 +14,8 @@ import { registerStructure } from '../registry.js';
 import { attributeCount } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { pairwiseCmi } from '../bn/information.js';
+import { odeCheckRoot } from './cl-ode.js';
 import { forestWeight, maximumSpanningForest, orientForest } from '../bn/mst.js';
-import { UserError } from '../util/errors.js';
 
 export type TanParams = { root?: number };
 
@@ -45,9 +45,7 @@ export const tan = registerStructure<TanParams>({
   learn(train, params, ctx) {
     const m = attributeCount(train);
     const root = params.root ?? 0;
-    if (m > 0 && (!Number.isInteger(root) || root < 0 || root >= m)) {
-      throw new UserError(`tan: root ${root} is not an attribute index (0..${m - 1})`);
-    }
+    odeCheckRoot('tan', root, m);
     const { cmi } = pairwiseCmi(train, ctx.signal);
     return tanFromWeights(m, cmi, root);
   },

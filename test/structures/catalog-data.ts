@@ -2,7 +2,8 @@
 import { loadRegistry } from '../../src/datasets/registry.js';
 import { loadDataset } from '../../src/datasets/load.js';
 import { fitPreprocessor } from '../../src/datasets/preprocess.js';
-import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
+import { MISSING, discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
+import { Rng } from '../../src/util/rng.js';
 
 /** A shipped data set, all rows, preprocessed as a spec would (missing values kept for available case). */
 export function shipped(name: string, discretize: 'none' | 'mdl' = 'none'): DiscreteData {
@@ -41,3 +42,27 @@ export const HH = {
   I02: (2 / 3) * Math.log(2),
   I12: Math.log(3) / 3 + (2 / 3) * Math.log(1.5),
 };
+
+/**
+ * Seeded random data with structure: each value copies (class + attribute) mod k with probability `classTie`,
+ * else the previous attribute's value mod k up to probability 0.6, else uniform; then missing with
+ * probability `missing`.
+ */
+export function correlatedData(seed: string, n: number, cards: number[], C: number, missing: number, classTie: number): DiscreteData {
+  const rng = new Rng(seed);
+  const rows: number[][] = [];
+  const classes: number[] = [];
+  for (let r = 0; r < n; r++) {
+    const c = rng.int(C);
+    classes.push(c);
+    const row: number[] = [];
+    cards.forEach((k, a) => {
+      const u = rng.next();
+      let v = u < classTie ? (c + a) % k : u < 0.6 && a > 0 && row[a - 1]! >= 0 ? row[a - 1]! % k : rng.int(k);
+      if (rng.next() < missing) v = MISSING;
+      row.push(v);
+    });
+    rows.push(row);
+  }
+  return discreteFromArrays({ cards, rows, classes, classCard: C });
+}

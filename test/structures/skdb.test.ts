@@ -7,7 +7,7 @@ import { discreteFromArrays, MISSING, selectRows, type DiscreteData } from '../.
 import { fitCptModel, smoothedLogProbs } from '../../src/bn/cpt.js';
 import { Rng } from '../../src/util/rng.js';
 import { UserError } from '../../src/util/errors.js';
-import { shipped } from './catalog-data.js';
+import { correlatedData, shipped } from './catalog-data.js';
 
 const ctx = { rng: new Rng('skdb') };
 
@@ -120,22 +120,7 @@ describe('skdb leave-one-out by hand', () => {
 });
 
 function randomData(seed: string, n: number, cards: number[], C: number, missing: number): DiscreteData {
-  const rng = new Rng(seed);
-  const rows: number[][] = [];
-  const classes: number[] = [];
-  for (let r = 0; r < n; r++) {
-    const c = rng.int(C);
-    classes.push(c);
-    const row: number[] = [];
-    cards.forEach((k, a) => {
-      const u = rng.next();
-      let v = u < 0.35 ? (c + a) % k : u < 0.6 && a > 0 && row[a - 1]! >= 0 ? row[a - 1]! % k : rng.int(k);
-      if (rng.next() < missing) v = MISSING;
-      row.push(v);
-    });
-    rows.push(row);
-  }
-  return discreteFromArrays({ cards, rows, classes, classCard: C });
+  return correlatedData(seed, n, cards, C, missing, 0.35);
 }
 
 describe('skdb against the brute-force reference', () => {
