@@ -1,0 +1,37 @@
+/** The shape of one `bnclab` sub-command and the option parsers they share. Each command lives in
+ * src/cli/commands/<name>.ts and loads its heavy modules lazily inside run(), so start-up stays cheap. */
+import type { ParseArgsConfig } from 'node:util';
+import { UserError } from '../util/errors.js';
+
+export interface Command {
+  readonly summary: string;
+  readonly usage: string;
+  readonly options: NonNullable<ParseArgsConfig['options']>;
+  readonly help: string;
+  run(positionals: string[], values: Record<string, unknown>): Promise<number>;
+}
+
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]): string => r.map((c, i) => (i > 0 && i < 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+export function onePositional(pos: string[], usage: string): string {
+  if (pos.length !== 1) throw new UserError(`usage: ${usage}`);
+  return pos[0]!;
+}
+
+export function intOption(v: unknown, name: string, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new UserError(`${name}: expected an integer ≥ ${min}, got '${String(v)}'`);
+  return n;
+}
+
+export function numberOption(v: unknown, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new UserError(`${name}: expected a number ≥ 0, got '${String(v)}'`);
+  return n;
+}

@@ -1,0 +1,31 @@
+import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import type { Command } from '../command.js';
+
+export const methodsCommand: Command = {
+    summary: 'list the registered structure learners, estimators and baselines (or --write docs/methods.md)',
+    usage: 'bnclab methods [--write]',
+    options: { write: { type: 'boolean' } },
+    help: `Options:
+  --write   write docs/methods.md (the catalog with citations and parameters) in the bnclab folder`,
+    async run(_pos, v) {
+      const { methodsMarkdown } = await import('../methods.js');
+      const { listBaselines, listEstimators, listStructures } = await import('../../registry.js');
+      const { packageRoot } = await import('../../util/paths.js');
+      if (v['write']) {
+        const file = resolve(packageRoot(), 'docs', 'methods.md');
+        writeFileSync(file, methodsMarkdown());
+        process.stdout.write(`wrote ${file}\n`);
+        return 0;
+      }
+      const rows = [
+        ...listStructures().map((m) => ['structure', m.id, m.title]),
+        ...listEstimators().map((m) => ['estimator', m.id, m.title]),
+        ...listBaselines().map((m) => ['baseline', m.id, m.title]),
+      ];
+      const w0 = Math.max(...rows.map((r) => r[0]!.length));
+      const w1 = Math.max(...rows.map((r) => r[1]!.length));
+      process.stdout.write(rows.map((r) => `${r[0]!.padEnd(w0)}  ${r[1]!.padEnd(w1)}  ${r[2]}`).join('\n') + '\n');
+      return 0;
+    },
+  };
