@@ -22,6 +22,8 @@ export interface ManifestDataset {
   rows: number;
   attributes: number;
   classes: number;
+  /** Cells recorded as missing in the source file (the loader's count must agree). */
+  missing_values: number;
   sha256: string;
   lists: string[];
   columns: ManifestColumn[];

@@ -6,7 +6,7 @@
  * Splits are instantiated once per dataset and shared by every method (a paired design), and are stored
  * as data so another tool can be run on exactly the same partitions.
  */
-import { Rng } from '../util/rng.js';
+import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
 
 /** Assignment of a row removed before the split: in no fold's training or test rows. */

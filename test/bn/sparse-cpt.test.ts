@@ -12,7 +12,7 @@ import { mle, mleLogProbs } from '../../src/estimators/mle.js';
 import { dirichlet, dirichletLogProbs } from '../../src/estimators/dirichlet.js';
 import { eap, bdeuLogProbs } from '../../src/estimators/eap.js';
 import {
-  CptModel,
+  type CptModel,
   SPARSE_CPT_CELLS,
   cptRowOffset,
   cptTable,

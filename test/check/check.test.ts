@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, ROOT, tempDir } from '../helpers/cli';
+import { CLI, ROOT, tempDir } from '../helpers/cli.js';
 import { baselineEntries, checkResults, compactJson, readBaseline, renderJunit, renderMarkdown, renderText, type BaselineFile, type CheckOptions } from '../../src/check/index.js';
 import type { ResultRow } from '../../src/store/db.js';
 import { findAll, parseXml, textOf } from '../report/xml.js';

@@ -136,7 +136,7 @@ describe('parseArff scanner equals the line-splitting reader', () => {
       if ('table' in out) tables++;
       else {
         errors++;
-        messages.add(out.error.replace(/^f\d+\.arff(:\d+)?: /, '').replace(/'[^]*$/, '').replace(/\d+/g, 'N'));
+        messages.add(out.error.replace(/^f\d+\.arff(:\d+)?: /, '').replace(/'[\s\S]*$/, '').replace(/\d+/g, 'N'));
       }
     }
     // Both outcomes are well represented, and so are the different error paths.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { cli, ROOT } from '../helpers/cli';
+import { cli, ROOT } from '../helpers/cli.js';
 
 const dir = join(ROOT, 'test', 'fixtures', 'specs', 'bad');
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, tempDir } from '../helpers/cli';
+import { cli, tempDir } from '../helpers/cli.js';
 import { ResultStore } from '../../src/store/db.js';
 
 async function query(db: string, sql: string): Promise<Record<string, unknown>[]> {

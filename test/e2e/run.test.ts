@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli';
+import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
 import { ResultStore } from '../../src/store/db.js';
 
 const SMALL = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml');

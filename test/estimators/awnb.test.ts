@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import '../../src/estimators/index.js';
 import { awnb, awnbTrees, awnbWeightsFromDepths } from '../../src/estimators/awnb.js';
-import { naiveBayesTables, WeightedNaiveBayes } from '../../src/estimators/weighted-nb.js';
+import { naiveBayesTables, type WeightedNaiveBayes } from '../../src/estimators/weighted-nb.js';
 import { minTestingDepths, type Tree } from '../../src/baselines/decision-tree.js';
 import { getEstimator } from '../../src/registry.js';
 import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';

@@ -4,7 +4,7 @@ import { dirichlet, dirichletLogProbs } from '../../src/estimators/dirichlet.js'
 import { eap, bdeuLogProbs } from '../../src/estimators/eap.js';
 import '../../src/estimators/index.js';
 import { getEstimator, withDefaults } from '../../src/registry.js';
-import { CptModel } from '../../src/bn/cpt.js';
+import type { CptModel } from '../../src/bn/cpt.js';
 import { familyCounts } from '../../src/bn/counts.js';
 import { discreteFromArrays } from '../../src/bn/data.js';
 import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';

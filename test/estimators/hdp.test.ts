@@ -12,7 +12,7 @@
 import { describe, it, expect } from 'vitest';
 import {
   ContextTree,
-  HdpModel,
+  type HdpModel,
   LogStirlingCache,
   Variates,
   digamma,
@@ -472,7 +472,7 @@ describe('the estimator', () => {
       // CPT row (C = c, X0 = 2) equals the C = c node's averaged estimate
       const cpt = model.materialize().cpts[1]!;
       const cfg = c * 3 + 2;
-      for (let k = 0; k < 2; k++) expect(cpt.logp[cfg * 2 + k]).toBe(fam.logp[cNode * 2 + k]);
+      for (let k = 0; k < 2; k++) expect(cpt.logp![cfg * 2 + k]).toBe(fam.logp[cNode * 2 + k]);
     }
   });
 

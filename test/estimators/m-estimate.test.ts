@@ -13,7 +13,10 @@ import { tinyData } from '../bn/fixtures.js';
 import { shipped } from '../structures/catalog-data.js';
 
 const ctx = { rng: new Rng('m-estimate') };
-const probs = (lp: Float64Array, from: number, to: number) => [...lp.slice(from, to)].map(Math.exp);
+function probs(lp: Float64Array | undefined, from: number, to: number): number[] {
+  if (lp === undefined) throw new Error('expected a dense table (logp set)');
+  return [...lp.slice(from, to)].map(Math.exp);
+}
 function expectClose(actual: number[], expected: number[], digits = 14): void {
   expect(actual).toHaveLength(expected.length);
   actual.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, digits));

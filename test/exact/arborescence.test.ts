@@ -21,7 +21,10 @@ function bruteForce(n: number, root: number, w: Float64Array): number {
       if (total > best) best = total;
       return;
     }
-    if (v === root) return rec(v + 1, total);
+    if (v === root) {
+      rec(v + 1, total);
+      return;
+    }
     for (let u = 0; u < n; u++) {
       if (u === v || w[u * n + v] === -Infinity) continue;
       parent[v] = u;

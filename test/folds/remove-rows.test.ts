@@ -17,7 +17,7 @@ import { MISSING } from '../../src/bn/data.js';
 import { EXCLUDED, testRows, trainRows } from '../../src/folds/split.js';
 import { defaultResampling, instantiateSplit, type ResamplingSpec } from '../../src/folds/resampling.js';
 import { UserError } from '../../src/util/errors.js';
-import { ROOT, tempDir } from '../helpers/cli';
+import { ROOT, tempDir } from '../helpers/cli.js';
 
 function load(name: string): { table: RawTable; sha256: string } {
   return loadDataset(loadRegistry().get(name));

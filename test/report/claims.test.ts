@@ -31,7 +31,7 @@ import { buildReport } from '../../src/report/build.js';
 import { renderHtml, renderMarkdown } from '../../src/report/render.js';
 import type { ClaimResult } from '../../src/report/claims.js';
 import type { ResultRow } from '../../src/store/db.js';
-import { ROOT, tempDir } from '../helpers/cli';
+import { ROOT, tempDir } from '../helpers/cli.js';
 import { parseXml } from './xml.js';
 
 const HEADER = 'id,kind,metric,method_a,relation,method_b,dataset,value,source,note\n';

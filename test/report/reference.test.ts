@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { evaluateReference, metricFromName } from '../../src/report/reference.js';
 import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/report/spec.js';
 import type { ResultRow } from '../../src/store/db.js';
-import { tempDir, ROOT } from '../helpers/cli';
+import { tempDir, ROOT } from '../helpers/cli.js';
 import { buildReport } from '../../src/report/build.js';
 import { renderHtml } from '../../src/report/render.js';
 import { parseXml } from './xml.js';

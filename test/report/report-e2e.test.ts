@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, ROOT, tempDir } from '../helpers/cli';
+import { cli, ROOT, tempDir } from '../helpers/cli.js';
 import { ResultStore } from '../../src/store/db.js';
 import { readCsv } from '../../src/report/csv.js';
 import { normalTwoSidedP } from '../../src/stats/distributions.js';

@@ -26,7 +26,7 @@ estimators:
       'tan/dirichlet(alpha=1)',
       'tan/dirichlet(alpha=2)',
     ]);
-    expect(spec.methods[0]!.estimator.params).toMatchObject({ alpha: 0.5 });
+    expect(spec.methods[0]!.estimator!.params).toMatchObject({ alpha: 0.5 });
   });
 
   it('applies defaults, explicit methods and exclude', () => {
@@ -44,7 +44,7 @@ methods:
     );
     expect(spec.methods.map((m) => m.label)).toEqual(['nb/dirichlet', 'nb/mle', 'tan/dirichlet', 'tan-bdeu10']);
     const dir = spec.methods.find((m) => m.label === 'nb/dirichlet')!;
-    expect(dir.estimator.params).toEqual({ alpha: 1 });
+    expect(dir.estimator!.params).toEqual({ alpha: 1 });
     expect(spec.resampling).toMatchObject({ method: 'cv', folds: 10, repeats: 1, stratified: true });
     expect(spec.preprocessing).toEqual({ discretize: { method: 'mdl' }, missing: 'as-value' });
   });

@@ -10,7 +10,7 @@ import {
 } from '../../src/structures/tan-hc.js';
 import { tanHcsp } from '../../src/structures/tan-hcsp.js';
 import { fitCptModel, smoothedLogProbs } from '../../src/bn/cpt.js';
-import { discreteFromArrays, MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
+import { discreteFromArrays, selectRows, type DiscreteData } from '../../src/bn/data.js';
 import { assertDag, type Structure } from '../../src/bn/structure.js';
 import { stratifiedKFold } from '../../src/folds/split.js';
 import { Rng } from '../../src/util/rng.js';

@@ -574,7 +574,6 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
       const i = xi & (TIE_XI - 1);
       const pp = tie - xi * TIE_I;
       pop();
-      const sub = W ^ (1 << x);
       const cx = cand[x]!;
       const pa = cx.masks[pp]!;
       const base = sinkRank[x]! * K;
