@@ -4,6 +4,7 @@
  * validator, the CLI help, the docs and the report all read this one registry.
  */
 import type { DiscreteData } from './bn/data.js';
+import type { Model } from './bn/model.js';
 import type { Structure } from './bn/structure.js';
 import type { Rng } from './util/rng.js';
 
@@ -36,10 +37,8 @@ export interface StructureLearner<P extends Params = Params> extends MethodInfo 
   learn(train: DiscreteData, params: P, ctx: LearnContext): Structure;
 }
 
-/** A fitted classifier: class posteriors for every row of data, row-major n × classCard, rows summing to 1. */
-export interface Model {
-  posterior(data: DiscreteData): Float64Array;
-}
+/** A fitted classifier (declared in src/bn/model.ts, below the registry). */
+export type { Model } from './bn/model.js';
 
 export interface Estimator<P extends Params = Params> extends MethodInfo {
   /**

@@ -33,8 +33,8 @@
  * intermediate tables is the same for sparse and dense CPTs.
  */
 import type { DiscreteData } from './data.js';
-import type { Model } from '../registry.js';
-import type { NodeCpt } from './cpt.js';
+import type { Model } from './model.js';
+import type { NodeCpt } from './tables.js';
 import { ConfigIndex } from './counts.js';
 
 export const MAX_ELIMINATION_CELLS = 1_000_000;
