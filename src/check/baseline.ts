@@ -11,7 +11,7 @@ import { canonicalJson, sha256Hex } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
 import { UserError } from '../util/errors.js';
 import { BNCLAB_VERSION, RESULTS_VERSION } from '../version.js';
-import { COMPARE_METRICS, type CompareMetric } from '../report/spec.js';
+import { COMPARE_METRICS, type CompareMetric } from '../spec/report-sections.js';
 
 export const BASELINE_FORMAT = 'bnclab-baseline';
 export const BASELINE_VERSION = 1;

@@ -15,7 +15,7 @@
 import type { ResultRow } from '../store/db.js';
 import { wilcoxonSignedRank } from '../stats/wilcoxon.js';
 import { metricDef } from '../report/compare.js';
-import type { CompareMetric } from '../report/spec.js';
+import type { CompareMetric } from '../spec/report-sections.js';
 import { baselineEntries, type BaselineEntry, type BaselineFile } from './baseline.js';
 
 export const FOLD_EPSILON = 1e-9;

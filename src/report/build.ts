@@ -10,7 +10,7 @@ import { diagnosticTable, diagnosticTitle } from './diagnostics.js';
 import { cdFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
 import type { StructureInfo } from './claims.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
-import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from './spec.js';
+import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from '../spec/report-sections.js';
 import { REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
 import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
 

@@ -23,7 +23,7 @@ import { wilcoxonSignedRank, type WilcoxonResult } from '../stats/wilcoxon.js';
 import { UserError } from '../util/errors.js';
 import { metricDef } from './compare.js';
 import type { CsvDocument } from './csv.js';
-import type { CompareMetric, CompareSpec, ReferenceSpec } from './spec.js';
+import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
 
@@ -98,16 +98,12 @@ export function isClaimsHeader(header: readonly string[]): boolean {
 
 /** jobs.structure_info of an experiment's finished jobs, parsed, by job key. */
 export async function loadStructureInfo(store: ResultStore, experiment: string): Promise<Map<string, Record<string, unknown>>> {
-  const rows = await store.query(
-    `SELECT j.job_key, j.structure_info FROM jobs j JOIN experiment_jobs e USING (job_key)
-     WHERE e.experiment = $1 AND j.status = 'done' AND j.structure_info IS NOT NULL`,
-    [experiment],
-  );
+  const rows = await store.structureInfo(experiment);
   const out = new Map<string, Record<string, unknown>>();
   for (const r of rows) {
     try {
-      const v = JSON.parse(String(r['structure_info'])) as unknown;
-      if (v && typeof v === 'object' && !Array.isArray(v)) out.set(String(r['job_key']), v as Record<string, unknown>);
+      const v = JSON.parse(r.structure_info) as unknown;
+      if (v && typeof v === 'object' && !Array.isArray(v)) out.set(r.job_key, v as Record<string, unknown>);
     } catch {
       // A value that is not JSON holds no diagnostics.
     }

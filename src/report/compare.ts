@@ -13,7 +13,7 @@ import { averageRanks } from '../stats/ranks.js';
 import { signTest, winDrawLoss, type SignTestResult, type WinDrawLossResult } from '../stats/signtest.js';
 import { roundDecimals } from '../stats/validate.js';
 import { wilcoxonSignedRank, type WilcoxonResult } from '../stats/wilcoxon.js';
-import type { CompareMetric, CompareSpec } from './spec.js';
+import type { CompareMetric, CompareSpec } from '../spec/report-sections.js';
 import { REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
 
 export interface PairComparison {

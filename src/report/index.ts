@@ -8,16 +8,15 @@ import { join, resolve } from 'node:path';
 import { loadSpecFile } from '../spec/load.js';
 import { specHash } from '../spec/plan.js';
 import { ResultStore, type ResultRow } from '../store/db.js';
-import { defaultDbPath } from '../runner/run.js';
+import { defaultDbPath } from '../store/location.js';
 import { UserError } from '../util/errors.js';
 import { closest } from '../util/text.js';
 import { buildReport, type ReportDoc, type ReportInput } from './build.js';
 import { loadStructureInfo } from './claims.js';
 import { renderHtml, renderMarkdown } from './render.js';
-import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from './spec.js';
+import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from '../spec/report-sections.js';
 import type { SummaryTable } from './summary.js';
 import { csvField, tableToCsv, tableToLatex } from './table.js';
-import '../methods.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
 export { compareResults, type Comparison, type MetricComparison, type PairComparison } from './compare.js';

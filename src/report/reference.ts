@@ -27,7 +27,7 @@ import { UserError } from '../util/errors.js';
 import { CLAIM_COLUMNS, evaluateClaims, isClaimsHeader, type ClaimResult, type StructureInfo } from './claims.js';
 import { foldValues, metricDef } from './compare.js';
 import { readCsv } from './csv.js';
-import type { CompareMetric, CompareSpec, ReferenceSpec } from './spec.js';
+import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
 
 export type Verdict = 'reproduced' | 'not reproduced' | 'no data';
 

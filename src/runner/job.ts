@@ -2,14 +2,9 @@
 import type { PreprocessingSpec } from '../spec/load.js';
 import type { Params } from '../registry.js';
 
-export interface DatasetHandle {
-  readonly name: string;
-  /** Absolute path of the CSV/ARFF file. */
-  readonly file: string;
-  readonly sha256: string;
-  readonly classColumn?: string;
-  readonly columnTypes?: Readonly<Record<string, 'numeric' | 'categorical'>>;
-}
+import type { DatasetHandle } from '../datasets/handle.js';
+
+export type { DatasetHandle };
 
 export interface JobPayload {
   readonly key: string;

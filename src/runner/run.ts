@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { buildPlan, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
 import { loadSpecFile } from '../spec/load.js';
 import { ResultStore, type JobRow } from '../store/db.js';
+import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
 import { BNCLAB_VERSION } from '../version.js';
@@ -40,9 +41,7 @@ export interface RunSummary {
   readonly interrupted: boolean;
 }
 
-export function defaultDbPath(name: string): string {
-  return resolve(process.cwd(), 'results', `${name}.duckdb`);
-}
+export { defaultDbPath };
 
 export function jobRow(plan: Plan, j: PlannedJob): JobRow {
   return {

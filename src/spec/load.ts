@@ -21,7 +21,7 @@ import {
 import { UserError } from '../util/errors.js';
 import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
 import { closest } from '../util/text.js';
-import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from '../report/spec.js';
+import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from './report-sections.js';
 import '../methods.js'; // the registry must be complete before a spec is checked against it
 
 import type { DiscretizeMethod } from '../datasets/discretize.js';

@@ -11,7 +11,7 @@ import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
 import { UserError } from '../util/errors.js';
 import { RESULTS_VERSION } from '../version.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
-import type { DatasetHandle } from '../runner/job.js';
+import type { DatasetHandle } from '../datasets/handle.js';
 
 export interface PlannedDataset {
   readonly handle: DatasetHandle;

@@ -6,7 +6,7 @@
  */
 import type { JsonSchema, MethodInfo } from '../registry.js';
 import { listBaselines, listEstimators, listStructures } from '../registry.js';
-import { compareSchema, referenceSchema } from '../report/spec.js';
+import { compareSchema, referenceSchema } from './report-sections.js';
 
 const identifier = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]*$' };
 

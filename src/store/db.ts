@@ -307,6 +307,15 @@ export class ResultStore {
     )) as { job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[];
   }
 
+  /** jobs.structure_info (JSON text) of an experiment's finished jobs that stored one. */
+  async structureInfo(experiment: string): Promise<{ job_key: string; structure_info: string }[]> {
+    return (await this.query(
+      `SELECT j.job_key, j.structure_info FROM jobs j JOIN experiment_jobs e USING (job_key)
+       WHERE e.experiment = $1 AND j.status = 'done' AND j.structure_info IS NOT NULL`,
+      [experiment],
+    )) as { job_key: string; structure_info: string }[];
+  }
+
   /** Parameterized read query returning plain objects (numbers as JS numbers). */
   async query(sql: string, params: DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
     const r = await this.conn.runAndReadAll(sql, params);

@@ -25,7 +25,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateReference } from '../../src/report/reference.js';
-import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/report/spec.js';
+import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-sections.js';
 import { compareResults } from '../../src/report/compare.js';
 import { buildReport } from '../../src/report/build.js';
 import { renderHtml, renderMarkdown } from '../../src/report/render.js';

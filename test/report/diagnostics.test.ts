@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { diagnosticTable } from '../../src/report/diagnostics.js';
 import { renderMarkdown } from '../../src/report/render.js';
-import { DEFAULT_COMPARE } from '../../src/report/spec.js';
+import { DEFAULT_COMPARE } from '../../src/spec/report-sections.js';
 import type { ResultRow } from '../../src/store/db.js';
 
 const METHODS = ['NB', 'KB10', 'SubbKB10'];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateReference, metricFromName } from '../../src/report/reference.js';
-import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/report/spec.js';
+import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-sections.js';
 import type { ResultRow } from '../../src/store/db.js';
 import { tempDir, ROOT } from '../helpers/cli.js';
 import { buildReport } from '../../src/report/build.js';

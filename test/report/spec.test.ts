@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { parseSpec } from '../../src/spec/load.js';
-import { DEFAULT_COMPARE } from '../../src/report/spec.js';
+import { DEFAULT_COMPARE } from '../../src/spec/report-sections.js';
 import '../../src/methods.js';
 
 const FIX = join(__dirname, 'fixtures');

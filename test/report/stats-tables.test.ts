@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildReport, type ReportInput } from '../../src/report/build.js';
-import { DEFAULT_COMPARE, type CompareSpec } from '../../src/report/spec.js';
+import { DEFAULT_COMPARE, type CompareSpec } from '../../src/spec/report-sections.js';
 import { readCsv } from '../../src/report/csv.js';
 import { tableToCsv, type Table } from '../../src/report/table.js';
 import { cliques } from '../../src/report/compare.js';
