@@ -10,4 +10,7 @@ export * from './tan-hcsp.js';
 export * from './kdb.js';
 export * from './skdb.js';
 export * from './aode.js';
+export * from './acll-tan.js';
 export * from './exact/index.js';
+export * from './kbest/index.js';
+export * from './ensembles/index.js';

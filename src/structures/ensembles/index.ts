@@ -1,0 +1,5 @@
+/** Importing this module registers the ensembles of structures (bagging, boosting, subsampling, mixtures). */
+export * from './subbkb.js';
+export * from './bagging.js';
+export * from './adaboost.js';
+export * from './ban-mix.js';

@@ -1,0 +1,40 @@
+/**
+ * Learners register themselves when their file is imported, and src/methods.ts imports the index files. A
+ * learner file left out of its index would silently not exist: this test finds every file that calls
+ * registerStructure / registerEstimator / registerBaseline and requires it to be reachable from src/methods.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importGraph, reachable, SRC } from './graph.js';
+
+describe('explicit registration', () => {
+  const graph = importGraph();
+  const registering = [...graph.keys()]
+    .filter((f) => f !== 'registry.ts')
+    .filter((f) => /\bregister(Structure|Estimator|Baseline)\s*[(<]/.test(readFileSync(join(SRC, f), 'utf8')))
+    .sort();
+
+  it('finds the learner files (the check is not vacuous)', () => {
+    expect(registering).toContain('structures/nb.ts');
+    expect(registering).toContain('estimators/mle.ts');
+    expect(registering).toContain('baselines/decision-tree.ts');
+    expect(registering.length).toBeGreaterThan(25);
+  });
+
+  it('every file that registers a method is imported, directly or not, by src/methods.ts', () => {
+    const fromMethods = reachable(graph, 'methods.ts');
+    expect(registering.filter((f) => !fromMethods.has(f))).toEqual([]);
+  });
+
+  it('an index file registers only what lives in or below its own folder', () => {
+    // e.g. structures/exact/index.ts pulling in ../ensembles/* hid the ensembles under "exact".
+    const strays = [...graph]
+      .filter(([f]) => f.endsWith('/index.ts'))
+      .flatMap(([f, targets]) => {
+        const dir = f.slice(0, f.lastIndexOf('/') + 1);
+        return targets.filter((t) => registering.includes(t) && !t.startsWith(dir)).map((t) => `${f} → ${t}`);
+      });
+    expect(strays).toEqual([]);
+  });
+});
