@@ -33,7 +33,20 @@ export interface MethodInfo {
   readonly maxAttributes?: number;
 }
 
+/**
+ * What every structure a learner returns is guaranteed to be; estimators state what they need in these
+ * terms (`requires`, `rejects`) instead of naming learners, so a new learner declares its traits once and
+ * every estimator's applicability follows.
+ */
+export const STRUCTURE_TRAITS = {
+  'naive-bayes': 'a naive Bayes structure (the class the only parent of every attribute)',
+  'weighted-rows': 'members fitted on row weights (fractional counts)',
+} as const;
+export type StructureTrait = keyof typeof STRUCTURE_TRAITS;
+
 export interface StructureLearner<P extends Params = Params> extends MethodInfo {
+  /** Traits of every structure this learner returns (see STRUCTURE_TRAITS); none by default. */
+  readonly traits?: readonly StructureTrait[];
   learn(train: DiscreteData, params: P, ctx: LearnContext): Structure;
 }
 
@@ -42,12 +55,12 @@ export type { Model } from './bn/model.js';
 
 export interface Estimator<P extends Params = Params> extends MethodInfo {
   /**
-   * Structure ids this estimator applies to (MANB and WANBIA only make sense for naive Bayes, say);
-   * undefined = every structure. The spec validator rejects other pairs.
+   * Traits a structure must have for this estimator to fit it (MANB and WANBIA need 'naive-bayes'); the spec
+   * validator rejects other pairs.
    */
-  readonly structures?: readonly string[];
-  /** Structure ids this estimator cannot fit (hdp: ban-mix, whose members carry row weights); the validator rejects them. */
-  readonly excludes?: readonly string[];
+  readonly requires?: readonly StructureTrait[];
+  /** Traits this estimator cannot fit (hdp samples integer counts: 'weighted-rows'); the validator rejects them. */
+  readonly rejects?: readonly StructureTrait[];
   fit(train: DiscreteData, structure: Structure, params: P, ctx: LearnContext): Model;
 }
 
@@ -89,10 +102,22 @@ export function listBaselines(): Baseline[] {
   return [...baselines.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/**
+ * Why an estimator cannot fit a registered structure learner's output ("needs …" / "cannot fit …"), or
+ * undefined when it can.
+ */
+export function incompatibility(estimator: Estimator, structureId: string): string | undefined {
+  const traits = getStructure(structureId)?.traits ?? [];
+  const missing = (estimator.requires ?? []).filter((t) => !traits.includes(t));
+  if (missing.length > 0) return `needs ${missing.map((t) => STRUCTURE_TRAITS[t]).join(' and ')}`;
+  const rejected = (estimator.rejects ?? []).filter((t) => traits.includes(t));
+  if (rejected.length > 0) return `cannot fit ${rejected.map((t) => STRUCTURE_TRAITS[t]).join(' or ')}`;
+  return undefined;
+}
+
 /** Whether an estimator can fit a structure learner's output. */
 export function compatible(estimator: Estimator, structureId: string): boolean {
-  if (estimator.excludes?.includes(structureId)) return false;
-  return estimator.structures === undefined || estimator.structures.includes(structureId);
+  return incompatibility(estimator, structureId) === undefined;
 }
 
 export function getStructure(id: string): StructureLearner | undefined {

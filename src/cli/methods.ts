@@ -2,7 +2,7 @@
  * The method catalog as Markdown, generated from the registry (ids, titles, citations, parameters with
  * their defaults), so docs/methods.md never disagrees with the code. `bnclab methods --write` rewrites it.
  */
-import { listBaselines, listEstimators, listStructures, type JsonSchema, type MethodInfo } from '../registry.js';
+import { compatible, listBaselines, listEstimators, listStructures, type Estimator, type JsonSchema, type MethodInfo } from '../registry.js';
 import '../methods.js';
 
 export function methodsMarkdown(): string {
@@ -35,10 +35,12 @@ export function methodsMarkdown(): string {
   };
   section('Structure learners', 'A structure learner returns a DAG over the attributes and the class (or weighted DAGs).', listStructures());
   section('Parameter estimators', 'An estimator fits the parameters of a structure and returns the class posteriors.', listEstimators(), (m) => {
-    const { structures: s, excludes: x } = m as { structures?: readonly string[]; excludes?: readonly string[] };
+    // Listed from the declared traits: with `requires`, the learners it fits; with `rejects` only, the others.
+    const e = m as Estimator;
+    const fits = listStructures().map((s) => [s.id, compatible(e, s.id)] as const);
     const lines: string[] = [];
-    if (s) lines.push(`Applies to: ${s.map((id) => `\`${id}\``).join(', ')}.`);
-    if (x) lines.push(`Does not apply to: ${x.map((id) => `\`${id}\``).join(', ')}.`);
+    if (e.requires?.length) lines.push(`Applies to: ${fits.filter(([, ok]) => ok).map(([id]) => `\`${id}\``).join(', ')}.`);
+    else if (e.rejects?.length) lines.push(`Does not apply to: ${fits.filter(([, ok]) => !ok).map(([id]) => `\`${id}\``).join(', ')}.`);
     return lines.length ? [...lines, ''] : [];
   });
   section('Baselines', 'Classifiers outside the structure × estimator grid, run on the same folds and preprocessing.', listBaselines());

@@ -65,7 +65,7 @@ export const awnb = registerEstimator<AwnbParams>({
   citation:
     'Hall (2007), A decision tree-based attribute weighting filter for naive Bayes, Knowledge-Based Systems ' +
     '20(2):120–126; as in bnclassify (Mihaljević, Bielza & Larrañaga 2018)',
-  structures: ['nb'],
+  requires: ['naive-bayes'],
   params: {
     type: 'object',
     properties: {

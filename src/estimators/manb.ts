@@ -124,7 +124,7 @@ export const manb = registerEstimator<ManbParams>({
     'Dash & Cooper (2002), Exact model averaging with naive Bayesian classifiers, ICML 2002, 91–98; ' +
     'Wei, Visweswaran & Cooper (2011), The application of naive Bayes model averaging to predict Alzheimer’s ' +
     'disease from genome-wide data, JAMIA 18(4):370–375; bnclassify (Mihaljević, Bielza & Larrañaga 2018)',
-  structures: ['nb'],
+  requires: ['naive-bayes'],
   params: {
     type: 'object',
     properties: {

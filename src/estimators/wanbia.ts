@@ -90,7 +90,7 @@ export const wanbia = registerEstimator<WanbiaParams>({
   citation:
     'Zaidi, Cerquides, Carman & Webb (2013), Alleviating naive Bayes attribute independence assumption by ' +
     'attribute weighting, JMLR 14:1947–1988; as in bnclassify (Mihaljević, Bielza & Larrañaga 2018)',
-  structures: ['nb'],
+  requires: ['naive-bayes'],
   params: {
     type: 'object',
     properties: {

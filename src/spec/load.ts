@@ -12,9 +12,11 @@ import {
   getBaseline,
   getEstimator,
   getStructure,
+  incompatibility,
   listBaselines,
   listEstimators,
   listStructures,
+  withDefaults,
   type MethodInfo,
   type Params,
 } from '../registry.js';
@@ -207,7 +209,7 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     const e = getEstimator(p.e.id)!;
     if (!compatible(e, p.s.id)) {
       throw new UserError(
-        `${p.where}: estimator '${p.e.id}' does not apply to structure '${p.s.id}' (${e.structures ? `only ${e.structures.join(', ')}` : `not ${e.excludes!.join(', ')}`}); add {structure: ${p.s.id}, estimator: ${p.e.id}} to exclude:`,
+        `${p.where}: estimator '${p.e.id}' does not apply to structure '${p.s.id}' (${incompatibility(e, p.s.id)}); add {structure: ${p.s.id}, estimator: ${p.e.id}} to exclude:`,
       );
     }
   }
@@ -310,7 +312,7 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
   }
   const validate = paramValidator(info);
   return combos.map((given) => {
-    const full = { ...info.defaults, ...given };
+    const full = withDefaults(info, given);
     if (!validate(full)) {
       const err = validate.errors![0]!;
       let key = pointerToPath(err.instancePath)[0] as string | undefined;

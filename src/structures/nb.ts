@@ -11,6 +11,7 @@ export const nb = registerStructure<Params>({
     'An analysis of Bayesian classifiers, AAAI',
   params: { type: 'object', properties: {}, additionalProperties: false },
   defaults: {},
+  traits: ['naive-bayes'],
   learn(train) {
     const m = attributeCount(train);
     return { ...naiveBayesStructure(m), info: { arcs: m } };

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import '../../src/methods.js';
+import { compatible, incompatibility, listEstimators, listStructures } from '../../src/registry.js';
 import { importGraph, reachable, SRC } from './graph.js';
 
 describe('explicit registration', () => {
@@ -36,5 +38,20 @@ describe('explicit registration', () => {
         return targets.filter((t) => registering.includes(t) && !t.startsWith(dir)).map((t) => `${f} → ${t}`);
       });
     expect(strays).toEqual([]);
+  });
+
+  it('estimators state what they need as structure traits, and the registry applies them', () => {
+    const fits = (e: string) =>
+      listStructures()
+        .filter((s) => compatible(listEstimators().find((x) => x.id === e)!, s.id))
+        .map((s) => s.id);
+    for (const e of ['manb', 'wanbia', 'awnb']) expect(fits(e), e).toEqual(['nb']);
+    const all = listStructures().map((s) => s.id);
+    expect(fits('hdp')).toEqual(all.filter((id) => id !== 'ban-mix'));
+    expect(fits('mle')).toEqual(all);
+    const hdp = listEstimators().find((x) => x.id === 'hdp')!;
+    expect(incompatibility(hdp, 'ban-mix')).toBe('cannot fit members fitted on row weights (fractional counts)');
+    const manb = listEstimators().find((x) => x.id === 'manb')!;
+    expect(incompatibility(manb, 'tan')).toMatch(/^needs a naive Bayes structure/);
   });
 });

@@ -117,7 +117,7 @@ describe('awnb estimator', () => {
   it('is registered for naive Bayes only and validates its parameters', () => {
     const d = data('params', 50);
     expect(getEstimator('awnb')).toBe(awnb);
-    expect(awnb.structures).toEqual(['nb']);
+    expect(awnb.requires).toEqual(['naive-bayes']);
     expect(() => awnb.fit(d, naiveBayesStructure(3), { trees: 0 }, ctx)).toThrow(UserError);
     expect(() => awnb.fit(d, naiveBayesStructure(3), { subsample: 0 }, ctx)).toThrow(UserError);
     expect(() => awnb.fit(d, naiveBayesStructure(3), { subsample: 1.5 }, ctx)).toThrow(UserError);

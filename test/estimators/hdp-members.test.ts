@@ -130,13 +130,13 @@ describe('hdp and row-weighted members (bAN_mix)', () => {
 
   it('is declared: the registry marks hdp × ban-mix incompatible and the spec validator rejects the pair', () => {
     const e = getEstimator('hdp')!;
-    expect(e.excludes).toEqual(['ban-mix']);
+    expect(e.rejects).toEqual(['weighted-rows']);
     expect(compatible(e, 'ban-mix')).toBe(false);
     for (const id of ['nb', 'tan', 'bagging', 'subbkb', 'adaboost']) expect(compatible(e, id)).toBe(true);
     const spec = (extra: string) =>
       `name: t\ndatasets: [iris]\nresampling: { method: cv, folds: 2 }\nmethods:\n  - { structure: ban-mix, estimator: hdp }\n  - { structure: nb, estimator: hdp }\n${extra}`;
     expect(() => parseSpec(spec(''), 'hdp-ban.yaml')).toThrow(UserError);
-    expect(() => parseSpec(spec(''), 'hdp-ban.yaml')).toThrow(/estimator 'hdp' does not apply to structure 'ban-mix' \(not ban-mix\)/);
+    expect(() => parseSpec(spec(''), 'hdp-ban.yaml')).toThrow(/estimator 'hdp' does not apply to structure 'ban-mix' \(cannot fit members fitted on row weights \(fractional counts\)\)/);
     // an exclude entry lets the rest of the grid run
     expect(() => parseSpec(spec('exclude:\n  - { structure: ban-mix, estimator: hdp }\n'), 'hdp-ban.yaml')).not.toThrow();
   });

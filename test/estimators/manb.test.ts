@@ -141,7 +141,7 @@ describe('MANB equals explicit averaging over all 2^m naive Bayes feature subset
 describe('manb estimator', () => {
   it('is registered for naive Bayes only and validates its parameters', () => {
     expect(getEstimator('manb')).toBe(manb);
-    expect(manb.structures).toEqual(['nb']);
+    expect(manb.requires).toEqual(['naive-bayes']);
     const nbS = naiveBayesStructure(1);
     expect(() => manb.fit(d2x2, nbS, { prior: 1 }, ctx)).toThrow(UserError);
     expect(() => manb.fit(d2x2, nbS, { alpha: 0 }, ctx)).toThrow(UserError);

@@ -124,7 +124,7 @@ describe('WANBIA weights', () => {
   it('is registered for naive Bayes only and validates its parameters', () => {
     const d = data('params', 50);
     expect(getEstimator('wanbia')).toBe(wanbia);
-    expect(wanbia.structures).toEqual(['nb']);
+    expect(wanbia.requires).toEqual(['naive-bayes']);
     expect(() => wanbia.fit(d, naiveBayesStructure(4), { alpha: 0 }, ctx)).toThrow(UserError);
     expect(() => wanbia.fit(d, naiveBayesStructure(4), { maxIterations: 0 }, ctx)).toThrow(UserError);
   });

@@ -127,8 +127,8 @@ export const hdp = registerEstimator<HdpParams>({
     window: 10,
     classPrior: 'm-estimate',
   },
-  // bAN_mix boosts by reweighting rows (member rowWeights): fractional counts HDP cannot sample.
-  excludes: ['ban-mix'],
+  // Row-weighted members (bAN_mix boosts by reweighting rows) give fractional counts HDP cannot sample.
+  rejects: ['weighted-rows'],
   fit(train, structure, params, ctx) {
     const settings = hdpSettings(params);
     const stirling = new LogStirlingCache();

@@ -34,6 +34,8 @@ export const banMix = registerStructure<BanMixParams>({
     additionalProperties: false,
   },
   defaults: { iterations: 10, alpha: 1 },
+  // Members carry rowWeights (AdaBoost's reweighting), so their counts are fractional.
+  traits: ['weighted-rows'],
   learn(train, params, ctx) {
     const m = train.columns.length;
     const n = train.n;
