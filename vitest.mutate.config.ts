@@ -2,8 +2,16 @@ import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 // Mutation testing (stryker.config.json) mutates src/ in a sandbox; tests that spawn the built CLI run
-// dist/, which holds no mutant, so they cannot kill one and only cost time.
+// dist/, which holds no mutant, so they cannot kill one and only cost time. BNCLAB_MUTATE_TESTS (comma-
+// separated globs) narrows the suite to the tests of the mutated modules on a busy machine; the score is
+// then a lower bound (a test left out might have killed a survivor).
+const only = process.env['BNCLAB_MUTATE_TESTS']?.split(',').filter((g) => g !== '');
 export default mergeConfig(
   base,
-  defineConfig({ test: { exclude: ['test/e2e/**', 'test/report/report-e2e.test.ts', 'node_modules/**'] } }),
+  defineConfig({
+    test: {
+      ...(only ? { include: only } : {}),
+      exclude: ['test/e2e/**', 'test/report/report-e2e.test.ts', 'node_modules/**'],
+    },
+  }),
 );

@@ -161,6 +161,24 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
     expect(fitted).toBeInstanceOf(CptModel);
   });
 
+  it('select: holdout fits with the m it selected (not the fixed m), refitted on every row', () => {
+    const rng = new Rng('noise');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 300; r++) {
+      rows.push(Array.from({ length: 8 }, () => rng.int(4)));
+      classes.push(rng.int(2));
+    }
+    const d = discreteFromArrays({ cards: new Array<number>(8).fill(4), rows, classes, classCard: 2 });
+    const structure = kdb.learn(d, { k: 2 }, ctx);
+    // fit derives the selection stream as ctx.rng.derive('m-holdout').
+    const chosen = selectM(d, structure, new Rng('sel').derive('m-holdout'))!.m;
+    expect(chosen).toBe(20);
+    const selected = [...mEstimate.fit(d, structure, { m: 1, select: 'holdout' }, { rng: new Rng('sel') }).posterior(d)];
+    expect(selected).toEqual([...mEstimate.fit(d, structure, { m: chosen, select: 'none' }, ctx).posterior(d)]);
+    expect(selected).not.toEqual([...mEstimate.fit(d, structure, { m: 1, select: 'none' }, ctx).posterior(d)]);
+  });
+
   it('kDB-2 on car with select: holdout gives finite posteriors summing to 1', () => {
     const car = shipped('car');
     const s = kdb.learn(car, { k: 2 }, ctx);

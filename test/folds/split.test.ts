@@ -88,3 +88,71 @@ describe('folds given as data', () => {
     expect(() => parseFoldFile('1\n2\n', 'f.csv', 3)).toThrow(/has 2 fold lines, the dataset has 3 rows/);
   });
 });
+
+describe('unstratified splits (output checked, not only shape)', () => {
+  it('plain k-fold: row r goes to fold (its position in the seeded permutation) mod k; pinned for a seed', () => {
+    const a = plainKFold(10, 3, new Rng('p'));
+    // Pinned: any change to the permutation or to the fold rule changes this assignment.
+    expect([...a]).toEqual([1, 2, 2, 0, 0, 2, 1, 0, 1, 0]);
+    const perm = new Rng('p').shuffle(Array.from({ length: 10 }, (_, i) => i));
+    perm.forEach((r, pos) => expect(a[r]).toBe(pos % 3));
+    // Fold sizes ceil/floor of 10/3, largest first (positions 0, 3, 6, 9 go to fold 0).
+    expect([0, 1, 2].map((f) => a.filter((x) => x === f).length)).toEqual([4, 3, 3]);
+  });
+
+  it('plain k-fold ignores classes: every fold can mix them freely, and other seeds give other folds', () => {
+    const a = plainKFold(23, 4, new Rng('p'));
+    expect([...a]).not.toEqual([...plainKFold(23, 4, new Rng('q'))]);
+    expect([...a]).toEqual([...plainKFold(23, 4, new Rng('p'))]);
+    expect(() => plainKFold(5, 1, new Rng('p'))).toThrow(UserError);
+    expect(() => plainKFold(5, 6, new Rng('p'))).toThrow(UserError);
+    expect(() => plainKFold(5, 5, new Rng('p'))).not.toThrow();
+  });
+
+  it('unstratified holdout: the first round(n·f) rows of the seeded permutation are the test rows, the rest train (-1)', () => {
+    const a = holdout(classes, 3, 0.3, false, new Rng('h'));
+    expect([...a]).toEqual([-1, -1, -1, -1, -1, 0, 0, -1, 0, 0, -1, 0, -1, 0, -1, -1, -1, -1, -1, -1, 0, -1, -1]);
+    const perm = new Rng('h').shuffle(Array.from({ length: 23 }, (_, i) => i));
+    perm.forEach((r, pos) => expect(a[r]).toBe(pos < 7 ? 0 : -1));
+  });
+
+  it('stratified holdout is stratified for every seed, where an unstratified one varies by class', () => {
+    const perClass = (a: Int32Array) => {
+      const pc = [0, 0, 0];
+      a.forEach((f, i) => f === 0 && pc[classes[i]!]!++);
+      return pc.join(',');
+    };
+    const strat = new Set<string>();
+    const plain = new Set<string>();
+    for (let s = 0; s < 40; s++) {
+      strat.add(perClass(holdout(classes, 3, 0.3, true, new Rng(`s${s}`))));
+      plain.add(perClass(holdout(classes, 3, 0.3, false, new Rng(`s${s}`))));
+    }
+    expect([...strat]).toEqual(['3,2,2']);
+    expect(plain.size).toBeGreaterThan(3);
+  });
+
+  it('holdout rejects a fraction outside (0, 1) or one that leaves a side empty', () => {
+    expect(() => holdout(classes, 3, 0, true, new Rng('h'))).toThrow(/test_fraction must be in \(0, 1\)/);
+    expect(() => holdout(classes, 3, 1, false, new Rng('h'))).toThrow(/test_fraction must be in \(0, 1\)/);
+    expect(() => holdout(classes, 3, 0.01, false, new Rng('h'))).toThrow(/leaves an empty train or test set/);
+    expect(() => holdout(classes, 3, 0.99, false, new Rng('h'))).toThrow(/leaves an empty train or test set/);
+  });
+});
+
+describe('fold files: empty and ragged lines', () => {
+  it('an empty line in a one-column file is a row that is never a test row (-1)', () => {
+    const s = parseFoldFile('1\n\n2\n', 'f.csv', 3);
+    expect([...s.assignment[0]!]).toEqual([0, -1, 1]);
+    // Trailing empty lines are not rows.
+    expect(parseFoldFile('1\n2\n\n\n', 'f.csv', 2).assignment[0]!.length).toBe(2);
+  });
+
+  it('a ragged line names file, line and field counts; an empty cell of a wide file is -1', () => {
+    expect(() => parseFoldFile('a,b\n1,2\n\n2,1\n', 'f.csv', 3)).toThrow(/^f\.csv:3: has 1 fields, expected 2$/);
+    expect(() => parseFoldFile('1,2\n1,2,3\n', 'f.csv', 2)).toThrow(/^f\.csv:2: has 3 fields, expected 2$/);
+    const s = parseFoldFile('1,\n2,1\n', 'f.csv', 2);
+    expect([...s.assignment[1]!]).toEqual([-1, 0]);
+    expect(() => parseFoldFile('-1\n-1\n', 'f.csv', 2)).toThrow(/a repeat has no test rows/);
+  });
+});

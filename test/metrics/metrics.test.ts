@@ -15,6 +15,14 @@ describe('metrics', () => {
     expect([...predictions(P, 3)]).toEqual([0, 0, 2, 1]);
   });
 
+  it('argmax keeps the running maximum, not the last value above the first', () => {
+    // [0.2, 0.5, 0.3]: 0.3 beats the first cell but not the running maximum 0.5.
+    const Q = Float64Array.from([0.2, 0.5, 0.3, 0.1, 0.2, 0.7, 0.3, 0.3, 0.4, 0.5, 0.25, 0.25]);
+    expect([...predictions(Q, 3)]).toEqual([1, 2, 2, 0]);
+    expect(accuracy(Q, Int32Array.from([1, 2, 2, 0]), 3)).toBe(1);
+    expect(accuracy(Q, Int32Array.from([2, 2, 2, 0]), 3)).toBe(0.75);
+  });
+
   it('accuracy = 2/4, zero-one loss = 2/4', () => {
     expect(accuracy(P, Y, 3)).toBe(0.5);
     expect(zeroOneLoss(P, Y, 3)).toBe(0.5);

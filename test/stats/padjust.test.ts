@@ -124,3 +124,16 @@ describe('pAdjust: invalid input', () => {
     expect(() => pAdjust([0.1], 'BH')).toThrow(/unknown/);
   });
 });
+
+describe('pAdjust: a p-value of exactly 0', () => {
+  // Provenance: R 4.2.2 p.adjust(c(0, 0.01, 0.03, 0.2), m) for each m, and p.adjust(c(0, 0.04, 0.5), "hommel", n = 6).
+  it('stays 0 under every method and does not pull the others down', () => {
+    const p = [0, 0.01, 0.03, 0.2];
+    expectClose(pAdjust(p, 'hommel'), [0, 0.03, 0.06, 0.2], 15);
+    expectClose(pAdjust(p, 'holm'), [0, 0.03, 0.06, 0.2], 15);
+    expectClose(pAdjust(p, 'hochberg'), [0, 0.03, 0.06, 0.2], 15);
+    expectClose(pAdjust(p, 'bonferroni'), [0, 0.04, 0.12, 0.8], 15);
+    expectClose(pAdjust([0.2, 0, 0.03, 0.01], 'hommel'), [0.2, 0, 0.06, 0.03], 15);
+    expectClose(pAdjust([0, 0.04, 0.5], 'hommel', 6), [0, 0.2, 1], 15);
+  });
+});

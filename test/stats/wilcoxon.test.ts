@@ -259,3 +259,59 @@ describe('pairwiseWilcoxon', () => {
     expect(() => pairwiseWilcoxon([[1, NaN]])).toThrow(/finite number/);
   });
 });
+
+describe('wilcoxonSignedRank: options the R tests above leave unexercised', () => {
+  // Provenance of every number here: R 4.2.2 wilcox.test (exact = NULL, correct = TRUE).
+  it('digitsRank rounds to significant digits before ranking (R digits.rank)', () => {
+    const x = [1.04, -1.01, 1.02, 2, 3];
+    // Unrounded: no ties, exact test, V = 14, p = 0.125.
+    const raw = wilcoxonSignedRank(x);
+    expect([raw.statistic, raw.method, raw.hasTies]).toEqual([14, 'exact', false]);
+    expect(raw.p).toBeCloseTo(0.125, 15);
+    // digits.rank = 2: 1.0, -1.0, 1.0 tie (ranks 2, 2, 2) → V = 13, normal approximation, p = 0.16956414519056334.
+    const r = wilcoxonSignedRank(x, undefined, { digitsRank: 2 });
+    expect([r.statistic, r.rMinus, r.method, r.hasTies]).toEqual([13, 2, 'normal', true]);
+    expect(r.p).toBeCloseTo(0.16956414519056334, 14);
+    expect(r.warnings).toEqual(['cannot compute exact p-value with ties']);
+    // Significant digits, not decimals: the same values scaled by 1000 tie the same way.
+    const scaled = wilcoxonSignedRank(x.map((v) => v * 1000), undefined, { digitsRank: 2 });
+    expect([scaled.statistic, scaled.hasTies]).toEqual([13, true]);
+    expect(scaled.p).toBeCloseTo(0.16956414519056334, 14);
+    // Three digits keep 1.04, 1.01, 1.02 apart.
+    expect(wilcoxonSignedRank(x, undefined, { digitsRank: 3 }).method).toBe('exact');
+  });
+
+  it('exact two-sided p just below and just above the mean of V (n = 10, mean 27.5)', () => {
+    // V = 26: 2·P(V ≤ 26) = 0.921875; V = 29: 2·P(V ≥ 29), the same by symmetry; V = 27: capped at 1.
+    const below = wilcoxonSignedRank([1, 2, 3, 4, -5, -6, 7, -8, 9, -10]);
+    expect([below.statistic, below.method]).toEqual([26, 'exact']);
+    expect(below.p).toBeCloseTo(0.921875, 15);
+    const above = wilcoxonSignedRank([-1, -2, -3, -4, 5, 6, -7, 8, -9, 10]);
+    expect(above.statistic).toBe(29);
+    expect(above.p).toBeCloseTo(0.921875, 15);
+    expect(wilcoxonSignedRank([1, 2, 3, 4, -5, -6, -7, 8, 9, -10]).p).toBe(1);
+    // One-sided: P(V ≥ 26) for 'greater', P(V ≤ 26) for 'less' (R: 0.5771484375, 0.4609375).
+    expect(wilcoxonSignedRank([1, 2, 3, 4, -5, -6, 7, -8, 9, -10], undefined, { alternative: 'greater' }).p).toBeCloseTo(
+      0.5771484375,
+      15,
+    );
+    expect(wilcoxonSignedRank([1, 2, 3, 4, -5, -6, 7, -8, 9, -10], undefined, { alternative: 'less' }).p).toBeCloseTo(
+      0.4609375,
+      15,
+    );
+  });
+
+  it('pratt ignores dropOddZero (it applies to zsplit only)', () => {
+    // Three zeros (odd). scipy 1.17.1 wilcoxon(x, zero_method='pratt', correction=True, method='approx'):
+    // T = min(R+, R-) = 13, p = 0.4660334182645042 (zeros rank 1-3 → 2 each; R+ = 4+6+7+9 = 26).
+    const x = [0, 0, 0, 1, -2, 3, 4, -5, 6];
+    const plain = wilcoxonSignedRank(x, undefined, { zeroMethod: 'pratt' });
+    const dropped = wilcoxonSignedRank(x, undefined, { zeroMethod: 'pratt', dropOddZero: true });
+    expect(dropped.statistic).toBe(plain.statistic);
+    expect(dropped.p).toBe(plain.p);
+    expect(dropped.methodDescription).toBe(plain.methodDescription);
+    expect(dropped.methodDescription).not.toMatch(/odd zero dropped/);
+    expect([plain.statistic, plain.T]).toEqual([26, 13]);
+    expect(plain.p).toBeCloseTo(0.4660334182645042, 14);
+  });
+});
