@@ -12,14 +12,15 @@
  * that have the value, rounded to compare.digits when that is set. A dataset's size is the largest
  * n_train + n_test over its jobs (the rows that enter the folds; after `missing: remove-rows`, the complete rows).
  *
- * The meaning of every kind and relation is in docs/reports.md ("Stated claims"); evaluateClaims implements
- * exactly that text.
+ * The meaning of every kind and relation is in docs/reports.md ("Stated claims"); parseClaim validates a row,
+ * and one evaluator per kind (evaluateBest, evaluateCell, evaluateDataset, evaluateEverySmall, evaluateMean,
+ * evaluateWilcoxon, evaluatePosthoc) implements exactly that text.
  */
 import type { ResultRow } from '../store/db.js';
 import type { ResultStore } from '../store/db.js';
 import { posthocVsControl } from '../stats/posthoc.js';
 import { roundDecimals } from '../stats/validate.js';
-import { wilcoxonSignedRank, type WilcoxonResult } from '../stats/wilcoxon.js';
+import { wilcoxonSignedRank, type WilcoxonOptions, type WilcoxonResult } from '../stats/wilcoxon.js';
 import { UserError } from '../util/errors.js';
 import { metricDef } from './compare.js';
 import type { CsvDocument } from './csv.js';
@@ -191,339 +192,489 @@ function holds(a: number, rel: ClaimRelation, b: number, tolerance: number | nul
   }
 }
 
-export function evaluateClaims(doc: CsvDocument, ctx: ClaimContext): ClaimResult[] {
-  const { ref, rows, settings } = ctx;
+/** One row of a claims file, validated: what evaluating it needs and what the report prints of it. */
+interface ParsedClaim {
+  readonly line: number;
+  readonly id: string;
+  readonly kind: ClaimKind;
+  readonly metricName: string;
+  readonly metric: MetricRef;
+  readonly methodA: string;
+  readonly relation: ClaimRelation;
+  readonly methodB: readonly string[];
+  readonly dataset: string;
+  readonly value: number | null;
+  readonly source: string;
+  readonly note: string;
+  /** The significance threshold: the value column, else compare.alpha. */
+  readonly alpha: number;
+  readonly claim: string;
+}
+
+/** Parses and validates one record of a claims file; every error names file, line and column. */
+export function parseClaim(doc: CsvDocument, fields: readonly string[], line: number, ctx: ClaimContext): ParsedClaim {
+  const where = `${ctx.ref.path}:${line}`;
   const col = (name: string): number => doc.header.indexOf(name);
-  const digits = settings.digits ?? undefined;
+  const get = (c: string): string => (col(c) >= 0 ? (fields[col(c)] ?? '').trim() : '');
+  const id = get('id') || `line ${line}`;
+  const kind = get('kind') as ClaimKind;
+  if (!(kind in RELATIONS)) {
+    throw new UserError(`${where}: kind: unknown claim kind '${get('kind')}' (known: ${Object.keys(RELATIONS).join(', ')})`);
+  }
+  const relation = get('relation') as ClaimRelation;
+  if (!RELATIONS[kind].includes(relation)) {
+    const allowed = RELATIONS[kind].filter((r) => r !== '');
+    throw new UserError(
+      `${where}: relation: '${get('relation')}' does not apply to kind ${kind} (${allowed.length ? `use one of ${allowed.join(' ')}` : 'leave it empty'})`,
+    );
+  }
+  const metricName = get('metric');
+  const metric = metricRef(metricName, ctx, where);
+  const methodA = get('method_a');
+  if (!methodA) throw new UserError(`${where}: method_a: is required`);
+  const listed = ['best-mean', 'dataset-best'].includes(kind);
+  const rawB = get('method_b');
+  const methodB = (listed ? rawB.split(';') : [rawB]).map((x) => x.trim()).filter(Boolean);
+  const pairwise = ['mean', 'dataset', 'every-small', 'posthoc', 'wilcoxon'].includes(kind);
+  if (pairwise && methodB.length !== 1) throw new UserError(`${where}: method_b: kind ${kind} compares method_a with one method_b`);
+  if (kind === 'cell' && methodB.length) throw new UserError(`${where}: method_b: must be empty for kind cell`);
+  const dataset = get('dataset');
+  if (['dataset', 'dataset-best', 'cell'].includes(kind) && !dataset) throw new UserError(`${where}: dataset: is required for kind ${kind}`);
+  const rawValue = get('value');
+  let value: number | null = null;
+  if (kind === 'cell') {
+    value = ctx.parseValue(rawValue, where);
+  } else if (rawValue !== '') {
+    value = Number(rawValue);
+    if (!Number.isFinite(value) || value < 0) throw new UserError(`${where}: value: expected a non-negative number, got '${rawValue}'`);
+    if (kind === 'posthoc' || kind === 'wilcoxon') {
+      if (!(value > 0 && value <= 1)) throw new UserError(`${where}: value: a significance threshold must be in (0, 1], got '${rawValue}'`);
+    } else if (relation !== '~') {
+      throw new UserError(`${where}: value: kind ${kind} with relation ${relation} takes no value (only ~ takes a tolerance)`);
+    }
+  }
+  const alpha = value ?? ctx.settings.alpha;
+  const claim = claimText(kind, metric.label, methodA, relation, methodB, dataset, value, alpha, ctx.settings, metric.digits);
+  return { line, id, kind, metricName, metric, methodA, relation, methodB, dataset, value, source: get('source'), note: get('note'), alpha, claim };
+}
+
+/** The run as every claim sees it (built once per claims file). */
+interface RunView {
+  readonly ctx: ClaimContext;
+  readonly digits: number | undefined;
+  /** Methods of the spec that have results, in the spec's order. */
+  readonly ourMethods: readonly string[];
+  readonly datasets: readonly string[];
+  /** Rows entering the folds per dataset (the largest n_train + n_test of its jobs). */
+  readonly sizes: ReadonlyMap<string, number>;
+  /** Values per metric name, built on first use. */
+  readonly values: Map<string, Values>;
+  readonly wilcoxonOptions: WilcoxonOptions;
+}
+
+type Lookup = { ours: string } | { missing: string };
+
+/** What an evaluator gets: the parsed claim, the run, its values, method_a as ours, and the result builders. */
+interface ClaimScope {
+  readonly c: ParsedClaim;
+  readonly run: RunView;
+  readonly V: Values;
+  /** method_a, mapped to our label. */
+  readonly a: string;
+  readonly d: number;
+  method(name: string): Lookup;
+  dataset(name: string): Lookup;
+  notEvaluable(reason: string): ClaimResult;
+  result(r: { ours: string; a: number | null; b: number | null; p: number | null; n: number | null; ok: boolean; reason: string }): ClaimResult;
+}
+
+/** A claim comparing method_a with one method_b (mean, dataset, every-small, wilcoxon, posthoc). */
+interface PairScope extends ClaimScope {
+  readonly b: string;
+}
+
+function runView(rows: readonly ResultRow[], ctx: ClaimContext): RunView {
   const present = new Set(rows.map((r) => r.method));
-  const ourMethods = ctx.methods.filter((m) => present.has(m));
-  const datasets = [...new Set(rows.map((r) => r.dataset))].sort();
   const sizes = new Map<string, number>();
   for (const r of rows) sizes.set(r.dataset, Math.max(sizes.get(r.dataset) ?? 0, Number(r.n_train) + Number(r.n_test)));
-  const valuesCache = new Map<string, Values>();
-  const wilcoxonOptions = {
-    zeroMethod: settings.wilcoxon.zeroMethod,
-    correct: settings.wilcoxon.correct,
-    exact: true,
-    tieCorrection: settings.wilcoxon.tieCorrection,
+  const w = ctx.settings.wilcoxon;
+  return {
+    ctx,
+    digits: ctx.settings.digits ?? undefined,
+    ourMethods: ctx.methods.filter((m) => present.has(m)),
+    datasets: [...new Set(rows.map((r) => r.dataset))].sort(),
+    sizes,
+    values: new Map(),
+    wilcoxonOptions: { zeroMethod: w.zeroMethod, correct: w.correct, exact: true, tieCorrection: w.tieCorrection },
   };
+}
 
-  return doc.records.map(({ fields, line }): ClaimResult => {
-    const where = `${ref.path}:${line}`;
-    const get = (c: string): string => (col(c) >= 0 ? (fields[col(c)] ?? '').trim() : '');
-    const id = get('id') || `line ${line}`;
-    const kind = get('kind') as ClaimKind;
-    if (!(kind in RELATIONS)) {
-      throw new UserError(`${where}: kind: unknown claim kind '${get('kind')}' (known: ${Object.keys(RELATIONS).join(', ')})`);
-    }
-    const relation = get('relation') as ClaimRelation;
-    if (!RELATIONS[kind].includes(relation)) {
-      const allowed = RELATIONS[kind].filter((r) => r !== '');
-      throw new UserError(
-        `${where}: relation: '${get('relation')}' does not apply to kind ${kind} (${allowed.length ? `use one of ${allowed.join(' ')}` : 'leave it empty'})`,
-      );
-    }
-    const metricName = get('metric');
-    const metric = metricRef(metricName, ctx, where);
-    const methodA = get('method_a');
-    if (!methodA) throw new UserError(`${where}: method_a: is required`);
-    const listed = ['best-mean', 'dataset-best'].includes(kind);
-    const rawB = get('method_b');
-    const methodB = (listed ? rawB.split(';') : [rawB]).map((x) => x.trim()).filter(Boolean);
-    const pairwise = ['mean', 'dataset', 'every-small', 'posthoc', 'wilcoxon'].includes(kind);
-    if (pairwise && methodB.length !== 1) throw new UserError(`${where}: method_b: kind ${kind} compares method_a with one method_b`);
-    if (kind === 'cell' && methodB.length) throw new UserError(`${where}: method_b: must be empty for kind cell`);
-    const dataset = get('dataset');
-    if (['dataset', 'dataset-best', 'cell'].includes(kind) && !dataset) throw new UserError(`${where}: dataset: is required for kind ${kind}`);
-    const rawValue = get('value');
-    let value: number | null = null;
-    if (kind === 'cell') {
-      value = ctx.parseValue(rawValue, where);
-    } else if (rawValue !== '') {
-      value = Number(rawValue);
-      if (!Number.isFinite(value) || value < 0) throw new UserError(`${where}: value: expected a non-negative number, got '${rawValue}'`);
-      if (kind === 'posthoc' || kind === 'wilcoxon') {
-        if (!(value > 0 && value <= 1)) throw new UserError(`${where}: value: a significance threshold must be in (0, 1], got '${rawValue}'`);
-      } else if (relation !== '~') {
-        throw new UserError(`${where}: value: kind ${kind} with relation ${relation} takes no value (only ~ takes a tolerance)`);
-      }
-    }
-    const source = get('source');
-    const note = get('note');
-    const alpha = value ?? settings.alpha;
-    const d = metric.digits;
-    const claim = claimText(kind, metric.label, methodA, relation, methodB, dataset, value, alpha, settings, d);
-    const base = { line, id, kind, metric: metricName, methodA, relation, methodB, dataset, value, source, note, claim };
-    const none = { ours: '–', a: null, b: null, p: null, n: null };
-    const notEvaluable = (reason: string): ClaimResult => ({ ...base, ...none, verdict: 'not evaluable', reason });
-    const verdict = (ok: boolean): ClaimVerdict => (ok ? 'reproduced' : 'not reproduced');
+export function evaluateClaims(doc: CsvDocument, ctx: ClaimContext): ClaimResult[] {
+  const run = runView(ctx.rows, ctx);
+  return doc.records.map(({ fields, line }) => evaluateClaim(parseClaim(doc, fields, line, ctx), run));
+}
 
-    let values = valuesCache.get(metricName);
-    if (!values) valuesCache.set(metricName, (values = new Values(rows, metric)));
-    const V = values;
-
-    // Names → ours, with the reason when one is absent.
-    const method = (name: string): { ours: string } | { missing: string } => {
-      const ours = ctx.mapName(name, ref.methods, ourMethods);
-      if (!ours) return { missing: `method '${name}' is not in this experiment (map it under reference methods:)` };
-      if (!V.hasMethod(ours)) {
-        return {
-          missing: metricName.startsWith('info.')
-            ? `${ours} stores no ${metric.label} (no job of it has this structure_info key)`
-            : `${ours} has no results`,
-        };
-      }
-      return { ours };
-    };
-    const ds = (name: string): { ours: string } | { missing: string } => {
-      const ours = ctx.mapName(name, ref.datasets, datasets);
-      return ours ? { ours } : { missing: `dataset '${name}' is not in this experiment (map it under reference datasets:)` };
-    };
-    const A = method(methodA);
-    if ('missing' in A) return notEvaluable(A.missing);
-    const a = A.ours;
-
-    if (kind === 'best-mean' || kind === 'dataset-best') {
-      let candidates: string[];
-      if (methodB.length) {
-        const mapped = methodB.map(method);
-        const gone = mapped.find((m): m is { missing: string } => 'missing' in m);
-        if (gone) return notEvaluable(gone.missing);
-        candidates = [...new Set([a, ...mapped.map((m) => (m as { ours: string }).ours)])];
-      } else {
-        candidates = ourMethods.filter((m) => V.hasMethod(m));
-      }
-      let over: string[];
-      let D = '';
-      if (kind === 'dataset-best') {
-        const DS = ds(dataset);
-        if ('missing' in DS) return notEvaluable(DS.missing);
-        D = DS.ours;
-        if (V.mean(D, a, digits) === undefined) return notEvaluable(`${a} has no ${metric.label} on ${D}`);
-        if (!methodB.length) candidates = candidates.filter((m) => V.mean(D, m, digits) !== undefined);
-        const absent = candidates.find((m) => V.mean(D, m, digits) === undefined);
-        if (absent) return notEvaluable(`${absent} has no ${metric.label} on ${D}`);
-        over = [D];
-      } else {
-        over = datasets.filter((x) => candidates.every((m) => V.mean(x, m, digits) !== undefined));
-        if (over.length === 0) return notEvaluable(`no data set on which ${candidates.join(', ')} all have ${metric.label}`);
-      }
-      const others = candidates.filter((m) => m !== a);
-      if (others.length === 0) return notEvaluable(`no other method has ${metric.label}${D ? ` on ${D}` : ''}`);
-      const meanOf = (m: string): number => over.reduce((s, x) => s + V.mean(x, m, digits)!, 0) / over.length;
-      const va = meanOf(a);
-      const want = relation === 'max' ? 1 : -1;
-      let best = others[0]!;
-      for (const m of others) if (want * (meanOf(m) - meanOf(best)) > 0) best = m;
-      const vb = meanOf(best);
-      const ok = want * (va - vb) >= -1e-12;
-      const ties = others.filter((m) => Math.abs(meanOf(m) - va) <= 1e-12);
-      const what = relation === 'max' ? 'highest' : 'lowest';
-      const scope = kind === 'best-mean' ? `N = ${over.length} data set${over.length === 1 ? '' : 's'}, ${candidates.length} methods` : `${candidates.length} methods on ${D}`;
+function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
+  const { ctx } = run;
+  const base = {
+    line: c.line,
+    id: c.id,
+    kind: c.kind,
+    metric: c.metricName,
+    methodA: c.methodA,
+    relation: c.relation,
+    methodB: c.methodB,
+    dataset: c.dataset,
+    value: c.value,
+    source: c.source,
+    note: c.note,
+    claim: c.claim,
+  };
+  const notEvaluable = (reason: string): ClaimResult => ({ ...base, ours: '–', a: null, b: null, p: null, n: null, verdict: 'not evaluable', reason });
+  let V = run.values.get(c.metricName);
+  if (!V) run.values.set(c.metricName, (V = new Values(ctx.rows, c.metric)));
+  const values = V;
+  // Names → ours, with the reason when one is absent.
+  const method = (name: string): Lookup => {
+    const ours = ctx.mapName(name, ctx.ref.methods, run.ourMethods);
+    if (!ours) return { missing: `method '${name}' is not in this experiment (map it under reference methods:)` };
+    if (!values.hasMethod(ours)) {
       return {
-        ...base,
-        ours: `${a} ${fmt(va, d)}; ${ok ? 'next' : relation === 'max' ? 'higher' : 'lower'}: ${best} ${fmt(vb, d)} (${scope})`,
-        a: va,
-        b: vb,
-        p: null,
-        n: over.length,
-        verdict: verdict(ok),
-        reason: ok
-          ? ties.length
-            ? `${what}, tied with ${ties.join(', ')}`
-            : `the ${what} of ${candidates.length} methods`
-          : `${best} is ${what === 'highest' ? 'higher' : 'lower'} by ${Math.abs(va - vb).toFixed(d)}`,
+        missing: c.metricName.startsWith('info.')
+          ? `${ours} stores no ${c.metric.label} (no job of it has this structure_info key)`
+          : `${ours} has no results`,
       };
     }
+    return { ours };
+  };
+  const dataset = (name: string): Lookup => {
+    const ours = ctx.mapName(name, ctx.ref.datasets, run.datasets);
+    return ours ? { ours } : { missing: `dataset '${name}' is not in this experiment (map it under reference datasets:)` };
+  };
+  const A = method(c.methodA);
+  if ('missing' in A) return notEvaluable(A.missing);
+  const scope: ClaimScope = {
+    c,
+    run,
+    V: values,
+    a: A.ours,
+    d: c.metric.digits,
+    method,
+    dataset,
+    notEvaluable,
+    result: ({ ok, ...r }) => ({ ...base, ...r, verdict: ok ? 'reproduced' : 'not reproduced' }),
+  };
+  if (c.kind === 'best-mean' || c.kind === 'dataset-best') return evaluateBest(scope);
+  if (c.kind === 'cell') return evaluateCell(scope);
+  const B = method(c.methodB[0]!);
+  if ('missing' in B) return notEvaluable(B.missing);
+  if (scope.a === B.ours) return notEvaluable(`method_a and method_b are both ${scope.a} here`);
+  return PAIR_EVALUATORS[c.kind]({ ...scope, b: B.ours });
+}
 
-    if (kind === 'cell') {
-      const DS = ds(dataset);
-      if ('missing' in DS) return notEvaluable(DS.missing);
-      const D = DS.ours;
-      const va = V.mean(D, a, digits);
-      if (va === undefined) return notEvaluable(`${a} has no ${metric.label} on ${D}`);
-      const folds = V.folds(D, a)!.size;
-      const diff = va - value!;
-      const ok = Math.abs(diff) <= ref.tolerance + 1e-12;
-      return {
-        ...base,
-        ours: `${fmt(va, d)} (${signed(diff, d)}; ${folds} folds)`,
-        a: va,
-        b: value,
-        p: null,
-        n: folds,
-        verdict: verdict(ok),
-        reason: ok ? `within ${ref.tolerance}` : `differs by more than ${ref.tolerance}`,
-      };
+const PAIR_EVALUATORS: Record<Exclude<ClaimKind, 'best-mean' | 'dataset-best' | 'cell'>, (s: PairScope) => ClaimResult> = {
+  dataset: evaluateDataset,
+  'every-small': evaluateEverySmall,
+  mean: evaluateMean,
+  wilcoxon: evaluateWilcoxon,
+  posthoc: evaluatePosthoc,
+};
+
+/** best-mean (over data sets) and dataset-best (on one): is method_a the highest / lowest of the candidates? */
+function evaluateBest(s: ClaimScope): ClaimResult {
+  const { c, V, a, d, run } = s;
+  const { digits } = run;
+  let candidates: string[];
+  if (c.methodB.length) {
+    const mapped = c.methodB.map(s.method);
+    const gone = mapped.find((m): m is { missing: string } => 'missing' in m);
+    if (gone) return s.notEvaluable(gone.missing);
+    candidates = [...new Set([a, ...mapped.map((m) => (m as { ours: string }).ours)])];
+  } else {
+    candidates = run.ourMethods.filter((m) => V.hasMethod(m));
+  }
+  let over: string[];
+  let D = '';
+  if (c.kind === 'dataset-best') {
+    const DS = s.dataset(c.dataset);
+    if ('missing' in DS) return s.notEvaluable(DS.missing);
+    D = DS.ours;
+    if (V.mean(D, a, digits) === undefined) return s.notEvaluable(`${a} has no ${c.metric.label} on ${D}`);
+    if (!c.methodB.length) candidates = candidates.filter((m) => V.mean(D, m, digits) !== undefined);
+    const absent = candidates.find((m) => V.mean(D, m, digits) === undefined);
+    if (absent) return s.notEvaluable(`${absent} has no ${c.metric.label} on ${D}`);
+    over = [D];
+  } else {
+    over = run.datasets.filter((x) => candidates.every((m) => V.mean(x, m, digits) !== undefined));
+    if (over.length === 0) return s.notEvaluable(`no data set on which ${candidates.join(', ')} all have ${c.metric.label}`);
+  }
+  const others = candidates.filter((m) => m !== a);
+  if (others.length === 0) return s.notEvaluable(`no other method has ${c.metric.label}${D ? ` on ${D}` : ''}`);
+  const meanOf = (m: string): number => over.reduce((t, x) => t + V.mean(x, m, digits)!, 0) / over.length;
+  const va = meanOf(a);
+  const want = c.relation === 'max' ? 1 : -1;
+  let best = others[0]!;
+  for (const m of others) if (want * (meanOf(m) - meanOf(best)) > 0) best = m;
+  const vb = meanOf(best);
+  const ok = want * (va - vb) >= -1e-12;
+  const ties = others.filter((m) => Math.abs(meanOf(m) - va) <= 1e-12);
+  const what = c.relation === 'max' ? 'highest' : 'lowest';
+  const scope =
+    c.kind === 'best-mean'
+      ? `N = ${over.length} data set${over.length === 1 ? '' : 's'}, ${candidates.length} methods`
+      : `${candidates.length} methods on ${D}`;
+  return s.result({
+    ours: `${a} ${fmt(va, d)}; ${ok ? 'next' : c.relation === 'max' ? 'higher' : 'lower'}: ${best} ${fmt(vb, d)} (${scope})`,
+    a: va,
+    b: vb,
+    p: null,
+    n: over.length,
+    ok,
+    reason: ok
+      ? ties.length
+        ? `${what}, tied with ${ties.join(', ')}`
+        : `the ${what} of ${candidates.length} methods`
+      : `${best} is ${what === 'highest' ? 'higher' : 'lower'} by ${Math.abs(va - vb).toFixed(d)}`,
+  });
+}
+
+/** cell: method_a's value on one data set against the published number, within the reference's tolerance. */
+function evaluateCell(s: ClaimScope): ClaimResult {
+  const { c, V, a, d, run } = s;
+  const DS = s.dataset(c.dataset);
+  if ('missing' in DS) return s.notEvaluable(DS.missing);
+  const D = DS.ours;
+  const va = V.mean(D, a, run.digits);
+  if (va === undefined) return s.notEvaluable(`${a} has no ${c.metric.label} on ${D}`);
+  const folds = V.folds(D, a)!.size;
+  const diff = va - c.value!;
+  const tolerance = run.ctx.ref.tolerance;
+  const ok = Math.abs(diff) <= tolerance + 1e-12;
+  return s.result({
+    ours: `${fmt(va, d)} (${signed(diff, d)}; ${folds} folds)`,
+    a: va,
+    b: c.value,
+    p: null,
+    n: folds,
+    ok,
+    reason: ok ? `within ${tolerance}` : `differs by more than ${tolerance}`,
+  });
+}
+
+/** Two-sided signed-rank test of a − b over paired values; the error message when the test refuses. */
+function signedRank(s: PairScope, xa: number[], xb: number[]): WilcoxonResult | string {
+  try {
+    return wilcoxonSignedRank(xa, xb, s.run.wilcoxonOptions);
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** The folds (repeat/fold) both methods have on data set x, as paired value lists. */
+function pairedFolds(s: PairScope, x: string): [number[], number[]] {
+  const fa = s.V.folds(x, s.a)!;
+  const fb = s.V.folds(x, s.b)!;
+  const xa: number[] = [];
+  const xb: number[] = [];
+  for (const [k, v] of fa) {
+    const w = fb.get(k);
+    if (w !== undefined) {
+      xa.push(v);
+      xb.push(w);
     }
+  }
+  return [xa, xb];
+}
 
-    const B = method(methodB[0]!);
-    if ('missing' in B) return notEvaluable(B.missing);
-    const b = B.ours;
-    if (a === b) return notEvaluable(`method_a and method_b are both ${a} here`);
+/** `~` without a tolerance: not significantly different (two-sided signed-rank p ≥ α, or undefined). */
+function similar(s: PairScope, xa: number[], xb: number[]): { ok: boolean; p: number; text: string } | string {
+  const w = signedRank(s, xa, xb);
+  if (typeof w === 'string') return w;
+  const alpha = s.run.ctx.settings.alpha;
+  return { ok: !(w.p < alpha), p: w.p, text: `signed-rank p = ${fmtP(w.p)} (${w.method}, n = ${xa.length})` };
+}
 
-    // Two-sided signed-rank test of a − b over paired values; p NaN when every difference is zero.
-    const signedRank = (xa: number[], xb: number[]): WilcoxonResult | string => {
-      try {
-        return wilcoxonSignedRank(xa, xb, wilcoxonOptions);
-      } catch (e) {
-        return e instanceof Error ? e.message : String(e);
-      }
-    };
-    const pairedFolds = (x: string): [number[], number[]] => {
-      const fa = V.folds(x, a)!;
-      const fb = V.folds(x, b)!;
-      const xa: number[] = [];
-      const xb: number[] = [];
-      for (const [k, v] of fa) {
-        const w = fb.get(k);
-        if (w !== undefined) {
-          xa.push(v);
-          xb.push(w);
-        }
-      }
-      return [xa, xb];
-    };
-    /** `~` without a tolerance: not significantly different (two-sided signed-rank p ≥ α, or undefined). */
-    const similar = (xa: number[], xb: number[]): { ok: boolean; p: number; text: string } | string => {
-      const w = signedRank(xa, xb);
-      if (typeof w === 'string') return w;
-      return { ok: !(w.p < settings.alpha), p: w.p, text: `signed-rank p = ${fmtP(w.p)} (${w.method}, n = ${xa.length})` };
-    };
+/** dataset: method_a against method_b on one data set (means over folds; `~` alone: signed-rank over folds). */
+function evaluateDataset(s: PairScope): ClaimResult {
+  const { c, V, a, b, d, run } = s;
+  const alpha = run.ctx.settings.alpha;
+  const DS = s.dataset(c.dataset);
+  if ('missing' in DS) return s.notEvaluable(DS.missing);
+  const D = DS.ours;
+  const va = V.mean(D, a, run.digits);
+  if (va === undefined) return s.notEvaluable(`${a} has no ${c.metric.label} on ${D}`);
+  const folds = V.folds(D, a)!.size;
+  const vb = V.mean(D, b, run.digits);
+  if (vb === undefined) return s.notEvaluable(`${b} has no ${c.metric.label} on ${D}`);
+  const ours = `${a} ${fmt(va, d)} vs ${b} ${fmt(vb, d)} (${signed(va - vb, d)}; ${folds} folds)`;
+  if (c.relation === '~' && c.value === null) {
+    const [xa, xb] = pairedFolds(s, D);
+    const t = similar(s, xa, xb);
+    if (typeof t === 'string') return s.notEvaluable(`signed-rank test over folds: ${t}`);
+    return s.result({
+      ours: `${ours}; ${t.text}`,
+      a: va,
+      b: vb,
+      p: t.p,
+      n: xa.length,
+      ok: t.ok,
+      reason: t.ok ? `not significant at α = ${alpha}` : `significant at α = ${alpha}`,
+    });
+  }
+  const ok = holds(va, c.relation, vb, c.value);
+  return s.result({ ours, a: va, b: vb, p: null, n: folds, ok, reason: relationReason(ok, va, vb, c.relation, c.value, d) });
+}
 
-    if (kind === 'dataset') {
-      const DS = ds(dataset);
-      if ('missing' in DS) return notEvaluable(DS.missing);
-      const D = DS.ours;
-      const va = V.mean(D, a, digits);
-      if (va === undefined) return notEvaluable(`${a} has no ${metric.label} on ${D}`);
-      const folds = V.folds(D, a)!.size;
-      const vb = V.mean(D, b, digits);
-      if (vb === undefined) return notEvaluable(`${b} has no ${metric.label} on ${D}`);
-      const ours = `${a} ${fmt(va, d)} vs ${b} ${fmt(vb, d)} (${signed(va - vb, d)}; ${folds} folds)`;
-      if (relation === '~' && value === null) {
-        const [xa, xb] = pairedFolds(D);
-        const s = similar(xa, xb);
-        if (typeof s === 'string') return notEvaluable(`signed-rank test over folds: ${s}`);
-        return { ...base, ours: `${ours}; ${s.text}`, a: va, b: vb, p: s.p, n: xa.length, verdict: verdict(s.ok), reason: s.ok ? `not significant at α = ${settings.alpha}` : `significant at α = ${settings.alpha}` };
-      }
-      const ok = holds(va, relation, vb, value);
-      return { ...base, ours, a: va, b: vb, p: null, n: folds, verdict: verdict(ok), reason: relationReason(ok, va, vb, relation, value, d) };
-    }
-
-    if (kind === 'every-small') {
-      const small = datasets.filter((x) => (sizes.get(x) ?? Infinity) < SMALL_DATASET_ROWS && V.mean(x, a, digits) !== undefined && V.mean(x, b, digits) !== undefined);
-      if (small.length === 0) return notEvaluable(`no data set with fewer than ${SMALL_DATASET_ROWS} rows has ${metric.label} of both ${a} and ${b}`);
-      const failed: string[] = [];
-      for (const x of small) {
-        const va = V.mean(x, a, digits)!;
-        const vb = V.mean(x, b, digits)!;
-        let ok: boolean;
-        if (relation === '~' && value === null) {
-          const [xa, xb] = pairedFolds(x);
-          const s = similar(xa, xb);
-          if (typeof s === 'string') return notEvaluable(`signed-rank test over folds on ${x}: ${s}`);
-          ok = s.ok;
-        } else ok = holds(va, relation, vb, value);
-        if (!ok) failed.push(`${x} (${fmt(va, d)} vs ${fmt(vb, d)})`);
-      }
-      const held = small.length - failed.length;
-      return {
-        ...base,
-        ours: `holds on ${held} of ${small.length} data sets with < ${SMALL_DATASET_ROWS} rows${failed.length ? `; not on ${failed.join(', ')}` : ''}`,
-        a: held,
-        b: small.length,
-        p: null,
-        n: small.length,
-        verdict: verdict(failed.length === 0),
-        reason: failed.length === 0 ? `holds on all ${small.length}` : `fails on ${failed.length} of ${small.length}`,
-      };
-    }
-
-    if (kind === 'mean' || kind === 'wilcoxon') {
-      const both = datasets.filter((x) => V.mean(x, a, digits) !== undefined && V.mean(x, b, digits) !== undefined);
-      if (both.length === 0) return notEvaluable(`no data set on which both ${a} and ${b} have ${metric.label}`);
-      const xa = both.map((x) => V.mean(x, a, digits)!);
-      const xb = both.map((x) => V.mean(x, b, digits)!);
-      const ma = xa.reduce((s, v) => s + v, 0) / xa.length;
-      const mb = xb.reduce((s, v) => s + v, 0) / xb.length;
-      const N = both.length;
-      const means = `${a} ${fmt(ma, d)} vs ${b} ${fmt(mb, d)} (${signed(ma - mb, d)}; N = ${N} data set${N === 1 ? '' : 's'})`;
-      if (kind === 'mean' && !(relation === '~' && value === null)) {
-        const ok = holds(ma, relation, mb, value);
-        return { ...base, ours: means, a: ma, b: mb, p: null, n: N, verdict: verdict(ok), reason: relationReason(ok, ma, mb, relation, value, d) };
-      }
-      const w = signedRank(xa, xb);
-      if (typeof w === 'string') return notEvaluable(`signed-rank test over data sets: ${w}`);
-      const t = kind === 'mean' ? settings.alpha : alpha;
-      const sig = w.p < t;
-      const dir = w.rPlus > w.rMinus ? 1 : w.rPlus < w.rMinus ? -1 : 0;
-      const ours = `${means}; signed-rank p = ${fmtP(w.p)} (${w.method}, R⁺ = ${w.rPlus}, R⁻ = ${w.rMinus}, ${w.n} non-zero differences)`;
-      let ok: boolean;
-      let reason: string;
-      const dirText = dir > 0 ? `${a} higher` : dir < 0 ? `${a} lower` : 'no direction';
-      switch (relation) {
-        case '>':
-        case '<': {
-          const want = relation === '>' ? 1 : -1;
-          ok = sig && dir === want;
-          reason = !sig ? `not significant (p ≥ ${t})` : ok ? `significant at ${t}, ${dirText}` : `significant at ${t} but ${dirText}`;
-          break;
-        }
-        case '>=':
-        case '<=': {
-          const against = relation === '>=' ? -1 : 1;
-          ok = !(sig && dir === against);
-          reason = ok ? `not significantly ${against < 0 ? 'lower' : 'higher'} (p = ${fmtP(w.p)}, ${dirText})` : `significantly ${against < 0 ? 'lower' : 'higher'} at ${t}`;
-          break;
-        }
-        default:
-          ok = !sig;
-          reason = ok ? `not significant at ${t}` : `significant at ${t} (${dirText})`;
-      }
-      return { ...base, ours, a: ma, b: mb, p: w.p, n: N, verdict: verdict(ok), reason };
-    }
-
-    // posthoc: the mean-rank test of every method against the control a, over the data sets on which every
-    // method with this metric has it (the family of compare's post-hoc table).
-    const family = ourMethods.filter((m) => V.hasMethod(m));
-    const complete = datasets.filter((x) => family.every((m) => V.mean(x, m, digits) !== undefined));
-    if (complete.length < 2) {
-      return notEvaluable(`the post-hoc test needs at least 2 data sets on which all ${family.length} methods have ${metric.label} (have ${complete.length})`);
-    }
-    const matrix = complete.map((x) => family.map((m) => V.mean(x, m, digits)!));
-    const ph = posthocVsControl(matrix, family.indexOf(a), { adjust: settings.adjust, higherIsBetter: metric.higherIsBetter });
-    const c = ph.comparisons.find((x) => x.method === family.indexOf(b))!;
-    const pAdj = c.pAdjusted;
-    const better = ph.controlMeanRank < c.meanRank;
+/** every-small: the relation holds on every data set with fewer than SMALL_DATASET_ROWS rows. */
+function evaluateEverySmall(s: PairScope): ClaimResult {
+  const { c, V, a, b, d, run } = s;
+  const { digits } = run;
+  const small = run.datasets.filter(
+    (x) => (run.sizes.get(x) ?? Infinity) < SMALL_DATASET_ROWS && V.mean(x, a, digits) !== undefined && V.mean(x, b, digits) !== undefined,
+  );
+  if (small.length === 0) {
+    return s.notEvaluable(`no data set with fewer than ${SMALL_DATASET_ROWS} rows has ${c.metric.label} of both ${a} and ${b}`);
+  }
+  const failed: string[] = [];
+  for (const x of small) {
+    const va = V.mean(x, a, digits)!;
+    const vb = V.mean(x, b, digits)!;
     let ok: boolean;
-    let reason: string;
-    switch (relation) {
-      case '<':
-      case '<=': {
-        const sig = relation === '<' ? pAdj < alpha : pAdj <= alpha;
-        ok = sig && better;
-        reason = !sig ? `not significant (adjusted p ${relation === '<' ? '≥' : '>'} ${alpha})` : better ? `significant, ${a} ranks better` : `significant, but ${b} ranks better`;
-        break;
-      }
-      case '>':
-        ok = pAdj > alpha;
-        reason = ok ? `adjusted p > ${alpha}` : `adjusted p ≤ ${alpha}`;
-        break;
-      default:
-        ok = pAdj >= alpha;
-        reason = ok ? `not significant at ${alpha}` : `significant at ${alpha} (${better ? `${a}` : `${b}`} ranks better)`;
+    if (c.relation === '~' && c.value === null) {
+      const [xa, xb] = pairedFolds(s, x);
+      const t = similar(s, xa, xb);
+      if (typeof t === 'string') return s.notEvaluable(`signed-rank test over folds on ${x}: ${t}`);
+      ok = t.ok;
+    } else ok = holds(va, c.relation, vb, c.value);
+    if (!ok) failed.push(`${x} (${fmt(va, d)} vs ${fmt(vb, d)})`);
+  }
+  const held = small.length - failed.length;
+  return s.result({
+    ours: `holds on ${held} of ${small.length} data sets with < ${SMALL_DATASET_ROWS} rows${failed.length ? `; not on ${failed.join(', ')}` : ''}`,
+    a: held,
+    b: small.length,
+    p: null,
+    n: small.length,
+    ok: failed.length === 0,
+    reason: failed.length === 0 ? `holds on all ${small.length}` : `fails on ${failed.length} of ${small.length}`,
+  });
+}
+
+/** The per-data-set means of both methods over the data sets where both have the metric. */
+function meansOverDatasets(s: PairScope): { xa: number[]; xb: number[]; ma: number; mb: number; text: string } | string {
+  const { c, V, a, b, d, run } = s;
+  const { digits } = run;
+  const both = run.datasets.filter((x) => V.mean(x, a, digits) !== undefined && V.mean(x, b, digits) !== undefined);
+  if (both.length === 0) return `no data set on which both ${a} and ${b} have ${c.metric.label}`;
+  const xa = both.map((x) => V.mean(x, a, digits)!);
+  const xb = both.map((x) => V.mean(x, b, digits)!);
+  const ma = xa.reduce((t, v) => t + v, 0) / xa.length;
+  const mb = xb.reduce((t, v) => t + v, 0) / xb.length;
+  const N = both.length;
+  return { xa, xb, ma, mb, text: `${a} ${fmt(ma, d)} vs ${b} ${fmt(mb, d)} (${signed(ma - mb, d)}; N = ${N} data set${N === 1 ? '' : 's'})` };
+}
+
+/** mean: the relation between the mean values over data sets (`~` alone: signed-rank test at compare.alpha). */
+function evaluateMean(s: PairScope): ClaimResult {
+  const { c, d } = s;
+  const m = meansOverDatasets(s);
+  if (typeof m === 'string') return s.notEvaluable(m);
+  if (c.relation === '~' && c.value === null) return signedRankVerdict(s, m, s.run.ctx.settings.alpha);
+  const ok = holds(m.ma, c.relation, m.mb, c.value);
+  return s.result({ ours: m.text, a: m.ma, b: m.mb, p: null, n: m.xa.length, ok, reason: relationReason(ok, m.ma, m.mb, c.relation, c.value, d) });
+}
+
+/** wilcoxon: the signed-rank test over data sets at the claim's threshold (value, else compare.alpha). */
+function evaluateWilcoxon(s: PairScope): ClaimResult {
+  const m = meansOverDatasets(s);
+  if (typeof m === 'string') return s.notEvaluable(m);
+  return signedRankVerdict(s, m, s.c.alpha);
+}
+
+function signedRankVerdict(s: PairScope, m: { xa: number[]; xb: number[]; ma: number; mb: number; text: string }, t: number): ClaimResult {
+  const { a, c } = s;
+  const w = signedRank(s, m.xa, m.xb);
+  if (typeof w === 'string') return s.notEvaluable(`signed-rank test over data sets: ${w}`);
+  const sig = w.p < t;
+  const dir = w.rPlus > w.rMinus ? 1 : w.rPlus < w.rMinus ? -1 : 0;
+  const ours = `${m.text}; signed-rank p = ${fmtP(w.p)} (${w.method}, R⁺ = ${w.rPlus}, R⁻ = ${w.rMinus}, ${w.n} non-zero differences)`;
+  let ok: boolean;
+  let reason: string;
+  const dirText = dir > 0 ? `${a} higher` : dir < 0 ? `${a} lower` : 'no direction';
+  switch (c.relation) {
+    case '>':
+    case '<': {
+      const want = c.relation === '>' ? 1 : -1;
+      ok = sig && dir === want;
+      reason = !sig ? `not significant (p ≥ ${t})` : ok ? `significant at ${t}, ${dirText}` : `significant at ${t} but ${dirText}`;
+      break;
     }
-    return {
-      ...base,
-      ours: `adjusted p = ${fmtP(pAdj)} (z = ${c.z < 0 ? '−' : ''}${Math.abs(c.z).toFixed(3)}; mean ranks ${a} ${ph.controlMeanRank.toFixed(2)}, ${b} ${c.meanRank.toFixed(2)}; k = ${family.length} methods, N = ${complete.length} data sets)`,
-      a: ph.controlMeanRank,
-      b: c.meanRank,
-      p: pAdj,
-      n: complete.length,
-      verdict: verdict(ok),
-      reason,
-    };
+    case '>=':
+    case '<=': {
+      const against = c.relation === '>=' ? -1 : 1;
+      ok = !(sig && dir === against);
+      reason = ok
+        ? `not significantly ${against < 0 ? 'lower' : 'higher'} (p = ${fmtP(w.p)}, ${dirText})`
+        : `significantly ${against < 0 ? 'lower' : 'higher'} at ${t}`;
+      break;
+    }
+    default:
+      ok = !sig;
+      reason = ok ? `not significant at ${t}` : `significant at ${t} (${dirText})`;
+  }
+  return s.result({ ours, a: m.ma, b: m.mb, p: w.p, n: m.xa.length, ok, reason });
+}
+
+/**
+ * posthoc: the mean-rank test of every method against the control a, over the data sets on which every
+ * method with this metric has it (the family of compare's post-hoc table).
+ */
+function evaluatePosthoc(s: PairScope): ClaimResult {
+  const { c, V, a, b, run } = s;
+  const { digits } = run;
+  const alpha = c.alpha;
+  const family = run.ourMethods.filter((m) => V.hasMethod(m));
+  const complete = run.datasets.filter((x) => family.every((m) => V.mean(x, m, digits) !== undefined));
+  if (complete.length < 2) {
+    return s.notEvaluable(
+      `the post-hoc test needs at least 2 data sets on which all ${family.length} methods have ${c.metric.label} (have ${complete.length})`,
+    );
+  }
+  const matrix = complete.map((x) => family.map((m) => V.mean(x, m, digits)!));
+  const ph = posthocVsControl(matrix, family.indexOf(a), { adjust: run.ctx.settings.adjust, higherIsBetter: c.metric.higherIsBetter });
+  const cmp = ph.comparisons.find((x) => x.method === family.indexOf(b))!;
+  const pAdj = cmp.pAdjusted;
+  const better = ph.controlMeanRank < cmp.meanRank;
+  let ok: boolean;
+  let reason: string;
+  switch (c.relation) {
+    case '<':
+    case '<=': {
+      const sig = c.relation === '<' ? pAdj < alpha : pAdj <= alpha;
+      ok = sig && better;
+      reason = !sig
+        ? `not significant (adjusted p ${c.relation === '<' ? '≥' : '>'} ${alpha})`
+        : better
+          ? `significant, ${a} ranks better`
+          : `significant, but ${b} ranks better`;
+      break;
+    }
+    case '>':
+      ok = pAdj > alpha;
+      reason = ok ? `adjusted p > ${alpha}` : `adjusted p ≤ ${alpha}`;
+      break;
+    default:
+      ok = pAdj >= alpha;
+      reason = ok ? `not significant at ${alpha}` : `significant at ${alpha} (${better ? `${a}` : `${b}`} ranks better)`;
+  }
+  return s.result({
+    ours: `adjusted p = ${fmtP(pAdj)} (z = ${cmp.z < 0 ? '−' : ''}${Math.abs(cmp.z).toFixed(3)}; mean ranks ${a} ${ph.controlMeanRank.toFixed(2)}, ${b} ${cmp.meanRank.toFixed(2)}; k = ${family.length} methods, N = ${complete.length} data sets)`,
+    a: ph.controlMeanRank,
+    b: cmp.meanRank,
+    p: pAdj,
+    n: complete.length,
+    ok,
+    reason,
   });
 }
 
