@@ -1,4 +1,4 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 // Mutation testing (stryker.config.json) mutates src/ in a sandbox; tests that spawn the built CLI run
@@ -6,12 +6,12 @@ import base from './vitest.config.js';
 // separated globs) narrows the suite to the tests of the mutated modules on a busy machine; the score is
 // then a lower bound (a test left out might have killed a survivor).
 const only = process.env['BNCLAB_MUTATE_TESTS']?.split(',').filter((g) => g !== '');
-export default mergeConfig(
-  base,
-  defineConfig({
-    test: {
-      ...(only ? { include: only } : {}),
-      exclude: ['test/e2e/**', 'test/report/report-e2e.test.ts', 'node_modules/**'],
-    },
-  }),
-);
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    // Replaced, not merged: mergeConfig would append to the base include list.
+    include: only ?? base.test?.include ?? ['test/**/*.test.ts'],
+    exclude: ['test/e2e/**', 'test/check/**', 'test/report/report-e2e.test.ts', 'node_modules/**'],
+  },
+});
