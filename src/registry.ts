@@ -76,22 +76,32 @@ const structures = new Map<string, StructureLearner>();
 const estimators = new Map<string, Estimator>();
 const baselines = new Map<string, Baseline>();
 
+// Registration wraps learn / fit so that the implementation always receives complete parameters (its
+// `defaults` overlaid with what the caller gave): the spec, a test, a bench or an ensemble calling another
+// learner all get the same values, and `defaults` is the one place a default is written.
+
 export function registerStructure<P extends Params>(s: StructureLearner<P>): StructureLearner<P> {
   if (structures.has(s.id)) throw new Error(`structure '${s.id}' registered twice`);
-  structures.set(s.id, s as unknown as StructureLearner);
-  return s;
+  const learner: StructureLearner<P> = { ...s, learn: (train, params, ctx) => s.learn(train, withDefaults(s, params) as P, ctx) };
+  structures.set(s.id, learner as unknown as StructureLearner);
+  return learner;
 }
 
 export function registerEstimator<P extends Params>(e: Estimator<P>): Estimator<P> {
   if (estimators.has(e.id)) throw new Error(`estimator '${e.id}' registered twice`);
-  estimators.set(e.id, e as unknown as Estimator);
-  return e;
+  const estimator: Estimator<P> = {
+    ...e,
+    fit: (train, structure, params, ctx) => e.fit(train, structure, withDefaults(e, params) as P, ctx),
+  };
+  estimators.set(e.id, estimator as unknown as Estimator);
+  return estimator;
 }
 
 export function registerBaseline<P extends Params>(b: Baseline<P>): Baseline<P> {
   if (baselines.has(b.id)) throw new Error(`baseline '${b.id}' registered twice`);
-  baselines.set(b.id, b as unknown as Baseline);
-  return b;
+  const baseline: Baseline<P> = { ...b, fit: (train, params, ctx) => b.fit(train, withDefaults(b, params) as P, ctx) };
+  baselines.set(b.id, baseline as unknown as Baseline);
+  return baseline;
 }
 
 export function getBaseline(id: string): Baseline | undefined {
