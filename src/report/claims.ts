@@ -192,23 +192,18 @@ function holds(a: number, rel: ClaimRelation, b: number, tolerance: number | nul
   }
 }
 
-/** One row of a claims file, validated: what evaluating it needs and what the report prints of it. */
-interface ParsedClaim {
-  readonly line: number;
-  readonly id: string;
-  readonly kind: ClaimKind;
-  readonly metricName: string;
-  readonly metric: MetricRef;
-  readonly methodA: string;
-  readonly relation: ClaimRelation;
-  readonly methodB: readonly string[];
-  readonly dataset: string;
-  readonly value: number | null;
-  readonly source: string;
-  readonly note: string;
+/** The claim as the file states it (the fields of ClaimResult that come from the row). */
+type WrittenClaim = Pick<
+  ClaimResult,
+  'line' | 'id' | 'kind' | 'metric' | 'methodA' | 'relation' | 'methodB' | 'dataset' | 'value' | 'source' | 'note' | 'claim'
+>;
+
+/** One row of a claims file, validated: what evaluating it needs besides what it states. */
+interface ParsedClaim extends WrittenClaim {
+  /** How to read `metric` from a result row. */
+  readonly metricRef: MetricRef;
   /** The significance threshold: the value column, else compare.alpha. */
   readonly alpha: number;
-  readonly claim: string;
 }
 
 /** Parses and validates one record of a claims file; every error names file, line and column. */
@@ -255,7 +250,7 @@ export function parseClaim(doc: CsvDocument, fields: readonly string[], line: nu
   }
   const alpha = value ?? ctx.settings.alpha;
   const claim = claimText(kind, metric.label, methodA, relation, methodB, dataset, value, alpha, ctx.settings, metric.digits);
-  return { line, id, kind, metricName, metric, methodA, relation, methodB, dataset, value, source: get('source'), note: get('note'), alpha, claim };
+  return { line, id, kind, metric: metricName, metricRef: metric, methodA, relation, methodB, dataset, value, source: get('source'), note: get('note'), alpha, claim };
 }
 
 /** The run as every claim sees it (built once per claims file). */
@@ -316,23 +311,10 @@ export function evaluateClaims(doc: CsvDocument, ctx: ClaimContext): ClaimResult
 
 function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
   const { ctx } = run;
-  const base = {
-    line: c.line,
-    id: c.id,
-    kind: c.kind,
-    metric: c.metricName,
-    methodA: c.methodA,
-    relation: c.relation,
-    methodB: c.methodB,
-    dataset: c.dataset,
-    value: c.value,
-    source: c.source,
-    note: c.note,
-    claim: c.claim,
-  };
+  const { metricRef: _read, alpha: _threshold, ...base } = c;
   const notEvaluable = (reason: string): ClaimResult => ({ ...base, ours: '–', a: null, b: null, p: null, n: null, verdict: 'not evaluable', reason });
-  let V = run.values.get(c.metricName);
-  if (!V) run.values.set(c.metricName, (V = new Values(ctx.rows, c.metric)));
+  let V = run.values.get(c.metric);
+  if (!V) run.values.set(c.metric, (V = new Values(ctx.rows, c.metricRef)));
   const values = V;
   // Names → ours, with the reason when one is absent.
   const method = (name: string): Lookup => {
@@ -340,8 +322,8 @@ function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
     if (!ours) return { missing: `method '${name}' is not in this experiment (map it under reference methods:)` };
     if (!values.hasMethod(ours)) {
       return {
-        missing: c.metricName.startsWith('info.')
-          ? `${ours} stores no ${c.metric.label} (no job of it has this structure_info key)`
+        missing: c.metric.startsWith('info.')
+          ? `${ours} stores no ${c.metricRef.label} (no job of it has this structure_info key)`
           : `${ours} has no results`,
       };
     }
@@ -358,7 +340,7 @@ function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
     run,
     V: values,
     a: A.ours,
-    d: c.metric.digits,
+    d: c.metricRef.digits,
     method,
     dataset,
     notEvaluable,
@@ -399,17 +381,17 @@ function evaluateBest(s: ClaimScope): ClaimResult {
     const DS = s.dataset(c.dataset);
     if ('missing' in DS) return s.notEvaluable(DS.missing);
     D = DS.ours;
-    if (V.mean(D, a, digits) === undefined) return s.notEvaluable(`${a} has no ${c.metric.label} on ${D}`);
+    if (V.mean(D, a, digits) === undefined) return s.notEvaluable(`${a} has no ${c.metricRef.label} on ${D}`);
     if (!c.methodB.length) candidates = candidates.filter((m) => V.mean(D, m, digits) !== undefined);
     const absent = candidates.find((m) => V.mean(D, m, digits) === undefined);
-    if (absent) return s.notEvaluable(`${absent} has no ${c.metric.label} on ${D}`);
+    if (absent) return s.notEvaluable(`${absent} has no ${c.metricRef.label} on ${D}`);
     over = [D];
   } else {
     over = run.datasets.filter((x) => candidates.every((m) => V.mean(x, m, digits) !== undefined));
-    if (over.length === 0) return s.notEvaluable(`no data set on which ${candidates.join(', ')} all have ${c.metric.label}`);
+    if (over.length === 0) return s.notEvaluable(`no data set on which ${candidates.join(', ')} all have ${c.metricRef.label}`);
   }
   const others = candidates.filter((m) => m !== a);
-  if (others.length === 0) return s.notEvaluable(`no other method has ${c.metric.label}${D ? ` on ${D}` : ''}`);
+  if (others.length === 0) return s.notEvaluable(`no other method has ${c.metricRef.label}${D ? ` on ${D}` : ''}`);
   const meanOf = (m: string): number => over.reduce((t, x) => t + V.mean(x, m, digits)!, 0) / over.length;
   const va = meanOf(a);
   const want = c.relation === 'max' ? 1 : -1;
@@ -438,15 +420,22 @@ function evaluateBest(s: ClaimScope): ClaimResult {
   });
 }
 
-/** cell: method_a's value on one data set against the published number, within the reference's tolerance. */
-function evaluateCell(s: ClaimScope): ClaimResult {
-  const { c, V, a, d, run } = s;
-  const DS = s.dataset(c.dataset);
+/** The claim's data set as ours, method_a's mean on it and its fold count; or why there is none. */
+function onDataset(s: ClaimScope): { D: string; va: number; folds: number } | ClaimResult {
+  const DS = s.dataset(s.c.dataset);
   if ('missing' in DS) return s.notEvaluable(DS.missing);
   const D = DS.ours;
-  const va = V.mean(D, a, run.digits);
-  if (va === undefined) return s.notEvaluable(`${a} has no ${c.metric.label} on ${D}`);
-  const folds = V.folds(D, a)!.size;
+  const va = s.V.mean(D, s.a, s.run.digits);
+  if (va === undefined) return s.notEvaluable(`${s.a} has no ${s.c.metricRef.label} on ${D}`);
+  return { D, va, folds: s.V.folds(D, s.a)!.size };
+}
+
+/** cell: method_a's value on one data set against the published number, within the reference's tolerance. */
+function evaluateCell(s: ClaimScope): ClaimResult {
+  const { c, d, run } = s;
+  const on = onDataset(s);
+  if ('verdict' in on) return on;
+  const { va, folds } = on;
   const diff = va - c.value!;
   const tolerance = run.ctx.ref.tolerance;
   const ok = Math.abs(diff) <= tolerance + 1e-12;
@@ -498,14 +487,11 @@ function similar(s: PairScope, xa: number[], xb: number[]): { ok: boolean; p: nu
 function evaluateDataset(s: PairScope): ClaimResult {
   const { c, V, a, b, d, run } = s;
   const alpha = run.ctx.settings.alpha;
-  const DS = s.dataset(c.dataset);
-  if ('missing' in DS) return s.notEvaluable(DS.missing);
-  const D = DS.ours;
-  const va = V.mean(D, a, run.digits);
-  if (va === undefined) return s.notEvaluable(`${a} has no ${c.metric.label} on ${D}`);
-  const folds = V.folds(D, a)!.size;
+  const on = onDataset(s);
+  if ('verdict' in on) return on;
+  const { D, va, folds } = on;
   const vb = V.mean(D, b, run.digits);
-  if (vb === undefined) return s.notEvaluable(`${b} has no ${c.metric.label} on ${D}`);
+  if (vb === undefined) return s.notEvaluable(`${b} has no ${c.metricRef.label} on ${D}`);
   const ours = `${a} ${fmt(va, d)} vs ${b} ${fmt(vb, d)} (${signed(va - vb, d)}; ${folds} folds)`;
   if (c.relation === '~' && c.value === null) {
     const [xa, xb] = pairedFolds(s, D);
@@ -533,7 +519,7 @@ function evaluateEverySmall(s: PairScope): ClaimResult {
     (x) => (run.sizes.get(x) ?? Infinity) < SMALL_DATASET_ROWS && V.mean(x, a, digits) !== undefined && V.mean(x, b, digits) !== undefined,
   );
   if (small.length === 0) {
-    return s.notEvaluable(`no data set with fewer than ${SMALL_DATASET_ROWS} rows has ${c.metric.label} of both ${a} and ${b}`);
+    return s.notEvaluable(`no data set with fewer than ${SMALL_DATASET_ROWS} rows has ${c.metricRef.label} of both ${a} and ${b}`);
   }
   const failed: string[] = [];
   for (const x of small) {
@@ -565,7 +551,7 @@ function meansOverDatasets(s: PairScope): { xa: number[]; xb: number[]; ma: numb
   const { c, V, a, b, d, run } = s;
   const { digits } = run;
   const both = run.datasets.filter((x) => V.mean(x, a, digits) !== undefined && V.mean(x, b, digits) !== undefined);
-  if (both.length === 0) return `no data set on which both ${a} and ${b} have ${c.metric.label}`;
+  if (both.length === 0) return `no data set on which both ${a} and ${b} have ${c.metricRef.label}`;
   const xa = both.map((x) => V.mean(x, a, digits)!);
   const xb = both.map((x) => V.mean(x, b, digits)!);
   const ma = xa.reduce((t, v) => t + v, 0) / xa.length;
@@ -637,11 +623,11 @@ function evaluatePosthoc(s: PairScope): ClaimResult {
   const complete = run.datasets.filter((x) => family.every((m) => V.mean(x, m, digits) !== undefined));
   if (complete.length < 2) {
     return s.notEvaluable(
-      `the post-hoc test needs at least 2 data sets on which all ${family.length} methods have ${c.metric.label} (have ${complete.length})`,
+      `the post-hoc test needs at least 2 data sets on which all ${family.length} methods have ${c.metricRef.label} (have ${complete.length})`,
     );
   }
   const matrix = complete.map((x) => family.map((m) => V.mean(x, m, digits)!));
-  const ph = posthocVsControl(matrix, family.indexOf(a), { adjust: run.ctx.settings.adjust, higherIsBetter: c.metric.higherIsBetter });
+  const ph = posthocVsControl(matrix, family.indexOf(a), { adjust: run.ctx.settings.adjust, higherIsBetter: c.metricRef.higherIsBetter });
   const cmp = ph.comparisons.find((x) => x.method === family.indexOf(b))!;
   const pAdj = cmp.pAdjusted;
   const better = ph.controlMeanRank < cmp.meanRank;

@@ -4,7 +4,7 @@ import '../../src/structures/index.js';
 import { BackoffTreeModel, fitMEstimateNetwork, mEstimate, mEstimateCpt, selectM, M_GRID } from '../../src/estimators/m-estimate.js';
 import { getEstimator } from '../../src/registry.js';
 import { CptModel } from '../../src/bn/cpt.js';
-import { discreteFromArrays, MISSING, selectRows } from '../../src/bn/data.js';
+import { discreteFromArrays, MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
 import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
 import { kdb } from '../../src/structures/kdb.js';
 import { Rng } from '../../src/util/rng.js';
@@ -125,6 +125,18 @@ describe('the estimator', () => {
   });
 });
 
+/** 300 rows of 8 four-valued attributes and a binary class, all independent uniform noise. */
+function noiseData(): DiscreteData {
+  const rng = new Rng('noise');
+  const rows: number[][] = [];
+  const classes: number[] = [];
+  for (let r = 0; r < 300; r++) {
+    rows.push(Array.from({ length: 8 }, () => rng.int(4)));
+    classes.push(rng.int(2));
+  }
+  return discreteFromArrays({ cards: new Array<number>(8).fill(4), rows, classes, classCard: 2 });
+}
+
 describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
   it('uses min(⌊N/10⌋, 5000) rows and needs at least 10 rows', () => {
     expect(M_GRID).toEqual([0, 0.05, 0.2, 1, 5, 20]);
@@ -144,14 +156,7 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
   });
 
   it('picks the largest m when the attributes carry no information (heavier smoothing toward the prior)', () => {
-    const rng = new Rng('noise');
-    const rows: number[][] = [];
-    const classes: number[] = [];
-    for (let r = 0; r < 300; r++) {
-      rows.push(Array.from({ length: 8 }, () => rng.int(4)));
-      classes.push(rng.int(2));
-    }
-    const d = discreteFromArrays({ cards: new Array<number>(8).fill(4), rows, classes, classCard: 2 });
+    const d = noiseData();
     const structure = kdb.learn(d, { k: 2 }, ctx);
     const sel = selectM(d, structure, new Rng('noise-holdout'))!;
     expect(sel.losses).toHaveLength(6);
@@ -162,14 +167,7 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
   });
 
   it('select: holdout fits with the m it selected (not the fixed m), refitted on every row', () => {
-    const rng = new Rng('noise');
-    const rows: number[][] = [];
-    const classes: number[] = [];
-    for (let r = 0; r < 300; r++) {
-      rows.push(Array.from({ length: 8 }, () => rng.int(4)));
-      classes.push(rng.int(2));
-    }
-    const d = discreteFromArrays({ cards: new Array<number>(8).fill(4), rows, classes, classCard: 2 });
+    const d = noiseData();
     const structure = kdb.learn(d, { k: 2 }, ctx);
     // fit derives the selection stream as ctx.rng.derive('m-holdout').
     const chosen = selectM(d, structure, new Rng('sel').derive('m-holdout'))!.m;
