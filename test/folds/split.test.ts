@@ -107,6 +107,14 @@ describe('unstratified splits (output checked, not only shape)', () => {
     expect(() => plainKFold(5, 1, new Rng('p'))).toThrow(UserError);
     expect(() => plainKFold(5, 6, new Rng('p'))).toThrow(UserError);
     expect(() => plainKFold(5, 5, new Rng('p'))).not.toThrow();
+    expect(() => plainKFold(5, 1, new Rng('p'))).toThrow(/^resampling: folds must be at least 2 \(got 1\)$/);
+    expect(() => plainKFold(5, 6, new Rng('p'))).toThrow(/^resampling: 6 folds but the dataset has only 5 rows$/);
+    // Stratified: as many folds as rows is allowed (one row per fold), one more is not.
+    expect([...stratifiedKFold(Int32Array.from([0, 1, 0]), 2, 3, new Rng('p'))].sort()).toEqual([0, 1, 2]);
+    expect(() => stratifiedKFold(Int32Array.from([0, 1, 0]), 2, 4, new Rng('p'))).toThrow(
+      /^resampling: 4 folds but the dataset has only 3 rows$/,
+    );
+    expect(() => stratifiedKFold(Int32Array.from([0, 1, 0]), 2, 1, new Rng('p'))).toThrow(/^resampling: folds must be at least 2/);
   });
 
   it('unstratified holdout: the first round(n·f) rows of the seeded permutation are the test rows, the rest train (-1)', () => {

@@ -21,6 +21,8 @@ describe('metrics', () => {
     expect([...predictions(Q, 3)]).toEqual([1, 2, 2, 0]);
     expect(accuracy(Q, Int32Array.from([1, 2, 2, 0]), 3)).toBe(1);
     expect(accuracy(Q, Int32Array.from([2, 2, 2, 0]), 3)).toBe(0.75);
+    // The running maximum is read from this row: after a row ending in 0, [0.2, 0.5, 0.3] is still class 1.
+    expect([...predictions(Float64Array.from([0.5, 0.5, 0, 0.2, 0.5, 0.3]), 3)]).toEqual([0, 1]);
   });
 
   it('accuracy = 2/4, zero-one loss = 2/4', () => {
@@ -58,7 +60,12 @@ describe('metrics', () => {
 
   it('rejects mismatched shapes and class codes; an empty set gives NaN', () => {
     expect(() => accuracy(P, [0, 1, 2], 3)).toThrow(/posterior cells/);
-    expect(() => accuracy(P, [0, 1, 2, 3], 3)).toThrow(/outside/);
+    expect(() => accuracy(P, [0, 1, 2, 3], 3)).toThrow(/row 3 has class 3 outside 0\.\.2/);
+    expect(() => accuracy(P, [0, 1, -1, 0], 3)).toThrow(/row 2 has class -1 outside/);
+    expect(() => rmse(P, [0, 1.5, 2, 0], 3)).toThrow(/row 1 has class 1\.5 outside/);
+    expect(() => accuracy(P, [0, 1, 2, 0], 0)).toThrow(/invalid class count 0/);
+    expect(() => logLoss(P, [0, 1, 2, 0], 1.5)).toThrow(/invalid class count 1\.5/);
+    expect(() => predictions(P, 5)).toThrow(/12 cells is not a multiple of 5/);
     expect(computeMetrics(new Float64Array(0), [], 3).accuracy).toBeNaN();
   });
 });
