@@ -122,6 +122,17 @@ describe('pAdjust: invalid input', () => {
     expect(() => pAdjust([0.1, 0.2], 'holm', 1)).toThrow(/n must be/);
     // @ts-expect-error unknown method
     expect(() => pAdjust([0.1], 'BH')).toThrow(/unknown/);
+    // @ts-expect-error unknown method
+    expect(() => pAdjust([0.1], 'BH')).toThrow(/^unknown p-value adjustment method 'BH' \(use hommel, holm, hochberg, bonferroni, none\)$/);
+    // @ts-expect-error not an array
+    expect(() => pAdjust('0.1')).toThrow(/^p must be an array of p-values$/);
+    // @ts-expect-error not a number
+    expect(() => pAdjust([0.1, '0.2'])).toThrow(/^p\[1\] must be a number, got 0\.2$/);
+  });
+
+  it('accepts the bounds 0 and 1 (R: p.adjust(c(1, 0.5), "holm") = 1 1)', () => {
+    expectClose(pAdjust([1, 0.5], 'holm'), [1, 1], 15);
+    expectClose(pAdjust([1, 0], 'bonferroni'), [1, 0], 15);
   });
 });
 
