@@ -1,0 +1,114 @@
+/**
+ * Report section of the Bayesian comparisons (Benavoli et al. 2017): the Bayesian signed-rank test over
+ * datasets for each compared pair, with its posterior in the simplex, and the correlated Bayesian t-test
+ * (Corani & Benavoli 2015) per dataset on the folds. Probabilities are printed as P(a better), P(rope),
+ * P(b better), in the metric's direction.
+ */
+import { bayesianSignedRank, correlatedBayesianTTest } from '../stats/bayesian.js';
+import type { Block, Section } from './build.js';
+import { simplexFigure } from './stat-figures.js';
+import { betterProbabilities, type StatsSectionContext } from './stats-sections.js';
+import { foldPairs } from './single-dataset.js';
+import { cell, fixed, type TableRow } from './table.js';
+
+/** Seed of the signed-rank sampler of one pair on one metric: the experiment seed and what is compared. */
+export function signedRankSeed(seed: string, metric: string, a: string, b: string): string {
+  return `${seed}/bayesian-signed-rank/${metric}/${a}/${b}`;
+}
+
+const probCell = (p: number, bold: boolean): ReturnType<typeof cell> => cell(fixed(p, 3), { value: p, bold });
+
+export async function bayesianSections(ctx: StatsSectionContext): Promise<Section[]> {
+  const s = ctx.comparison.settings;
+  const rope = s.bayesian.rope;
+  const decide = 1 - s.alpha;
+  const blocks: Block[] = [];
+  for (const m of ctx.comparison.metrics) {
+    const rows: TableRow[] = [];
+    const figures: Block[] = [];
+    for (const p of m.pairs) {
+      if (p.valuesA.length < 1) continue;
+      const r = bayesianSignedRank(p.valuesA, p.valuesB, rope, { prior: s.bayesian.prior, samples: s.bayesian.samples, seed: signedRankSeed(ctx.seed, m.metric.key, p.a, p.b) });
+      const pr = betterProbabilities(r, m.metric.higherIsBetter);
+      const toABOrder = (v: readonly (readonly [number, number, number])[]): readonly (readonly [number, number, number])[] =>
+        m.metric.higherIsBetter ? v.map(([lo, ro, hi]) => [hi, ro, lo] as const) : v;
+      const verdict = pr.a >= decide ? `${p.a} better` : pr.b >= decide ? `${p.b} better` : pr.rope >= decide ? 'practically equivalent' : 'inconclusive';
+      rows.push({
+        cells: [
+          cell(p.a),
+          cell(p.b),
+          cell(String(r.n), { value: r.n }),
+          probCell(pr.a, pr.a >= decide),
+          probCell(pr.rope, pr.rope >= decide),
+          probCell(pr.b, pr.b >= decide),
+          cell(verdict),
+        ],
+      });
+      figures.push(ctx.addFigure(await simplexFigure(ctx.figureId(`simplex-${m.metric.key}-${p.a}-vs-${p.b}`), m.metric.title, p.a, p.b, toABOrder(r.kept), pr, rope)));
+    }
+    if (rows.length) {
+      blocks.push(
+        ...ctx.addTable({
+          id: ctx.tableId(`bayesian-signed-rank-${m.metric.key}`),
+          caption: `${m.metric.title}: Bayesian signed-rank test (Benavoli et al. 2017) of a against b over the per-dataset means, rope ±${rope}: posterior probabilities that a is better by more than the rope, that they are practically equivalent, and that b is better (fractions of ${s.bayesian.samples} posterior samples in which each is the most probable, as baycomp); Dirichlet-process prior with a pseudo-observation of strength ${s.bayesian.prior} at 0; sampler seeded from the experiment seed, the metric and the pair. Bold and verdict: probability ≥ ${decide} (1 − α, as autorank).`,
+          columns: [
+            { header: 'a', align: 'l' },
+            { header: 'b', align: 'l' },
+            { header: 'N', align: 'r' },
+            { header: 'P(a better)', align: 'r' },
+            { header: 'P(rope)', align: 'r' },
+            { header: 'P(b better)', align: 'r' },
+            { header: 'verdict', align: 'l' },
+          ],
+          rows,
+        }),
+      );
+      blocks.push(...figures);
+    }
+
+    // Correlated Bayesian t-test per dataset on the paired folds.
+    const tRows: TableRow[] = [];
+    for (const ds of m.table.datasets) {
+      for (const p of m.pairs) {
+        const fp = foldPairs(ctx.rows, m.metric.key, ds, p.a, p.b);
+        if (fp.a.length < 2) continue;
+        const r = correlatedBayesianTTest(fp.a, fp.b, fp.testFraction, rope);
+        const pr = betterProbabilities(r, m.metric.higherIsBetter);
+        tRows.push({
+          cells: [
+            cell(ds),
+            cell(p.a),
+            cell(p.b),
+            cell(String(r.n), { value: r.n }),
+            cell(fixed(r.rho, 4), { value: r.rho }),
+            cell(fixed(r.meanDifference, m.metric.digits + 1), { value: r.meanDifference }),
+            probCell(pr.a, pr.a >= decide),
+            probCell(pr.rope, pr.rope >= decide),
+            probCell(pr.b, pr.b >= decide),
+          ],
+        });
+      }
+    }
+    if (tRows.length) {
+      blocks.push(
+        ...ctx.addTable({
+          id: ctx.tableId(`correlated-t-${m.metric.key}`),
+          caption: `${m.metric.title}: correlated Bayesian t-test (Corani & Benavoli 2015) of a against b on each dataset's paired folds, rope ±${rope}: the posterior of the mean difference is Student t with J − 1 df, location mean(a − b) and scale² = (1/J + ρ/(1 − ρ))·s², with the non-informative prior of the paper and ρ = n_test/(n_test + n_train) (1/k for k-fold CV, as baycomp); exact, no sampling. Bold: probability ≥ ${decide}.`,
+          columns: [
+            { header: 'dataset', align: 'l' },
+            { header: 'a', align: 'l' },
+            { header: 'b', align: 'l' },
+            { header: 'J', align: 'r' },
+            { header: 'ρ', align: 'r' },
+            { header: 'mean a − b', align: 'r' },
+            { header: 'P(a better)', align: 'r' },
+            { header: 'P(rope)', align: 'r' },
+            { header: 'P(b better)', align: 'r' },
+          ],
+          rows: tRows,
+        }),
+      );
+    }
+  }
+  return blocks.length ? [{ title: 'Bayesian comparisons', level: 3, blocks }] : [];
+}
