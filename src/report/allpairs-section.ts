@@ -2,6 +2,7 @@
 import { allPairsFromRanks, type AllPairsProcedure } from '../stats/allpairs.js';
 import type { Block, Section } from './build.js';
 import { pValueMatrixFigure } from './stat-figures.js';
+import { addedSettings } from './spec.js';
 import type { StatsSectionContext } from './stats-sections.js';
 import { cell, formatP, type Table } from './table.js';
 
@@ -15,6 +16,7 @@ export const PROCEDURE_TITLE: Record<AllPairsProcedure, string> = {
 
 export async function allPairsSections(ctx: StatsSectionContext): Promise<Section[]> {
   const s = ctx.comparison.settings;
+  const added = addedSettings(s);
   const sections: Section[] = [];
   for (const m of ctx.comparison.metrics) {
     const k = m.methods.length;
@@ -23,7 +25,7 @@ export async function allPairsSections(ctx: StatsSectionContext): Promise<Sectio
     const blocks: Block[] = [];
     let result;
     try {
-      result = allPairsFromRanks(m.meanRanks, N, s.allPairs.procedures, { nemenyiDf: s.cd.df === 'scmamp' ? 'scmamp' : Infinity });
+      result = allPairsFromRanks(m.meanRanks, N, added.allPairs.procedures, { nemenyiDf: s.cd.df === 'scmamp' ? 'scmamp' : Infinity });
     } catch (e) {
       sections.push({ title: `${m.metric.title}: all-pairs post-hoc tests`, level: 3, blocks: [{ kind: 'p', text: e instanceof Error ? e.message : String(e) }] });
       continue;

@@ -7,6 +7,7 @@
 import { bayesianSignedRank, correlatedBayesianTTest } from '../stats/bayesian.js';
 import type { Block, Section } from './build.js';
 import { simplexFigure } from './stat-figures.js';
+import { addedSettings } from './spec.js';
 import { betterProbabilities, type StatsSectionContext } from './stats-sections.js';
 import { foldPairs } from './single-dataset.js';
 import { cell, fixed, type TableRow } from './table.js';
@@ -20,7 +21,8 @@ const probCell = (p: number, bold: boolean): ReturnType<typeof cell> => cell(fix
 
 export async function bayesianSections(ctx: StatsSectionContext): Promise<Section[]> {
   const s = ctx.comparison.settings;
-  const rope = s.bayesian.rope;
+  const added = addedSettings(s);
+  const rope = added.bayesian.rope;
   const decide = 1 - s.alpha;
   const blocks: Block[] = [];
   for (const m of ctx.comparison.metrics) {
@@ -28,7 +30,7 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
     const figures: Block[] = [];
     for (const p of m.pairs) {
       if (p.valuesA.length < 1) continue;
-      const r = bayesianSignedRank(p.valuesA, p.valuesB, rope, { prior: s.bayesian.prior, samples: s.bayesian.samples, seed: signedRankSeed(ctx.seed, m.metric.key, p.a, p.b) });
+      const r = bayesianSignedRank(p.valuesA, p.valuesB, rope, { prior: added.bayesian.prior, samples: added.bayesian.samples, seed: signedRankSeed(ctx.seed, m.metric.key, p.a, p.b) });
       const pr = betterProbabilities(r, m.metric.higherIsBetter);
       const toABOrder = (v: readonly (readonly [number, number, number])[]): readonly (readonly [number, number, number])[] =>
         m.metric.higherIsBetter ? v.map(([lo, ro, hi]) => [hi, ro, lo] as const) : v;
@@ -50,7 +52,7 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
       blocks.push(
         ...ctx.addTable({
           id: ctx.tableId(`bayesian-signed-rank-${m.metric.key}`),
-          caption: `${m.metric.title}: Bayesian signed-rank test (Benavoli et al. 2017) of a against b over the per-dataset means, rope ±${rope}: posterior probabilities that a is better by more than the rope, that they are practically equivalent, and that b is better (fractions of ${s.bayesian.samples} posterior samples in which each is the most probable, as baycomp); Dirichlet-process prior with a pseudo-observation of strength ${s.bayesian.prior} at 0; sampler seeded from the experiment seed, the metric and the pair. Bold and verdict: probability ≥ ${decide} (1 − α, as autorank).`,
+          caption: `${m.metric.title}: Bayesian signed-rank test (Benavoli et al. 2017) of a against b over the per-dataset means, rope ±${rope}: posterior probabilities that a is better by more than the rope, that they are practically equivalent, and that b is better (fractions of ${added.bayesian.samples} posterior samples in which each is the most probable, as baycomp); Dirichlet-process prior with a pseudo-observation of strength ${added.bayesian.prior} at 0; sampler seeded from the experiment seed, the metric and the pair. Bold and verdict: probability ≥ ${decide} (1 − α, as autorank).`,
           columns: [
             { header: 'a', align: 'l' },
             { header: 'b', align: 'l' },

@@ -4,6 +4,7 @@
  * the same page can disagree. Text only; no number of the comparisons changes.
  */
 import { cliques, type Comparison, type MetricComparison } from './compare.js';
+import { addedSettings } from './spec.js';
 
 /** Below this many datasets autorank refuses to run (and Demšar's rule of thumb for χ² is N > 10). */
 export const FEW_DATASETS = 5;
@@ -73,6 +74,6 @@ function disagreements(m: MetricComparison, c: Comparison): string[] {
 
 /** Every caution of a comparison, one string each (empty when compare.cautions is false). */
 export function comparisonCautions(c: Comparison): string[] {
-  if (!c.settings.cautions) return [];
+  if (!addedSettings(c.settings).cautions) return [];
   return c.metrics.flatMap((m) => [...fewDatasets(m, c), ...disagreements(m, c)]);
 }

@@ -5,6 +5,7 @@
  */
 import { akinshinGamma, bootstrapMeanDifference, cliffsDelta } from '../stats/effectsize.js';
 import type { Section } from './build.js';
+import { addedSettings } from './spec.js';
 import type { StatsSectionContext } from './stats-sections.js';
 import { cell, fixed, formatP, type TableRow } from './table.js';
 
@@ -15,12 +16,13 @@ export function effectSeed(seed: string, metric: string, a: string, b: string): 
 
 export function effectSizeSections(ctx: StatsSectionContext): Section[] {
   const s = ctx.comparison.settings;
+  const added = addedSettings(s);
   const blocks = ctx.comparison.metrics.flatMap((m) => {
     const rows: TableRow[] = [];
     for (const p of m.pairs) {
       const n = p.valuesA.length;
       if (n < 2) continue;
-      const ci = bootstrapMeanDifference(p.valuesA, p.valuesB, { resamples: s.effectSize.bootstrap, level: s.effectSize.level, seed: effectSeed(ctx.seed, m.metric.key, p.a, p.b) });
+      const ci = bootstrapMeanDifference(p.valuesA, p.valuesB, { resamples: added.effectSize.bootstrap, level: added.effectSize.level, seed: effectSeed(ctx.seed, m.metric.key, p.a, p.b) });
       const delta = cliffsDelta(p.valuesA, p.valuesB);
       const gamma = akinshinGamma(p.valuesA, p.valuesB);
       const d = m.metric.digits;
@@ -41,13 +43,13 @@ export function effectSizeSections(ctx: StatsSectionContext): Section[] {
     if (rows.length === 0) return [];
     return ctx.addTable({
       id: ctx.tableId(`effect-size-${m.metric.key}`),
-      caption: `${m.metric.title}: effect sizes of a against b over the per-dataset means (${m.metric.higherIsBetter ? 'positive: a higher, better' : 'positive: a higher, worse'}): mean difference a − b with a ${Math.round(s.effectSize.level * 100)}% percentile bootstrap interval (${s.effectSize.bootstrap} resamples of the datasets, seeded from the experiment seed, the metric and the pair); Cliff's δ (negligible < 0.147 ≤ small < 0.33 ≤ medium < 0.474 ≤ large) and Akinshin's γ (median difference over the pooled MAD × 1.4826; Cohen's thresholds 0.2, 0.5, 0.8), as autorank; next to the Wilcoxon signed-rank p-values.`,
+      caption: `${m.metric.title}: effect sizes of a against b over the per-dataset means (${m.metric.higherIsBetter ? 'positive: a higher, better' : 'positive: a higher, worse'}): mean difference a − b with a ${Math.round(added.effectSize.level * 100)}% percentile bootstrap interval (${added.effectSize.bootstrap} resamples of the datasets, seeded from the experiment seed, the metric and the pair); Cliff's δ (negligible < 0.147 ≤ small < 0.33 ≤ medium < 0.474 ≤ large) and Akinshin's γ (median difference over the pooled MAD × 1.4826; Cohen's thresholds 0.2, 0.5, 0.8), as autorank; next to the Wilcoxon signed-rank p-values.`,
       columns: [
         { header: 'a', align: 'l' },
         { header: 'b', align: 'l' },
         { header: 'N', align: 'r' },
         { header: 'mean a − b', align: 'r' },
-        { header: `${Math.round(s.effectSize.level * 100)}% CI`, align: 'c' },
+        { header: `${Math.round(added.effectSize.level * 100)}% CI`, align: 'c' },
         { header: "Cliff's δ", align: 'r' },
         { header: "Akinshin's γ", align: 'r' },
         { header: 'Wilcoxon p', align: 'r' },

@@ -58,14 +58,30 @@ export interface CompareSpec {
   readonly learningCurve: { readonly experiments: readonly string[]; readonly metric: CompareMetric | null } | null;
   /** Keys of jobs.structure_info tabulated per dataset × method (e.g. classParents, meanShd, apses). */
   readonly diagnostics: readonly string[];
+  // The settings below are absent when the spec does not give them; read them through addedSettings().
   /** Test 'all-pairs': the adjustment procedures of the all-pairs p-value matrices. */
-  readonly allPairs: { readonly procedures: readonly AllPairsProcedure[] };
+  readonly allPairs?: { readonly procedures: readonly AllPairsProcedure[] };
   /** Test 'bayesian': ROPE half-width (metric units), prior strength and posterior samples of the signed-rank test. */
-  readonly bayesian: { readonly rope: number; readonly prior: number; readonly samples: number };
+  readonly bayesian?: { readonly rope: number; readonly prior: number; readonly samples: number };
   /** Test 'effect-size': bootstrap resamples and confidence level of the mean-difference interval. */
-  readonly effectSize: { readonly bootstrap: number; readonly level: number };
+  readonly effectSize?: { readonly bootstrap: number; readonly level: number };
   /** Print cautions when N is too small for a test, and when the CD diagram and the post-hoc table disagree. */
-  readonly cautions: boolean;
+  readonly cautions?: boolean;
+}
+
+export type AddedSettings = Required<Pick<CompareSpec, 'allPairs' | 'bayesian' | 'effectSize' | 'cautions'>>;
+
+export const DEFAULT_ADDED_SETTINGS: AddedSettings = {
+  allPairs: { procedures: ['nemenyi', 'holm', 'shaffer', 'bergmann-hommel'] },
+  bayesian: { rope: 0.01, prior: 0.5, samples: 50000 },
+  effectSize: { bootstrap: 10000, level: 0.95 },
+  cautions: true,
+};
+
+/** The settings of the added tests, defaulted. */
+export function addedSettings(s: CompareSpec): AddedSettings {
+  const d = DEFAULT_ADDED_SETTINGS;
+  return { allPairs: s.allPairs ?? d.allPairs, bayesian: s.bayesian ?? d.bayesian, effectSize: s.effectSize ?? d.effectSize, cautions: s.cautions ?? d.cautions };
 }
 
 export const DEFAULT_COMPARE: CompareSpec = {
@@ -84,10 +100,6 @@ export const DEFAULT_COMPARE: CompareSpec = {
   sweeps: [],
   learningCurve: null,
   diagnostics: [],
-  allPairs: { procedures: ['nemenyi', 'holm', 'shaffer', 'bergmann-hommel'] },
-  bayesian: { rope: 0.01, prior: 0.5, samples: 50000 },
-  effectSize: { bootstrap: 10000, level: 0.95 },
-  cautions: true,
 };
 
 export interface ReferenceSpec {
@@ -198,7 +210,7 @@ export function compareSchema(): JsonSchema {
             minItems: 1,
             uniqueItems: true,
             items: { type: 'string', enum: [...ALL_PAIRS_PROCEDURES] },
-            default: [...DEFAULT_COMPARE.allPairs.procedures],
+            default: [...DEFAULT_ADDED_SETTINGS.allPairs.procedures],
             description: 'Adjustments of the all-pairs matrices (García & Herrera 2008); bergmann-hommel is exact for at most 9 methods.',
           },
         },
@@ -207,17 +219,17 @@ export function compareSchema(): JsonSchema {
         type: 'object',
         additionalProperties: false,
         properties: {
-          rope: { type: 'number', minimum: 0, default: DEFAULT_COMPARE.bayesian.rope, description: 'Region of practical equivalence: differences within ±rope (metric units) count as equal.' },
-          prior: { type: 'number', exclusiveMinimum: 0, default: DEFAULT_COMPARE.bayesian.prior, description: 'Strength of the prior pseudo-observation at 0 of the signed-rank test (baycomp: 0.5).' },
-          samples: { type: 'integer', minimum: 100, default: DEFAULT_COMPARE.bayesian.samples, description: 'Posterior samples of the signed-rank test.' },
+          rope: { type: 'number', minimum: 0, default: DEFAULT_ADDED_SETTINGS.bayesian.rope, description: 'Region of practical equivalence: differences within ±rope (metric units) count as equal.' },
+          prior: { type: 'number', exclusiveMinimum: 0, default: DEFAULT_ADDED_SETTINGS.bayesian.prior, description: 'Strength of the prior pseudo-observation at 0 of the signed-rank test (baycomp: 0.5).' },
+          samples: { type: 'integer', minimum: 100, default: DEFAULT_ADDED_SETTINGS.bayesian.samples, description: 'Posterior samples of the signed-rank test.' },
         },
       },
       effect_size: {
         type: 'object',
         additionalProperties: false,
         properties: {
-          bootstrap: { type: 'integer', minimum: 100, default: DEFAULT_COMPARE.effectSize.bootstrap, description: 'Bootstrap resamples of the mean-difference confidence interval.' },
-          level: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: DEFAULT_COMPARE.effectSize.level },
+          bootstrap: { type: 'integer', minimum: 100, default: DEFAULT_ADDED_SETTINGS.effectSize.bootstrap, description: 'Bootstrap resamples of the mean-difference confidence interval.' },
+          level: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: DEFAULT_ADDED_SETTINGS.effectSize.level },
         },
       },
       cautions: { type: 'boolean', default: true, description: 'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.' },
@@ -321,7 +333,8 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
   const by = (c['bayesian'] ?? {}) as { rope?: number; prior?: number; samples?: number };
   const es = (c['effect_size'] ?? {}) as { bootstrap?: number; level?: number };
   const tests = dedupe((c['tests'] as CompareTest[] | undefined) ?? d.tests);
-  if (tests.includes('all-pairs') && (ap.procedures ?? d.allPairs.procedures).includes('bergmann-hommel') && methods.length > BERGMANN_HOMMEL_MAX_K) {
+  const da = DEFAULT_ADDED_SETTINGS;
+  if (tests.includes('all-pairs') && (ap.procedures ?? da.allPairs.procedures).includes('bergmann-hommel') && methods.length > BERGMANN_HOMMEL_MAX_K) {
     throw new UserError(
       `${at(ap.procedures ? ['compare', 'all_pairs', 'procedures'] : ['compare', 'tests'])}: compare.all_pairs.procedures: bergmann-hommel is exact only for at most ${BERGMANN_HOMMEL_MAX_K} methods and this spec has ${methods.length}; list the procedures without it (shaffer is the closest)`,
     );
@@ -347,10 +360,10 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
     sweeps,
     learningCurve: lc ? { experiments: lc.experiments ?? [], metric: lc.metric ?? null } : null,
     diagnostics: (c['diagnostics'] as string[] | undefined) ?? d.diagnostics,
-    allPairs: { procedures: ap.procedures ?? d.allPairs.procedures },
-    bayesian: { rope: by.rope ?? d.bayesian.rope, prior: by.prior ?? d.bayesian.prior, samples: by.samples ?? d.bayesian.samples },
-    effectSize: { bootstrap: es.bootstrap ?? d.effectSize.bootstrap, level: es.level ?? d.effectSize.level },
-    cautions: (c['cautions'] as boolean | undefined) ?? d.cautions,
+    ...(c['all_pairs'] !== undefined ? { allPairs: { procedures: ap.procedures ?? da.allPairs.procedures } } : {}),
+    ...(c['bayesian'] !== undefined ? { bayesian: { rope: by.rope ?? da.bayesian.rope, prior: by.prior ?? da.bayesian.prior, samples: by.samples ?? da.bayesian.samples } } : {}),
+    ...(c['effect_size'] !== undefined ? { effectSize: { bootstrap: es.bootstrap ?? da.effectSize.bootstrap, level: es.level ?? da.effectSize.level } } : {}),
+    ...(c['cautions'] !== undefined ? { cautions: c['cautions'] as boolean } : {}),
   };
 }
 

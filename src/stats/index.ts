@@ -15,3 +15,7 @@ export * from './posthoc.js';
 export * from './wilcoxon.js';
 export * from './pairwise.js';
 export * from './signtest.js';
+export * from './allpairs.js';
+export * from './resampled.js';
+export * from './bayesian.js';
+export * from './effectsize.js';

@@ -6,12 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, type ReportInput } from '../../src/report/build.js';
 import { comparisonCautions, datasetsNeeded, smallestExactP } from '../../src/report/cautions.js';
-import { DEFAULT_COMPARE, DEFAULT_COMPARE_TESTS, type CompareSpec } from '../../src/report/spec.js';
+import { DEFAULT_ADDED_SETTINGS, DEFAULT_COMPARE, DEFAULT_COMPARE_TESTS, type CompareSpec } from '../../src/report/spec.js';
 import { readCsv } from '../../src/report/csv.js';
 import { tableToCsv, type Table } from '../../src/report/table.js';
 import { signedRankSeed } from '../../src/report/bayesian-section.js';
 import { bayesianSignedRank } from '../../src/stats/bayesian.js';
-import type { MethodSpec } from '../../src/spec/load.js';
+import { parseSpec, type MethodSpec } from '../../src/spec/load.js';
+import '../../src/methods.js';
 import type { ResultRow } from '../../src/store/db.js';
 import { GH2010, GH2010_METHODS } from '../stats/fixtures.js';
 
@@ -202,6 +203,41 @@ describe('defaults', () => {
   it('the added tests are off unless named; cautions are on', () => {
     expect(DEFAULT_COMPARE.tests).toEqual(DEFAULT_COMPARE_TESTS);
     expect(DEFAULT_COMPARE.tests).toEqual(['friedman', 'posthoc', 'wilcoxon', 'sign', 'cd']);
-    expect(DEFAULT_COMPARE.cautions).toBe(true);
+    expect(DEFAULT_ADDED_SETTINGS.cautions).toBe(true);
+  });
+});
+
+describe('compare: settings of the added tests', () => {
+  const head = (structures: string) => `name: t
+datasets: [iris]
+structures: [${structures}]
+estimators:
+  - dirichlet: { alpha: 1 }
+`;
+  it('parse, with defaults for what is not given', () => {
+    const s = parseSpec(
+      head('nb, tan') +
+        `compare:
+  tests: [all-pairs, bayesian, effect-size, resampled-t]
+  all_pairs: { procedures: [shaffer] }
+  bayesian: { rope: 0.02 }
+  effect_size: { level: 0.9 }
+  cautions: false
+`,
+      'mem.yaml',
+    );
+    expect(s.compare.tests).toEqual(['all-pairs', 'bayesian', 'effect-size', 'resampled-t']);
+    expect(s.compare.allPairs).toEqual({ procedures: ['shaffer'] });
+    expect(s.compare.bayesian).toEqual({ rope: 0.02, prior: 0.5, samples: 50000 });
+    expect(s.compare.effectSize).toEqual({ bootstrap: 10000, level: 0.9 });
+    expect(s.compare.cautions).toBe(false);
+  });
+  it('refuses Bergmann–Hommel for more than 9 methods, naming the field', () => {
+    const ten = head('nb, tan, aode, kdb, fan-mdl, acll-tan, cl-ode, hill-climb, tan-hc, tan-hcsp');
+    expect(() => parseSpec(ten + 'compare:\n  tests: [all-pairs]\n', 'mem.yaml')).toThrow(/compare\.all_pairs\.procedures: bergmann-hommel is exact only for at most 9 methods and this spec has 10/);
+    expect(() => parseSpec(ten + 'compare:\n  tests: [all-pairs]\n  all_pairs: { procedures: [shaffer] }\n', 'mem.yaml')).not.toThrow();
+  });
+  it('rejects unknown procedures with the schema message', () => {
+    expect(() => parseSpec(head('nb') + 'compare:\n  all_pairs: { procedures: [tukey] }\n', 'mem.yaml')).toThrow(/compare\.all_pairs\.procedures\[0\]: must be one of/);
   });
 });
