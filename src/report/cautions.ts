@@ -4,6 +4,7 @@
  * the same page can disagree. Text only; no number of the comparisons changes.
  */
 import { cliques, type Comparison, type MetricComparison } from './compare.js';
+import { exactFriedman } from '../stats/friedman-exact.js';
 import { addedSettings } from './spec.js';
 
 /** Below this many datasets autorank refuses to run (and Demšar's rule of thumb for χ² is N > 10). */
@@ -23,6 +24,21 @@ export function datasetsNeeded(alpha: number): number {
   return n;
 }
 
+/**
+ * The exact Friedman p-value as a sentence, when the per-dataset values have no ties (the exact null
+ * distribution is that of untied rankings) and the enumeration is small enough; otherwise why not.
+ */
+export function exactFriedmanText(m: MetricComparison): string {
+  const N = m.datasets.length;
+  const tied = m.values.some((row) => new Set(row).size < row.length);
+  if (tied) return 'The exact permutation p-value of the Friedman statistic is not computed because some dataset ties two methods.';
+  const sums = m.meanRanks.map((r) => Math.round(r * N));
+  const r = exactFriedman(sums, N);
+  if (!r) return '';
+  const approx = m.friedman ? `, against ${m.friedman.p.toPrecision(3)} from the χ² approximation` : '';
+  return `The exact permutation p-value of the Friedman statistic (Friedman 1937; every ranking equally likely under H0, enumerated) is ${r.p.toPrecision(3)}${approx}; use it instead of the χ² and F p-values.`;
+}
+
 function fewDatasets(m: MetricComparison, c: Comparison): string[] {
   const s = c.settings;
   const N = m.datasets.length;
@@ -33,11 +49,11 @@ function fewDatasets(m: MetricComparison, c: Comparison): string[] {
   const out: string[] = [];
   if (N < FEW_DATASETS && ranked) {
     out.push(
-      `${t}: only N = ${N} datasets. The Friedman χ² and Iman–Davenport F p-values, the mean-rank post-hoc z-tests and the critical difference all rest on large-sample approximations (Demšar 2006 asks N > ${CHI2_RULE_N} and k > ${CHI2_RULE_K} for the χ² one; autorank refuses fewer than ${FEW_DATASETS} datasets): read them as descriptive, not as tests. Valid with few datasets: the tests on each dataset's folds — the corrected resampled t-test (compare.tests: resampled-t) or the correlated Bayesian t-test (bayesian) — and, across datasets, the exact sign and Wilcoxon tests, which are valid for any N but cannot reach p ≤ ${s.alpha} with N = ${N} (their smallest two-sided p is ${smallestExactP(N).toPrecision(3)}; ${datasetsNeeded(s.alpha)} datasets are needed).`,
+      `${t}: only N = ${N} datasets. The Friedman χ² and Iman–Davenport F p-values, the mean-rank post-hoc z-tests and the critical difference all rest on large-sample approximations (Demšar 2006 asks N > ${CHI2_RULE_N} and k > ${CHI2_RULE_K} for the χ² one; autorank refuses fewer than ${FEW_DATASETS} datasets): read them as descriptive, not as tests. Valid with few datasets: the tests on each dataset's folds — the corrected resampled t-test (compare.tests: resampled-t) or the correlated Bayesian t-test (bayesian) — and, across datasets, the exact sign and Wilcoxon tests, which are valid for any N but cannot reach p ≤ ${s.alpha} with N = ${N} (their smallest two-sided p is ${smallestExactP(N).toPrecision(3)}; ${datasetsNeeded(s.alpha)} datasets are needed). ${exactFriedmanText(m)}`.trimEnd(),
     );
   } else if (N <= CHI2_RULE_N && s.tests.includes('friedman')) {
     out.push(
-      `${t}: N = ${N} datasets${k <= CHI2_RULE_K ? ` and k = ${k} methods` : ''}: the χ² approximation of the Friedman statistic is rough below Demšar's (2006) rule of thumb (N > ${CHI2_RULE_N}, k > ${CHI2_RULE_K}); Iman–Davenport's F p-value is the better approximation, and the post-hoc p-values are approximate too.`,
+      `${t}: N = ${N} datasets${k <= CHI2_RULE_K ? ` and k = ${k} methods` : ''}: the χ² approximation of the Friedman statistic is rough below Demšar's (2006) rule of thumb (N > ${CHI2_RULE_N}, k > ${CHI2_RULE_K}); Iman–Davenport's F p-value is the better approximation, and the post-hoc p-values are approximate too. ${exactFriedmanText(m)}`.trimEnd(),
     );
   }
   return out;

@@ -19,3 +19,4 @@ export * from './allpairs.js';
 export * from './resampled.js';
 export * from './bayesian.js';
 export * from './effectsize.js';
+export * from './friedman-exact.js';

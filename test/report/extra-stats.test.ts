@@ -11,6 +11,7 @@ import { readCsv } from '../../src/report/csv.js';
 import { tableToCsv, type Table } from '../../src/report/table.js';
 import { signedRankSeed } from '../../src/report/bayesian-section.js';
 import { bayesianSignedRank } from '../../src/stats/bayesian.js';
+import { exactFriedman } from '../../src/stats/friedman-exact.js';
 import { parseSpec, type MethodSpec } from '../../src/spec/load.js';
 import '../../src/methods.js';
 import type { ResultRow } from '../../src/store/db.js';
@@ -169,6 +170,10 @@ describe('cautions', () => {
     expect(c[0]).toMatch(/only N = 3 datasets/);
     expect(c[0]).toMatch(/resampled-t/);
     expect(c[0]).toMatch(/smallest two-sided p is 0\.250; 6 datasets are needed/);
+    // The valid test across the 3 datasets: the exact Friedman p (src/stats/friedman-exact.ts, checked by brute force).
+    const m = doc.comparison.metrics[0]!;
+    const exact = exactFriedman(m.meanRanks.map((r) => Math.round(r * 3)), 3)!;
+    expect(c[0]).toContain(`exact permutation p-value of the Friedman statistic (Friedman 1937; every ranking equally likely under H0, enumerated) is ${exact.p.toPrecision(3)}, against ${m.friedman!.p.toPrecision(3)}`);
     expect(comparisonCautions((await report(rows, GH2010_METHODS, { cautions: false })).comparison)).toEqual([]);
     expect(comparisonCautions((await report(gh2010Rows, GH2010_METHODS, {})).comparison)).toEqual([]);
     expect(smallestExactP(3)).toBe(0.25);
