@@ -16,6 +16,7 @@ import { parseSpec, type MethodSpec } from '../../src/spec/load.js';
 import '../../src/methods.js';
 import type { ResultRow } from '../../src/store/db.js';
 import { GH2010, GH2010_METHODS } from '../stats/fixtures.js';
+import { FIVE_BY_TWO_A, FIVE_BY_TWO_B, W2_A, W2_B } from '../stats/resampled-fixtures.js';
 
 function method(label: string): MethodSpec {
   return { kind: 'bnc', label, structure: { id: 'nb', params: {}, given: {} }, estimator: { id: 'dirichlet', params: {}, given: {} } };
@@ -84,9 +85,7 @@ describe('all-pairs matrices in the report', () => {
   });
 });
 
-// Weka 3.6.14 PairedStatsCorrected on these 10 folds (test/stats/resampled.test.ts): p = 0.001684995278458656, A larger.
-const W2_A = [0.8449, 0.8455, 0.8314, 0.8722, 0.8707, 0.8579, 0.8167, 0.8601, 0.8162, 0.8322];
-const W2_B = [0.835, 0.8273, 0.8143, 0.8615, 0.8582, 0.8447, 0.8102, 0.8501, 0.7837, 0.8125];
+// W2_A, W2_B: Weka 3.6.14 PairedStatsCorrected gives p = 0.001684995278458656, A larger (test/stats/resampled.test.ts).
 
 describe('per-dataset tests on the folds', () => {
   it('Weka markers: A is significantly better than the base B on d1 (v), not on d2', async () => {
@@ -115,20 +114,8 @@ describe('per-dataset tests on the folds', () => {
   });
 
   it("5 × 2-fold CV gets Dietterich's t and Alpaydin's F (values of test/stats/resampled.test.ts)", async () => {
-    const A = [
-      [0.7755, 0.8076],
-      [0.8199, 0.7897],
-      [0.7734, 0.7987],
-      [0.8096, 0.822],
-      [0.7757, 0.7741],
-    ];
-    const B = [
-      [0.7661, 0.7947],
-      [0.8229, 0.7844],
-      [0.7519, 0.7746],
-      [0.8282, 0.7977],
-      [0.7439, 0.737],
-    ];
+    const A = FIVE_BY_TWO_A;
+    const B = FIVE_BY_TWO_B;
     const rows = [0, 1, 2, 3, 4].flatMap((r) => [0, 1].flatMap((f) => [row('d', 'A', r, f, A[r]![f]!, 50, 50), row('d', 'B', r, f, B[r]![f]!, 50, 50)]));
     const doc = await report(rows, ['A', 'B'], { tests: ['resampled-t'], control: 'A', pairs: [['A', 'B']] });
     const five = csv(doc.tables.find((t) => t.id === 'five-by-two-accuracy'));

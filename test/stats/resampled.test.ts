@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { studentTCdf, studentTTwoSidedP } from '../../src/stats/distributions.js';
 import { correctedResampledTTest, fiveByTwoCvTests } from '../../src/stats/resampled.js';
+import { FIVE_BY_TWO_A, FIVE_BY_TWO_B, W2_A, W2_B } from './resampled-fixtures.js';
 
 // Paired per-fold scores; references from Weka 3.6.14's own weka.experiment.PairedStatsCorrected
 // (new PairedStatsCorrected(0.05, ratio); add(x, y) per fold; calculateDerived(); differencesProbability,
 // differencesSignificance), run outside the repository.
-const W2_A = [0.8449, 0.8455, 0.8314, 0.8722, 0.8707, 0.8579, 0.8167, 0.8601, 0.8162, 0.8322];
-const W2_B = [0.835, 0.8273, 0.8143, 0.8615, 0.8582, 0.8447, 0.8102, 0.8501, 0.7837, 0.8125];
 const W3 = [
   0.71527, 0.73389, 0.72605, 0.72678, 0.71544, 0.74726, 0.66694, 0.73847, 0.72783, 0.78374, 0.66898, 0.6668, 0.6828, 0.69961, 0.7316, 0.75906, 0.67763,
   0.66892, 0.67397, 0.7306, 0.6596, 0.68695, 0.72133, 0.69663, 0.70242, 0.76161, 0.59928, 0.60963, 0.69469, 0.69018, 0.72487, 0.743, 0.62677, 0.6716,
@@ -57,20 +56,8 @@ describe('corrected resampled t-test (Nadeau & Bengio 2003) = Weka PairedStatsCo
 
 describe('5×2cv tests (Dietterich 1998; Alpaydin 1999)', () => {
   // Reference: numpy/scipy from the papers' formulas: t = p11/sqrt(sum s2/5) ~ t5; F = sum p^2/(2 sum s2) ~ F(10,5).
-  const A = [
-    [0.7755, 0.8076],
-    [0.8199, 0.7897],
-    [0.7734, 0.7987],
-    [0.8096, 0.822],
-    [0.7757, 0.7741],
-  ];
-  const B = [
-    [0.7661, 0.7947],
-    [0.8229, 0.7844],
-    [0.7519, 0.7746],
-    [0.8282, 0.7977],
-    [0.7439, 0.737],
-  ];
+  const A = FIVE_BY_TWO_A;
+  const B = FIVE_BY_TWO_B;
   it('t and F with their p-values', () => {
     const r = fiveByTwoCvTests(A, B);
     expect(r.t).toBeCloseTo(0.6720460402294592, 10);
