@@ -22,12 +22,26 @@ export interface FoldPairs {
 }
 
 /** The paired fold scores of methods a and b on one dataset (folds matched by repeat and fold). */
+/** Rows by dataset and method, built once per result set (the sections ask for every dataset × pair). */
+const rowIndex = new WeakMap<readonly ResultRow[], Map<string, ResultRow[]>>();
+
+function rowsOf(rows: readonly ResultRow[], dataset: string, method: string): readonly ResultRow[] {
+  let index = rowIndex.get(rows);
+  if (!index) {
+    index = new Map();
+    for (const r of rows) {
+      const k = `${r.dataset}\u0000${r.method}`;
+      let list = index.get(k);
+      if (!list) index.set(k, (list = []));
+      list.push(r);
+    }
+    rowIndex.set(rows, index);
+  }
+  return index.get(`${dataset}\u0000${method}`) ?? [];
+}
+
 export function foldPairs(rows: readonly ResultRow[], key: MetricComparison['metric']['key'], dataset: string, a: string, b: string): FoldPairs {
-  const byFold = (method: string): Map<string, ResultRow> => {
-    const m = new Map<string, ResultRow>();
-    for (const r of rows) if (r.dataset === dataset && r.method === method) m.set(`${r.repeat}:${r.fold}`, r);
-    return m;
-  };
+  const byFold = (method: string): Map<string, ResultRow> => new Map(rowsOf(rows, dataset, method).map((r) => [`${r.repeat}:${r.fold}`, r]));
   const ra = byFold(a);
   const rb = byFold(b);
   const keys = [...ra.keys()].filter((k) => rb.has(k));
