@@ -30,7 +30,7 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
     const figures: Block[] = [];
     for (const p of m.pairs) {
       if (p.valuesA.length < 1) continue;
-      const r = bayesianSignedRank(p.valuesA, p.valuesB, rope, { prior: added.bayesian.prior, samples: added.bayesian.samples, seed: signedRankSeed(ctx.seed, m.metric.key, p.a, p.b) });
+      const r = bayesianSignedRank(p.valuesA, p.valuesB, rope, { prior: added.bayesian.prior, samples: added.bayesian.samples, seed: signedRankSeed(ctx.seed, m.metric.key, p.a, p.b), keep: 10000 });
       const pr = betterProbabilities(r, m.metric.higherIsBetter);
       const toABOrder = (v: readonly (readonly [number, number, number])[]): readonly (readonly [number, number, number])[] =>
         m.metric.higherIsBetter ? v.map(([lo, ro, hi]) => [hi, ro, lo] as const) : v;

@@ -101,20 +101,28 @@ export async function simplexFigure(
     { x: 1, y: -0.07, text: `P(${b} better) = ${probs.b.toFixed(3)}` },
     { x: 0.5, y: h + 0.05, text: `P(rope) = ${probs.rope.toFixed(3)}` },
   ];
-  const scale = { domain: [-0.25, 1.25], nice: false, zero: false };
+  const scale = { domain: [-0.55, 1.55], nice: false, zero: false };
   const yScale = { domain: [-0.15, 1.0], nice: false, zero: false };
   const title = `${metricTitle}: ${a} vs ${b}, Bayesian signed-rank posterior`;
   const spec = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
-    width: 380,
+    width: 520,
     height: 300,
     config: { ...CONFIG, view: { stroke: null } },
     layer: [
       {
+        // A 2-D histogram of the samples (baycomp draws a hexbin): the SVG holds one rectangle per occupied
+        // cell, not one mark per sample, so the figure stays small however many samples are drawn.
         data: { values: points },
-        mark: { type: 'circle', size: 9, opacity: 0.15, color: '#1f77b4' },
-        encoding: { x: { field: 'x', type: 'quantitative', scale, axis: null }, y: { field: 'y', type: 'quantitative', scale: yScale, axis: null } },
+        mark: { type: 'rect' },
+        encoding: {
+          x: { field: 'x', type: 'quantitative', bin: { step: 0.025, extent: [0, 1] }, scale, axis: null },
+          x2: { field: 'x2' },
+          y: { field: 'y', type: 'quantitative', bin: { step: 0.025, extent: [0, 1] }, scale: yScale, axis: null },
+          y2: { field: 'y2' },
+          color: { aggregate: 'count', type: 'quantitative', title: 'samples', scale: { scheme: 'blues', type: 'sqrt' } },
+        },
       },
       {
         data: { values: edges },
@@ -140,7 +148,7 @@ export async function simplexFigure(
   return {
     id,
     title,
-    caption: `${metricTitle}: ${samples.length} posterior samples of the Bayesian signed-rank test (rope ±${rope}) of ${a} against ${b} in the probability simplex (Benavoli et al. 2017); each corner is the certainty of one outcome, the orange lines bound the regions where it is the most probable.`,
+    caption: `${metricTitle}: density of ${samples.length} posterior samples of the Bayesian signed-rank test (rope ±${rope}) of ${a} against ${b} in the probability simplex (Benavoli et al. 2017); each corner is the certainty of one outcome, the orange lines bound the regions where it is the most probable.`,
     svg: await renderSvg(spec),
   };
 }
