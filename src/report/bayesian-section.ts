@@ -8,7 +8,7 @@ import { bayesianSignedRank, correlatedBayesianTTest } from '../stats/bayesian.j
 import type { Block, Section } from './build.js';
 import { simplexFigure } from './stat-figures.js';
 import { addedSettings } from './spec.js';
-import { betterProbabilities, type StatsSectionContext } from './stats-sections.js';
+import { attempt, betterProbabilities, type StatsSectionContext } from './stats-sections.js';
 import { foldPairs } from './single-dataset.js';
 import { cell, fixed, type TableRow } from './table.js';
 
@@ -28,9 +28,13 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
   for (const m of ctx.comparison.metrics) {
     const rows: TableRow[] = [];
     const figures: Block[] = [];
+    const notes: string[] = [];
     for (const p of m.pairs) {
       if (p.valuesA.length < 1) continue;
-      const r = bayesianSignedRank(p.valuesA, p.valuesB, rope, { prior: added.bayesian.prior, samples: added.bayesian.samples, seed: signedRankSeed(ctx.seed, m.metric.key, p.a, p.b), keep: 10000 });
+      const r = attempt(notes, `${p.a} vs ${p.b}`, () =>
+        bayesianSignedRank(p.valuesA, p.valuesB, rope, { prior: added.bayesian.prior, samples: added.bayesian.samples, seed: signedRankSeed(ctx.seed, m.metric.key, p.a, p.b), keep: 10000 }),
+      );
+      if (!r) continue;
       const pr = betterProbabilities(r, m.metric.higherIsBetter);
       const toABOrder = (v: readonly (readonly [number, number, number])[]): readonly (readonly [number, number, number])[] =>
         m.metric.higherIsBetter ? v.map(([lo, ro, hi]) => [hi, ro, lo] as const) : v;
@@ -63,6 +67,7 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
             { header: 'verdict', align: 'l' },
           ],
           rows,
+          notes,
         }),
       );
       blocks.push(...figures);
@@ -70,11 +75,13 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
 
     // Correlated Bayesian t-test per dataset on the paired folds.
     const tRows: TableRow[] = [];
+    const tNotes: string[] = [];
     for (const ds of m.table.datasets) {
       for (const p of m.pairs) {
         const fp = foldPairs(ctx.rows, m.metric.key, ds, p.a, p.b);
         if (fp.a.length < 2) continue;
-        const r = correlatedBayesianTTest(fp.a, fp.b, fp.testFraction, rope);
+        const r = attempt(tNotes, `${ds}, ${p.a} vs ${p.b}`, () => correlatedBayesianTTest(fp.a, fp.b, fp.testFraction, rope));
+        if (!r) continue;
         const pr = betterProbabilities(r, m.metric.higherIsBetter);
         tRows.push({
           cells: [
@@ -108,6 +115,7 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
             { header: 'P(b better)', align: 'r' },
           ],
           rows: tRows,
+          notes: tNotes,
         }),
       );
     }

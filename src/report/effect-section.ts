@@ -6,7 +6,7 @@
 import { akinshinGamma, bootstrapMeanDifference, cliffsDelta } from '../stats/effectsize.js';
 import type { Section } from './build.js';
 import { addedSettings } from './spec.js';
-import type { StatsSectionContext } from './stats-sections.js';
+import { attempt, type StatsSectionContext } from './stats-sections.js';
 import { cell, fixed, formatP, type TableRow } from './table.js';
 
 /** Seed of the bootstrap of one pair on one metric: the experiment seed and what is compared. */
@@ -19,12 +19,17 @@ export function effectSizeSections(ctx: StatsSectionContext): Section[] {
   const added = addedSettings(s);
   const blocks = ctx.comparison.metrics.flatMap((m) => {
     const rows: TableRow[] = [];
+    const notes: string[] = [];
     for (const p of m.pairs) {
       const n = p.valuesA.length;
       if (n < 2) continue;
-      const ci = bootstrapMeanDifference(p.valuesA, p.valuesB, { resamples: added.effectSize.bootstrap, level: added.effectSize.level, seed: effectSeed(ctx.seed, m.metric.key, p.a, p.b) });
-      const delta = cliffsDelta(p.valuesA, p.valuesB);
-      const gamma = akinshinGamma(p.valuesA, p.valuesB);
+      const sizes = attempt(notes, `${p.a} vs ${p.b}`, () => ({
+        ci: bootstrapMeanDifference(p.valuesA, p.valuesB, { resamples: added.effectSize.bootstrap, level: added.effectSize.level, seed: effectSeed(ctx.seed, m.metric.key, p.a, p.b) }),
+        delta: cliffsDelta(p.valuesA, p.valuesB),
+        gamma: akinshinGamma(p.valuesA, p.valuesB),
+      }));
+      if (!sizes) continue;
+      const { ci, delta, gamma } = sizes;
       const d = m.metric.digits;
       rows.push({
         cells: [
@@ -40,7 +45,7 @@ export function effectSizeSections(ctx: StatsSectionContext): Section[] {
         ],
       });
     }
-    if (rows.length === 0) return [];
+    if (rows.length === 0 && notes.length === 0) return [];
     return ctx.addTable({
       id: ctx.tableId(`effect-size-${m.metric.key}`),
       caption: `${m.metric.title}: effect sizes of a against b over the per-dataset means (${m.metric.higherIsBetter ? 'positive: a higher, better' : 'positive: a higher, worse'}): mean difference a − b with a ${Math.round(added.effectSize.level * 100)}% percentile bootstrap interval (${added.effectSize.bootstrap} resamples of the datasets, seeded from the experiment seed, the metric and the pair); Cliff's δ (negligible < 0.147 ≤ small < 0.33 ≤ medium < 0.474 ≤ large) and Akinshin's γ (median difference over the pooled MAD × 1.4826; Cohen's thresholds 0.2, 0.5, 0.8), as autorank; next to the Wilcoxon signed-rank p-values.`,
@@ -56,6 +61,7 @@ export function effectSizeSections(ctx: StatsSectionContext): Section[] {
         { header: 'adjusted p', align: 'r' },
       ],
       rows,
+      notes,
     });
   });
   return blocks.length ? [{ title: 'Effect sizes', level: 3, blocks }] : [];

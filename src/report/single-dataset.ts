@@ -7,7 +7,7 @@ import type { ResultRow } from '../store/db.js';
 import { correctedResampledTTest, fiveByTwoCvTests } from '../stats/resampled.js';
 import type { Block, Section } from './build.js';
 import type { MetricComparison } from './compare.js';
-import type { StatsSectionContext } from './stats-sections.js';
+import { attempt, type StatsSectionContext } from './stats-sections.js';
 import { cell, fixed, formatP, type TableRow } from './table.js';
 
 export interface FoldPairs {
@@ -98,7 +98,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     const counts = others.map(() => ({ v: 0, tie: 0, star: 0 }));
     const rows: TableRow[] = [];
     const detail: TableRow[] = [];
-    const notes = new Set<string>();
+    const notes: string[] = [];
     const d = m.metric.digits;
     m.table.datasets.forEach((ds, i) => {
       const baseCell = m.table.cells[i]![baseIdx];
@@ -111,11 +111,15 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
         }
         const fp = foldPairs(ctx.rows, m.metric.key, ds, o, base);
         if (fp.a.length < 2) {
-          notes.add(`${ds}: fewer than 2 paired folds, no per-dataset test.`);
+          notes.push(`${ds}, ${o}: fewer than 2 paired folds, no per-dataset test.`);
           cells.push(cell(fixed(c.mean, d), { value: c.mean }));
           return;
         }
-        const t = correctedResampledTTest(fp.a, fp.b, fp.testTrainRatio, s.alpha);
+        const t = attempt(notes, `${ds}, ${o}`, () => correctedResampledTTest(fp.a, fp.b, fp.testTrainRatio, s.alpha));
+        if (!t) {
+          cells.push(cell(fixed(c.mean, d), { value: c.mean }));
+          return;
+        }
         const better = t.significance !== 0 && t.significance === 1 === m.metric.higherIsBetter;
         const marker = t.significance === 0 ? '' : better ? ' v' : ' *';
         if (marker === ' v') counts[j]!.v++;
@@ -137,7 +141,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
       });
       rows.push({ cells });
     });
-    if (detail.length === 0) continue;
+    if (detail.length === 0 && notes.length === 0) continue;
     rows.push({
       ruleAbove: true,
       cells: [cell('(v/ /*)', { italic: true }), cell('', { value: null }), ...counts.map((c) => cell(`(${c.v}/${c.tie}/${c.star})`, { value: `${c.v}/${c.tie}/${c.star}` }))],
@@ -148,7 +152,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
         caption: `${m.metric.title} (${m.metric.higherIsBetter ? 'higher' : 'lower'} is better): per-dataset means, each method against ${base} (first column) by the corrected resampled t-test (Nadeau & Bengio 2003, as Weka's Experimenter) on the paired folds at α = ${s.alpha}: v = significantly better than ${base}, * = significantly worse (Weka marks larger/smaller; here the marks follow the metric's direction). Last row: (better/no difference/worse) counts.`,
         columns: [{ header: 'dataset', align: 'l' }, { header: base, align: 'r' }, ...others.map((o) => ({ header: o, align: 'r' as const }))],
         rows,
-        notes: [...notes],
+        notes,
       }),
     );
     blocks.push(
@@ -171,11 +175,13 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
 
     // Dietterich's 5×2cv t-test and Alpaydin's F-test on the datasets resampled by 5 × 2-fold CV.
     const fiveRows: TableRow[] = [];
+    const fiveNotes: string[] = [];
     for (const ds of m.table.datasets) {
       for (const p of m.pairs) {
         const layout = fiveByTwo(foldPairs(ctx.rows, m.metric.key, ds, p.a, p.b));
         if (!layout) continue;
-        const r = fiveByTwoCvTests(layout.a, layout.b);
+        const r = attempt(fiveNotes, `${ds}, ${p.a} vs ${p.b}`, () => fiveByTwoCvTests(layout.a, layout.b));
+        if (!r) continue;
         fiveRows.push({
           cells: [
             cell(ds),
@@ -204,6 +210,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
             { header: 'p (F)', align: 'r' },
           ],
           rows: fiveRows,
+          notes: fiveNotes,
         }),
       );
     }

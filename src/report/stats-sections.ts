@@ -62,3 +62,16 @@ export function extraStatisticsSettings(s: Comparison['settings']): string[] {
   }
   return out;
 }
+
+/**
+ * Runs one statistic; when its input is unusable (e.g. an infinite log loss on some fold) the error message
+ * goes to `notes`, printed under the table, and the caller skips that row instead of losing the report.
+ */
+export function attempt<T>(notes: string[], where: string, f: () => T): T | null {
+  try {
+    return f();
+  } catch (e) {
+    notes.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
+}

@@ -74,9 +74,11 @@ export function correlatedBayesianTTest(a: readonly number[], b: readonly number
     below = studentTCdf((-rope - mean) / scale, df);
     above = studentTCdf((rope - mean) / scale, df, false);
   } else {
-    // A point mass at the mean (baycomp): inside the rope (closed) unless beyond it.
-    below = mean < -rope || (rope === 0 && mean < 0) ? 1 : 0;
-    above = mean > rope || (rope === 0 && mean > 0) ? 1 : 0;
+    // A point mass at the mean (baycomp): inside the rope (closed) unless beyond it; without a rope, a
+    // point mass at exactly 0 is split evenly between the two sides (baycomp Posterior(0, 0, 1).probs()).
+    const split = rope === 0 && mean === 0 ? 0.5 : 0;
+    below = mean < -rope ? 1 : split;
+    above = mean > rope ? 1 : split;
   }
   return { n, meanDifference: mean, scale, df, rho, ropeWidth: rope, below, above, rope: Math.max(0, 1 - below - above) };
 }

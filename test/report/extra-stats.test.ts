@@ -10,6 +10,8 @@ import { DEFAULT_ADDED_SETTINGS, DEFAULT_COMPARE, DEFAULT_COMPARE_TESTS, type Co
 import { readCsv } from '../../src/report/csv.js';
 import { tableToCsv, type Table } from '../../src/report/table.js';
 import { signedRankSeed } from '../../src/report/bayesian-section.js';
+import { compareResults } from '../../src/report/compare.js';
+import { singleDatasetSections } from '../../src/report/single-dataset.js';
 import { bayesianSignedRank } from '../../src/stats/bayesian.js';
 import { exactFriedman } from '../../src/stats/friedman-exact.js';
 import { parseSpec, type MethodSpec } from '../../src/spec/load.js';
@@ -146,6 +148,29 @@ describe('Bayesian and effect-size sections', () => {
     const eff = csv(doc.tables.find((x) => x.id === 'effect-size-accuracy'));
     expect(eff).toHaveLength(3);
     expect(Number(eff.find((r) => r[1] === 'FH-GBML')![3])).toBeCloseTo(a.reduce((s, x, i) => s + x - b[i]!, 0) / a.length, 12);
+  });
+});
+
+describe('unusable values', () => {
+  it('a fold value a statistic rejects becomes a note under the table, not a failed report', () => {
+    const finite = [...W2_A.map((v, f) => row('d1', 'A', 0, f, v)), ...W2_B.map((v, f) => row('d1', 'B', 0, f, v))];
+    const comparison = compareResults(finite, ['B', 'A'], { ...DEFAULT_COMPARE, metrics: ['accuracy'], tests: ['resampled-t'], control: 'B' });
+    // The sections read the folds themselves: one of B's folds is infinite there (e.g. a log loss).
+    const rows = finite.map((r) => (r.method === 'B' && r.fold === 3 ? { ...r, accuracy: Infinity } : r));
+    const tables: Table[] = [];
+    const sections = singleDatasetSections({
+      comparison,
+      rows,
+      seed: '1',
+      tableId: (x) => x,
+      figureId: (x) => x,
+      addTable: (t) => (t ? (tables.push(t), [{ kind: 'table', table: t }]) : []),
+      addFigure: (f) => ({ kind: 'figure', figure: f }),
+    });
+    expect(sections).toHaveLength(1);
+    const t = tables.find((x) => x.id === 'resampled-t-accuracy')!;
+    expect(t.notes).toEqual(['d1, A: b[3] must be a finite number, got Infinity']);
+    expect(t.rows[0]!.cells[2]!.text).toBe((W2_A.reduce((a, b) => a + b, 0) / 10).toFixed(4)); // no mark
   });
 });
 

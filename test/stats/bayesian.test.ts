@@ -106,5 +106,7 @@ describe('correlated Bayesian t-test (Corani & Benavoli 2015) = baycomp Correlat
   it('zero variance is a point mass (baycomp Posterior(42, 0, 1, 2).probs() = [0, 0, 1])', () => {
     expect(correlatedBayesianTTest([42, 42], [0, 0], 0.1, 2)).toMatchObject({ below: 0, rope: 0, above: 1 });
     expect(correlatedBayesianTTest([1, 1], [0, 0], 0.1, 2)).toMatchObject({ below: 0, rope: 1, above: 0 });
+    // baycomp Posterior(0, 0, 1).probs() = [0.5, 0.5] without a rope.
+    expect(correlatedBayesianTTest([1, 1], [1, 1], 0.1, 0)).toMatchObject({ below: 0.5, rope: 0, above: 0.5 });
   });
 });
