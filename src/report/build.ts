@@ -5,7 +5,7 @@
 import type { MethodSpec } from '../spec/load.js';
 import type { ResultRow } from '../store/db.js';
 import type { PAdjustMethod } from '../stats/padjust.js';
-import { comparisonCautions } from './cautions.js';
+import { comparisonCautions, posthocCautions } from './cautions.js';
 import { cliques, compareResults, foldValues, metricDef, type Comparison, type MetricComparison } from './compare.js';
 import { diagnosticTable, diagnosticTitle } from './diagnostics.js';
 import { cdFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
@@ -551,6 +551,8 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
         const groups = m.cd.procedure === 'nemenyi' ? cliques(m.meanRanks, m.cd.cd) : [];
         b.push(addFigure(await cdFigure(figureId(`cd-${m.metric.key}`), m.metric.title, m.methods, m.meanRanks, m.cd.cd, groups, procedure)));
       }
+      const disagree = posthocCautions(m, comparison);
+      if (disagree.length) b.push({ kind: 'list', items: disagree });
       if (b.length) sections.push({ title: `${m.metric.title}: comparisons with the control`, level: 3, blocks: b });
     }
     const wdl = wdlTable(comparison);

@@ -88,8 +88,17 @@ function disagreements(m: MetricComparison, c: Comparison): string[] {
   return out;
 }
 
-/** Every caution of a comparison, one string each (empty when compare.cautions is false). */
+/** The cautions about too few datasets, one string each (empty when compare.cautions is false). */
 export function comparisonCautions(c: Comparison): string[] {
   if (!addedSettings(c.settings).cautions) return [];
-  return c.metrics.flatMap((m) => [...fewDatasets(m, c), ...disagreements(m, c)]);
+  return c.metrics.flatMap((m) => fewDatasets(m, c));
+}
+
+/**
+ * Why the post-hoc table and the CD diagram of one metric disagree, if they do (empty when
+ * compare.cautions is false); printed under the diagram.
+ */
+export function posthocCautions(m: MetricComparison, c: Comparison): string[] {
+  if (!addedSettings(c.settings).cautions) return [];
+  return disagreements(m, c);
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildReport, type ReportInput } from '../../src/report/build.js';
-import { comparisonCautions, datasetsNeeded, smallestExactP } from '../../src/report/cautions.js';
+import { comparisonCautions, datasetsNeeded, posthocCautions, smallestExactP } from '../../src/report/cautions.js';
 import { DEFAULT_ADDED_SETTINGS, DEFAULT_COMPARE, DEFAULT_COMPARE_TESTS, type CompareSpec } from '../../src/report/spec.js';
 import { readCsv } from '../../src/report/csv.js';
 import { tableToCsv, type Table } from '../../src/report/table.js';
@@ -211,7 +211,11 @@ describe('cautions', () => {
     expect(xc.pAdjusted).toBeLessThan(0.05);
     expect(m.meanRanks[1]! - m.meanRanks[0]!).toBeCloseTo(1.8, 12);
     expect(m.cd!.cd).toBeGreaterThan(1.8);
-    const c = comparisonCautions(doc.comparison);
+    const c = posthocCautions(m, doc.comparison);
+    expect(comparisonCautions(doc.comparison).some((t) => /disagree/.test(t))).toBe(false);
+    // Printed in the metric's section, under the CD diagram.
+    const section = doc.sections.find((x) => x.title === 'Accuracy: comparisons with the control')!;
+    expect(section.blocks.at(-1)).toEqual({ kind: 'list', items: c });
     expect(c.some((t) => /X, B differ significantly from A in the post-hoc table but are within the critical difference of it/.test(t))).toBe(true);
   });
 });
