@@ -43,6 +43,10 @@ describe('exact Friedman test', () => {
   ])('equals brute-force enumeration: rank sums %j over N = %i', (sums, N) => {
     expect(exactFriedman(sums, N)!.p).toBeCloseTo(bruteForce(sums, N), 12);
   });
+  it('k = 2 is the two-sided sign test: 5 wins of 6 give 2·7/64 (R binom.test(5, 6)$p.value = 0.21875)', () => {
+    expect(exactFriedman([7, 11], 6)!.p).toBeCloseTo(0.21875, 14);
+    expect(exactFriedman([6, 12], 6)!.p).toBeCloseTo(0.03125, 14);
+  });
   it('rejects rank sums that no rankings give', () => {
     expect(() => exactFriedman([3, 3, 3], 3)).toThrow(/add up/);
   });
