@@ -8,7 +8,7 @@ import { bayesianSignedRank, correlatedBayesianTTest } from '../stats/bayesian.j
 import type { Block, Section } from './build.js';
 import { simplexFigure } from './stat-figures.js';
 import { addedSettings } from './spec.js';
-import { attempt, betterProbabilities, type StatsSectionContext } from './stats-sections.js';
+import { attempt, betterProbabilities, cols, type StatsSectionContext } from './stats-sections.js';
 import { foldPairs } from './single-dataset.js';
 import { cell, fixed, type TableRow } from './table.js';
 
@@ -57,15 +57,7 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
         ...ctx.addTable({
           id: ctx.tableId(`bayesian-signed-rank-${m.metric.key}`),
           caption: `${m.metric.title}: Bayesian signed-rank test (Benavoli et al. 2017) of a against b over the per-dataset means, rope ±${rope}: posterior probabilities that a is better by more than the rope, that they are practically equivalent, and that b is better (fractions of ${added.bayesian.samples} posterior samples in which each is the most probable, as baycomp); Dirichlet-process prior with a pseudo-observation of strength ${added.bayesian.prior} at 0; sampler seeded from the experiment seed, the metric and the pair. Bold and verdict: probability ≥ ${decide} (1 − α, as autorank).`,
-          columns: [
-            { header: 'a', align: 'l' },
-            { header: 'b', align: 'l' },
-            { header: 'N', align: 'r' },
-            { header: 'P(a better)', align: 'r' },
-            { header: 'P(rope)', align: 'r' },
-            { header: 'P(b better)', align: 'r' },
-            { header: 'verdict', align: 'l' },
-          ],
+          columns: cols('a:l', 'b:l', 'N', 'P(a better)', 'P(rope)', 'P(b better)', 'verdict:l'),
           rows,
           notes,
         }),
@@ -103,17 +95,7 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
         ...ctx.addTable({
           id: ctx.tableId(`correlated-t-${m.metric.key}`),
           caption: `${m.metric.title}: correlated Bayesian t-test (Corani & Benavoli 2015) of a against b on each dataset's paired folds, rope ±${rope}: the posterior of the mean difference is Student t with J − 1 df, location mean(a − b) and scale² = (1/J + ρ/(1 − ρ))·s², with the non-informative prior of the paper and ρ = n_test/(n_test + n_train) (1/k for k-fold CV, as baycomp); exact, no sampling. Bold: probability ≥ ${decide}.`,
-          columns: [
-            { header: 'dataset', align: 'l' },
-            { header: 'a', align: 'l' },
-            { header: 'b', align: 'l' },
-            { header: 'J', align: 'r' },
-            { header: 'ρ', align: 'r' },
-            { header: 'mean a − b', align: 'r' },
-            { header: 'P(a better)', align: 'r' },
-            { header: 'P(rope)', align: 'r' },
-            { header: 'P(b better)', align: 'r' },
-          ],
+          columns: cols('dataset:l', 'a:l', 'b:l', 'J', 'ρ', 'mean a − b', 'P(a better)', 'P(rope)', 'P(b better)'),
           rows: tRows,
           notes: tNotes,
         }),

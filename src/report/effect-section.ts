@@ -6,7 +6,7 @@
 import { akinshinGamma, bootstrapMeanDifference, cliffsDelta } from '../stats/effectsize.js';
 import type { Section } from './build.js';
 import { addedSettings } from './spec.js';
-import { attempt, type StatsSectionContext } from './stats-sections.js';
+import { attempt, cols, type StatsSectionContext } from './stats-sections.js';
 import { cell, fixed, formatP, type TableRow } from './table.js';
 
 /** Seed of the bootstrap of one pair on one metric: the experiment seed and what is compared. */
@@ -49,17 +49,7 @@ export function effectSizeSections(ctx: StatsSectionContext): Section[] {
     return ctx.addTable({
       id: ctx.tableId(`effect-size-${m.metric.key}`),
       caption: `${m.metric.title}: effect sizes of a against b over the per-dataset means (${m.metric.higherIsBetter ? 'positive: a higher, better' : 'positive: a higher, worse'}): mean difference a − b with a ${Math.round(added.effectSize.level * 100)}% percentile bootstrap interval (${added.effectSize.bootstrap} resamples of the datasets, seeded from the experiment seed, the metric and the pair); Cliff's δ (negligible < 0.147 ≤ small < 0.33 ≤ medium < 0.474 ≤ large) and Akinshin's γ (median difference over the pooled MAD × 1.4826; Cohen's thresholds 0.2, 0.5, 0.8), as autorank; next to the Wilcoxon signed-rank p-values.`,
-      columns: [
-        { header: 'a', align: 'l' },
-        { header: 'b', align: 'l' },
-        { header: 'N', align: 'r' },
-        { header: 'mean a − b', align: 'r' },
-        { header: `${Math.round(added.effectSize.level * 100)}% CI`, align: 'c' },
-        { header: "Cliff's δ", align: 'r' },
-        { header: "Akinshin's γ", align: 'r' },
-        { header: 'Wilcoxon p', align: 'r' },
-        { header: 'adjusted p', align: 'r' },
-      ],
+      columns: cols('a:l', 'b:l', 'N', 'mean a − b', `${Math.round(added.effectSize.level * 100)}% CI:c`, "Cliff's δ", "Akinshin's γ", 'Wilcoxon p', 'adjusted p'),
       rows,
       notes,
     });

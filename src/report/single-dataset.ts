@@ -7,7 +7,7 @@ import type { ResultRow } from '../store/db.js';
 import { correctedResampledTTest, fiveByTwoCvTests } from '../stats/resampled.js';
 import type { Block, Section } from './build.js';
 import type { MetricComparison } from './compare.js';
-import { attempt, type StatsSectionContext } from './stats-sections.js';
+import { attempt, cols, type StatsSectionContext } from './stats-sections.js';
 import { cell, fixed, formatP, type TableRow } from './table.js';
 
 export interface FoldPairs {
@@ -159,16 +159,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
       ...ctx.addTable({
         id: ctx.tableId(`resampled-t-detail-${m.metric.key}`),
         caption: `${m.metric.title}: the corrected resampled t-tests of the table above: J paired folds, n_test/n_train, mean of method − ${base} over the folds, t with J − 1 df (variance × (1/J + n_test/n_train)), two-sided p; bold: p < ${s.alpha}.`,
-        columns: [
-          { header: 'dataset', align: 'l' },
-          { header: 'method', align: 'l' },
-          { header: 'J', align: 'r' },
-          { header: 'n_test/n_train', align: 'r' },
-          { header: `mean − ${base}`, align: 'r' },
-          { header: 't', align: 'r' },
-          { header: 'p', align: 'r' },
-          { header: 'mark', align: 'c' },
-        ],
+        columns: [...cols('dataset:l', 'method:l', 'J', 'n_test/n_train'), { header: `mean − ${base}`, align: 'r' }, ...cols('t', 'p', 'mark:c')],
         rows: detail,
       }),
     );
@@ -200,15 +191,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
         ...ctx.addTable({
           id: ctx.tableId(`five-by-two-${m.metric.key}`),
           caption: `${m.metric.title}: 5×2cv tests of a against b on each dataset resampled by 5 repeats of 2-fold CV: Dietterich's (1998) paired t (df 5, from the first fold of the first repeat) and Alpaydin's (1999) combined F (df 10, 5); bold: p ≤ ${s.alpha}.`,
-          columns: [
-            { header: 'dataset', align: 'l' },
-            { header: 'a', align: 'l' },
-            { header: 'b', align: 'l' },
-            { header: 't (5×2cv)', align: 'r' },
-            { header: 'p (t)', align: 'r' },
-            { header: 'F (5×2cv)', align: 'r' },
-            { header: 'p (F)', align: 'r' },
-          ],
+          columns: cols('dataset:l', 'a:l', 'b:l', 't (5×2cv)', 'p (t)', 'F (5×2cv)', 'p (F)'),
           rows: fiveRows,
           notes: fiveNotes,
         }),

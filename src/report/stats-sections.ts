@@ -12,7 +12,7 @@ import { effectSizeSections } from './effect-section.js';
 import { addedSettings } from './spec.js';
 import type { Figure } from './figures.js';
 import { singleDatasetSections } from './single-dataset.js';
-import type { Table } from './table.js';
+import type { Table, TableColumn } from './table.js';
 
 export interface StatsSectionContext {
   readonly comparison: Comparison;
@@ -74,4 +74,12 @@ export function attempt<T>(notes: string[], where: string, f: () => T): T | null
     notes.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
     return null;
   }
+}
+
+/** Table columns written compactly: 'header' is right-aligned, 'header:l' left, 'header:c' centred. */
+export function cols(...specs: string[]): TableColumn[] {
+  return specs.map((spec) => {
+    const m = /^(.*):([lrc])$/.exec(spec);
+    return m ? { header: m[1]!, align: m[2] as TableColumn['align'] } : { header: spec, align: 'r' };
+  });
 }
