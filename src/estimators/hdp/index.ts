@@ -26,7 +26,7 @@ import { fitHdpModel, type ClassPrior, type HdpSettings } from './model.js';
 import type { Tying } from './tree.js';
 
 export { LogStirlingCache, logAdd } from './stirling.js';
-export { Variates, digamma } from './random.js';
+export { Variates, digamma } from '../../stats/random.js';
 export { ContextTree, MAX_TK, type SamplerSettings, type Tying } from './tree.js';
 export { HdpModel, fitHdpModel, fitHdpFamilies, MAX_MATERIALIZED_CELLS, type HdpFamily, type HdpSettings, type ClassPrior } from './model.js';
 

@@ -25,7 +25,7 @@ import { normalizeLogRows, type JointModel } from '../../bn/inference.js';
 import type { LearnContext } from '../../registry.js';
 import type { Rng } from '../../util/rng.js';
 import { LogStirlingCache } from './stirling.js';
-import { Variates } from './random.js';
+import { Variates } from '../../stats/random.js';
 import { ContextTree, type SamplerSettings } from './tree.js';
 
 export type ClassPrior = 'm-estimate' | 'hdp';

@@ -14,7 +14,7 @@
  * Root: t_k = min(1, n_k), concentration fixed at its initial value and never sampled, base 1/K.
  */
 import type { LogStirlingCache } from './stirling.js';
-import { digamma, type Variates } from './random.js';
+import { digamma, type Variates } from '../../stats/random.js';
 
 export type Tying = 'none' | 'same-parent' | 'level' | 'single';
 

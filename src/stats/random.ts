@@ -8,7 +8,7 @@
  *    X ~ Gamma(a), Y ~ Gamma(b), in log space.
  *  - Digamma ψ(x) for x > 0: recurrence up to x ≥ 10, then the asymptotic series to the x^−12 term.
  */
-import type { Rng } from '../../util/rng.js';
+import type { Rng } from '../util/rng.js';
 
 export class Variates {
   private spare = 0;
