@@ -1,13 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import '../../src/structures/index.js';
-import {
-  OdeFoldEvaluator,
-  hcCandidates,
-  odeWrapperSearch,
-  superParentChildren,
-  tanHc,
-  WRAPPER_MAX_ATTRIBUTES,
-} from '../../src/structures/tan-hc.js';
+import { tanHc } from '../../src/structures/tan-hc.js';
+import { OdeFoldEvaluator } from '../../src/structures/search/ode-evaluator.js';
+import { hcCandidates, odeWrapperSearch, superParentChildren } from '../../src/structures/search/ode-search.js';
+import { WRAPPER_MAX_ATTRIBUTES } from '../../src/structures/search/common.js';
 import { tanHcsp } from '../../src/structures/tan-hcsp.js';
 import { fitCptModel, smoothedLogProbs } from '../../src/bn/cpt.js';
 import { discreteFromArrays, MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
