@@ -64,3 +64,25 @@ export const WRAPPER_PARAMS = {
 /** The most attributes a wrapper search accepts: each step scores O(m²) arcs, each over every row. */
 export const WRAPPER_MAX_ATTRIBUTES = 200;
 
+
+/**
+ * Training log-probabilities per fold from per-fold counts [fold][config][value]: the training counts of
+ * fold f are total − fold f, smoothed with `alpha` per cell (Dirichlet; 1 = Laplace). Same layout out.
+ */
+export function foldLogTables(perFold: Float64Array, configs: number, r: number, k: number, alpha: number): Float64Array {
+  const size = configs * r;
+  const total = new Float64Array(size);
+  for (let f = 0; f < k; f++) for (let i = 0; i < size; i++) total[i] += perFold[f * size + i]!;
+  const out = new Float64Array(k * size);
+  const a = alpha;
+  for (let f = 0; f < k; f++) {
+    const o = f * size;
+    for (let j = 0; j < configs; j++) {
+      let nj = 0;
+      for (let x = 0; x < r; x++) nj += total[j * r + x]! - perFold[o + j * r + x]!;
+      const ld = Math.log(nj + r * a);
+      for (let x = 0; x < r; x++) out[o + j * r + x] = Math.log(total[j * r + x]! - perFold[o + j * r + x]! + a) - ld;
+    }
+  }
+  return out;
+}

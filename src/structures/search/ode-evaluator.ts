@@ -4,6 +4,7 @@
  */
 import { attributeCount, type DiscreteData } from '../../bn/data.js';
 import { logSumExp } from '../../bn/inference.js';
+import { foldLogTables } from './common.js';
 
 /** Cached per-fold log-probability tables would exceed this many cells: the cache is cleared. */
 const CACHE_CELLS = 1 << 23;
@@ -52,7 +53,7 @@ export class OdeFoldEvaluator {
     const C = this.C;
     const cc = new Float64Array(k * C);
     for (let r = 0; r < this.n; r++) cc[foldOf[r]! * C + data.classColumn[r]!]++;
-    this.classLog = this.logTables(cc, 1, C);
+    this.classLog = foldLogTables(cc, 1, C, this.k, this.alpha);
     this.nbLog = [];
     let maxCard = 1;
     for (let a = 0; a < this.m; a++) {
@@ -64,26 +65,6 @@ export class OdeFoldEvaluator {
     this.cand = new Float64Array(C);
     this.lam = new Float64Array(this.m * maxCard);
     this.tmp = new Float64Array(maxCard);
-  }
-
-  /** Training log-probabilities per fold from per-fold counts [fold][config][value] (training = total − fold). */
-  private logTables(perFold: Float64Array, configs: number, r: number): Float64Array {
-    const size = configs * r;
-    const k = this.k;
-    const total = new Float64Array(size);
-    for (let f = 0; f < k; f++) for (let i = 0; i < size; i++) total[i] += perFold[f * size + i]!;
-    const out = new Float64Array(k * size);
-    const a = this.alpha;
-    for (let f = 0; f < k; f++) {
-      const o = f * size;
-      for (let j = 0; j < configs; j++) {
-        let nj = 0;
-        for (let x = 0; x < r; x++) nj += total[j * r + x]! - perFold[o + j * r + x]!;
-        const ld = Math.log(nj + r * a);
-        for (let x = 0; x < r; x++) out[o + j * r + x] = Math.log(total[j * r + x]! - perFold[o + j * r + x]! + a) - ld;
-      }
-    }
-    return out;
   }
 
   /** Per-fold log θ(x_a | c[, x_p]) from one pass over the rows (available case). */
@@ -101,7 +82,7 @@ export class OdeFoldEvaluator {
         const v = xa[r]!;
         if (v >= 0) cnt[fo[r]! * size + y[r]! * ra + v]++;
       }
-      return this.logTables(cnt, C, ra);
+      return foldLogTables(cnt, C, ra, this.k, this.alpha);
     }
     const rp = this.data.cards[p]!;
     const xp = this.data.columns[p]!;
@@ -113,7 +94,7 @@ export class OdeFoldEvaluator {
       if ((v | u) < 0) continue;
       cnt[fo[r]! * size + (y[r]! * rp + u) * ra + v]++;
     }
-    return this.logTables(cnt, C * rp, ra);
+    return foldLogTables(cnt, C * rp, ra, this.k, this.alpha);
   }
 
   /** Family table of attribute a with attribute parent p (-1: class only). */
