@@ -50,6 +50,12 @@ export interface Estimator<P extends Params = Params> extends MethodInfo {
   /** Structure ids this estimator cannot fit (hdp: ban-mix, whose members carry row weights); the validator rejects them. */
   readonly excludes?: readonly string[];
   fit(train: DiscreteData, structure: Structure, params: P, ctx: LearnContext): Model;
+  /**
+   * For estimators whose tables are θ_jk = (N_jk + a) / (N_j + r a): the per-cell pseudo-count a of a family
+   * with childCard r and `configs` parent configurations. Present exactly when missing: em can fit them
+   * (the M-step applies this formula to expected counts; src/bn/em.ts).
+   */
+  readonly pseudoCount?: (params: P, childCard: number, configs: number) => number;
 }
 
 /**
