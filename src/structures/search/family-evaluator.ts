@@ -31,8 +31,11 @@ export type FamilyChanges = ReadonlyMap<number, readonly number[] | null>;
 
 /** Cached per-fold tables would exceed this many cells: the cache is cleared. */
 const CACHE_CELLS = 1 << 23;
-/** One family's per-fold tables may not exceed this many cells. */
-const MAX_FAMILY_CELLS = 1 << 26;
+/**
+ * A candidate with a family whose per-fold tables would exceed this many cells (32 MiB) is not scored
+ * (score -Infinity): joining many attributes (bsej, fssj) multiplies their cardinalities.
+ */
+export const MAX_FAMILY_CELLS = 1 << 22;
 /** Class scores closer than this (relative) are a tie. */
 const TIE_TOL = 1e-9;
 
@@ -51,6 +54,17 @@ export function applyChanges(current: FeatureParents, changes: FamilyChanges): (
   const next = current.slice();
   for (const [a, ps] of changes) next[a] = ps;
   return next;
+}
+
+interface Term {
+  readonly t: Float64Array;
+  readonly xa: Int32Array;
+  readonly pcols: Int32Array[];
+  readonly pcards: Int32Array;
+  readonly ra: number;
+  /** Cells per class value in one fold's table. */
+  readonly stride: number;
+  readonly sign: number;
 }
 
 export class FoldFamilyEvaluator {
@@ -100,7 +114,7 @@ export class FoldFamilyEvaluator {
     if (k * size > MAX_FAMILY_CELLS) {
       throw new UserError(
         `the family of attribute '${data.names[a]}' with parents ${ps.map((p) => `'${data.names[p]}'`).join(', ')} ` +
-          `needs ${k * size} cells over ${k} folds (limit ${MAX_FAMILY_CELLS}); use fewer parents (kdbk) or coarser discretization`,
+          `needs ${k * size} cells over ${k} folds (limit ${MAX_FAMILY_CELLS})`,
       );
     }
     const cnt = new Float64Array(k * size);
@@ -149,23 +163,36 @@ export class FoldFamilyEvaluator {
     return new CptModel([...data.cards, C], cpts);
   }
 
-  /** Adds attribute a's term (family ps) for row r of fold f into out[o .. o + C), times sign. */
-  private addTerm(a: number, ps: readonly number[], r: number, f: number, out: Float64Array, o: number, sign: number): void {
-    const { C, data } = this;
-    const t = this.table(a, ps);
-    const ra = data.cards[a]!;
-    let cfg = 0;
+  /** Attribute a's term with parents ps, looked up once for many rows. */
+  private term(a: number, ps: readonly number[], sign: number): Term {
+    const { data } = this;
     let P = 1;
-    for (const p of ps) {
-      cfg = cfg * data.cards[p]! + data.columns[p]![r]!;
-      P *= data.cards[p]!;
-    }
-    const base = f * C * P * ra + cfg * ra + data.columns[a]![r]!;
-    const stride = P * ra;
-    for (let c = 0; c < C; c++) out[o + c] += sign * t[base + c * stride]!;
+    for (const p of ps) P *= data.cards[p]!;
+    const ra = data.cards[a]!;
+    return {
+      t: this.table(a, ps),
+      xa: data.columns[a]!,
+      pcols: ps.map((p) => data.columns[p]!),
+      pcards: Int32Array.from(ps, (p) => data.cards[p]!),
+      ra,
+      stride: P * ra,
+      sign,
+    };
   }
 
-  /** Whether attribute a and every parent in ps are observed in row r. */
+  /** Adds a term for row r (fully observed family) of fold f into out[o .. o + C). */
+  private addTerm(term: Term, r: number, f: number, out: Float64Array, o: number): void {
+    const { C } = this;
+    let cfg = 0;
+    for (let q = 0; q < term.pcols.length; q++) cfg = cfg * term.pcards[q]! + term.pcols[q]![r]!;
+    const base = f * C * term.stride + cfg * term.ra + term.xa[r]!;
+    const t = term.t;
+    const st = term.stride;
+    if (term.sign > 0) for (let c = 0; c < C; c++) out[o + c] += t[base + c * st]!;
+    else for (let c = 0; c < C; c++) out[o + c] -= t[base + c * st]!;
+  }
+
+  /** Whether every attribute in vars is observed in row r. */
   private observed(vars: Int32Array, r: number): boolean {
     for (let i = 0; i < vars.length; i++) if (this.data.columns[vars[i]!]![r]! < 0) return false;
     return true;
@@ -185,6 +212,7 @@ export class FoldFamilyEvaluator {
       if (ps) allVars.push(a);
     });
     const vars = Int32Array.from(allVars);
+    const terms = allVars.map((a) => this.term(a, par[a]!, 1));
     let sum = 0;
     for (let f = 0; f < this.k; f++) {
       const rows = this.foldRows[f]!;
@@ -195,7 +223,7 @@ export class FoldFamilyEvaluator {
           continue;
         }
         for (let c = 0; c < C; c++) S[r * C + c] = this.classLog[f * C + c]!;
-        for (const a of allVars) this.addTerm(a, par[a]!, r, f, S, r * C, 1);
+        for (const t of terms) this.addTerm(t, r, f, S, r * C);
       }
       if (hard.length > 0) {
         const lj = this.inferRows(par, f, hard);
@@ -208,8 +236,19 @@ export class FoldFamilyEvaluator {
     return sum / this.k;
   }
 
-  /** Mean fold accuracy of the current structure with `changes` applied (the current structure is kept). */
+  /** Whether the per-fold tables of attribute a with parents ps stay within MAX_FAMILY_CELLS. */
+  fits(a: number, ps: readonly number[]): boolean {
+    let cells = this.k * this.C * this.data.cards[a]!;
+    for (const p of ps) cells *= this.data.cards[p]!;
+    return cells <= MAX_FAMILY_CELLS;
+  }
+
+  /**
+   * Mean fold accuracy of the current structure with `changes` applied (the current structure is kept);
+   * -Infinity when a new family does not fit (see MAX_FAMILY_CELLS).
+   */
   score(changes: FamilyChanges): number {
+    for (const [a, ps] of changes) if (ps && !this.fits(a, ps)) return -Infinity;
     const { C, S } = this;
     const y = this.data.classColumn;
     const involved = new Set<number>();
@@ -221,6 +260,12 @@ export class FoldFamilyEvaluator {
       for (const p of ps ?? []) involved.add(p);
     }
     const vars = Int32Array.from(involved);
+    const terms: Term[] = [];
+    for (const [a, ps] of changes) {
+      const old = this.current[a];
+      if (old) terms.push(this.term(a, old, -1));
+      if (ps) terms.push(this.term(a, ps, 1));
+    }
     const next = applyChanges(this.current, changes);
     const buf = new Float64Array(C);
     let sum = 0;
@@ -234,11 +279,7 @@ export class FoldFamilyEvaluator {
           continue;
         }
         buf.set(S.subarray(r * C, (r + 1) * C));
-        for (const [a, ps] of changes) {
-          const old = this.current[a];
-          if (old) this.addTerm(a, old, r, f, buf, 0, -1);
-          if (ps) this.addTerm(a, ps, r, f, buf, 0, 1);
-        }
+        for (const t of terms) this.addTerm(t, r, f, buf, 0);
         credit += rowCredit(buf, 0, C, y[r]!);
       }
       if (hard.length > 0) {

@@ -14,6 +14,9 @@
  * product attribute. Supernodes are ordered by their smallest column index (bnclassify uses the order its
  * graph library returns the components in).
  *
+ * A candidate with a family whose per-fold tables exceed MAX_FAMILY_CELLS is not scored (it cannot win);
+ * how many were skipped is info.candidatesTooLarge.
+ *
  * The loop: the initial structure is scored and accepted; then while its accuracy is below 1 and the step
  * yields candidates, every candidate is scored and the best (ties at random, ctx.rng, as max_random) is
  * accepted when max − epsilon ≥ current accuracy (is_improvement), else the search stops.
@@ -35,6 +38,8 @@ export interface SemiNaiveResult {
   /** Accuracy of each accepted structure, the initial one first. */
   readonly scores: number[];
   readonly folds: number;
+  /** Candidates not scored because a family's tables would exceed MAX_FAMILY_CELLS. */
+  readonly tooLarge?: number;
 }
 
 /** Connected components of the attributes in the model, each ascending, ordered by smallest member. */
@@ -142,6 +147,7 @@ export function semiNaiveSearch(
   let parents = init.slice();
   let current = ev.setCurrent(parents);
   const scores = [current];
+  let tooLarge = 0;
   for (;;) {
     signal?.throwIfAborted();
     if (Math.abs(current - 1) < SCORE_TOL) break;
@@ -150,7 +156,9 @@ export function semiNaiveSearch(
     const cs: number[] = [];
     for (const c of cands) {
       signal?.throwIfAborted();
-      cs.push(ev.score(c));
+      const sc = ev.score(c);
+      if (sc === -Infinity) tooLarge++;
+      cs.push(sc);
     }
     let mx = -Infinity;
     for (const s of cs) if (s > mx) mx = s;
@@ -159,7 +167,7 @@ export function semiNaiveSearch(
     current = ev.setCurrent(parents);
     scores.push(current);
   }
-  return { parents, score: current, scores, folds: k };
+  return { parents, score: current, scores, folds: k, tooLarge };
 }
 
 /** Runs the search and returns the Structure (attributes outside the model have no parents and no children). */
@@ -196,5 +204,6 @@ export function semiNaiveStructure(
     steps: Math.max(0, res.scores.length - 1),
   };
   if (Number.isFinite(res.score)) info.cvAccuracy = res.score;
+  if (res.tooLarge) info.candidatesTooLarge = res.tooLarge;
   return { m, parents, info };
 }
