@@ -13,6 +13,13 @@
  * where a missing x_ji contributes 0. The optimiser is bn/lbfgs.ts (L-BFGS with the box [0, 1] and a
  * strong-Wolfe line search; R optim's L-BFGS-B defaults, which bnclassify calls).
  * The class prior carries no weight.
+ *
+ * `variant` (default `zaidi`, the paper's model and its exact gradient above):
+ *  - `bnclassify`: as bnclassify 0.4.x (R/learn-params-wanbia.R): each table is raised to its weight and
+ *    renormalised per class, θ_w(x | c) = θ(x | c)^w / Σ_x' θ(x' | c)^w, in the objective (the CLL of that
+ *    model) and in prediction, while the gradient stays the formula above with P(c | x; w) from the
+ *    renormalised model (so it is not the objective's exact gradient; L-BFGS is run with it as bnclassify
+ *    runs optim). Default stays `zaidi` because it is the published method and its gradient is exact.
  */
 import { registerEstimator, type Model } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
@@ -20,7 +27,28 @@ import { lbfgs, type LbfgsResult } from '../bn/lbfgs.js';
 import { UserError } from '../util/errors.js';
 import { assertNaiveBayes, naiveBayesTables, weightedLogScores, WeightedNaiveBayes, type NaiveBayesTables } from './weighted-nb.js';
 
-export type WanbiaParams = { alpha?: number; maxIterations?: number };
+export type WanbiaVariant = 'zaidi' | 'bnclassify';
+export type WanbiaParams = { alpha?: number; maxIterations?: number; variant?: WanbiaVariant };
+
+/** bnclassify's weighted tables: log θ_w(x | c) = w log θ(x | c) − log Σ_x' θ(x' | c)^w, with weights folded in. */
+export function renormalizedTables(tables: NaiveBayesTables, w: ArrayLike<number>): NaiveBayesTables {
+  const C = tables.classCard;
+  const logCond = tables.logCond.map((L, a) => {
+    const wa = w[a]!;
+    const r = L.length / C;
+    const out = new Float64Array(L.length);
+    for (let c = 0; c < C; c++) {
+      let mx = -Infinity;
+      for (let x = 0; x < r; x++) mx = Math.max(mx, wa * L[x * C + c]!);
+      let z = 0;
+      for (let x = 0; x < r; x++) z += Math.exp(wa * L[x * C + c]! - mx);
+      const lz = mx + Math.log(z);
+      for (let x = 0; x < r; x++) out[x * C + c] = wa * L[x * C + c]! - lz;
+    }
+    return out;
+  });
+  return { logPrior: tables.logPrior, logCond, classCard: C };
+}
 
 /**
  * Negative CLL and its gradient (written into grad) at weights w. `scratch` (n × C) holds the scores and
@@ -32,11 +60,15 @@ export function wanbiaObjective(
   w: ArrayLike<number>,
   grad: Float64Array,
   scratch?: Float64Array,
+  variant: WanbiaVariant = 'zaidi',
 ): number {
   const C = tables.classCard;
   const n = data.n;
   const y = data.classColumn;
-  const P = weightedLogScores(tables, w, data, scratch);
+  const P =
+    variant === 'bnclassify'
+      ? weightedLogScores(renormalizedTables(tables, w), new Float64Array(w.length).fill(1), data, scratch)
+      : weightedLogScores(tables, w, data, scratch);
   let f = 0;
   for (let r = 0; r < n; r++) {
     const o = r * C;
@@ -71,11 +103,12 @@ export function wanbiaWeights(
   alpha: number,
   maxIterations = 100,
   signal?: AbortSignal,
+  variant: WanbiaVariant = 'zaidi',
 ): { tables: NaiveBayesTables; weights: Float64Array; optimizer: LbfgsResult } {
   const m = train.columns.length;
   const tables = naiveBayesTables(train, alpha);
   const scratch = new Float64Array(train.n * train.classCard);
-  const optimizer = lbfgs((w, g) => wanbiaObjective(tables, train, w, g, scratch), new Float64Array(m).fill(1), {
+  const optimizer = lbfgs((w, g) => wanbiaObjective(tables, train, w, g, scratch, variant), new Float64Array(m).fill(1), {
     lower: new Float64Array(m),
     upper: new Float64Array(m).fill(1),
     maxIterations,
@@ -89,13 +122,18 @@ export const wanbia = registerEstimator<WanbiaParams>({
   title: 'WANBIA: naive Bayes attribute weights maximising conditional log-likelihood (L-BFGS)',
   citation:
     'Zaidi, Cerquides, Carman & Webb (2013), Alleviating naive Bayes attribute independence assumption by ' +
-    'attribute weighting, JMLR 14:1947–1988; as in bnclassify (Mihaljević, Bielza & Larrañaga 2018)',
+    'attribute weighting, JMLR 14:1947–1988; variant bnclassify: as bnclassify wanbia (Mihaljević, Bielza & Larrañaga 2018)',
   structures: ['nb'],
   params: {
     type: 'object',
     properties: {
       alpha: { type: 'number', exclusiveMinimum: 0, description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)' },
       maxIterations: { type: 'integer', minimum: 1, description: 'Most L-BFGS iterations' },
+      variant: {
+        type: 'string',
+        enum: ['zaidi', 'bnclassify'],
+        description: "zaidi (default): P(c)·ΠP(x|c)^w with the exact gradient (the paper); bnclassify: tables θ^w renormalised per class, bnclassify's gradient",
+      },
     },
     additionalProperties: false,
   },
@@ -109,7 +147,9 @@ export const wanbia = registerEstimator<WanbiaParams>({
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
       throw new UserError(`wanbia: maxIterations must be an integer >= 1, got ${String(maxIterations)}`);
     }
-    const { tables, weights } = wanbiaWeights(train, alpha, maxIterations, ctx.signal);
+    const variant = params.variant ?? 'zaidi';
+    const { tables, weights } = wanbiaWeights(train, alpha, maxIterations, ctx.signal, variant);
+    if (variant === 'bnclassify') return new WeightedNaiveBayes(renormalizedTables(tables, weights), new Float64Array(m).fill(1));
     return new WeightedNaiveBayes(tables, weights);
   },
 });
