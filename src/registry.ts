@@ -30,6 +30,8 @@ export interface MethodInfo {
    * job with a clear message; the contract suite checks that refusal instead of the 1,000-attribute case.
    */
   readonly maxAttributes?: number;
+  /** Conventions a user should know (differences from bnclassify or Weka, tie rules), shown in docs/methods.md. */
+  readonly notes?: string;
 }
 
 export interface StructureLearner<P extends Params = Params> extends MethodInfo {

@@ -499,3 +499,10 @@ export function fitByEm(
     train,
   );
 }
+
+/** The EM settings as plan and report print them ('' when EM is not used). */
+export function emText(em: EmSettings | undefined): string {
+  return em
+    ? ` (EM: max_iterations ${em.max_iterations}, tolerance ${em.tolerance}, restarts ${em.restarts}, init ${em.init})`
+    : '';
+}

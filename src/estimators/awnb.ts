@@ -64,8 +64,12 @@ export const awnb = registerEstimator<AwnbParams>({
   title: 'AWNB: naive Bayes attribute weights from bootstrap decision trees',
   citation:
     'Hall (2007), A decision tree-based attribute weighting filter for naive Bayes, Knowledge-Based Systems ' +
-    '20(2):120–126; as in bnclassify (Mihaljević, Bielza & Larrañaga 2018)',
+    '20(2):120–126; bnclassify awnb (Mihaljević, Bielza & Larrañaga 2018) with the differences noted',
   structures: ['nb'],
+  notes:
+    'Differs from bnclassify: the trees here are C4.5 multiway gain-ratio trees (decision-tree.ts) and the ' +
+    'weights are exponents on unnormalised tables, P(c)·Π P(x|c)^w (Hall 2007); bnclassify grows rpart trees ' +
+    '(binary splits, information criterion) and renormalises each exponentiated table. No bnclassify variant yet',
   params: {
     type: 'object',
     properties: {

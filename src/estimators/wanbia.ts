@@ -124,6 +124,11 @@ export const wanbia = registerEstimator<WanbiaParams>({
     'Zaidi, Cerquides, Carman & Webb (2013), Alleviating naive Bayes attribute independence assumption by ' +
     'attribute weighting, JMLR 14:1947–1988; variant bnclassify: as bnclassify wanbia (Mihaljević, Bielza & Larrañaga 2018)',
   structures: ['nb'],
+  notes:
+    "Two variants. `zaidi` (default): the paper's model P(c)·Π P(x|c)^w with the exact CLL gradient. " +
+    '`bnclassify`: as bnclassify 0.4.x, each table raised to its weight and renormalised per class, ' +
+    'θ^w / Σθ^w, in the objective and in prediction, with the gradient of the unnormalised model. The default ' +
+    'is the published method (and its gradient is exact); choose `bnclassify` to reproduce bnclassify',
   params: {
     type: 'object',
     properties: {

@@ -74,6 +74,11 @@ export const clOde = registerStructure<ClOdeParams>({
   citation:
     'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163; ' +
     'Mihaljević, Bielza & Larrañaga (2018), bnclassify: Learning Bayesian Network Classifiers, R Journal 10(2) (tan_cl)',
+  notes:
+    'Edges with negative weight are dropped (bnclassify keeps w ≥ 0). A column with one value in a training fold ' +
+    'has weight exactly 0 with every other column (I = 0, d = 0); by default (`drop: negative`) those edges are ' +
+    'kept and join the forest into one tree through that column; `drop: nonPositive` keeps only strictly ' +
+    'positive edges (an arc only when it raises the score, the FAN papers\' greedy rule). Ties as `tan`',
   params: {
     type: 'object',
     properties: {
