@@ -9,28 +9,14 @@
  * Defaults k = 5, epsilon = 0, smooth = 1 as tan-hc (bnclassify's are epsilon 0.01, smooth 0).
  */
 import { registerStructure } from '../registry.js';
-import { attributeCount } from '../bn/data.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, type OdeWrapperParams } from './search/common.js';
-import { bsejStep, semiNaiveStructure } from './search/semi-naive.js';
+import { bsejStep, PAZZANI_1996, semiNaiveLearner } from './search/semi-naive.js';
 
-export const bsej = registerStructure<OdeWrapperParams>({
-  id: 'bsej',
-  title: 'Backward sequential elimination and joining by cross-validated accuracy (semi-naive Bayes)',
-  citation:
-    'Pazzani (1996), Constructive induction of Cartesian product attributes, ISIS: Information, Statistics ' +
-    'and Induction in Science; as bnclassify bsej (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))',
-  notes:
-    'bnclassify equivalence: same candidate moves and stop rule (max − epsilon ≥ current accuracy, ties at ' +
-    "random); defaults k = 5, epsilon = 0, smooth = 1 as tan-hc here, where bnclassify's are epsilon = 0.01, " +
-    'smooth = 0. Candidates are scored on one stratified partition kept for the whole search; a row whose ' +
-    'best class is shared by t classes counts 1/t. Rows with missing values: available-case counts and exact ' +
-    'marginalisation (bnclassify uses gRain). A candidate whose family tables would exceed 2^22 cells over ' +
-    'the folds is not scored (info.candidatesTooLarge)',
-  params: WRAPPER_PARAMS,
-  defaults: { k: 5, epsilon: 0, smooth: 1 },
-  maxAttributes: WRAPPER_MAX_ATTRIBUTES,
-  learn(train, params, ctx) {
-    const init = Array.from({ length: attributeCount(train) }, () => [] as number[]);
-    return semiNaiveStructure(train, params, ctx, 'bsej', init, bsejStep);
-  },
-});
+export const bsej = registerStructure(
+  semiNaiveLearner({
+    id: 'bsej',
+    title: 'Backward sequential elimination and joining by cross-validated accuracy (semi-naive Bayes)',
+    citation: `${PAZZANI_1996}; as bnclassify bsej (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))`,
+    start: 'nb',
+    step: bsejStep,
+  }),
+);

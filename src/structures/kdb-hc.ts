@@ -12,7 +12,7 @@ import { registerStructure } from '../registry.js';
 import { attributeCount } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
 import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, type OdeWrapperParams } from './search/common.js';
-import { kdbStep, semiNaiveStructure } from './search/semi-naive.js';
+import { kdbStep, semiNaiveStructure, SEMI_NAIVE_NOTES } from './search/semi-naive.js';
 
 export type KdbHcParams = OdeWrapperParams & { kdbk?: number };
 
@@ -22,13 +22,7 @@ export const kdbHc = registerStructure<KdbHcParams>({
   citation:
     'Sahami (1996), Learning limited dependence Bayesian classifiers, KDD; the greedy wrapper of bnclassify kdb ' +
     '(Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2)), after Keogh & Pazzani (2002)',
-  notes:
-    'bnclassify equivalence: same candidate moves and stop rule (max − epsilon ≥ current accuracy, ties at ' +
-    "random); defaults k = 5, epsilon = 0, smooth = 1 as tan-hc here, where bnclassify's are epsilon = 0.01, " +
-    'smooth = 0. Candidates are scored on one stratified partition kept for the whole search; a row whose ' +
-    'best class is shared by t classes counts 1/t. Rows with missing values: available-case counts and exact ' +
-    'marginalisation (bnclassify uses gRain). A candidate whose family tables would exceed 2^22 cells over ' +
-    'the folds is not scored (info.candidatesTooLarge)',
+  notes: SEMI_NAIVE_NOTES,
   params: {
     ...WRAPPER_PARAMS,
     properties: {

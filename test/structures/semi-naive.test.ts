@@ -5,13 +5,12 @@ import { bsej } from '../../src/structures/bsej.js';
 import { kdbHc } from '../../src/structures/kdb-hc.js';
 import { FoldFamilyEvaluator, type FeatureParents } from '../../src/structures/search/family-evaluator.js';
 import { bsejStep, fssjStep, kdbStep, semiNaiveSearch, supernodes, type GreedyStep } from '../../src/structures/search/semi-naive.js';
-import { fitCptModel, smoothedLogProbs } from '../../src/bn/cpt.js';
-import { discreteFromArrays, selectRows, type DiscreteData } from '../../src/bn/data.js';
+import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
 import { assertDag, type Structure } from '../../src/bn/structure.js';
 import { stratifiedKFold } from '../../src/folds/split.js';
 import { Rng } from '../../src/util/rng.js';
 import { UserError } from '../../src/util/errors.js';
-import { correlatedData, shipped } from './catalog-data.js';
+import { correlatedData, refitCvAccuracy, shipped } from './catalog-data.js';
 
 const ctx = (seed = 'semi') => ({ rng: new Rng(seed) });
 
@@ -19,31 +18,9 @@ function toStructure(m: number, par: FeatureParents): Structure {
   return { m, parents: [...par.map((ps) => (ps ? [m, ...ps] : [])), []] };
 }
 
-/** Mean fold accuracy the slow way: a Dirichlet CptModel per training fold, exact log P(c, x_obs) per test row. */
+/** Mean fold accuracy the slow way (refit per fold); attributes outside the model get a class-free marginal there. */
 function bruteForce(d: DiscreteData, foldOf: Int32Array, k: number, par: FeatureParents, alpha: number): number {
-  const m = d.columns.length;
-  const s = toStructure(m, par);
-  let sum = 0;
-  for (let f = 0; f < k; f++) {
-    const train: number[] = [];
-    const test: number[] = [];
-    for (let r = 0; r < d.n; r++) (foldOf[r] === f ? test : train).push(r);
-    const model = fitCptModel(selectRows(d, train), s, (fc) => smoothedLogProbs(fc, alpha));
-    const t = selectRows(d, test);
-    // Attributes outside the model get a class-free marginal here; it shifts every class alike.
-    const lj = model.logJoint(t);
-    const C = d.classCard;
-    let credit = 0;
-    for (let r = 0; r < t.n; r++) {
-      let mx = -Infinity;
-      for (let c = 0; c < C; c++) mx = Math.max(mx, lj[r * C + c]!);
-      let ties = 0;
-      for (let c = 0; c < C; c++) if (lj[r * C + c]! >= mx - 1e-9 * Math.max(1, Math.abs(mx))) ties++;
-      if (lj[r * C + t.classColumn[r]!]! >= mx - 1e-9 * Math.max(1, Math.abs(mx))) credit += 1 / ties;
-    }
-    sum += credit / t.n;
-  }
-  return sum / k;
+  return refitCvAccuracy(d, foldOf, k, toStructure(d.columns.length, par), alpha);
 }
 
 /** Independent neighbour enumeration, written from the bnclassify operator definitions. */

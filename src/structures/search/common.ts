@@ -86,3 +86,17 @@ export function foldLogTables(perFold: Float64Array, configs: number, r: number,
   }
   return out;
 }
+
+/** The rows of each fold (ascending) and the per-fold class prior log P(c) (training = the other folds, smoothed). */
+export function foldLayout(data: DiscreteData, foldOf: Int32Array, k: number, alpha: number): { foldRows: Int32Array[]; classLog: Float64Array } {
+  const n = data.n;
+  const C = data.classCard;
+  const sizes = new Int32Array(k);
+  for (let r = 0; r < n; r++) sizes[foldOf[r]!]++;
+  const foldRows = Array.from({ length: k }, (_, f) => new Int32Array(sizes[f]!));
+  const fill = new Int32Array(k);
+  for (let r = 0; r < n; r++) foldRows[foldOf[r]!]![fill[foldOf[r]!]!++] = r;
+  const cc = new Float64Array(k * C);
+  for (let r = 0; r < n; r++) cc[foldOf[r]! * C + data.classColumn[r]!]++;
+  return { foldRows, classLog: foldLogTables(cc, 1, C, k, alpha) };
+}

@@ -21,7 +21,7 @@
 import { attributeCount, selectRows, type DiscreteData } from '../../bn/data.js';
 import { CptModel, type NodeCpt } from '../../bn/cpt.js';
 import { UserError } from '../../util/errors.js';
-import { foldLogTables } from './common.js';
+import { foldLayout, foldLogTables } from './common.js';
 
 /** Per attribute: null when it is not in the model, else its attribute parents in ascending order. */
 export type FeatureParents = readonly (readonly number[] | null)[];
@@ -91,13 +91,7 @@ export class FoldFamilyEvaluator {
     this.n = data.n;
     this.alpha = alpha;
     this.foldOf = foldOf;
-    this.foldRows = Array.from({ length: k }, () => [] as number[]).map((rows, f) => {
-      for (let r = 0; r < this.n; r++) if (foldOf[r] === f) rows.push(r);
-      return Int32Array.from(rows);
-    });
-    const cc = new Float64Array(k * this.C);
-    for (let r = 0; r < this.n; r++) cc[foldOf[r]! * this.C + data.classColumn[r]!]++;
-    this.classLog = foldLogTables(cc, 1, this.C, k, alpha);
+    ({ foldRows: this.foldRows, classLog: this.classLog } = foldLayout(data, foldOf, k, alpha));
     this.S = new Float64Array(this.n * this.C);
   }
 

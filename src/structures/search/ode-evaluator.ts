@@ -4,7 +4,7 @@
  */
 import { attributeCount, type DiscreteData } from '../../bn/data.js';
 import { logSumExp } from '../../bn/inference.js';
-import { foldLogTables } from './common.js';
+import { foldLayout, foldLogTables } from './common.js';
 
 /** Cached per-fold log-probability tables would exceed this many cells: the cache is cleared. */
 const CACHE_CELLS = 1 << 23;
@@ -42,18 +42,10 @@ export class OdeFoldEvaluator {
     this.n = data.n;
     this.alpha = alpha;
     this.foldOf = foldOf;
-    const sizes = new Int32Array(k);
-    for (let r = 0; r < this.n; r++) sizes[foldOf[r]!]++;
-    this.foldRows = Array.from({ length: k }, (_, f) => new Int32Array(sizes[f]!));
-    const fill = new Int32Array(k);
-    for (let r = 0; r < this.n; r++) this.foldRows[foldOf[r]!]![fill[foldOf[r]!]!++] = r;
+    ({ foldRows: this.foldRows, classLog: this.classLog } = foldLayout(data, foldOf, k, alpha));
     this.rowComplete = new Uint8Array(this.n).fill(1);
     for (const col of data.columns) for (let r = 0; r < this.n; r++) if (col[r]! < 0) this.rowComplete[r] = 0;
-    // Class prior per fold.
     const C = this.C;
-    const cc = new Float64Array(k * C);
-    for (let r = 0; r < this.n; r++) cc[foldOf[r]! * C + data.classColumn[r]!]++;
-    this.classLog = foldLogTables(cc, 1, C, this.k, this.alpha);
     this.nbLog = [];
     let maxCard = 1;
     for (let a = 0; a < this.m; a++) {

@@ -21,12 +21,12 @@
  * yields candidates, every candidate is scored and the best (ties at random, ctx.rng, as max_random) is
  * accepted when max − epsilon ≥ current accuracy (is_improvement), else the search stops.
  */
-import type { LearnContext } from '../../registry.js';
+import type { LearnContext, StructureLearner } from '../../registry.js';
 import { attributeCount, type DiscreteData } from '../../bn/data.js';
 import type { Structure } from '../../bn/structure.js';
 import { stratifiedKFold } from '../../folds/split.js';
 import type { Rng } from '../../util/rng.js';
-import { checkWrapperParams, maxRandom, SCORE_TOL, type OdeWrapperParams } from './common.js';
+import { checkWrapperParams, maxRandom, SCORE_TOL, WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, type OdeWrapperParams } from './common.js';
 import { applyChanges, FoldFamilyEvaluator, type FamilyChanges, type FeatureParents } from './family-evaluator.js';
 
 export type GreedyStep = (current: FeatureParents) => FamilyChanges[];
@@ -206,4 +206,40 @@ export function semiNaiveStructure(
   if (Number.isFinite(res.score)) info.cvAccuracy = res.score;
   if (res.tooLarge) info.candidatesTooLarge = res.tooLarge;
   return { m, parents, info };
+}
+
+export const PAZZANI_1996 =
+  'Pazzani (1996), Constructive induction of Cartesian product attributes, ISIS: Information, Statistics and Induction in Science';
+
+/** The conventions fssj, bsej and kdb-hc share, for docs/methods.md. */
+export const SEMI_NAIVE_NOTES =
+  'bnclassify equivalence: same candidate moves and stop rule (max − epsilon ≥ current accuracy, ties at ' +
+  "random); defaults k = 5, epsilon = 0, smooth = 1 as tan-hc here, where bnclassify's are epsilon = 0.01, " +
+  'smooth = 0. Candidates are scored on one stratified partition kept for the whole search; a row whose ' +
+  'best class is shared by t classes counts 1/t. Rows with missing values: available-case counts and exact ' +
+  'marginalisation (bnclassify uses gRain). A candidate whose family tables would exceed 2^22 cells over ' +
+  'the folds is not scored (info.candidatesTooLarge).';
+
+/** A wrapper learner over the k / epsilon / smooth parameters, starting from no attribute ('empty') or naive Bayes. */
+export function semiNaiveLearner(o: {
+  id: string;
+  title: string;
+  citation: string;
+  start: 'empty' | 'nb';
+  step: GreedyStep;
+}): StructureLearner<OdeWrapperParams> {
+  return {
+    id: o.id,
+    title: o.title,
+    citation: o.citation,
+    notes: SEMI_NAIVE_NOTES,
+    params: WRAPPER_PARAMS,
+    defaults: { k: 5, epsilon: 0, smooth: 1 },
+    maxAttributes: WRAPPER_MAX_ATTRIBUTES,
+    learn(train, params, ctx) {
+      const m = attributeCount(train);
+      const init = Array.from({ length: m }, () => (o.start === 'nb' ? ([] as number[]) : null));
+      return semiNaiveStructure(train, params, ctx, o.id, init, o.step);
+    },
+  };
 }
