@@ -25,30 +25,12 @@ import { registerEstimator, type Model } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import { lbfgs, type LbfgsResult } from '../bn/lbfgs.js';
 import { UserError } from '../util/errors.js';
-import { assertNaiveBayes, naiveBayesTables, weightedLogScores, WeightedNaiveBayes, type NaiveBayesTables } from './weighted-nb.js';
+import { assertNaiveBayes, naiveBayesTables, renormalizedTables, weightedLogScores, WeightedNaiveBayes, type NaiveBayesTables } from './weighted-nb.js';
+
+export { renormalizedTables };
 
 export type WanbiaVariant = 'zaidi' | 'bnclassify';
 export type WanbiaParams = { alpha?: number; maxIterations?: number; variant?: WanbiaVariant };
-
-/** bnclassify's weighted tables: log θ_w(x | c) = w log θ(x | c) − log Σ_x' θ(x' | c)^w, with weights folded in. */
-export function renormalizedTables(tables: NaiveBayesTables, w: ArrayLike<number>): NaiveBayesTables {
-  const C = tables.classCard;
-  const logCond = tables.logCond.map((L, a) => {
-    const wa = w[a]!;
-    const r = L.length / C;
-    const out = new Float64Array(L.length);
-    for (let c = 0; c < C; c++) {
-      let mx = -Infinity;
-      for (let x = 0; x < r; x++) mx = Math.max(mx, wa * L[x * C + c]!);
-      let z = 0;
-      for (let x = 0; x < r; x++) z += Math.exp(wa * L[x * C + c]! - mx);
-      const lz = mx + Math.log(z);
-      for (let x = 0; x < r; x++) out[x * C + c] = wa * L[x * C + c]! - lz;
-    }
-    return out;
-  });
-  return { logPrior: tables.logPrior, logCond, classCard: C };
-}
 
 /**
  * Negative CLL and its gradient (written into grad) at weights w. `scratch` (n × C) holds the scores and

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import '../../src/estimators/index.js';
 import { awnb, awnbTrees, awnbWeightsFromDepths } from '../../src/estimators/awnb.js';
-import { naiveBayesTables, WeightedNaiveBayes } from '../../src/estimators/weighted-nb.js';
+import { naiveBayesTables, renormalizedTables, WeightedNaiveBayes } from '../../src/estimators/weighted-nb.js';
 import { minTestingDepths, type Tree } from '../../src/baselines/decision-tree.js';
 import { getEstimator } from '../../src/registry.js';
 import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
@@ -122,5 +122,27 @@ describe('awnb estimator', () => {
     expect(() => awnb.fit(d, naiveBayesStructure(3), { subsample: 0 }, ctx)).toThrow(UserError);
     expect(() => awnb.fit(d, naiveBayesStructure(3), { subsample: 1.5 }, ctx)).toThrow(UserError);
     expect(() => awnb.fit(d, naiveBayesStructure(3), { alpha: 0 }, ctx)).toThrow(UserError);
+  });
+});
+
+describe("tables: renormalized (bnclassify's way of applying the weights)", () => {
+  it('same weights as the default; each table is θ^w / Σθ^w per class; a weight of 1 leaves a table unchanged', () => {
+    const d = data('renorm', 300);
+    const s = naiveBayesStructure(3);
+    const plain = awnb.fit(d, s, {}, ctx) as WeightedNaiveBayes;
+    const renorm = awnb.fit(d, s, { tables: 'renormalized' }, ctx) as WeightedNaiveBayes;
+    expect([...renorm.weights]).toEqual([1, 1, 1]);
+    const expected = new WeightedNaiveBayes(renormalizedTables(naiveBayesTables(d, 1), plain.weights), Float64Array.from([1, 1, 1]));
+    const got = renorm.posterior(d);
+    const want = expected.posterior(d);
+    for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(want[i]!, 14);
+    // By hand: with w = 1, θ^1 / Σθ^1 = θ.
+    const t = naiveBayesTables(d, 1);
+    const one = renormalizedTables(t, [1, 1, 1]);
+    one.logCond.forEach((L, a) => L.forEach((v, i) => expect(v).toBeCloseTo(t.logCond[a]![i]!, 14)));
+    // With w = 0 every row of the table is uniform.
+    const zero = renormalizedTables(t, [0, 0, 0]);
+    expect(Math.exp(zero.logCond[0]![0]!)).toBeCloseTo(1 / d.cards[0]!, 14);
+    expect(() => awnb.fit(d, s, { tables: 'other' } as never, ctx)).toThrow(UserError);
   });
 });
