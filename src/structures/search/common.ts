@@ -100,3 +100,27 @@ export function foldLayout(data: DiscreteData, foldOf: Int32Array, k: number, al
   for (let r = 0; r < n; r++) cc[foldOf[r]! * C + data.classColumn[r]!]++;
   return { foldRows, classLog: foldLogTables(cc, 1, C, k, alpha) };
 }
+
+/** What every fold evaluator holds: the data, its partition, the smoothing and the per-fold class prior. */
+export abstract class FoldEvaluatorBase {
+  readonly m: number;
+  readonly C: number;
+  readonly k: number;
+  readonly n: number;
+  protected readonly data: DiscreteData;
+  protected readonly alpha: number;
+  readonly foldOf: Int32Array;
+  protected readonly foldRows: Int32Array[];
+  protected readonly classLog: Float64Array;
+
+  constructor(data: DiscreteData, foldOf: Int32Array, k: number, alpha: number) {
+    this.data = data;
+    this.m = attributeCount(data);
+    this.C = data.classCard;
+    this.k = k;
+    this.n = data.n;
+    this.alpha = alpha;
+    this.foldOf = foldOf;
+    ({ foldRows: this.foldRows, classLog: this.classLog } = foldLayout(data, foldOf, k, alpha));
+  }
+}

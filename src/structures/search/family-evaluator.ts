@@ -18,10 +18,10 @@
  * missing values, so it factors out of the sum over them). Other rows are scored by exact inference
  * (NetworkInference: variable elimination over the missing values) on the fold's tables.
  */
-import { attributeCount, selectRows, type DiscreteData } from '../../bn/data.js';
+import { selectRows, type DiscreteData } from '../../bn/data.js';
 import { CptModel, type NodeCpt } from '../../bn/cpt.js';
 import { UserError } from '../../util/errors.js';
-import { foldLayout, foldLogTables } from './common.js';
+import { FoldEvaluatorBase, foldLogTables } from './common.js';
 
 /** Per attribute: null when it is not in the model, else its attribute parents in ascending order. */
 export type FeatureParents = readonly (readonly number[] | null)[];
@@ -67,16 +67,7 @@ interface Term {
   readonly sign: number;
 }
 
-export class FoldFamilyEvaluator {
-  readonly m: number;
-  readonly C: number;
-  readonly k: number;
-  readonly n: number;
-  private readonly data: DiscreteData;
-  private readonly alpha: number;
-  private readonly foldOf: Int32Array;
-  private readonly foldRows: Int32Array[];
-  private readonly classLog: Float64Array;
+export class FoldFamilyEvaluator extends FoldEvaluatorBase {
   private readonly tables = new Map<string, Float64Array>();
   private cachedCells = 0;
   private current: FeatureParents = [];
@@ -84,14 +75,7 @@ export class FoldFamilyEvaluator {
   private readonly S: Float64Array;
 
   constructor(data: DiscreteData, foldOf: Int32Array, k: number, alpha: number) {
-    this.data = data;
-    this.m = attributeCount(data);
-    this.C = data.classCard;
-    this.k = k;
-    this.n = data.n;
-    this.alpha = alpha;
-    this.foldOf = foldOf;
-    ({ foldRows: this.foldRows, classLog: this.classLog } = foldLayout(data, foldOf, k, alpha));
+    super(data, foldOf, k, alpha);
     this.S = new Float64Array(this.n * this.C);
   }
 

@@ -2,9 +2,9 @@
  * Per-fold Laplace tables and per-row class scores for one-dependence structures: the evaluator of tan-hc and
  * tan-hcsp (see src/structures/tan-hc.ts for the search it serves and its cost).
  */
-import { attributeCount, type DiscreteData } from '../../bn/data.js';
+import type { DiscreteData } from '../../bn/data.js';
 import { logSumExp } from '../../bn/inference.js';
-import { foldLayout, foldLogTables } from './common.js';
+import { FoldEvaluatorBase, foldLogTables } from './common.js';
 
 /** Cached per-fold log-probability tables would exceed this many cells: the cache is cleared. */
 const CACHE_CELLS = 1 << 23;
@@ -13,17 +13,8 @@ const CACHE_CELLS = 1 << 23;
  * Per-fold Laplace tables and current per-row class scores for one-dependence structures.
  * Family tables are laid out [fold][c][x_parent][x_child] (class first, as in FamilyCounts).
  */
-export class OdeFoldEvaluator {
-  readonly m: number;
-  readonly C: number;
-  readonly k: number;
-  readonly n: number;
-  private readonly data: DiscreteData;
-  private readonly alpha: number;
-  readonly foldOf: Int32Array;
-  private readonly foldRows: Int32Array[];
+export class OdeFoldEvaluator extends FoldEvaluatorBase {
   private readonly rowComplete: Uint8Array;
-  private readonly classLog: Float64Array;
   private readonly nbLog: Float64Array[];
   private readonly pairs = new Map<number, Float64Array>();
   private cachedCells = 0;
@@ -35,14 +26,7 @@ export class OdeFoldEvaluator {
   private readonly tmp: Float64Array;
 
   constructor(data: DiscreteData, foldOf: Int32Array, k: number, alpha: number) {
-    this.data = data;
-    this.m = attributeCount(data);
-    this.C = data.classCard;
-    this.k = k;
-    this.n = data.n;
-    this.alpha = alpha;
-    this.foldOf = foldOf;
-    ({ foldRows: this.foldRows, classLog: this.classLog } = foldLayout(data, foldOf, k, alpha));
+    super(data, foldOf, k, alpha);
     this.rowComplete = new Uint8Array(this.n).fill(1);
     for (const col of data.columns) for (let r = 0; r < this.n; r++) if (col[r]! < 0) this.rowComplete[r] = 0;
     const C = this.C;
