@@ -87,6 +87,8 @@ export function baselineEntries(rows: readonly ResultRow[]): BaselineEntry[] {
     g.sort((a, b) => a.repeat - b.repeat || a.fold - b.fold);
     const metrics: Partial<Record<CompareMetric, BaselineMetric>> = {};
     for (const m of COMPARE_METRICS) {
+      // A metric some job predates (NULL in the store) is left out of the entry rather than read as 0.
+      if (g.some((r) => r[m] === null || r[m] === undefined)) continue;
       const folds = g.map((r) => Number(r[m]));
       metrics[m] = { mean: folds.reduce((a, b) => a + b, 0) / folds.length, folds };
     }

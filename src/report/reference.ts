@@ -78,6 +78,13 @@ const METRIC_ALIASES: Record<string, CompareMetric> = {
   errorrate: 'zero_one_loss',
   rmse: 'rmse',
   logloss: 'log_loss',
+  auc: 'auc',
+  auchandtill: 'auc',
+  aucovr: 'auc_ovr',
+  brier: 'brier',
+  brierscore: 'brier',
+  balancedaccuracy: 'balanced_accuracy',
+  macrof1: 'macro_f1',
 };
 
 /** A published metric name ('0/1-loss', 'RMSE', 'zero_one_loss', …) as one of ours, or undefined. */

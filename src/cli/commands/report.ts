@@ -16,7 +16,8 @@ export const reportCommand: Command = {
   --out DIR         report folder (default: results/<spec name>/)
   --control METHOD  control method label for the post-hoc tests, or 'best' (overrides compare.control)
   --alpha A         significance level (overrides compare.alpha)
-  --metrics LIST    comma-separated: accuracy, zero_one_loss, rmse, log_loss (overrides compare.metrics)
+  --metrics LIST    comma-separated: accuracy, zero_one_loss, rmse, log_loss, auc, auc_ovr, brier,
+                    balanced_accuracy, macro_f1 (overrides compare.metrics)
 
 Reads only the database; never re-runs a learner. See docs/reports.md for the compare: and reference: sections.`,
     async run(pos, v) {
