@@ -28,6 +28,8 @@ export interface Section {
 
 export interface ReportDoc {
   readonly title: string;
+  /** The experiment's name: prefixes the LaTeX labels so that two experiments in one paper do not collide. */
+  readonly experiment?: string;
   readonly intro: readonly Block[];
   readonly sections: readonly Section[];
   readonly tables: readonly Table[];
@@ -126,10 +128,12 @@ function metricTable(id: string, t: SummaryTable, s: CompareSpec, ranks: readonl
   });
   rows.push({
     ruleAbove: true,
+    summary: true,
     cells: [cell(`average (${t.completeDatasets})`, { italic: true }), ...t.average.map((a) => cell(fixed(a, digits), { value: a }))],
   });
   const bestRank = Math.min(...ranks.filter((r) => Number.isFinite(r)));
   rows.push({
+    summary: true,
     cells: [cell('average rank', { italic: true }), ...ranks.map((r) => cell(fixed(r, 2), { value: r, bold: r === bestRank && t.methods.length > 1 }))],
   });
   return {
@@ -715,5 +719,5 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
     });
   }
 
-  return { title: `${input.experiment}: results`, intro, sections, tables, figures, comparison, references, summaries };
+  return { title: `${input.experiment}: results`, experiment: input.experiment, intro, sections, tables, figures, comparison, references, summaries };
 }

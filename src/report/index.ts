@@ -16,7 +16,8 @@ import { loadStructureInfo } from './claims.js';
 import { renderHtml, renderMarkdown } from './render.js';
 import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from './spec.js';
 import type { SummaryTable } from './summary.js';
-import { csvField, tableToCsv, tableToLatex } from './table.js';
+import { csvField, tableSummaryCsv, tableToCsv, tableToLatex } from './table.js';
+import { svgToPdf } from './pdf.js';
 import '../methods.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
@@ -119,7 +120,10 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc);
 }
 
-/** Long-form CSV: one row per metric × dataset × method, plus the average and average-rank rows. */
+/**
+ * Long-form CSV: one row per metric × dataset × method and nothing else, so that tools reading it (scmamp,
+ * autorank, pandas) see only datasets; the averages and ranks are in renderSummaryCsv.
+ */
 export function renderLongCsv(tables: readonly SummaryTable[]): string {
   const out = ['metric,dataset,method,mean,sd,folds'];
   for (const t of tables) {
@@ -129,8 +133,15 @@ export function renderLongCsv(tables: readonly SummaryTable[]): string {
         if (c) out.push([t.metric.key, csvField(d), csvField(m), c.mean, c.sd, c.n].join(','));
       }),
     );
-    t.methods.forEach((m, j) => out.push([t.metric.key, '(average)', csvField(m), csvField(t.average[j]), '', ''].join(',')));
-    t.methods.forEach((m, j) => out.push([t.metric.key, '(average rank)', csvField(m), csvField(t.ranks[j]), '', ''].join(',')));
+  }
+  return out.join('\n') + '\n';
+}
+
+/** Per metric × method: the average over the complete datasets and the average rank (report-summary.csv). */
+export function renderSummaryCsv(tables: readonly SummaryTable[]): string {
+  const out = ['metric,method,average,average_rank,complete_datasets'];
+  for (const t of tables) {
+    t.methods.forEach((m, j) => out.push([t.metric.key, csvField(m), csvField(t.average[j]), csvField(t.ranks[j]), t.completeDatasets].join(',')));
   }
   return out.join('\n') + '\n';
 }
@@ -152,21 +163,28 @@ function freshFolder(dir: string, files: readonly string[]): void {
   writeFileSync(manifest, files.join('\n') + '\n');
 }
 
-export function writeReportFiles(dir: string, doc: ReportDoc): ReportFiles {
+export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<ReportFiles> {
   const tablesDir = join(dir, 'tables');
   const figuresDir = join(dir, 'figures');
-  freshFolder(tablesDir, doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`]));
-  freshFolder(figuresDir, doc.figures.map((f) => `${f.id}.svg`));
+  const summaryCsv = new Map(doc.tables.flatMap((t) => {
+    const s = tableSummaryCsv(t);
+    return s === null ? [] : [[t.id, s] as const];
+  }));
+  freshFolder(tablesDir, doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`, ...(summaryCsv.has(t.id) ? [`${t.id}-summary.csv`] : [])]));
+  freshFolder(figuresDir, doc.figures.flatMap((f) => [`${f.id}.svg`, `${f.id}.pdf`]));
   const tables: string[] = [];
   for (const t of doc.tables) {
-    writeFileSync(join(tablesDir, `${t.id}.tex`), tableToLatex(t));
+    writeFileSync(join(tablesDir, `${t.id}.tex`), tableToLatex(t, doc.experiment));
     writeFileSync(join(tablesDir, `${t.id}.csv`), tableToCsv(t));
+    const s = summaryCsv.get(t.id);
+    if (s !== undefined) writeFileSync(join(tablesDir, `${t.id}-summary.csv`), s);
     tables.push(join(tablesDir, `${t.id}.tex`));
   }
   const figures: string[] = [];
   for (const f of doc.figures) {
     const file = join(figuresDir, `${f.id}.svg`);
     writeFileSync(file, f.svg);
+    writeFileSync(join(figuresDir, `${f.id}.pdf`), await svgToPdf(f.svg, f.title));
     figures.push(file);
   }
   const markdown = join(dir, 'report.md');
@@ -175,5 +193,6 @@ export function writeReportFiles(dir: string, doc: ReportDoc): ReportFiles {
   writeFileSync(markdown, renderMarkdown(doc));
   writeFileSync(html, renderHtml(doc));
   writeFileSync(csv, renderLongCsv(doc.summaries));
+  writeFileSync(join(dir, 'report-summary.csv'), renderSummaryCsv(doc.summaries));
   return { dir, markdown, html, csv, tables, figures };
 }
