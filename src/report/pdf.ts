@@ -13,6 +13,16 @@ function winAnsiText(svg: string): string {
   return svg.replace(/[αχ≤≥−∞]/g, (c) => SPELLED[c] ?? c);
 }
 
+/**
+ * pdfkit refuses a dash pattern with a zero length, which Vega writes for solid strokes ("1,0"); a length of
+ * 0.01 pt draws the same line.
+ */
+function positiveDashes(svg: string): string {
+  return svg.replace(/(stroke-dasharray(?:="|:\s*))([\d.,\s]+)/g, (_m, head: string, list: string) =>
+    head + list.replace(/(^|[,\s])0+(?:\.0+)?(?=$|[,\s])/g, '$10.01'),
+  );
+}
+
 function svgSize(svg: string): [number, number] {
   const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? '';
   const w = Number(/\bwidth="([\d.]+)/.exec(root)?.[1]);
@@ -38,7 +48,7 @@ export function svgToPdf(svg: string, title: string): Promise<Buffer> {
     doc.on('error', reject);
   });
   const warnings: string[] = [];
-  SVGtoPDF(doc, winAnsiText(svg), 0, 0, { width, height, assumePt: true, warningCallback: (w) => warnings.push(w) });
+  SVGtoPDF(doc, positiveDashes(winAnsiText(svg)), 0, 0, { width, height, assumePt: true, warningCallback: (w) => warnings.push(w) });
   doc.end();
   return done.then((b) => {
     if (warnings.length) throw new Error(`PDF of figure '${title}': ${[...new Set(warnings)].join('; ')}`);
