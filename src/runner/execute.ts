@@ -71,7 +71,13 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   }
 }
 
-function learn(p: JobPayload, train: DiscreteData, rng: Rng, signal?: AbortSignal): { model: Model; structure?: Structure } {
+/** Learn the structure and fit the estimator (or the baseline) of a job's method on `train`; also `bnclab fit`. */
+export function learn(
+  p: Pick<JobPayload, 'kind' | 'structure' | 'estimator' | 'dataset'>,
+  train: DiscreteData,
+  rng: Rng,
+  signal?: AbortSignal,
+): { model: Model; structure?: Structure } {
   const info = p.kind === 'baseline' ? getBaseline(p.structure.id) : getStructure(p.structure.id);
   if (!info) throw new Error(`unknown ${p.kind === 'baseline' ? 'baseline' : 'structure'} '${p.structure.id}'`);
   if (info.maxAttributes !== undefined && train.columns.length > info.maxAttributes) {
