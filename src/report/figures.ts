@@ -3,6 +3,8 @@
  * compiled to Vega and rendered by Vega's headless SVG renderer (`View.toSVG`). Data values (dataset and
  * method names) reach the SVG only through Vega's text marks, which escape them.
  */
+import PDFDocument from 'pdfkit';
+import * as vega from 'vega';
 import { View, parse } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
@@ -15,13 +17,31 @@ export interface Figure {
 }
 
 const FONT = 'Helvetica, Arial, sans-serif';
+// The HTML report's body text is 14 px; figure text is no smaller (figures are shown at their own size).
 const CONFIG = {
   font: FONT,
   background: 'white',
   view: { stroke: '#ddd' },
-  axis: { labelFontSize: 11, titleFontSize: 12, grid: true, gridColor: '#eee' },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
-  title: { fontSize: 13, anchor: 'start' as const },
+  axis: { labelFontSize: 14, titleFontSize: 14, grid: true, gridColor: '#eee' },
+  legend: { labelFontSize: 14, titleFontSize: 14, labelLimit: 300 },
+  header: { labelFontSize: 14, titleFontSize: 14 },
+  title: { fontSize: 15, anchor: 'start' as const },
+};
+
+/**
+ * Text widths from Helvetica's font metrics (the AFM tables pdfkit ships) instead of Vega's no-canvas estimate
+ * of 0.8 × font size per character, which made every figure's bounds (and so the SVG) far wider and taller
+ * than its text and left the plots small and off-centre when shown at a fixed width.
+ */
+const metricsDoc = new PDFDocument({ autoFirstPage: false });
+// vega re-exports vega-scenegraph's textMetrics at run time; its type declarations leave it out.
+const { textMetrics } = vega as unknown as { textMetrics: { width: (item: never, text: unknown) => number } };
+textMetrics.width = (item: { fontSize?: number; fontWeight?: string | number; limit?: number }, text: unknown): number => {
+  const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
+  const s = text == null ? '' : String(text).trim();
+  if (size <= 0 || s === '') return 0;
+  const bold = item.fontWeight === 'bold' || Number(item.fontWeight) >= 600;
+  return metricsDoc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).widthOfString(s);
 };
 
 /** Render a Vega-Lite spec to an SVG string. */
@@ -29,10 +49,18 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const vg = compile(spec).spec;
   const view = new View(parse(vg), { renderer: 'none' });
   try {
-    return await view.toSVG();
+    return hoverTitles(await view.toSVG());
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * Vega describes every data mark in an aria-label ("…; dataset: car") but browsers show only <title> on
+ * hover: each labelled mark gets its label as a <title> child, so every point names its dataset.
+ */
+export function hoverTitles(svg: string): string {
+  return svg.replace(/<(path|rect|line)(\s[^>]*?aria-label="([^"]*)"[^>]*?role="graphics-symbol"[^>]*?)\/>/g, (_m, tag: string, attrs: string, label: string) => `<${tag}${attrs}><title>${label}</title></${tag}>`);
 }
 
 function niceDomain(values: readonly number[]): [number, number] {
@@ -211,8 +239,8 @@ export async function cdFigure(
   procedureLabel: string,
 ): Promise<Figure> {
   const k = methods.length;
-  const width = 640;
-  const margin = 170;
+  const width = 760;
+  const margin = 220;
   const axisY = 44;
   const span = width - 2 * margin;
   const x = (r: number): number => margin + ((r - 1) / Math.max(1, k - 1)) * span;
@@ -228,7 +256,7 @@ export async function cdFigure(
   rules.push({ x: x(1), y: 14, x2: x(cdEnd), y2: 14, w: 2, c: '#000' });
   rules.push({ x: x(1), y: 10, x2: x(1), y2: 18, w: 1, c: '#000' });
   rules.push({ x: x(cdEnd), y: 10, x2: x(cdEnd), y2: 18, w: 1, c: '#000' });
-  texts.push({ x: x(cdEnd) + 6, y: 18, text: `CD = ${cd.toFixed(3)}`, side: 'left', size: 11 });
+  texts.push({ x: x(cdEnd) + 6, y: 19, text: `CD = ${cd.toFixed(3)}`, side: 'left', size: 11 });
 
   const groupTop = axisY + 10;
   groups.forEach((g, i) => {
@@ -242,7 +270,7 @@ export async function cdFigure(
   order.forEach((j, pos) => {
     const left = pos < half;
     const row = left ? pos : k - 1 - pos;
-    const y = labelTop + row * 20;
+    const y = labelTop + row * 22;
     const xr = x(meanRanks[j]!);
     const xEnd = left ? margin - 12 : width - margin + 12;
     rules.push({ x: xr, y: axisY, x2: xr, y2: y, w: 1, c: '#555' });
@@ -255,10 +283,10 @@ export async function cdFigure(
       size: 11,
     });
   });
-  const height = labelTop + half * 20 + 6;
+  const height = labelTop + half * 22 + 6;
   const textLayer = (side: 'left' | 'right' | 'center'): Record<string, unknown> => ({
     data: { values: texts.filter((t) => t.side === side) },
-    mark: { type: 'text', align: side === 'right' ? 'right' : side === 'left' ? 'left' : 'center', fontSize: 11, font: FONT },
+    mark: { type: 'text', align: side === 'right' ? 'right' : side === 'left' ? 'left' : 'center', fontSize: 14, font: FONT },
     encoding: {
       x: { field: 'x', type: 'quantitative', scale: null },
       y: { field: 'y', type: 'quantitative', scale: null },

@@ -13,6 +13,9 @@ declare module 'pdfkit' {
     on(event: 'end', fn: () => void): this;
     on(event: 'error', fn: (e: Error) => void): this;
     end(): void;
+    font(name: string): this;
+    fontSize(size: number): this;
+    widthOfString(text: string): number;
   }
   export default PDFDocument;
 }
