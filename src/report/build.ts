@@ -7,9 +7,10 @@ import type { ResultRow } from '../store/db.js';
 import type { PAdjustMethod } from '../stats/padjust.js';
 import { cliques, compareResults, foldValues, metricDef, type Comparison, type MetricComparison } from './compare.js';
 import { diagnosticTable, diagnosticTitle } from './diagnostics.js';
-import { cdFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
+import { cdFigure, foldBoxplotFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
 import type { StructureInfo } from './claims.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
+import { learnedStructuresSection, type ArcsByJob } from './structures.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from './spec.js';
 import { REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
 import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
@@ -64,6 +65,8 @@ export interface ReportInput {
   readonly curveRows?: ReadonlyMap<string, readonly ResultRow[]>;
   /** jobs.structure_info by job key: the info.* metrics of claims files. */
   readonly structureInfo?: StructureInfo;
+  /** Learned arcs by job key (the structures table), for the drawings of the learned structures. */
+  readonly arcs?: ArcsByJob;
 }
 
 const ADJUST_NAME: Record<PAdjustMethod, string> = {
@@ -569,6 +572,17 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
       }
       if (b.length) sections.push({ title: 'Scatter plots', level: 3, blocks: b });
     }
+    const boxMetric = comparison.metrics[0];
+    if (boxMetric) {
+      const values = input.rows.flatMap((r) => {
+        const v = r[boxMetric.metric.key];
+        return v === null || v === undefined ? [] : [{ dataset: r.dataset, method: r.method, value: Number(v) }];
+      });
+      if (values.length) {
+        const f = await foldBoxplotFigure(figureId(`folds-${boxMetric.metric.key}`), boxMetric.metric.title, labels, values);
+        sections.push({ title: `Per-fold ${boxMetric.metric.title.toLowerCase()} by dataset`, level: 3, blocks: [addFigure(f)] });
+      }
+    }
 
     // Win/loss against a swept parameter.
     for (const sw of s.sweeps) {
@@ -655,6 +669,11 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
       b.push(addFigure(await learningCurveFigure(figureId(`learning-curve-${key}`), metric.title, points)));
     }
     if (b.length) sections.push({ title: 'Learning curves', level: 3, blocks: b });
+  }
+
+  if (input.arcs) {
+    const learned = learnedStructuresSection(input.rows, input.arcs, figureId);
+    if (learned) sections.push({ ...learned, blocks: learned.blocks.map((b) => (b.kind === 'figure' ? addFigure(b.figure) : b)) });
   }
 
   // Structure diagnostics stored per job (compare.diagnostics).

@@ -36,12 +36,15 @@ const CONFIG = {
 const metricsDoc = new PDFDocument({ autoFirstPage: false });
 // vega re-exports vega-scenegraph's textMetrics at run time; its type declarations leave it out.
 const { textMetrics } = vega as unknown as { textMetrics: { width: (item: never, text: unknown) => number } };
+/** Width in px of text in Helvetica at `size` px. */
+export function textWidth(text: string, size: number, bold = false): number {
+  return metricsDoc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).widthOfString(text);
+}
 textMetrics.width = (item: { fontSize?: number; fontWeight?: string | number; limit?: number }, text: unknown): number => {
   const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
   const s = text == null ? '' : String(text).trim();
   if (size <= 0 || s === '') return 0;
-  const bold = item.fontWeight === 'bold' || Number(item.fontWeight) >= 600;
-  return metricsDoc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).widthOfString(s);
+  return textWidth(s, size, item.fontWeight === 'bold' || Number(item.fontWeight) >= 600);
 };
 
 /** Render a Vega-Lite spec to an SVG string. */
@@ -322,6 +325,47 @@ export async function cdFigure(
     id,
     title,
     caption: `${metricTitle}: mean ranks (1 = best) of the ${k} methods; methods joined by a thick bar do not differ significantly (${procedureLabel}, CD = ${cd.toFixed(3)}).`,
+    svg: await renderSvg(spec),
+  };
+}
+
+export interface FoldValue {
+  readonly dataset: string;
+  readonly method: string;
+  readonly value: number;
+}
+
+/**
+ * Per-fold values as box plots, one small panel per dataset with its own vertical scale, methods side by
+ * side (mlr3's autoplot of a benchmark): the spread over folds that the mean ± sd tables summarize.
+ */
+export async function foldBoxplotFigure(id: string, metricTitle: string, methods: readonly string[], values: readonly FoldValue[]): Promise<Figure> {
+  const datasets = [...new Set(values.map((v) => v.dataset))].sort();
+  const title = `${metricTitle} per fold, by dataset`;
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    config: CONFIG,
+    data: { values: values.map((v) => ({ ...v })) },
+    facet: { field: 'dataset', type: 'nominal', title: null, sort: datasets },
+    columns: Math.min(4, datasets.length),
+    resolve: { scale: { y: 'independent' } },
+    spec: {
+      width: Math.max(120, 34 * methods.length),
+      height: 150,
+      mark: { type: 'boxplot', extent: 'min-max', size: 18 },
+      encoding: {
+        x: { field: 'method', type: 'nominal', title: null, sort: [...methods], axis: { labels: false, ticks: false } },
+        y: { field: 'value', type: 'quantitative', title: null, scale: { zero: false } },
+        color: { field: 'method', type: 'nominal', sort: [...methods], title: 'method', legend: { orient: 'top', columns: 2 } },
+        tooltip: [{ field: 'dataset', type: 'nominal' }, { field: 'method', type: 'nominal' }],
+      },
+    },
+  } as TopLevelSpec;
+  return {
+    id,
+    title,
+    caption: `${metricTitle} of every fold (and repeat): per dataset a box per method from the minimum to the maximum, with the quartiles and the median; each panel has its own scale.`,
     svg: await renderSvg(spec),
   };
 }

@@ -112,6 +112,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       curveRows,
       // Structure diagnostics are read only when the report tabulates them or a reference file may use them.
       structureInfo: spec.reference.length || compare.diagnostics.length ? await loadStructureInfo(store, spec.name) : undefined,
+      arcs: await loadArcs(store, spec.name),
     };
   } finally {
     store.close();
@@ -144,6 +145,22 @@ export function renderSummaryCsv(tables: readonly SummaryTable[]): string {
     t.methods.forEach((m, j) => out.push([t.metric.key, csvField(m), csvField(t.average[j]), csvField(t.ranks[j]), t.completeDatasets].join(',')));
   }
   return out.join('\n') + '\n';
+}
+
+/** The learned arcs of the experiment's finished jobs, by job key. */
+async function loadArcs(store: ResultStore, experiment: string): Promise<Map<string, [string, string][]>> {
+  const out = new Map<string, [string, string][]>();
+  const rows = await store.query(
+    `SELECT s.job_key, s.parent, s.child FROM structures s JOIN experiment_jobs e USING (job_key) WHERE e.experiment = $1`,
+    [experiment],
+  );
+  for (const r of rows) {
+    const k = String(r['job_key']);
+    let a = out.get(k);
+    if (!a) out.set(k, (a = []));
+    a.push([String(r['parent']), String(r['child'])]);
+  }
+  return out;
 }
 
 const MANIFEST = '.bnclab-generated';
