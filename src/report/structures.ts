@@ -143,8 +143,10 @@ export function structureSvg(s: ModalStructure, className: string | undefined, o
     );
     // The class's arcs are in every naive-Bayes-like structure: their labels would cover the drawing.
     if (!fromClass || a.share < 1) {
-      const mx = (sx + ex) / 2;
-      const my = (sy + ey) / 2;
+      // 40% of the way from the parent, not the middle: arcs that cross at their middles (a 'X' of two arcs
+      // between four nodes on the circle) would put both labels on one spot.
+      const mx = sx + 0.4 * (ex - sx);
+      const my = sy + 0.4 * (ey - sy);
       const w = textWidth(share, LABEL) + 6;
       parts.push(`<rect x="${(mx - w / 2).toFixed(1)}" y="${(my - 8).toFixed(1)}" width="${w.toFixed(1)}" height="15" fill="white" opacity="0.85"/>`);
       parts.push(`<text x="${mx.toFixed(1)}" y="${(my + 4).toFixed(1)}" font-size="${LABEL}" text-anchor="middle" fill="#333">${share}</text>`);
