@@ -11,6 +11,7 @@ import type { ResultRow } from '../store/db.js';
 import type { Block, Section } from './build.js';
 import type { Figure } from './figures.js';
 import { textWidth } from './figures.js';
+import { foldGroups } from './summary.js';
 
 export type ArcsByJob = ReadonlyMap<string, readonly (readonly [string, string])[]>;
 
@@ -28,16 +29,8 @@ export interface ModalStructure {
 
 /** Per dataset × method with arcs stored in at least one fold. */
 export function modalStructures(rows: readonly ResultRow[], arcs: ArcsByJob): ModalStructure[] {
-  const groups = new Map<string, ResultRow[]>();
-  for (const r of rows) {
-    const k = `${r.dataset}\u0000${r.method}`;
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = []));
-    g.push(r);
-  }
   const out: ModalStructure[] = [];
-  for (const g of groups.values()) {
-    g.sort((a, b) => a.repeat - b.repeat || a.fold - b.fold);
+  for (const g of foldGroups(rows)) {
     const sets = g.map((r) => (arcs.get(r.job_key) ?? []).map(([p, c]) => `${p}\u0000${c}`).sort());
     if (sets.every((s) => s.length === 0)) continue;
     const count = new Map<string, number>();

@@ -87,3 +87,16 @@ function meanSd(v: number[]): Cell {
   const sd = n > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 0;
   return { mean, sd, n };
 }
+
+/** Rows grouped per dataset × method (in order of first appearance), each group in (repeat, fold) order. */
+export function foldGroups(rows: readonly ResultRow[]): ResultRow[][] {
+  const groups = new Map<string, ResultRow[]>();
+  for (const r of rows) {
+    const k = `${r.dataset}\u0000${r.method}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = []));
+    g.push(r);
+  }
+  for (const g of groups.values()) g.sort((a, b) => a.repeat - b.repeat || a.fold - b.fold);
+  return [...groups.values()];
+}

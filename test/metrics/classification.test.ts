@@ -19,34 +19,17 @@ const PC = Float64Array.from([0.2667886285166103, 0.3829278122060546, 0.33106002
 const YC = Int32Array.from(Array.from({ length: 25 }, (_, i) => i % 4));
 
 describe('metrics pinned to scikit-learn', () => {
-  it('three classes with ties', () => {
-    const m = computeMetrics(PA, YA, 3);
-    expect(m.auc).toBeCloseTo(0.9444444444444445, 14);
-    expect(m.aucOvr).toBeCloseTo(0.9404761904761905, 14);
-    expect(m.brier).toBeCloseTo(0.399, 14);
-    expect(m.balancedAccuracy).toBeCloseTo(0.7222222222222222, 14);
-    expect(m.macroF1).toBeCloseTo(0.6984126984126985, 14);
-    expect(m.confusion).toEqual([[2, 0, 1], [2, 2, 0], [0, 0, 3]]);
-  });
-
-  it('two classes: both AUCs are the binary AUC; Brier is twice sklearn binary brier_score_loss', () => {
-    const m = computeMetrics(PB, YB, 2);
-    expect(m.auc).toBeCloseTo(0.7916666666666666, 14);
-    expect(m.aucOvr).toBeCloseTo(0.7916666666666666, 14);
-    expect(m.brier).toBeCloseTo(2 * 0.15892857142857147, 14);
-    expect(m.balancedAccuracy).toBeCloseTo(0.8333333333333333, 14);
-    expect(m.macroF1).toBeCloseTo(0.8444444444444446, 14);
-    expect(m.confusion).toEqual([[4, 0], [1, 2]]);
-  });
-
-  it('four classes, one never predicted', () => {
-    const m = computeMetrics(PC, YC, 4);
-    expect(m.auc).toBeCloseTo(0.3726851851851852, 14);
-    expect(m.aucOvr).toBeCloseTo(0.3707602339181287, 14);
-    expect(m.brier).toBeCloseTo(0.9940783534690709, 14);
-    expect(m.balancedAccuracy).toBeCloseTo(0.19642857142857142, 14);
-    expect(m.macroF1).toBeCloseTo(0.16666666666666666, 14);
-    expect(m.confusion).toEqual([[2, 4, 1, 0], [2, 2, 2, 0], [3, 2, 1, 0], [2, 2, 2, 0]]);
+  // [case, posteriors, truth, classes, sklearn values]
+  const CASES = [
+    ['three classes with ties', PA, YA, 3, { auc: 0.9444444444444445, aucOvr: 0.9404761904761905, brier: 0.399, balancedAccuracy: 0.7222222222222222, macroF1: 0.6984126984126985, confusion: [[2, 0, 1], [2, 2, 0], [0, 0, 3]] }],
+    // Two classes: both AUCs are the binary AUC; Brier is twice sklearn's binary brier_score_loss (0.15892857142857147).
+    ['two classes', PB, YB, 2, { auc: 0.7916666666666666, aucOvr: 0.7916666666666666, brier: 2 * 0.15892857142857147, balancedAccuracy: 0.8333333333333333, macroF1: 0.8444444444444446, confusion: [[4, 0], [1, 2]] }],
+    ['four classes, one never predicted', PC, YC, 4, { auc: 0.3726851851851852, aucOvr: 0.3707602339181287, brier: 0.9940783534690709, balancedAccuracy: 0.19642857142857142, macroF1: 0.16666666666666666, confusion: [[2, 4, 1, 0], [2, 2, 2, 0], [3, 2, 1, 0], [2, 2, 2, 0]] }],
+  ] as const;
+  it.each(CASES)('%s', (_name, P, Y, C, want) => {
+    const m = computeMetrics(P, Y, C);
+    for (const k of ['auc', 'aucOvr', 'brier', 'balancedAccuracy', 'macroF1'] as const) expect(m[k], k).toBeCloseTo(want[k], 14);
+    expect(m.confusion).toEqual(want.confusion);
   });
 
   it('Brier = C · RMSE² (the Monash RMSE is the per-class root of the same sum)', () => {
