@@ -1,7 +1,7 @@
 /**
  * `bnclab report`: read the experiment's results from the store and write results/<name>/:
  * report.md, report.html (self-contained), report.csv (long form), tables/*.tex and tables/*.csv,
- * figures/*.svg. Reads only the store; never re-runs a learner.
+ * figures/*.svg and *.pdf. Reads only the store; never re-runs a learner.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { onePositional, numberOption } from '../command.js';
 
 export const reportCommand: Command = {
-    summary: 'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg) from the stored results',
+    summary: 'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg|pdf) from the stored results',
     usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST]',
     options: {
       db: { type: 'string' },
@@ -30,7 +30,7 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
         alpha: numberOption(v['alpha'], '--alpha'),
         metrics: v['metrics'] === undefined ? undefined : (v['metrics'] as string).split(',').map((m) => m.trim()).filter(Boolean),
       });
-      process.stdout.write(`report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg)\n`);
+      process.stdout.write(`report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg, *.pdf)\n`);
       return 0;
     },
   };
