@@ -165,7 +165,7 @@ export function evaluateReference(
   };
   const metricOf = (s: string, where: string): CompareMetric => {
     const m = metricFromName(s);
-    if (!m) throw new UserError(`${where}: metric: unknown metric '${s}' (accuracy, 0-1 loss, rmse, log loss)`);
+    if (!m) throw new UserError(`${where}: metric: unknown metric '${s}' (accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1)`);
     return m;
   };
 

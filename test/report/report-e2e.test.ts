@@ -231,16 +231,22 @@ describe('bnclab report on a real experiment', () => {
     const figures = findAll(root, 'figure');
     const files = readdirSync(join(out, 'figures')).filter((f) => f.endsWith('.svg')).sort();
     expect(figures).toHaveLength(files.length);
-    expect(files).toEqual([
-      'cd-accuracy.svg',
-      'cd-rmse.svg',
-      'learning-curve-rmse.svg',
-      'scatter-accuracy-nb-dirichlet-alpha-0.5-vs-nb-dirichlet-alpha-20.svg',
-      'scatter-accuracy-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg',
-      'scatter-rmse-nb-dirichlet-alpha-0.5-vs-nb-dirichlet-alpha-20.svg',
-      'scatter-rmse-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg',
-      'sweep-estimator.alpha-rmse.svg',
-    ]);
+    // One learned-structure drawing per dataset × method, e.g. structure-iris-nb-dirichlet-alpha-0.5.svg.
+    const structures = DATASETS.flatMap((d) => METHODS.map((m) => `structure-${d}-${m.replace(/[/()=]+/g, '-').replace(/-+$/, '')}.svg`));
+    expect(files).toEqual(
+      [
+        'cd-accuracy.svg',
+        'cd-rmse.svg',
+        'folds-accuracy.svg',
+        'learning-curve-rmse.svg',
+        'scatter-accuracy-nb-dirichlet-alpha-0.5-vs-nb-dirichlet-alpha-20.svg',
+        'scatter-accuracy-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg',
+        'scatter-rmse-nb-dirichlet-alpha-0.5-vs-nb-dirichlet-alpha-20.svg',
+        'scatter-rmse-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg',
+        'sweep-estimator.alpha-rmse.svg',
+        ...structures,
+      ].sort(),
+    );
     for (const f of figures) {
       const svgs = f.children.filter((c) => c.name === 'svg');
       expect(svgs).toHaveLength(1);
