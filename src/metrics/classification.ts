@@ -22,30 +22,40 @@
  */
 import { predictions } from './index.js';
 
+/** Row indices sorted by the score of class c (ascending). */
+function orderByClassScore(posteriors: Float64Array, n: number, C: number, c: number): Int32Array {
+  const order = Int32Array.from({ length: n }, (_, i) => i);
+  return order.sort((a, b) => posteriors[a * C + c]! - posteriors[b * C + c]!);
+}
+
 /**
- * A(pos|neg) for the scores in `score` (one per row, stride-indexed): the Mann–Whitney statistic
- * U / (n_pos · n_neg) with mid-ranks for tied scores.
+ * A(pos | neg) on the scores p_c: the Mann–Whitney U / (n_pos · n_neg), tied scores counting ½, walking the
+ * rows in ascending order of p_c (`order`) and keeping rows of class `pos` and, as negatives, of class `neg`
+ * (or of every other class when neg < 0). NaN when either side has no rows.
  */
-function pairAuc(scores: Float64Array, isPos: Uint8Array): number {
-  const n = scores.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
+function aucFromOrder(posteriors: Float64Array, truth: ArrayLike<number>, C: number, order: Int32Array, c: number, pos: number, neg: number): number {
+  let negBefore = 0;
   let nPos = 0;
-  let rankSumPos = 0;
+  let nNeg = 0;
+  let u = 0;
+  const n = order.length;
   for (let i = 0; i < n; ) {
+    const v = posteriors[order[i]! * C + c]!;
+    let p = 0;
+    let q = 0;
     let j = i;
-    while (j + 1 < n && scores[order[j + 1]!] === scores[order[i]!]) j++;
-    const midRank = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) {
-      if (isPos[order[k]!]) {
-        nPos++;
-        rankSumPos += midRank;
-      }
+    for (; j < n && posteriors[order[j]! * C + c]! === v; j++) {
+      const y = truth[order[j]!]!;
+      if (y === pos) p++;
+      else if (neg < 0 || y === neg) q++;
     }
-    i = j + 1;
+    u += p * (negBefore + q / 2);
+    negBefore += q;
+    nPos += p;
+    nNeg += q;
+    i = j;
   }
-  const nNeg = n - nPos;
-  if (nPos === 0 || nNeg === 0) return NaN;
-  return (rankSumPos - (nPos * (nPos + 1)) / 2) / (nPos * nNeg);
+  return nPos === 0 || nNeg === 0 ? NaN : u / (nPos * nNeg);
 }
 
 function classCounts(truth: ArrayLike<number>, C: number): Int32Array {
@@ -56,28 +66,21 @@ function classCounts(truth: ArrayLike<number>, C: number): Int32Array {
 
 /** Hand & Till (2001) multi-class AUC M; NaN when fewer than two classes occur in `truth`. */
 export function aucHandTill(posteriors: Float64Array, truth: ArrayLike<number>, C: number): number {
+  const n = truth.length;
   const counts = classCounts(truth, C);
+  // A(i|j) for every ordered pair, each from one pass over the rows sorted by p_i (one sort per class).
+  const a = new Float64Array(C * C);
+  for (let i = 0; i < C; i++) {
+    if (counts[i] === 0) continue;
+    const order = orderByClassScore(posteriors, n, C, i);
+    for (let j = 0; j < C; j++) if (j !== i && counts[j]! > 0) a[i * C + j] = aucFromOrder(posteriors, truth, C, order, i, i, j);
+  }
   let sum = 0;
   let pairs = 0;
   for (let i = 0; i < C; i++) {
     for (let j = i + 1; j < C; j++) {
       if (counts[i] === 0 || counts[j] === 0) continue;
-      const m = counts[i]! + counts[j]!;
-      const si = new Float64Array(m);
-      const sj = new Float64Array(m);
-      const isI = new Uint8Array(m);
-      const isJ = new Uint8Array(m);
-      let k = 0;
-      for (let r = 0; r < truth.length; r++) {
-        const y = truth[r]!;
-        if (y !== i && y !== j) continue;
-        si[k] = posteriors[r * C + i]!;
-        sj[k] = posteriors[r * C + j]!;
-        isI[k] = y === i ? 1 : 0;
-        isJ[k] = y === j ? 1 : 0;
-        k++;
-      }
-      sum += (pairAuc(si, isI) + pairAuc(sj, isJ)) / 2;
+      sum += (a[i * C + j]! + a[j * C + i]!) / 2;
       pairs++;
     }
   }
@@ -92,13 +95,7 @@ export function aucOneVsRestWeighted(posteriors: Float64Array, truth: ArrayLike<
   let weight = 0;
   for (let c = 0; c < C; c++) {
     if (counts[c] === 0 || counts[c] === n) continue;
-    const s = new Float64Array(n);
-    const pos = new Uint8Array(n);
-    for (let r = 0; r < n; r++) {
-      s[r] = posteriors[r * C + c]!;
-      pos[r] = truth[r] === c ? 1 : 0;
-    }
-    sum += counts[c]! * pairAuc(s, pos);
+    sum += counts[c]! * aucFromOrder(posteriors, truth, C, orderByClassScore(posteriors, n, C, c), c, c, -1);
     weight += counts[c]!;
   }
   return weight === 0 ? NaN : sum / weight;

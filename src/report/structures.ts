@@ -114,7 +114,6 @@ export function structureSvg(s: ModalStructure, className: string | undefined, o
   });
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width.toFixed(0)}" height="${height.toFixed(0)}" viewBox="0 0 ${width.toFixed(0)} ${height.toFixed(0)}" font-family="Helvetica, Arial, sans-serif">`,
-    `<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#444"/></marker></defs>`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="8" y="20" font-size="15" font-weight="bold">${esc(`${s.dataset}: ${s.method}`)}</text>`,
   ];
@@ -131,8 +130,14 @@ export function structureSvg(s: ModalStructure, className: string | undefined, o
     const ey = y2 - dy * t2;
     const share = `${Math.round(a.share * 100)}%`;
     const fromClass = a.parent === cls;
+    // The arrowhead as a polygon (not an SVG marker, which PDF converters and strict validators lack).
+    const len = Math.hypot(ex - sx, ey - sy) || 1;
+    const ux = (ex - sx) / len;
+    const uy = (ey - sy) / len;
+    const head = `M${ex.toFixed(1)},${ey.toFixed(1)}L${(ex - 9 * ux + 4 * uy).toFixed(1)},${(ey - 9 * uy - 4 * ux).toFixed(1)}L${(ex - 9 * ux - 4 * uy).toFixed(1)},${(ey - 9 * uy + 4 * ux).toFixed(1)}Z`;
+    const colour = fromClass ? '#bbb' : '#444';
     parts.push(
-      `<line x1="${sx.toFixed(1)}" y1="${sy.toFixed(1)}" x2="${ex.toFixed(1)}" y2="${ey.toFixed(1)}" stroke="${fromClass ? '#bbb' : '#444'}" stroke-width="${(0.8 + 1.6 * a.share).toFixed(2)}" marker-end="url(#arrow)"><title>${esc(`${a.parent} → ${a.child}: in ${share} of the folds`)}</title></line>`,
+      `<g><title>${esc(`${a.parent} → ${a.child}: in ${share} of the folds`)}</title><line x1="${sx.toFixed(1)}" y1="${sy.toFixed(1)}" x2="${(ex - 8 * ux).toFixed(1)}" y2="${(ey - 8 * uy).toFixed(1)}" stroke="${colour}" stroke-width="${(0.8 + 1.6 * a.share).toFixed(2)}"/><path d="${head}" fill="${colour}"/></g>`,
     );
     // The class's arcs are in every naive-Bayes-like structure: their labels would cover the drawing.
     if (!fromClass || a.share < 1) {
