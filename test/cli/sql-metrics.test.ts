@@ -14,6 +14,7 @@ describe('stored classification metrics and bnclab sql', () => {
   it('stores AUC, Brier, balanced accuracy, macro F1 and the confusion matrix of every job, consistent with accuracy and RMSE', async () => {
     const r = cli(['run', SMALL, '--db', db, '--workers', '2', '--no-report'], { cwd });
     expect(r.code).toBe(0);
+    expect(r.stderr).toContain('e2e-small: 30 jobs (3 datasets × 2 methods × 5 folds)');
     expect(cli(['report', SMALL, '--db', db, '--out', join(cwd, 'report')], { cwd }).code).toBe(0);
     expect(r.code).toBe(0);
     const q = await readOnlyQuery(
