@@ -2,8 +2,9 @@
  * A fitted Bayesian network (CptModel) written as BIF 0.15 (read by bnlearn's read.bif and pgmpy's
  * BIFReader), XMLBIF 0.3 (read by Weka's BayesNet and pgmpy's XMLBIFReader), or bnclab's own JSON.
  *
- * BIF words may not hold spaces, commas or brackets, so BIF names keep only letters, digits, '_', '-' and '.'
- * (other characters become '_', a clash gets a numeric suffix); XMLBIF and JSON keep the names as they are
+ * BIF words may not hold spaces, commas or brackets, so BIF variable names keep only letters, digits, '_' and
+ * '-' (pgmpy's grammar; a leading digit gets 'v_'), state names also '.' (other characters become '_', a clash
+ * gets a numeric suffix); XMLBIF and JSON keep the names as they are
  * (XML-escaped). Every probability is printed with full double precision (shortest round-trip form).
  */
 import { cptRowOffset, cptTable, type CptModel } from './cpt.js';
@@ -53,8 +54,9 @@ export function configValues(cfg: number, parentCards: readonly number[]): numbe
   return out;
 }
 
-function bifWord(s: string): string {
-  const w = s.replace(/[^A-Za-z0-9_.-]/g, '_');
+/** A BIF word: letters, digits, '_' and '-' (and '.' in state names, which pgmpy's state grammar accepts). */
+function bifWord(s: string, allowDot: boolean): string {
+  const w = s.replace(allowDot ? /[^A-Za-z0-9_.-]/g : /[^A-Za-z0-9_-]/g, '_');
   return w === '' ? '_' : w;
 }
 
@@ -62,9 +64,9 @@ function bifWord(s: string): string {
 function bifWords(names: readonly string[], nodeNames: boolean): string[] {
   const used = new Set<string>();
   return names.map((n) => {
-    let base = bifWord(n);
-    // A variable name must not start with a digit (bnlearn's and pgmpy's grammars read it as a number).
-    if (nodeNames && /^[0-9.-]/.test(base)) base = `v_${base}`;
+    let base = bifWord(n, !nodeNames);
+    // A variable name starts with a letter or '_' (the BIF definition: WORD = LETTER (LETTER | DIGIT)*).
+    if (nodeNames && /^[0-9-]/.test(base)) base = `v_${base}`;
     let w = base;
     for (let i = 2; used.has(w); i++) w = `${base}_${i}`;
     used.add(w);
@@ -79,7 +81,7 @@ function num(p: number): string {
 export function toBif(model: CptModel, names: NetworkNames): string {
   const nodes = bifWords(names.nodes, true);
   const states = names.states.map((s) => bifWords(s, false));
-  const out: string[] = [`network ${bifWord(names.name)} {`, '}'];
+  const out: string[] = [`network ${bifWord(names.name, false)} {`, '}'];
   for (let v = 0; v < nodes.length; v++) {
     out.push(`variable ${nodes[v]} {`, `  type discrete [ ${states[v]!.length} ] { ${states[v]!.join(', ')} };`, '}');
   }

@@ -144,6 +144,26 @@ describe('bnclab fit: BIF and XMLBIF round trip', () => {
     });
   }
 
+  it('BIF names: other characters become _, clashes get a suffix, a leading digit gets v_; the round trip holds', () => {
+    const csv = join(dir, 'odd.csv');
+    const rows = ['a b,a.b,1st,class'];
+    for (let i = 0; i < 40; i++) rows.push(`${['x y', 'z'][i % 2]},${['1.5a', '2b'][(i >> 1) % 2]},${['p', 'q', 'r'][i % 3]},${i % 5 < 2 ? 'yes' : 'no'}`);
+    writeFileSync(csv, rows.join('\n') + '\n');
+    const oddSpec = join(dir, 'odd.yaml');
+    writeFileSync(oddSpec, `name: odd\nseed: 1\ndatasets: [odd.csv]\npreprocessing: { discretize: none }\nstructures: [tan]\nestimators: [dirichlet]\n`);
+    const out = join(dir, 'odd.bif');
+    const r = cli(['fit', oddSpec, '--dataset', 'odd', '--method', 'tan/dirichlet', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const net = readBif(readFileSync(out, 'utf8'));
+    expect([...net.vars.keys()]).toEqual(['a_b', 'a_b_2', 'v_1st', 'class']);
+    expect(net.vars.get('a_b')).toEqual(['x_y', 'z']);
+    expect(net.vars.get('a_b_2')).toEqual(['1.5a', '2b']);
+    const fit = fitOnFullData(loadSpecFile(oddSpec).spec, 'odd', 'tan/dirichlet');
+    const expected = fit.model.posterior(fit.data);
+    const got = posteriorsFromFile(net, fit.data, [...net.vars.keys()], fit.data.n);
+    got.forEach((p, i) => p.forEach((v, c) => expect(v).toBeCloseTo(expected[i * 2 + c]!, 12)));
+  });
+
   it('the JSON form carries names, states, parents, tables and provenance', () => {
     const out = join(dir, 'car.json');
     expect(cli(['fit', spec, '--dataset', 'car', '--method', 'nb/dirichlet(alpha=1)', '--out', out]).code).toBe(0);
