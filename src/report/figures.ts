@@ -18,7 +18,7 @@ export interface Figure {
 
 const FONT = 'Helvetica, Arial, sans-serif';
 // The HTML report's body text is 14 px; figure text is no smaller (figures are shown at their own size).
-const CONFIG = {
+export const CONFIG = {
   font: FONT,
   background: 'white',
   view: { stroke: '#ddd' },

@@ -15,6 +15,7 @@ import { Rng } from '../util/rng.js';
 import { testRows, trainRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
 import type { JobPayload } from './job.js';
+import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
 
 /** Preprocessed folds are reused by every method of the same dataset/fold inside one worker. */
@@ -61,6 +62,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
       trainMs,
       predictMs,
       arcs: !structure || structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a]!, names[b]!] as const),
+      featureArcs: !structure || structure.members ? undefined : arcs(structure).filter(([a]) => a !== structure.m).length,
       structureInfo: structure?.info ? { ...structure.info } : undefined,
       predictions: p.savePredictions
         ? { rows: fold.testIndex, truth: fold.test.classColumn, probs, classCard: fold.test.classCard }
@@ -73,7 +75,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
 
 /** Learn the structure and fit the estimator (or the baseline) of a job's method on `train`; also `bnclab fit`. */
 export function learn(
-  p: Pick<JobPayload, 'kind' | 'structure' | 'estimator' | 'dataset'>,
+  p: Pick<JobPayload, 'kind' | 'structure' | 'estimator' | 'dataset' | 'preprocessing'>,
   train: DiscreteData,
   rng: Rng,
   signal?: AbortSignal,
@@ -91,7 +93,11 @@ export function learn(
   const estimator = getEstimator(p.estimator!.id);
   if (!estimator) throw new Error(`unknown estimator '${p.estimator!.id}'`);
   const structure = (info as StructureLearner).learn(train, p.structure.params, { rng: rng.derive('structure'), signal });
-  const model = estimator.fit(train, structure, p.estimator!.params, { rng: rng.derive('estimator'), signal });
+  const estimatorCtx = { rng: rng.derive('estimator'), signal };
+  const model =
+    p.preprocessing.missing === 'em'
+      ? fitByEm(train, structure, estimator, p.estimator!.params, p.preprocessing.em ?? EM_DEFAULTS, estimatorCtx)
+      : estimator.fit(train, structure, p.estimator!.params, estimatorCtx);
   return { model, structure };
 }
 

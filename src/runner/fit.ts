@@ -59,7 +59,7 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
   );
   const seed = sha256Hex(`learn/${key}`);
   const { model, structure } = learn(
-    { kind: method.kind, structure: method.structure, estimator: method.estimator, dataset: d.handle },
+    { kind: method.kind, structure: method.structure, estimator: method.estimator, dataset: d.handle, preprocessing: spec.preprocessing },
     data,
     new Rng(seed),
   );

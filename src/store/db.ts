@@ -54,6 +54,8 @@ export interface JobOutcome {
   readonly predictMs: number;
   /** Arcs of the learned structure as [parent, child] names (the class by its column name). */
   readonly arcs?: readonly (readonly [string, string])[];
+  /** How many of those arcs join two attributes (not from the class): bnclassify's and the papers' count. */
+  readonly featureArcs?: number;
   readonly structureInfo?: Record<string, unknown>;
   readonly predictions?: {
     readonly rows: Int32Array;
@@ -94,7 +96,10 @@ const SCHEMA = [
      experiment VARCHAR, job_key VARCHAR, method VARCHAR, PRIMARY KEY (experiment, job_key))`,
   `CREATE TABLE IF NOT EXISTS job_metrics (
      job_key VARCHAR PRIMARY KEY, accuracy DOUBLE, zero_one_loss DOUBLE, rmse DOUBLE, log_loss DOUBLE,
-     n_train INTEGER, n_test INTEGER, n_arcs INTEGER)`,
+     n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`,
+  // n_arcs counts every arc, class arcs included (nb on autos: 25); n_feature_arcs only attribute-to-attribute
+  // arcs. Databases written before n_feature_arcs existed get the column (NULL for their jobs).
+  `ALTER TABLE job_metrics ADD COLUMN IF NOT EXISTS n_feature_arcs INTEGER`,
   // Metrics added later: a database written before has NULL for its older jobs (never a guessed value).
   ...ADDED_METRIC_COLUMNS.map(([c, t]) => `ALTER TABLE job_metrics ADD COLUMN IF NOT EXISTS ${c} ${t}`),
   `CREATE TABLE IF NOT EXISTS structures (job_key VARCHAR, parent VARCHAR, child VARCHAR)`,
@@ -102,7 +107,7 @@ const SCHEMA = [
   `CREATE OR REPLACE VIEW results AS
      SELECT e.experiment, j.job_key, j.dataset, e.method, j.structure, j.structure_params, j.estimator,
             j.estimator_params, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
-            m.n_train, m.n_test, m.n_arcs, j.preprocess_ms, j.train_ms, j.predict_ms,
+            m.n_train, m.n_test, m.n_arcs, m.n_feature_arcs, j.preprocess_ms, j.train_ms, j.predict_ms,
             m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1, m.confusion, m.class_labels
      FROM experiment_jobs e JOIN jobs j USING (job_key) JOIN job_metrics m USING (job_key)
      WHERE j.status = 'done'`,
@@ -130,6 +135,8 @@ export interface ResultRow {
   n_train: number;
   n_test: number;
   n_arcs: number;
+  /** Arcs between attributes only (n_arcs also counts the class arcs); NULL for jobs stored before it existed. */
+  n_feature_arcs?: number | null;
   train_ms: number;
   predict_ms: number;
 }
@@ -287,11 +294,12 @@ export class ResultStore {
       if (o.status === 'done' && o.metrics) {
         const m = o.metrics;
         await c.run(
-          `INSERT INTO job_metrics (job_key, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs,
+          `INSERT INTO job_metrics (job_key, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs,
              auc, auc_ovr, brier, balanced_accuracy, macro_f1, confusion, class_labels)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::INTEGER[][], $15::VARCHAR[])`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::INTEGER[][], $16::VARCHAR[])`,
           [
             o.key, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss, m.n_train, m.n_test, o.arcs?.length ?? null,
+            o.arcs ? (o.featureArcs ?? null) : null,
             m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1,
             listValue(m.confusion.map((row) => listValue([...row]))), listValue([...m.class_labels]),
           ],
@@ -321,7 +329,9 @@ export class ResultStore {
     const has = new Set(
       (await this.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'results'`)).map((r) => String(r['column_name'])),
     );
-    const added = ['auc', 'auc_ovr', 'brier', 'balanced_accuracy', 'macro_f1'].map((c) => (has.has(c) ? c : `NULL::DOUBLE AS ${c}`));
+    const added = (
+      [['n_feature_arcs', 'INTEGER'], ['auc', 'DOUBLE'], ['auc_ovr', 'DOUBLE'], ['brier', 'DOUBLE'], ['balanced_accuracy', 'DOUBLE'], ['macro_f1', 'DOUBLE']] as const
+    ).map(([c, t]) => (has.has(c) ? c : `NULL::${t} AS ${c}`));
     return (await this.query(
       `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, accuracy, zero_one_loss,
               rmse, log_loss, n_train, n_test, n_arcs, train_ms, predict_ms, ${added.join(', ')}
