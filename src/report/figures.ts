@@ -3,8 +3,13 @@
  * compiled to Vega and rendered by Vega's headless SVG renderer (`View.toSVG`). Data values (dataset and
  * method names) reach the SVG only through Vega's text marks, which escape them.
  */
-import { View, parse } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { TopLevelSpec } from 'vega-lite';
+import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
+import { canonicalJson } from '../util/hash.js';
+import { packageRoot } from '../util/paths.js';
 
 export interface Figure {
   /** File stem for figures/<id>.svg. */
@@ -24,8 +29,33 @@ const CONFIG = {
   title: { fontSize: 13, anchor: 'start' as const },
 };
 
-/** Render a Vega-Lite spec to an SVG string. */
+/**
+ * Render a Vega-Lite spec to an SVG string. Rendering is deterministic, so an SVG is cached under the sha256
+ * of the spec (data included) and of the vega and vega-lite versions: a report whose figures did not
+ * change renders nothing, and vega (a quarter of a second to load) is loaded only when a figure did change.
+ */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const kind = 'vega-svg';
+  const key = contentCacheKey(kind, VEGA_VERSIONS, canonicalJson(spec));
+  const hit = readContent(kind, key);
+  if (hit !== undefined && hit.startsWith('<svg') && hit.trimEnd().endsWith('</svg>')) return hit;
+  const svg = await renderSvgNow(spec);
+  writeContent(kind, key, svg);
+  return svg;
+}
+
+// The exact versions the lock file installs (package.json pins both); a new version is a new cache key.
+// Neither package exports its package.json, so it is read beside the resolved entry point.
+const VEGA_VERSIONS = (['vega', 'vega-lite'] as const)
+  .map((p) => {
+    const root = packageRoot(dirname(createRequire(import.meta.url).resolve(p)));
+    return `${p}@${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}`;
+  })
+  .join(',');
+
+/** Render without the cache (vega and vega-lite loaded on first use). */
+export async function renderSvgNow(spec: TopLevelSpec): Promise<string> {
+  const [{ View, parse }, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const vg = compile(spec).spec;
   const view = new View(parse(vg), { renderer: 'none' });
   try {
