@@ -8,7 +8,7 @@ import { UserError } from '../util/errors.js';
 import { readFileHashed } from '../util/cache.js';
 import { parseArff } from './arff.js';
 import type { ColumnType } from './columns.js';
-import { parseCsv } from './csv.js';
+import { parseCsvBytes } from './csv.js';
 import { packageRoot as findRepoRoot } from '../util/paths.js';
 import type { DatasetFormat } from './registry.js';
 import type { RawTable } from './table.js';
@@ -57,13 +57,13 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
   const hit = cache.get(key);
   if (hit) return hit;
 
-  const text = bytes.toString('utf8');
   let table: RawTable;
   if (format === 'arff') {
-    table = parseArff(text, { file: entry.file, name: entry.name, ...(entry.classColumn ? { classColumn: entry.classColumn } : {}) });
+    table = parseArff(bytes.toString('utf8'), { file: entry.file, name: entry.name, ...(entry.classColumn ? { classColumn: entry.classColumn } : {}) });
     if (entry.columnTypes) checkDeclaredTypes(table, entry.columnTypes, entry.file);
   } else {
-    table = parseCsv(text, {
+    // Read in pieces, straight into coded columns: the file is never one string.
+    table = parseCsvBytes(bytes, {
       file: entry.file,
       name: entry.name,
       ...(entry.classColumn ? { classColumn: entry.classColumn } : {}),
