@@ -205,7 +205,7 @@ class CsvAccumulator {
     if (header === null) {
       checkHeader(fields, file, line);
       this.names = fields;
-      this.dicts = fields.map(() => new Map());
+      this.dicts = fields.map(() => new Map([...this.missing].map((m) => [m, -1])));
       this.distinctValues = fields.map(() => []);
       this.ids = fields.map(() => new IntColumn());
       return;
@@ -215,14 +215,11 @@ class CsvAccumulator {
     }
     for (let c = 0; c < fields.length; c++) {
       const v = fields[c]!;
-      if (this.missing.has(v)) {
-        this.ids[c]!.push(-1);
-        continue;
-      }
+      // The missing markers are in every dictionary as -1: one lookup per cell.
       const dict = this.dicts[c]!;
       let id = dict.get(v);
       if (id === undefined) {
-        id = dict.size;
+        id = this.distinctValues[c]!.length;
         dict.set(v, id);
         this.distinctValues[c]!.push(v);
       }
