@@ -10,6 +10,7 @@
  * discretizer has real work to do and the generating categories are recoverable by cuts at integers.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
 
 export interface SyntheticOptions {
@@ -70,9 +71,9 @@ function dirichlet(k: number, alpha: number, rng: Rng, out: Float64Array, at: nu
 
 export function randomNetwork(opts: SyntheticOptions): SyntheticNetwork {
   const { attributes: m, cards, classCard } = opts;
-  if (!Number.isInteger(m) || m < 1) throw new Error(`synthetic: attributes must be an integer ≥ 1, got ${m}`);
-  if (cards.length !== m || cards.some((c) => !Number.isInteger(c) || c < 2)) throw new Error('synthetic: one cardinality ≥ 2 per attribute');
-  if (!Number.isInteger(classCard) || classCard < 2) throw new Error(`synthetic: class cardinality must be ≥ 2, got ${classCard}`);
+  if (!Number.isInteger(m) || m < 1) throw new UserError(`synthetic: attributes must be an integer ≥ 1, got ${m}`);
+  if (cards.length !== m || cards.some((c) => !Number.isInteger(c) || c < 2)) throw new UserError('synthetic: one cardinality ≥ 2 per attribute');
+  if (!Number.isInteger(classCard) || classCard < 2) throw new UserError(`synthetic: class cardinality must be ≥ 2, got ${classCard}`);
   const maxParents = opts.maxParents ?? 2;
   const alpha = opts.alpha ?? 1;
   const rng = new Rng(`synthetic/${opts.seed}`);

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomNetwork, sampleRows, writeSyntheticCsv } from '../../src/datasets/synthetic.js';
+import { loadDataset } from '../../src/datasets/load.js';
+import { cli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bnclab-synth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -70,5 +72,22 @@ describe('synthetic data from a known random network', () => {
       expect(y[0]).toBe(x[0]);
       expect(y[6]).toBe(x[6]);
     }
+  });
+
+  it('bnclab synth writes the rows and the network; the file loads with the numeric column typed numeric', () => {
+    const out = join(dir, 'cli.csv');
+    const r = cli(['synth', out, '--rows', '300', '--attributes', '4', '--cards', '3', '--classes', '3', '--numeric', '2', '--seed', 'x']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const net = JSON.parse(readFileSync(join(dir, 'cli.network.json'), 'utf8')) as { cards: number[]; numeric: string[]; classPrior: number[] };
+    expect(net.cards).toEqual([3, 3, 3, 3]);
+    expect(net.numeric).toEqual(['a2']);
+    expect(net.classPrior).toHaveLength(3);
+    const { table } = loadDataset({ name: 'cli', file: out });
+    expect(table.n).toBe(300);
+    expect(table.columns.map((c) => c.type)).toEqual(['categorical', 'numeric', 'categorical', 'categorical']);
+    const bad = cli(['synth', out, '--rows', '10', '--cards', '1-3']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--cards/);
   });
 });
