@@ -43,8 +43,24 @@ const LF = 10;
 const SPACE = 32;
 const TAB = 9;
 
-/** One record: field values and the 1-based line where it starts. */
-type RecordSink = (fields: string[], line: number) => void;
+/**
+ * One record: field values and the 1-based line where it starts. A short unquoted field of printable ASCII
+ * without spaces (1 to 7 characters, codes 33–126) comes as a number instead of a string: its characters
+ * packed in base 128 (see unpack), which reading a large file looks up without making a string.
+ */
+type Field = string | number;
+type RecordSink = (fields: Field[], line: number) => void;
+
+/** The text of a packed field. */
+function unpack(key: number): string {
+  let out = '';
+  while (key > 0) {
+    const c = key % 128;
+    out = String.fromCharCode(c) + out;
+    key = (key - c) / 128;
+  }
+  return out;
+}
 
 /** Where tokenize stopped: the start of the first record not yet passed to the sink, and its line. */
 interface TokenizeEnd {
@@ -65,7 +81,7 @@ function tokenize(text: string, file: string, sink: RecordSink, firstLine = 1, f
   while (i < n) {
     const recStart = i;
     const recLine = line;
-    const fields: string[] = [];
+    const fields: Field[] = [];
     let blank = true;
     for (;;) {
       let j = i;
@@ -101,13 +117,25 @@ function tokenize(text: string, file: string, sink: RecordSink, firstLine = 1, f
         fields.push(value);
       } else {
         let k = j;
+        let key = 0;
+        let packable = true;
         for (; k < n; k++) {
           const c = text.charCodeAt(k);
           if (c === COMMA || c === CR || c === LF) break;
+          if (packable) {
+            if (c < 33 || c > 126 || k - j >= 7) packable = false;
+            else key = key * 128 + c;
+          }
         }
-        const value = text.slice(j, k).trim();
-        if (value !== '' || fields.length > 0 || (k < n && text.charCodeAt(k) === COMMA)) blank = false;
-        fields.push(value);
+        if (packable && k > j) {
+          // Nothing to trim: no character of the field is whitespace.
+          blank = false;
+          fields.push(key);
+        } else {
+          const value = text.slice(j, k).trim();
+          if (value !== '' || fields.length > 0 || (k < n && text.charCodeAt(k) === COMMA)) blank = false;
+          fields.push(value);
+        }
         j = k;
       }
       if (j >= n) {
@@ -182,6 +210,52 @@ class IntColumn {
   }
 }
 
+const ABSENT = -2;
+
+/**
+ * Ids of packed fields (see Field): an open-addressing hash table on typed arrays, several times faster
+ * than a Map for the millions of lookups of a large file. Keys are positive (0 marks an empty slot).
+ */
+class PackedIds {
+  private keys = new Float64Array(64);
+  private ids = new Int32Array(64);
+  private size = 0;
+
+  private slot(key: number): number {
+    const mask = this.keys.length - 1;
+    let h = (Math.imul(key >>> 0, 0x9e3779b1) ^ Math.imul(Math.floor(key / 4294967296), 0x85ebca6b)) & mask;
+    for (;;) {
+      const k = this.keys[h]!;
+      if (k === key || k === 0) return h;
+      h = (h + 1) & mask;
+    }
+  }
+
+  get(key: number): number {
+    const h = this.slot(key);
+    return this.keys[h] === key ? this.ids[h]! : ABSENT;
+  }
+
+  set(key: number, id: number): void {
+    if (2 * (this.size + 1) > this.keys.length) {
+      const [keys, ids] = [this.keys, this.ids];
+      this.keys = new Float64Array(keys.length * 2);
+      this.ids = new Int32Array(keys.length * 2);
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] !== 0) {
+          const h = this.slot(keys[i]!);
+          this.keys[h] = keys[i]!;
+          this.ids[h] = ids[i]!;
+        }
+      }
+    }
+    const h = this.slot(key);
+    if (this.keys[h] !== key) this.size++;
+    this.keys[h] = key;
+    this.ids[h] = id;
+  }
+}
+
 /**
  * Collects records column by column: each cell becomes the index of its value in the column's dictionary
  * of distinct values (in order of first appearance; -1 = missing). finish() then types and encodes each
@@ -192,6 +266,7 @@ class CsvAccumulator {
   private dicts: Map<string, number>[] = [];
   private distinctValues: string[][] = [];
   private ids: IntColumn[] = [];
+  private packed: PackedIds[] = [];
   private readonly lines = new IntColumn();
   private readonly missing: Set<string>;
 
@@ -203,11 +278,13 @@ class CsvAccumulator {
     const header = this.names;
     const file = this.opts.file;
     if (header === null) {
-      checkHeader(fields, file, line);
-      this.names = fields;
+      const names = fields.map((f) => (typeof f === 'number' ? unpack(f) : f));
+      checkHeader(names, file, line);
+      this.names = names;
       this.dicts = fields.map(() => new Map([...this.missing].map((m) => [m, -1])));
       this.distinctValues = fields.map(() => []);
       this.ids = fields.map(() => new IntColumn());
+      this.packed = fields.map(() => new PackedIds());
       return;
     }
     if (fields.length !== header.length) {
@@ -215,18 +292,34 @@ class CsvAccumulator {
     }
     for (let c = 0; c < fields.length; c++) {
       const v = fields[c]!;
-      // The missing markers are in every dictionary as -1: one lookup per cell.
-      const dict = this.dicts[c]!;
-      let id = dict.get(v);
-      if (id === undefined) {
-        id = this.distinctValues[c]!.length;
-        dict.set(v, id);
-        this.distinctValues[c]!.push(v);
+      let id: number;
+      if (typeof v === 'number') {
+        const packed = this.packed[c]!;
+        id = packed.get(v);
+        if (id === ABSENT) {
+          id = this.idOf(c, unpack(v));
+          packed.set(v, id);
+        }
+      } else {
+        id = this.idOf(c, v);
       }
       this.ids[c]!.push(id);
     }
     this.lines.push(line);
   };
+
+  /** The id of value v in column c's dictionary (added when new); -1 for a missing marker. */
+  private idOf(c: number, v: string): number {
+    // The missing markers are in every dictionary as -1: one lookup per cell.
+    const dict = this.dicts[c]!;
+    let id = dict.get(v);
+    if (id === undefined) {
+      id = this.distinctValues[c]!.length;
+      dict.set(v, id);
+      this.distinctValues[c]!.push(v);
+    }
+    return id;
+  }
 
   finish(): RawTable {
     const file = this.opts.file;

@@ -70,4 +70,16 @@ describe('CSV read in pieces', () => {
       expect(parseCsvBytes(bytes, opts, 1 << 12), e.name).toEqual(parseCsv(bytes.toString('utf8'), opts));
     }
   });
+
+  it('short ASCII fields (read without making strings) keep their exact text', () => {
+    const t = parseCsvBytes(enc.encode('a,b,class\nabcdefg,1,?\nabcdefgh,1.0,A\n ~! ,?,B\n~!,1,B\n?,2,A\n'), { file: 'p.csv' });
+    expect(t.n).toBe(4); // the row with a missing class is dropped
+    const a = t.columns[0]!;
+    const b = t.columns[1]!;
+    if (a.type !== 'categorical' || b.type !== 'numeric') throw new Error('unexpected column types');
+    expect(a.labels).toEqual(['abcdefgh', '~!']); // 'abcdefg' was only in the dropped row; ' ~! ' trims to '~!'
+    expect(Array.from(a.codes)).toEqual([0, 1, 1, -1]);
+    expect(Array.from(b.values)).toEqual([1, NaN, 1, 2]);
+    expect(t.classLabels).toEqual(['A', 'B']);
+  });
 });
