@@ -12,7 +12,7 @@
  *   npx tsc -p tsconfig.json && node dist/bench/scaling.js [--sizes 1e4,1e5,1e6,1e7] [--methods nb,tan,kdb-2,aode]
  *        [--folds 1] [--out /tmp/bnclab-scaling]
  *
- * Generated files are kept in --out (named by rows and seed) and reused.
+ * Generated files are kept in --out (named by rows and the network's content hash) and reused.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
@@ -25,6 +25,7 @@ import { fitPreprocessor } from '../src/datasets/preprocess.js';
 import { randomNetwork, writeSyntheticCsv } from '../src/datasets/synthetic.js';
 import { stratifiedKFold, testRows, trainRows } from '../src/folds/split.js';
 import { getEstimator, getStructure, withDefaults } from '../src/registry.js';
+import { contentKey } from '../src/util/hash.js';
 import { Rng } from '../src/util/rng.js';
 import '../src/methods.js';
 import { loadAverage } from './lib/process.js';
@@ -51,10 +52,11 @@ const METHODS: Record<string, { structure: string; params: Record<string, unknow
 };
 
 function dataFile(rows: number): string {
-  const file = join(values.out!, `synthetic-${ATTRIBUTES}x${rows}-${SEED}.csv`);
+  const net = randomNetwork({ attributes: ATTRIBUTES, cards: Array.from({ length: ATTRIBUTES }, (_, i) => 2 + (i % 4)), classCard: 2, seed: SEED });
+  // Named by the network's content, so a file from another version of the generator is never reused.
+  const file = join(values.out!, `synthetic-${ATTRIBUTES}x${rows}-${contentKey({ ...net, classPrior: [...net.classPrior], cpts: net.cpts.map((c) => [...c]) }, 12)}.csv`);
   if (!existsSync(file)) {
     mkdirSync(values.out!, { recursive: true });
-    const net = randomNetwork({ attributes: ATTRIBUTES, cards: Array.from({ length: ATTRIBUTES }, (_, i) => 2 + (i % 4)), classCard: 2, seed: SEED });
     const t0 = performance.now();
     writeSyntheticCsv(net, rows, SEED, `${file}.tmp`, NUMERIC);
     renameSync(`${file}.tmp`, file);

@@ -12,6 +12,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
+import { Variates } from '../estimators/hdp/random.js';
 
 export interface SyntheticOptions {
   readonly attributes: number;
@@ -39,33 +40,10 @@ export interface SyntheticNetwork {
   readonly cpts: readonly Float64Array[];
 }
 
-/** A standard normal deviate (Box–Muller). */
-function normal(rng: Rng): number {
-  const u = 1 - rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
-}
-
-/** A Gamma(shape, 1) deviate: Marsaglia & Tsang (2000), with the boost for shape < 1. */
-function gamma(shape: number, rng: Rng): number {
-  if (shape < 1) return gamma(shape + 1, rng) * Math.pow(1 - rng.next(), 1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    let x: number;
-    let v: number;
-    do {
-      x = normal(rng);
-      v = 1 + c * x;
-    } while (v <= 0);
-    v = v * v * v;
-    const u = 1 - rng.next();
-    if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
-  }
-}
-
-function dirichlet(k: number, alpha: number, rng: Rng, out: Float64Array, at: number): void {
+/** A Dirichlet(alpha, …, alpha) draw into out[at .. at + k): normalized Gamma(alpha) variates. */
+function dirichlet(k: number, alpha: number, variates: Variates, out: Float64Array, at: number): void {
   let sum = 0;
-  for (let j = 0; j < k; j++) sum += out[at + j] = gamma(alpha, rng);
+  for (let j = 0; j < k; j++) sum += out[at + j] = variates.gamma(alpha);
   for (let j = 0; j < k; j++) out[at + j]! /= sum;
 }
 
@@ -77,8 +55,10 @@ export function randomNetwork(opts: SyntheticOptions): SyntheticNetwork {
   const maxParents = opts.maxParents ?? 2;
   const alpha = opts.alpha ?? 1;
   const rng = new Rng(`synthetic/${opts.seed}`);
+  // Gamma variates as the HDP sampler draws them (Marsaglia–Tsang).
+  const variates = new Variates(rng);
   const classPrior = new Float64Array(classCard);
-  dirichlet(classCard, alpha, rng, classPrior, 0);
+  dirichlet(classCard, alpha, variates, classPrior, 0);
   const parents: number[][] = [];
   const cpts: Float64Array[] = [];
   for (let i = 0; i < m; i++) {
@@ -93,7 +73,7 @@ export function randomNetwork(opts: SyntheticOptions): SyntheticNetwork {
     parents.push(ps);
     const configs = ps.reduce((acc, p) => acc * cards[p]!, classCard);
     const cpt = new Float64Array(configs * cards[i]!);
-    for (let q = 0; q < configs; q++) dirichlet(cards[i]!, alpha, rng, cpt, q * cards[i]!);
+    for (let q = 0; q < configs; q++) dirichlet(cards[i]!, alpha, variates, cpt, q * cards[i]!);
     cpts.push(cpt);
   }
   return { names: Array.from({ length: m }, (_, i) => `a${i + 1}`), cards: [...cards], classCard, parents, classPrior, cpts };
