@@ -27,7 +27,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -42,7 +42,7 @@ import { getBaseline, getEstimator, getStructure, withDefaults, type Params } fr
 import { UserError } from '../src/util/errors.js';
 import { Rng } from '../src/util/rng.js';
 import '../src/methods.js';
-import { NO_COMPARISON } from './lib/process.js';
+import { NO_COMPARISON, timeProcess } from './lib/process.js';
 
 process.on('uncaughtException', (e) => {
   if (e instanceof UserError) {
@@ -368,19 +368,10 @@ function firstFold(d: Prepared): { train: DiscreteData; test: DiscreteData } {
   return { train: pre.transform(t, pre.trainRows()), test: pre.transform(t, testRows(split, 0, 0)) };
 }
 
-const GNU_TIME = '/usr/bin/time';
-
-/** Wall ms of a child process and, when GNU time is installed, its CPU ms (user + system, all threads). */
+/** Wall and CPU ms (user + system, all threads) of a child process, timed by GNU time (bench/lib/process.ts). */
 function wall(cmd: string, args: string[]): { ms: number; cpuMs: number; stdout: string } {
-  const timeFile = resolve(values.out!, '.time');
-  const useTime = existsSync(GNU_TIME);
-  const [c, a] = useTime ? [GNU_TIME, ['-f', '%U %S', '-o', timeFile, cmd, ...args]] : [cmd, args];
-  const t0 = performance.now();
-  const res = spawnSync(c, a, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  const ms = performance.now() - t0;
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${res.status}): ${res.stderr || res.error}`);
-  const cpu = useTime ? readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number) : [NaN, NaN];
-  return { ms, cpuMs: (cpu[0]! + cpu[1]!) * 1000, stdout: res.stdout };
+  const t = timeProcess({ label: cmd, cmd, args });
+  return { ms: t.wallS * 1000, cpuMs: t.cpuS * 1000, stdout: t.stdout };
 }
 
 interface WekaRun {
