@@ -18,7 +18,7 @@
  *
  *   npx tsc -p tsconfig.json && node dist/bench/hdp.js [--mode java|structures|all] [--datasets letter,adult]
  *        [--iterations 5000] [--only letter:1:5000,magic:5:50000] [--structures nb,tan,kdb-5,skdb]
- *        [--hdp-classpath CP] [--runs 5]
+ *        [--hdp-classpath CP] [--runs 5] [--warmup 1]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +48,7 @@ const { values } = parseArgs({
     structures: { type: 'string', default: 'nb,tan,kdb-5,skdb' },
     'hdp-classpath': { type: 'string' },
     runs: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
     child: { type: 'string' },
   },
 });
@@ -157,6 +158,7 @@ function sideBySide(jobs: readonly string[], classpath: string, runs: number): v
         ],
         runs,
         (s) => process.stderr.write(`${job}:${s}\n`),
+        Number(values.warmup),
       );
       console.log(`\n${job}: whole process side by side (median of ${runs}; ours: ${summaries[0]!.runs[0]!.stdout.trim()})`);
       console.log(summaryTable(summaries));

@@ -77,13 +77,13 @@ function summarize(label: string, runs: ProcessTiming[]): Summary {
 }
 
 /**
- * Time groups of commands in turn, `runs` rounds after one untimed warm-up round (disk cache, JIT of the
- * other program's start-up files): round r runs group 0, group 1, … once each. A group of several commands
+ * Time groups of commands in turn, `runs` rounds after `warmup` untimed rounds (default 1: disk cache, the
+ * programs' files; long runs need none): round r runs group 0, group 1, … once each. A group of several commands
  * (Weka's two classifiers, say) counts as one figure: the sum of its commands' times in that round.
  */
-export function alternate(groups: readonly (readonly Command[])[], runs: number, log: (s: string) => void = () => {}): Summary[] {
+export function alternate(groups: readonly (readonly Command[])[], runs: number, log: (s: string) => void = () => {}, warmup = 1): Summary[] {
   const per: ProcessTiming[][] = groups.map(() => []);
-  for (let r = -1; r < runs; r++) {
+  for (let r = -warmup; r < runs; r++) {
     groups.forEach((g, i) => {
       const parts = g.map(timeProcess);
       if (r >= 0) {
