@@ -17,6 +17,7 @@ import { schemaCommand } from './commands/schema.js';
 import { methodsCommand } from './commands/methods.js';
 import { sqlCommand } from './commands/sql.js';
 import { fitCommand } from './commands/fit.js';
+import { synthCommand } from './commands/synth.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -29,6 +30,7 @@ const commands: Record<string, Command> = {
   methods: methodsCommand,
   sql: sqlCommand,
   fit: fitCommand,
+  synth: synthCommand,
 };
 
 function mainHelp(): string {

@@ -3,10 +3,13 @@
  * compiled to Vega and rendered by Vega's headless SVG renderer (`View.toSVG`). Data values (dataset and
  * method names) reach the SVG only through Vega's text marks, which escape them.
  */
-import PDFDocument from 'pdfkit';
-import * as vega from 'vega';
-import { View, parse } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { TopLevelSpec } from 'vega-lite';
+import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
+import { canonicalJson } from '../util/hash.js';
+import { packageRoot } from '../util/paths.js';
 
 export interface Figure {
   /** File stem for figures/<id>.svg. */
@@ -33,22 +36,65 @@ export const CONFIG = {
  * of 0.8 × font size per character, which made every figure's bounds (and so the SVG) far wider and taller
  * than its text and left the plots small and off-centre when shown at a fixed width.
  */
-const metricsDoc = new PDFDocument({ autoFirstPage: false });
-// vega re-exports vega-scenegraph's textMetrics at run time; its type declarations leave it out.
-const { textMetrics } = vega as unknown as { textMetrics: { width: (item: never, text: unknown) => number } };
+// pdfkit (for its AFM tables) is loaded on first use, like vega, so a report whose figures are all cached loads neither.
+type MetricsDoc = { font(name: string): { fontSize(size: number): { widthOfString(text: string): number } } };
+let metricsDoc: MetricsDoc | undefined;
 /** Width in px of text in Helvetica at `size` px. */
 export function textWidth(text: string, size: number, bold = false): number {
+  if (!metricsDoc) {
+    const PDFDocument = createRequire(import.meta.url)('pdfkit') as new (o: { autoFirstPage: boolean }) => MetricsDoc;
+    metricsDoc = new PDFDocument({ autoFirstPage: false });
+  }
   return metricsDoc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).widthOfString(text);
 }
-textMetrics.width = (item: { fontSize?: number; fontWeight?: string | number; limit?: number }, text: unknown): number => {
-  const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
-  const s = text == null ? '' : String(text).trim();
-  if (size <= 0 || s === '') return 0;
-  return textWidth(s, size, item.fontWeight === 'bold' || Number(item.fontWeight) >= 600);
-};
+/** Vega's text measure replaced by {@link textWidth}; installed once, when vega is first loaded. */
+function useHelveticaMetrics(vega: unknown): void {
+  // vega re-exports vega-scenegraph's textMetrics at run time; its type declarations leave it out.
+  const { textMetrics } = vega as { textMetrics: { width: (item: never, text: unknown) => number } };
+  textMetrics.width = (item: { fontSize?: number; fontWeight?: string | number; limit?: number }, text: unknown): number => {
+    const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
+    const s = text == null ? '' : String(text).trim();
+    if (size <= 0 || s === '') return 0;
+    return textWidth(s, size, item.fontWeight === 'bold' || Number(item.fontWeight) >= 600);
+  };
+}
 
-/** Render a Vega-Lite spec to an SVG string. */
+/**
+ * Render a Vega-Lite spec to an SVG string. Rendering is deterministic, so an SVG is cached under the sha256
+ * of the spec (data included) and of the vega and vega-lite versions: a report whose figures did not
+ * change renders nothing, and vega (a quarter of a second to load) is loaded only when a figure did change.
+ */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const kind = 'vega-svg';
+  const key = contentCacheKey(kind, VEGA_VERSIONS, TEXT_METRICS, canonicalJson(spec));
+  const hit = readContent(kind, key);
+  if (hit !== undefined && hit.startsWith('<svg') && hit.trimEnd().endsWith('</svg>')) return hit;
+  const svg = await renderSvgNow(spec);
+  writeContent(kind, key, svg);
+  return svg;
+}
+
+/**
+ * The installed versions of some packages ("vega@6.4.0,vega-lite@6.4.1"), for cache keys: a new version is a
+ * new key. Not every package exports its package.json, so it is read beside the resolved entry point.
+ */
+export function installedVersions(packages: readonly string[]): string {
+  return packages
+    .map((p) => {
+      const root = packageRoot(dirname(createRequire(import.meta.url).resolve(p)));
+      return `${p}@${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}`;
+    })
+    .join(',');
+}
+const VEGA_VERSIONS = installedVersions(['vega', 'vega-lite']);
+// How text is measured decides every figure's layout, so it is part of the cache key.
+const TEXT_METRICS = 'helvetica-afm';
+
+/** Render without the cache (vega and vega-lite loaded on first use). */
+export async function renderSvgNow(spec: TopLevelSpec): Promise<string> {
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
+  const { View, parse } = vega;
+  useHelveticaMetrics(vega);
   const vg = compile(spec).spec;
   const view = new View(parse(vg), { renderer: 'none' });
   try {

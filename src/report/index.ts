@@ -18,7 +18,8 @@ import { renderHtml, renderMarkdown } from './render.js';
 import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from './spec.js';
 import type { SummaryTable } from './summary.js';
 import { csvField, tableSummaryCsv, tableToCsv, tableToLatex } from './table.js';
-import { svgToPdf } from './pdf.js';
+import { installedVersions } from './figures.js';
+import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import '../methods.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
@@ -202,7 +203,7 @@ export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<Rep
   for (const f of doc.figures) {
     const file = join(figuresDir, `${f.id}.svg`);
     writeFileSync(file, f.svg);
-    writeFileSync(join(figuresDir, `${f.id}.pdf`), await svgToPdf(f.svg, f.title));
+    writeFileSync(join(figuresDir, `${f.id}.pdf`), await figurePdf(f.svg, f.title));
     figures.push(file);
   }
   const markdown = join(dir, 'report.md');
@@ -213,4 +214,19 @@ export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<Rep
   writeFileSync(csv, renderLongCsv(doc.summaries));
   writeFileSync(join(dir, 'report-summary.csv'), renderSummaryCsv(doc.summaries));
   return { dir, markdown, html, csv, tables, figures };
+}
+
+/**
+ * A figure's PDF. Drawing is deterministic (no creation date), so the PDF is cached under the SVG, the title
+ * and the pdfkit versions, like the SVG itself; pdfkit is loaded only when a figure changed.
+ */
+async function figurePdf(svg: string, title: string): Promise<Buffer> {
+  const kind = 'figure-pdf';
+  const key = contentCacheKey(kind, installedVersions(['pdfkit', 'svg-to-pdfkit']), title, svg);
+  const hit = readContent(kind, key);
+  if (hit !== undefined && hit.startsWith('JVBER')) return Buffer.from(hit, 'base64'); // "%PDF" in base64
+  const { svgToPdf } = await import('./pdf.js');
+  const pdf = Buffer.from(await svgToPdf(svg, title));
+  writeContent(kind, key, pdf.toString('base64'));
+  return pdf;
 }
