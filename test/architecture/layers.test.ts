@@ -35,7 +35,10 @@ describe('layers (docs/architecture.md) and the import graph of src/', () => {
 
   it('the store holds the only SQL: no statement is written outside src/store/', () => {
     const sql = /[`'"]\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|WITH|COPY|ATTACH)\s/;
-    const bad = [...graph.keys()].filter((f) => moduleOf(f) !== 'store' && sql.test(readFileSync(join(SRC, f), 'utf8')));
+    // cli/commands/sql.ts runs the user's own query (`bnclab sql`); its help text shows one.
+    const bad = [...graph.keys()].filter(
+      (f) => moduleOf(f) !== 'store' && f !== 'cli/commands/sql.ts' && sql.test(readFileSync(join(SRC, f), 'utf8')),
+    );
     expect(bad).toEqual([]);
   });
 

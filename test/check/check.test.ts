@@ -36,7 +36,7 @@ function rows(dataset: string, method: string, acc: number[], rmse: number[]): R
     n_arcs: 4,
     train_ms: 1,
     predict_ms: 1,
-  }));
+  }) as ResultRow);
 }
 
 function baselineOf(r: ResultRow[]): BaselineFile {

@@ -42,7 +42,7 @@ function row(dataset: string, method: string, fold: number, accuracy: number, si
   return {
     experiment: 'x', job_key: `${dataset}|${method}|${fold}`, dataset, method, structure: 's', estimator: 'e', repeat: 0, fold,
     accuracy, zero_one_loss: 1 - accuracy, rmse: 0.3, log_loss: 0.5, n_train: size - size / 10, n_test: size / 10, n_arcs: 0, train_ms: 0, predict_ms: 0,
-  };
+  } as ResultRow;
 }
 
 /** The main table: A, B, C, D on d1..d6 (see the header comment). */
@@ -293,7 +293,7 @@ c5,cell,accuracy,A,,,shuttle-small,0.9693,,
       ['x,posthoc,accuracy,A,<,B,,1.5,,\n', /claims\.csv:2: value: a significance threshold must be in \(0, 1\]/],
       ['x,dataset,accuracy,A,>,B,,,,\n', /claims\.csv:2: dataset: is required for kind dataset/],
       ['x,cell,accuracy,A,,,d1,,,\n', /claims\.csv:2: value: expected a number/],
-      ['x,mean,auc,A,>,B,,,,\n', /claims\.csv:2: metric: unknown metric 'auc'/],
+      ['x,mean,auc_pr,A,>,B,,,,\n', /claims\.csv:2: metric: unknown metric 'auc_pr'/],
       [',mean,accuracy,,>,B,,,,\n', /claims\.csv:2: method_a: is required/],
     ];
     for (const [text, msg] of cases) expect(() => evaluate(text, mainRows(), MAIN)).toThrow(msg);

@@ -16,7 +16,7 @@ function row(dataset: string, method: string, fold: number): ResultRow {
   return {
     experiment: 'x', job_key: `${dataset}/${method}/${fold}`, dataset, method, structure: 'nb', estimator: 'eap', repeat: 0, fold,
     accuracy: 0.8, zero_one_loss: 0.2, rmse: 0.3, log_loss: 0.5, n_train: 90, n_test: 10, n_arcs: 3, train_ms: 1, predict_ms: 1,
-  };
+  } as ResultRow;
 }
 
 const rows: ResultRow[] = [];

@@ -43,7 +43,7 @@ function row(dataset: string, m: string, repeat: number, fold: number, acc: numb
     n_arcs: 0,
     train_ms: 1,
     predict_ms: 1,
-  };
+  } as ResultRow;
 }
 
 async function report(rows: ResultRow[], methods: readonly string[], compare: Partial<CompareSpec>, seed = '1') {

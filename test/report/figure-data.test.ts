@@ -54,7 +54,7 @@ describe('learning-curve points', () => {
     return {
       experiment: 'e', job_key: `${dataset}${n}${rmse}`, dataset, method: 'nb', structure: 'nb', estimator: 'dirichlet', repeat: 0, fold: 0,
       accuracy: 0, zero_one_loss: 0, rmse, log_loss: 0, n_train: n, n_test: 1, n_arcs: 0, train_ms: 0, predict_ms: 0,
-    };
+    } as ResultRow;
   }
 
   it('groups training sizes within 5% (CV folds) and keeps doubling sizes apart (fold-file learning curves)', () => {

@@ -39,7 +39,7 @@ function rowsOf(matrix: number[][], methods: readonly string[]): ResultRow[] {
       n_arcs: 0,
       train_ms: 1,
       predict_ms: 1,
-    })),
+    }) as ResultRow),
   );
 }
 
