@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * bnclab command line. Exit codes: 0 ok, 1 some jobs failed (or a check failed), 2 usage or input error,
- * 130 interrupted. Input errors print one line, never a stack trace.
+ * bnclab command line. Exit codes (EXIT in src/util/errors.ts): 0 ok, 1 some jobs failed (or a check failed),
+ * 2 usage or input error, 3 internal error, 4 results database failure, 5 report not written, 130 interrupted.
+ * Input errors print one line, never a stack trace.
  */
 import { parseArgs } from 'node:util';
 import { UserError } from '../util/errors.js';
@@ -38,7 +39,8 @@ Commands:
 ${names.map((n) => `  ${n.padEnd(w)}  ${commands[n]!.summary}`).join('\n')}
 
 Run 'bnclab <command> --help' for a command's options.
-Exit codes: 0 ok, 1 some jobs failed (or check found a regression), 2 usage or input error, 130 interrupted.`;
+Exit codes: 0 ok, 1 some jobs failed (or check found a regression), 2 usage or input error, 3 internal error,
+4 the results database cannot be opened or written, 5 results stored but the report not written, 130 interrupted.`;
 }
 
 async function main(argv: string[]): Promise<number> {

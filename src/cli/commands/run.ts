@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { onePositional, intOption, numberOption } from '../command.js';
+import { EXIT } from '../../util/errors.js';
 
 export const runCommand: Command = {
     summary: 'run the jobs of a spec that are not done yet, store them, write the report',
@@ -23,6 +24,12 @@ export const runCommand: Command = {
   --save-predictions  keep every test row's class probabilities (table predictions)
   --no-report         do not write results/<name>/report.md and report.csv
   --quiet             no progress output
+
+Results are stored in batches, one transaction each; progress counts stored results. The first Ctrl-C
+(SIGINT or SIGTERM) starts no new job, stores every finished result and exits 130; a second one exits at once
+(the jobs not stored run next time). Exit codes: 0 all jobs done, 1 some jobs failed, 2 bad input, 4 the
+results database could not be opened or written (the results stored so far are kept; run again to complete
+the rest), 5 the jobs are stored but the report could not be written, 130 interrupted.
 
 Jobs are keyed by their content (dataset, preprocessing, split, fold, structure, estimator, seed): a second
 run of the same spec runs nothing, a grown spec runs only the new jobs, and a killed run resumes.`,
@@ -50,12 +57,20 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       if (!v['no-report'] && !summary.interrupted) {
         // The report stack is loaded only when a report is written.
         const { writeExperimentReport } = await import('../../report/index.js');
-        const r = await writeExperimentReport(spec, { db: summary.dbPath });
+        let r;
+        try {
+          r = await writeExperimentReport(spec, { db: summary.dbPath });
+        } catch (e) {
+          // The results are stored; only the report is missing. Say so, and how to retry it alone.
+          const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+          process.stderr.write(`bnclab: the results are stored, but the report could not be written: ${why}; fix that and run 'bnclab report ${spec}'\n`);
+          return EXIT.report;
+        }
         log(`report:  ${r.markdown}`);
         log(`         ${r.html}`);
         log(`         ${r.csv}`);
       }
-      if (summary.interrupted) return 130;
+      if (summary.interrupted) return EXIT.interrupted;
       return summary.failed > 0 || summary.previouslyFailed > 0 ? 1 : 0;
     },
   };
