@@ -129,9 +129,9 @@ export class ResultStore {
       instance = await DuckDBInstance.create(path, opts.readOnly ? { access_mode: 'READ_ONLY' } : {});
     } catch (e) {
       const msg = (e as Error).message;
-      const lock = /Could not set lock on file .*?(?:Conflicting lock is held in (.*?) \(PID (\d+)\))?\./.exec(msg);
-      if (lock) {
-        const holder = lock[2] ? `process ${lock[2]} (${lock[1]})` : 'another process';
+      if (/Could not set lock on file/.test(msg)) {
+        const held = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(msg);
+        const holder = held ? `process ${held[2]} (${held[1]})` : 'another process';
         throw new UserError(
           `${path}: the results database is in use by ${holder}; DuckDB allows one writer: wait for it to finish, ` +
             `or use --db <other file> (other programs should open it with read_only=True, and not while bnclab runs)`,
