@@ -57,7 +57,7 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
   const hit = cache.get(key);
   if (hit) return hit;
 
-  const text = bytes.toString('utf8');
+  const text = decodeText(bytes, entry.file);
   let table: RawTable;
   if (format === 'arff') {
     table = parseArff(text, { file: entry.file, name: entry.name, ...(entry.classColumn ? { classColumn: entry.classColumn } : {}) });
@@ -70,9 +70,31 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
       ...(entry.columnTypes ? { columnTypes: entry.columnTypes } : {}),
     });
   }
+  if (table.columns.length === 0) {
+    throw new UserError(`${entry.file}: data set '${entry.name}' has no attribute columns, only the class; a classifier needs at least one attribute`);
+  }
   const loaded: LoadedDataset = { table, sha256 };
   cache.set(key, loaded);
   return loaded;
+}
+
+/**
+ * The file's bytes as text, or a one-line error: compressed or binary data, or text that is not UTF-8,
+ * would otherwise parse as a few rows of replacement characters ("2 rows, 0 attributes"). The message never
+ * echoes the bytes themselves.
+ */
+function decodeText(bytes: Buffer, file: string): string {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw new UserError(`${file}: the file is gzip-compressed, not text; decompress it first (gunzip)`);
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
+    throw new UserError(`${file}: the file is a zip archive, not text; extract the data file first`);
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) throw new UserError(`${file}: the file holds binary data (a zero byte at offset ${nul}), not CSV/ARFF text`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UserError(`${file}: the file is not UTF-8 text; convert it (e.g. iconv -f latin1 -t utf-8)`);
+  }
 }
 
 /** Forget cached tables (tests, or a long-lived process that changes files). */

@@ -28,6 +28,8 @@ export interface RunOptions {
   /** Where progress goes (stderr by default). */
   readonly progress?: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean };
   readonly quiet?: boolean;
+  /** Refuse a grid of more jobs (default DEFAULT_MAX_JOBS in src/spec/plan.ts). */
+  readonly maxJobs?: number;
 }
 
 export interface RunSummary {
@@ -108,7 +110,7 @@ export async function registerPlan(plan: Plan, specText: string, dbPath: string)
 
 export async function runExperiment(specFile: string, opts: RunOptions = {}): Promise<RunSummary> {
   const { spec, text } = loadSpecFile(specFile);
-  const plan = buildPlan(spec);
+  const plan = buildPlan(spec, { maxJobs: opts.maxJobs });
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
   const store = await registerPlan(plan, text, dbPath);
   const out = opts.progress ?? process.stderr;

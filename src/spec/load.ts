@@ -113,11 +113,21 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     const msg = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw new UserError(`${file}:${pos.line}:${pos.col}: YAML syntax error: ${msg}`);
   }
-  const raw = doc.toJS() as unknown;
+  let raw: unknown;
+  try {
+    // The yaml library refuses documents whose aliases expand exponentially (a "YAML bomb").
+    raw = doc.toJS() as unknown;
+  } catch (e) {
+    throw new UserError(`${file}:1:1: the YAML cannot be expanded: ${(e as Error).message.split('\n')[0]}`);
+  }
   const at = (path: (string | number)[], atKey = false): string => {
     const { line, col } = locate(doc, lineCounter, path, atKey);
     return `${file}:${line}:${col}`;
   };
+  const nonFinite = findNonFinite(raw, []);
+  if (nonFinite) {
+    throw new UserError(`${at(nonFinite.path)}: ${fieldName(nonFinite.path) || '(top level)'}: must be a finite number, got ${String(nonFinite.value)}`);
+  }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new UserError(`${file}:1:1: the spec must be a YAML mapping (name:, datasets:, structures:, ...)`);
   }
@@ -247,6 +257,23 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
 }
 
 type At = (path: (string | number)[], atKey?: boolean) => string;
+
+/** The first number that is not finite (YAML's .inf, -.inf, .nan): JSON Schema's `number` lets them through. */
+function findNonFinite(v: unknown, path: (string | number)[]): { path: (string | number)[]; value: number } | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : { path, value: v };
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const hit = findNonFinite(v[i], [...path, i]);
+      if (hit) return hit;
+    }
+  } else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const hit = findNonFinite(x, [...path, k]);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
 
 type Kind = 'structure' | 'estimator' | 'baseline';
 

@@ -37,7 +37,16 @@ export interface Plan {
   readonly jobs: readonly PlannedJob[];
 }
 
-export function buildPlan(spec: ExperimentSpec): Plan {
+/** The largest grid planned without `--max-jobs`: 10⁷ jobs took minutes and gigabytes just to plan. */
+export const DEFAULT_MAX_JOBS = 1_000_000;
+
+export interface PlanOptions {
+  /** Refuse a grid of more jobs than this (default DEFAULT_MAX_JOBS). */
+  readonly maxJobs?: number;
+}
+
+export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
+  const maxJobs = opts.maxJobs ?? DEFAULT_MAX_JOBS;
   const registry = loadRegistry();
   const handles = new Map<string, { handle: DatasetHandle; where: string }>();
   for (const ref of spec.datasets) {
@@ -63,6 +72,18 @@ export function buildPlan(spec: ExperimentSpec): Plan {
       }
       handles.set(e.name, { handle, where: ref.where });
     }
+  }
+
+  // Bound the grid before any split is made (a split holds repeats × rows fold numbers).
+  const r = spec.resampling;
+  const foldsPerRepeat = r.method === 'holdout' ? 1 : typeof r.folds === 'number' ? r.folds : 1;
+  const expected = handles.size * r.repeats * foldsPerRepeat * spec.methods.length;
+  if (expected > maxJobs) {
+    throw new UserError(
+      `${spec.file}: the grid has ${expected.toLocaleString('en-US')} jobs (${handles.size} datasets × ${r.repeats} repeats × ` +
+        `${foldsPerRepeat} folds × ${spec.methods.length} methods), more than the limit of ${maxJobs.toLocaleString('en-US')}; ` +
+        `shrink the spec or raise the limit with --max-jobs`,
+    );
   }
 
   const datasets: PlannedDataset[] = [];
@@ -94,7 +115,11 @@ export function buildPlan(spec: ExperimentSpec): Plan {
         spec.dir,
       );
     } catch (e) {
-      if (e instanceof UserError && keep !== undefined) throw new UserError(`${where}: ${e.message}`);
+      // Name the dataset and its file: "3 folds but only 1 rows" alone does not say where.
+      if (e instanceof UserError) {
+        const what = keep !== undefined ? '' : `dataset ${handle.name} (${handle.file}): `;
+        throw new UserError(`${where}: ${what}${e.message}`);
+      }
       throw e;
     }
     const splitKey = splitContentKey(split);
@@ -132,6 +157,11 @@ export function buildPlan(spec: ExperimentSpec): Plan {
         }
       }
     }
+  }
+  if (jobs.length > maxJobs) {
+    throw new UserError(
+      `${spec.file}: the grid has ${jobs.length.toLocaleString('en-US')} jobs, more than the limit of ${maxJobs.toLocaleString('en-US')}; shrink the spec or raise the limit with --max-jobs`,
+    );
   }
   return { spec, datasets, jobs };
 }

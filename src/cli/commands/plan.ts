@@ -1,18 +1,19 @@
 import type { Command } from '../command.js';
-import { onePositional } from '../command.js';
+import { intOption, onePositional } from '../command.js';
 
 export const planCommand: Command = {
     summary: 'show the job grid of a spec without running anything',
-    usage: 'bnclab plan <spec.yaml> [--jobs]',
-    options: { jobs: { type: 'boolean' } },
+    usage: 'bnclab plan <spec.yaml> [--jobs] [--max-jobs N]',
+    options: { jobs: { type: 'boolean' }, 'max-jobs': { type: 'string' } },
     help: `Options:
-  --jobs   list every job (key, dataset, method, repeat, fold)`,
+  --jobs         list every job (key, dataset, method, repeat, fold)
+  --max-jobs N   refuse a grid of more than N jobs (default 1,000,000)`,
     async run(pos, v) {
       const file = onePositional(pos, this.usage);
       const { loadSpecFile } = await import('../../spec/load.js');
       const { buildPlan } = await import('../../spec/plan.js');
       const { spec } = loadSpecFile(file);
-      const plan = buildPlan(spec);
+      const plan = buildPlan(spec, { maxJobs: intOption(v['max-jobs'], '--max-jobs', 1) });
       const out: string[] = [];
       out.push(`${spec.name}: ${plan.jobs.length} jobs`);
       out.push(`datasets (${plan.datasets.length}):`);

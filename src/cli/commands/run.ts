@@ -1,10 +1,21 @@
 import type { Command } from '../command.js';
 import { onePositional, intOption, numberOption } from '../command.js';
-import { EXIT } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
+
+/** Node's timers hold at most 2³¹−1 ms (24.8 days); a longer limit would fire at once and fail every job. */
+const MAX_JOB_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
+
+function jobTimeoutOption(v: unknown): number | undefined {
+  const s = numberOption(v, '--job-timeout');
+  if (s !== undefined && s > MAX_JOB_TIMEOUT_S) {
+    throw new UserError(`--job-timeout: at most ${MAX_JOB_TIMEOUT_S} seconds (24.8 days), got '${String(v)}'; 0 means no limit`);
+  }
+  return s;
+}
 
 export const runCommand: Command = {
     summary: 'run the jobs of a spec that are not done yet, store them, write the report',
-    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions]',
+    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N]',
     options: {
       workers: { type: 'string' },
       db: { type: 'string' },
@@ -14,6 +25,7 @@ export const runCommand: Command = {
       'save-predictions': { type: 'boolean' },
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'max-jobs': { type: 'string' },
     },
     help: `Options:
   --workers N         worker threads (default: the machine's available parallelism)
@@ -24,6 +36,7 @@ export const runCommand: Command = {
   --save-predictions  keep every test row's class probabilities (table predictions)
   --no-report         do not write results/<name>/report.md and report.csv
   --quiet             no progress output
+  --max-jobs N        refuse a grid of more than N jobs (default 1,000,000)
 
 Results are stored in batches, one transaction each; progress counts stored results. The first Ctrl-C
 (SIGINT or SIGTERM) starts no new job, stores every finished result and exits 130; a second one exits at once
@@ -39,11 +52,12 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       const summary = await runExperiment(spec, {
         workers: intOption(v['workers'], '--workers', 1),
         db: v['db'] as string | undefined,
-        jobTimeout: numberOption(v['job-timeout'], '--job-timeout'),
+        jobTimeout: jobTimeoutOption(v['job-timeout']),
         failFast: Boolean(v['fail-fast']),
         rerunFailed: Boolean(v['rerun-failed']),
         savePredictions: v['save-predictions'] ? true : undefined,
         quiet: Boolean(v['quiet']),
+        maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
       });
       const log = (s: string): void => void process.stdout.write(s + '\n');
       log(
