@@ -289,9 +289,9 @@ export class ResultStore {
     };
     await c.run('BEGIN TRANSACTION');
     try {
-      await c.run(`CREATE TEMP TABLE IF NOT EXISTS outcome_batch (job_key VARCHAR PRIMARY KEY, status VARCHAR, error VARCHAR,
+      // Made afresh for each batch: deleted rows of a reused table would pile up and slow every join.
+      await c.run(`CREATE OR REPLACE TEMP TABLE outcome_batch (job_key VARCHAR, status VARCHAR, error VARCHAR,
                      preprocess_ms DOUBLE, train_ms DOUBLE, predict_ms DOUBLE, structure_info VARCHAR)`);
-      await c.run(`DELETE FROM outcome_batch`);
       const batch = await appender('outcome_batch', 'temp');
       for (const o of outcomes) {
         batch.appendVarchar(o.key);
@@ -304,8 +304,13 @@ export class ResultStore {
         batch.endRow();
       }
       batch.closeSync();
-      for (const table of ['job_metrics', 'structures', 'predictions']) {
-        await c.run(`DELETE FROM ${table} WHERE job_key IN (SELECT job_key FROM outcome_batch)`);
+      // Only a job recorded before (a retried failure) can have rows to replace; skipping the deletes
+      // otherwise keeps a batch from scanning the ever-growing structures and predictions tables.
+      const again = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key) WHERE jobs.attempts > 0`);
+      if (Number(again.getRows()[0]![0]) > 0) {
+        for (const table of ['job_metrics', 'structures', 'predictions']) {
+          await c.run(`DELETE FROM ${table} WHERE job_key IN (SELECT job_key FROM outcome_batch)`);
+        }
       }
       const updated = await c.run(
         `UPDATE jobs SET status = b.status, error = b.error, attempts = jobs.attempts + 1, preprocess_ms = b.preprocess_ms,
