@@ -111,9 +111,10 @@ export async function registerPlan(plan: Plan, specText: string, dbPath: string)
 export async function runExperiment(specFile: string, opts: RunOptions = {}): Promise<RunSummary> {
   const { spec, text } = loadSpecFile(specFile);
   const plan = buildPlan(spec, { maxJobs: opts.maxJobs });
+  const out = opts.progress ?? process.stderr;
+  for (const w of plan.warnings) out.write(`bnclab: warning: ${w}\n`);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
   const store = await registerPlan(plan, text, dbPath);
-  const out = opts.progress ?? process.stderr;
   let interrupted = false;
   // Set when no new job may start: SIGINT/SIGTERM, --fail-fast, or a failed write.
   let stopTaking = false;

@@ -76,6 +76,8 @@ export interface ExperimentSpec {
   /** Folder of the spec file; relative paths in the spec resolve against it. */
   readonly dir: string;
   readonly file: string;
+  /** Spec elements without effect (an exclude that removes nothing, a method listed twice): `plan` and `run` print them. */
+  readonly warnings?: readonly string[];
 }
 
 export interface LoadedSpec {
@@ -192,16 +194,17 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   if (structures === undefined && spec['methods'] === undefined && baselines.length === 0) {
     throw new UserError(`${at([])}: structures: give structures and estimators, methods, or baselines`);
   }
-  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string }[] = [];
+  const warnings: string[] = [];
+  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string; fromProduct: boolean }[] = [];
   if (structures && estimators) {
-    for (const s of structures) for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators` });
+    for (const s of structures) for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators`, fromProduct: true });
   }
   ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string }[]).forEach((m, i) => {
     const ss = expandRef(m.structure, 'structure', ['methods', i, 'structure'], at);
     const es = expandRef(m.estimator, 'estimator', ['methods', i, 'estimator'], at);
     for (const s of ss) {
       for (const e of es) {
-        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]` });
+        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]`, fromProduct: false });
       }
     }
   });
@@ -210,9 +213,16 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     if (x.structure !== undefined) knownId('structure', x.structure, at(['exclude', i, 'structure']), `exclude[${i}].structure`);
     if (x.estimator !== undefined) knownId('estimator', x.estimator, at(['exclude', i, 'estimator']), `exclude[${i}].estimator`);
   });
-  const kept = pairs.filter(
-    (p) => !excludes.some((x) => (x.structure ?? p.s.id) === p.s.id && (x.estimator ?? p.e.id) === p.e.id),
-  );
+  // exclude: removes pairs of the structures × estimators product only; a pair listed under methods: is
+  // there because the user asked for it by name.
+  const excludes_ = (p: (typeof pairs)[number], x: { structure?: string; estimator?: string }): boolean =>
+    p.fromProduct && (x.structure ?? p.s.id) === p.s.id && (x.estimator ?? p.e.id) === p.e.id;
+  excludes.forEach((x, i) => {
+    if (!pairs.some((p) => excludes_(p, x))) {
+      warnings.push(`${at(['exclude', i])}: exclude[${i}]: removes nothing from the product of structures × estimators (exclude does not act on methods:)`);
+    }
+  });
+  const kept = pairs.filter((p) => !excludes.some((x) => excludes_(p, x)));
   for (const p of kept) {
     const e = getEstimator(p.e.id)!;
     if (!compatible(e, p.s.id)) {
@@ -225,6 +235,7 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
 
   const methods: MethodSpec[] = [];
   const seen = new Map<string, string>();
+  const labelOf = new Map<string, string>(); // identity → the label it runs under
   const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string }[] = [
     ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}` })),
     ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: choiceLabel(b) })),
@@ -233,10 +244,21 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     const label = p.label;
     const identity = JSON.stringify([p.kind, p.s.id, p.s.params, p.e?.id, p.e?.params]);
     if (seen.has(label)) {
-      if (seen.get(label) === identity) continue; // the same method listed twice runs once
+      if (seen.get(label) === identity) {
+        warnings.push(`${at(['methods'])}: method '${label}' is listed more than once; it runs once`);
+        continue;
+      }
       throw new UserError(`${at(['methods'])}: methods: two different methods are both labelled '${label}'; give them names`);
     }
+    const twin = labelOf.get(identity);
+    if (twin !== undefined) {
+      // Same learner and parameters once defaults are filled in, e.g. [{dirichlet: {alpha: 1}}, dirichlet]:
+      // the same job keys, so it runs once.
+      warnings.push(`${at(['methods'])}: method '${label}' is the same as '${twin}' (equal parameters once defaults are filled in); it runs once, as '${twin}'`);
+      continue;
+    }
     seen.set(label, identity);
+    labelOf.set(identity, label);
     methods.push({ kind: p.kind, structure: p.s, estimator: p.e, label });
   }
 
@@ -253,6 +275,7 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     reference: parseReference(spec['reference'], methods, dir, at),
     dir,
     file,
+    warnings,
   };
 }
 

@@ -35,6 +35,8 @@ export interface Plan {
   readonly spec: ExperimentSpec;
   readonly datasets: readonly PlannedDataset[];
   readonly jobs: readonly PlannedJob[];
+  /** What `plan` and `run` print before anything else: the spec's warnings, and datasets that are duplicates. */
+  readonly warnings: readonly string[];
 }
 
 /** The largest grid planned without `--max-jobs`: 10⁷ jobs took minutes and gigabytes just to plan. */
@@ -86,6 +88,8 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
     );
   }
 
+  const warnings = [...(spec.warnings ?? [])];
+  const byContent = new Map<string, string>(); // file hash + class column → the dataset name it runs under
   const datasets: PlannedDataset[] = [];
   for (const { handle, where } of [...handles.values()].sort((a, b) => a.handle.name.localeCompare(b.handle.name))) {
     let loaded;
@@ -96,6 +100,14 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
       throw e;
     }
     const { table, sha256 } = loaded;
+    // One file under two names would give the same job keys twice: it runs once, under the first name.
+    const content = JSON.stringify([sha256, handle.classColumn ?? null, handle.columnTypes ?? null]);
+    const twin = byContent.get(content);
+    if (twin !== undefined) {
+      warnings.push(`${where}: dataset '${handle.name}' is the same file as '${twin}'; it runs once, as '${twin}'`);
+      continue;
+    }
+    byContent.set(content, handle.name);
     if (spec.preprocessing.discretize.method === 'none') {
       const numeric = table.columns.find((c) => c.type === 'numeric');
       if (numeric) {
@@ -163,7 +175,7 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
       `${spec.file}: the grid has ${jobs.length.toLocaleString('en-US')} jobs, more than the limit of ${maxJobs.toLocaleString('en-US')}; shrink the spec or raise the limit with --max-jobs`,
     );
   }
-  return { spec, datasets, jobs };
+  return { spec, datasets, jobs, warnings };
 }
 
 /** The split's identity is its content: the same partition has the same key whichever way it was made. */
@@ -173,6 +185,6 @@ export function splitContentKey(split: SplitInstance): string {
 }
 
 export function specHash(spec: ExperimentSpec): string {
-  const { dir: _dir, file: _file, ...content } = spec;
+  const { dir: _dir, file: _file, warnings: _warnings, ...content } = spec;
   return sha256Hex(canonicalJson(content));
 }

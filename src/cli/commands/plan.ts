@@ -14,6 +14,7 @@ export const planCommand: Command = {
       const { buildPlan } = await import('../../spec/plan.js');
       const { spec } = loadSpecFile(file);
       const plan = buildPlan(spec, { maxJobs: intOption(v['max-jobs'], '--max-jobs', 1) });
+      for (const w of plan.warnings) process.stderr.write(`bnclab: warning: ${w}\n`);
       const out: string[] = [];
       out.push(`${spec.name}: ${plan.jobs.length} jobs`);
       out.push(`datasets (${plan.datasets.length}):`);
