@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { UserError } from '../util/errors.js';
+import { closest } from '../util/text.js';
 import { BNCLAB_VERSION } from '../version.js';
 import type { Command } from './command.js';
 import { runCommand } from './commands/run.js';
@@ -59,13 +60,27 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: rest, options: { ...cmd.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UserError(`${name}: ${(e as Error).message.split('\n')[0]}; usage: ${cmd.usage}`);
+    const msg = (e as Error).message.split('\n')[0]!;
+    // Node's own text ("Unknown option '--worker'. To specify a positional argument …") becomes one short line.
+    const bad = /Unknown option '(-{1,2})([^']+)'/.exec(msg);
+    if (bad) {
+      const near = closest(bad[2]!, Object.keys(cmd.options));
+      throw new UserError(`${name}: unknown option ${bad[1]}${bad[2]}${near ? ` (did you mean --${near}?)` : ''}; usage: ${cmd.usage}`);
+    }
+    throw new UserError(`${name}: ${msg}; usage: ${cmd.usage}`);
   }
   if (parsed.values['help']) {
     process.stdout.write(`Usage: ${cmd.usage}\n\n${cmd.summary}.\n\n${cmd.help}\n`);
     return 0;
   }
   return cmd.run(parsed.positionals, parsed.values as Record<string, unknown>);
+}
+
+// A reader that goes away (`bnclab run … | head`) is not an error of the run: stop writing to it, go on.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -89,7 +89,8 @@ let validator: ValidateFunction | undefined;
 
 function getValidator(): ValidateFunction {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    // verbose: errors carry their schema, so an unknown field can be matched against the known ones.
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
     validator = ajv.compile(experimentSchema(false));
   }
   return validator;
@@ -144,7 +145,9 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
       const extra = (err.params as { additionalProperty: string }).additionalProperty;
       where = [...path, extra];
       field = fieldName(where);
-      what = 'unknown field';
+      const known = Object.keys(((err.parentSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
+      const near = closest(extra, known);
+      what = `unknown field${near ? ` (did you mean '${near}'?)` : known.length ? ` (known: ${known.join(', ')})` : ''}`;
     } else if (err.keyword === 'required') {
       const missing = (err.params as { missingProperty: string }).missingProperty;
       field = fieldName([...path, missing]);
