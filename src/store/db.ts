@@ -72,14 +72,17 @@ const SCHEMA = [
      preprocess_ms DOUBLE, train_ms DOUBLE, predict_ms DOUBLE, structure_info VARCHAR,
      finished_at TIMESTAMP, bnclab_version VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS experiment_jobs (
-     experiment VARCHAR, job_key VARCHAR, method VARCHAR, PRIMARY KEY (experiment, job_key))`,
+     experiment VARCHAR, job_key VARCHAR, method VARCHAR, dataset VARCHAR, PRIMARY KEY (experiment, job_key))`,
+  // Databases made before dataset names belonged to the experiment (a shared job keeps jobs.dataset from
+  // the experiment that registered it first).
+  `ALTER TABLE experiment_jobs ADD COLUMN IF NOT EXISTS dataset VARCHAR`,
   `CREATE TABLE IF NOT EXISTS job_metrics (
      job_key VARCHAR PRIMARY KEY, accuracy DOUBLE, zero_one_loss DOUBLE, rmse DOUBLE, log_loss DOUBLE,
      n_train INTEGER, n_test INTEGER, n_arcs INTEGER)`,
   `CREATE TABLE IF NOT EXISTS structures (job_key VARCHAR, parent VARCHAR, child VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS predictions (job_key VARCHAR, "row" INTEGER, truth INTEGER, probs DOUBLE[])`,
   `CREATE OR REPLACE VIEW results AS
-     SELECT e.experiment, j.job_key, j.dataset, e.method, j.structure, j.structure_params, j.estimator,
+     SELECT e.experiment, j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j.structure, j.structure_params, j.estimator,
             j.estimator_params, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
             m.n_train, m.n_test, m.n_arcs, j.preprocess_ms, j.train_ms, j.predict_ms
      FROM experiment_jobs e JOIN jobs j USING (job_key) JOIN job_metrics m USING (job_key)
@@ -241,7 +244,7 @@ export class ResultStore {
           j.estimator, j.estimatorParams, j.preprocessing, j.seed, 'pending', null, 0, null, null, null, null, null, version,
         ];
         appendRow(app, values);
-        appendRow(appE, [experiment, j.key, j.method]);
+        appendRow(appE, [experiment, j.key, j.method, j.dataset]);
       }
       app.closeSync();
       appE.closeSync();
@@ -402,7 +405,7 @@ export class ResultStore {
 
   async failedJobs(experiment: string): Promise<{ job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[]> {
     return (await this.query(
-      `SELECT j.job_key, j.dataset, e.method, j."repeat", j.fold, j.error FROM jobs j JOIN experiment_jobs e USING (job_key)
+      `SELECT j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j."repeat", j.fold, j.error FROM jobs j JOIN experiment_jobs e USING (job_key)
        WHERE e.experiment = $1 AND j.status = 'error' ORDER BY j.dataset, e.method, j."repeat", j.fold`,
       [experiment],
     )) as { job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[];
