@@ -33,6 +33,8 @@ export interface LoadableDataset {
   readonly sha256?: string;
   readonly classColumn?: string;
   readonly columnTypes?: Readonly<Record<string, ColumnType>>;
+  /** Columns to leave out. */
+  readonly ignore?: readonly string[];
 }
 
 const cache = new Map<string, LoadedDataset>();
@@ -53,7 +55,7 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
       `${entry.file}: sha256 mismatch for data set '${entry.name}': registry expects ${entry.sha256.slice(0, 12)}..., file has ${sha256.slice(0, 12)}... (file modified or corrupt)`,
     );
   }
-  const key = JSON.stringify([path, sha256, entry.name, format, entry.classColumn ?? null, entry.columnTypes ?? null]);
+  const key = JSON.stringify([path, sha256, entry.name, format, entry.classColumn ?? null, entry.columnTypes ?? null, entry.ignore ?? null]);
   const hit = cache.get(key);
   if (hit) return hit;
 
@@ -70,12 +72,24 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
       ...(entry.columnTypes ? { columnTypes: entry.columnTypes } : {}),
     });
   }
+  if (entry.ignore && entry.ignore.length > 0) table = withoutColumns(table, entry.ignore, entry.file);
   if (table.columns.length === 0) {
     throw new UserError(`${entry.file}: data set '${entry.name}' has no attribute columns, only the class; a classifier needs at least one attribute`);
   }
   const loaded: LoadedDataset = { table, sha256 };
   cache.set(key, loaded);
   return loaded;
+}
+
+/** The table without the named attribute columns; naming a column that is not an attribute is an error. */
+function withoutColumns(table: RawTable, ignore: readonly string[], file: string): RawTable {
+  for (const name of ignore) {
+    if (name === table.className) throw new UserError(`${file}: column '${name}' is the class; it cannot be ignored`);
+    if (!table.columns.some((c) => c.name === name)) {
+      throw new UserError(`${file}: ignored column '${name}' is not a column of the file (columns: ${table.columns.map((c) => c.name).join(', ')})`);
+    }
+  }
+  return { ...table, columns: table.columns.filter((c) => !ignore.includes(c.name)) };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import { resolve } from 'node:path';
-import { buildPlan, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
+import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
 import { loadSpecFile } from '../spec/load.js';
 import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
 import { canonicalJson } from '../util/hash.js';
@@ -113,6 +113,8 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   const plan = buildPlan(spec, { maxJobs: opts.maxJobs });
   const out = opts.progress ?? process.stderr;
   for (const w of plan.warnings) out.write(`bnclab: warning: ${w}\n`);
+  // What bnclab chose for the user's own files: the class column and each column's type.
+  if (!opts.quiet) for (const d of plan.datasets) if (d.userFile) out.write(`${describeColumns(d, false)[0]}\n`);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
   const store = await registerPlan(plan, text, dbPath);
   let interrupted = false;

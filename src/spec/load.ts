@@ -36,6 +36,10 @@ export interface DatasetRef {
   readonly file?: string;
   readonly name?: string;
   readonly classColumn?: string;
+  /** Column types declared in the spec's dataset entry (override what the reader would infer). */
+  readonly columnTypes?: Readonly<Record<string, 'numeric' | 'categorical'>>;
+  /** Columns the spec's dataset entry leaves out. */
+  readonly ignore?: readonly string[];
   /** Where the reference stands in the spec, for error messages. */
   readonly where: string;
 }
@@ -164,8 +168,21 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   const datasets: DatasetRef[] = (spec['datasets'] as unknown[]).map((d, i) => {
     const where = `${at(['datasets', i])}: datasets[${i}]`;
     if (typeof d === 'string') return { ref: d, where };
-    const o = d as { file: string; name?: string; class?: string };
-    return { ref: o.file, file: resolve(dir, o.file), name: o.name, classColumn: o.class, where };
+    const o = d as { file: string; name?: string; class?: string; categorical?: string[]; numeric?: string[]; ignore?: string[] };
+    const types: Record<string, 'numeric' | 'categorical'> = {};
+    for (const c of o.categorical ?? []) types[c] = 'categorical';
+    for (const c of o.numeric ?? []) {
+      if (types[c]) throw new UserError(`${where}.numeric: column '${c}' is declared both categorical and numeric`);
+      types[c] = 'numeric';
+    }
+    for (const c of o.ignore ?? []) {
+      if (types[c] || c === o.class) throw new UserError(`${where}.ignore: column '${c}' is both ignored and declared`);
+    }
+    return {
+      ref: o.file, file: resolve(dir, o.file), name: o.name, classColumn: o.class, where,
+      ...(Object.keys(types).length > 0 ? { columnTypes: types } : {}),
+      ...(o.ignore && o.ignore.length > 0 ? { ignore: o.ignore } : {}),
+    };
   });
 
   const pre = (spec['preprocessing'] ?? {}) as { discretize?: unknown; missing?: MissingPolicy };
