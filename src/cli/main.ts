@@ -17,6 +17,7 @@ import { checkCommand } from './commands/check.js';
 import { datasetsCommand } from './commands/datasets.js';
 import { schemaCommand } from './commands/schema.js';
 import { methodsCommand } from './commands/methods.js';
+import { exportCommand } from './commands/export.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -27,6 +28,7 @@ const commands: Record<string, Command> = {
   datasets: datasetsCommand,
   schema: schemaCommand,
   methods: methodsCommand,
+  export: exportCommand,
 };
 
 function mainHelp(): string {

@@ -98,6 +98,16 @@ export async function registerPlan(plan: Plan, specText: string, dbPath: string)
         assignment: d.split.assignment,
       });
     }
+    await store.saveExperimentDatasets(
+      spec.name,
+      plan.datasets.map((d) => ({
+        name: d.handle.name,
+        hash: d.handle.sha256,
+        classColumn: d.className,
+        classLabels: d.classLabels,
+        attributeNames: d.columns.map((c) => c.name),
+      })),
+    );
     await store.registerJobs(spec.name, plan.jobs.map((j) => jobRow(plan, j)), BNCLAB_VERSION);
     // Fold the write-ahead log into the file, so the .duckdb file alone holds the plan.
     await store.checkpoint();

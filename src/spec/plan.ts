@@ -27,6 +27,8 @@ export interface PlannedDataset {
   readonly userFile: boolean;
   /** How the class column was chosen: declared (`class:` or the registry) or the default rule. */
   readonly classDeclared: boolean;
+  /** Class labels in code order. */
+  readonly classLabels: readonly string[];
   /** Rows left out because their class value is missing. */
   readonly droppedRows: number;
   /** Column types and ignored columns declared in the spec's dataset entry: part of the job key. */
@@ -225,6 +227,7 @@ function planDataset(
     userFile,
     classDeclared: handle.classColumn !== undefined,
     droppedRows: table.droppedRows,
+    classLabels: table.classLabels,
     ...(declared ? { declaredColumns: { types: handle.columnTypes ?? {}, ignore: handle.ignore ?? [] } } : {}),
   };
 

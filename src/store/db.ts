@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DOUBLE, DuckDBInstance, INTEGER, LIST, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DOUBLE, DuckDBInstance, INTEGER, LIST, VARCHAR, listValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { StoreError, UserError } from '../util/errors.js';
 
 export interface JobRow {
@@ -61,6 +61,11 @@ const SCHEMA = [
      bnclab_version VARCHAR, created_at TIMESTAMP DEFAULT current_timestamp, updated_at TIMESTAMP)`,
   `CREATE TABLE IF NOT EXISTS datasets (
      dataset_hash VARCHAR PRIMARY KEY, name VARCHAR, file VARCHAR, rows INTEGER, attributes INTEGER, classes INTEGER)`,
+  // Each experiment's datasets as it read them: the class column, its labels in code order (the order of
+  // predictions.probs and of predictions.truth codes) and the attribute names in order.
+  `CREATE TABLE IF NOT EXISTS experiment_datasets (
+     experiment VARCHAR, dataset VARCHAR, dataset_hash VARCHAR, class_column VARCHAR, class_labels VARCHAR[],
+     attribute_names VARCHAR[], PRIMARY KEY (experiment, dataset))`,
   `CREATE TABLE IF NOT EXISTS splits (
      split_key VARCHAR PRIMARY KEY, dataset_hash VARCHAR, resampling VARCHAR, repeats INTEGER, folds INTEGER)`,
   `CREATE TABLE IF NOT EXISTS folds (
@@ -184,6 +189,27 @@ export class ResultStore {
       [d.hash, d.name, d.file, d.rows, d.attributes, d.classes],
       [VARCHAR, VARCHAR, VARCHAR, INTEGER, INTEGER, INTEGER],
     );
+  }
+
+  /** Replace the experiment's record of its datasets (names, class labels and attribute names in order). */
+  async saveExperimentDatasets(
+    experiment: string,
+    datasets: readonly { name: string; hash: string; classColumn: string; classLabels: readonly string[]; attributeNames: readonly string[] }[],
+  ): Promise<void> {
+    await this.conn.run('BEGIN TRANSACTION');
+    try {
+      await this.conn.run(`DELETE FROM experiment_datasets WHERE experiment = $1`, [experiment], [VARCHAR]);
+      for (const d of datasets) {
+        await this.conn.run(
+          `INSERT INTO experiment_datasets VALUES ($1, $2, $3, $4, $5, $6)`,
+          [experiment, d.name, d.hash, d.classColumn, listValue([...d.classLabels]), listValue([...d.attributeNames])],
+          [VARCHAR, VARCHAR, VARCHAR, VARCHAR, LIST(VARCHAR), LIST(VARCHAR)],
+        );
+      }
+      await this.conn.run('COMMIT');
+    } catch (e) {
+      await this.rollbackKeeping(e);
+    }
   }
 
   /** Store a split instance (row → test fold per repeat) once; later calls with the same key do nothing. */
@@ -385,6 +411,32 @@ export class ResultStore {
     throw cause;
   }
 
+  /**
+   * Write an experiment's saved predictions to a CSV or Parquet file: one row per test row of each job, the
+   * true class as its label and one column `p_<label>` per class label of the experiment's datasets (empty
+   * where a dataset has no such label). Returns the number of rows written.
+   */
+  async exportPredictions(experiment: string, out: string, format: 'csv' | 'parquet'): Promise<number> {
+    const labels = await this.conn.runAndReadAll(
+      `SELECT DISTINCT unnest(class_labels) AS label FROM experiment_datasets WHERE experiment = $1 ORDER BY label`,
+      [experiment],
+      [VARCHAR],
+    );
+    const columns = labels.getRows().map(([l]) => {
+      const label = String(l);
+      const at = `list_position(d.class_labels, ${sqlString(label)})`;
+      return `CASE WHEN ${at} IS NULL THEN NULL ELSE p.probs[${at}] END AS ${sqlIdentifier(`p_${label}`)}`;
+    });
+    const select = `SELECT e.experiment, d.dataset, e.method, j."repeat", j.fold, p."row", d.class_labels[p.truth + 1] AS truth
+                    ${columns.map((c) => `, ${c}`).join('')}
+                    FROM predictions p JOIN experiment_jobs e USING (job_key) JOIN jobs j USING (job_key)
+                    JOIN experiment_datasets d ON d.experiment = e.experiment AND d.dataset = coalesce(e.dataset, j.dataset)
+                    WHERE e.experiment = ${sqlString(experiment)}
+                    ORDER BY d.dataset, e.method, j."repeat", j.fold, p."row"`;
+    const r = await this.conn.run(`COPY (${select}) TO ${sqlString(out)} (FORMAT ${format === 'csv' ? 'csv, HEADER' : 'parquet'})`);
+    return r.rowsChanged;
+  }
+
   async results(experiment: string): Promise<ResultRow[]> {
     return (await this.query(
       `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, accuracy, zero_one_loss,
@@ -424,6 +476,15 @@ export class ResultStore {
 
 
 const DOUBLE_LIST = LIST(DOUBLE);
+
+/** A SQL string literal (COPY takes no bound parameters). */
+function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+function sqlIdentifier(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
 
 function appendNullable<T>(app: DuckDBAppender, v: T | null | undefined, append: (v: T) => void): void {
   if (v === null || v === undefined) app.appendNull();
