@@ -15,23 +15,13 @@ import { runExperiment } from '../../src/runner/run.js';
 import { WorkerPool } from '../../src/runner/pool.js';
 import { StoreError } from '../../src/util/errors.js';
 import { Rng } from '../../src/util/rng.js';
+import { METRIC_SQL, readDb } from '../helpers/db';
 
 const FAULTS = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-faults.yaml');
 const SMALL = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml');
 const FAULT_TRIALS = Number(process.env['FAULT_TRIALS'] ?? 24);
 const KILL_TRIALS = Number(process.env['KILL_TRIALS'] ?? 8);
 
-async function readDb<T>(path: string, fn: (s: ResultStore) => Promise<T>): Promise<T> {
-  const s = await ResultStore.open(path, { readOnly: true });
-  try {
-    return await fn(s);
-  } finally {
-    s.close();
-  }
-}
-
-const METRICS = `SELECT job_key, dataset, method, "repeat", fold, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs
-                 FROM results WHERE experiment = $1 ORDER BY job_key`;
 const PREDICTIONS = `SELECT count(*)::INTEGER AS n, count(DISTINCT (job_key, "row"))::INTEGER AS distinct_rows,
                        md5(string_agg(job_key || ':' || "row" || ':' || truth || ':' || probs::VARCHAR, ',' ORDER BY job_key, "row")) AS digest
                      FROM predictions`;
@@ -46,7 +36,7 @@ describe('a write failure on the k-th outcome', () => {
     const cleanDb = join(dir, 'clean.duckdb');
     const clean = await runExperiment(FAULTS, { db: cleanDb, workers: 2, quiet: true, savePredictions: true });
     expect(clean.succeeded).toBe(20);
-    const cleanMetrics = await readDb(cleanDb, (s) => s.query(METRICS, ['e2e-faults']));
+    const cleanMetrics = await readDb(cleanDb, (s) => s.query(METRIC_SQL, ['e2e-faults']));
     const cleanPredictions = await readDb(cleanDb, (s) => s.query(PREDICTIONS));
 
     const rng = new Rng('fault-injection');
@@ -107,7 +97,7 @@ describe('a write failure on the k-th outcome', () => {
       const rerun = await runExperiment(FAULTS, { db, workers: 2, quiet: true, savePredictions: true });
       expect(rerun.alreadyDone).toBe(acknowledged.size);
       expect(rerun.ran).toBe(20 - acknowledged.size);
-      expect(await readDb(db, (s) => s.query(METRICS, ['e2e-faults']))).toEqual(cleanMetrics);
+      expect(await readDb(db, (s) => s.query(METRIC_SQL, ['e2e-faults']))).toEqual(cleanMetrics);
       expect(await readDb(db, (s) => s.query(PREDICTIONS))).toEqual(cleanPredictions);
     }
     // The slow-write trials did exercise multi-outcome batches.
@@ -120,7 +110,7 @@ describe('SIGKILL at random moments with --save-predictions', () => {
     const dir = tempDir();
     const cleanDb = join(dir, 'clean.duckdb');
     expect(cli(['run', SMALL, '--db', cleanDb, '--workers', '2', '--no-report', '--save-predictions'], { cwd: dir }).code).toBe(0);
-    const cleanMetrics = await readDb(cleanDb, (s) => s.query(METRICS, ['e2e-small']));
+    const cleanMetrics = await readDb(cleanDb, (s) => s.query(METRIC_SQL, ['e2e-small']));
     const cleanPredictions = await readDb(cleanDb, (s) => s.query(PREDICTIONS));
     const rng = new Rng('kill-moments');
     const storedBeforeKill: number[] = [];
@@ -173,7 +163,7 @@ describe('SIGKILL at random moments with --save-predictions', () => {
       const r = cli(['run', SMALL, '--db', db, '--workers', '2', '--no-report', '--save-predictions'], { cwd: dir });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(`${storedBefore} already done, ${30 - storedBefore} to run`);
-      expect(await readDb(db, (s) => s.query(METRICS, ['e2e-small']))).toEqual(cleanMetrics);
+      expect(await readDb(db, (s) => s.query(METRIC_SQL, ['e2e-small']))).toEqual(cleanMetrics);
       expect(await readDb(db, (s) => s.query(PREDICTIONS))).toEqual(cleanPredictions);
     }
     // The kills landed before the end of the run (the early ones cannot be later than 1 s after start).

@@ -2,17 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli';
-import { ResultStore } from '../../src/store/db.js';
+import { readDb } from '../helpers/db';
 
 const RESUME = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-resume.yaml');
 
 async function doneCount(db: string): Promise<number> {
-  const s = await ResultStore.open(db, { readOnly: true });
-  try {
-    return (await s.query(`SELECT count(*)::INTEGER AS n FROM jobs WHERE status = 'done'`))[0]!['n'] as number;
-  } finally {
-    s.close();
-  }
+  return readDb(db, async (s) => (await s.query(`SELECT count(*)::INTEGER AS n FROM jobs WHERE status = 'done'`))[0]!['n'] as number);
 }
 
 /** Start a run and send SIGINT `signals` times (10 ms apart) once results are being stored. */

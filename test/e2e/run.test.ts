@@ -3,21 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli';
 import { ResultStore } from '../../src/store/db.js';
+import { METRIC_SQL, readDb } from '../helpers/db';
 
 const SMALL = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml');
 const RESUME = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-resume.yaml');
-
-async function readDb<T>(path: string, fn: (s: ResultStore) => Promise<T>): Promise<T> {
-  const s = await ResultStore.open(path, { readOnly: true });
-  try {
-    return await fn(s);
-  } finally {
-    s.close();
-  }
-}
-
-const METRIC_SQL = `SELECT job_key, dataset, method, "repeat", fold, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs
-                    FROM results WHERE experiment = $1 ORDER BY job_key`;
 
 describe('bnclab run on real shipped data', () => {
   it('runs the grid, stores it in DuckDB, writes the report, and a second run runs nothing', async () => {
