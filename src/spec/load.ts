@@ -247,7 +247,8 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     const e = getEstimator(p.e.id)!;
     if (!compatible(e, p.s.id)) {
       throw new UserError(
-        `${p.where}: estimator '${p.e.id}' does not apply to structure '${p.s.id}' (${e.structures ? `only ${e.structures.join(', ')}` : `not ${e.excludes!.join(', ')}`}); add {structure: ${p.s.id}, estimator: ${p.e.id}} to exclude:`,
+        `${p.where}: estimator '${p.e.id}' does not apply to structure '${p.s.id}' (${e.structures ? `only ${e.structures.join(', ')}` : `not ${e.excludes!.join(', ')}`}); ` +
+          (p.fromProduct ? `add {structure: ${p.s.id}, estimator: ${p.e.id}} to exclude:` : 'remove it from methods:'),
       );
     }
   }

@@ -21,6 +21,8 @@ const FAULTS = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-faults.yaml');
 const SMALL = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml');
 const FAULT_TRIALS = Number(process.env['FAULT_TRIALS'] ?? 24);
 const KILL_TRIALS = Number(process.env['KILL_TRIALS'] ?? 8);
+// Dozens of whole runs: minutes on a loaded machine. A limit only to stop a hang, not a speed assertion.
+const TRIALS_TIMEOUT_MS = 1_200_000;
 
 const PREDICTIONS = `SELECT count(*)::INTEGER AS n, count(DISTINCT (job_key, "row"))::INTEGER AS distinct_rows,
                        md5(string_agg(job_key || ':' || "row" || ':' || truth || ':' || probs::VARCHAR, ',' ORDER BY job_key, "row")) AS digest
@@ -102,7 +104,7 @@ describe('a write failure on the k-th outcome', () => {
     }
     // The slow-write trials did exercise multi-outcome batches.
     expect(batchesOfMoreThanOne).toBeGreaterThan(0);
-  });
+  }, TRIALS_TIMEOUT_MS);
 });
 
 describe('SIGKILL at random moments with --save-predictions', () => {
@@ -169,5 +171,5 @@ describe('SIGKILL at random moments with --save-predictions', () => {
     // The kills landed before the end of the run (the early ones cannot be later than 1 s after start).
     expect(storedBeforeKill.filter((n) => n < 30).length).toBeGreaterThan(0);
     process.stderr.write(`jobs stored at each kill: ${storedBeforeKill.join(' ')}\n`);
-  });
+  }, TRIALS_TIMEOUT_MS);
 });

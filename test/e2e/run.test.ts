@@ -164,6 +164,6 @@ describe('bnclab CLI', () => {
     expect(cli(['frobnicate']).code).toBe(2);
     const bad = cli(['run', SMALL, '--wrokers', '2']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/Unknown option '--wrokers'/);
+    expect(bad.stderr).toMatch(/unknown option --wrokers \(did you mean --workers\?\)/);
   });
 });
