@@ -46,6 +46,8 @@ export interface JobOutcome {
   readonly predictMs: number;
   /** Arcs of the learned structure as [parent, child] names (the class by its column name). */
   readonly arcs?: readonly (readonly [string, string])[];
+  /** How many of those arcs join two attributes (not from the class): bnclassify's and the papers' count. */
+  readonly featureArcs?: number;
   readonly structureInfo?: Record<string, unknown>;
   readonly predictions?: {
     readonly rows: Int32Array;
@@ -83,13 +85,16 @@ const SCHEMA = [
   `ALTER TABLE experiment_jobs ADD COLUMN IF NOT EXISTS dataset VARCHAR`,
   `CREATE TABLE IF NOT EXISTS job_metrics (
      job_key VARCHAR PRIMARY KEY, accuracy DOUBLE, zero_one_loss DOUBLE, rmse DOUBLE, log_loss DOUBLE,
-     n_train INTEGER, n_test INTEGER, n_arcs INTEGER)`,
+     n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`,
+  // n_arcs counts every arc, class arcs included (nb on autos: 25); n_feature_arcs only attribute-to-attribute
+  // arcs. Databases written before n_feature_arcs existed get the column (NULL for their jobs).
+  `ALTER TABLE job_metrics ADD COLUMN IF NOT EXISTS n_feature_arcs INTEGER`,
   `CREATE TABLE IF NOT EXISTS structures (job_key VARCHAR, parent VARCHAR, child VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS predictions (job_key VARCHAR, "row" INTEGER, truth INTEGER, probs DOUBLE[])`,
   `CREATE OR REPLACE VIEW results AS
      SELECT e.experiment, j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j.structure, j.structure_params, j.estimator,
             j.estimator_params, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
-            m.n_train, m.n_test, m.n_arcs, j.preprocess_ms, j.train_ms, j.predict_ms
+            m.n_train, m.n_test, m.n_arcs, m.n_feature_arcs, j.preprocess_ms, j.train_ms, j.predict_ms
      FROM experiment_jobs e JOIN jobs j USING (job_key) JOIN job_metrics m USING (job_key)
      WHERE j.status = 'done'`,
 ];
@@ -110,6 +115,8 @@ export interface ResultRow {
   n_train: number;
   n_test: number;
   n_arcs: number;
+  /** Arcs between attributes only (n_arcs also counts the class arcs); NULL for jobs stored before it existed. */
+  n_feature_arcs?: number | null;
   train_ms: number;
   predict_ms: number;
 }
@@ -360,6 +367,7 @@ export class ResultStore {
           metrics.appendInteger(m.n_train);
           metrics.appendInteger(m.n_test);
           appendNullable(metrics, o.arcs?.length, (v) => metrics.appendInteger(v));
+          appendNullable(metrics, o.arcs ? o.featureArcs : undefined, (v) => metrics.appendInteger(v));
           metrics.endRow();
         }
         for (const [parent, child] of o.arcs ?? []) {
@@ -440,7 +448,7 @@ export class ResultStore {
   async results(experiment: string): Promise<ResultRow[]> {
     return (await this.query(
       `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, accuracy, zero_one_loss,
-              rmse, log_loss, n_train, n_test, n_arcs, train_ms, predict_ms
+              rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs, train_ms, predict_ms
        FROM results WHERE experiment = $1 ORDER BY dataset, method, "repeat", fold`,
       [experiment],
     )) as unknown as ResultRow[];

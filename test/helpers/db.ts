@@ -11,5 +11,5 @@ export async function readDb<T>(path: string, fn: (s: ResultStore) => Promise<T>
 }
 
 /** Every stored metric of an experiment, by job key: two runs agree when these rows are equal. */
-export const METRIC_SQL = `SELECT job_key, dataset, method, "repeat", fold, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs
+export const METRIC_SQL = `SELECT job_key, dataset, method, "repeat", fold, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs
                     FROM results WHERE experiment = $1 ORDER BY job_key`;
