@@ -1,9 +1,21 @@
 import type { Command } from '../command.js';
 import { onePositional, intOption, numberOption } from '../command.js';
+import { EXIT, UserError } from '../../util/errors.js';
+
+/** Node's timers hold at most 2³¹−1 ms (24.8 days); a longer limit would fire at once and fail every job. */
+const MAX_JOB_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
+
+function jobTimeoutOption(v: unknown): number | undefined {
+  const s = numberOption(v, '--job-timeout');
+  if (s !== undefined && s > MAX_JOB_TIMEOUT_S) {
+    throw new UserError(`--job-timeout: at most ${MAX_JOB_TIMEOUT_S} seconds (24.8 days), got '${String(v)}'; 0 means no limit`);
+  }
+  return s;
+}
 
 export const runCommand: Command = {
     summary: 'run the jobs of a spec that are not done yet, store them, write the report',
-    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions]',
+    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N]',
     options: {
       workers: { type: 'string' },
       db: { type: 'string' },
@@ -13,6 +25,7 @@ export const runCommand: Command = {
       'save-predictions': { type: 'boolean' },
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'max-jobs': { type: 'string' },
     },
     help: `Options:
   --workers N         worker threads (default: the machine's available parallelism)
@@ -23,6 +36,13 @@ export const runCommand: Command = {
   --save-predictions  keep every test row's class probabilities (table predictions)
   --no-report         do not write results/<name>/report.md and report.csv
   --quiet             no progress output
+  --max-jobs N        refuse a grid of more than N jobs (default 1,000,000)
+
+Results are stored in batches, one transaction each; progress counts stored results. The first Ctrl-C
+(SIGINT or SIGTERM) starts no new job, stores every finished result and exits 130; a second one exits at once
+(the jobs not stored run next time). Exit codes: 0 all jobs done, 1 some jobs failed, 2 bad input, 4 the
+results database could not be opened or written (the results stored so far are kept; run again to complete
+the rest), 5 the jobs are stored but the report could not be written, 130 interrupted.
 
 Jobs are keyed by their content (dataset, preprocessing, split, fold, structure, estimator, seed): a second
 run of the same spec runs nothing, a grown spec runs only the new jobs, and a killed run resumes.`,
@@ -32,11 +52,12 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       const summary = await runExperiment(spec, {
         workers: intOption(v['workers'], '--workers', 1),
         db: v['db'] as string | undefined,
-        jobTimeout: numberOption(v['job-timeout'], '--job-timeout'),
+        jobTimeout: jobTimeoutOption(v['job-timeout']),
         failFast: Boolean(v['fail-fast']),
         rerunFailed: Boolean(v['rerun-failed']),
         savePredictions: v['save-predictions'] ? true : undefined,
         quiet: Boolean(v['quiet']),
+        maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
       });
       const log = (s: string): void => void process.stdout.write(s + '\n');
       log(
@@ -50,12 +71,20 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       if (!v['no-report'] && !summary.interrupted) {
         // The report stack is loaded only when a report is written.
         const { writeExperimentReport } = await import('../../report/index.js');
-        const r = await writeExperimentReport(spec, { db: summary.dbPath });
+        let r;
+        try {
+          r = await writeExperimentReport(spec, { db: summary.dbPath });
+        } catch (e) {
+          // The results are stored; only the report is missing. Say so, and how to retry it alone.
+          const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+          process.stderr.write(`bnclab: the results are stored, but the report could not be written: ${why}; fix that and run 'bnclab report ${spec}'\n`);
+          return EXIT.report;
+        }
         log(`report:  ${r.markdown}`);
         log(`         ${r.html}`);
         log(`         ${r.csv}`);
       }
-      if (summary.interrupted) return 130;
+      if (summary.interrupted) return EXIT.interrupted;
       return summary.failed > 0 || summary.previouslyFailed > 0 ? 1 : 0;
     },
   };
