@@ -6,6 +6,8 @@ import os from 'node:os';
 import { resolve } from 'node:path';
 import { buildPlan, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
 import { loadSpecFile } from '../spec/load.js';
+import { CostModel } from '../spec/cost.js';
+import { partitionPlan, type ShardSpec } from '../spec/shard.js';
 import { ResultStore, type JobRow } from '../store/db.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
@@ -25,6 +27,8 @@ export interface RunOptions {
   /** Where progress goes (stderr by default). */
   readonly progress?: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean };
   readonly quiet?: boolean;
+  /** Run only shard I of N of the plan (src/spec/shard.ts); the others are left to other processes. */
+  readonly shard?: ShardSpec;
 }
 
 export interface RunSummary {
@@ -115,16 +119,20 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   };
   try {
     const statuses = await store.jobStatuses(spec.name);
-    const todo = plan.jobs.filter((j) => {
+    const costs = new CostModel(plan);
+    const shardOf = opts.shard ? partitionPlan(plan, costs, opts.shard.count).shardOf : undefined;
+    const jobs = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    const todo = jobs.filter((j) => {
       const s = statuses.get(j.key);
       return s !== 'done' && (s !== 'error' || opts.rerunFailed);
     });
-    const alreadyDone = plan.jobs.filter((j) => statuses.get(j.key) === 'done').length;
-    const previouslyFailed = opts.rerunFailed ? 0 : plan.jobs.filter((j) => statuses.get(j.key) === 'error').length;
+    const alreadyDone = jobs.filter((j) => statuses.get(j.key) === 'done').length;
+    const previouslyFailed = opts.rerunFailed ? 0 : jobs.filter((j) => statuses.get(j.key) === 'error').length;
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo.length || 1));
     if (!opts.quiet) {
       out.write(
         `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × folds), ` +
+          (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}\n`,
       );
     }
@@ -134,7 +142,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       pool = new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      const progress = opts.quiet ? undefined : new Progress(todo.length, out);
+      const progress = opts.quiet ? undefined : new Progress(todo.length, out, 'jobs', todo.reduce((a, j) => a + costs.staticCost(j), 0));
       // Outcomes are written one at a time, in arrival order; each write is its own transaction.
       let writes: Promise<void> = Promise.resolve();
       const savePredictions = opts.savePredictions ?? spec.savePredictions;
@@ -149,7 +157,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
                 pool!.stop();
               }
             }
-            progress?.tick(outcome.status === 'done');
+            progress?.tick(outcome.status === 'done', costs.staticCost(j));
             writes = writes.then(() => store.recordOutcome(outcome));
           }),
         ),
@@ -160,7 +168,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     return {
       experiment: spec.name,
       dbPath,
-      total: plan.jobs.length,
+      total: jobs.length,
       alreadyDone,
       ran: succeeded + failed,
       succeeded,

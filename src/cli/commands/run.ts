@@ -3,7 +3,7 @@ import { onePositional, intOption, numberOption } from '../command.js';
 
 export const runCommand: Command = {
     summary: 'run the jobs of a spec that are not done yet, store them, write the report',
-    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions]',
+    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--shard I/N]',
     options: {
       workers: { type: 'string' },
       db: { type: 'string' },
@@ -13,6 +13,7 @@ export const runCommand: Command = {
       'save-predictions': { type: 'boolean' },
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      shard: { type: 'string' },
     },
     help: `Options:
   --workers N         worker threads (default: the machine's available parallelism)
@@ -23,12 +24,17 @@ export const runCommand: Command = {
   --save-predictions  keep every test row's class probabilities (table predictions)
   --no-report         do not write results/<name>/report.md and report.csv
   --quiet             no progress output
+  --shard I/N         run only shard I (1-based) of N: a deterministic partition of the whole plan balanced by
+                      expected cost (the same on every machine); use one --db per shard, then 'bnclab merge'.
+                      Writes no report (a shard holds part of the results). See docs/cluster.md.
 
 Jobs are keyed by their content (dataset, preprocessing, split, fold, structure, estimator, seed): a second
 run of the same spec runs nothing, a grown spec runs only the new jobs, and a killed run resumes.`,
     async run(pos, v) {
       const spec = onePositional(pos, this.usage);
       const { runExperiment } = await import('../../runner/run.js');
+      const { parseShard } = await import('../../spec/shard.js');
+      const shard = v['shard'] !== undefined ? parseShard(String(v['shard'])) : undefined;
       const summary = await runExperiment(spec, {
         workers: intOption(v['workers'], '--workers', 1),
         db: v['db'] as string | undefined,
@@ -37,6 +43,7 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
         rerunFailed: Boolean(v['rerun-failed']),
         savePredictions: v['save-predictions'] ? true : undefined,
         quiet: Boolean(v['quiet']),
+        shard,
       });
       const log = (s: string): void => void process.stdout.write(s + '\n');
       log(
@@ -47,7 +54,8 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
             : ''),
       );
       log(`results: ${summary.dbPath}`);
-      if (!v['no-report'] && !summary.interrupted) {
+      if (shard && !v['no-report']) log(`report:  none for a shard; merge the shard databases ('bnclab merge') and run 'bnclab report'`);
+      if (!v['no-report'] && !summary.interrupted && !shard) {
         // The report stack is loaded only when a report is written.
         const { writeExperimentReport } = await import('../../report/index.js');
         const r = await writeExperimentReport(spec, { db: summary.dbPath });
