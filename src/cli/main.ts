@@ -15,6 +15,7 @@ import { checkCommand } from './commands/check.js';
 import { datasetsCommand } from './commands/datasets.js';
 import { schemaCommand } from './commands/schema.js';
 import { methodsCommand } from './commands/methods.js';
+import { mergeCommand } from './commands/merge.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -25,6 +26,7 @@ const commands: Record<string, Command> = {
   datasets: datasetsCommand,
   schema: schemaCommand,
   methods: methodsCommand,
+  merge: mergeCommand,
 };
 
 function mainHelp(): string {
