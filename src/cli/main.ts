@@ -16,6 +16,7 @@ import { datasetsCommand } from './commands/datasets.js';
 import { schemaCommand } from './commands/schema.js';
 import { methodsCommand } from './commands/methods.js';
 import { mergeCommand } from './commands/merge.js';
+import { statusCommand } from './commands/status.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -27,6 +28,7 @@ const commands: Record<string, Command> = {
   schema: schemaCommand,
   methods: methodsCommand,
   merge: mergeCommand,
+  status: statusCommand,
 };
 
 function mainHelp(): string {

@@ -184,7 +184,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   }
 }
 
-function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayload {
+export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayload {
   return {
     key: j.key,
     seed: j.seed,
