@@ -17,6 +17,7 @@ import { schemaCommand } from './commands/schema.js';
 import { methodsCommand } from './commands/methods.js';
 import { mergeCommand } from './commands/merge.js';
 import { statusCommand } from './commands/status.js';
+import { submitCommand } from './commands/submit.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -29,6 +30,7 @@ const commands: Record<string, Command> = {
   methods: methodsCommand,
   merge: mergeCommand,
   status: statusCommand,
+  submit: submitCommand,
 };
 
 function mainHelp(): string {
