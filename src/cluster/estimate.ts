@@ -33,9 +33,10 @@ export async function readObservations(dbPath: string): Promise<CostObservation[
 }
 
 /**
- * The pilot sample: for every method, the first fold of the datasets at the lowest and the median static
- * cost of that method (two sizes, so the scale factor is not fitted on one point), never the costliest
- * ones (the pilot is meant to take minutes). Deterministic: by static cost, ties by job key.
+ * The pilot sample: for every method, the first fold of the datasets at the median and the upper quartile
+ * of that method's static cost (two sizes, so the scale factor is not fitted on one point; not the
+ * cheapest, whose milliseconds are start-up noise; never the costliest, the pilot is meant to take
+ * minutes). Deterministic: by static cost, ties by job key.
  */
 export function pilotSample(plan: Plan, model: CostModel, perMethod = 2): PlannedJob[] {
   const out: PlannedJob[] = [];
@@ -45,7 +46,11 @@ export function pilotSample(plan: Plan, model: CostModel, perMethod = 2): Planne
       .sort((a, b) => model.staticCost(a) - model.staticCost(b) || (a.key < b.key ? -1 : 1));
     if (first.length === 0) continue;
     const picks = new Set<PlannedJob>();
-    for (let i = 0; i < perMethod; i++) picks.add(first[Math.floor(((first.length - 1) * i) / Math.max(1, 2 * (perMethod - 1)))]!);
+    // Quantiles 1/2 … 3/4 of the method's datasets by static cost.
+    for (let i = 0; i < perMethod; i++) {
+      const q = 0.5 + (perMethod > 1 ? (0.25 * i) / (perMethod - 1) : 0);
+      picks.add(first[Math.floor((first.length - 1) * q)]!);
+    }
     out.push(...picks);
   }
   return out;

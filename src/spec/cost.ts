@@ -15,7 +15,7 @@
  *   skdb (maxK)                    0.00002 ms · n·m² + 0.0012 ms · n·m·(maxK+1) (leave-one-out)
  *   aode                           0.0001 ms · n·m²
  *   hill-climb, sparse-candidate   0.00004 ms · n·m²
- *   tan-hc, tan-hcsp               0.000025 ms · n·m³                       (CV accuracy per arc)
+ *   tan-hc, tan-hcsp               0.0005 ms · n·m²                         (CV accuracy per candidate arc; greedy, stops early)
  *   ban-mix (iterations)           iterations · TAN
  *   ebn, eanb                      0.000003 ms · n·v·2^v, v = m + 1           (all parent sets)
  *   kb (k)                         ebn · (1 + k/4)
@@ -32,7 +32,7 @@
  * A method without a formula (a learner added later) is costed like kDB-1 and reported as such
  * (`fallbackMethods`). Calibration (`calibrate`) replaces these guesses with measured times where a
  * database holds finished jobs: the observed mean for the same method on the same dataset, else the
- * static estimate times the method's median observed/static ratio on the datasets where it did run.
+ * static estimate times the method's observed/static ratio (sums over the datasets where it did run).
  *
  * Static costs are pure functions of the spec and the data files, so shard assignments computed from
  * them are the same on every machine; calibrated costs are only ever displayed.
@@ -92,7 +92,7 @@ function structureCost(id: string, p: Params, s: JobSize): { ms: number; depth: 
       return { ms: 2 * pairs, depth: num(p, 'maxParents', 3) };
     case 'tan-hc':
     case 'tan-hcsp':
-      return { ms: 0.000025 * n * m * m * m, depth: 1 };
+      return { ms: 0.0005 * n * m * m, depth: 1 };
     case 'ban-mix':
       return { ms: num(p, 'iterations', 10) * pairs, depth: 1 };
     case 'ebn':
@@ -238,8 +238,8 @@ export class CostModel {
   private calibrate(observations: readonly CostObservation[]): void {
     const observed = new Map<string, CostObservation>();
     for (const o of observations) observed.set(`${o.method}@${o.datasetHash}`, o);
-    // Per method: observed / static (mean over the dataset's folds) on each dataset where it ran; the
-    // median ratio scales the static cost of the datasets where it did not.
+    // Per method: observed against static (mean over the dataset's folds) on the datasets where it ran
+    // scales the static cost of the datasets where it did not.
     const staticSum = new Map<string, { sum: number; count: number }>();
     for (const j of this.plan.jobs) {
       const pair = `${methodIdentityOf(j.method)}@${j.dataset.handle.sha256}`;
@@ -248,17 +248,20 @@ export class CostModel {
       s.count++;
       staticSum.set(pair, s);
     }
-    const ratios = new Map<string, number[]>();
-    for (const [pair, s] of staticSum) {
+    // The factor is Σ observed / Σ static over those datasets: the larger jobs weigh more, so the
+    // millisecond jobs (dominated by start-up and JIT noise) cannot swing it.
+    const sums = new Map<string, { observed: number; static: number }>();
+    for (const [pair, st] of staticSum) {
       const o = observed.get(pair);
       if (!o) continue;
       const method = pair.slice(0, pair.lastIndexOf('@'));
-      const list = ratios.get(method) ?? [];
-      list.push(o.meanMs / (s.sum / s.count));
-      ratios.set(method, list);
+      const acc = sums.get(method) ?? { observed: 0, static: 0 };
+      acc.observed += o.meanMs;
+      acc.static += st.sum / st.count;
+      sums.set(method, acc);
     }
     const factor = new Map<string, number>();
-    for (const [method, list] of ratios) factor.set(method, median(list));
+    for (const [method, acc] of sums) factor.set(method, acc.observed / acc.static);
     for (const j of this.plan.jobs) {
       const method = methodIdentityOf(j.method);
       const o = observed.get(`${method}@${j.dataset.handle.sha256}`);
@@ -276,10 +279,4 @@ export class CostModel {
   cost(j: PlannedJob): JobCost {
     return this.calibrated.get(j) ?? { ms: this.staticMs.get(j)!, basis: 'static' };
   }
-}
-
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 }

@@ -22,7 +22,7 @@ export const planCommand: Command = {
   --db FILE           calibrate the cost model with the timings of finished jobs in FILE (the same methods
                       on the same datasets are taken as measured; other datasets scaled per method)
   --pilot             calibrate by first running a stratified sample here (per method the first fold of the
-                      cheapest and the median dataset; nothing is stored); --workers N, --pilot-timeout SEC
+                      median and upper-quartile dataset by cost; nothing stored); --workers N, --pilot-timeout SEC
                       (default 600) per job
   --shards N          the partition 'run --shard I/N' uses: jobs and expected cost per shard, max/mean
   --all-shards        list every shard (default: at most 16 lines)
@@ -59,7 +59,7 @@ Costs are static estimates per method × training-set size unless calibrated; do
           const { runPilot } = await import('../../cluster/pilot.js');
           const sample = est.pilotSample(plan, new CostModel(plan));
           const timeout = intOption(v['pilot-timeout'], '--pilot-timeout', 1) ?? 600;
-          process.stderr.write(`pilot: running ${sample.length} jobs (per method the first fold of its cheapest and median dataset), at most ${timeout} s each\n`);
+          process.stderr.write(`pilot: running ${sample.length} jobs (per method the first fold of its median and upper-quartile dataset by expected cost), at most ${timeout} s each\n`);
           const pilot = await runPilot(plan, sample, { workers: intOption(v['workers'], '--workers', 1), timeoutSec: timeout });
           observations.push(...est.pilotObservations(pilot.measured));
           out.push(`pilot: ${pilot.measured.length} jobs measured in ${est.fmtHours(pilot.measured.reduce((a, r) => a + r.ms, 0))} of job time`);
