@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli';
 import { ResultStore } from '../../src/store/db.js';
@@ -68,6 +68,8 @@ describe('SLURM job array end to end', () => {
       }, 100);
     });
     const code = await exited;
+    // BNCLAB_SLURM_TRANSCRIPT=FILE keeps what submit printed (the scheduler commands), for the record.
+    if (process.env['BNCLAB_SLURM_TRANSCRIPT']) writeFileSync(process.env['BNCLAB_SLURM_TRANSCRIPT'], `cancelled task ${cancelled}\n${out}${err}`);
     expect(err).toBe('');
     expect(code).toBe(0);
     // Every scheduler command is printed; the cancelled task was found incomplete and resubmitted once.
@@ -78,6 +80,10 @@ describe('SLURM job array end to end', () => {
     expect(out).toContain('merged: ');
     expect(out).toContain('report:');
     expect(existsSync(join(dir, 'submit.sbatch'))).toBe(true);
+    // The resubmitted task resumed its shard: the jobs stored before the cancel were not run again.
+    const second = /submitted job array (\d+)[\s\S]*submitted job array (\d+)/.exec(out)![2];
+    const resumed = readFileSync(join(logs, `${second}_${cancelled}.out`), 'utf8');
+    expect(Number(/(\d+) already done/.exec(resumed)![1])).toBeGreaterThan(0);
 
     expect(await differences(local, merged, SAME_TABLES)).toEqual(Object.fromEntries(Object.keys(SAME_TABLES).map((t) => [t, 0])));
     // No job ran twice to completion: each was recorded exactly once (attempts = 1), in the shards too.
