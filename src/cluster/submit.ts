@@ -28,6 +28,8 @@ export interface SubmitOptions {
   readonly time?: string;
   readonly mem?: string;
   readonly cpusPerTask: number;
+  /** At most this many tasks of the array at once (sbatch --array=1-N%K). */
+  readonly maxRunning?: number;
   readonly jobTimeout?: number;
   /** Extra `#SBATCH` lines, verbatim options such as `--account=abc`. */
   readonly sbatchArgs: readonly string[];
@@ -60,7 +62,7 @@ export function sbatchScript(specFile: string, name: string, o: Omit<SubmitOptio
     `# bnclab: experiment '${name}' as a SLURM job array of ${o.shards} shards; task I runs shard I of ${o.shards}.`,
     '# Edit and resubmit by hand if you like: sbatch [--array=3,7] ' + sh(join(o.dir, 'submit.sbatch')),
     `#SBATCH --job-name=bnclab-${name}`,
-    `#SBATCH --array=1-${o.shards}`,
+    `#SBATCH --array=1-${o.shards}${o.maxRunning ? `%${o.maxRunning}` : ''}`,
     `#SBATCH --cpus-per-task=${o.cpusPerTask}`,
     '#SBATCH --ntasks=1',
     `#SBATCH --output=${join(o.dir, 'logs', '%A_%a.out')}`,
@@ -205,7 +207,7 @@ export async function submitSlurm(specFile: string, plan: Plan, o: SubmitOptions
   const resubmitted = [...incomplete];
   if (incomplete.length > 0) {
     o.log(`shards not complete: ${incomplete.join(', ')}; resubmitting them once (they resume where they stopped)`);
-    ids.push(sbatch(script, incomplete.join(','), o.log));
+    ids.push(sbatch(script, incomplete.join(',') + (o.maxRunning ? `%${o.maxRunning}` : ''), o.log));
     waitForJobs([ids[1]!], o);
     logStates(ids[1]!, o.log);
     incomplete = await incompleteShards(plan, o.dir, o.shards);

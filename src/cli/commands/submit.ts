@@ -12,6 +12,7 @@ export const submitCommand: Command = {
     time: { type: 'string' },
     mem: { type: 'string' },
     'cpus-per-task': { type: 'string' },
+    'max-running': { type: 'string' },
     wait: { type: 'boolean' },
     dir: { type: 'string' },
     db: { type: 'string' },
@@ -28,6 +29,7 @@ export const submitCommand: Command = {
   --time HH:MM:SS      sbatch --time (per task; 'plan --shards N --estimate' shows the expected time per shard)
   --mem M              sbatch --mem (per task, e.g. 8G)
   --cpus-per-task C    sbatch --cpus-per-task and the task's --workers (default 1)
+  --max-running K      at most K tasks at once (sbatch --array=1-N%K)
   --job-timeout SEC    passed to each task's run: a job longer than SEC is recorded as failed
   --sbatch-arg OPT     an extra #SBATCH line, e.g. --sbatch-arg=--account=abc (repeatable)
   --dir DIR            where the script, logs/ and shards/ go (default: results/<name>/cluster; must be on the
@@ -71,6 +73,7 @@ printed before it runs.`,
       time,
       mem: v['mem'] as string | undefined,
       cpusPerTask: cpus,
+      maxRunning: intOption(v['max-running'], '--max-running', 1),
       jobTimeout: numberOption(v['job-timeout'], '--job-timeout'),
       sbatchArgs: (v['sbatch-arg'] as string[] | undefined) ?? [],
       bnclab: v['bnclab'] as string | undefined,
