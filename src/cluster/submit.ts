@@ -19,6 +19,7 @@ import { CostModel } from '../spec/cost.js';
 import { partitionPlan } from '../spec/shard.js';
 import { UserError } from '../util/errors.js';
 import { collectStatus, shardFileName } from './status.js';
+import { fmtHours } from './estimate.js';
 
 export interface SubmitOptions {
   readonly shards: number;
@@ -183,7 +184,27 @@ export async function incompleteShards(plan: Plan, dir: string, count: number): 
   return out;
 }
 
+/** Seconds of a SLURM time limit: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S. */
+export function slurmTimeSeconds(t: string): number {
+  const m = /^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$/.exec(t);
+  if (!m) throw new UserError(`--time: expected [D-]HH:MM:SS (as sbatch), got '${t}'`);
+  const [d, a, b, c] = [m[1], m[2]!, m[3], m[4]].map((x) => (x === undefined ? undefined : Number(x)));
+  if (d !== undefined) return d * 86400 + a! * 3600 + (b ?? 0) * 60 + (c ?? 0);
+  if (c !== undefined) return a! * 3600 + b! * 60 + c;
+  if (b !== undefined) return a! * 60 + b;
+  return a! * 60;
+}
+
 export async function submitSlurm(specFile: string, plan: Plan, o: SubmitOptions): Promise<SubmitResult> {
+  // What each task is expected to take (static cost model, one reference core per worker).
+  const model = new CostModel(plan);
+  const part = partitionPlan(plan, model, o.shards);
+  const longestJob = plan.jobs.reduce((a, j) => Math.max(a, model.staticCost(j)), 0);
+  const perTask = Math.max(...part.load.map((l) => l / o.cpusPerTask), longestJob);
+  o.log(`${plan.jobs.length} jobs in ${o.shards} shards; expected time of the longest task ${fmtHours(perTask)} on ${o.cpusPerTask} reference core(s) (see 'bnclab plan --shards ${o.shards} --estimate')`);
+  if (o.time !== undefined && slurmTimeSeconds(o.time) * 1000 < perTask) {
+    o.log(`warning: --time ${o.time} is shorter than that; tasks that hit it are resubmitted once by --wait, and resume where they stopped`);
+  }
   mkdirSync(join(o.dir, 'logs'), { recursive: true });
   mkdirSync(join(o.dir, 'shards'), { recursive: true });
   const script = join(o.dir, 'submit.sbatch');

@@ -46,3 +46,16 @@ describe('bnclab submit (without a cluster)', () => {
     expect(cli(['submit', SMALL, '--scheduler', 'slurm'], { cwd }).stderr).toContain('--shards N is required');
   });
 });
+
+describe('SLURM time limits', () => {
+  it('reads every sbatch --time form', async () => {
+    const { slurmTimeSeconds } = await import('../../src/cluster/submit.js');
+    expect(slurmTimeSeconds('90')).toBe(5400);
+    expect(slurmTimeSeconds('90:30')).toBe(5430);
+    expect(slurmTimeSeconds('01:30:00')).toBe(5400);
+    expect(slurmTimeSeconds('2-0')).toBe(172800);
+    expect(slurmTimeSeconds('1-02:03')).toBe(86400 + 7200 + 180);
+    expect(slurmTimeSeconds('1-02:03:04')).toBe(86400 + 7200 + 184);
+    expect(() => slurmTimeSeconds('5h')).toThrow(/--time: expected/);
+  });
+});

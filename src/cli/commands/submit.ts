@@ -53,12 +53,12 @@ printed before it runs.`,
     const shards = intOption(v['shards'], '--shards', 1);
     if (shards === undefined) throw new UserError(`submit: --shards N is required`);
     const time = v['time'] as string | undefined;
-    if (time !== undefined && !/^(\d+-)?\d+(:\d{2}){0,2}$/.test(time)) throw new UserError(`--time: expected [D-]HH:MM:SS (as sbatch), got '${time}'`);
     const { resolve, join } = await import('node:path');
     const { loadSpecFile } = await import('../../spec/load.js');
     const { buildPlan } = await import('../../spec/plan.js');
     const { defaultDbPath } = await import('../../runner/run.js');
-    const { submitSlurm } = await import('../../cluster/submit.js');
+    const { submitSlurm, slurmTimeSeconds } = await import('../../cluster/submit.js');
+    if (time !== undefined) slurmTimeSeconds(time);
     const { spec } = loadSpecFile(specFile);
     const plan = buildPlan(spec);
     const dir = resolve((v['dir'] as string | undefined) ?? join('results', spec.name, 'cluster'));
