@@ -30,6 +30,8 @@ export interface MethodInfo {
    * job with a clear message; the contract suite checks that refusal instead of the 1,000-attribute case.
    */
   readonly maxAttributes?: number;
+  /** Conventions a user should know (differences from bnclassify or Weka, tie rules), shown in docs/methods.md. */
+  readonly notes?: string;
 }
 
 export interface StructureLearner<P extends Params = Params> extends MethodInfo {
@@ -50,6 +52,12 @@ export interface Estimator<P extends Params = Params> extends MethodInfo {
   /** Structure ids this estimator cannot fit (hdp: ban-mix, whose members carry row weights); the validator rejects them. */
   readonly excludes?: readonly string[];
   fit(train: DiscreteData, structure: Structure, params: P, ctx: LearnContext): Model;
+  /**
+   * For estimators whose tables are θ_jk = (N_jk + a) / (N_j + r a): the per-cell pseudo-count a of a family
+   * with childCard r and `configs` parent configurations. Present exactly when missing: em can fit them
+   * (the M-step applies this formula to expected counts; src/bn/em.ts).
+   */
+  readonly pseudoCount?: (params: P, childCard: number, configs: number) => number;
 }
 
 /**

@@ -14,6 +14,7 @@ import { Rng } from '../util/rng.js';
 import { testRows, trainRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
 import type { JobPayload } from './job.js';
+import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
 
 /** Preprocessed folds are reused by every method of the same dataset/fold inside one worker. */
@@ -53,6 +54,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
       trainMs,
       predictMs,
       arcs: !structure || structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a]!, names[b]!] as const),
+      featureArcs: !structure || structure.members ? undefined : arcs(structure).filter(([a]) => a !== structure.m).length,
       structureInfo: structure?.info ? { ...structure.info } : undefined,
       predictions: p.savePredictions
         ? { rows: fold.testIndex, truth: fold.test.classColumn, probs, classCard: fold.test.classCard }
@@ -77,7 +79,11 @@ function learn(p: JobPayload, train: DiscreteData, rng: Rng, signal?: AbortSigna
   const estimator = getEstimator(p.estimator!.id);
   if (!estimator) throw new Error(`unknown estimator '${p.estimator!.id}'`);
   const structure = (info as StructureLearner).learn(train, p.structure.params, { rng: rng.derive('structure'), signal });
-  const model = estimator.fit(train, structure, p.estimator!.params, { rng: rng.derive('estimator'), signal });
+  const estimatorCtx = { rng: rng.derive('estimator'), signal };
+  const model =
+    p.preprocessing.missing === 'em'
+      ? fitByEm(train, structure, estimator, p.estimator!.params, p.preprocessing.em ?? EM_DEFAULTS, estimatorCtx)
+      : estimator.fit(train, structure, p.estimator!.params, estimatorCtx);
   return { model, structure };
 }
 
