@@ -18,6 +18,9 @@ import { methodsCommand } from './commands/methods.js';
 import { mergeCommand } from './commands/merge.js';
 import { statusCommand } from './commands/status.js';
 import { submitCommand } from './commands/submit.js';
+import { sqlCommand } from './commands/sql.js';
+import { fitCommand } from './commands/fit.js';
+import { synthCommand } from './commands/synth.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -31,6 +34,9 @@ const commands: Record<string, Command> = {
   merge: mergeCommand,
   status: statusCommand,
   submit: submitCommand,
+  sql: sqlCommand,
+  fit: fitCommand,
+  synth: synthCommand,
 };
 
 function mainHelp(): string {

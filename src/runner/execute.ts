@@ -8,6 +8,7 @@ import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
 import type { DiscreteData } from '../bn/data.js';
 import { computeMetrics } from '../metrics/index.js';
+import { classificationMetrics } from '../metrics/classification.js';
 import { getBaseline, getEstimator, getStructure, type Baseline, type Model, type StructureLearner } from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
@@ -37,7 +38,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
     const t3 = performance.now();
     trainMs = t2 - t1;
     predictMs = t3 - t2;
-    const metrics = computeMetrics(probs, fold.test.classColumn, fold.test.classCard);
+    const metrics = { ...computeMetrics(probs, fold.test.classColumn, fold.test.classCard), ...classificationMetrics(probs, fold.test.classColumn, fold.test.classCard) };
     const names = [...fold.train.names, fold.train.className];
     return {
       key: p.key,
@@ -47,6 +48,13 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
         zero_one_loss: metrics.zeroOneLoss,
         rmse: metrics.rmse,
         log_loss: metrics.logLoss,
+        auc: metrics.auc,
+        auc_ovr: metrics.aucOvr,
+        brier: metrics.brier,
+        balanced_accuracy: metrics.balancedAccuracy,
+        macro_f1: metrics.macroF1,
+        confusion: metrics.confusion,
+        class_labels: fold.test.classLabels,
         n_train: fold.train.n,
         n_test: fold.test.n,
       },
@@ -65,7 +73,13 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   }
 }
 
-function learn(p: JobPayload, train: DiscreteData, rng: Rng, signal?: AbortSignal): { model: Model; structure?: Structure } {
+/** Learn the structure and fit the estimator (or the baseline) of a job's method on `train`; also `bnclab fit`. */
+export function learn(
+  p: Pick<JobPayload, 'kind' | 'structure' | 'estimator' | 'dataset' | 'preprocessing'>,
+  train: DiscreteData,
+  rng: Rng,
+  signal?: AbortSignal,
+): { model: Model; structure?: Structure } {
   const info = p.kind === 'baseline' ? getBaseline(p.structure.id) : getStructure(p.structure.id);
   if (!info) throw new Error(`unknown ${p.kind === 'baseline' ? 'baseline' : 'structure'} '${p.structure.id}'`);
   if (info.maxAttributes !== undefined && train.columns.length > info.maxAttributes) {

@@ -8,6 +8,7 @@ export class Progress {
   private lastDraw = 0;
   /** Expected cost of the finished jobs (src/spec/cost.ts), when the caller gave a total to weigh by. */
   private doneCost = 0;
+  private lastDrawnCount = -1;
 
   constructor(
     private readonly total: number,
@@ -40,7 +41,10 @@ export class Progress {
     if (this.out.isTTY) {
       const now = Date.now();
       if (!final && now - this.lastDraw < 100) return;
+      // The last job's tick already drew the full bar: finish() does not draw it a second time.
+      if (final && finished === this.lastDrawnCount) return;
       this.lastDraw = now;
+      this.lastDrawnCount = finished;
       const width = 30;
       const filled = this.total ? Math.round((finished / this.total) * width) : width;
       this.out.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${stats}\x1b[K`);

@@ -131,7 +131,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo.length || 1));
     if (!opts.quiet) {
       out.write(
-        `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × folds), ` +
+        `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
           (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}\n`,
       );
@@ -199,4 +199,11 @@ export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): 
     estimator: j.method.estimator ? { id: j.method.estimator.id, params: j.method.estimator.params } : null,
     savePredictions,
   };
+}
+
+/** '10 folds', '5 repeats × 2 folds': the resampling units per dataset × method, as the run header shows them. */
+function foldCountText(jobs: readonly { readonly repeat: number; readonly fold: number }[]): string {
+  const repeats = new Set(jobs.map((j) => j.repeat)).size;
+  const folds = new Set(jobs.map((j) => j.fold)).size;
+  return `${repeats > 1 ? `${repeats} repeats × ` : ''}${folds} fold${folds === 1 ? '' : 's'}`;
 }
