@@ -100,16 +100,16 @@ describe('shards, merge and status', () => {
     await sql(failed, `UPDATE jobs SET status = 'error', error = 'out of memory on node 7' WHERE job_key = '${key}'`);
     await sql(failed, `DELETE FROM job_metrics WHERE job_key = '${key}'`);
     // A column a later version adds (say, a new metric) must merge too.
-    await sql(failed, `ALTER TABLE job_metrics ADD COLUMN brier DOUBLE`);
-    await sql(failed, `UPDATE job_metrics SET brier = 0.25`);
+    await sql(failed, `ALTER TABLE job_metrics ADD COLUMN future_metric DOUBLE`);
+    await sql(failed, `UPDATE job_metrics SET future_metric = 0.25`);
     const target = join(cwd, 'failures.duckdb');
     const r = cli(['merge', target, failed], { cwd });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\d+ new done, 1 new failed/);
-    expect(r.stdout).toContain('column job_metrics.brier added to the target');
+    expect(r.stdout).toContain('column job_metrics.future_metric added to the target');
     expect(await sql(target, `SELECT status, error FROM jobs WHERE job_key = '${key}'`)).toEqual([{ status: 'error', error: 'out of memory on node 7' }]);
-    const brier = await sql(target, `SELECT count(*)::INTEGER AS n FROM job_metrics WHERE brier = 0.25`);
-    expect(brier[0]!['n']).toBeGreaterThan(0);
+    const added = await sql(target, `SELECT count(*)::INTEGER AS n FROM job_metrics WHERE future_metric = 0.25`);
+    expect(added[0]!['n']).toBeGreaterThan(0);
     // The real shard has the job done: it replaces the failure.
     expect(cli(['merge', target, shard(1)], { cwd }).code).toBe(0);
     expect(await sql(target, `SELECT status, error FROM jobs WHERE job_key = '${key}'`)).toEqual([{ status: 'done', error: null }]);
