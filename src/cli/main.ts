@@ -17,6 +17,9 @@ import { checkCommand } from './commands/check.js';
 import { datasetsCommand } from './commands/datasets.js';
 import { schemaCommand } from './commands/schema.js';
 import { methodsCommand } from './commands/methods.js';
+import { mergeCommand } from './commands/merge.js';
+import { statusCommand } from './commands/status.js';
+import { submitCommand } from './commands/submit.js';
 import { sqlCommand } from './commands/sql.js';
 import { fitCommand } from './commands/fit.js';
 import { synthCommand } from './commands/synth.js';
@@ -31,6 +34,9 @@ const commands: Record<string, Command> = {
   datasets: datasetsCommand,
   schema: schemaCommand,
   methods: methodsCommand,
+  merge: mergeCommand,
+  status: statusCommand,
+  submit: submitCommand,
   sql: sqlCommand,
   fit: fitCommand,
   synth: synthCommand,

@@ -7,6 +7,8 @@ import os from 'node:os';
 import { resolve } from 'node:path';
 import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
 import { loadSpecFile } from '../spec/load.js';
+import { CostModel } from '../spec/cost.js';
+import { partitionPlan, type ShardSpec } from '../spec/shard.js';
 import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
@@ -30,6 +32,8 @@ export interface RunOptions {
   readonly quiet?: boolean;
   /** Refuse a grid of more jobs (default DEFAULT_MAX_JOBS in src/spec/plan.ts). */
   readonly maxJobs?: number;
+  /** Run only shard I of N of the plan (src/spec/shard.ts); the others are left to other processes. */
+  readonly shard?: ShardSpec;
 }
 
 export interface RunSummary {
@@ -146,16 +150,20 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   };
   try {
     const statuses = await store.jobStatuses(spec.name);
-    const todo = plan.jobs.filter((j) => {
+    const costs = new CostModel(plan);
+    const shardOf = opts.shard ? partitionPlan(plan, costs, opts.shard.count).shardOf : undefined;
+    const jobs = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    const todo = jobs.filter((j) => {
       const s = statuses.get(j.key);
       return s !== 'done' && (s !== 'error' || opts.rerunFailed);
     });
-    const alreadyDone = plan.jobs.filter((j) => statuses.get(j.key) === 'done').length;
-    const previouslyFailed = opts.rerunFailed ? 0 : plan.jobs.filter((j) => statuses.get(j.key) === 'error').length;
+    const alreadyDone = jobs.filter((j) => statuses.get(j.key) === 'done').length;
+    const previouslyFailed = opts.rerunFailed ? 0 : jobs.filter((j) => statuses.get(j.key) === 'error').length;
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo.length || 1));
     if (!opts.quiet) {
       out.write(
         `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
+          (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}\n`,
       );
     }
@@ -164,11 +172,12 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       pool = activePool;
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      // Progress counts outcomes once they are stored, not when they are computed.
-      const progress = opts.quiet ? undefined : new Progress(todo.length, out, 'jobs stored');
+      // Progress counts outcomes once they are stored, weighted by their expected cost for the ETA.
+      const costOf = new Map(todo.map((j) => [j.key, costs.staticCost(j)]));
+      const progress = opts.quiet ? undefined : new Progress(todo.length, out, 'jobs stored', [...costOf.values()].reduce((a, c) => a + c, 0));
       const activeWriter = new OutcomeWriter(store, {
         onStored: (batch) => {
-          for (const o of batch) progress?.tick(o.status === 'done');
+          for (const o of batch) progress?.tick(o.status === 'done', costOf.get(o.key) ?? 0);
         },
         onFailure: () => {
           stopTaking = true;
@@ -211,7 +220,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     return {
       experiment: spec.name,
       dbPath,
-      total: plan.jobs.length,
+      total: jobs.length,
       alreadyDone,
       ran: stored.done + stored.failed,
       succeeded: stored.done,
@@ -233,7 +242,7 @@ function firstLine(s: string): string {
   return s.split('\n')[0]!.trim();
 }
 
-function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayload {
+export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayload {
   return {
     key: j.key,
     seed: j.seed,

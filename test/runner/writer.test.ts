@@ -110,7 +110,10 @@ describe('ResultStore.recordOutcomes', () => {
   it('stores a posterior of exactly 1 first (DuckDB would infer INTEGER from an untyped list) and reads back every value', async () => {
     const store = await storeWithJobs(['a', 'b']);
     try {
-      const metrics = { accuracy: 1, zero_one_loss: 0, rmse: 0, log_loss: 0, n_train: 9, n_test: 2 };
+      const metrics = {
+        accuracy: 1, zero_one_loss: 0, rmse: 0, log_loss: 0, n_train: 9, n_test: 2,
+        auc: 1, auc_ovr: 1, brier: 0, balanced_accuracy: 1, macro_f1: 1, confusion: [[1, 0], [0, 1]], class_labels: ['a', 'b'],
+      };
       await store.recordOutcomes([
         {
           key: 'a', status: 'done', metrics, preprocessMs: 1, trainMs: 2, predictMs: 3, arcs: [['class', 'x']],

@@ -15,7 +15,7 @@ function jobTimeoutOption(v: unknown): number | undefined {
 
 export const runCommand: Command = {
     summary: 'run the jobs of a spec that are not done yet, store them, write the report',
-    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N]',
+    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N] [--shard I/N]',
     options: {
       workers: { type: 'string' },
       db: { type: 'string' },
@@ -26,6 +26,7 @@ export const runCommand: Command = {
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
       'max-jobs': { type: 'string' },
+      shard: { type: 'string' },
     },
     help: `Options:
   --workers N         worker threads (default: the machine's available parallelism)
@@ -37,6 +38,9 @@ export const runCommand: Command = {
   --no-report         do not write results/<name>/report.md and report.csv
   --quiet             no progress output
   --max-jobs N        refuse a grid of more than N jobs (default 1,000,000)
+  --shard I/N         run only shard I (1-based) of N: a deterministic partition of the whole plan balanced by
+                      expected cost (the same on every machine); use one --db per shard, then 'bnclab merge'.
+                      Writes no report (a shard holds part of the results). See docs/cluster.md.
 
 Results are stored in batches, one transaction each; progress counts stored results. The first Ctrl-C
 (SIGINT or SIGTERM) starts no new job, stores every finished result and exits 130; a second one exits at once
@@ -49,6 +53,8 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
     async run(pos, v) {
       const spec = onePositional(pos, this.usage);
       const { runExperiment } = await import('../../runner/run.js');
+      const { parseShard } = await import('../../spec/shard.js');
+      const shard = v['shard'] !== undefined ? parseShard(String(v['shard'])) : undefined;
       const summary = await runExperiment(spec, {
         workers: intOption(v['workers'], '--workers', 1),
         db: v['db'] as string | undefined,
@@ -58,6 +64,7 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
         savePredictions: v['save-predictions'] ? true : undefined,
         quiet: Boolean(v['quiet']),
         maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
+        shard,
       });
       const log = (s: string): void => void process.stdout.write(s + '\n');
       log(
@@ -68,7 +75,8 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
             : ''),
       );
       log(`results: ${summary.dbPath}`);
-      if (!v['no-report'] && !summary.interrupted) {
+      if (shard && !v['no-report']) log(`report:  none for a shard; merge the shard databases ('bnclab merge') and run 'bnclab report'`);
+      if (!v['no-report'] && !summary.interrupted && !shard) {
         // The report stack is loaded only when a report is written.
         const { writeExperimentReport } = await import('../../report/index.js');
         let r;
