@@ -17,7 +17,7 @@ import type { JobPayload } from './job.js';
 import '../methods.js';
 
 /** Preprocessed folds are reused by every method of the same dataset/fold inside one worker. */
-const foldCache = new Map<string, { train: DiscreteData; test: DiscreteData; testIndex: Int32Array; preMs: number }>();
+const foldCache = new Map<string, { train: DiscreteData; test: DiscreteData; trainIndex: Int32Array; testIndex: Int32Array; preMs: number }>();
 const FOLD_CACHE_LIMIT = 32;
 
 export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
@@ -30,7 +30,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
     preprocessMs = fold.preMs || performance.now() - t0;
     const rng = new Rng(p.seed);
     const t1 = performance.now();
-    const { model, structure } = learn(p, fold.train, rng, signal);
+    const { model, structure } = learn(p, fold, rng, signal);
     const t2 = performance.now();
     const probs = model.posterior(fold.test);
     const t3 = performance.now();
@@ -63,7 +63,13 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   }
 }
 
-function learn(p: JobPayload, train: DiscreteData, rng: Rng, signal?: AbortSignal): { model: Model; structure?: Structure } {
+function learn(
+  p: JobPayload,
+  fold: { train: DiscreteData; trainIndex: Int32Array; testIndex: Int32Array },
+  rng: Rng,
+  signal?: AbortSignal,
+): { model: Model; structure?: Structure } {
+  const train = fold.train;
   const info = p.kind === 'baseline' ? getBaseline(p.structure.id) : getStructure(p.structure.id);
   if (!info) throw new Error(`unknown ${p.kind === 'baseline' ? 'baseline' : 'structure'} '${p.structure.id}'`);
   if (info.maxAttributes !== undefined && train.columns.length > info.maxAttributes) {
@@ -72,7 +78,9 @@ function learn(p: JobPayload, train: DiscreteData, rng: Rng, signal?: AbortSigna
     );
   }
   if (p.kind === 'baseline') {
-    return { model: (info as Baseline).fit(train, p.structure.params, { rng: rng.derive('baseline'), signal }) };
+    const rawFold = () => ({ table: loadDataset(p.dataset).table, train: fold.trainIndex, test: fold.testIndex });
+    const ctx = { rng: rng.derive('baseline'), signal, dir: p.specDir, rawFold };
+    return { model: (info as Baseline).fit(train, p.structure.params, ctx) };
   }
   const estimator = getEstimator(p.estimator!.id);
   if (!estimator) throw new Error(`unknown estimator '${p.estimator!.id}'`);
@@ -93,7 +101,7 @@ function preparedFold(p: JobPayload) {
   const pre: Preprocessor = fitPreprocessor(table, trainIndex, p.preprocessing);
   const train = pre.transform(table, pre.trainRows());
   const test = pre.transform(table, testIndex);
-  const entry = { train, test, testIndex, preMs: performance.now() - t0 };
+  const entry = { train, test, trainIndex, testIndex, preMs: performance.now() - t0 };
   if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
   foldCache.set(cacheKey, entry);
   return entry;

@@ -27,4 +27,6 @@ export interface JobPayload {
   readonly structure: { readonly id: string; readonly params: Params };
   readonly estimator: { readonly id: string; readonly params: Params } | null;
   readonly savePredictions: boolean;
+  /** The spec's folder (relative paths in parameters resolve against it); not part of the job key. */
+  readonly specDir?: string;
 }

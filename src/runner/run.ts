@@ -190,5 +190,6 @@ function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayl
     structure: { id: j.method.structure.id, params: j.method.structure.params },
     estimator: j.method.estimator ? { id: j.method.estimator.id, params: j.method.estimator.params } : null,
     savePredictions,
+    specDir: plan.spec.dir,
   };
 }

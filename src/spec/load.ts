@@ -22,6 +22,7 @@ import { UserError } from '../util/errors.js';
 import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
 import { closest } from '../util/text.js';
 import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from '../report/spec.js';
+import { withFileHashes } from './files.js';
 import '../methods.js'; // the registry must be complete before a spec is checked against it
 
 import type { DiscretizeMethod } from '../datasets/discretize.js';
@@ -46,6 +47,8 @@ export interface MethodChoice {
   readonly params: Params;
   /** Only the parameters the spec set, for readable labels. */
   readonly given: Params;
+  /** The `name` of a {id, params, name} reference (a baseline's label). */
+  readonly name?: string;
 }
 
 /**
@@ -217,7 +220,7 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   const seen = new Map<string, string>();
   const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string }[] = [
     ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}` })),
-    ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: choiceLabel(b) })),
+    ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: b.name ?? choiceLabel(b) })),
   ];
   for (const p of candidates) {
     const label = p.label;
@@ -227,7 +230,10 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
       throw new UserError(`${at(['methods'])}: methods: two different methods are both labelled '${label}'; give them names`);
     }
     seen.set(label, identity);
-    methods.push({ kind: p.kind, structure: p.s, estimator: p.e, label });
+    const info = p.kind === 'baseline' ? getBaseline(p.s.id)! : getStructure(p.s.id)!;
+    const structure = { ...p.s, params: withFileHashes(info, p.s.params, dir) };
+    const estimator = p.e ? { ...p.e, params: withFileHashes(getEstimator(p.e.id)!, p.e.params, dir) } : null;
+    methods.push({ kind: p.kind, structure, estimator, label });
   }
 
   return {
@@ -309,6 +315,9 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
     combos.splice(0, combos.length, ...next);
   }
   const validate = paramValidator(info);
+  const refName = typeof ref === 'object' && ref !== null && typeof (ref as Record<string, unknown>)['name'] === 'string'
+    ? ((ref as Record<string, unknown>)['name'] as string)
+    : undefined;
   return combos.map((given) => {
     const full = { ...info.defaults, ...given };
     if (!validate(full)) {
@@ -325,7 +334,7 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
       const where = key !== undefined && key in params ? [...paramsPath, key] : paramsPath;
       throw new UserError(`${at(where, err.keyword === 'additionalProperties')}: ${fieldName(where)}: ${what}`);
     }
-    return { id, params: full, given };
+    return { id, params: full, given, name: combos.length === 1 ? refName : undefined };
   });
 }
 
