@@ -8,12 +8,13 @@ import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
 import type { DiscreteData } from '../bn/data.js';
 import { computeMetrics } from '../metrics/index.js';
-import { getBaseline, getEstimator, getStructure, type Baseline, type Model, type StructureLearner } from '../registry.js';
+import { getBaseline, getEstimator, getStructure, type Baseline, type Model, type Params, type StructureLearner } from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
 import { testRows, trainRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
 import type { JobPayload } from './job.js';
+import { fitPair, selectAndFit } from './select.js';
 import '../methods.js';
 
 /** Preprocessed folds are reused by every method of the same dataset/fold inside one worker. */
@@ -84,6 +85,10 @@ function learn(
   }
   const estimator = getEstimator(p.estimator!.id);
   if (!estimator) throw new Error(`unknown estimator '${p.estimator!.id}'`);
+  if (p.select) {
+    const fit = (d: DiscreteData, sp: Params, ep: Params) => fitPair(info as StructureLearner, estimator, d, sp, ep, rng, signal);
+    return selectAndFit(train, p.select, p.structure.params, p.estimator!.params, rng, fit, signal);
+  }
   const structure = (info as StructureLearner).learn(train, p.structure.params, { rng: rng.derive('structure'), signal });
   const model = estimator.fit(train, structure, p.estimator!.params, { rng: rng.derive('estimator'), signal });
   return { model, structure };

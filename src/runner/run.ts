@@ -191,5 +191,6 @@ function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayl
     estimator: j.method.estimator ? { id: j.method.estimator.id, params: j.method.estimator.params } : null,
     savePredictions,
     specDir: plan.spec.dir,
+    select: j.method.select,
   };
 }

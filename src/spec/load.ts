@@ -23,6 +23,7 @@ import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
 import { closest } from '../util/text.js';
 import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from '../report/spec.js';
 import { withFileHashes } from './files.js';
+import { parseSelect, type SelectSpec } from './select.js';
 import '../methods.js'; // the registry must be complete before a spec is checked against it
 
 import type { DiscretizeMethod } from '../datasets/discretize.js';
@@ -61,6 +62,8 @@ export interface MethodSpec {
   readonly estimator: MethodChoice | null;
   /** Readable, unique label, e.g. "tan/dirichlet", "kdb(k=2)/dirichlet(alpha=0.5)" or "random-forest". */
   readonly label: string;
+  /** Parameters chosen by inner cross-validation on each training fold (`select:`). */
+  readonly select?: SelectSpec;
 }
 
 export interface ExperimentSpec {
@@ -185,16 +188,18 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   if (structures === undefined && spec['methods'] === undefined && baselines.length === 0) {
     throw new UserError(`${at([])}: structures: give structures and estimators, methods, or baselines`);
   }
-  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string }[] = [];
+  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string; select?: SelectSpec }[] = [];
   if (structures && estimators) {
     for (const s of structures) for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators` });
   }
-  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string }[]).forEach((m, i) => {
+  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string; select?: unknown }[]).forEach((m, i) => {
     const ss = expandRef(m.structure, 'structure', ['methods', i, 'structure'], at);
     const es = expandRef(m.estimator, 'estimator', ['methods', i, 'estimator'], at);
     for (const s of ss) {
       for (const e of es) {
-        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]` });
+        const sides = { structure: { choice: s, info: getStructure(s.id)! }, estimator: { choice: e, info: getEstimator(e.id)! } };
+        const select = m.select === undefined ? undefined : parseSelect(m.select, sides, checkParams, `${at(['methods', i, 'select'])}: methods[${i}].select`);
+        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]`, select });
       }
     }
   });
@@ -218,13 +223,13 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
 
   const methods: MethodSpec[] = [];
   const seen = new Map<string, string>();
-  const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string }[] = [
-    ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}` })),
+  const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string; select?: SelectSpec }[] = [
+    ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}`, select: p.select })),
     ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: b.name ?? choiceLabel(b) })),
   ];
   for (const p of candidates) {
     const label = p.label;
-    const identity = JSON.stringify([p.kind, p.s.id, p.s.params, p.e?.id, p.e?.params]);
+    const identity = JSON.stringify([p.kind, p.s.id, p.s.params, p.e?.id, p.e?.params, p.select]);
     if (seen.has(label)) {
       if (seen.get(label) === identity) continue; // the same method listed twice runs once
       throw new UserError(`${at(['methods'])}: methods: two different methods are both labelled '${label}'; give them names`);
@@ -233,7 +238,7 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     const info = p.kind === 'baseline' ? getBaseline(p.s.id)! : getStructure(p.s.id)!;
     const structure = { ...p.s, params: withFileHashes(info, p.s.params, dir) };
     const estimator = p.e ? { ...p.e, params: withFileHashes(getEstimator(p.e.id)!, p.e.params, dir) } : null;
-    methods.push({ kind: p.kind, structure, estimator, label });
+    methods.push({ kind: p.kind, structure, estimator, label, ...(p.select ? { select: p.select } : {}) });
   }
 
   return {
@@ -336,6 +341,14 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
     }
     return { id, params: full, given, name: combos.length === 1 ? refName : undefined };
   });
+}
+
+/** The first schema error of a method's full parameters, as a short phrase; undefined when they are valid. */
+function checkParams(info: MethodInfo, params: Params): string | undefined {
+  const validate = paramValidator(info);
+  if (validate(params)) return undefined;
+  const err = validate.errors![0]!;
+  return `${err.instancePath.replace(/^\//, '') || 'params'} ${err.message ?? 'is invalid'}`;
 }
 
 const paramValidators = new Map<string, ValidateFunction>();
