@@ -85,3 +85,11 @@ describe('B-RAI', () => {
     expect(conditionalMutualInformation(d, x, y, z)).toBeLessThan(conditionalMutualInformation(d, 3, 4, []));
   });
 });
+
+describe('B-RAI with the G-test', () => {
+  it("also samples only the true structure's equivalence class from 5,000 rows", () => {
+    const s = brai.learn(sample(5000, 'brai-known'), withDefaults(brai, { test: 'g2', alpha: 0.05 }), { rng: new Rng('brai') });
+    const truth = cpdagKey(cpdag(TRUE_PARENTS));
+    for (const m of s.members!) expect(cpdagKey(cpdag(m.structure.parents))).toBe(truth);
+  });
+});

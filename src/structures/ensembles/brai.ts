@@ -37,8 +37,30 @@ import { localScore } from '../../bn/scores.js';
 import type { Rng } from '../../util/rng.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
 import { bootstrap, ensembleDiagnostics } from '../exact/common.js';
+import { chiSquareSf } from '../../stats/distributions.js';
 
-export type BraiParams = { hypotheses?: number; samples?: number; threshold?: number; ess?: number; temperature?: number };
+export type BraiParams = {
+  hypotheses?: number;
+  samples?: number;
+  test?: 'cmi' | 'g2';
+  threshold?: number;
+  alpha?: number;
+  ess?: number;
+  temperature?: number;
+};
+
+/** The CI test: CMI ≤ threshold (causality-lab's), or the G-test G = 2·N·CMI against χ²(dof) at level alpha. */
+function independenceTest(p: BraiParams): (data: DiscreteData, x: number, y: number, z: readonly number[]) => boolean {
+  if ((p.test ?? 'cmi') === 'cmi') {
+    const threshold = p.threshold ?? 0.012;
+    return (data, x, y, z) => cmiStatistic(data, x, y, z).cmi <= threshold;
+  }
+  const alpha = p.alpha ?? 0.05;
+  return (data, x, y, z) => {
+    const s = cmiStatistic(data, x, y, z);
+    return chiSquareSf(2 * s.n * s.cmi, s.dof) > alpha;
+  };
+}
 
 /**
  * A PDAG over k nodes: e[i * k + j] = 1 when i→j is present; both directions = undirected. Separating sets
@@ -120,6 +142,15 @@ function* combinations(items: readonly number[], size: number, start = 0, prefix
 
 /** Empirical conditional mutual information I(x; y | z) in nats over the rows where all are observed. */
 export function conditionalMutualInformation(data: DiscreteData, x: number, y: number, z: readonly number[]): number {
+  return cmiStatistic(data, x, y, z).cmi;
+}
+
+/**
+ * The CMI with what the G-test needs: the rows counted and the degrees of freedom (r_x − 1)(r_y − 1) per
+ * configuration of z seen in the data (Spirtes et al.'s adjustment for empty cells, as bnlearn and pcalg do
+ * for sparse tables), at least 1.
+ */
+function cmiStatistic(data: DiscreteData, x: number, y: number, z: readonly number[]): { cmi: number; n: number; dof: number } {
   const fc = familyCounts(data, x, [...z, y]);
   const rx = fc.childCard;
   const ry = fc.parentCards[fc.parentCards.length - 1]!;
@@ -127,8 +158,9 @@ export function conditionalMutualInformation(data: DiscreteData, x: number, y: n
   const c = fc.counts;
   let total = 0;
   for (let i = 0; i < c.length; i++) total += c[i]!;
-  if (total === 0) return 0;
+  if (total === 0) return { cmi: 0, n: 0, dof: 1 };
   let cmi = 0;
+  let seen = 0;
   const nx = new Float64Array(rx);
   const ny = new Float64Array(ry);
   for (let zc = 0; zc < qz; zc++) {
@@ -144,6 +176,7 @@ export function conditionalMutualInformation(data: DiscreteData, x: number, y: n
       }
     }
     if (nz === 0) continue;
+    seen++;
     for (let yv = 0; yv < ry; yv++) {
       for (let xv = 0; xv < rx; xv++) {
         const n = c[(zc * ry + yv) * rx + xv]!;
@@ -151,7 +184,7 @@ export function conditionalMutualInformation(data: DiscreteData, x: number, y: n
       }
     }
   }
-  return cmi;
+  return { cmi, n: total, dof: Math.max(1, (rx - 1) * (ry - 1) * seen) };
 }
 
 /** Orient v-structures at the endogenous nodes, then close the whole graph under Meek's R1–R3. */
@@ -264,7 +297,7 @@ type GgtNode =
 interface Learner {
   readonly train: DiscreteData;
   readonly hypotheses: number;
-  readonly threshold: number;
+  readonly independent: (data: DiscreteData, x: number, y: number, z: readonly number[]) => boolean;
   readonly ess: number;
   readonly rng: Rng;
   readonly signal?: AbortSignal;
@@ -286,7 +319,7 @@ function refine(L: Learner, g: Graph, data: DiscreteData, en: readonly number[],
         if (sets.has(key)) continue;
         sets.add(key);
         L.tests++;
-        if (conditionalMutualInformation(data, a, b, z) <= L.threshold) {
+        if (L.independent(data, a, b, z)) {
           g.remove(a, b, z);
           return true;
         }
@@ -388,13 +421,15 @@ export const brai = registerStructure<BraiParams>({
     properties: {
       hypotheses: { type: 'integer', minimum: 1, maximum: 10, description: 'Bootstrap samples s per recursion call (the paper: 3)' },
       samples: { type: 'integer', minimum: 1, description: 'Structures sampled from the graph-generating tree and averaged' },
-      threshold: { type: 'number', minimum: 0, description: 'CI test: independent when the conditional mutual information (nats) is at most this' },
+      test: { enum: ['cmi', 'g2'], description: "CI test: 'cmi' (CMI ≤ threshold, as causality-lab) or 'g2' (G-test at level alpha)" },
+      threshold: { type: 'number', minimum: 0, description: "test 'cmi': independent when the conditional mutual information (nats) is at most this" },
+      alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: "test 'g2': independent when the p-value exceeds this" },
       ess: { type: 'number', exclusiveMinimum: 0, description: 'BDeu equivalent sample size of the leaf scores' },
       temperature: { type: 'number', exclusiveMinimum: 0, description: 'Sampling ∝ exp(score / temperature)' },
     },
     additionalProperties: false,
   },
-  defaults: { hypotheses: 3, samples: 100, threshold: 0.012, ess: 1, temperature: 1 },
+  defaults: { hypotheses: 3, samples: 100, test: 'cmi', threshold: 0.012, alpha: 0.05, ess: 1, temperature: 1 },
   // The GGT starts from the complete graph over every variable: O(k²) CI tests per bootstrap at order 0 and
   // combinatorially many at higher orders; the data sets of the SubbKB study have at most 23 variables.
   maxAttributes: 30,
@@ -404,7 +439,7 @@ export const brai = registerStructure<BraiParams>({
     const L: Learner = {
       train,
       hypotheses: params.hypotheses ?? 3,
-      threshold: params.threshold ?? 0.012,
+      independent: independenceTest(params),
       ess: params.ess ?? 1,
       rng: ctx.rng.derive('bootstrap'),
       signal: ctx.signal,
