@@ -35,11 +35,36 @@ export type ExternalParams = {
   files?: Record<string, string>;
 };
 
+/** Fields of one CSV line; a quoted field may hold commas and doubled quotes (RFC 4180). */
+function csvFields(line: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    while (line[i] === ' ') i++;
+    let field = '';
+    if (line[i] === '"') {
+      for (i++; i < line.length; i++) {
+        if (line[i] === '"' && line[i + 1] === '"') (field += '"'), i++;
+        else if (line[i] === '"') break;
+        else field += line[i];
+      }
+      i = line.indexOf(',', i);
+    } else {
+      const end = line.indexOf(',', i);
+      field = (end < 0 ? line.slice(i) : line.slice(i, end)).trim();
+      i = end;
+    }
+    out.push(field);
+    if (i < 0) return out;
+    i++;
+  }
+}
+
 /** Rows of probabilities parsed from the program's output, mapped onto bnclab's class order. */
 export function parsePredictions(text: string, classNames: readonly string[], rows: number, what: string): Float64Array {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   if (lines.length === 0) throw new UserError(`${what}: wrote an empty output file (expected a header naming the classes and ${rows} rows)`);
-  const header = lines[0]!.split(',').map((h) => h.trim().replace(/^"(.*)"$/, '$1'));
+  const header = csvFields(lines[0]!);
   const C = classNames.length;
   const index = new Map(classNames.map((c, i) => [c, i]));
   const column = header.map((h) => {

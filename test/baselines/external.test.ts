@@ -144,6 +144,7 @@ describe('external baseline: files and output', () => {
     expect(Array.from(p)).toEqual([0.75, 0, 0.25, 0.75, 0, 0.25]);
     expect(() => parsePredictions('a,b\n0.5,NaN\n', ['a', 'b'], 1, 'x')).toThrow(/x: output line 2: 'NaN' is not a probability/);
     expect(() => parsePredictions('a,a\n0.5,0.5\n', ['a', 'b'], 1, 'x')).toThrow(/names a class twice/);
+    expect(Array.from(parsePredictions('"b, 2","a ""1"""\n1,3\n', ['a "1"', 'b, 2'], 1, 'x'))).toEqual([0.75, 0.25]);
     expect(() => parsePredictions('', ['a'], 1, 'x')).toThrow(/empty output file/);
   });
 });
