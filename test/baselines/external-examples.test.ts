@@ -10,7 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { cli, ROOT, tempDir } from '../helpers/cli';
-import { ResultStore } from '../../src/store/db.js';
+import { query } from '../helpers/db';
 
 const PYTHON = '/usr/bin/python3';
 const WEKA = '/usr/share/java/weka.jar';
@@ -18,18 +18,14 @@ const hasPython = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import sklearn
 const hasWeka = existsSync(WEKA) && spawnSync('java', ['-version']).status === 0;
 
 async function accuracies(db: string): Promise<Map<string, number[]>> {
-  const s = await ResultStore.open(db, { readOnly: true });
-  try {
-    const rows = await s.query(
-      `SELECT e.method, j.dataset, j.fold, m.accuracy FROM jobs j JOIN experiment_jobs e USING (job_key)
-       JOIN job_metrics m USING (job_key) ORDER BY j.dataset, j.fold`,
-    );
-    const out = new Map<string, number[]>();
-    for (const r of rows) out.set(String(r['method']), [...(out.get(String(r['method'])) ?? []), Number(r['accuracy'])]);
-    return out;
-  } finally {
-    s.close();
-  }
+  const rows = await query(
+    db,
+    `SELECT e.method, j.dataset, j.fold, m.accuracy FROM jobs j JOIN experiment_jobs e USING (job_key)
+     JOIN job_metrics m USING (job_key) ORDER BY j.dataset, j.fold`,
+  );
+  const out = new Map<string, number[]>();
+  for (const r of rows) out.set(String(r['method']), [...(out.get(String(r['method'])) ?? []), Number(r['accuracy'])]);
+  return out;
 }
 
 function runSpec(baselines: string): string {

@@ -8,20 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { appendFileSync, copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, ROOT, tempDir } from '../helpers/cli';
-import { ResultStore } from '../../src/store/db.js';
+import { query } from '../helpers/db';
 import { parsePredictions } from '../../src/baselines/external.js';
 import { exportDiscrete, exportRaw } from '../../src/datasets/export.js';
 import { parseArff } from '../../src/datasets/arff.js';
 import { discreteFromArrays } from '../../src/bn/data.js';
-
-async function query(db: string, sql: string): Promise<Record<string, unknown>[]> {
-  const s = await ResultStore.open(db, { readOnly: true });
-  try {
-    return await s.query(sql);
-  } finally {
-    s.close();
-  }
-}
 
 function setup(): { dir: string; spec: (name: string, baselines: string) => string } {
   const dir = tempDir();
