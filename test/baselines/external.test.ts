@@ -63,6 +63,25 @@ describe('external baseline, through the CLI', () => {
     expect(edited.stderr + edited.stdout).toContain('6 jobs done, 0 failed, 6 already done');
   });
 
+  it('writes the rows as read with preprocess: false (and the discretized ones without)', async () => {
+    const { dir, spec } = setup();
+    const node = JSON.stringify(process.execPath);
+    const file = spec(
+      'raw',
+      `  - { id: external, name: raw, params: { preprocess: false, command: [${node}, nb.mjs, raw] } }
+  - { id: external, name: binned, params: { command: [${node}, nb.mjs, raw] } }
+`,
+    );
+    const db = join(dir, 'r.duckdb');
+    cli(['run', file, '--db', db, '--no-report', '--workers', '1'], { cwd: dir });
+    const rows = await query(
+      db,
+      `SELECT e.method, j.status, j.error FROM jobs j JOIN experiment_jobs e USING (job_key) WHERE j.dataset = 'iris' AND e.method <> 'NB'`,
+    );
+    expect(rows.filter((r) => r['method'] === 'raw').map((r) => r['status'])).toEqual(['done', 'done', 'done']);
+    for (const r of rows.filter((x) => x['method'] === 'binned')) expect(String(r['error'])).toMatch(/exited with status 4: expected a raw number, got '\(/);
+  });
+
   it('fails a job with one clear line for each way the program can misbehave', async () => {
     const { dir, spec } = setup();
     const node = JSON.stringify(process.execPath);
