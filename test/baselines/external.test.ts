@@ -14,6 +14,9 @@ import { exportDiscrete, exportRaw } from '../../src/datasets/export.js';
 import { parseArff } from '../../src/datasets/arff.js';
 import { discreteFromArrays } from '../../src/bn/data.js';
 
+// Every job starts a Node process; on a loaded machine the CLI runs take minutes.
+const SLOW = 600_000;
+
 function setup(): { dir: string; spec: (name: string, baselines: string) => string } {
   const dir = tempDir();
   copyFileSync(join(ROOT, 'test/fixtures/external/nb.mjs'), join(dir, 'nb.mjs'));
@@ -61,7 +64,7 @@ describe('external baseline, through the CLI', () => {
     appendFileSync(join(dir, 'nb.mjs'), '// edited\n');
     const edited = cli(['run', file, '--db', db, '--no-report', '--workers', '1'], { cwd: dir });
     expect(edited.stderr + edited.stdout).toContain('6 jobs done, 0 failed, 6 already done');
-  });
+  }, SLOW);
 
   it('writes the rows as read with preprocess: false (and the discretized ones without)', async () => {
     const { dir, spec } = setup();
@@ -80,7 +83,7 @@ describe('external baseline, through the CLI', () => {
     );
     expect(rows.filter((r) => r['method'] === 'raw').map((r) => r['status'])).toEqual(['done', 'done', 'done']);
     for (const r of rows.filter((x) => x['method'] === 'binned')) expect(String(r['error'])).toMatch(/exited with status 4: expected a raw number, got '\(/);
-  });
+  }, SLOW);
 
   it('fails a job with one clear line for each way the program can misbehave', async () => {
     const { dir, spec } = setup();
@@ -110,7 +113,7 @@ describe('external baseline, through the CLI', () => {
     expect(byMethod['hang']).toMatch(/: timed out after 1 s \(timeout\)$/);
     expect(byMethod['missing-program']).toMatch(/^external 'no-such-program-bnclab': cannot run 'no-such-program-bnclab': ENOENT$/);
     for (const e of Object.values(byMethod)) expect(e).not.toContain('\n');
-  });
+  }, SLOW);
 });
 
 describe('external baseline: files and output', () => {
