@@ -47,6 +47,8 @@ export interface MethodInfo {
    * sha256 of each one naming an existing file in params.files, so a job's key changes when the file does.
    */
   readonly fileParams?: (params: Params) => readonly string[];
+  /** Conventions a user should know (differences from bnclassify or Weka, tie rules), shown in docs/methods.md. */
+  readonly notes?: string;
 }
 
 export interface StructureLearner<P extends Params = Params> extends MethodInfo {
@@ -67,6 +69,12 @@ export interface Estimator<P extends Params = Params> extends MethodInfo {
   /** Structure ids this estimator cannot fit (hdp: ban-mix, whose members carry row weights); the validator rejects them. */
   readonly excludes?: readonly string[];
   fit(train: DiscreteData, structure: Structure, params: P, ctx: LearnContext): Model;
+  /**
+   * For estimators whose tables are θ_jk = (N_jk + a) / (N_j + r a): the per-cell pseudo-count a of a family
+   * with childCard r and `configs` parent configurations. Present exactly when missing: em can fit them
+   * (the M-step applies this formula to expected counts; src/bn/em.ts).
+   */
+  readonly pseudoCount?: (params: P, childCard: number, configs: number) => number;
 }
 
 /**

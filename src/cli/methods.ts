@@ -13,11 +13,21 @@ export function methodsMarkdown(): string {
     'paper the implementation follows, and its parameters with their defaults. A list value for a parameter',
     'in a spec is a sweep.',
     '',
+    'Arc counts: the store keeps `n_arcs` (every arc, those from the class included: naive Bayes on autos has',
+    '25) and `n_feature_arcs` (arcs between attributes only, the count bnclassify and the papers report: 0 for',
+    'naive Bayes, m − 1 for TAN). No report table uses either today; query them from the `results` view.',
+    '',
+    'Missing values: under `preprocessing.missing: em` every structure learner below learns its structure',
+    'from available-case counts (and the wrappers score rows with missing values by exact marginalisation),',
+    'exactly as under `available-case`; none runs EM itself. The estimators marked "fitted by EM" then fit',
+    'the CPTs of that structure by EM (src/bn/em.ts); the others are refused under `missing: em`.',
+    '',
   ];
   const section = (title: string, intro: string, methods: readonly MethodInfo[], extra?: (m: MethodInfo) => string[]): void => {
     out.push(`## ${title}`, '', intro, '');
     for (const m of methods) {
       out.push(`### \`${m.id}\`: ${m.title}`, '', m.citation, '');
+      if (m.notes) out.push(m.notes, '');
       for (const line of extra?.(m) ?? []) out.push(line);
       const props = (m.params['properties'] ?? {}) as Record<string, JsonSchema>;
       const keys = Object.keys(props);
@@ -39,6 +49,7 @@ export function methodsMarkdown(): string {
     const lines: string[] = [];
     if (s) lines.push(`Applies to: ${s.map((id) => `\`${id}\``).join(', ')}.`);
     if (x) lines.push(`Does not apply to: ${x.map((id) => `\`${id}\``).join(', ')}.`);
+    if ((m as { pseudoCount?: unknown }).pseudoCount) lines.push('Fitted by EM under `missing: em`.');
     return lines.length ? [...lines, ''] : [];
   });
   section('Baselines', 'Classifiers outside the structure × estimator grid, run on the same folds and preprocessing.', listBaselines());

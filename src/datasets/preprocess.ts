@@ -16,6 +16,8 @@
  *   Pass trainRows() (not the original training rows) to transform for the training data.
  * - missing 'available-case': codes stay MISSING in train and test; learners count each family over the
  *   rows where it is observed.
+ * - missing 'em': as 'available-case' here (codes stay MISSING; structure learners count available case);
+ *   the runner then fits CPT estimators (mle, dirichlet, eap) by EM (src/bn/em.ts).
  * - missing 'remove-rows': rows with a missing attribute value are removed from the whole data set before
  *   the split (the planner splits completeRows(table) only), so training and test rows are complete; here it acts
  *   as 'drop-rows' (a no-op on complete training rows).
@@ -32,12 +34,15 @@ import {
   type DiscretizeMethod,
 } from './discretize.js';
 import type { RawColumn, RawTable } from './table.js';
+import type { EmSettings } from '../bn/em.js';
 
-export type MissingPolicy = 'as-value' | 'drop-rows' | 'available-case' | 'remove-rows';
+export type MissingPolicy = 'as-value' | 'drop-rows' | 'available-case' | 'remove-rows' | 'em';
 
 export interface PreprocessOptions {
   readonly discretize: { readonly method: DiscretizeMethod; readonly bins?: number };
   readonly missing: MissingPolicy;
+  /** missing 'em' only: the EM settings (src/bn/em.ts), completed with their defaults by the spec loader. */
+  readonly em?: EmSettings;
 }
 
 /** JSON-able record of what was fitted. */
@@ -64,7 +69,7 @@ export interface Preprocessor {
 }
 
 const METHODS: readonly DiscretizeMethod[] = ['mdl', 'median', 'equal-frequency', 'none'];
-const POLICIES: readonly MissingPolicy[] = ['as-value', 'drop-rows', 'available-case', 'remove-rows'];
+const POLICIES: readonly MissingPolicy[] = ['as-value', 'drop-rows', 'available-case', 'remove-rows', 'em'];
 
 interface TableFacts {
   /** Per column: sorted order of non-missing rows (numeric columns only, built on first use). */

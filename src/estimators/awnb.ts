@@ -10,17 +10,19 @@
  * least one row). Defaults M = 10 and fraction 0.5 (Hall 2007; bnclassify awnb_trees, awnb_bootstrap).
  * Subsample t is drawn from ctx.rng.derive('awnb tree t').
  *
- * The weights enter the posterior as exponents in log space, as Hall's formula states. (bnclassify
- * instead renormalises each exponentiated CPT, θ^w / Σ_x θ^w, which changes posteriors slightly.)
+ * The weights enter the posterior as exponents in log space, as Hall's formula states. bnclassify's AWNB
+ * is `{tree: rpart, tables: renormalized}`: rpart trees (rpart-tree.ts) and each exponentiated CPT
+ * renormalised, θ^w / Σ_x θ^w (weighted-nb.ts renormalizedTables). The defaults keep Hall's variant.
  */
 import { registerEstimator, type Model } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
 import { growTree, minTestingDepths, type Tree } from '../baselines/decision-tree.js';
-import { assertNaiveBayes, naiveBayesTables, WeightedNaiveBayes } from './weighted-nb.js';
+import { rpartMinTestingDepths } from './rpart-tree.js';
+import { assertNaiveBayes, naiveBayesTables, renormalizedTables, WeightedNaiveBayes } from './weighted-nb.js';
 
-export type AwnbParams = { trees?: number; subsample?: number; alpha?: number };
+export type AwnbParams = { trees?: number; subsample?: number; alpha?: number; tables?: 'exponent' | 'renormalized'; tree?: 'c45' | 'rpart' };
 
 /** w_i = mean over trees of 1/√(minimum testing depth), 0 for an untested attribute. */
 export function awnbWeightsFromDepths(depths: readonly Int32Array[], m: number): Float64Array {
@@ -30,11 +32,11 @@ export function awnbWeightsFromDepths(depths: readonly Int32Array[], m: number):
   return w;
 }
 
-/** The M bootstrap trees AWNB reads its weights from. */
-export function awnbTrees(train: DiscreteData, trees: number, subsample: number, rng: Rng): Tree[] {
+/** The M bootstrap subsamples: the rows drawn at least once and how often. */
+export function awnbSamples(train: DiscreteData, trees: number, subsample: number, rng: Rng): { rows: Int32Array; weights: Float64Array }[] {
   const n = train.n;
   const size = Math.max(1, Math.trunc(n * subsample));
-  const out: Tree[] = [];
+  const out: { rows: Int32Array; weights: Float64Array }[] = [];
   for (let t = 0; t < trees; t++) {
     const r = rng.derive(`awnb tree ${t}`);
     const counts = new Float64Array(n);
@@ -47,16 +49,16 @@ export function awnbTrees(train: DiscreteData, trees: number, subsample: number,
         weights.push(counts[i]!);
       }
     }
-    out.push(
-      growTree(train, Int32Array.from(rows), Float64Array.from(weights), {
-        criterion: 'gainRatio',
-        featuresPerSplit: 0,
-        maxDepth: 0,
-        leaf: 'laplace',
-      }),
-    );
+    out.push({ rows: Int32Array.from(rows), weights: Float64Array.from(weights) });
   }
   return out;
+}
+
+/** The M bootstrap trees AWNB reads its weights from (C4.5 gain ratio, unpruned). */
+export function awnbTrees(train: DiscreteData, trees: number, subsample: number, rng: Rng): Tree[] {
+  return awnbSamples(train, trees, subsample, rng).map(({ rows, weights }) =>
+    growTree(train, rows, weights, { criterion: 'gainRatio', featuresPerSplit: 0, maxDepth: 0, leaf: 'laplace' }),
+  );
 }
 
 export const awnb = registerEstimator<AwnbParams>({
@@ -64,14 +66,29 @@ export const awnb = registerEstimator<AwnbParams>({
   title: 'AWNB: naive Bayes attribute weights from bootstrap decision trees',
   citation:
     'Hall (2007), A decision tree-based attribute weighting filter for naive Bayes, Knowledge-Based Systems ' +
-    '20(2):120–126; as in bnclassify (Mihaljević, Bielza & Larrañaga 2018)',
+    '20(2):120–126; bnclassify awnb (Mihaljević, Bielza & Larrañaga 2018) with the differences noted',
   structures: ['nb'],
+  notes:
+    'Defaults follow Hall (2007); `{tree: rpart, tables: renormalized}` is bnclassify\'s AWNB. (1) Trees: by ' +
+    'default C4.5 multiway gain-ratio trees (decision-tree.ts); `tree: rpart` grows the rpart trees bnclassify ' +
+    'uses (binary splits, information criterion, minsplit 2, minbucket 1, cp 0, no surrogates; rpart-tree.ts, ' +
+    'checked against R rpart 4.1.19). (2) Tables: by default the weights are exponents on unnormalised tables, ' +
+    'P(c)·Π P(x|c)^w; `tables: renormalized` applies them as bnclassify does, θ^w / Σθ^w per class. The ' +
+    'bootstrap draws are bnclab\'s own (seeded), not R\'s',
   params: {
     type: 'object',
     properties: {
       trees: { type: 'integer', minimum: 1, description: 'Number of bootstrap trees M' },
       subsample: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'Bootstrap size as a fraction of the training rows' },
       alpha: { type: 'number', exclusiveMinimum: 0, description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)' },
+      tree: {
+        enum: ['c45', 'rpart'],
+        description: "Trees: c45 (default; C4.5 multiway gain ratio) or rpart (bnclassify's: rpart binary splits, information, minsplit 2, cp 0)",
+      },
+      tables: {
+        enum: ['exponent', 'renormalized'],
+        description: "How weights apply: exponent (default, Hall 2007: P(c)·ΠP(x|c)^w) or renormalized (bnclassify's: each table θ^w / Σθ^w per class)",
+      },
     },
     additionalProperties: false,
   },
@@ -85,11 +102,17 @@ export const awnb = registerEstimator<AwnbParams>({
     if (!(subsample > 0 && subsample <= 1)) throw new UserError(`awnb: subsample must be in (0, 1], got ${String(subsample)}`);
     const alpha = params.alpha ?? 1;
     if (!(alpha > 0) || !Number.isFinite(alpha)) throw new UserError(`awnb: alpha must be a finite number > 0, got ${String(alpha)}`);
-    const grown = awnbTrees(train, trees, subsample, ctx.rng.derive('awnb'));
-    const weights = awnbWeightsFromDepths(
-      grown.map((t) => minTestingDepths(t, m)),
-      m,
-    );
-    return new WeightedNaiveBayes(naiveBayesTables(train, alpha), weights);
+    const treeKind = params.tree ?? 'c45';
+    if (treeKind !== 'c45' && treeKind !== 'rpart') throw new UserError(`awnb: tree must be c45 or rpart, got '${String(treeKind)}'`);
+    const depths =
+      treeKind === 'rpart'
+        ? awnbSamples(train, trees, subsample, ctx.rng.derive('awnb')).map(({ rows, weights: w }) => rpartMinTestingDepths(train, rows, w))
+        : awnbTrees(train, trees, subsample, ctx.rng.derive('awnb')).map((t) => minTestingDepths(t, m));
+    const weights = awnbWeightsFromDepths(depths, m);
+    const tablesMode = params.tables ?? 'exponent';
+    if (tablesMode !== 'exponent' && tablesMode !== 'renormalized') throw new UserError(`awnb: tables must be exponent or renormalized, got '${String(tablesMode)}'`);
+    const nbTables = naiveBayesTables(train, alpha);
+    if (tablesMode === 'renormalized') return new WeightedNaiveBayes(renormalizedTables(nbTables, weights), new Float64Array(m).fill(1));
+    return new WeightedNaiveBayes(nbTables, weights);
   },
 });

@@ -31,6 +31,7 @@ export const dirichlet = registerEstimator<DirichletParams>({
     additionalProperties: false,
   },
   defaults: { alpha: 1 },
+  pseudoCount: (params) => params.alpha ?? 1,
   fit(train, structure, params) {
     const alpha = params.alpha ?? 1;
     return fitModel(train, structure, (fc) => dirichletLogProbs(fc, alpha));

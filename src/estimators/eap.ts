@@ -33,6 +33,7 @@ export const eap = registerEstimator<EapParams>({
     additionalProperties: false,
   },
   defaults: { alpha: 1 },
+  pseudoCount: (params, childCard, configs) => (params.alpha ?? 1) / (childCard * configs),
   fit(train, structure, params) {
     const alpha = params.alpha ?? 1;
     return fitModel(train, structure, (fc) => bdeuLogProbs(fc, alpha));

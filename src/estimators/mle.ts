@@ -27,6 +27,7 @@ export const mle = registerEstimator<MleParams>({
     'bnclassify lp(smooth = 0) (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))',
   params: { type: 'object', properties: {}, additionalProperties: false },
   defaults: {},
+  pseudoCount: () => 0,
   fit(train, structure) {
     return fitModel(train, structure, (fc) => mleLogProbs(fc));
   },

@@ -13,14 +13,24 @@
  * where a missing x_ji contributes 0. The optimiser is bn/lbfgs.ts (L-BFGS with the box [0, 1] and a
  * strong-Wolfe line search; R optim's L-BFGS-B defaults, which bnclassify calls).
  * The class prior carries no weight.
+ *
+ * `variant` (default `zaidi`, the paper's model and its exact gradient above):
+ *  - `bnclassify`: as bnclassify 0.4.x (R/learn-params-wanbia.R): each table is raised to its weight and
+ *    renormalised per class, θ_w(x | c) = θ(x | c)^w / Σ_x' θ(x' | c)^w, in the objective (the CLL of that
+ *    model) and in prediction, while the gradient stays the formula above with P(c | x; w) from the
+ *    renormalised model (so it is not the objective's exact gradient; L-BFGS is run with it as bnclassify
+ *    runs optim). Default stays `zaidi` because it is the published method and its gradient is exact.
  */
 import { registerEstimator, type Model } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import { lbfgs, type LbfgsResult } from '../bn/lbfgs.js';
 import { UserError } from '../util/errors.js';
-import { assertNaiveBayes, naiveBayesTables, weightedLogScores, WeightedNaiveBayes, type NaiveBayesTables } from './weighted-nb.js';
+import { assertNaiveBayes, naiveBayesTables, renormalizedTables, weightedLogScores, WeightedNaiveBayes, type NaiveBayesTables } from './weighted-nb.js';
 
-export type WanbiaParams = { alpha?: number; maxIterations?: number };
+export { renormalizedTables };
+
+export type WanbiaVariant = 'zaidi' | 'bnclassify';
+export type WanbiaParams = { alpha?: number; maxIterations?: number; variant?: WanbiaVariant };
 
 /**
  * Negative CLL and its gradient (written into grad) at weights w. `scratch` (n × C) holds the scores and
@@ -32,11 +42,15 @@ export function wanbiaObjective(
   w: ArrayLike<number>,
   grad: Float64Array,
   scratch?: Float64Array,
+  variant: WanbiaVariant = 'zaidi',
 ): number {
   const C = tables.classCard;
   const n = data.n;
   const y = data.classColumn;
-  const P = weightedLogScores(tables, w, data, scratch);
+  const P =
+    variant === 'bnclassify'
+      ? weightedLogScores(renormalizedTables(tables, w), new Float64Array(w.length).fill(1), data, scratch)
+      : weightedLogScores(tables, w, data, scratch);
   let f = 0;
   for (let r = 0; r < n; r++) {
     const o = r * C;
@@ -71,11 +85,12 @@ export function wanbiaWeights(
   alpha: number,
   maxIterations = 100,
   signal?: AbortSignal,
+  variant: WanbiaVariant = 'zaidi',
 ): { tables: NaiveBayesTables; weights: Float64Array; optimizer: LbfgsResult } {
   const m = train.columns.length;
   const tables = naiveBayesTables(train, alpha);
   const scratch = new Float64Array(train.n * train.classCard);
-  const optimizer = lbfgs((w, g) => wanbiaObjective(tables, train, w, g, scratch), new Float64Array(m).fill(1), {
+  const optimizer = lbfgs((w, g) => wanbiaObjective(tables, train, w, g, scratch, variant), new Float64Array(m).fill(1), {
     lower: new Float64Array(m),
     upper: new Float64Array(m).fill(1),
     maxIterations,
@@ -89,13 +104,23 @@ export const wanbia = registerEstimator<WanbiaParams>({
   title: 'WANBIA: naive Bayes attribute weights maximising conditional log-likelihood (L-BFGS)',
   citation:
     'Zaidi, Cerquides, Carman & Webb (2013), Alleviating naive Bayes attribute independence assumption by ' +
-    'attribute weighting, JMLR 14:1947–1988; as in bnclassify (Mihaljević, Bielza & Larrañaga 2018)',
+    'attribute weighting, JMLR 14:1947–1988; variant bnclassify: as bnclassify wanbia (Mihaljević, Bielza & Larrañaga 2018)',
   structures: ['nb'],
+  notes:
+    "Two variants. `zaidi` (default): the paper's model P(c)·Π P(x|c)^w with the exact CLL gradient. " +
+    '`bnclassify`: as bnclassify 0.4.x, each table raised to its weight and renormalised per class, ' +
+    'θ^w / Σθ^w, in the objective and in prediction, with the gradient of the unnormalised model. The default ' +
+    'is the published method (and its gradient is exact); choose `bnclassify` to reproduce bnclassify',
   params: {
     type: 'object',
     properties: {
       alpha: { type: 'number', exclusiveMinimum: 0, description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)' },
       maxIterations: { type: 'integer', minimum: 1, description: 'Most L-BFGS iterations' },
+      variant: {
+        type: 'string',
+        enum: ['zaidi', 'bnclassify'],
+        description: "zaidi (default): P(c)·ΠP(x|c)^w with the exact gradient (the paper); bnclassify: tables θ^w renormalised per class, bnclassify's gradient",
+      },
     },
     additionalProperties: false,
   },
@@ -109,7 +134,9 @@ export const wanbia = registerEstimator<WanbiaParams>({
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
       throw new UserError(`wanbia: maxIterations must be an integer >= 1, got ${String(maxIterations)}`);
     }
-    const { tables, weights } = wanbiaWeights(train, alpha, maxIterations, ctx.signal);
+    const variant = params.variant ?? 'zaidi';
+    const { tables, weights } = wanbiaWeights(train, alpha, maxIterations, ctx.signal, variant);
+    if (variant === 'bnclassify') return new WeightedNaiveBayes(renormalizedTables(tables, weights), new Float64Array(m).fill(1));
     return new WeightedNaiveBayes(tables, weights);
   },
 });

@@ -82,6 +82,26 @@ export function weightedLogScores(tables: NaiveBayesTables, weights: ArrayLike<n
   return s;
 }
 
+/** bnclassify's weighted tables (its WANBIA and AWNB): log θ_w(x | c) = w log θ(x | c) − log Σ_x' θ(x' | c)^w, with weights folded in. */
+export function renormalizedTables(tables: NaiveBayesTables, w: ArrayLike<number>): NaiveBayesTables {
+  const C = tables.classCard;
+  const logCond = tables.logCond.map((L, a) => {
+    const wa = w[a]!;
+    const r = L.length / C;
+    const out = new Float64Array(L.length);
+    for (let c = 0; c < C; c++) {
+      let mx = -Infinity;
+      for (let x = 0; x < r; x++) mx = Math.max(mx, wa * L[x * C + c]!);
+      let z = 0;
+      for (let x = 0; x < r; x++) z += Math.exp(wa * L[x * C + c]! - mx);
+      const lz = mx + Math.log(z);
+      for (let x = 0; x < r; x++) out[x * C + c] = wa * L[x * C + c]! - lz;
+    }
+    return out;
+  });
+  return { logPrior: tables.logPrior, logCond, classCard: C };
+}
+
 export class WeightedNaiveBayes implements Model {
   constructor(
     readonly tables: NaiveBayesTables,

@@ -5,12 +5,14 @@
 import type { MethodSpec } from '../spec/load.js';
 import type { ResultRow } from '../store/db.js';
 import type { PAdjustMethod } from '../stats/padjust.js';
+import { comparisonCautions, posthocCautions } from './cautions.js';
 import { cliques, compareResults, foldValues, metricDef, type Comparison, type MetricComparison } from './compare.js';
 import { diagnosticTable, diagnosticTitle } from './diagnostics.js';
 import { cdFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
 import type { StructureInfo } from './claims.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from './spec.js';
+import { extraStatisticsSections, extraStatisticsSettings } from './stats-sections.js';
 import { REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
 import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
 
@@ -529,9 +531,14 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
 
   // Statistical comparisons.
   if (input.rows.length > 0) {
-    const blocks: Block[] = [{ kind: 'p', text: 'Settings (every choice that changes a number):' }, { kind: 'list', items: comparisonSettings(s, comparison) }];
+    const blocks: Block[] = [
+      { kind: 'p', text: 'Settings (every choice that changes a number):' },
+      { kind: 'list', items: [...comparisonSettings(s, comparison), ...extraStatisticsSettings(s)] },
+    ];
     const notes = comparison.metrics.flatMap((m) => m.notes);
     if (notes.length) blocks.push({ kind: 'list', items: notes });
+    const cautions = comparisonCautions(comparison);
+    if (cautions.length) blocks.push({ kind: 'p', text: 'Cautions:' }, { kind: 'list', items: cautions });
     sections.push({ title: 'Statistical comparisons', level: 2, blocks });
     const fr = friedmanTable(comparison);
     if (fr) sections.push({ title: 'Friedman and Iman–Davenport tests', level: 3, blocks: addTable(fr) });
@@ -544,12 +551,15 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
         const groups = m.cd.procedure === 'nemenyi' ? cliques(m.meanRanks, m.cd.cd) : [];
         b.push(addFigure(await cdFigure(figureId(`cd-${m.metric.key}`), m.metric.title, m.methods, m.meanRanks, m.cd.cd, groups, procedure)));
       }
+      const disagree = posthocCautions(m, comparison);
+      if (disagree.length) b.push({ kind: 'list', items: disagree });
       if (b.length) sections.push({ title: `${m.metric.title}: comparisons with the control`, level: 3, blocks: b });
     }
     const wdl = wdlTable(comparison);
     if (wdl) sections.push({ title: 'Win/draw/loss and sign tests', level: 3, blocks: addTable(wdl) });
     const wil = comparison.metrics.flatMap((m) => addTable(wilcoxonTable(tableId(`wilcoxon-${m.metric.key}`), m, s)));
     if (wil.length) sections.push({ title: 'Wilcoxon signed-rank tests', level: 3, blocks: wil });
+    sections.push(...(await extraStatisticsSections({ comparison, rows: input.rows, seed: input.settings['seed'] ?? '', tableId, figureId, addTable, addFigure })));
     if (s.scatter && comparison.pairs.length) {
       const b: Block[] = [];
       for (const m of comparison.metrics) {

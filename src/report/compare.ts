@@ -22,6 +22,9 @@ export interface PairComparison {
   readonly b: string;
   /** Datasets on which both methods have results. */
   readonly datasets: readonly string[];
+  /** Per-dataset means of a and of b on those datasets (rounded to settings.digits when set). */
+  readonly valuesA: readonly number[];
+  readonly valuesB: readonly number[];
   readonly wdl: WinDrawLossResult | null;
   readonly sign: SignTestResult | null;
   /** Paired test on a − b over the datasets. */
@@ -205,7 +208,7 @@ function compareMetric(
     } catch (e) {
       error = message(e);
     }
-    return { a, b, datasets: ds, wdl, sign, wilcoxon, error };
+    return { a, b, datasets: ds, valuesA: xa, valuesB: xb, wdl, sign, wilcoxon, error };
   });
   const adjusted = pAdjust(
     raw.map((r) => (r.wilcoxon && Number.isFinite(r.wilcoxon.p) ? r.wilcoxon.p : NaN)),

@@ -15,7 +15,7 @@ export interface Figure {
 }
 
 const FONT = 'Helvetica, Arial, sans-serif';
-const CONFIG = {
+export const CONFIG = {
   font: FONT,
   background: 'white',
   view: { stroke: '#ddd' },

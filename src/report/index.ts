@@ -13,6 +13,7 @@ import { UserError } from '../util/errors.js';
 import { closest } from '../util/text.js';
 import { buildReport, type ReportDoc, type ReportInput } from './build.js';
 import { loadStructureInfo } from './claims.js';
+import { emText } from '../bn/em.js';
 import { renderHtml, renderMarkdown } from './render.js';
 import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from './spec.js';
 import type { SummaryTable } from './summary.js';
@@ -93,7 +94,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       specHash: specHash(spec),
       settings: {
         seed: spec.seed,
-        preprocessing: `discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing values ${spec.preprocessing.missing}`,
+        preprocessing: `discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing values ${spec.preprocessing.missing}${emText(spec.preprocessing.em)}`,
         resampling:
           typeof r.folds === 'number'
             ? r.method === 'cv'

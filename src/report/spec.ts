@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { JsonSchema } from '../registry.js';
+import { ALL_PAIRS_PROCEDURES, BERGMANN_HOMMEL_MAX_K, type AllPairsProcedure } from '../stats/allpairs.js';
 import type { PAdjustMethod } from '../stats/padjust.js';
 import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
@@ -15,8 +16,10 @@ import { closest } from '../util/text.js';
 export type CompareMetric = 'accuracy' | 'zero_one_loss' | 'rmse' | 'log_loss';
 export const COMPARE_METRICS: readonly CompareMetric[] = ['accuracy', 'zero_one_loss', 'rmse', 'log_loss'];
 
-export type CompareTest = 'friedman' | 'posthoc' | 'wilcoxon' | 'sign' | 'cd';
-export const COMPARE_TESTS: readonly CompareTest[] = ['friedman', 'posthoc', 'wilcoxon', 'sign', 'cd'];
+export type CompareTest = 'friedman' | 'posthoc' | 'wilcoxon' | 'sign' | 'cd' | 'all-pairs' | 'resampled-t' | 'bayesian' | 'effect-size';
+export const COMPARE_TESTS: readonly CompareTest[] = ['friedman', 'posthoc', 'wilcoxon', 'sign', 'cd', 'all-pairs', 'resampled-t', 'bayesian', 'effect-size'];
+/** The tests a report runs when the spec does not list them (the others are turned on by naming them). */
+export const DEFAULT_COMPARE_TESTS: readonly CompareTest[] = ['friedman', 'posthoc', 'wilcoxon', 'sign', 'cd'];
 
 export interface SweepSpec {
   /** 'structure.<param>' or 'estimator.<param>'. */
@@ -55,13 +58,37 @@ export interface CompareSpec {
   readonly learningCurve: { readonly experiments: readonly string[]; readonly metric: CompareMetric | null } | null;
   /** Keys of jobs.structure_info tabulated per dataset × method (e.g. classParents, meanShd, apses). */
   readonly diagnostics: readonly string[];
+  // The settings below are absent when the spec does not give them; read them through addedSettings().
+  /** Test 'all-pairs': the adjustment procedures of the all-pairs p-value matrices. */
+  readonly allPairs?: { readonly procedures: readonly AllPairsProcedure[] };
+  /** Test 'bayesian': ROPE half-width (metric units), prior strength and posterior samples of the signed-rank test. */
+  readonly bayesian?: { readonly rope: number; readonly prior: number; readonly samples: number };
+  /** Test 'effect-size': bootstrap resamples and confidence level of the mean-difference interval. */
+  readonly effectSize?: { readonly bootstrap: number; readonly level: number };
+  /** Print cautions when N is too small for a test, and when the CD diagram and the post-hoc table disagree. */
+  readonly cautions?: boolean;
+}
+
+export type AddedSettings = Required<Pick<CompareSpec, 'allPairs' | 'bayesian' | 'effectSize' | 'cautions'>>;
+
+export const DEFAULT_ADDED_SETTINGS: AddedSettings = {
+  allPairs: { procedures: ['nemenyi', 'holm', 'shaffer', 'bergmann-hommel'] },
+  bayesian: { rope: 0.01, prior: 0.5, samples: 50000 },
+  effectSize: { bootstrap: 10000, level: 0.95 },
+  cautions: true,
+};
+
+/** The settings of the added tests, defaulted. */
+export function addedSettings(s: CompareSpec): AddedSettings {
+  const d = DEFAULT_ADDED_SETTINGS;
+  return { allPairs: s.allPairs ?? d.allPairs, bayesian: s.bayesian ?? d.bayesian, effectSize: s.effectSize ?? d.effectSize, cautions: s.cautions ?? d.cautions };
 }
 
 export const DEFAULT_COMPARE: CompareSpec = {
   metrics: ['accuracy', 'rmse'],
   control: 'best',
   alpha: 0.05,
-  tests: COMPARE_TESTS,
+  tests: DEFAULT_COMPARE_TESTS,
   adjust: 'hommel',
   digits: null,
   friedman: { tieCorrection: true },
@@ -105,7 +132,13 @@ export function compareSchema(): JsonSchema {
       metrics: { type: 'array', minItems: 1, items: metricEnum, default: DEFAULT_COMPARE.metrics, description: 'Metrics compared (per-dataset means over folds).' },
       control: { ...label, default: 'best', description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric)." },
       alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.05 },
-      tests: { type: 'array', items: { type: 'string', enum: [...COMPARE_TESTS] }, default: [...COMPARE_TESTS] },
+      tests: {
+        type: 'array',
+        items: { type: 'string', enum: [...COMPARE_TESTS] },
+        default: [...DEFAULT_COMPARE_TESTS],
+        description:
+          'Tests to run. all-pairs: all-pairs post-hoc p-value matrices; resampled-t: per-dataset corrected resampled t-test (and 5×2cv tests); bayesian: Bayesian signed-rank and correlated t-tests; effect-size: Cliff’s δ, Akinshin’s γ, mean difference with bootstrap CI.',
+      },
       adjust: { type: 'string', enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'], default: 'hommel', description: 'Family-wise p-value adjustment (R p.adjust).' },
       digits: { type: 'integer', minimum: 0, maximum: 20, description: 'Round per-dataset means to this many decimals before ranking and testing (default: no rounding).' },
       friedman: {
@@ -168,6 +201,38 @@ export function compareSchema(): JsonSchema {
         items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
         uniqueItems: true,
       },
+      all_pairs: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          procedures: {
+            type: 'array',
+            minItems: 1,
+            uniqueItems: true,
+            items: { type: 'string', enum: [...ALL_PAIRS_PROCEDURES] },
+            default: [...DEFAULT_ADDED_SETTINGS.allPairs.procedures],
+            description: 'Adjustments of the all-pairs matrices (García & Herrera 2008); bergmann-hommel is exact for at most 9 methods.',
+          },
+        },
+      },
+      bayesian: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          rope: { type: 'number', minimum: 0, default: DEFAULT_ADDED_SETTINGS.bayesian.rope, description: 'Region of practical equivalence: differences within ±rope (metric units) count as equal.' },
+          prior: { type: 'number', exclusiveMinimum: 0, default: DEFAULT_ADDED_SETTINGS.bayesian.prior, description: 'Strength of the prior pseudo-observation at 0 of the signed-rank test (baycomp: 0.5).' },
+          samples: { type: 'integer', minimum: 100, default: DEFAULT_ADDED_SETTINGS.bayesian.samples, description: 'Posterior samples of the signed-rank test.' },
+        },
+      },
+      effect_size: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          bootstrap: { type: 'integer', minimum: 100, default: DEFAULT_ADDED_SETTINGS.effectSize.bootstrap, description: 'Bootstrap resamples of the mean-difference confidence interval.' },
+          level: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: DEFAULT_ADDED_SETTINGS.effectSize.level },
+        },
+      },
+      cautions: { type: 'boolean', default: true, description: 'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.' },
       learning_curve: {
         type: 'object',
         additionalProperties: false,
@@ -264,11 +329,21 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
   const s = (c['sign'] ?? {}) as { draws?: 'drop' | 'split'; tolerance?: number };
   const cd = (c['cd'] ?? {}) as { procedure?: CompareSpec['cd']['procedure']; df?: CompareSpec['cd']['df'] };
   const d = DEFAULT_COMPARE;
+  const ap = (c['all_pairs'] ?? {}) as { procedures?: AllPairsProcedure[] };
+  const by = (c['bayesian'] ?? {}) as { rope?: number; prior?: number; samples?: number };
+  const es = (c['effect_size'] ?? {}) as { bootstrap?: number; level?: number };
+  const tests = dedupe((c['tests'] as CompareTest[] | undefined) ?? d.tests);
+  const da = DEFAULT_ADDED_SETTINGS;
+  if (tests.includes('all-pairs') && (ap.procedures ?? da.allPairs.procedures).includes('bergmann-hommel') && methods.length > BERGMANN_HOMMEL_MAX_K) {
+    throw new UserError(
+      `${at(ap.procedures ? ['compare', 'all_pairs', 'procedures'] : ['compare', 'tests'])}: compare.all_pairs.procedures: bergmann-hommel is exact only for at most ${BERGMANN_HOMMEL_MAX_K} methods and this spec has ${methods.length}; list the procedures without it (shaffer is the closest)`,
+    );
+  }
   return {
     metrics: dedupe((c['metrics'] as CompareMetric[] | undefined) ?? d.metrics),
     control,
     alpha: (c['alpha'] as number | undefined) ?? d.alpha,
-    tests: dedupe((c['tests'] as CompareTest[] | undefined) ?? d.tests),
+    tests,
     adjust: (c['adjust'] as PAdjustMethod | undefined) ?? d.adjust,
     digits: (c['digits'] as number | undefined) ?? d.digits,
     friedman: { tieCorrection: f.tie_correction ?? d.friedman.tieCorrection },
@@ -285,6 +360,10 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
     sweeps,
     learningCurve: lc ? { experiments: lc.experiments ?? [], metric: lc.metric ?? null } : null,
     diagnostics: (c['diagnostics'] as string[] | undefined) ?? d.diagnostics,
+    ...(c['all_pairs'] !== undefined ? { allPairs: { procedures: ap.procedures ?? da.allPairs.procedures } } : {}),
+    ...(c['bayesian'] !== undefined ? { bayesian: { rope: by.rope ?? da.bayesian.rope, prior: by.prior ?? da.bayesian.prior, samples: by.samples ?? da.bayesian.samples } } : {}),
+    ...(c['effect_size'] !== undefined ? { effectSize: { bootstrap: es.bootstrap ?? da.effectSize.bootstrap, level: es.level ?? da.effectSize.level } } : {}),
+    ...(c['cautions'] !== undefined ? { cautions: c['cautions'] as boolean } : {}),
   };
 }
 

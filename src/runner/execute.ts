@@ -14,7 +14,8 @@ import { Rng } from '../util/rng.js';
 import { testRows, trainRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
 import type { JobPayload } from './job.js';
-import { fitPair, selectAndFit } from './select.js';
+import { selectAndFit } from './select.js';
+import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
 
 /** Preprocessed folds are reused by every method of the same dataset/fold inside one worker. */
@@ -54,6 +55,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
       trainMs,
       predictMs,
       arcs: !structure || structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a]!, names[b]!] as const),
+      featureArcs: !structure || structure.members ? undefined : arcs(structure).filter(([a]) => a !== structure.m).length,
       structureInfo: structure?.info ? { ...structure.info } : undefined,
       predictions: p.savePredictions
         ? { rows: fold.testIndex, truth: fold.test.classColumn, probs, classCard: fold.test.classCard }
@@ -85,13 +87,18 @@ function learn(
   }
   const estimator = getEstimator(p.estimator!.id);
   if (!estimator) throw new Error(`unknown estimator '${p.estimator!.id}'`);
-  if (p.select) {
-    const fit = (d: DiscreteData, sp: Params, ep: Params) => fitPair(info as StructureLearner, estimator, d, sp, ep, rng, signal);
-    return selectAndFit(train, p.select, p.structure.params, p.estimator!.params, rng, fit, signal);
-  }
-  const structure = (info as StructureLearner).learn(train, p.structure.params, { rng: rng.derive('structure'), signal });
-  const model = estimator.fit(train, structure, p.estimator!.params, { rng: rng.derive('estimator'), signal });
-  return { model, structure };
+  // One structure + estimator fit; `select:` calls it per candidate and inner fold, then once more.
+  const fitOne = (d: DiscreteData, sp: Params, ep: Params): { model: Model; structure: Structure } => {
+    const structure = (info as StructureLearner).learn(d, sp, { rng: rng.derive('structure'), signal });
+    const estimatorCtx = { rng: rng.derive('estimator'), signal };
+    const model =
+      p.preprocessing.missing === 'em'
+        ? fitByEm(d, structure, estimator, ep, p.preprocessing.em ?? EM_DEFAULTS, estimatorCtx)
+        : estimator.fit(d, structure, ep, estimatorCtx);
+    return { model, structure };
+  };
+  if (p.select) return selectAndFit(train, p.select, p.structure.params, p.estimator!.params, rng, fitOne, signal);
+  return fitOne(train, p.structure.params, p.estimator!.params);
 }
 
 function preparedFold(p: JobPayload) {

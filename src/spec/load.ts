@@ -28,6 +28,7 @@ import '../methods.js'; // the registry must be complete before a spec is checke
 
 import type { DiscretizeMethod } from '../datasets/discretize.js';
 import type { MissingPolicy, PreprocessOptions } from '../datasets/preprocess.js';
+import { EM_DEFAULTS, type EmSettings } from '../bn/em.js';
 
 /** The spec's `preprocessing:` section is exactly what the preprocessing pipeline takes. */
 export type PreprocessingSpec = PreprocessOptions;
@@ -159,7 +160,7 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     return { ref: o.file, file: resolve(dir, o.file), name: o.name, classColumn: o.class, where };
   });
 
-  const pre = (spec['preprocessing'] ?? {}) as { discretize?: unknown; missing?: MissingPolicy };
+  const pre = (spec['preprocessing'] ?? {}) as { discretize?: unknown; missing?: MissingPolicy; em?: Partial<EmSettings> };
   const disc = pre.discretize ?? 'mdl';
   const preprocessing: PreprocessingSpec = {
     discretize:
@@ -167,7 +168,12 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
         ? { method: disc as DiscretizeMethod }
         : { method: (disc as { method: DiscretizeMethod }).method, bins: (disc as { bins?: number }).bins },
     missing: pre.missing ?? 'as-value',
+    // Only under missing: em, so that the keys of every other job stay as they were.
+    ...(pre.missing === 'em' ? { em: { ...EM_DEFAULTS, ...pre.em } } : {}),
   };
+  if (pre.em !== undefined && pre.missing !== 'em') {
+    throw new UserError(`${at(['preprocessing', 'em'])}: preprocessing.em: only applies to missing: em`);
+  }
   if (preprocessing.discretize.bins !== undefined && preprocessing.discretize.method !== 'equal-frequency') {
     throw new UserError(`${at(['preprocessing', 'discretize', 'bins'])}: preprocessing.discretize.bins: only applies to equal-frequency`);
   }
@@ -216,6 +222,11 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     if (!compatible(e, p.s.id)) {
       throw new UserError(
         `${p.where}: estimator '${p.e.id}' does not apply to structure '${p.s.id}' (${e.structures ? `only ${e.structures.join(', ')}` : `not ${e.excludes!.join(', ')}`}); add {structure: ${p.s.id}, estimator: ${p.e.id}} to exclude:`,
+      );
+    }
+    if (preprocessing.missing === 'em' && !e.pseudoCount) {
+      throw new UserError(
+        `${p.where}: estimator '${p.e.id}' cannot be fitted by EM (missing: em needs a conditional-table estimator: mle, dirichlet or eap); use another missing policy for it`,
       );
     }
   }

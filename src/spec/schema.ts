@@ -124,9 +124,20 @@ export function experimentSchema(forEditors = false): JsonSchema {
           },
           missing: {
             type: 'string',
-            enum: ['as-value', 'drop-rows', 'available-case', 'remove-rows'],
+            enum: ['as-value', 'drop-rows', 'available-case', 'remove-rows', 'em'],
             default: 'as-value',
-            description: 'as-value: missing is its own value; drop-rows: training rows with a missing value are removed; available-case: each family is counted over the rows where it is observed; remove-rows: rows with a missing value are removed from the data set before the split (not with folds from a file).',
+            description: 'as-value: missing is its own value; drop-rows: training rows with a missing value are removed; available-case: each family is counted over the rows where it is observed; remove-rows: rows with a missing value are removed from the data set before the split (not with folds from a file); em: CPTs (mle, dirichlet, eap) fitted by expectation-maximisation over the missing training values, structures learned on available-case counts.',
+          },
+          em: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'Settings of missing: em.',
+            properties: {
+              max_iterations: { type: 'integer', minimum: 0, default: 100, description: 'Most EM iterations per run' },
+              tolerance: { type: 'number', minimum: 0, default: 1e-6, description: 'Stop when the objective changes by at most this (relative)' },
+              restarts: { type: 'integer', minimum: 0, default: 0, description: 'Further runs from random starting tables; the best objective is kept' },
+              init: { type: 'string', enum: ['available-case', 'uniform', 'random'], default: 'available-case', description: 'Starting tables of the first run' },
+            },
           },
         },
       },

@@ -224,6 +224,26 @@ export function fCdf(f: number, df1: number, df2: number): number {
   return regularizedBeta((df1 * f) / (df1 * f + df2), df1 / 2, df2 / 2);
 }
 
+/**
+ * Student t distribution function P(T ≤ t) with `df` > 0 degrees of freedom (`lowerTail = false`: P(T > t)),
+ * through the incomplete beta: P(|T| > |t|) = I_{df/(df + t²)}(df/2, 1/2), each tail computed directly.
+ */
+export function studentTCdf(t: number, df: number, lowerTail = true): number {
+  if (!(df > 0) || Number.isNaN(t)) return NaN;
+  if (t === Infinity) return lowerTail ? 1 : 0;
+  if (t === -Infinity) return lowerTail ? 0 : 1;
+  const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5); // P(T > |t|)
+  if (t >= 0) return lowerTail ? 1 - tail : tail;
+  return lowerTail ? tail : 1 - tail;
+}
+
+/** Two-sided Student t p-value P(|T| ≥ |t|). */
+export function studentTTwoSidedP(t: number, df: number): number {
+  if (!(df > 0) || Number.isNaN(t)) return NaN;
+  if (!Number.isFinite(t)) return 0;
+  return regularizedBeta(df / (df + t * t), df / 2, 0.5);
+}
+
 /** All binomial probabilities P(X = k), k = 0..n, for X ~ Bin(n, p). */
 export function binomialPmfAll(n: number, p: number): number[] {
   if (!Number.isInteger(n) || n < 0) throw new StatsInputError(`n must be a non-negative integer, got ${n}`);

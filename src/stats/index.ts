@@ -1,7 +1,9 @@
 /**
  * Statistical comparison of classifiers over multiple datasets: p-value adjustment, ranks, Friedman /
  * Iman–Davenport, mean-rank post-hoc tests, critical differences, Wilcoxon signed-rank, pairwise Wilcoxon
- * and the sign test. Every result object carries the settings it was computed with.
+ * and the sign test; all-pairs matrices (Shaffer, Bergmann–Hommel), the exact Friedman test, per-dataset
+ * corrected resampled and 5×2cv tests, Bayesian signed-rank and correlated t-tests, and effect sizes. Every
+ * result object carries the settings it was computed with.
  */
 
 export { StatsInputError, roundDecimals } from './validate.js';
@@ -15,3 +17,8 @@ export * from './posthoc.js';
 export * from './wilcoxon.js';
 export * from './pairwise.js';
 export * from './signtest.js';
+export * from './allpairs.js';
+export * from './resampled.js';
+export * from './bayesian.js';
+export * from './effectsize.js';
+export * from './friedman-exact.js';

@@ -46,6 +46,8 @@ export interface JobOutcome {
   readonly predictMs: number;
   /** Arcs of the learned structure as [parent, child] names (the class by its column name). */
   readonly arcs?: readonly (readonly [string, string])[];
+  /** How many of those arcs join two attributes (not from the class): bnclassify's and the papers' count. */
+  readonly featureArcs?: number;
   readonly structureInfo?: Record<string, unknown>;
   readonly predictions?: {
     readonly rows: Int32Array;
@@ -75,13 +77,16 @@ const SCHEMA = [
      experiment VARCHAR, job_key VARCHAR, method VARCHAR, PRIMARY KEY (experiment, job_key))`,
   `CREATE TABLE IF NOT EXISTS job_metrics (
      job_key VARCHAR PRIMARY KEY, accuracy DOUBLE, zero_one_loss DOUBLE, rmse DOUBLE, log_loss DOUBLE,
-     n_train INTEGER, n_test INTEGER, n_arcs INTEGER)`,
+     n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`,
+  // n_arcs counts every arc, class arcs included (nb on autos: 25); n_feature_arcs only attribute-to-attribute
+  // arcs. Databases written before n_feature_arcs existed get the column (NULL for their jobs).
+  `ALTER TABLE job_metrics ADD COLUMN IF NOT EXISTS n_feature_arcs INTEGER`,
   `CREATE TABLE IF NOT EXISTS structures (job_key VARCHAR, parent VARCHAR, child VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS predictions (job_key VARCHAR, "row" INTEGER, truth INTEGER, probs DOUBLE[])`,
   `CREATE OR REPLACE VIEW results AS
      SELECT e.experiment, j.job_key, j.dataset, e.method, j.structure, j.structure_params, j.estimator,
             j.estimator_params, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
-            m.n_train, m.n_test, m.n_arcs, j.preprocess_ms, j.train_ms, j.predict_ms
+            m.n_train, m.n_test, m.n_arcs, m.n_feature_arcs, j.preprocess_ms, j.train_ms, j.predict_ms
      FROM experiment_jobs e JOIN jobs j USING (job_key) JOIN job_metrics m USING (job_key)
      WHERE j.status = 'done'`,
 ];
@@ -102,6 +107,8 @@ export interface ResultRow {
   n_train: number;
   n_test: number;
   n_arcs: number;
+  /** Arcs between attributes only (n_arcs also counts the class arcs); NULL for jobs stored before it existed. */
+  n_feature_arcs?: number | null;
   train_ms: number;
   predict_ms: number;
 }
@@ -258,8 +265,9 @@ export class ResultStore {
       );
       if (o.status === 'done' && o.metrics) {
         const m = o.metrics;
-        await c.run(`INSERT INTO job_metrics VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+        await c.run(`INSERT INTO job_metrics VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
           o.key, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss, m.n_train, m.n_test, o.arcs?.length ?? null,
+          o.arcs ? (o.featureArcs ?? null) : null,
         ]);
       }
       if (o.arcs && o.arcs.length > 0) {
@@ -284,7 +292,7 @@ export class ResultStore {
   async results(experiment: string): Promise<ResultRow[]> {
     return (await this.query(
       `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, accuracy, zero_one_loss,
-              rmse, log_loss, n_train, n_test, n_arcs, train_ms, predict_ms
+              rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs, train_ms, predict_ms
        FROM results WHERE experiment = $1 ORDER BY dataset, method, "repeat", fold`,
       [experiment],
     )) as unknown as ResultRow[];

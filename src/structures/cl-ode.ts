@@ -9,6 +9,15 @@
  * (bnclassify's convention: AIC = LL − d, BIC = LL − (log N / 2)·d.) Edges with a negative weight are dropped
  * before Kruskal (bnclassify keeps w ≥ 0), so AIC and BIC may give a forest (FAN); loglik weights are never
  * negative, so loglik always gives a spanning tree (= `tan`).
+ * Zero-weight edges: a column with a single value in the training fold (e.g. no MDL cut) has I = 0 and
+ * d = 0, so weight exactly 0 under every score; with the default `drop: negative` (bnclassify's w ≥ 0) such
+ * edges are kept and join the forest's trees through that column (which changes the roots and hence the
+ * orientation of the joined trees, not the likelihood). `drop: nonPositive` keeps only strictly positive
+ * edges: an arc is added only when it raises the score, as the FAN papers' greedy rule reads; the
+ * default is kept so that existing results do not change.
+ * Ties between equal weights: the rule of bn/mst.ts ((i, j) order within a tie). bnclassify's order
+ * (Boost's Kruskal on negated weights through RBGL) depends on its priority queue and graph edge order and
+ * could not be checked against bnclassify here, so no `tie: bnclassify` option is offered.
  * Orientation: the tree holding `root` is rooted there, every other tree at its lowest-index attribute
  * (bnclassify ignores its `root` argument and roots each tree at its first node, i.e. root 0).
  * Parent order: the class first, then the tree parent.
@@ -21,7 +30,7 @@ import { forestWeight, maximumSpanningForest, orientForest } from '../bn/mst.js'
 import { UserError } from '../util/errors.js';
 
 export type OdeScore = 'loglik' | 'aic' | 'bic';
-export type ClOdeParams = { score?: OdeScore; root?: number };
+export type ClOdeParams = { score?: OdeScore; root?: number; drop?: 'negative' | 'nonPositive' };
 
 const SCORES: readonly OdeScore[] = ['loglik', 'aic', 'bic'];
 
@@ -65,6 +74,11 @@ export const clOde = registerStructure<ClOdeParams>({
   citation:
     'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163; ' +
     'Mihaljević, Bielza & Larrañaga (2018), bnclassify: Learning Bayesian Network Classifiers, R Journal 10(2) (tan_cl)',
+  notes:
+    'Edges with negative weight are dropped (bnclassify keeps w ≥ 0). A column with one value in a training fold ' +
+    'has weight exactly 0 with every other column (I = 0, d = 0); by default (`drop: negative`) those edges are ' +
+    'kept and join the forest into one tree through that column; `drop: nonPositive` keeps only strictly ' +
+    'positive edges (an arc only when it raises the score, the FAN papers\' greedy rule). Ties as `tan`',
   params: {
     type: 'object',
     properties: {
@@ -73,6 +87,10 @@ export const clOde = registerStructure<ClOdeParams>({
         description: 'Arc weight: loglik = I(Xi;Xj|C) (a tree); aic = N·I − d, bic = N·I − (ln N/2)·d (a forest)',
       },
       root: { type: 'integer', minimum: 0, description: 'Attribute index (0-based) rooting its tree' },
+      drop: {
+        enum: ['negative', 'nonPositive'],
+        description: 'Edges left out before Kruskal: negative (default; bnclassify, zero-weight edges kept) or nonPositive (only strictly positive edges)',
+      },
     },
     additionalProperties: false,
   },
@@ -85,7 +103,9 @@ export const clOde = registerStructure<ClOdeParams>({
     odeCheckRoot('cl-ode', root, m);
     if (m === 0) return { m, parents: [[]], info: { score, root, arcs: 0, weight: 0 } };
     const w = odeWeights(train, score, ctx.signal);
-    const edges = maximumSpanningForest(m, w, { drop: 'negative' });
+    const drop = params.drop ?? 'negative';
+    if (drop !== 'negative' && drop !== 'nonPositive') throw new UserError(`cl-ode: drop must be negative or nonPositive, got '${String(drop)}'`);
+    const edges = maximumSpanningForest(m, w, { drop });
     const s = odeForestStructure(m, edges, root);
     return { ...s, info: { score, root, arcs: edges.length, weight: forestWeight(m, w, edges) } };
   },

@@ -11,7 +11,8 @@
  * (src/structures/tan-hc.ts).
  */
 import { registerStructure } from '../registry.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, wrapperStructure, type OdeWrapperParams } from './tan-hc.js';
+import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, type OdeWrapperParams } from './search/common.js';
+import { wrapperStructure } from './search/ode-search.js';
 
 export const tanHcsp = registerStructure<OdeWrapperParams>({
   id: 'tan-hcsp',

@@ -34,6 +34,12 @@ export const tan = registerStructure<TanParams>({
   id: 'tan',
   title: 'Tree-augmented naive Bayes (Chow–Liu tree on I(Xi;Xj|C))',
   citation: 'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163',
+  notes:
+    'Ties: Kruskal takes edges by weight, largest first; weights equal within 1e-12 (relative) go in increasing ' +
+    '(i, j) column order (bn/mst.ts). Every edge is a candidate, zero-weight ones included, so the result is ' +
+    "always a spanning tree. bnclassify's tan_cl agrees except where two trees have exactly equal weight: its " +
+    "order among equal weights comes from Boost's Kruskal (a priority queue on negated weights, via RBGL) and " +
+    'is not reproduced (no `tie: bnclassify` option, since it could not be checked against bnclassify here)',
   params: {
     type: 'object',
     properties: {

@@ -23,6 +23,8 @@ const cases: { file: string; at: string; field: string; says: RegExp }[] = [
   { file: 'excludes-everything.yaml', at: '6:', field: 'exclude', says: /leaves no method/ },
   { file: 'bad-name.yaml', at: '1:7', field: 'name', says: /must match pattern/ },
   { file: 'estimators-without-structures.yaml', at: '1:1', field: 'structures', says: /is required when estimators is given/ },
+  { file: 'em-without-em.yaml', at: '3:40', field: 'preprocessing.em', says: /only applies to missing: em/ },
+  { file: 'em-estimator.yaml', at: '5:13', field: 'estimators', says: /estimator 'm-estimate' cannot be fitted by EM/ },
   { file: 'discretize-none-numeric.yaml', at: '2:12', field: 'datasets[0]', says: /dataset iris: column 'sepallength' is numeric/ },
 ];
 

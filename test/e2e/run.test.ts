@@ -16,7 +16,7 @@ async function readDb<T>(path: string, fn: (s: ResultStore) => Promise<T>): Prom
   }
 }
 
-const METRIC_SQL = `SELECT job_key, dataset, method, "repeat", fold, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs
+const METRIC_SQL = `SELECT job_key, dataset, method, "repeat", fold, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs
                     FROM results WHERE experiment = $1 ORDER BY job_key`;
 
 describe('bnclab run on real shipped data', () => {
@@ -44,6 +44,9 @@ describe('bnclab run on real shipped data', () => {
     // TAN on iris has 4 class arcs + 3 tree arcs; NB has 4.
     expect(new Set(iris.filter((r) => r['method'] === 'tan/dirichlet').map((r) => r['n_arcs']))).toEqual(new Set([7]));
     expect(new Set(iris.filter((r) => r['method'] === 'nb/dirichlet').map((r) => r['n_arcs']))).toEqual(new Set([4]));
+    // n_feature_arcs counts attribute-to-attribute arcs only (bnclassify's count): 3 for TAN, 0 for NB.
+    expect(new Set(iris.filter((r) => r['method'] === 'tan/dirichlet').map((r) => r['n_feature_arcs']))).toEqual(new Set([3]));
+    expect(new Set(iris.filter((r) => r['method'] === 'nb/dirichlet').map((r) => r['n_feature_arcs']))).toEqual(new Set([0]));
     // The fold assignment is stored as data.
     const folds = await readDb(db, (s) => s.query(`SELECT count(*)::INTEGER AS n FROM folds f JOIN splits s USING (split_key) JOIN datasets d USING (dataset_hash) WHERE d.name = 'iris'`));
     expect(folds[0]!['n']).toBe(150);

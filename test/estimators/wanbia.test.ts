@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import '../../src/estimators/index.js';
-import { wanbia, wanbiaObjective, wanbiaWeights } from '../../src/estimators/wanbia.js';
+import { renormalizedTables, wanbia, wanbiaObjective, wanbiaWeights } from '../../src/estimators/wanbia.js';
 import { naiveBayesTables, WeightedNaiveBayes } from '../../src/estimators/weighted-nb.js';
 import { dirichlet } from '../../src/estimators/dirichlet.js';
 import { getEstimator } from '../../src/registry.js';
@@ -127,5 +127,52 @@ describe('WANBIA weights', () => {
     expect(wanbia.structures).toEqual(['nb']);
     expect(() => wanbia.fit(d, naiveBayesStructure(4), { alpha: 0 }, ctx)).toThrow(UserError);
     expect(() => wanbia.fit(d, naiveBayesStructure(4), { maxIterations: 0 }, ctx)).toThrow(UserError);
+  });
+});
+
+describe("variant: bnclassify (tables θ^w renormalised per class; bnclassify's gradient)", () => {
+  // One binary attribute, two classes, P(c) = 1/2; θ(x | c0) = (0.8, 0.2), θ(x | c1) = (0.5, 0.5); w = 1/2.
+  // Renormalised: θ_w(· | c0) = (√.8, √.2) / (√.8 + √.2) = (2/3, 1/3); θ_w(· | c1) = (1/2, 1/2).
+  // So P(c0 | x0) = (2/3) / (2/3 + 1/2) = 4/7 and P(c0 | x1) = (1/3) / (1/3 + 1/2) = 2/5.
+  // Rows (x0, c0), (x1, c1): −CLL = −ln(4/7) − ln(3/5); the gradient of −CLL with bnclassify's formula
+  // (unweighted log θ, renormalised posteriors) is 3/7 ln(5/8) + 2/5 ln(2/5).
+  const tables = {
+    logPrior: Float64Array.from([Math.log(0.5), Math.log(0.5)]),
+    logCond: [Float64Array.from([Math.log(0.8), Math.log(0.5), Math.log(0.2), Math.log(0.5)])],
+    classCard: 2,
+  };
+  const d = discreteFromArrays({ cards: [2], rows: [[0], [1]], classes: [0, 1], classCard: 2 });
+
+  it('tables, posteriors, objective and gradient as worked by hand', () => {
+    const rt = renormalizedTables(tables, [0.5]);
+    expect(Math.exp(rt.logCond[0]![0]!)).toBeCloseTo(2 / 3, 14);
+    expect(Math.exp(rt.logCond[0]![2]!)).toBeCloseTo(1 / 3, 14);
+    expect(Math.exp(rt.logCond[0]![1]!)).toBeCloseTo(1 / 2, 14);
+    const p = new WeightedNaiveBayes(rt, Float64Array.from([1])).posterior(d);
+    expect(p[0]).toBeCloseTo(4 / 7, 14);
+    expect(p[2]).toBeCloseTo(2 / 5, 14);
+    const g = new Float64Array(1);
+    const f = wanbiaObjective(tables, d, [0.5], g, undefined, 'bnclassify');
+    expect(f).toBeCloseTo(-Math.log(4 / 7) - Math.log(3 / 5), 14);
+    expect(g[0]).toBeCloseTo((3 / 7) * Math.log(5 / 8) + (2 / 5) * Math.log(2 / 5), 14);
+    // The paper's variant differs here: P(c0 | x0) = √.8 / (√.8 + √.5).
+    const z = new Float64Array(1);
+    const fz = wanbiaObjective(tables, d, [0.5], z);
+    const pz0 = Math.sqrt(0.8) / (Math.sqrt(0.8) + Math.sqrt(0.5));
+    const pz1 = Math.sqrt(0.5) / (Math.sqrt(0.2) + Math.sqrt(0.5));
+    expect(fz).toBeCloseTo(-Math.log(pz0) - Math.log(pz1), 14);
+  });
+
+  it('the fitted model predicts with the renormalised tables, the default stays the paper', () => {
+    const dd = data('variant', 300);
+    const s = naiveBayesStructure(4);
+    const bn = wanbia.fit(dd, s, { variant: 'bnclassify' }, ctx) as WeightedNaiveBayes;
+    expect([...bn.weights]).toEqual([1, 1, 1, 1]);
+    const { weights } = wanbiaWeights(dd, 1, 100, undefined, 'bnclassify');
+    const expected = new WeightedNaiveBayes(renormalizedTables(naiveBayesTables(dd, 1), weights), Float64Array.from([1, 1, 1, 1])).posterior(dd);
+    const got = bn.posterior(dd);
+    for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(expected[i]!, 14);
+    const def = wanbia.fit(dd, s, {}, ctx) as WeightedNaiveBayes;
+    expect([...def.weights]).toEqual([...wanbiaWeights(dd, 1).weights]);
   });
 });

@@ -87,3 +87,25 @@ describe('cl-ode options', () => {
     expect(clOde.learn(none, {}, ctx).parents).toEqual([[]]);
   });
 });
+
+describe('cl-ode zero-weight edges (a single-valued column: I = 0 and d = 0, weight exactly 0)', () => {
+  // X1 copies X0 (N·I − d > 0 under aic), X2 has one value: edges (0,2) and (1,2) weigh exactly 0.
+  const rows = Array.from({ length: 12 }, (_, r) => [r % 2, r % 2, 0]);
+  const d = discreteFromArrays({ cards: [2, 2, 1], rows, classes: rows.map((_, r) => (r >> 1) % 2), classCard: 2 });
+
+  it('weights: aic (0,1) positive, (0,2) and (1,2) exactly 0', () => {
+    const w = odeWeights(d, 'aic');
+    expect(w[1]!).toBeGreaterThan(0);
+    expect(w[2]).toBe(0);
+    expect(w[5]).toBe(0);
+  });
+
+  it('drop: negative (default, bnclassify w >= 0) keeps the zero edge (0,2): one tree X0 -> X1, X0 -> X2', () => {
+    expect(clOde.learn(d, { score: 'aic' }, ctx).parents).toEqual([[3], [3, 0], [3, 0], []]);
+  });
+
+  it('drop: nonPositive keeps only strictly positive edges: X2 stays a class-only orphan', () => {
+    expect(clOde.learn(d, { score: 'aic', drop: 'nonPositive' }, ctx).parents).toEqual([[3], [3, 0], [3], []]);
+    expect(() => clOde.learn(d, { drop: 'zero' } as never, ctx)).toThrow(UserError);
+  });
+});

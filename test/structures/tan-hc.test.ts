@@ -1,21 +1,16 @@
 import { describe, it, expect } from 'vitest';
 import '../../src/structures/index.js';
-import {
-  OdeFoldEvaluator,
-  hcCandidates,
-  odeWrapperSearch,
-  superParentChildren,
-  tanHc,
-  WRAPPER_MAX_ATTRIBUTES,
-} from '../../src/structures/tan-hc.js';
+import { tanHc } from '../../src/structures/tan-hc.js';
+import { OdeFoldEvaluator } from '../../src/structures/search/ode-evaluator.js';
+import { hcCandidates, odeWrapperSearch, superParentChildren } from '../../src/structures/search/ode-search.js';
+import { WRAPPER_MAX_ATTRIBUTES } from '../../src/structures/search/common.js';
 import { tanHcsp } from '../../src/structures/tan-hcsp.js';
-import { fitCptModel, smoothedLogProbs } from '../../src/bn/cpt.js';
-import { discreteFromArrays, MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
+import { discreteFromArrays, MISSING, type DiscreteData } from '../../src/bn/data.js';
 import { assertDag, type Structure } from '../../src/bn/structure.js';
 import { stratifiedKFold } from '../../src/folds/split.js';
 import { Rng } from '../../src/util/rng.js';
 import { UserError } from '../../src/util/errors.js';
-import { correlatedData, shipped } from './catalog-data.js';
+import { correlatedData, refitCvAccuracy, shipped } from './catalog-data.js';
 
 const ctx = () => ({ rng: new Rng('tan-hc') });
 
@@ -23,30 +18,11 @@ function randomData(seed: string, n: number, cards: number[], C: number, missing
   return correlatedData(seed, n, cards, C, missing, 0.3);
 }
 
-/** Mean fold accuracy the slow way: fit a Laplace CptModel per training fold, exact log P(c, x_obs) on the test fold. */
+/** Mean fold accuracy the slow way: a Laplace CptModel per training fold, exact log P(c, x_obs) on the test fold. */
 function bruteForce(d: DiscreteData, foldOf: Int32Array, k: number, parent: Int32Array, alpha: number): number {
   const m = d.columns.length;
   const structure: Structure = { m, parents: [...Array.from(parent, (p) => (p < 0 ? [m] : [m, p])), []] };
-  let sum = 0;
-  for (let f = 0; f < k; f++) {
-    const train: number[] = [];
-    const test: number[] = [];
-    for (let r = 0; r < d.n; r++) (foldOf[r] === f ? test : train).push(r);
-    const model = fitCptModel(selectRows(d, train), structure, (fc) => smoothedLogProbs(fc, alpha));
-    const t = selectRows(d, test);
-    const lj = model.logJoint(t);
-    const C = d.classCard;
-    let credit = 0;
-    for (let r = 0; r < t.n; r++) {
-      let mx = -Infinity;
-      for (let c = 0; c < C; c++) mx = Math.max(mx, lj[r * C + c]!);
-      let ties = 0;
-      for (let c = 0; c < C; c++) if (Math.abs(lj[r * C + c]! - mx) < 1e-9) ties++;
-      if (Math.abs(lj[r * C + t.classColumn[r]!]! - mx) < 1e-9) credit += 1 / ties;
-    }
-    sum += credit / t.n;
-  }
-  return sum / k;
+  return refitCvAccuracy(d, foldOf, k, structure, alpha);
 }
 
 describe('the cached fold evaluator equals refitting every fold', () => {

@@ -11,6 +11,7 @@ export const planCommand: Command = {
       const file = onePositional(pos, this.usage);
       const { loadSpecFile } = await import('../../spec/load.js');
       const { buildPlan } = await import('../../spec/plan.js');
+      const { emText } = await import('../../bn/em.js');
       const { spec } = loadSpecFile(file);
       const plan = buildPlan(spec);
       const out: string[] = [];
@@ -21,7 +22,7 @@ export const planCommand: Command = {
       }
       out.push(`methods (${spec.methods.length}):`);
       for (const m of spec.methods) out.push(`  ${m.label}`);
-      out.push(`preprocessing: discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing ${spec.preprocessing.missing}`);
+      out.push(`preprocessing: discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing ${spec.preprocessing.missing}${emText(spec.preprocessing.em)}`);
       const r = spec.resampling;
       out.push(`resampling: ${r.method}${typeof r.folds === 'number' ? (r.method === 'cv' ? `, ${r.folds} folds` : '') : `, folds from ${r.folds.file}`}, ${r.repeats} repeat(s)${r.stratified ? ', stratified' : ''}${r.method === 'holdout' ? `, test fraction ${r.test_fraction}` : ''}`);
       if (v['jobs']) {

@@ -1,0 +1,133 @@
+/** The one-dependence greedy searches of tan-hc and tan-hcsp (bnclassify augment_ode / augment_ode_sp). */
+import type { LearnContext } from '../../registry.js';
+import { attributeCount, type DiscreteData } from '../../bn/data.js';
+import type { Structure } from '../../bn/structure.js';
+import { stratifiedKFold } from '../../folds/split.js';
+import type { Rng } from '../../util/rng.js';
+import { OdeFoldEvaluator } from './ode-evaluator.js';
+import { checkWrapperParams, maxRandom, nameRank, SCORE_TOL, type OdeWrapperParams } from './common.js';
+
+export interface OdeWrapperResult {
+  /** Attribute parent of each attribute, -1 for none. */
+  readonly parent: Int32Array;
+  /** Mean fold accuracy of the final structure. */
+  readonly score: number;
+  /** Scores of the accepted states, naive Bayes first. */
+  readonly scores: number[];
+  readonly folds: number;
+}
+
+/** Root of v's tree in a forest. */
+function rootOf(par: Int32Array, v: number): number {
+  while (par[v]! >= 0) v = par[v]!;
+  return v;
+}
+
+/** bnclassify's augment_ode: every arc that keeps a one-dependence forest, one of each equivalent pair. */
+export function hcCandidates(par: Int32Array, rank: Int32Array): { tails: number[]; heads: number[] } {
+  const m = par.length;
+  const tails: number[] = [];
+  const heads: number[] = [];
+  const root = Int32Array.from({ length: m }, (_, v) => rootOf(par, v));
+  for (let to = 0; to < m; to++) {
+    if (par[to]! >= 0) continue;
+    for (let from = 0; from < m; from++) {
+      if (from === to || root[from] === to) continue;
+      // Between two orphans keep only the arc whose tail sorts first.
+      if (par[from]! < 0 && rank[from]! > rank[to]!) continue;
+      tails.push(from);
+      heads.push(to);
+    }
+  }
+  return { tails, heads };
+}
+
+/** bnclassify's superparent_children: each attribute with the orphans it may take as children. */
+export function superParentChildren(par: Int32Array): { sp: number; children: number[] }[] {
+  const m = par.length;
+  const orphans: number[] = [];
+  for (let v = 0; v < m; v++) if (par[v]! < 0) orphans.push(v);
+  if (orphans.length <= 1) return [];
+  const out: { sp: number; children: number[] }[] = [];
+  for (let s = 0; s < m; s++) {
+    const r = rootOf(par, s);
+    // An orphan is an ancestor of s only if it is the root of s's tree.
+    const children = orphans.filter((o) => o !== s && o !== r);
+    if (children.length > 0) out.push({ sp: s, children });
+  }
+  return out;
+}
+
+/** The greedy CV-accuracy search of bnclassify's greedy_search with the augment_ode or augment_ode_sp step. */
+export function odeWrapperSearch(
+  data: DiscreteData,
+  opts: { k: number; epsilon: number; alpha: number; superParent: boolean },
+  rng: Rng,
+  signal?: AbortSignal,
+): OdeWrapperResult {
+  const m = attributeCount(data);
+  const parent = new Int32Array(m).fill(-1);
+  const k = Math.min(opts.k, data.n);
+  if (k < 2 || m === 0) return { parent, score: NaN, scores: [], folds: k };
+  const foldOf = stratifiedKFold(data.classColumn, data.classCard, k, rng.derive('folds'));
+  const ties = rng.derive('ties');
+  const ev = new OdeFoldEvaluator(data, foldOf, k, opts.alpha);
+  const rank = nameRank(data);
+  let current = ev.setCurrent(parent);
+  const scores = [current];
+  for (;;) {
+    signal?.throwIfAborted();
+    if (Math.abs(current - 1) < SCORE_TOL) break;
+    let tails: number[];
+    let heads: number[];
+    if (opts.superParent) {
+      const sps = superParentChildren(parent);
+      if (sps.length === 0) break;
+      const spScores = sps.map(({ sp, children }) => {
+        signal?.throwIfAborted();
+        return ev.score(
+          children.map(() => sp),
+          children,
+          parent,
+        );
+      });
+      const best = sps[maxRandom(spScores, ties)]!;
+      heads = best.children;
+      tails = heads.map(() => best.sp);
+    } else {
+      ({ tails, heads } = hcCandidates(parent, rank));
+    }
+    if (heads.length === 0) break;
+    const cs: number[] = [];
+    for (let i = 0; i < heads.length; i++) {
+      if ((i & 63) === 0) signal?.throwIfAborted();
+      cs.push(ev.score([tails[i]!], [heads[i]!], parent));
+    }
+    let mx = -Infinity;
+    for (const s of cs) if (s > mx) mx = s;
+    if (!(mx - opts.epsilon >= current - SCORE_TOL)) break;
+    const pick = maxRandom(cs, ties);
+    parent[heads[pick]!] = tails[pick]!;
+    current = ev.setCurrent(parent);
+    scores.push(current);
+  }
+  return { parent, score: current, scores, folds: k };
+}
+
+export function wrapperStructure(data: DiscreteData, p: OdeWrapperParams, ctx: LearnContext, id: string, superParent: boolean): Structure {
+  const { k, epsilon, alpha } = checkWrapperParams(id, p);
+  const m = attributeCount(data);
+  const res = odeWrapperSearch(data, { k, epsilon, alpha, superParent }, ctx.rng, ctx.signal);
+  const parents: number[][] = [];
+  let arcs = 0;
+  for (let a = 0; a < m; a++) {
+    const q = res.parent[a]!;
+    parents.push(q < 0 ? [m] : [m, q]);
+    if (q >= 0) arcs++;
+  }
+  parents.push([]);
+  const info: Record<string, number> = { arcs, folds: res.folds, steps: Math.max(0, res.scores.length - 1) };
+  if (Number.isFinite(res.score)) info.cvAccuracy = res.score;
+  return { m, parents, info };
+}
+
