@@ -13,7 +13,7 @@
  * rotated order, so load drifts on a shared machine affect all methods alike. CPU ms is this process's CPU
  * time over the whole job (train, predict and metrics), less distorted than wall time by other processes.
  *
- * --weka auto|on|off (default auto = when /usr/share/java/weka.jar exists; Debian package `weka`):
+ * --weka-jar PATH (Debian package `weka`: /usr/share/java/weka.jar; without it, "no side-by-side comparison"):
  * writes the same discretized train and test rows as ARFF (nominal attributes) to --out, and times Weka's
  * NaiveBayes, AODE, BayesNet with TAN and with HillClimber, and RandomForest (-I 100) against nb, aode,
  * tan, hill-climb and random-forest two ways: the whole process (JVM or Node start, ARFF parsing, fit,
@@ -23,11 +23,11 @@
  *
  *   npx tsc -p tsconfig.json && node dist/bench/catalog.js [--datasets shuttle,letter] [--rounds 5]
  *        [--methods nb,tan,kdb-5,skdb,aode,hill-climb,tan-hc,random-forest] [--folds 1]
- *        [--weka auto|on|off] [--weka-rounds 3] [--out /tmp/catbench]
+ *        [--weka-jar /usr/share/java/weka.jar] [--weka-rounds 3] [--out /tmp/catbench]
  */
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -42,6 +42,7 @@ import { getBaseline, getEstimator, getStructure, withDefaults, type Params } fr
 import { UserError } from '../src/util/errors.js';
 import { Rng } from '../src/util/rng.js';
 import '../src/methods.js';
+import { NO_COMPARISON, timeProcess } from './lib/process.js';
 
 process.on('uncaughtException', (e) => {
   if (e instanceof UserError) {
@@ -52,7 +53,6 @@ process.on('uncaughtException', (e) => {
   process.exit(1);
 });
 
-const WEKA_JAR = '/usr/share/java/weka.jar';
 const ESTIMATOR = { id: 'dirichlet', params: { alpha: 1 } };
 
 /** The catalog: label → registry method, as a spec would name it. */
@@ -104,7 +104,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     methods: { type: 'string', default: 'nb,tan,kdb-5,skdb,aode,hill-climb,tan-hc,random-forest' },
     folds: { type: 'string', default: '1' },
-    weka: { type: 'string', default: 'auto' },
+    'weka-jar': { type: 'string' },
     'weka-rounds': { type: 'string', default: '3' },
     out: { type: 'string', default: '/tmp/catbench' },
     // Internal: one job on an ARFF file whose first --ntrain rows train and the rest test (whole-process timing).
@@ -195,11 +195,9 @@ const wekaRounds = positiveInt('weka-rounds', values['weka-rounds']);
 const labels = [...new Set(values.methods!.split(',').map((s) => s.trim()).filter((s) => s.length > 0))];
 if (!labels.includes('nb')) labels.unshift('nb'); // the ratios need it
 const payloads = new Map(labels.map((l) => [l, methodPayload(l)]));
-const wekaMode = values.weka!;
-if (!['auto', 'on', 'off'].includes(wekaMode)) throw new UserError(`--weka must be auto, on or off, got '${wekaMode}'`);
-const wekaAvailable = existsSync(WEKA_JAR);
-if (wekaMode === 'on' && !wekaAvailable) throw new UserError(`--weka on: ${WEKA_JAR} not found (apt-get install weka)`);
-const runWeka = wekaMode !== 'off' && wekaAvailable;
+const WEKA_JAR = values['weka-jar'] ?? '';
+if (WEKA_JAR && !existsSync(WEKA_JAR)) throw new UserError(`--weka-jar: ${WEKA_JAR} not found (Debian package weka: dpkg -L weka | grep jar)`);
+const runWeka = WEKA_JAR !== '';
 const PREPROCESSING: PreprocessOptions = { discretize: { method: 'mdl' }, missing: 'as-value' };
 
 function median(xs: number[]): number {
@@ -330,11 +328,7 @@ console.log(
 // ---------------------------------------------------------------------------------------------------------
 // Weka comparison on the first fold.
 if (!runWeka) {
-  console.log(
-    wekaMode === 'off'
-      ? '\nWeka comparison skipped (--weka off).'
-      : `\nWeka comparison skipped: ${WEKA_JAR} not found (Debian package \`weka\`: apt-get install weka).`,
-  );
+  console.log(`\nWeka: ${NO_COMPARISON} (give --weka-jar PATH; Debian's weka package installs /usr/share/java/weka.jar).`);
   process.exit(0);
 }
 
@@ -374,19 +368,10 @@ function firstFold(d: Prepared): { train: DiscreteData; test: DiscreteData } {
   return { train: pre.transform(t, pre.trainRows()), test: pre.transform(t, testRows(split, 0, 0)) };
 }
 
-const GNU_TIME = '/usr/bin/time';
-
-/** Wall ms of a child process and, when GNU time is installed, its CPU ms (user + system, all threads). */
+/** Wall and CPU ms (user + system, all threads) of a child process, timed by GNU time (bench/lib/process.ts). */
 function wall(cmd: string, args: string[]): { ms: number; cpuMs: number; stdout: string } {
-  const timeFile = resolve(values.out!, '.time');
-  const useTime = existsSync(GNU_TIME);
-  const [c, a] = useTime ? [GNU_TIME, ['-f', '%U %S', '-o', timeFile, cmd, ...args]] : [cmd, args];
-  const t0 = performance.now();
-  const res = spawnSync(c, a, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  const ms = performance.now() - t0;
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${res.status}): ${res.stderr || res.error}`);
-  const cpu = useTime ? readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number) : [NaN, NaN];
-  return { ms, cpuMs: (cpu[0]! + cpu[1]!) * 1000, stdout: res.stdout };
+  const t = timeProcess({ label: cmd, cmd, args });
+  return { ms: t.wallS * 1000, cpuMs: t.cpuS * 1000, stdout: t.stdout };
 }
 
 interface WekaRun {

@@ -5,15 +5,24 @@
  *
  * Each figure is measured in a fresh child process, so its peak resident memory (resourceUsage().maxRSS)
  * belongs to that step alone; wall-clock seconds and the process's CPU seconds are both printed (on a
- * shared machine the CPU time is the steadier figure). EBN times are compared with the anchor: Silander's bene (C), BDeu ess 1,
- * whole pipeline, on a machine like ours (figures given with the issue).
+ * shared machine the CPU time is the steadier figure).
+ *
+ * --bene DIR (a built bene, github tomisilander/bene: DIR/bin/data2net.sh and its steps) compares EBN with
+ * Silander's C program side by side: the same discretized rows are written in bene's format (.vd, .idt),
+ * and our whole `--child … ebn` process and bene's whole data2net.sh pipeline (BDeu, ess 1) are timed in
+ * turn, --runs rounds, CPU and wall medians with the load average (bench/lib/process.ts); both best scores
+ * are printed (natural log). Without --bene the EBN lines say "no side-by-side comparison".
  *
  *   node dist/bench/exact.js                      all data sets, all steps
  *   node dist/bench/exact.js zoo hepatitis        some data sets
  *   node dist/bench/exact.js --steps ebn,kb10     some steps (scores, ebn, eanb, kb10, kb100, subbkb10)
  *   node dist/bench/exact.js --timeout 600        per-step limit in seconds (default 900)
+ *   node dist/bench/exact.js --bene /tmp/bene --runs 5 heart-statlog zoo house-votes-84 --steps ebn
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadRegistry } from '../src/datasets/registry.js';
@@ -27,20 +36,7 @@ import { stratifiedKFold } from '../src/folds/split.js';
 import { getStructure, getEstimator } from '../src/registry.js';
 import { Rng } from '../src/util/rng.js';
 import '../src/methods.js';
-
-/** bene (Silander's C implementation) whole-pipeline seconds, BDeu ess 1, with the issue's figures. */
-const ANCHOR: Record<string, number> = {
-  'heart-statlog': 0.66,
-  zoo: 2.0,
-  'house-votes-84': 3.3,
-  letter: 73,
-  lymphography: 17,
-  vehicle: 34,
-  hepatitis: 21,
-  segment: 108,
-  'german-credit': 587,
-  mushroom: 600, // "over 600 s": a lower bound
-};
+import { NO_COMPARISON, alternate, loadAverage, summaryTable } from './lib/process.js';
 
 /** Data sets by variable count (attributes + class): 10, 14–15, 17–18, 19–20, 21, 23. */
 const DATASETS = [
@@ -135,15 +131,20 @@ function main(): void {
   }
   let steps: Step[] = [...STEPS];
   let timeout = 900;
+  let bene: string | undefined;
+  let runs = 5;
   const names: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--steps') steps = args[++i]!.split(',') as Step[];
     else if (args[i] === '--timeout') timeout = Number(args[++i]);
+    else if (args[i] === '--bene') bene = args[++i];
+    else if (args[i] === '--runs') runs = Number(args[++i]);
     else names.push(args[i]!);
   }
   for (const s of steps) if (!STEPS.includes(s)) throw new Error(`unknown step '${s}' (known: ${STEPS.join(', ')})`);
   const script = fileURLToPath(import.meta.url);
-  console.log('data set         vars   rows  step       seconds  cpu s   peak MB  vs bene (EBN)           detail');
+  console.log(`exact: ${new Date().toISOString()}; load average ${loadAverage()}`);
+  console.log('data set         vars   rows  step       seconds  cpu s   peak MB  detail');
   for (const name of names.length ? names : DATASETS) {
     const cpuOf = new Map<Step, number>();
     const wallOf = new Map<Step, number>();
@@ -169,11 +170,9 @@ function main(): void {
         }
         cpuOf.set(step, r.cpuSeconds);
         wallOf.set(step, r.seconds);
-        const anchor = step === 'ebn' ? ANCHOR[name] : undefined;
-        const ratio = anchor ? `${(r.seconds / anchor).toFixed(3)} (bene ${anchor}${name === 'mushroom' ? '+' : ''} s)` : '';
         line =
           `${name.padEnd(16)} ${String(r.vars).padStart(4)} ${String(r.rows).padStart(6)}  ${step.padEnd(9)} ` +
-          `${r.seconds.toFixed(2).padStart(8)} ${r.cpuSeconds.toFixed(2).padStart(6)} ${r.peakMB.toFixed(0).padStart(9)}  ${ratio.padEnd(22)} ${r.detail}`;
+          `${r.seconds.toFixed(2).padStart(8)} ${r.cpuSeconds.toFixed(2).padStart(6)} ${r.peakMB.toFixed(0).padStart(9)}  ${r.detail}`;
       }
       console.log(line);
     }
@@ -182,6 +181,46 @@ function main(): void {
       const v = wallOf.get(k);
       if (ebn && v) console.log(`${name.padEnd(16)} ${k.toUpperCase()} / EBN: ${(v / ebn).toFixed(2)} wall, ${(cpuOf.get(k)! / cpuOf.get('ebn')!).toFixed(2)} cpu`);
     }
+    if (steps.includes('ebn')) {
+      if (bene) compareWithBene(name, script, bene, runs);
+      else console.log(`${name.padEnd(16)} EBN vs bene: ${NO_COMPARISON} (give --bene DIR)`);
+    }
+  }
+}
+
+/** The data set in bene's format: .vd (a name and the value names per variable) and .idt (codes, tab-separated). */
+function writeBeneFiles(data: DiscreteData, dir: string): { vd: string; idt: string } {
+  const vd = join(dir, 'data.vd');
+  const idt = join(dir, 'data.idt');
+  const vars = [...data.labels.map((l) => l.length), data.classCard];
+  writeFileSync(vd, vars.map((card, i) => [`v${i}`, ...Array.from({ length: card }, (_, k) => `s${k}`)].join('\t')).join('\n') + '\n');
+  const lines: string[] = [];
+  for (let r = 0; r < data.n; r++) lines.push([...data.columns.map((c) => c[r]!), data.classColumn[r]!].join('\t'));
+  writeFileSync(idt, lines.join('\n') + '\n');
+  return { vd, idt };
+}
+
+/** EBN (ours, whole child process) and bene's data2net.sh (BDeu, ess 1) in turn; medians and both scores. */
+function compareWithBene(name: string, script: string, bene: string, runs: number): void {
+  const dir = mkdtempSync(join(tmpdir(), 'bnclab-bene-'));
+  try {
+    const { vd, idt } = writeBeneFiles(load(name), dir);
+    const res = join(dir, 'res');
+    const summaries = alternate(
+      [
+        [{ label: `bnclab EBN (${name})`, cmd: process.execPath, args: [script, '--child', name, 'ebn'] }],
+        [{ label: `bene data2net.sh (${name})`, cmd: 'bash', args: [join(bene, 'bin', 'data2net.sh'), vd, idt, '1', res], before: () => rmSync(res, { recursive: true, force: true }) }],
+      ],
+      runs,
+      (s) => process.stderr.write(`${name}:${s}\n`),
+    );
+    const ours = /score (-?[\d.]+)/.exec(summaries[0]!.runs[0]!.stdout)?.[1];
+    const theirs = summaries[1]!.runs[0]!.stdout.trim().split('\n').pop();
+    console.log(`\n${name}: EBN whole process, side by side with bene (median of ${runs}; best score ours ${ours}, bene ${theirs})`);
+    console.log(summaryTable(summaries));
+    console.log(`load average at the end: ${loadAverage()}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

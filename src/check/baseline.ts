@@ -12,6 +12,7 @@ import { packageRoot } from '../util/paths.js';
 import { UserError } from '../util/errors.js';
 import { BNCLAB_VERSION, RESULTS_VERSION } from '../version.js';
 import { COMPARE_METRICS, type CompareMetric } from '../report/spec.js';
+import { foldGroups } from '../report/summary.js';
 
 export const BASELINE_FORMAT = 'bnclab-baseline';
 export const BASELINE_VERSION = 1;
@@ -75,18 +76,12 @@ export function codeCommit(): string | null {
 
 /** Group result rows into baseline entries (dataset, then method, folds in (repeat, fold) order). */
 export function baselineEntries(rows: readonly ResultRow[]): BaselineEntry[] {
-  const groups = new Map<string, ResultRow[]>();
-  for (const r of rows) {
-    const k = `${r.dataset}\u0000${r.method}`;
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = []));
-    g.push(r);
-  }
   const out: BaselineEntry[] = [];
-  for (const g of groups.values()) {
-    g.sort((a, b) => a.repeat - b.repeat || a.fold - b.fold);
+  for (const g of foldGroups(rows)) {
     const metrics: Partial<Record<CompareMetric, BaselineMetric>> = {};
     for (const m of COMPARE_METRICS) {
+      // A metric some job predates (NULL in the store) is left out of the entry rather than read as 0.
+      if (g.some((r) => r[m] === null || r[m] === undefined)) continue;
       const folds = g.map((r) => Number(r[m]));
       metrics[m] = { mean: folds.reduce((a, b) => a + b, 0) / folds.length, folds };
     }

@@ -15,6 +15,9 @@ import { checkCommand } from './commands/check.js';
 import { datasetsCommand } from './commands/datasets.js';
 import { schemaCommand } from './commands/schema.js';
 import { methodsCommand } from './commands/methods.js';
+import { sqlCommand } from './commands/sql.js';
+import { fitCommand } from './commands/fit.js';
+import { synthCommand } from './commands/synth.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -25,6 +28,9 @@ const commands: Record<string, Command> = {
   datasets: datasetsCommand,
   schema: schemaCommand,
   methods: methodsCommand,
+  sql: sqlCommand,
+  fit: fitCommand,
+  synth: synthCommand,
 };
 
 function mainHelp(): string {

@@ -2,7 +2,9 @@
  * The method catalog as Markdown, generated from the registry (ids, titles, citations, parameters with
  * their defaults), so docs/methods.md never disagrees with the code. `bnclab methods --write` rewrites it.
  */
-import { listBaselines, listEstimators, listStructures, type JsonSchema, type MethodInfo } from '../registry.js';
+import { compatible, getBaseline, getEstimator, getStructure, listBaselines, listEstimators, listStructures, type Estimator, type JsonSchema, type MethodInfo } from '../registry.js';
+import { UserError } from '../util/errors.js';
+import { closest } from '../util/text.js';
 import '../methods.js';
 
 export function methodsMarkdown(): string {
@@ -29,14 +31,12 @@ export function methodsMarkdown(): string {
       out.push(`### \`${m.id}\`: ${m.title}`, '', m.citation, '');
       if (m.notes) out.push(m.notes, '');
       for (const line of extra?.(m) ?? []) out.push(line);
-      const props = (m.params['properties'] ?? {}) as Record<string, JsonSchema>;
-      const keys = Object.keys(props);
-      if (keys.length === 0) out.push('No parameters.', '');
+      const params = parameterRows(m);
+      if (params.length === 0) out.push('No parameters.', '');
       else {
         out.push('| parameter | type | default | meaning |', '|---|---|---|---|');
-        for (const k of keys) {
-          const p = props[k]!;
-          out.push(`| \`${k}\` | ${typeText(p)} | ${m.defaults[k] === undefined ? '' : `\`${JSON.stringify(m.defaults[k])}\``} | ${String(p['description'] ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
+        for (const p of params) {
+          out.push(`| \`${p.name}\` | ${p.type.replace(/\|/g, '\\|')} | ${p.default === undefined ? '' : `\`${p.default}\``} | ${p.meaning.replace(/\|/g, '\\|')} |`);
         }
         out.push('');
       }
@@ -56,13 +56,79 @@ export function methodsMarkdown(): string {
   return out.join('\n');
 }
 
+interface ParameterRow {
+  readonly name: string;
+  /** Markdown-ish: enum values in backquotes, alternatives joined by ' | '. */
+  readonly type: string;
+  /** JSON text of the default, if any. */
+  readonly default: string | undefined;
+  readonly meaning: string;
+}
+
+function parameterRows(m: MethodInfo): ParameterRow[] {
+  const props = (m.params['properties'] ?? {}) as Record<string, JsonSchema>;
+  return Object.keys(props).map((k) => ({
+    name: k,
+    type: typeText(props[k]!),
+    default: m.defaults[k] === undefined ? undefined : JSON.stringify(m.defaults[k]),
+    meaning: String(props[k]!['description'] ?? '').replace(/\n/g, ' '),
+  }));
+}
+
+/** `bnclab methods <id>`: one method's kind, title, citation, parameters with defaults, and the pairs it forms. */
+export function methodDetail(id: string): string {
+  const found: [string, MethodInfo][] = [];
+  const s = getStructure(id);
+  const e = getEstimator(id);
+  const b = getBaseline(id);
+  if (s) found.push(['structure learner', s]);
+  if (e) found.push(['parameter estimator', e]);
+  if (b) found.push(['baseline', b]);
+  if (found.length === 0) {
+    const ids = [...listStructures(), ...listEstimators(), ...listBaselines()].map((x) => x.id);
+    const near = closest(id, ids);
+    throw new UserError(`methods: no method '${id}'${near ? ` (did you mean '${near}'?)` : ''}; 'bnclab methods' lists them`);
+  }
+  const out: string[] = [];
+  for (const [kind, m] of found) {
+    out.push(`${m.id}: ${m.title} (${kind})`, '', `Citation: ${m.citation}`, '');
+    const rows = parameterRows(m);
+    if (rows.length === 0) out.push('Parameters: none', '');
+    else {
+      out.push('Parameters (a list in a spec is a sweep):');
+      const plain = rows.map((r) => [r.name, r.type.replace(/`/g, ''), r.default ?? '', r.meaning]);
+      const head = ['name', 'type', 'default', 'meaning'];
+      const w = head.map((h, i) => Math.max(h.length, ...plain.map((r) => r[i]!.length)));
+      const line = (r: string[]): string => '  ' + r.map((c, i) => (i < 3 ? c.padEnd(w[i]!) : c)).join('  ').trimEnd();
+      out.push(line(head), ...plain.map(line), '');
+    }
+    if (m.maxAttributes !== undefined) out.push(`Handles at most ${m.maxAttributes} attributes.`, '');
+    if (kind === 'structure learner') {
+      const ok = listEstimators().filter((est) => compatible(est, m.id)).map((est) => est.id);
+      const not = listEstimators().filter((est) => !compatible(est, m.id)).map((est) => est.id);
+      out.push(`Estimators it pairs with: ${ok.join(', ')}`);
+      if (not.length) out.push(`Not with: ${not.join(', ')}`);
+      out.push('', `In a spec: structures: [${m.id}] with estimators: [${ok[0] ?? '…'}], or methods: [{ structure: ${m.id}, estimator: ${ok[0] ?? '…'} }]`, '');
+    } else if (kind === 'parameter estimator') {
+      const ok = listStructures().filter((st) => compatible(m as Estimator, st.id)).map((st) => st.id);
+      const not = listStructures().filter((st) => !compatible(m as Estimator, st.id)).map((st) => st.id);
+      out.push(`Structures it pairs with: ${ok.length === listStructures().length ? `every structure learner (${ok.join(', ')})` : ok.join(', ')}`);
+      if (not.length) out.push(`Not with: ${not.join(', ')}`);
+      out.push('');
+    } else {
+      out.push('A baseline runs on its own (spec: baselines: [' + m.id + ']), on the same folds and preprocessing.', '');
+    }
+  }
+  return out.join('\n');
+}
+
 function typeText(p: JsonSchema): string {
-  if (Array.isArray(p['enum'])) return (p['enum'] as unknown[]).map((v) => `\`${JSON.stringify(v)}\``).join(' \\| ');
-  if (Array.isArray(p['anyOf'])) return (p['anyOf'] as JsonSchema[]).map(typeText).join(' \\| ');
+  if (Array.isArray(p['enum'])) return (p['enum'] as unknown[]).map((v) => `\`${JSON.stringify(v)}\``).join(' | ');
+  if (Array.isArray(p['anyOf'])) return (p['anyOf'] as JsonSchema[]).map(typeText).join(' | ');
   const t = p['type'];
   const range: string[] = [];
   if (p['minimum'] !== undefined) range.push(`≥ ${String(p['minimum'])}`);
   if (p['exclusiveMinimum'] !== undefined) range.push(`> ${String(p['exclusiveMinimum'])}`);
   if (p['maximum'] !== undefined) range.push(`≤ ${String(p['maximum'])}`);
-  return `${Array.isArray(t) ? t.join(' \\| ') : String(t ?? 'any')}${range.length ? ` (${range.join(', ')})` : ''}`;
+  return `${Array.isArray(t) ? t.join(' | ') : String(t ?? 'any')}${range.length ? ` (${range.join(', ')})` : ''}`;
 }

@@ -14,14 +14,10 @@
 import { UserError } from '../util/errors.js';
 import {
   baseName,
-  distinct,
-  encode,
   findClassColumn,
   listNames,
   makeTable,
   parseNumber,
-  pick,
-  rowsWithClass,
   sortLabels,
   type ColumnType,
 } from './columns.js';
@@ -47,17 +43,45 @@ const LF = 10;
 const SPACE = 32;
 const TAB = 9;
 
-/** One record: field values and the 1-based line where it starts. */
-type RecordSink = (fields: string[], line: number) => void;
+/**
+ * One record: field values and the 1-based line where it starts. A short unquoted field of printable ASCII
+ * without spaces (1 to 7 characters, codes 33–126) comes as a number instead of a string: its characters
+ * packed in base 128 (see unpack), which reading a large file looks up without making a string.
+ */
+type Field = string | number;
+type RecordSink = (fields: Field[], line: number) => void;
 
-/** Split text into records of unquoted fields; calls sink for every non-blank record. */
-function tokenize(text: string, file: string, sink: RecordSink): void {
+/** The text of a packed field. */
+function unpack(key: number): string {
+  let out = '';
+  while (key > 0) {
+    const c = key % 128;
+    out = String.fromCharCode(c) + out;
+    key = (key - c) / 128;
+  }
+  return out;
+}
+
+/** Where tokenize stopped: the start of the first record not yet passed to the sink, and its line. */
+interface TokenizeEnd {
+  readonly index: number;
+  readonly line: number;
+}
+
+/**
+ * Split text into records of unquoted fields; calls sink for every non-blank record. With `final` false the
+ * text is one piece of a longer stream: a record that reaches the end of the text without its line end (or
+ * ends on a CR or a quote whose meaning depends on the next character) is not passed on, and the returned
+ * index says where it starts, so the caller can prepend it to the next piece.
+ */
+function tokenize(text: string, file: string, sink: RecordSink, firstLine = 1, final = true): TokenizeEnd {
   const n = text.length;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
+  let i = 0;
+  let line = firstLine;
   while (i < n) {
+    const recStart = i;
     const recLine = line;
-    const fields: string[] = [];
+    const fields: Field[] = [];
     let blank = true;
     for (;;) {
       let j = i;
@@ -69,9 +93,13 @@ function tokenize(text: string, file: string, sink: RecordSink): void {
         let value = '';
         let seg = j;
         for (;;) {
-          if (j >= n) throw new UserError(`${file}:${quoteLine}: unterminated quoted field`);
+          if (j >= n) {
+            if (!final) return { index: recStart, line: recLine };
+            throw new UserError(`${file}:${quoteLine}: unterminated quoted field`);
+          }
           const c = text.charCodeAt(j);
           if (c === QUOTE) {
+            if (!final && j + 1 >= n) return { index: recStart, line: recLine };
             if (j + 1 < n && text.charCodeAt(j + 1) === QUOTE) {
               value += text.slice(seg, j + 1);
               j += 2;
@@ -89,20 +117,34 @@ function tokenize(text: string, file: string, sink: RecordSink): void {
         fields.push(value);
       } else {
         let k = j;
+        let key = 0;
+        let packable = true;
         for (; k < n; k++) {
           const c = text.charCodeAt(k);
           if (c === COMMA || c === CR || c === LF) break;
+          if (packable) {
+            if (c < 33 || c > 126 || k - j >= 7) packable = false;
+            else key = key * 128 + c;
+          }
         }
-        const value = text.slice(j, k).trim();
-        if (value !== '' || fields.length > 0 || (k < n && text.charCodeAt(k) === COMMA)) blank = false;
-        fields.push(value);
+        if (packable && k > j) {
+          // Nothing to trim: no character of the field is whitespace.
+          blank = false;
+          fields.push(key);
+        } else {
+          const value = text.slice(j, k).trim();
+          if (value !== '' || fields.length > 0 || (k < n && text.charCodeAt(k) === COMMA)) blank = false;
+          fields.push(value);
+        }
         j = k;
       }
       if (j >= n) {
+        if (!final) return { index: recStart, line: recLine };
         i = n;
         break;
       }
       const c = text.charCodeAt(j);
+      if (!final && c === CR && j + 1 >= n) return { index: recStart, line: recLine };
       if (c === COMMA) {
         i = j + 1;
         continue;
@@ -117,21 +159,132 @@ function tokenize(text: string, file: string, sink: RecordSink): void {
     }
     if (!blank) sink(fields, recLine);
   }
+  return { index: n, line };
 }
 
 export function parseCsv(text: string, opts: CsvOptions): RawTable {
-  const file = opts.file;
-  const missing = new Set(opts.missing ?? ['?', '']);
-  // Held in an object so the closure's assignment is visible to the type checker after tokenize returns.
-  const head: { names: string[] | null } = { names: null };
-  let cells: (string | null)[][] = [];
-  const lines: number[] = [];
-  tokenize(text, file, (fields, line) => {
-    const header = head.names;
+  const acc = new CsvAccumulator(opts);
+  tokenize(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, opts.file, acc.sink);
+  return acc.finish();
+}
+
+/** Bytes decoded and parsed per step by parseCsvBytes. */
+const CHUNK_BYTES = 16 << 20;
+
+/**
+ * The same table as parseCsv(bytes as UTF-8 text), read in one pass over pieces of the bytes: the whole
+ * text is never one string and no cell is kept as a string (each column is coded against its own
+ * dictionary of distinct values as it is read), so a file of 10^7 rows reads in memory proportional to the
+ * coded table.
+ */
+export function parseCsvBytes(bytes: Uint8Array, opts: CsvOptions, chunkBytes = CHUNK_BYTES): RawTable {
+  const acc = new CsvAccumulator(opts);
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
+  let carry = '';
+  let line = 1;
+  for (let at = 0; at < bytes.length || carry.length > 0; at += chunkBytes) {
+    const last = at + chunkBytes >= bytes.length;
+    const piece = carry + decoder.decode(bytes.subarray(Math.min(at, bytes.length), Math.min(at + chunkBytes, bytes.length)), { stream: !last });
+    const end = tokenize(piece, opts.file, acc.sink, line, last);
+    carry = piece.slice(end.index);
+    line = end.line;
+    if (last) break;
+  }
+  return acc.finish();
+}
+
+/** A growable Int32Array. */
+class IntColumn {
+  data = new Int32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  values(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+const ABSENT = -2;
+
+/**
+ * Ids of packed fields (see Field): an open-addressing hash table on typed arrays, several times faster
+ * than a Map for the millions of lookups of a large file. Keys are positive (0 marks an empty slot).
+ */
+class PackedIds {
+  private keys = new Float64Array(64);
+  private ids = new Int32Array(64);
+  private size = 0;
+
+  private slot(key: number): number {
+    const mask = this.keys.length - 1;
+    let h = (Math.imul(key >>> 0, 0x9e3779b1) ^ Math.imul(Math.floor(key / 4294967296), 0x85ebca6b)) & mask;
+    for (;;) {
+      const k = this.keys[h]!;
+      if (k === key || k === 0) return h;
+      h = (h + 1) & mask;
+    }
+  }
+
+  get(key: number): number {
+    const h = this.slot(key);
+    return this.keys[h] === key ? this.ids[h]! : ABSENT;
+  }
+
+  set(key: number, id: number): void {
+    if (2 * (this.size + 1) > this.keys.length) {
+      const [keys, ids] = [this.keys, this.ids];
+      this.keys = new Float64Array(keys.length * 2);
+      this.ids = new Int32Array(keys.length * 2);
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] !== 0) {
+          const h = this.slot(keys[i]!);
+          this.keys[h] = keys[i]!;
+          this.ids[h] = ids[i]!;
+        }
+      }
+    }
+    const h = this.slot(key);
+    if (this.keys[h] !== key) this.size++;
+    this.keys[h] = key;
+    this.ids[h] = id;
+  }
+}
+
+/**
+ * Collects records column by column: each cell becomes the index of its value in the column's dictionary
+ * of distinct values (in order of first appearance; -1 = missing). finish() then types and encodes each
+ * column exactly as the rules at the top of this file say, from its distinct values alone.
+ */
+class CsvAccumulator {
+  private names: string[] | null = null;
+  private dicts: Map<string, number>[] = [];
+  private distinctValues: string[][] = [];
+  private ids: IntColumn[] = [];
+  private packed: PackedIds[] = [];
+  private readonly lines = new IntColumn();
+  private readonly missing: Set<string>;
+
+  constructor(private readonly opts: CsvOptions) {
+    this.missing = new Set(opts.missing ?? ['?', '']);
+  }
+
+  readonly sink: RecordSink = (fields, line) => {
+    const header = this.names;
+    const file = this.opts.file;
     if (header === null) {
-      checkHeader(fields, file, line);
-      head.names = fields;
-      cells = fields.map(() => []);
+      const names = fields.map((f) => (typeof f === 'number' ? unpack(f) : f));
+      checkHeader(names, file, line);
+      this.names = names;
+      this.dicts = fields.map(() => new Map([...this.missing].map((m) => [m, -1])));
+      this.distinctValues = fields.map(() => []);
+      this.ids = fields.map(() => new IntColumn());
+      this.packed = fields.map(() => new PackedIds());
       return;
     }
     if (fields.length !== header.length) {
@@ -139,44 +292,117 @@ export function parseCsv(text: string, opts: CsvOptions): RawTable {
     }
     for (let c = 0; c < fields.length; c++) {
       const v = fields[c]!;
-      cells[c]!.push(missing.has(v) ? null : v);
+      let id: number;
+      if (typeof v === 'number') {
+        const packed = this.packed[c]!;
+        id = packed.get(v);
+        if (id === ABSENT) {
+          id = this.idOf(c, unpack(v));
+          packed.set(v, id);
+        }
+      } else {
+        id = this.idOf(c, v);
+      }
+      this.ids[c]!.push(id);
     }
-    lines.push(line);
-  });
-  const names = head.names;
-  if (names === null) throw new UserError(`${file}: empty file (no header row)`);
-  if (lines.length === 0) throw new UserError(`${file}: no data rows after the header`);
+    this.lines.push(line);
+  };
 
-  const types = opts.columnTypes ?? {};
-  for (const name of Object.keys(types)) {
-    if (!names.includes(name)) {
-      throw new UserError(`${file}: column '${name}' declared in the registry is not in the header (columns: ${listNames(names)})`);
+  /** The id of value v in column c's dictionary (added when new); -1 for a missing marker. */
+  private idOf(c: number, v: string): number {
+    // The missing markers are in every dictionary as -1: one lookup per cell.
+    const dict = this.dicts[c]!;
+    let id = dict.get(v);
+    if (id === undefined) {
+      id = this.distinctValues[c]!.length;
+      dict.set(v, id);
+      this.distinctValues[c]!.push(v);
     }
+    return id;
   }
 
-  const classIdx = findClassColumn(names, file, opts.classColumn);
-  const keep = rowsWithClass(cells[classIdx]!);
-  if (keep.length === 0) throw new UserError(`${file}: every row has a missing class value in column '${names[classIdx]}'`);
-  const dropped = lines.length - keep.length;
-  const keptLines = pick(lines, keep);
+  finish(): RawTable {
+    const file = this.opts.file;
+    const names = this.names;
+    if (names === null) throw new UserError(`${file}: empty file (no header row)`);
+    const lines = this.lines.values();
+    if (lines.length === 0) throw new UserError(`${file}: no data rows after the header`);
 
-  const columns: RawColumn[] = [];
-  for (let c = 0; c < names.length; c++) {
-    if (c === classIdx) continue;
-    const name = names[c]!;
-    const col = dropped > 0 ? pick(cells[c]!, keep) : cells[c]!;
-    columns.push(buildColumn(name, col, types[name], file, keptLines));
+    const types = this.opts.columnTypes ?? {};
+    for (const name of Object.keys(types)) {
+      if (!names.includes(name)) {
+        throw new UserError(`${file}: column '${name}' declared in the registry is not in the header (columns: ${listNames(names)})`);
+      }
+    }
+
+    const classIdx = findClassColumn(names, file, this.opts.classColumn);
+    const classIds = this.ids[classIdx]!.values();
+    let kept = 0;
+    for (let r = 0; r < classIds.length; r++) if (classIds[r]! >= 0) kept++;
+    if (kept === 0) throw new UserError(`${file}: every row has a missing class value in column '${names[classIdx]}'`);
+    const dropped = lines.length - kept;
+    const keep = new Int32Array(kept);
+    for (let r = 0, k = 0; r < classIds.length; r++) if (classIds[r]! >= 0) keep[k++] = r;
+
+    const columns: RawColumn[] = [];
+    for (let c = 0; c < names.length; c++) {
+      if (c === classIdx) continue;
+      columns.push(this.column(c, types[names[c]!], keep, dropped > 0, lines));
+    }
+    const cls = this.categorical(classIdx, keep, dropped > 0);
+    if (cls.type !== 'categorical') throw new Error('unreachable: the class column is categorical');
+    return makeTable(this.opts.name ?? baseName(file), columns, names[classIdx]!, cls.labels, cls.codes, dropped);
   }
-  const classCells = pick(cells[classIdx]!, keep);
-  const classLabels = sortLabels(distinct(classCells));
-  return makeTable(
-    opts.name ?? baseName(file),
-    columns,
-    names[classIdx]!,
-    classLabels,
-    encode(classCells, classLabels),
-    dropped,
-  );
+
+  /** Ids of column c on the kept rows, and which distinct values those rows use. */
+  private keptIds(c: number, keep: Int32Array, subset: boolean): { ids: Int32Array; used: Uint8Array } {
+    const all = this.ids[c]!.values();
+    const ids = subset ? Int32Array.from(keep, (r) => all[r]!) : all;
+    const used = new Uint8Array(this.distinctValues[c]!.length);
+    if (subset) {
+      for (let r = 0; r < ids.length; r++) if (ids[r]! >= 0) used[ids[r]!] = 1;
+    } else {
+      used.fill(1);
+    }
+    return { ids, used };
+  }
+
+  private column(c: number, declared: ColumnType | undefined, keep: Int32Array, subset: boolean, lines: Int32Array): RawColumn {
+    const name = this.names![c]!;
+    if (declared === 'categorical') return this.categorical(c, keep, subset);
+    const { ids, used } = this.keptIds(c, keep, subset);
+    const distinctValues = this.distinctValues[c]!;
+    const num = new Float64Array(distinctValues.length);
+    let numeric = true;
+    for (let d = 0; d < distinctValues.length; d++) {
+      num[d] = parseNumber(distinctValues[d]!);
+      if (used[d] && Number.isNaN(num[d]!)) numeric = false;
+    }
+    if (!numeric) {
+      if (declared === 'numeric') {
+        // The first kept row with a value that is not a number, as a row-by-row reader would report it.
+        let r = 0;
+        while (ids[r]! < 0 || !Number.isNaN(num[ids[r]!]!)) r++;
+        const line = lines[subset ? keep[r]! : r]!;
+        throw new UserError(`${this.opts.file}:${line}: column '${name}' is numeric in the registry but has value '${distinctValues[ids[r]!]}'`);
+      }
+      return this.categorical(c, keep, subset);
+    }
+    const values = new Float64Array(ids.length);
+    for (let r = 0; r < ids.length; r++) values[r] = ids[r]! < 0 ? NaN : num[ids[r]!]!;
+    return { name, type: 'numeric', values };
+  }
+
+  private categorical(c: number, keep: Int32Array, subset: boolean): RawColumn {
+    const { ids, used } = this.keptIds(c, keep, subset);
+    const distinctValues = this.distinctValues[c]!;
+    const labels = sortLabels(distinctValues.filter((_, d) => used[d]));
+    const index = new Map(labels.map((l, i) => [l, i]));
+    const remap = Int32Array.from(distinctValues, (v, d) => (used[d] ? index.get(v)! : -1));
+    const codes = new Int32Array(ids.length);
+    for (let r = 0; r < ids.length; r++) codes[r] = ids[r]! < 0 ? -1 : remap[ids[r]!]!;
+    return { name: this.names![c]!, type: 'categorical', codes, labels };
+  }
 }
 
 function checkHeader(names: string[], file: string, line: number): void {
@@ -186,37 +412,4 @@ function checkHeader(names: string[], file: string, line: number): void {
     if (seen.has(name)) throw new UserError(`${file}:${line}: duplicate column name '${name}' in the header`);
     seen.add(name);
   });
-}
-
-function buildColumn(
-  name: string,
-  col: (string | null)[],
-  declared: ColumnType | undefined,
-  file: string,
-  lines: number[],
-): RawColumn {
-  const n = col.length;
-  if (declared === 'categorical') return categorical(name, col);
-  const values = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    const s = col[r];
-    if (s === null || s === undefined) {
-      values[r] = NaN;
-      continue;
-    }
-    const v = parseNumber(s);
-    if (Number.isNaN(v)) {
-      if (declared === 'numeric') {
-        throw new UserError(`${file}:${lines[r]}: column '${name}' is numeric in the registry but has value '${s}'`);
-      }
-      return categorical(name, col);
-    }
-    values[r] = v;
-  }
-  return { name, type: 'numeric', values };
-}
-
-function categorical(name: string, col: (string | null)[]): RawColumn {
-  const labels = sortLabels(distinct(col));
-  return { name, type: 'categorical', codes: encode(col, labels), labels };
 }

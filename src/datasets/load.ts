@@ -3,13 +3,12 @@
  * Results are cached per process by path and content hash: a worker runs many jobs on the same data set,
  * and the returned table is shared between them, so callers must treat it as read-only.
  */
-import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
-import { sha256Hex } from '../util/hash.js';
+import { readFileHashed } from '../util/cache.js';
 import { parseArff } from './arff.js';
 import type { ColumnType } from './columns.js';
-import { parseCsv } from './csv.js';
+import { parseCsvBytes } from './csv.js';
 import { packageRoot as findRepoRoot } from '../util/paths.js';
 import type { DatasetFormat } from './registry.js';
 import type { RawTable } from './table.js';
@@ -41,13 +40,14 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
   const path = entry.path ?? (isAbsolute(entry.file) ? entry.file : resolve(findRepoRoot(), entry.file));
   const format: DatasetFormat = entry.format ?? (entry.file.toLowerCase().endsWith('.arff') ? 'arff' : 'csv');
   let bytes: Buffer;
+  let sha256: string;
   try {
-    bytes = readFileSync(path);
+    // The hash of an unchanged file (same size, inode and times) comes from the on-disk cache.
+    ({ bytes, sha256 } = readFileHashed(path));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UserError(`${entry.file}: cannot read data set '${entry.name}' (${code ?? (e as Error).message})`);
   }
-  const sha256 = sha256Hex(bytes);
   if (entry.sha256 && entry.sha256 !== sha256) {
     throw new UserError(
       `${entry.file}: sha256 mismatch for data set '${entry.name}': registry expects ${entry.sha256.slice(0, 12)}..., file has ${sha256.slice(0, 12)}... (file modified or corrupt)`,
@@ -57,13 +57,13 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
   const hit = cache.get(key);
   if (hit) return hit;
 
-  const text = bytes.toString('utf8');
   let table: RawTable;
   if (format === 'arff') {
-    table = parseArff(text, { file: entry.file, name: entry.name, ...(entry.classColumn ? { classColumn: entry.classColumn } : {}) });
+    table = parseArff(bytes.toString('utf8'), { file: entry.file, name: entry.name, ...(entry.classColumn ? { classColumn: entry.classColumn } : {}) });
     if (entry.columnTypes) checkDeclaredTypes(table, entry.columnTypes, entry.file);
   } else {
-    table = parseCsv(text, {
+    // Read in pieces, straight into coded columns: the file is never one string.
+    table = parseCsvBytes(bytes, {
       file: entry.file,
       name: entry.name,
       ...(entry.classColumn ? { classColumn: entry.classColumn } : {}),

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { parseDocument } from 'yaml';
 import { UserError } from '../util/errors.js';
+import { cachedJson, contentCacheKey } from '../util/cache.js';
 import { baseName, type ColumnType } from './columns.js';
 
 export type DatasetFormat = 'csv' | 'arff';
@@ -123,14 +124,19 @@ function readRegistry(root: string): Registry {
   const file = join(root, REGISTRY_FILE);
   const shown = REGISTRY_FILE;
   if (!existsSync(file)) throw new UserError(`${shown}: registry file not found under ${root}`);
-  const doc = parseDocument(readFileSync(file, 'utf8'));
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    const pos = e.linePos?.[0];
-    const what = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new UserError(`${shown}${pos ? `:${pos.line}:${pos.col}` : ''}: ${what}`);
-  }
-  const data: unknown = doc.toJS();
+  const text = readFileSync(file, 'utf8');
+  // Parsing the ~100 kB registry is most of a short command's start-up, so its parsed form is cached under
+  // the sha256 of the text (an edited registry is a new key).
+  const data: unknown = cachedJson('registry-yaml', contentCacheKey('registry-yaml', text), () => {
+    const doc = parseDocument(text);
+    if (doc.errors.length > 0) {
+      const e = doc.errors[0]!;
+      const pos = e.linePos?.[0];
+      const what = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+      throw new UserError(`${shown}${pos ? `:${pos.line}:${pos.col}` : ''}: ${what}`);
+    }
+    return doc.toJS() as unknown;
+  });
   if (!isObj(data)) throw new UserError(`${shown}: expected a mapping with 'groups' and 'datasets'`);
   const groups = new Map<string, string>();
   if (data['groups'] !== undefined) {

@@ -8,9 +8,10 @@ import type { PAdjustMethod } from '../stats/padjust.js';
 import { comparisonCautions, posthocCautions } from './cautions.js';
 import { cliques, compareResults, foldValues, metricDef, type Comparison, type MetricComparison } from './compare.js';
 import { diagnosticTable, diagnosticTitle } from './diagnostics.js';
-import { cdFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
+import { cdFigure, foldBoxplotFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
 import type { StructureInfo } from './claims.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
+import { learnedStructuresSection, type ArcsByJob } from './structures.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from './spec.js';
 import { extraStatisticsSections, extraStatisticsSettings } from './stats-sections.js';
 import { REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
@@ -30,6 +31,8 @@ export interface Section {
 
 export interface ReportDoc {
   readonly title: string;
+  /** The experiment's name: prefixes the LaTeX labels so that two experiments in one paper do not collide. */
+  readonly experiment?: string;
   readonly intro: readonly Block[];
   readonly sections: readonly Section[];
   readonly tables: readonly Table[];
@@ -64,6 +67,8 @@ export interface ReportInput {
   readonly curveRows?: ReadonlyMap<string, readonly ResultRow[]>;
   /** jobs.structure_info by job key: the info.* metrics of claims files. */
   readonly structureInfo?: StructureInfo;
+  /** Learned arcs by job key (the structures table), for the drawings of the learned structures. */
+  readonly arcs?: ArcsByJob;
 }
 
 const ADJUST_NAME: Record<PAdjustMethod, string> = {
@@ -128,10 +133,12 @@ function metricTable(id: string, t: SummaryTable, s: CompareSpec, ranks: readonl
   });
   rows.push({
     ruleAbove: true,
+    summary: true,
     cells: [cell(`average (${t.completeDatasets})`, { italic: true }), ...t.average.map((a) => cell(fixed(a, digits), { value: a }))],
   });
   const bestRank = Math.min(...ranks.filter((r) => Number.isFinite(r)));
   rows.push({
+    summary: true,
     cells: [cell('average rank', { italic: true }), ...ranks.map((r) => cell(fixed(r, 2), { value: r, bold: r === bestRank && t.methods.length > 1 }))],
   });
   return {
@@ -575,6 +582,17 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
       }
       if (b.length) sections.push({ title: 'Scatter plots', level: 3, blocks: b });
     }
+    const boxMetric = comparison.metrics[0];
+    if (boxMetric) {
+      const values = input.rows.flatMap((r) => {
+        const v = r[boxMetric.metric.key];
+        return v === null || v === undefined ? [] : [{ dataset: r.dataset, method: r.method, value: Number(v) }];
+      });
+      if (values.length) {
+        const f = await foldBoxplotFigure(figureId(`folds-${boxMetric.metric.key}`), boxMetric.metric.title, labels, values);
+        sections.push({ title: `Per-fold ${boxMetric.metric.title.toLowerCase()} by dataset`, level: 3, blocks: [addFigure(f)] });
+      }
+    }
 
     // Win/loss against a swept parameter.
     for (const sw of s.sweeps) {
@@ -663,6 +681,11 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
     if (b.length) sections.push({ title: 'Learning curves', level: 3, blocks: b });
   }
 
+  if (input.arcs) {
+    const learned = learnedStructuresSection(input.rows, input.arcs, figureId);
+    if (learned) sections.push({ ...learned, blocks: learned.blocks.map((b) => (b.kind === 'figure' ? addFigure(b.figure) : b)) });
+  }
+
   // Structure diagnostics stored per job (compare.diagnostics).
   if (s.diagnostics.length) {
     const blocks: Block[] = [];
@@ -725,5 +748,5 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
     });
   }
 
-  return { title: `${input.experiment}: results`, intro, sections, tables, figures, comparison, references, summaries };
+  return { title: `${input.experiment}: results`, experiment: input.experiment, intro, sections, tables, figures, comparison, references, summaries };
 }

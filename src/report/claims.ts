@@ -552,7 +552,7 @@ function metricRef(name: string, ctx: ClaimContext, where: string): MetricRef {
     };
   }
   const m = ctx.metricFromName(name);
-  if (!m) throw new UserError(`${where}: metric: unknown metric '${name}' (accuracy, 0-1 loss, rmse, log loss, or info.<key> of jobs.structure_info)`);
+  if (!m) throw new UserError(`${where}: metric: unknown metric '${name}' (accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1, or info.<key> of jobs.structure_info)`);
   const def = metricDef(m);
   return { label: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits, value: (r) => Number(r[def.key]) };
 }

@@ -68,6 +68,7 @@ export function metricDef(key: CompareMetric): MetricDef {
 export function foldValues(rows: readonly ResultRow[], key: keyof ResultRow & string): Map<string, Map<string, number[]>> {
   const out = new Map<string, Map<string, number[]>>();
   for (const r of rows) {
+    if (r[key] === null || r[key] === undefined) continue; // a metric this job predates (NULL), not a 0
     let byMethod = out.get(r.dataset);
     if (!byMethod) out.set(r.dataset, (byMethod = new Map()));
     let v = byMethod.get(r.method);
@@ -138,6 +139,10 @@ function compareMetric(
   const higherIsBetter = metric.higherIsBetter;
   const digits = s.digits ?? undefined;
   const notes: string[] = [];
+  const unrecorded = rows.filter((r) => r[metric.key] === null || r[metric.key] === undefined).length;
+  if (unrecorded > 0) {
+    notes.push(`${metric.title}: ${unrecorded} of ${rows.length} jobs have no value (stored before bnclab recorded this metric) and are left out; run the spec into a fresh database (--db) to include them.`);
+  }
   const { datasets, values, meanRanks } = completeMatrix(table, digits);
   const k = table.methods.length;
   const N = datasets.length;

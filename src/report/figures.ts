@@ -3,8 +3,13 @@
  * compiled to Vega and rendered by Vega's headless SVG renderer (`View.toSVG`). Data values (dataset and
  * method names) reach the SVG only through Vega's text marks, which escape them.
  */
-import { View, parse } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { TopLevelSpec } from 'vega-lite';
+import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
+import { canonicalJson } from '../util/hash.js';
+import { packageRoot } from '../util/paths.js';
 
 export interface Figure {
   /** File stem for figures/<id>.svg. */
@@ -15,24 +20,96 @@ export interface Figure {
 }
 
 const FONT = 'Helvetica, Arial, sans-serif';
+// The HTML report's body text is 14 px; figure text is no smaller (figures are shown at their own size).
 export const CONFIG = {
   font: FONT,
   background: 'white',
   view: { stroke: '#ddd' },
-  axis: { labelFontSize: 11, titleFontSize: 12, grid: true, gridColor: '#eee' },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
-  title: { fontSize: 13, anchor: 'start' as const },
+  axis: { labelFontSize: 14, titleFontSize: 14, grid: true, gridColor: '#eee' },
+  legend: { labelFontSize: 14, titleFontSize: 14, labelLimit: 300 },
+  header: { labelFontSize: 14, titleFontSize: 14 },
+  title: { fontSize: 15, anchor: 'start' as const },
 };
 
-/** Render a Vega-Lite spec to an SVG string. */
+/**
+ * Text widths from Helvetica's font metrics (the AFM tables pdfkit ships) instead of Vega's no-canvas estimate
+ * of 0.8 × font size per character, which made every figure's bounds (and so the SVG) far wider and taller
+ * than its text and left the plots small and off-centre when shown at a fixed width.
+ */
+// pdfkit (for its AFM tables) is loaded on first use, like vega, so a report whose figures are all cached loads neither.
+type MetricsDoc = { font(name: string): { fontSize(size: number): { widthOfString(text: string): number } } };
+let metricsDoc: MetricsDoc | undefined;
+/** Width in px of text in Helvetica at `size` px. */
+export function textWidth(text: string, size: number, bold = false): number {
+  if (!metricsDoc) {
+    const PDFDocument = createRequire(import.meta.url)('pdfkit') as new (o: { autoFirstPage: boolean }) => MetricsDoc;
+    metricsDoc = new PDFDocument({ autoFirstPage: false });
+  }
+  return metricsDoc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).widthOfString(text);
+}
+/** Vega's text measure replaced by {@link textWidth}; installed once, when vega is first loaded. */
+function useHelveticaMetrics(vega: unknown): void {
+  // vega re-exports vega-scenegraph's textMetrics at run time; its type declarations leave it out.
+  const { textMetrics } = vega as { textMetrics: { width: (item: never, text: unknown) => number } };
+  textMetrics.width = (item: { fontSize?: number; fontWeight?: string | number; limit?: number }, text: unknown): number => {
+    const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
+    const s = text == null ? '' : String(text).trim();
+    if (size <= 0 || s === '') return 0;
+    return textWidth(s, size, item.fontWeight === 'bold' || Number(item.fontWeight) >= 600);
+  };
+}
+
+/**
+ * Render a Vega-Lite spec to an SVG string. Rendering is deterministic, so an SVG is cached under the sha256
+ * of the spec (data included) and of the vega and vega-lite versions: a report whose figures did not
+ * change renders nothing, and vega (a quarter of a second to load) is loaded only when a figure did change.
+ */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const kind = 'vega-svg';
+  const key = contentCacheKey(kind, VEGA_VERSIONS, TEXT_METRICS, canonicalJson(spec));
+  const hit = readContent(kind, key);
+  if (hit !== undefined && hit.startsWith('<svg') && hit.trimEnd().endsWith('</svg>')) return hit;
+  const svg = await renderSvgNow(spec);
+  writeContent(kind, key, svg);
+  return svg;
+}
+
+/**
+ * The installed versions of some packages ("vega@6.4.0,vega-lite@6.4.1"), for cache keys: a new version is a
+ * new key. Not every package exports its package.json, so it is read beside the resolved entry point.
+ */
+export function installedVersions(packages: readonly string[]): string {
+  return packages
+    .map((p) => {
+      const root = packageRoot(dirname(createRequire(import.meta.url).resolve(p)));
+      return `${p}@${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}`;
+    })
+    .join(',');
+}
+const VEGA_VERSIONS = installedVersions(['vega', 'vega-lite']);
+// How text is measured decides every figure's layout, so it is part of the cache key.
+const TEXT_METRICS = 'helvetica-afm';
+
+/** Render without the cache (vega and vega-lite loaded on first use). */
+export async function renderSvgNow(spec: TopLevelSpec): Promise<string> {
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
+  const { View, parse } = vega;
+  useHelveticaMetrics(vega);
   const vg = compile(spec).spec;
   const view = new View(parse(vg), { renderer: 'none' });
   try {
-    return await view.toSVG();
+    return hoverTitles(await view.toSVG());
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * Vega describes every data mark in an aria-label ("…; dataset: car") but browsers show only <title> on
+ * hover: each labelled mark gets its label as a <title> child, so every point names its dataset.
+ */
+export function hoverTitles(svg: string): string {
+  return svg.replace(/<(path|rect|line)(\s[^>]*?aria-label="([^"]*)"[^>]*?role="graphics-symbol"[^>]*?)\/>/g, (_m, tag: string, attrs: string, label: string) => `<${tag}${attrs}><title>${label}</title></${tag}>`);
 }
 
 function niceDomain(values: readonly number[]): [number, number] {
@@ -211,8 +288,8 @@ export async function cdFigure(
   procedureLabel: string,
 ): Promise<Figure> {
   const k = methods.length;
-  const width = 640;
-  const margin = 170;
+  const width = 760;
+  const margin = 220;
   const axisY = 44;
   const span = width - 2 * margin;
   const x = (r: number): number => margin + ((r - 1) / Math.max(1, k - 1)) * span;
@@ -228,7 +305,7 @@ export async function cdFigure(
   rules.push({ x: x(1), y: 14, x2: x(cdEnd), y2: 14, w: 2, c: '#000' });
   rules.push({ x: x(1), y: 10, x2: x(1), y2: 18, w: 1, c: '#000' });
   rules.push({ x: x(cdEnd), y: 10, x2: x(cdEnd), y2: 18, w: 1, c: '#000' });
-  texts.push({ x: x(cdEnd) + 6, y: 18, text: `CD = ${cd.toFixed(3)}`, side: 'left', size: 11 });
+  texts.push({ x: x(cdEnd) + 6, y: 19, text: `CD = ${cd.toFixed(3)}`, side: 'left', size: 11 });
 
   const groupTop = axisY + 10;
   groups.forEach((g, i) => {
@@ -242,7 +319,7 @@ export async function cdFigure(
   order.forEach((j, pos) => {
     const left = pos < half;
     const row = left ? pos : k - 1 - pos;
-    const y = labelTop + row * 20;
+    const y = labelTop + row * 22;
     const xr = x(meanRanks[j]!);
     const xEnd = left ? margin - 12 : width - margin + 12;
     rules.push({ x: xr, y: axisY, x2: xr, y2: y, w: 1, c: '#555' });
@@ -255,10 +332,10 @@ export async function cdFigure(
       size: 11,
     });
   });
-  const height = labelTop + half * 20 + 6;
+  const height = labelTop + half * 22 + 6;
   const textLayer = (side: 'left' | 'right' | 'center'): Record<string, unknown> => ({
     data: { values: texts.filter((t) => t.side === side) },
-    mark: { type: 'text', align: side === 'right' ? 'right' : side === 'left' ? 'left' : 'center', fontSize: 11, font: FONT },
+    mark: { type: 'text', align: side === 'right' ? 'right' : side === 'left' ? 'left' : 'center', fontSize: 14, font: FONT },
     encoding: {
       x: { field: 'x', type: 'quantitative', scale: null },
       y: { field: 'y', type: 'quantitative', scale: null },
@@ -294,6 +371,47 @@ export async function cdFigure(
     id,
     title,
     caption: `${metricTitle}: mean ranks (1 = best) of the ${k} methods; methods joined by a thick bar do not differ significantly (${procedureLabel}, CD = ${cd.toFixed(3)}).`,
+    svg: await renderSvg(spec),
+  };
+}
+
+export interface FoldValue {
+  readonly dataset: string;
+  readonly method: string;
+  readonly value: number;
+}
+
+/**
+ * Per-fold values as box plots, one small panel per dataset with its own vertical scale, methods side by
+ * side (mlr3's autoplot of a benchmark): the spread over folds that the mean ± sd tables summarize.
+ */
+export async function foldBoxplotFigure(id: string, metricTitle: string, methods: readonly string[], values: readonly FoldValue[]): Promise<Figure> {
+  const datasets = [...new Set(values.map((v) => v.dataset))].sort();
+  const title = `${metricTitle} per fold, by dataset`;
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    config: CONFIG,
+    data: { values: values.map((v) => ({ ...v })) },
+    facet: { field: 'dataset', type: 'nominal', title: null, sort: datasets },
+    columns: Math.min(4, datasets.length),
+    resolve: { scale: { y: 'independent' } },
+    spec: {
+      width: Math.max(120, 34 * methods.length),
+      height: 150,
+      mark: { type: 'boxplot', extent: 'min-max', size: 18 },
+      encoding: {
+        x: { field: 'method', type: 'nominal', title: null, sort: [...methods], axis: { labels: false, ticks: false } },
+        y: { field: 'value', type: 'quantitative', title: null, scale: { zero: false } },
+        color: { field: 'method', type: 'nominal', sort: [...methods], title: 'method', legend: { orient: 'top', columns: 2 } },
+        tooltip: [{ field: 'dataset', type: 'nominal' }, { field: 'method', type: 'nominal' }],
+      },
+    },
+  } as TopLevelSpec;
+  return {
+    id,
+    title,
+    caption: `${metricTitle} of every fold (and repeat): per dataset a box per method from the minimum to the maximum, with the quartiles and the median; each panel has its own scale.`,
     svg: await renderSvg(spec),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * `bnclab report`: read the experiment's results from the store and write results/<name>/:
  * report.md, report.html (self-contained), report.csv (long form), tables/*.tex and tables/*.csv,
- * figures/*.svg. Reads only the store; never re-runs a learner.
+ * figures/*.svg and *.pdf. Reads only the store; never re-runs a learner.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,7 +17,9 @@ import { emText } from '../bn/em.js';
 import { renderHtml, renderMarkdown } from './render.js';
 import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from './spec.js';
 import type { SummaryTable } from './summary.js';
-import { csvField, tableToCsv, tableToLatex } from './table.js';
+import { csvField, tableSummaryCsv, tableToCsv, tableToLatex } from './table.js';
+import { installedVersions } from './figures.js';
+import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import '../methods.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
@@ -112,6 +114,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       curveRows,
       // Structure diagnostics are read only when the report tabulates them or a reference file may use them.
       structureInfo: spec.reference.length || compare.diagnostics.length ? await loadStructureInfo(store, spec.name) : undefined,
+      arcs: await loadArcs(store, spec.name),
     };
   } finally {
     store.close();
@@ -120,7 +123,10 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc);
 }
 
-/** Long-form CSV: one row per metric × dataset × method, plus the average and average-rank rows. */
+/**
+ * Long-form CSV: one row per metric × dataset × method and nothing else, so that tools reading it (scmamp,
+ * autorank, pandas) see only datasets; the averages and ranks are in renderSummaryCsv.
+ */
 export function renderLongCsv(tables: readonly SummaryTable[]): string {
   const out = ['metric,dataset,method,mean,sd,folds'];
   for (const t of tables) {
@@ -130,10 +136,33 @@ export function renderLongCsv(tables: readonly SummaryTable[]): string {
         if (c) out.push([t.metric.key, csvField(d), csvField(m), c.mean, c.sd, c.n].join(','));
       }),
     );
-    t.methods.forEach((m, j) => out.push([t.metric.key, '(average)', csvField(m), csvField(t.average[j]), '', ''].join(',')));
-    t.methods.forEach((m, j) => out.push([t.metric.key, '(average rank)', csvField(m), csvField(t.ranks[j]), '', ''].join(',')));
   }
   return out.join('\n') + '\n';
+}
+
+/** Per metric × method: the average over the complete datasets and the average rank (report-summary.csv). */
+export function renderSummaryCsv(tables: readonly SummaryTable[]): string {
+  const out = ['metric,method,average,average_rank,complete_datasets'];
+  for (const t of tables) {
+    t.methods.forEach((m, j) => out.push([t.metric.key, csvField(m), csvField(t.average[j]), csvField(t.ranks[j]), t.completeDatasets].join(',')));
+  }
+  return out.join('\n') + '\n';
+}
+
+/** The learned arcs of the experiment's finished jobs, by job key. */
+async function loadArcs(store: ResultStore, experiment: string): Promise<Map<string, [string, string][]>> {
+  const out = new Map<string, [string, string][]>();
+  const rows = await store.query(
+    `SELECT s.job_key, s.parent, s.child FROM structures s JOIN experiment_jobs e USING (job_key) WHERE e.experiment = $1`,
+    [experiment],
+  );
+  for (const r of rows) {
+    const k = String(r['job_key']);
+    let a = out.get(k);
+    if (!a) out.set(k, (a = []));
+    a.push([String(r['parent']), String(r['child'])]);
+  }
+  return out;
 }
 
 const MANIFEST = '.bnclab-generated';
@@ -153,21 +182,28 @@ function freshFolder(dir: string, files: readonly string[]): void {
   writeFileSync(manifest, files.join('\n') + '\n');
 }
 
-export function writeReportFiles(dir: string, doc: ReportDoc): ReportFiles {
+export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<ReportFiles> {
   const tablesDir = join(dir, 'tables');
   const figuresDir = join(dir, 'figures');
-  freshFolder(tablesDir, doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`]));
-  freshFolder(figuresDir, doc.figures.map((f) => `${f.id}.svg`));
+  const summaryCsv = new Map(doc.tables.flatMap((t) => {
+    const s = tableSummaryCsv(t);
+    return s === null ? [] : [[t.id, s] as const];
+  }));
+  freshFolder(tablesDir, doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`, ...(summaryCsv.has(t.id) ? [`${t.id}-summary.csv`] : [])]));
+  freshFolder(figuresDir, doc.figures.flatMap((f) => [`${f.id}.svg`, `${f.id}.pdf`]));
   const tables: string[] = [];
   for (const t of doc.tables) {
-    writeFileSync(join(tablesDir, `${t.id}.tex`), tableToLatex(t));
+    writeFileSync(join(tablesDir, `${t.id}.tex`), tableToLatex(t, doc.experiment));
     writeFileSync(join(tablesDir, `${t.id}.csv`), tableToCsv(t));
+    const s = summaryCsv.get(t.id);
+    if (s !== undefined) writeFileSync(join(tablesDir, `${t.id}-summary.csv`), s);
     tables.push(join(tablesDir, `${t.id}.tex`));
   }
   const figures: string[] = [];
   for (const f of doc.figures) {
     const file = join(figuresDir, `${f.id}.svg`);
     writeFileSync(file, f.svg);
+    writeFileSync(join(figuresDir, `${f.id}.pdf`), await figurePdf(f.svg, f.title));
     figures.push(file);
   }
   const markdown = join(dir, 'report.md');
@@ -176,5 +212,21 @@ export function writeReportFiles(dir: string, doc: ReportDoc): ReportFiles {
   writeFileSync(markdown, renderMarkdown(doc));
   writeFileSync(html, renderHtml(doc));
   writeFileSync(csv, renderLongCsv(doc.summaries));
+  writeFileSync(join(dir, 'report-summary.csv'), renderSummaryCsv(doc.summaries));
   return { dir, markdown, html, csv, tables, figures };
+}
+
+/**
+ * A figure's PDF. Drawing is deterministic (no creation date), so the PDF is cached under the SVG, the title
+ * and the pdfkit versions, like the SVG itself; pdfkit is loaded only when a figure changed.
+ */
+async function figurePdf(svg: string, title: string): Promise<Buffer> {
+  const kind = 'figure-pdf';
+  const key = contentCacheKey(kind, installedVersions(['pdfkit', 'svg-to-pdfkit']), title, svg);
+  const hit = readContent(kind, key);
+  if (hit !== undefined && hit.startsWith('JVBER')) return Buffer.from(hit, 'base64'); // "%PDF" in base64
+  const { svgToPdf } = await import('./pdf.js');
+  const pdf = Buffer.from(await svgToPdf(svg, title));
+  writeContent(kind, key, pdf.toString('base64'));
+  return pdf;
 }

@@ -78,6 +78,13 @@ const METRIC_ALIASES: Record<string, CompareMetric> = {
   errorrate: 'zero_one_loss',
   rmse: 'rmse',
   logloss: 'log_loss',
+  auc: 'auc',
+  auchandtill: 'auc',
+  aucovr: 'auc_ovr',
+  brier: 'brier',
+  brierscore: 'brier',
+  balancedaccuracy: 'balanced_accuracy',
+  macrof1: 'macro_f1',
 };
 
 /** A published metric name ('0/1-loss', 'RMSE', 'zero_one_loss', …) as one of ours, or undefined. */
@@ -158,7 +165,7 @@ export function evaluateReference(
   };
   const metricOf = (s: string, where: string): CompareMetric => {
     const m = metricFromName(s);
-    if (!m) throw new UserError(`${where}: metric: unknown metric '${s}' (accuracy, 0-1 loss, rmse, log loss)`);
+    if (!m) throw new UserError(`${where}: metric: unknown metric '${s}' (accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1)`);
     return m;
   };
 

@@ -46,7 +46,12 @@ export function inlineSvg(svg: string, prefix: string): string {
 }
 
 const STYLE = `
-body { font-family: Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; line-height: 1.45; }
+body { font-family: Helvetica, Arial, sans-serif; font-size: 14px; margin: 2em auto; max-width: 96em; padding: 0 1.5em; color: #222; line-height: 1.45; }
+nav.toc { border: 1px solid #ddd; background: #fafafa; padding: 0.4em 1.2em; margin: 1em 0 2em; }
+nav.toc ul { margin: 0.2em 0; padding-left: 1.2em; } nav.toc > ul { columns: 2 22em; }
+nav.toc a { color: #1f4e8c; text-decoration: none; } nav.toc a:hover { text-decoration: underline; }
+.figure-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr)); gap: 1.2em 2em; align-items: start; }
+.figure-grid figure.wide { grid-column: 1 / -1; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #ddd; } h3 { font-size: 1.1em; margin-top: 1.6em; }
 table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.9em; }
 caption { caption-side: top; text-align: left; padding: 0.3em 0; color: #444; max-width: 60em; }
@@ -56,8 +61,9 @@ th, td { padding: 0.25em 0.7em; text-align: left; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; } td.c, th.c { text-align: center; }
 tr.rule td { border-top: 1px solid #222; }
 p.note { font-size: 0.85em; color: #555; margin: 0.2em 0; }
-figure { margin: 1em 0 2em; } figcaption { font-size: 0.9em; color: #444; max-width: 60em; }
+figure { margin: 1em 0 2em; } figcaption { color: #444; max-width: 60em; }
 figure svg { max-width: 100%; height: auto; }
+figure svg [role="graphics-symbol"] { cursor: help; }
 `;
 
 function blockToHtml(b: Block): string {
@@ -68,19 +74,71 @@ function blockToHtml(b: Block): string {
       return `<ul>\n${b.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('\n')}\n</ul>`;
     case 'table':
       return tableToHtml(b.table);
-    case 'figure':
-      return `<figure id="figure-${escapeHtml(b.figure.id)}">\n${inlineSvg(b.figure.svg, `f-${b.figure.id.replace(/[^A-Za-z0-9_-]/g, '_')}`)}\n<figcaption>${escapeHtml(b.figure.caption)}</figcaption>\n</figure>`;
+    case 'figure': {
+      const wide = svgWidth(b.figure.svg) > 700 ? ' class="wide"' : '';
+      return `<figure id="figure-${escapeHtml(b.figure.id)}"${wide}>\n${inlineSvg(b.figure.svg, `f-${b.figure.id.replace(/[^A-Za-z0-9_-]/g, '_')}`)}\n<figcaption>${escapeHtml(b.figure.caption)}</figcaption>\n</figure>`;
+    }
   }
+}
+
+function svgWidth(svg: string): number {
+  return Number(/<svg\b[^>]*?\swidth="([\d.]+)/.exec(svg)?.[1] ?? 0);
+}
+
+/** Blocks as HTML, consecutive figures side by side in a responsive grid (one column on a narrow screen). */
+function blocksToHtml(blocks: readonly Block[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < blocks.length; ) {
+    if (blocks[i]!.kind !== 'figure') {
+      out.push(blockToHtml(blocks[i++]!));
+      continue;
+    }
+    const figs: string[] = [];
+    while (i < blocks.length && blocks[i]!.kind === 'figure') figs.push(blockToHtml(blocks[i++]!));
+    out.push(`<div class="figure-grid">\n${figs.join('\n')}\n</div>`);
+  }
+  return out;
+}
+
+/** Anchor ids for the section headings, unique within the page. */
+function sectionIds(doc: ReportDoc): string[] {
+  const used = new Set<string>();
+  return doc.sections.map((s) => {
+    const base = `s-${s.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'section'}`;
+    let id = base;
+    for (let i = 2; used.has(id); i++) id = `${base}-${i}`;
+    used.add(id);
+    return id;
+  });
+}
+
+/** The table of contents: level-2 sections with their level-3 sections nested. */
+function tocHtml(doc: ReportDoc, ids: readonly string[]): string {
+  const items: string[] = [];
+  let open = false;
+  doc.sections.forEach((s, i) => {
+    const link = `<a href="#${ids[i]}">${escapeHtml(s.title)}</a>`;
+    if (s.level === 2) {
+      if (open) items.push('</ul></li>');
+      items.push(`<li>${link}<ul>`);
+      open = true;
+    } else if (open) items.push(`<li>${link}</li>`);
+    else items.push(`<li>${link}</li>`);
+  });
+  if (open) items.push('</ul></li>');
+  return `<nav class="toc">\n<strong>Contents</strong>\n<ul>\n${items.join('\n').replace(/<ul><\/ul>/g, '')}\n</ul>\n</nav>`;
 }
 
 /** One self-contained page (no external files or scripts). */
 export function renderHtml(doc: ReportDoc): string {
   const body: string[] = [`<h1>${escapeHtml(doc.title)}</h1>`];
-  for (const b of doc.intro) body.push(blockToHtml(b));
-  for (const s of doc.sections) {
-    body.push(`<h${s.level}>${escapeHtml(s.title)}</h${s.level}>`);
-    for (const b of s.blocks) body.push(blockToHtml(b));
-  }
+  body.push(...blocksToHtml(doc.intro));
+  const ids = sectionIds(doc);
+  if (doc.sections.length > 1) body.push(tocHtml(doc, ids));
+  doc.sections.forEach((s, i) => {
+    body.push(`<h${s.level} id="${ids[i]}">${escapeHtml(s.title)}</h${s.level}>`);
+    body.push(...blocksToHtml(s.blocks));
+  });
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -13,8 +13,8 @@ import { packageRoot } from '../util/paths.js';
 import { closest } from '../util/text.js';
 
 /** Metrics the statistical comparisons can use (per-dataset means over folds). */
-export type CompareMetric = 'accuracy' | 'zero_one_loss' | 'rmse' | 'log_loss';
-export const COMPARE_METRICS: readonly CompareMetric[] = ['accuracy', 'zero_one_loss', 'rmse', 'log_loss'];
+export type CompareMetric = 'accuracy' | 'zero_one_loss' | 'rmse' | 'log_loss' | 'auc' | 'auc_ovr' | 'brier' | 'balanced_accuracy' | 'macro_f1';
+export const COMPARE_METRICS: readonly CompareMetric[] = ['accuracy', 'zero_one_loss', 'rmse', 'log_loss', 'auc', 'auc_ovr', 'brier', 'balanced_accuracy', 'macro_f1'];
 
 export type CompareTest = 'friedman' | 'posthoc' | 'wilcoxon' | 'sign' | 'cd' | 'all-pairs' | 'resampled-t' | 'bayesian' | 'effect-size';
 export const COMPARE_TESTS: readonly CompareTest[] = ['friedman', 'posthoc', 'wilcoxon', 'sign', 'cd', 'all-pairs', 'resampled-t', 'bayesian', 'effect-size'];

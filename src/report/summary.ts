@@ -18,6 +18,11 @@ export const REPORT_METRICS: readonly MetricDef[] = [
   { key: 'zero_one_loss', title: '0-1 loss', higherIsBetter: false, digits: 4 },
   { key: 'rmse', title: 'RMSE', higherIsBetter: false, digits: 4 },
   { key: 'log_loss', title: 'Log loss', higherIsBetter: false, digits: 4 },
+  { key: 'auc', title: 'AUC (Hand & Till)', higherIsBetter: true, digits: 4 },
+  { key: 'auc_ovr', title: 'AUC (one-vs-rest, weighted)', higherIsBetter: true, digits: 4 },
+  { key: 'brier', title: 'Brier score', higherIsBetter: false, digits: 4 },
+  { key: 'balanced_accuracy', title: 'Balanced accuracy', higherIsBetter: true, digits: 4 },
+  { key: 'macro_f1', title: 'Macro F1', higherIsBetter: true, digits: 4 },
   { key: 'train_ms', title: 'Training time (ms)', higherIsBetter: false, digits: 1 },
 ];
 
@@ -50,6 +55,8 @@ export function summarize(
   metric: MetricDef,
   rankDigits?: number,
 ): SummaryTable {
+  // Jobs stored before a metric existed have NULL for it: they are left out, never read as 0.
+  rows = rows.filter((r) => r[metric.key] !== null && r[metric.key] !== undefined);
   const datasets = [...new Set(rows.map((r) => r.dataset))].sort();
   const present = new Set(rows.map((r) => r.method));
   const methods = methodOrder.filter((m) => present.has(m));
@@ -79,4 +86,17 @@ function meanSd(v: number[]): Cell {
   const mean = v.reduce((a, b) => a + b, 0) / n;
   const sd = n > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 0;
   return { mean, sd, n };
+}
+
+/** Rows grouped per dataset × method (in order of first appearance), each group in (repeat, fold) order. */
+export function foldGroups(rows: readonly ResultRow[]): ResultRow[][] {
+  const groups = new Map<string, ResultRow[]>();
+  for (const r of rows) {
+    const k = `${r.dataset}\u0000${r.method}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = []));
+    g.push(r);
+  }
+  for (const g of groups.values()) g.sort((a, b) => a.repeat - b.repeat || a.fold - b.fold);
+  return [...groups.values()];
 }

@@ -8,6 +8,7 @@ import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
 import type { DiscreteData } from '../bn/data.js';
 import { computeMetrics } from '../metrics/index.js';
+import { classificationMetrics } from '../metrics/classification.js';
 import { getBaseline, getEstimator, getStructure, type Baseline, type Model, type Params, type StructureLearner } from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
@@ -32,13 +33,13 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
     preprocessMs = fold.preMs || performance.now() - t0;
     const rng = new Rng(p.seed);
     const t1 = performance.now();
-    const { model, structure } = learn(p, fold, rng, signal);
+    const { model, structure } = learn(p, fold.train, rng, signal, fold);
     const t2 = performance.now();
     const probs = model.posterior(fold.test);
     const t3 = performance.now();
     trainMs = t2 - t1;
     predictMs = t3 - t2;
-    const metrics = computeMetrics(probs, fold.test.classColumn, fold.test.classCard);
+    const metrics = { ...computeMetrics(probs, fold.test.classColumn, fold.test.classCard), ...classificationMetrics(probs, fold.test.classColumn, fold.test.classCard) };
     const names = [...fold.train.names, fold.train.className];
     return {
       key: p.key,
@@ -48,6 +49,13 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
         zero_one_loss: metrics.zeroOneLoss,
         rmse: metrics.rmse,
         log_loss: metrics.logLoss,
+        auc: metrics.auc,
+        auc_ovr: metrics.aucOvr,
+        brier: metrics.brier,
+        balanced_accuracy: metrics.balancedAccuracy,
+        macro_f1: metrics.macroF1,
+        confusion: metrics.confusion,
+        class_labels: fold.test.classLabels,
         n_train: fold.train.n,
         n_test: fold.test.n,
       },
@@ -66,13 +74,17 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   }
 }
 
-function learn(
-  p: JobPayload,
-  fold: { train: DiscreteData; trainIndex: Int32Array; testIndex: Int32Array },
+/**
+ * Learn the structure and fit the estimator (or the baseline) of a job's method on `train`; also `bnclab fit`.
+ * `fold` (the split's training and test rows) lets a baseline read the unpreprocessed rows (`external`).
+ */
+export function learn(
+  p: Pick<JobPayload, 'kind' | 'structure' | 'estimator' | 'dataset' | 'preprocessing' | 'specDir' | 'select'>,
+  train: DiscreteData,
   rng: Rng,
   signal?: AbortSignal,
+  fold?: { trainIndex: Int32Array; testIndex: Int32Array },
 ): { model: Model; structure?: Structure } {
-  const train = fold.train;
   const info = p.kind === 'baseline' ? getBaseline(p.structure.id) : getStructure(p.structure.id);
   if (!info) throw new Error(`unknown ${p.kind === 'baseline' ? 'baseline' : 'structure'} '${p.structure.id}'`);
   if (info.maxAttributes !== undefined && train.columns.length > info.maxAttributes) {
@@ -81,7 +93,7 @@ function learn(
     );
   }
   if (p.kind === 'baseline') {
-    const rawFold = () => ({ table: loadDataset(p.dataset).table, train: fold.trainIndex, test: fold.testIndex });
+    const rawFold = fold ? () => ({ table: loadDataset(p.dataset).table, train: fold.trainIndex, test: fold.testIndex }) : undefined;
     const ctx = { rng: rng.derive('baseline'), signal, dir: p.specDir, rawFold };
     return { model: (info as Baseline).fit(train, p.structure.params, ctx) };
   }

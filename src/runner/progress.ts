@@ -6,6 +6,7 @@ export class Progress {
   private lastPlain = Date.now();
   private lastPlainCount = -1;
   private lastDraw = 0;
+  private lastDrawnCount = -1;
 
   constructor(
     private readonly total: number,
@@ -33,7 +34,10 @@ export class Progress {
     if (this.out.isTTY) {
       const now = Date.now();
       if (!final && now - this.lastDraw < 100) return;
+      // The last job's tick already drew the full bar: finish() does not draw it a second time.
+      if (final && finished === this.lastDrawnCount) return;
       this.lastDraw = now;
+      this.lastDrawnCount = finished;
       const width = 30;
       const filled = this.total ? Math.round((finished / this.total) * width) : width;
       this.out.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${stats}\x1b[K`);

@@ -124,7 +124,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo.length || 1));
     if (!opts.quiet) {
       out.write(
-        `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × folds), ` +
+        `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}\n`,
       );
     }
@@ -193,4 +193,11 @@ function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayl
     specDir: plan.spec.dir,
     select: j.method.select,
   };
+}
+
+/** '10 folds', '5 repeats × 2 folds': the resampling units per dataset × method, as the run header shows them. */
+function foldCountText(jobs: readonly { readonly repeat: number; readonly fold: number }[]): string {
+  const repeats = new Set(jobs.map((j) => j.repeat)).size;
+  const folds = new Set(jobs.map((j) => j.fold)).size;
+  return `${repeats > 1 ? `${repeats} repeats × ` : ''}${folds} fold${folds === 1 ? '' : 's'}`;
 }

@@ -4,9 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Document, type Node } from 'yaml';
 import { experimentSchema } from './schema.js';
+import { compileSchema } from './validator.js';
 import {
   compatible,
   getBaseline,
@@ -94,8 +95,7 @@ let validator: ValidateFunction | undefined;
 
 function getValidator(): ValidateFunction {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    validator = ajv.compile(experimentSchema(false));
+    validator = compileSchema(experimentSchema(false), true);
   }
   return validator;
 }
@@ -367,7 +367,7 @@ function paramValidator(info: MethodInfo): ValidateFunction {
   const key = `${info.id}`;
   let v = paramValidators.get(key);
   if (!v) {
-    v = new Ajv({ allErrors: false, strict: false }).compile({ additionalProperties: false, ...info.params, type: 'object' });
+    v = compileSchema({ additionalProperties: false, ...info.params, type: 'object' }, false);
     paramValidators.set(key, v);
   }
   return v;

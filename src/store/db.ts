@@ -5,8 +5,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBInstance, listValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { createRequire } from 'node:module';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { UserError } from '../util/errors.js';
+
+// @duckdb/node-api is CommonJS: require() loads it without the ES-module wrapper first scanning the exports of
+// its ~120 files, which cost about 0.1 s of CPU in every process that opens a database.
+const duckdb = createRequire(import.meta.url)('@duckdb/node-api') as typeof import('@duckdb/node-api');
+const { listValue } = duckdb;
 
 export interface JobRow {
   readonly key: string;
@@ -30,6 +36,14 @@ export interface JobMetrics {
   readonly zero_one_loss: number;
   readonly rmse: number;
   readonly log_loss: number;
+  readonly auc: number;
+  readonly auc_ovr: number;
+  readonly brier: number;
+  readonly balanced_accuracy: number;
+  readonly macro_f1: number;
+  /** counts[true][predicted], classes in the order of class_labels. */
+  readonly confusion: readonly (readonly number[])[];
+  readonly class_labels: readonly string[];
   readonly n_train: number;
   readonly n_test: number;
 }
@@ -57,6 +71,17 @@ export interface JobOutcome {
   };
 }
 
+/** job_metrics columns added after the first schema, with their types. */
+const ADDED_METRIC_COLUMNS: readonly (readonly [string, string])[] = [
+  ['auc', 'DOUBLE'],
+  ['auc_ovr', 'DOUBLE'],
+  ['brier', 'DOUBLE'],
+  ['balanced_accuracy', 'DOUBLE'],
+  ['macro_f1', 'DOUBLE'],
+  ['confusion', 'INTEGER[][]'],
+  ['class_labels', 'VARCHAR[]'],
+];
+
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS experiments (
      name VARCHAR PRIMARY KEY, spec_file VARCHAR, spec_hash VARCHAR, spec_text VARCHAR, seed VARCHAR,
@@ -81,12 +106,15 @@ const SCHEMA = [
   // n_arcs counts every arc, class arcs included (nb on autos: 25); n_feature_arcs only attribute-to-attribute
   // arcs. Databases written before n_feature_arcs existed get the column (NULL for their jobs).
   `ALTER TABLE job_metrics ADD COLUMN IF NOT EXISTS n_feature_arcs INTEGER`,
+  // Metrics added later: a database written before has NULL for its older jobs (never a guessed value).
+  ...ADDED_METRIC_COLUMNS.map(([c, t]) => `ALTER TABLE job_metrics ADD COLUMN IF NOT EXISTS ${c} ${t}`),
   `CREATE TABLE IF NOT EXISTS structures (job_key VARCHAR, parent VARCHAR, child VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS predictions (job_key VARCHAR, "row" INTEGER, truth INTEGER, probs DOUBLE[])`,
   `CREATE OR REPLACE VIEW results AS
      SELECT e.experiment, j.job_key, j.dataset, e.method, j.structure, j.structure_params, j.estimator,
             j.estimator_params, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
-            m.n_train, m.n_test, m.n_arcs, m.n_feature_arcs, j.preprocess_ms, j.train_ms, j.predict_ms
+            m.n_train, m.n_test, m.n_arcs, m.n_feature_arcs, j.preprocess_ms, j.train_ms, j.predict_ms,
+            m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1, m.confusion, m.class_labels
      FROM experiment_jobs e JOIN jobs j USING (job_key) JOIN job_metrics m USING (job_key)
      WHERE j.status = 'done'`,
 ];
@@ -104,6 +132,12 @@ export interface ResultRow {
   zero_one_loss: number;
   rmse: number;
   log_loss: number;
+  /** NULL (null) for jobs stored before these metrics existed. */
+  auc: number | null;
+  auc_ovr: number | null;
+  brier: number | null;
+  balanced_accuracy: number | null;
+  macro_f1: number | null;
   n_train: number;
   n_test: number;
   n_arcs: number;
@@ -125,7 +159,7 @@ export class ResultStore {
     if (!opts.readOnly) mkdirSync(dirname(path), { recursive: true });
     let instance: DuckDBInstance;
     try {
-      instance = await DuckDBInstance.create(path, opts.readOnly ? { access_mode: 'READ_ONLY' } : {});
+      instance = await duckdb.DuckDBInstance.create(path, opts.readOnly ? { access_mode: 'READ_ONLY' } : {});
     } catch (e) {
       const msg = (e as Error).message;
       const lock = /Could not set lock on file .*?(\(PID (\d+)\))?/.exec(msg);
@@ -265,10 +299,17 @@ export class ResultStore {
       );
       if (o.status === 'done' && o.metrics) {
         const m = o.metrics;
-        await c.run(`INSERT INTO job_metrics VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
-          o.key, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss, m.n_train, m.n_test, o.arcs?.length ?? null,
-          o.arcs ? (o.featureArcs ?? null) : null,
-        ]);
+        await c.run(
+          `INSERT INTO job_metrics (job_key, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs,
+             auc, auc_ovr, brier, balanced_accuracy, macro_f1, confusion, class_labels)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::INTEGER[][], $16::VARCHAR[])`,
+          [
+            o.key, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss, m.n_train, m.n_test, o.arcs?.length ?? null,
+            o.arcs ? (o.featureArcs ?? null) : null,
+            m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1,
+            listValue(m.confusion.map((row) => listValue([...row]))), listValue([...m.class_labels]),
+          ],
+        );
       }
       if (o.arcs && o.arcs.length > 0) {
         const app = await c.createAppender('structures');
@@ -290,9 +331,16 @@ export class ResultStore {
   }
 
   async results(experiment: string): Promise<ResultRow[]> {
+    // A database opened read-only keeps the view it was written with; metrics it predates read as NULL.
+    const has = new Set(
+      (await this.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'results'`)).map((r) => String(r['column_name'])),
+    );
+    const added = (
+      [['n_feature_arcs', 'INTEGER'], ['auc', 'DOUBLE'], ['auc_ovr', 'DOUBLE'], ['brier', 'DOUBLE'], ['balanced_accuracy', 'DOUBLE'], ['macro_f1', 'DOUBLE']] as const
+    ).map(([c, t]) => (has.has(c) ? c : `NULL::${t} AS ${c}`));
     return (await this.query(
       `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, accuracy, zero_one_loss,
-              rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs, train_ms, predict_ms
+              rmse, log_loss, n_train, n_test, n_arcs, train_ms, predict_ms, ${added.join(', ')}
        FROM results WHERE experiment = $1 ORDER BY dataset, method, "repeat", fold`,
       [experiment],
     )) as unknown as ResultRow[];

@@ -293,7 +293,7 @@ c5,cell,accuracy,A,,,shuttle-small,0.9693,,
       ['x,posthoc,accuracy,A,<,B,,1.5,,\n', /claims\.csv:2: value: a significance threshold must be in \(0, 1\]/],
       ['x,dataset,accuracy,A,>,B,,,,\n', /claims\.csv:2: dataset: is required for kind dataset/],
       ['x,cell,accuracy,A,,,d1,,,\n', /claims\.csv:2: value: expected a number/],
-      ['x,mean,auc,A,>,B,,,,\n', /claims\.csv:2: metric: unknown metric 'auc'/],
+      ['x,mean,auc_pr,A,>,B,,,,\n', /claims\.csv:2: metric: unknown metric 'auc_pr'/],
       [',mean,accuracy,,>,B,,,,\n', /claims\.csv:2: method_a: is required/],
     ];
     for (const [text, msg] of cases) expect(() => evaluate(text, mainRows(), MAIN)).toThrow(msg);

@@ -31,7 +31,9 @@ describe('reference files', () => {
     expect(['0/1-loss', '0-1 loss', 'zero_one_loss', 'Error', 'RMSE', 'Accuracy', 'log loss'].map(metricFromName)).toEqual([
       'zero_one_loss', 'zero_one_loss', 'zero_one_loss', 'zero_one_loss', 'rmse', 'accuracy', 'log_loss',
     ]);
-    expect(metricFromName('AUC')).toBeUndefined();
+    expect(metricFromName('AUPRC')).toBeUndefined();
+    expect(metricFromName('AUC')).toBe('auc');
+    expect(metricFromName('Brier score')).toBe('brier');
   });
 
   it('W/D/L verdicts: direction and significance must both agree', () => {
@@ -74,7 +76,7 @@ accuracy,A,C,1,0,0,
   it('reports a malformed file on one line with its line number', () => {
     const cases: [string, RegExp][] = [
       ['a,b\n1,2\n', /ref\.csv:1: unknown reference format; the header must have the columns dataset,method,metric,value/],
-      ['dataset,method,metric,value\niris,NB,auc,1\n', /ref\.csv:2: metric: unknown metric 'auc'/],
+      ['dataset,method,metric,value\niris,NB,auprc,1\n', /ref\.csv:2: metric: unknown metric 'auprc'/],
       ['dataset,method,metric,value\niris,NB,rmse,x\n', /ref\.csv:2: value: expected a number, got 'x'/],
       ['metric,method_a,method_b,wins,draws,losses,significant\nrmse,a,b,1.5,0,0,\n', /ref\.csv:2: wins: expected a count, got '1\.5'/],
       ['metric,method_a,method_b,wins,draws,losses,significant\nrmse,a,b,1,0,0,maybe\n', /ref\.csv:2: significant: expected true\/false/],

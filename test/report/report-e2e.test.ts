@@ -86,12 +86,17 @@ describe('bnclab report on a real experiment', () => {
   it('per-dataset accuracy table: means from the database, best per row in bold, average and rank rows', () => {
     const t = table('accuracy');
     expect(t.header).toEqual(['dataset', ...METHODS]);
-    expect(t.rows.map((r) => r[0])).toEqual([...DATASETS, 'average (4)', 'average rank']);
+    // The table's CSV holds the datasets only (scmamp and autorank read it as is); averages and ranks are in
+    // accuracy-summary.csv, and the LaTeX label carries the experiment's name.
+    expect(t.rows.map((r) => r[0])).toEqual([...DATASETS]);
+    const summary = table('accuracy-summary');
+    expect(summary.header).toEqual(t.header);
+    expect(summary.rows.map((r) => r[0])).toEqual(['average (4)', 'average rank']);
     for (const [i, d] of DATASETS.entries()) {
       METHODS.forEach((m, j) => expect(Number(t.rows[i]![j + 1])).toBeCloseTo(means['accuracy']![d]![m]!, 12));
     }
     const ranks = meanRanks('accuracy', true);
-    METHODS.forEach((_, j) => expect(Number(t.rows[5]![j + 1])).toBeCloseTo(ranks[j]!, 12));
+    METHODS.forEach((_, j) => expect(Number(summary.rows[1]![j + 1])).toBeCloseTo(ranks[j]!, 12));
     // Bold in the Markdown: exactly the cells equal to the row's best value at 4 decimals.
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     const section = md.slice(md.indexOf('## Accuracy'), md.indexOf('## 0-1 loss'));
@@ -105,6 +110,16 @@ describe('bnclab report on a real experiment', () => {
     const tex = readFileSync(join(out, 'tables', 'accuracy.tex'), 'utf8');
     expect(tex).toMatch(/\\toprule[\s\S]*\\midrule[\s\S]*\\emph\{average \(4\)\}[\s\S]*\\bottomrule/);
     expect(tex).toContain('nb/dirichlet(alpha=0.5)');
+    expect(tex).toContain('\\label{tab:report-e2e:accuracy}');
+    // Each figure also as a one-page PDF.
+    for (const f of readdirSync(join(out, 'figures')).filter((n) => n.endsWith('.svg'))) {
+      const pdf = readFileSync(join(out, 'figures', f.replace(/\.svg$/, '.pdf')));
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(pdf.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(1);
+    }
+    const longCsv = readFileSync(join(out, 'report.csv'), 'utf8');
+    expect(longCsv).not.toContain('(average');
+    expect(readFileSync(join(out, 'report-summary.csv'), 'utf8').split('\n')[0]).toBe('metric,method,average,average_rank,complete_datasets');
   });
 
   it('Hommel post-hoc table against the control named in the spec', () => {
@@ -216,16 +231,22 @@ describe('bnclab report on a real experiment', () => {
     const figures = findAll(root, 'figure');
     const files = readdirSync(join(out, 'figures')).filter((f) => f.endsWith('.svg')).sort();
     expect(figures).toHaveLength(files.length);
-    expect(files).toEqual([
-      'cd-accuracy.svg',
-      'cd-rmse.svg',
-      'learning-curve-rmse.svg',
-      'scatter-accuracy-nb-dirichlet-alpha-0.5-vs-nb-dirichlet-alpha-20.svg',
-      'scatter-accuracy-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg',
-      'scatter-rmse-nb-dirichlet-alpha-0.5-vs-nb-dirichlet-alpha-20.svg',
-      'scatter-rmse-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg',
-      'sweep-estimator.alpha-rmse.svg',
-    ]);
+    // One learned-structure drawing per dataset × method, e.g. structure-iris-nb-dirichlet-alpha-0.5.svg.
+    const structures = DATASETS.flatMap((d) => METHODS.map((m) => `structure-${d}-${m.replace(/[/()=]+/g, '-').replace(/-+$/, '')}.svg`));
+    expect(files).toEqual(
+      [
+        'cd-accuracy.svg',
+        'cd-rmse.svg',
+        'folds-accuracy.svg',
+        'learning-curve-rmse.svg',
+        'scatter-accuracy-nb-dirichlet-alpha-0.5-vs-nb-dirichlet-alpha-20.svg',
+        'scatter-accuracy-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg',
+        'scatter-rmse-nb-dirichlet-alpha-0.5-vs-nb-dirichlet-alpha-20.svg',
+        'scatter-rmse-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg',
+        'sweep-estimator.alpha-rmse.svg',
+        ...structures,
+      ].sort(),
+    );
     for (const f of figures) {
       const svgs = f.children.filter((c) => c.name === 'svg');
       expect(svgs).toHaveLength(1);

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { onePositional, intOption, numberOption } from '../command.js';
 import { UserError } from '../../util/errors.js';
+import { COMPARE_METRICS, type CompareMetric } from '../../report/spec.js';
 
 export const checkCommand: Command = {
     summary: 'run a spec and fail (exit 1) when results are worse than a baseline (CI regression gate)',
@@ -36,9 +37,9 @@ a JUnit XML file. Exit codes: 0 pass, 1 regression, 2 usage or input error.`,
       if (typeof v['baseline'] !== 'string') throw new UserError(`check: --baseline FILE is required; usage: ${this.usage}`);
       const alpha = numberOption(v['alpha'], '--alpha');
       if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new UserError(`--alpha: expected a number in (0, 1), got '${String(v['alpha'])}'`);
-      let metrics: ('accuracy' | 'zero_one_loss' | 'rmse' | 'log_loss')[] | undefined;
+      let metrics: CompareMetric[] | undefined;
       if (v['metrics'] !== undefined) {
-        const known = ['accuracy', 'zero_one_loss', 'rmse', 'log_loss'] as const;
+        const known = COMPARE_METRICS;
         const list = (v['metrics'] as string).split(',').map((m) => m.trim()).filter(Boolean);
         const bad = list.find((m) => !(known as readonly string[]).includes(m));
         if (bad !== undefined || list.length === 0) throw new UserError(`--metrics: unknown metric '${bad ?? ''}'; use a comma-separated list of ${known.join(', ')}`);

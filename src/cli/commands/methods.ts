@@ -1,15 +1,24 @@
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { Command } from '../command.js';
+import { UserError } from '../../util/errors.js';
 
 export const methodsCommand: Command = {
     summary: 'list the registered structure learners, estimators and baselines (or --write docs/methods.md)',
-    usage: 'bnclab methods [--write]',
+    usage: 'bnclab methods [<id>] [--write]',
     options: { write: { type: 'boolean' } },
     help: `Options:
-  --write   write docs/methods.md (the catalog with citations and parameters) in the bnclab folder`,
-    async run(_pos, v) {
-      const { methodsMarkdown } = await import('../methods.js');
+  --write   write docs/methods.md (the catalog with citations and parameters) in the bnclab folder
+
+With an id (bnclab methods kdb): that method's citation, parameters with their defaults and types, and the
+structure × estimator pairs it forms.`,
+    async run(pos, v) {
+      const { methodsMarkdown, methodDetail } = await import('../methods.js');
+      if (pos.length > 1 || (pos.length === 1 && v['write'])) throw new UserError(`usage: ${this.usage}`);
+      if (pos.length === 1) {
+        process.stdout.write(methodDetail(pos[0]!));
+        return 0;
+      }
       const { listBaselines, listEstimators, listStructures } = await import('../../registry.js');
       const { packageRoot } = await import('../../util/paths.js');
       if (v['write']) {

@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { onePositional, numberOption } from '../command.js';
 
 export const reportCommand: Command = {
-    summary: 'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg) from the stored results',
+    summary: 'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg|pdf) from the stored results',
     usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST]',
     options: {
       db: { type: 'string' },
@@ -16,7 +16,8 @@ export const reportCommand: Command = {
   --out DIR         report folder (default: results/<spec name>/)
   --control METHOD  control method label for the post-hoc tests, or 'best' (overrides compare.control)
   --alpha A         significance level (overrides compare.alpha)
-  --metrics LIST    comma-separated: accuracy, zero_one_loss, rmse, log_loss (overrides compare.metrics)
+  --metrics LIST    comma-separated: accuracy, zero_one_loss, rmse, log_loss, auc, auc_ovr, brier,
+                    balanced_accuracy, macro_f1 (overrides compare.metrics)
 
 Reads only the database; never re-runs a learner. See docs/reports.md for the compare: and reference: sections.`,
     async run(pos, v) {
@@ -29,7 +30,7 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
         alpha: numberOption(v['alpha'], '--alpha'),
         metrics: v['metrics'] === undefined ? undefined : (v['metrics'] as string).split(',').map((m) => m.trim()).filter(Boolean),
       });
-      process.stdout.write(`report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg)\n`);
+      process.stdout.write(`report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg, *.pdf)\n`);
       return 0;
     },
   };

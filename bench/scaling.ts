@@ -1,0 +1,161 @@
+/**
+ * Cost as the data grow: synthetic data from a known random network (src/datasets/synthetic.ts; 20
+ * attributes of 2–5 values, 5 of them written as numbers so MDL discretization has work, a binary class),
+ * 10^4 … 10^7 rows, for nb, tan, kdb-2 and aode with Laplace estimates. Each (size, method) runs in a fresh
+ * child process, which times its phases: load (read the CSV file, hash it, parse it into typed columns),
+ * discretize (MDL cut points fitted on the training rows of each fold, applied to training and test rows),
+ * train (structure and parameters), predict (class posteriors of the test rows); then its CPU seconds
+ * (user + system, the whole process), wall seconds and peak resident memory, beside the size of the coded
+ * table (one byte per value: rows × 21). Folds: the first --folds of a stratified 10-fold split (default 1;
+ * --folds 10 is full cross-validation).
+ *
+ *   npx tsc -p tsconfig.json && node dist/bench/scaling.js [--sizes 1e4,1e5,1e6,1e7] [--methods nb,tan,kdb-2,aode]
+ *        [--folds 1] [--out /tmp/bnclab-scaling]
+ *
+ * Generated files are kept in --out (named by rows and the network's content hash) and reused.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadDataset } from '../src/datasets/load.js';
+import { fitPreprocessor } from '../src/datasets/preprocess.js';
+import { randomNetwork, writeSyntheticCsv } from '../src/datasets/synthetic.js';
+import { stratifiedKFold, testRows, trainRows } from '../src/folds/split.js';
+import { getEstimator, getStructure, withDefaults } from '../src/registry.js';
+import { contentKey } from '../src/util/hash.js';
+import { Rng } from '../src/util/rng.js';
+import '../src/methods.js';
+import { loadAverage } from './lib/process.js';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1e4,1e5,1e6,1e7' },
+    methods: { type: 'string', default: 'nb,tan,kdb-2,aode' },
+    folds: { type: 'string', default: '1' },
+    out: { type: 'string', default: '/tmp/bnclab-scaling' },
+    child: { type: 'string' },
+    method: { type: 'string' },
+  },
+});
+
+const ATTRIBUTES = 20;
+const NUMERIC = new Set([0, 4, 8, 12, 16]);
+const SEED = 'scaling-1';
+const METHODS: Record<string, { structure: string; params: Record<string, unknown> }> = {
+  nb: { structure: 'nb', params: {} },
+  tan: { structure: 'tan', params: {} },
+  'kdb-2': { structure: 'kdb', params: { k: 2 } },
+  aode: { structure: 'aode', params: {} },
+};
+
+function dataFile(rows: number): string {
+  const net = randomNetwork({ attributes: ATTRIBUTES, cards: Array.from({ length: ATTRIBUTES }, (_, i) => 2 + (i % 4)), classCard: 2, seed: SEED });
+  // Named by the network's content, so a file from another version of the generator is never reused.
+  const file = join(values.out!, `synthetic-${ATTRIBUTES}x${rows}-${contentKey({ ...net, classPrior: [...net.classPrior], cpts: net.cpts.map((c) => [...c]) }, 12)}.csv`);
+  if (!existsSync(file)) {
+    mkdirSync(values.out!, { recursive: true });
+    const t0 = performance.now();
+    writeSyntheticCsv(net, rows, SEED, `${file}.tmp`, NUMERIC);
+    renameSync(`${file}.tmp`, file);
+    process.stderr.write(`generated ${file} in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  }
+  return file;
+}
+
+interface ChildResult {
+  loadS: number;
+  discretizeS: number;
+  trainS: number;
+  predictS: number;
+  accuracy: number;
+}
+
+/** Child: one method on one file; phases timed in this process, printed as one JSON line. */
+function child(file: string, label: string, folds: number): void {
+  const m = METHODS[label];
+  if (!m) throw new Error(`unknown method '${label}' (known: ${Object.keys(METHODS).join(', ')})`);
+  const s = getStructure(m.structure)!;
+  const e = getEstimator('dirichlet')!;
+  // Phases in CPU seconds of this (single-threaded) process: on a shared machine the wall clock of a phase
+  // mostly measures the other processes.
+  const cpuNow = (): number => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1e6;
+  };
+  let t = cpuNow();
+  const lap = (): number => {
+    const now = cpuNow();
+    const d = now - t;
+    t = now;
+    return d;
+  };
+  const { table } = loadDataset({ name: 'synthetic', file });
+  const out: ChildResult = { loadS: lap(), discretizeS: 0, trainS: 0, predictS: 0, accuracy: 0 };
+  const assignment = stratifiedKFold(table.classColumn, table.classLabels.length, 10, new Rng('bench/scaling'));
+  const split = { repeats: 1, folds: 10, assignment: [assignment] };
+  let hits = 0;
+  let tested = 0;
+  for (let f = 0; f < folds; f++) {
+    lap();
+    const pre = fitPreprocessor(table, trainRows(split, 0, f), { discretize: { method: 'mdl' }, missing: 'as-value' });
+    const train = pre.transform(table, pre.trainRows());
+    const test = pre.transform(table, testRows(split, 0, f));
+    out.discretizeS += lap();
+    const rng = new Rng(`bench/scaling/${f}`);
+    const structure = s.learn(train, withDefaults(s, m.params), { rng });
+    const model = e.fit(train, structure, withDefaults(e, { alpha: 1 }), { rng });
+    out.trainS += lap();
+    const p = model.posterior(test);
+    out.predictS += lap();
+    const C = test.classCard;
+    for (let r = 0; r < test.n; r++) {
+      let b = 0;
+      for (let c = 1; c < C; c++) if (p[r * C + c]! > p[r * C + b]!) b = c;
+      if (b === test.classColumn[r]) hits++;
+    }
+    tested += test.n;
+  }
+  out.accuracy = hits / tested;
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+if (values.child) {
+  child(values.child, values.method!, Number(values.folds));
+} else {
+  const folds = Number(values.folds);
+  if (!Number.isInteger(folds) || folds < 1 || folds > 10) throw new Error(`--folds: 1 to 10, got '${values.folds}'`);
+  const sizes = values.sizes!.split(',').map((x) => Math.round(Number(x)));
+  const script = fileURLToPath(import.meta.url);
+  console.log(`scaling: ${new Date().toISOString()}; load average ${loadAverage()}; ${ATTRIBUTES} attributes (5 numeric), binary class, ${folds} fold(s) of 10`);
+  console.log('| rows | method | load CPU s | discretize CPU s | train CPU s | predict CPU s | process CPU s | wall s | peak MiB | coded MiB | peak / coded | accuracy |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const rows of sizes) {
+    const file = dataFile(rows);
+    for (const label of values.methods!.split(',')) {
+      const t0 = performance.now();
+      const res = spawnSync('/usr/bin/time', ['-f', '%U %S %M', process.execPath, '--max-old-space-size=16384', script, '--child', file, '--method', label, '--folds', String(folds)], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      });
+      const wallS = (performance.now() - t0) / 1000;
+      const lines = res.stderr.trim().split('\n');
+      const [user, sys, maxKiB] = lines.pop()!.trim().split(/\s+/).map(Number);
+      if (res.status !== 0) {
+        console.log(`| ${rows} | ${label} | failed: ${lines.slice(-3).join(' ').slice(0, 300)} |`);
+        continue;
+      }
+      const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as ChildResult;
+      const coded = (rows * (ATTRIBUTES + 1)) / 2 ** 20;
+      const peak = maxKiB! / 1024;
+      console.log(
+        `| ${rows} | ${label} | ${r.loadS.toFixed(2)} | ${r.discretizeS.toFixed(2)} | ${r.trainS.toFixed(2)} | ${r.predictS.toFixed(2)} | ` +
+          `${(user! + sys!).toFixed(2)} | ${wallS.toFixed(2)} | ${peak.toFixed(0)} | ${coded.toFixed(1)} | ${(peak / coded).toFixed(1)} | ${r.accuracy.toFixed(4)} |`,
+      );
+    }
+    process.stderr.write(`  ${rows} rows done; load average ${loadAverage()}\n`);
+  }
+  console.log(`load average at the end: ${loadAverage()}`);
+}

@@ -1,0 +1,71 @@
+/**
+ * The fixed cost of a bnclab process: whole-process CPU and wall (GNU time, bench/lib/process.ts) of
+ * `node -e 0`, `bnclab plan experiments/quickstart.yaml`, a 1-job `bnclab run` (iris, holdout, nb with
+ * Laplace estimates; a fresh database each time, report included) and `bnclab report` of the quickstart
+ * (its database made once, before timing). Median of --runs, commands in turn, with the load average.
+ * --other-bnclab DIR times a second built checkout (e.g. the main branch) in the same rounds, so its
+ * figures are a before/after comparison taken side by side.
+ *
+ *   npx tsc -p tsconfig.json && node dist/bench/startup.js [--runs 5] [--other-bnclab DIR]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { packageRoot } from '../src/util/paths.js';
+import { alternate, loadAverage, summaryTable, type Command } from './lib/process.js';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'other-bnclab': { type: 'string' } } });
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected an integer ≥ 1, got '${values.runs}'`);
+const root = packageRoot(fileURLToPath(import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'bnclab-startup-'));
+
+const ONE_JOB = `name: one_job
+seed: 1
+datasets: [iris]
+resampling: { method: holdout }
+structures: [nb]
+estimators: [{ id: dirichlet, params: { alpha: 1 } }]
+`;
+
+try {
+  const spec = join(work, 'one.yaml');
+  writeFileSync(spec, ONE_JOB);
+  const quickstart = join(root, 'experiments', 'quickstart.yaml');
+  const builds = [{ tag: 'this', dir: root }, ...(values['other-bnclab'] ? [{ tag: values['other-bnclab'], dir: values['other-bnclab'] }] : [])];
+  const rows: Command[][][] = [[[{ label: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] }]]];
+  for (const b of builds) {
+    const cli = join(b.dir, 'dist', 'src', 'cli', 'main.js');
+    const tag = b.tag.replace(/[^A-Za-z0-9]/g, '_');
+    const db = join(work, `one-${tag}.duckdb`);
+    const qsDb = join(work, `qs-${tag}.duckdb`);
+    execFileSync(process.execPath, [cli, 'run', quickstart, '--db', qsDb, '--quiet', '--no-report'], { cwd: work, stdio: 'ignore' });
+    rows.push([
+      [{ label: `plan quickstart (${b.tag})`, cmd: process.execPath, args: [cli, 'plan', quickstart], cwd: work }],
+      [
+        {
+          label: `run 1 job (${b.tag})`,
+          cmd: process.execPath,
+          args: [cli, 'run', spec, '--db', db, '--workers', '1', '--quiet'],
+          cwd: work,
+          before: () => {
+            rmSync(db, { force: true });
+            rmSync(`${db}.wal`, { force: true });
+          },
+        },
+      ],
+      [{ label: `report quickstart (${b.tag})`, cmd: process.execPath, args: [cli, 'report', quickstart, '--db', qsDb, '--out', join(work, `report-${tag}`)], cwd: work }],
+    ]);
+  }
+  console.log(`startup: ${new Date().toISOString()}; load average ${loadAverage()}; median of ${runs}, in turn`);
+  // One alternation over every command: node, then each build's plan, run, report, round after round.
+  const groups = rows.flat();
+  const summaries = alternate(groups, runs, (s) => process.stderr.write(`startup:${s}\n`));
+  console.log(summaryTable(summaries));
+  console.log(`load average at the end: ${loadAverage()}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,187 @@
+/**
+ * Ranking, calibration and class-balanced metrics from class posteriors (Float64Array n × C, row-major)
+ * and true class codes, as sklearn computes them (pinned to sklearn 1.2 in test/metrics/classification.test.ts):
+ *
+ * - AUC, Hand & Till (2001) M: the mean over class pairs {i, j} of (A(i|j) + A(j|i)) / 2, where A(i|j) is the
+ *   probability that a random row of class i has a higher p_i than a random row of class j (ties count ½);
+ *   sklearn `roc_auc_score(multi_class='ovo', average='macro')`. Two classes: the usual AUC.
+ * - AUC one-vs-rest, weighted by class prevalence (Provost & Domingos 2000); sklearn
+ *   `roc_auc_score(multi_class='ovr', average='weighted')`.
+ * - Brier score (Brier 1950): (1/N) Σ_rows Σ_classes (p_c − [c = true])², from 0 (perfect) to 2. With two
+ *   classes it is twice sklearn's binary `brier_score_loss`, which scores only the positive class; it equals
+ *   C · rmse² of the Monash RMSE.
+ * - Balanced accuracy: the mean recall over the classes present in the test rows (sklearn
+ *   `balanced_accuracy_score`).
+ * - Macro F1: the mean of 2TP / (2TP + FP + FN) over the classes that are true or predicted in the test rows
+ *   (sklearn `f1_score(average='macro')`, a class never predicted has F1 0).
+ * - Confusion matrix: counts[true][predicted], predicted = argmax (lowest index on ties, as accuracy).
+ *
+ * A fold's test rows need not contain every class. sklearn refuses the AUCs then; here a class pair (Hand &
+ * Till) or class (one-vs-rest) with no rows on one side is left out of the average, and the AUC is NaN when
+ * nothing is left (e.g. a test fold of one class).
+ */
+import { predictions } from './index.js';
+
+/** Row indices sorted by the score of class c (ascending). */
+function orderByClassScore(posteriors: Float64Array, n: number, C: number, c: number): Int32Array {
+  const order = Int32Array.from({ length: n }, (_, i) => i);
+  return order.sort((a, b) => posteriors[a * C + c]! - posteriors[b * C + c]!);
+}
+
+/**
+ * A(pos | neg) on the scores p_c: the Mann–Whitney U / (n_pos · n_neg), tied scores counting ½, walking the
+ * rows in ascending order of p_c (`order`) and keeping rows of class `pos` and, as negatives, of class `neg`
+ * (or of every other class when neg < 0). NaN when either side has no rows.
+ */
+function aucFromOrder(posteriors: Float64Array, truth: ArrayLike<number>, C: number, order: Int32Array, c: number, pos: number, neg: number): number {
+  let negBefore = 0;
+  let nPos = 0;
+  let nNeg = 0;
+  let u = 0;
+  const n = order.length;
+  for (let i = 0; i < n; ) {
+    const v = posteriors[order[i]! * C + c]!;
+    let p = 0;
+    let q = 0;
+    let j = i;
+    for (; j < n && posteriors[order[j]! * C + c]! === v; j++) {
+      const y = truth[order[j]!]!;
+      if (y === pos) p++;
+      else if (neg < 0 || y === neg) q++;
+    }
+    u += p * (negBefore + q / 2);
+    negBefore += q;
+    nPos += p;
+    nNeg += q;
+    i = j;
+  }
+  return nPos === 0 || nNeg === 0 ? NaN : u / (nPos * nNeg);
+}
+
+function classCounts(truth: ArrayLike<number>, C: number): Int32Array {
+  const counts = new Int32Array(C);
+  for (let r = 0; r < truth.length; r++) counts[truth[r]!]!++;
+  return counts;
+}
+
+/** Hand & Till (2001) multi-class AUC M; NaN when fewer than two classes occur in `truth`. */
+export function aucHandTill(posteriors: Float64Array, truth: ArrayLike<number>, C: number): number {
+  const n = truth.length;
+  const counts = classCounts(truth, C);
+  // A(i|j) for every ordered pair, each from one pass over the rows sorted by p_i (one sort per class).
+  const a = new Float64Array(C * C);
+  for (let i = 0; i < C; i++) {
+    if (counts[i] === 0) continue;
+    const order = orderByClassScore(posteriors, n, C, i);
+    for (let j = 0; j < C; j++) if (j !== i && counts[j]! > 0) a[i * C + j] = aucFromOrder(posteriors, truth, C, order, i, i, j);
+  }
+  let sum = 0;
+  let pairs = 0;
+  for (let i = 0; i < C; i++) {
+    for (let j = i + 1; j < C; j++) {
+      if (counts[i] === 0 || counts[j] === 0) continue;
+      sum += (a[i * C + j]! + a[j * C + i]!) / 2;
+      pairs++;
+    }
+  }
+  return pairs === 0 ? NaN : sum / pairs;
+}
+
+/** One-vs-rest AUC averaged over classes weighted by their count in `truth`; NaN when only one class occurs. */
+export function aucOneVsRestWeighted(posteriors: Float64Array, truth: ArrayLike<number>, C: number): number {
+  const n = truth.length;
+  const counts = classCounts(truth, C);
+  let sum = 0;
+  let weight = 0;
+  for (let c = 0; c < C; c++) {
+    if (counts[c] === 0 || counts[c] === n) continue;
+    sum += counts[c]! * aucFromOrder(posteriors, truth, C, orderByClassScore(posteriors, n, C, c), c, c, -1);
+    weight += counts[c]!;
+  }
+  return weight === 0 ? NaN : sum / weight;
+}
+
+/** Multi-class Brier score (1/N) Σ Σ_c (p_c − y_c)², Brier (1950). */
+export function brierScore(posteriors: Float64Array, truth: ArrayLike<number>, C: number): number {
+  const n = truth.length;
+  if (n === 0) return NaN;
+  let s = 0;
+  for (let r = 0; r < n; r++) {
+    const y = truth[r]!;
+    for (let c = 0; c < C; c++) {
+      const d = posteriors[r * C + c]! - (c === y ? 1 : 0);
+      s += d * d;
+    }
+  }
+  return s / n;
+}
+
+/** counts[true * C + predicted] of the argmax predictions. */
+export function confusionMatrix(posteriors: Float64Array, truth: ArrayLike<number>, C: number): Int32Array {
+  const pred = predictions(posteriors, C);
+  const m = new Int32Array(C * C);
+  for (let r = 0; r < truth.length; r++) m[truth[r]! * C + pred[r]!]!++;
+  return m;
+}
+
+/** Mean recall over the classes occurring in the test rows. */
+export function balancedAccuracy(confusion: Int32Array, C: number): number {
+  let sum = 0;
+  let classes = 0;
+  for (let i = 0; i < C; i++) {
+    let rowTotal = 0;
+    for (let j = 0; j < C; j++) rowTotal += confusion[i * C + j]!;
+    if (rowTotal === 0) continue;
+    sum += confusion[i * C + i]! / rowTotal;
+    classes++;
+  }
+  return classes === 0 ? NaN : sum / classes;
+}
+
+/** Mean F1 over the classes that are true or predicted at least once. */
+export function macroF1(confusion: Int32Array, C: number): number {
+  let sum = 0;
+  let classes = 0;
+  for (let i = 0; i < C; i++) {
+    let rowTotal = 0;
+    let colTotal = 0;
+    for (let j = 0; j < C; j++) {
+      rowTotal += confusion[i * C + j]!;
+      colTotal += confusion[j * C + i]!;
+    }
+    if (rowTotal === 0 && colTotal === 0) continue;
+    const tp = confusion[i * C + i]!;
+    // 2TP / (2TP + FP + FN) with FP + TP = colTotal and FN + TP = rowTotal.
+    sum += (2 * tp) / (rowTotal + colTotal);
+    classes++;
+  }
+  return classes === 0 ? NaN : sum / classes;
+}
+
+/** Confusion rows (true class) as nested arrays, for storage and reports. */
+export function confusionRows(confusion: Int32Array, C: number): number[][] {
+  return Array.from({ length: C }, (_, i) => Array.from(confusion.subarray(i * C, (i + 1) * C)));
+}
+
+export interface ClassificationMetrics {
+  readonly auc: number;
+  readonly aucOvr: number;
+  readonly brier: number;
+  readonly balancedAccuracy: number;
+  readonly macroF1: number;
+  /** counts[true][predicted]. */
+  readonly confusion: number[][];
+}
+
+/** The metrics of this file for one test set (computeMetrics in index.ts gives accuracy, RMSE and log loss). */
+export function classificationMetrics(posteriors: Float64Array, truth: ArrayLike<number>, C: number): ClassificationMetrics {
+  const confusion = confusionMatrix(posteriors, truth, C);
+  return {
+    auc: aucHandTill(posteriors, truth, C),
+    aucOvr: aucOneVsRestWeighted(posteriors, truth, C),
+    brier: brierScore(posteriors, truth, C),
+    balancedAccuracy: balancedAccuracy(confusion, C),
+    macroF1: macroF1(confusion, C),
+    confusion: confusionRows(confusion, C),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * `bnclab fit`: one method of a spec fitted on all rows of one dataset (preprocessing fitted on all rows
+ * too), for inspection and export. The learner's seed derives from the content (dataset hash, class column,
+ * preprocessing, method with all parameters, experiment seed), as a job's does.
+ */
+import { loadDataset } from '../datasets/load.js';
+import { fitPreprocessor } from '../datasets/preprocess.js';
+import type { DiscreteData } from '../bn/data.js';
+import type { Structure } from '../bn/structure.js';
+import type { Model } from '../registry.js';
+import type { ExperimentSpec, MethodSpec } from '../spec/load.js';
+import { buildPlan } from '../spec/plan.js';
+import { UserError } from '../util/errors.js';
+import { contentKey, sha256Hex } from '../util/hash.js';
+import { Rng } from '../util/rng.js';
+import { closest } from '../util/text.js';
+import { learn } from './execute.js';
+
+export interface FullDataFit {
+  readonly dataset: string;
+  readonly datasetSha256: string;
+  readonly method: MethodSpec;
+  readonly seed: string;
+  readonly data: DiscreteData;
+  readonly model: Model;
+  readonly structure?: Structure;
+}
+
+export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodLabel: string): FullDataFit {
+  const method = spec.methods.find((m) => m.label === methodLabel);
+  if (!method) {
+    const labels = spec.methods.map((m) => m.label);
+    const near = closest(methodLabel, labels);
+    throw new UserError(`--method: the spec has no method '${methodLabel}'${near ? ` (did you mean '${near}'?)` : ''}; methods: ${labels.join(', ')}`);
+  }
+  const plan = buildPlan(spec);
+  const d = plan.datasets.find((x) => x.handle.name === datasetName);
+  if (!d) {
+    const names = plan.datasets.map((x) => x.handle.name);
+    const near = closest(datasetName, names);
+    throw new UserError(`--dataset: the spec has no dataset '${datasetName}'${near ? ` (did you mean '${near}'?)` : ''}; datasets: ${names.join(', ')}`);
+  }
+  const { table } = loadDataset(d.handle);
+  const all = Int32Array.from({ length: table.n }, (_, i) => i);
+  const pre = fitPreprocessor(table, all, spec.preprocessing);
+  const data = pre.transform(table, pre.trainRows());
+  const key = contentKey(
+    {
+      fit: 'full-data',
+      dataset: d.handle.sha256,
+      classColumn: d.handle.classColumn ?? null,
+      preprocessing: spec.preprocessing,
+      kind: method.kind,
+      structure: { id: method.structure.id, params: method.structure.params },
+      estimator: method.estimator ? { id: method.estimator.id, params: method.estimator.params } : null,
+      seed: spec.seed,
+    },
+    24,
+  );
+  const seed = sha256Hex(`learn/${key}`);
+  const { model, structure } = learn(
+    { kind: method.kind, structure: method.structure, estimator: method.estimator, dataset: d.handle, preprocessing: spec.preprocessing },
+    data,
+    new Rng(seed),
+  );
+  return { dataset: datasetName, datasetSha256: d.handle.sha256, method, seed, data, model, structure };
+}

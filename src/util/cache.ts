@@ -1,0 +1,146 @@
+/**
+ * A small on-disk cache that lets a short process skip work an earlier process already did: parsing the
+ * dataset registry, compiling the spec validator, rendering an unchanged figure, hashing an unchanged data
+ * file. Every entry is keyed so that it can never give a wrong answer:
+ *
+ * - content entries (`readContent` / `writeContent`) are keyed by the sha256 of everything their value is
+ *   computed from (the input text itself, plus a kind and the producing code's version), so a changed
+ *   input is simply a different key;
+ * - file-hash entries (`readFileHashed`) are keyed by the file's absolute path and hold its size, inode,
+ *   modification and status-change times in nanoseconds; any difference means the file is read and hashed
+ *   again. (The status-change time cannot be set back by a program, so rewriting a file with the same size
+ *   and a restored modification time still invalidates the entry.)
+ *
+ * Folder: `$BNCLAB_CACHE_DIR` if set, else `node_modules/.cache/bnclab/` under bnclab's package root (the
+ * conventional place for tool caches, ignored by git). `BNCLAB_CACHE_DIR=off` disables the cache. Deleting
+ * the folder is always safe. A cache that cannot be written (read-only install, full disk) only costs
+ * speed: the value was computed and is used either way, so a failed write is not an error.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BNCLAB_VERSION } from '../version.js';
+import { packageRoot } from './paths.js';
+
+let dirMemo: string | null | undefined;
+
+/** The cache folder, or null when caching is off. */
+export function cacheDir(): string | null {
+  if (dirMemo !== undefined) return dirMemo;
+  const env = process.env['BNCLAB_CACHE_DIR'];
+  dirMemo = env === 'off' || env === '0' ? null : env ? env : join(packageRoot(), 'node_modules', '.cache', 'bnclab');
+  return dirMemo;
+}
+
+/** Forget the memoized folder (tests that point BNCLAB_CACHE_DIR somewhere else). */
+export function resetCacheDir(): void {
+  dirMemo = undefined;
+}
+
+function entryPath(kind: string, key: string): string | null {
+  const dir = cacheDir();
+  return dir === null ? null : join(dir, kind, key);
+}
+
+/** The sha256 key of a content entry: kind, bnclab's version and every input that determines the value. */
+export function contentCacheKey(kind: string, ...inputs: (string | Uint8Array)[]): string {
+  const h = createHash('sha256').update(`${kind}\0${BNCLAB_VERSION}\0`);
+  for (const x of inputs) {
+    h.update(String(typeof x === 'string' ? x.length : x.byteLength));
+    h.update('\0');
+    h.update(x);
+  }
+  return h.digest('hex');
+}
+
+/** The cached text under (kind, key), or undefined on a miss. */
+export function readContent(kind: string, key: string): string | undefined {
+  const file = entryPath(kind, key);
+  if (file === null) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined; // a miss: nothing cached yet (or the folder was removed)
+  }
+}
+
+/** Store text under (kind, key): written to a temporary name and renamed, so readers never see half a file. */
+export function writeContent(kind: string, key: string, text: string): void {
+  const file = entryPath(kind, key);
+  if (file === null) return;
+  try {
+    mkdirSync(join(cacheDir()!, kind), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Math.floor(performance.now() * 1000)}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch {
+    // Not cached: the caller already has the value; only a later process's speed is affected.
+  }
+}
+
+/** JSON value cached under a content key; `compute` runs on a miss and its result is stored. */
+export function cachedJson<T>(kind: string, key: string, compute: () => T): T {
+  const hit = readContent(kind, key);
+  if (hit !== undefined) {
+    try {
+      return JSON.parse(hit) as T;
+    } catch {
+      // A damaged entry (e.g. a disk filled mid-write on a system without atomic rename): recompute.
+    }
+  }
+  const value = compute();
+  writeContent(kind, key, JSON.stringify(value));
+  return value;
+}
+
+interface FileStamp {
+  readonly size: string;
+  readonly ino: string;
+  readonly mtimeNs: string;
+  readonly ctimeNs: string;
+}
+
+function stampOf(s: { size: bigint; ino: bigint; mtimeNs: bigint; ctimeNs: bigint }): FileStamp {
+  return { size: String(s.size), ino: String(s.ino), mtimeNs: String(s.mtimeNs), ctimeNs: String(s.ctimeNs) };
+}
+
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+/**
+ * A file's bytes and their sha256. The hash comes from the cache when the file's size, inode, modification
+ * and status-change times (nanoseconds), taken before and after reading it, both equal those recorded with
+ * the hash; otherwise the bytes are hashed and the entry replaced. Throws what reading the file throws.
+ */
+export function readFileHashed(path: string): { bytes: Buffer; sha256: string } {
+  const fd = openSync(path, 'r');
+  let bytes: Buffer;
+  let before: FileStamp;
+  let after: FileStamp;
+  try {
+    before = stampOf(fstatSync(fd, { bigint: true }));
+    bytes = readFileSync(fd);
+    after = stampOf(fstatSync(fd, { bigint: true }));
+  } finally {
+    closeSync(fd);
+  }
+  const kind = 'file-sha256';
+  const key = createHash('sha256').update(path).digest('hex');
+  const stable = sameStamp(before, after);
+  if (stable) {
+    const hit = readContent(kind, key);
+    if (hit !== undefined) {
+      try {
+        const e = JSON.parse(hit) as { path: string; stamp: FileStamp; sha256: string };
+        if (e.path === path && sameStamp(e.stamp, before) && /^[0-9a-f]{64}$/.test(e.sha256)) return { bytes, sha256: e.sha256 };
+      } catch {
+        // damaged entry: hash afresh below
+      }
+    }
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  // Only a file that did not change while it was read is recorded.
+  if (stable) writeContent(kind, key, JSON.stringify({ path, stamp: before, sha256 }));
+  return { bytes, sha256 };
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cachedJson, contentCacheKey, readContent, readFileHashed, resetCacheDir, writeContent } from '../../src/util/cache.js';
+import { compileSchema } from '../../src/spec/validator.js';
+
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+describe('on-disk cache', () => {
+  let dir: string;
+  let saved: string | undefined;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bnclab-cache-'));
+    saved = process.env['BNCLAB_CACHE_DIR'];
+    process.env['BNCLAB_CACHE_DIR'] = join(dir, 'cache');
+    resetCacheDir();
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env['BNCLAB_CACHE_DIR'];
+    else process.env['BNCLAB_CACHE_DIR'] = saved;
+    resetCacheDir();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('content keys separate kinds and inputs, including where one input ends', () => {
+    expect(contentCacheKey('a', 'xy')).toBe(contentCacheKey('a', 'xy'));
+    expect(contentCacheKey('a', 'xy')).not.toBe(contentCacheKey('b', 'xy'));
+    expect(contentCacheKey('a', 'x', 'y')).not.toBe(contentCacheKey('a', 'xy'));
+  });
+
+  it('computes once, then reads back the same value', () => {
+    let calls = 0;
+    const key = contentCacheKey('test-json', 'input');
+    const f = (): { v: number[] } => {
+      calls++;
+      return { v: [1, 2, 3] };
+    };
+    expect(cachedJson('test-json', key, f)).toEqual({ v: [1, 2, 3] });
+    expect(cachedJson('test-json', key, f)).toEqual({ v: [1, 2, 3] });
+    expect(calls).toBe(1);
+  });
+
+  it('recomputes a damaged entry and does not cache a failure', () => {
+    const key = contentCacheKey('test-json', 'damaged');
+    writeContent('test-json', key, '{"v": [1, 2');
+    expect(cachedJson('test-json', key, () => ({ v: 7 }))).toEqual({ v: 7 });
+    expect(JSON.parse(readContent('test-json', key)!)).toEqual({ v: 7 });
+    const bad = contentCacheKey('test-json', 'throws');
+    expect(() => cachedJson('test-json', bad, () => { throw new Error('boom'); })).toThrow('boom');
+    expect(readContent('test-json', bad)).toBeUndefined();
+  });
+
+  it('gives a file hash that is never stale: same size, same modification time, new content', () => {
+    const file = join(dir, 'data.csv');
+    writeFileSync(file, 'a,b\n1,2\n');
+    expect(readFileHashed(file).sha256).toBe(sha('a,b\n1,2\n'));
+    expect(readdirSync(join(dir, 'cache', 'file-sha256'))).toHaveLength(1);
+    // A cached hit returns the same bytes and hash.
+    const hit = readFileHashed(file);
+    expect(hit.bytes.toString()).toBe('a,b\n1,2\n');
+    expect(hit.sha256).toBe(sha('a,b\n1,2\n'));
+    // Rewrite with the same size and put the old modification time back: the status-change time differs.
+    const when = new Date('2020-01-01T00:00:00Z');
+    utimesSync(file, when, when);
+    readFileHashed(file);
+    writeFileSync(file, 'a,b\n3,4\n');
+    utimesSync(file, when, when);
+    expect(readFileHashed(file).sha256).toBe(sha('a,b\n3,4\n'));
+  });
+
+  it('BNCLAB_CACHE_DIR=off stores nothing', () => {
+    process.env['BNCLAB_CACHE_DIR'] = 'off';
+    resetCacheDir();
+    try {
+      writeContent('test-off', 'k', 'v');
+      expect(readContent('test-off', 'k')).toBeUndefined();
+    } finally {
+      process.env['BNCLAB_CACHE_DIR'] = join(dir, 'cache');
+      resetCacheDir();
+    }
+  });
+
+  it('a cached validator accepts and rejects exactly as the compiled one, with the same errors', () => {
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name: { type: 'string', pattern: '^[a-z]+$' }, k: { type: 'integer', minimum: 1 } },
+    };
+    const fresh = compileSchema(schema, true); // a miss: compiled by ajv and stored
+    expect(readdirSync(join(dir, 'cache', 'ajv-validator')).length).toBeGreaterThan(0);
+    const cached = compileSchema(schema, true); // a hit: evaluated from the stored code
+    expect(cached).not.toBe(fresh);
+    for (const v of [{ name: 'abc' }, { name: 'ABC' }, { name: 'a', k: 0 }, { k: 2 }, { name: 'a', extra: 1 }]) {
+      expect(cached(v)).toBe(fresh(v));
+      expect(cached.errors ?? null).toEqual(fresh.errors ?? null);
+    }
+    expect(cached({ name: 'a', k: 0 })).toBe(false);
+  });
+});
