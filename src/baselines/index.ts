@@ -2,3 +2,4 @@
 export {};
 export * from './decision-tree.js';
 export * from './random-forest.js';
+export * from './external.js';

@@ -256,6 +256,8 @@ export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): 
     structure: { id: j.method.structure.id, params: j.method.structure.params },
     estimator: j.method.estimator ? { id: j.method.estimator.id, params: j.method.estimator.params } : null,
     savePredictions,
+    specDir: plan.spec.dir,
+    select: j.method.select,
   };
 }
 

@@ -23,6 +23,8 @@ import { UserError } from '../util/errors.js';
 import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
 import { closest } from '../util/text.js';
 import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from '../report/spec.js';
+import { withFileHashes } from './files.js';
+import { parseSelect, type SelectSpec } from './select.js';
 import '../methods.js'; // the registry must be complete before a spec is checked against it
 
 import type { DiscretizeMethod } from '../datasets/discretize.js';
@@ -52,6 +54,8 @@ export interface MethodChoice {
   readonly params: Params;
   /** Only the parameters the spec set, for readable labels. */
   readonly given: Params;
+  /** The `name` of a {id, params, name} reference (a baseline's label). */
+  readonly name?: string;
 }
 
 /**
@@ -64,6 +68,8 @@ export interface MethodSpec {
   readonly estimator: MethodChoice | null;
   /** Readable, unique label, e.g. "tan/dirichlet", "kdb(k=2)/dirichlet(alpha=0.5)" or "random-forest". */
   readonly label: string;
+  /** Parameters chosen by inner cross-validation on each training fold (`select:`). */
+  readonly select?: SelectSpec;
 }
 
 export interface ExperimentSpec {
@@ -221,16 +227,18 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     throw new UserError(`${at([])}: structures: give structures and estimators, methods, or baselines`);
   }
   const warnings: string[] = [];
-  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string; fromProduct: boolean }[] = [];
+  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string; fromProduct: boolean; select?: SelectSpec }[] = [];
   if (structures && estimators) {
     for (const s of structures) for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators`, fromProduct: true });
   }
-  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string }[]).forEach((m, i) => {
+  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string; select?: unknown }[]).forEach((m, i) => {
     const ss = expandRef(m.structure, 'structure', ['methods', i, 'structure'], at);
     const es = expandRef(m.estimator, 'estimator', ['methods', i, 'estimator'], at);
     for (const s of ss) {
       for (const e of es) {
-        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]`, fromProduct: false });
+        const sides = { structure: { choice: s, info: getStructure(s.id)! }, estimator: { choice: e, info: getEstimator(e.id)! } };
+        const select = m.select === undefined ? undefined : parseSelect(m.select, sides, checkParams, `${at(['methods', i, 'select'])}: methods[${i}].select`);
+        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]`, fromProduct: false, select });
       }
     }
   });
@@ -268,13 +276,13 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   const methods: MethodSpec[] = [];
   const seen = new Map<string, string>();
   const labelOf = new Map<string, string>(); // identity → the label it runs under
-  const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string }[] = [
-    ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}` })),
-    ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: choiceLabel(b) })),
+  const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string; select?: SelectSpec }[] = [
+    ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}`, select: p.select })),
+    ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: b.name ?? choiceLabel(b) })),
   ];
   for (const p of candidates) {
     const label = p.label;
-    const identity = JSON.stringify([p.kind, p.s.id, p.s.params, p.e?.id, p.e?.params]);
+    const identity = JSON.stringify([p.kind, p.s.id, p.s.params, p.e?.id, p.e?.params, p.select]);
     if (seen.has(label)) {
       if (seen.get(label) === identity) {
         warnings.push(`${at(['methods'])}: method '${label}' is listed more than once; it runs once`);
@@ -291,7 +299,10 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     }
     seen.set(label, identity);
     labelOf.set(identity, label);
-    methods.push({ kind: p.kind, structure: p.s, estimator: p.e, label });
+    const info = p.kind === 'baseline' ? getBaseline(p.s.id)! : getStructure(p.s.id)!;
+    const structure = { ...p.s, params: withFileHashes(info, p.s.params, dir) };
+    const estimator = p.e ? { ...p.e, params: withFileHashes(getEstimator(p.e.id)!, p.e.params, dir) } : null;
+    methods.push({ kind: p.kind, structure, estimator, label, ...(p.select ? { select: p.select } : {}) });
   }
 
   return {
@@ -391,6 +402,9 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
     combos.splice(0, combos.length, ...next);
   }
   const validate = paramValidator(info);
+  const refName = typeof ref === 'object' && ref !== null && typeof (ref as Record<string, unknown>)['name'] === 'string'
+    ? ((ref as Record<string, unknown>)['name'] as string)
+    : undefined;
   return combos.map((given) => {
     const full = { ...info.defaults, ...given };
     if (!validate(full)) {
@@ -407,8 +421,16 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
       const where = key !== undefined && key in params ? [...paramsPath, key] : paramsPath;
       throw new UserError(`${at(where, err.keyword === 'additionalProperties')}: ${fieldName(where)}: ${what}`);
     }
-    return { id, params: full, given };
+    return { id, params: full, given, name: combos.length === 1 ? refName : undefined };
   });
+}
+
+/** The first schema error of a method's full parameters, as a short phrase; undefined when they are valid. */
+function checkParams(info: MethodInfo, params: Params): string | undefined {
+  const validate = paramValidator(info);
+  if (validate(params)) return undefined;
+  const err = validate.errors![0]!;
+  return `${err.instancePath.replace(/^\//, '') || 'params'} ${err.message ?? 'is invalid'}`;
 }
 
 const paramValidators = new Map<string, ValidateFunction>();

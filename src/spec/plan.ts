@@ -146,6 +146,7 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
             structure: { id: m.structure.id, params: m.structure.params },
             estimator: m.estimator ? { id: m.estimator.id, params: m.estimator.params } : null,
             seed: spec.seed,
+            select: m.select, // absent (and so not in the key) unless the method has a select: section
           };
           const key = contentKey(content, 24);
           jobs.push({ key, seed: sha256Hex(`learn/${key}`), dataset: d, repeat: r, fold: f, method: m });

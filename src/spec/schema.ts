@@ -187,6 +187,18 @@ export function experimentSchema(forEditors = false): JsonSchema {
             structure: methodRef('structure', structures, forEditors),
             estimator: methodRef('estimator', estimators, forEditors),
             name: identifier,
+            select: {
+              type: 'object',
+              description:
+                'Parameters chosen by inner cross-validation on each training fold: {by: cv, folds: 10, metric: accuracy, <param>: [values]}; ' +
+                '<param> is structure.<name>, estimator.<name> or a name only one of them takes; a+b ties parameters to one value.',
+              properties: {
+                by: { enum: ['cv'] },
+                folds: { type: 'integer', minimum: 2 },
+                metric: { enum: ['accuracy', 'log_loss'] },
+              },
+              additionalProperties: { type: 'array', minItems: 1 },
+            },
           },
         },
       },

@@ -240,8 +240,13 @@ const { listBaselines } = await import('../../src/registry.js');
 type BaselineInfo = ReturnType<typeof listBaselines>[number];
 const baselines = listBaselines();
 
+// Parameters a baseline cannot run without: `external` runs the dependency-free naive Bayes test program.
+const REQUIRED_PARAMS: Record<string, Record<string, unknown>> = {
+  external: { command: [process.execPath, 'test/fixtures/external/nb.mjs'] },
+};
+
 function runBaseline(b: BaselineInfo, train: DiscreteData, test: DiscreteData, seed = 'contract', params?: Record<string, unknown>) {
-  const model = b.fit(train, withDefaults(b, params), { rng: new Rng(seed).derive('baseline') });
+  const model = b.fit(train, withDefaults(b, { ...REQUIRED_PARAMS[b.id], ...params }), { rng: new Rng(seed).derive('baseline') });
   return model.posterior(test);
 }
 

@@ -88,3 +88,13 @@ describe('folds given as data', () => {
     expect(() => parseFoldFile('1\n2\n', 'f.csv', 3)).toThrow(/has 2 fold lines, the dataset has 3 rows/);
   });
 });
+
+describe('folds given as data: subsamples', () => {
+  it("marks 'out' rows EXCLUDED (neither trained nor tested) while -2 stays an ordinary fold label", () => {
+    const s = parseFoldFile('out,1\n1,-2\nout,1\n2,-1\n', 'f.csv', 4);
+    expect(Array.from(s.assignment[0]!)).toEqual([-2, 0, -2, 1]);
+    expect(Array.from(s.assignment[1]!)).toEqual([1, 0, 1, -1]);
+    expect(Array.from(trainRows(s, 0, 0))).toEqual([3]);
+    expect(Array.from(testRows(s, 0, 1))).toEqual([3]);
+  });
+});

@@ -7,3 +7,4 @@ export * from '../ensembles/bagging.js';
 export * from '../ensembles/adaboost.js';
 export * from '../ensembles/ban-mix.js';
 export * from '../acll-tan.js';
+export * from '../ensembles/brai.js';
