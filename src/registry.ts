@@ -7,6 +7,7 @@ import type { DiscreteData } from './bn/data.js';
 import type { Model } from './bn/model.js';
 import type { Structure } from './bn/structure.js';
 import type { Rng } from './util/rng.js';
+import type { RawTable } from './datasets/table.js';
 
 export type JsonSchema = Record<string, unknown>;
 export type Params = Record<string, unknown>;
@@ -16,6 +17,17 @@ export interface LearnContext {
   readonly rng: Rng;
   /** Set when the job was cancelled (timeout); long loops should check it. */
   readonly signal?: AbortSignal;
+  /** The spec's folder: relative paths in parameters (an external command's files) resolve against it. */
+  readonly dir?: string;
+  /** The fold's rows as read, before preprocessing (for baselines that take raw values: `external`). */
+  readonly rawFold?: () => RawFold;
+}
+
+/** A fold of the unpreprocessed table: training rows (those of the split) and test rows, ascending. */
+export interface RawFold {
+  readonly table: RawTable;
+  readonly train: Int32Array;
+  readonly test: Int32Array;
 }
 
 export interface MethodInfo {
@@ -31,6 +43,11 @@ export interface MethodInfo {
    * job with a clear message; the contract suite checks that refusal instead of the 1,000-attribute case.
    */
   readonly maxAttributes?: number;
+  /**
+   * The parameter values that may name files (relative to the spec's folder). The spec loader stores the
+   * sha256 of each one naming an existing file in params.files, so a job's key changes when the file does.
+   */
+  readonly fileParams?: (params: Params) => readonly string[];
   /** Conventions a user should know (differences from bnclassify or Weka, tie rules), shown in docs/methods.md. */
   readonly notes?: string;
 }

@@ -112,6 +112,13 @@ export async function runCheck(specFile: string, baselineFile: string, o: CheckC
   }
   const result = checkResults(baseline, grid.rows, options, splitsMatch);
   const notes = [...result.notes];
+  // Say why folds differ when the reason is known: the data file itself changed.
+  for (const [name, d] of Object.entries(grid.datasets)) {
+    const b = baseline.datasets?.[name];
+    if (b && b.sha256 !== d.sha256) {
+      notes.unshift(`the data file of ${name} changed since the baseline: sha256 ${b.sha256.slice(0, 12)}… then, ${d.sha256.slice(0, 12)}… now`);
+    }
+  }
   if (baseline.spec_hash !== gridHash(grid.spec)) notes.unshift('the spec\'s grid differs from the one the baseline was recorded with');
   if (grid.failed.length > 0) {
     const f = grid.failed[0]!;

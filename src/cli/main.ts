@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * bnclab command line. Exit codes: 0 ok, 1 some jobs failed (or a check failed), 2 usage or input error,
- * 130 interrupted. Input errors print one line, never a stack trace.
+ * bnclab command line. Exit codes (EXIT in src/util/errors.ts): 0 ok, 1 some jobs failed (or a check failed),
+ * 2 usage or input error, 3 internal error, 4 results database failure, 5 report not written, 130 interrupted.
+ * Input errors print one line, never a stack trace.
  */
 import { parseArgs } from 'node:util';
 import { UserError } from '../util/errors.js';
+import { closest } from '../util/text.js';
 import { BNCLAB_VERSION } from '../version.js';
 import type { Command } from './command.js';
 import { runCommand } from './commands/run.js';
@@ -15,9 +17,13 @@ import { checkCommand } from './commands/check.js';
 import { datasetsCommand } from './commands/datasets.js';
 import { schemaCommand } from './commands/schema.js';
 import { methodsCommand } from './commands/methods.js';
+import { mergeCommand } from './commands/merge.js';
+import { statusCommand } from './commands/status.js';
+import { submitCommand } from './commands/submit.js';
 import { sqlCommand } from './commands/sql.js';
 import { fitCommand } from './commands/fit.js';
 import { synthCommand } from './commands/synth.js';
+import { exportCommand } from './commands/export.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -28,9 +34,13 @@ const commands: Record<string, Command> = {
   datasets: datasetsCommand,
   schema: schemaCommand,
   methods: methodsCommand,
+  merge: mergeCommand,
+  status: statusCommand,
+  submit: submitCommand,
   sql: sqlCommand,
   fit: fitCommand,
   synth: synthCommand,
+  export: exportCommand,
 };
 
 function mainHelp(): string {
@@ -44,7 +54,8 @@ Commands:
 ${names.map((n) => `  ${n.padEnd(w)}  ${commands[n]!.summary}`).join('\n')}
 
 Run 'bnclab <command> --help' for a command's options.
-Exit codes: 0 ok, 1 some jobs failed (or check found a regression), 2 usage or input error, 130 interrupted.`;
+Exit codes: 0 ok, 1 some jobs failed (or check found a regression), 2 usage or input error, 3 internal error,
+4 the results database cannot be opened or written, 5 results stored but the report not written, 130 interrupted.`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -63,13 +74,27 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: rest, options: { ...cmd.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UserError(`${name}: ${(e as Error).message.split('\n')[0]}; usage: ${cmd.usage}`);
+    const msg = (e as Error).message.split('\n')[0]!;
+    // Node's own text ("Unknown option '--worker'. To specify a positional argument …") becomes one short line.
+    const bad = /Unknown option '(-{1,2})([^']+)'/.exec(msg);
+    if (bad) {
+      const near = closest(bad[2]!, Object.keys(cmd.options));
+      throw new UserError(`${name}: unknown option ${bad[1]}${bad[2]}${near ? ` (did you mean --${near}?)` : ''}; usage: ${cmd.usage}`);
+    }
+    throw new UserError(`${name}: ${msg}; usage: ${cmd.usage}`);
   }
   if (parsed.values['help']) {
     process.stdout.write(`Usage: ${cmd.usage}\n\n${cmd.summary}.\n\n${cmd.help}\n`);
     return 0;
   }
   return cmd.run(parsed.positionals, parsed.values as Record<string, unknown>);
+}
+
+// A reader that goes away (`bnclab run … | head`) is not an error of the run: stop writing to it, go on.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -2,6 +2,7 @@
  * Shared pieces of the CSV and ARFF readers: number recognition, deterministic label order, choice of the
  * class column, and assembly of a RawTable from per-column string cells.
  */
+import { basename } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { RawColumn, RawTable } from './table.js';
 
@@ -107,9 +108,12 @@ export function makeTable(
   return { name, n: classColumn.length, columns: attributes, className, classLabels, classColumn, droppedRows };
 }
 
-/** File name without directory and extension, used as the table name. */
+/**
+ * File name without directory and extension, used as the table name. The platform's separators only: on
+ * Linux a backslash is part of the name (`a\x.csv` is `a\x`, not `x`).
+ */
 export function baseName(file: string): string {
-  const b = file.replace(/\\/g, '/').split('/').pop() ?? file;
+  const b = basename(file);
   const dot = b.lastIndexOf('.');
   return dot > 0 ? b.slice(0, dot) : b;
 }

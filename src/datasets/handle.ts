@@ -6,4 +6,6 @@ export interface DatasetHandle {
   readonly sha256: string;
   readonly classColumn?: string;
   readonly columnTypes?: Readonly<Record<string, 'numeric' | 'categorical'>>;
+  /** Columns left out (declared in the spec's dataset entry). */
+  readonly ignore?: readonly string[];
 }

@@ -3,6 +3,7 @@
  * Results are cached per process by path and content hash: a worker runs many jobs on the same data set,
  * and the returned table is shared between them, so callers must treat it as read-only.
  */
+import { isUtf8 } from 'node:buffer';
 import { isAbsolute, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { readFileHashed } from '../util/cache.js';
@@ -32,6 +33,8 @@ export interface LoadableDataset {
   readonly sha256?: string;
   readonly classColumn?: string;
   readonly columnTypes?: Readonly<Record<string, ColumnType>>;
+  /** Columns to leave out. */
+  readonly ignore?: readonly string[];
 }
 
 const cache = new Map<string, LoadedDataset>();
@@ -53,10 +56,11 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
       `${entry.file}: sha256 mismatch for data set '${entry.name}': registry expects ${entry.sha256.slice(0, 12)}..., file has ${sha256.slice(0, 12)}... (file modified or corrupt)`,
     );
   }
-  const key = JSON.stringify([path, sha256, entry.name, format, entry.classColumn ?? null, entry.columnTypes ?? null]);
+  const key = JSON.stringify([path, sha256, entry.name, format, entry.classColumn ?? null, entry.columnTypes ?? null, entry.ignore ?? null]);
   const hit = cache.get(key);
   if (hit) return hit;
 
+  checkText(bytes, entry.file);
   let table: RawTable;
   if (format === 'arff') {
     table = parseArff(bytes.toString('utf8'), { file: entry.file, name: entry.name, ...(entry.classColumn ? { classColumn: entry.classColumn } : {}) });
@@ -70,9 +74,39 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
       ...(entry.columnTypes ? { columnTypes: entry.columnTypes } : {}),
     });
   }
+  if (entry.ignore && entry.ignore.length > 0) table = withoutColumns(table, entry.ignore, entry.file);
+  if (table.columns.length === 0) {
+    throw new UserError(`${entry.file}: data set '${entry.name}' has no attribute columns, only the class; a classifier needs at least one attribute`);
+  }
   const loaded: LoadedDataset = { table, sha256 };
   cache.set(key, loaded);
   return loaded;
+}
+
+/** The table without the named attribute columns; naming a column that is not an attribute is an error. */
+function withoutColumns(table: RawTable, ignore: readonly string[], file: string): RawTable {
+  for (const name of ignore) {
+    if (name === table.className) throw new UserError(`${file}: column '${name}' is the class; it cannot be ignored`);
+    if (!table.columns.some((c) => c.name === name)) {
+      throw new UserError(`${file}: ignored column '${name}' is not a column of the file (columns: ${table.columns.map((c) => c.name).join(', ')})`);
+    }
+  }
+  return { ...table, columns: table.columns.filter((c) => !ignore.includes(c.name)) };
+}
+
+/**
+ * A one-line error for what is not text: compressed or binary data, or text that is not UTF-8, would otherwise
+ * parse as a few rows of replacement characters ("2 rows, 0 attributes"). Checked on the bytes (the CSV reader
+ * never makes the file one string); the message never echoes the bytes themselves.
+ */
+function checkText(bytes: Buffer, file: string): void {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw new UserError(`${file}: the file is gzip-compressed, not text; decompress it first (gunzip)`);
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
+    throw new UserError(`${file}: the file is a zip archive, not text; extract the data file first`);
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) throw new UserError(`${file}: the file holds binary data (a zero byte at offset ${nul}), not CSV/ARFF text`);
+  if (!isUtf8(bytes)) throw new UserError(`${file}: the file is not UTF-8 text; convert it (e.g. iconv -f latin1 -t utf-8)`);
 }
 
 /** Forget cached tables (tests, or a long-lived process that changes files). */

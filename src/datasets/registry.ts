@@ -156,8 +156,11 @@ function readRegistry(root: string): Registry {
   const byPath = new Map(entries.map((e) => [e.path, e]));
 
   const unknown = (what: string, name: string, where?: string): UserError => {
-    const close = closeMatches(name, [...byName.keys(), ...groups.keys()]);
-    const hint = close.length > 0 ? `; did you mean ${close.join(', ')}?` : `; see ${shown}`;
+    // Suggest what fits the question: a group for a group, a data set for a data set.
+    const candidates = what === 'data set group' ? [...groups.keys()] : what === 'data set' ? [...byName.keys()] : [...byName.keys(), ...groups.keys()];
+    const close = closeMatches(name, candidates);
+    const hint =
+      close.length > 0 ? `; did you mean ${close.join(', ')}?` : what === 'data set group' ? `; groups: ${[...groups.keys()].join(', ')}` : `; see ${shown}`;
     return new UserError(`${where ? `${where}: ` : ''}unknown ${what} '${name}'${hint}`);
   };
 

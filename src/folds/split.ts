@@ -118,19 +118,21 @@ export function holdout(
 /**
  * Folds given as data: one column per repeat, one line per dataset row, each value the row's test fold.
  * An optional header line is skipped when it is not numeric. Fold labels may be any integers; they are
- * mapped to 0..k-1 in ascending order. A value of -1 (or empty) marks a row that is never a test row.
+ * mapped to 0..k-1 in ascending order. A value of -1 (or empty) marks a row that is never a test row;
+ * `out` marks a row that is not in the repeat at all (EXCLUDED: neither trained nor tested), so a repeat can
+ * be a subsample of the data set.
  */
 export function parseFoldFile(text: string, file: string, n: number): SplitInstance {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
   let start = 0;
-  if (lines.length && !/^\s*-?\d+\s*(,\s*-?\d*\s*)*$/.test(lines[0]!)) start = 1; // header
+  if (lines.length && !/^\s*(-?\d+|out)\s*(,\s*(-?\d*|out)\s*)*$/.test(lines[0]!)) start = 1; // header
   const body = lines.slice(start);
   if (body.length !== n) {
     throw new UserError(`${file}: has ${body.length} fold lines, the dataset has ${n} rows`);
   }
   const width = body[0]!.split(',').length;
-  const raw: number[][] = Array.from({ length: width }, () => new Array<number>(n));
+  const raw: (number | null)[][] = Array.from({ length: width }, () => new Array<number | null>(n));
   body.forEach((line, i) => {
     const cells = line.split(',');
     if (cells.length !== width) {
@@ -138,6 +140,11 @@ export function parseFoldFile(text: string, file: string, n: number): SplitInsta
     }
     cells.forEach((cell, r) => {
       const s = cell.trim();
+      // 'out': the row is not part of this repeat's data at all (a subsample given as data), as remove-rows' EXCLUDED.
+      if (s === 'out') {
+        raw[r]![i] = null;
+        return;
+      }
       const v = s === '' ? -1 : Number(s);
       if (!Number.isInteger(v)) throw new UserError(`${file}:${i + start + 1}: fold '${s}' is not an integer`);
       raw[r]![i] = v;
@@ -145,11 +152,11 @@ export function parseFoldFile(text: string, file: string, n: number): SplitInsta
   });
   let folds = 0;
   const assignment = raw.map((col) => {
-    const labels = [...new Set(col.filter((v) => v !== -1))].sort((a, b) => a - b);
+    const labels = [...new Set(col.filter((v): v is number => v !== -1 && v !== null))].sort((a, b) => a - b);
     if (labels.length === 0) throw new UserError(`${file}: a repeat has no test rows`);
     folds = Math.max(folds, labels.length);
     const index = new Map(labels.map((l, j) => [l, j]));
-    return Int32Array.from(col, (v) => (v === -1 ? -1 : index.get(v)!));
+    return Int32Array.from(col, (v) => (v === null ? EXCLUDED : v === -1 ? -1 : index.get(v)!));
   });
   return { repeats: width, folds, assignment };
 }

@@ -9,17 +9,18 @@ import { arcs, type Structure } from '../bn/structure.js';
 import type { DiscreteData } from '../bn/data.js';
 import { computeMetrics } from '../metrics/index.js';
 import { classificationMetrics } from '../metrics/classification.js';
-import { getBaseline, getEstimator, getStructure, type Baseline, type Model, type StructureLearner } from '../registry.js';
+import { getBaseline, getEstimator, getStructure, type Baseline, type Model, type Params, type StructureLearner } from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
 import { testRows, trainRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
 import type { JobPayload } from './job.js';
+import { selectAndFit } from './select.js';
 import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
 
 /** Preprocessed folds are reused by every method of the same dataset/fold inside one worker. */
-const foldCache = new Map<string, { train: DiscreteData; test: DiscreteData; testIndex: Int32Array; preMs: number }>();
+const foldCache = new Map<string, { train: DiscreteData; test: DiscreteData; trainIndex: Int32Array; testIndex: Int32Array; preMs: number }>();
 const FOLD_CACHE_LIMIT = 32;
 
 export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
@@ -32,7 +33,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
     preprocessMs = fold.preMs || performance.now() - t0;
     const rng = new Rng(p.seed);
     const t1 = performance.now();
-    const { model, structure } = learn(p, fold.train, rng, signal);
+    const { model, structure } = learn(p, fold.train, rng, signal, fold);
     const t2 = performance.now();
     const probs = model.posterior(fold.test);
     const t3 = performance.now();
@@ -73,12 +74,16 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   }
 }
 
-/** Learn the structure and fit the estimator (or the baseline) of a job's method on `train`; also `bnclab fit`. */
+/**
+ * Learn the structure and fit the estimator (or the baseline) of a job's method on `train`; also `bnclab fit`.
+ * `fold` (the split's training and test rows) lets a baseline read the unpreprocessed rows (`external`).
+ */
 export function learn(
-  p: Pick<JobPayload, 'kind' | 'structure' | 'estimator' | 'dataset' | 'preprocessing'>,
+  p: Pick<JobPayload, 'kind' | 'structure' | 'estimator' | 'dataset' | 'preprocessing' | 'specDir' | 'select'>,
   train: DiscreteData,
   rng: Rng,
   signal?: AbortSignal,
+  fold?: { trainIndex: Int32Array; testIndex: Int32Array },
 ): { model: Model; structure?: Structure } {
   const info = p.kind === 'baseline' ? getBaseline(p.structure.id) : getStructure(p.structure.id);
   if (!info) throw new Error(`unknown ${p.kind === 'baseline' ? 'baseline' : 'structure'} '${p.structure.id}'`);
@@ -88,17 +93,24 @@ export function learn(
     );
   }
   if (p.kind === 'baseline') {
-    return { model: (info as Baseline).fit(train, p.structure.params, { rng: rng.derive('baseline'), signal }) };
+    const rawFold = fold ? () => ({ table: loadDataset(p.dataset).table, train: fold.trainIndex, test: fold.testIndex }) : undefined;
+    const ctx = { rng: rng.derive('baseline'), signal, dir: p.specDir, rawFold };
+    return { model: (info as Baseline).fit(train, p.structure.params, ctx) };
   }
   const estimator = getEstimator(p.estimator!.id);
   if (!estimator) throw new Error(`unknown estimator '${p.estimator!.id}'`);
-  const structure = (info as StructureLearner).learn(train, p.structure.params, { rng: rng.derive('structure'), signal });
-  const estimatorCtx = { rng: rng.derive('estimator'), signal };
-  const model =
-    p.preprocessing.missing === 'em'
-      ? fitByEm(train, structure, estimator, p.estimator!.params, p.preprocessing.em ?? EM_DEFAULTS, estimatorCtx)
-      : estimator.fit(train, structure, p.estimator!.params, estimatorCtx);
-  return { model, structure };
+  // One structure + estimator fit; `select:` calls it per candidate and inner fold, then once more.
+  const fitOne = (d: DiscreteData, sp: Params, ep: Params): { model: Model; structure: Structure } => {
+    const structure = (info as StructureLearner).learn(d, sp, { rng: rng.derive('structure'), signal });
+    const estimatorCtx = { rng: rng.derive('estimator'), signal };
+    const model =
+      p.preprocessing.missing === 'em'
+        ? fitByEm(d, structure, estimator, ep, p.preprocessing.em ?? EM_DEFAULTS, estimatorCtx)
+        : estimator.fit(d, structure, ep, estimatorCtx);
+    return { model, structure };
+  };
+  if (p.select) return selectAndFit(train, p.select, p.structure.params, p.estimator!.params, rng, fitOne, signal);
+  return fitOne(train, p.structure.params, p.estimator!.params);
 }
 
 function preparedFold(p: JobPayload) {
@@ -113,7 +125,7 @@ function preparedFold(p: JobPayload) {
   const pre: Preprocessor = fitPreprocessor(table, trainIndex, p.preprocessing);
   const train = pre.transform(table, pre.trainRows());
   const test = pre.transform(table, testIndex);
-  const entry = { train, test, testIndex, preMs: performance.now() - t0 };
+  const entry = { train, test, trainIndex, testIndex, preMs: performance.now() - t0 };
   if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
   foldCache.set(cacheKey, entry);
   return entry;

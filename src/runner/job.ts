@@ -1,6 +1,7 @@
 /** What a worker needs to run one job: plain, structured-cloneable data (no functions, no classes). */
 import type { PreprocessingSpec } from '../spec/load.js';
 import type { Params } from '../registry.js';
+import type { SelectSpec } from '../spec/select.js';
 
 import type { DatasetHandle } from '../datasets/handle.js';
 
@@ -22,4 +23,8 @@ export interface JobPayload {
   readonly structure: { readonly id: string; readonly params: Params };
   readonly estimator: { readonly id: string; readonly params: Params } | null;
   readonly savePredictions: boolean;
+  /** The spec's folder (relative paths in parameters resolve against it); not part of the job key. */
+  readonly specDir?: string;
+  /** Parameters chosen by inner cross-validation (`select:`), or undefined. */
+  readonly select?: SelectSpec;
 }

@@ -37,6 +37,8 @@ export class WorkerPool {
     readonly size: number,
     private readonly jobTimeoutMs: number,
   ) {
+    // A timer longer than 2³¹−1 ms fires at once: every job would fail as "timed out".
+    if (!(jobTimeoutMs >= 0 && jobTimeoutMs <= 2 ** 31 - 1)) throw new RangeError(`job timeout ${jobTimeoutMs} ms is outside 0..2147483647`);
     this.limit = pLimit(size);
   }
 

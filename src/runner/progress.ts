@@ -6,17 +6,22 @@ export class Progress {
   private lastPlain = Date.now();
   private lastPlainCount = -1;
   private lastDraw = 0;
+  /** Expected cost of the finished jobs (src/spec/cost.ts), when the caller gave a total to weigh by. */
+  private doneCost = 0;
   private lastDrawnCount = -1;
 
   constructor(
     private readonly total: number,
     private readonly out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean },
     private readonly label = 'jobs',
+    /** Total expected cost: with it the ETA weighs each job by its cost, not by count (an HDP kDB-5 job is worth hundreds of NB jobs). */
+    private readonly totalCost?: number,
   ) {}
 
-  tick(ok: boolean): void {
+  tick(ok: boolean, cost = 0): void {
     if (ok) this.done++;
     else this.failed++;
+    this.doneCost += cost;
     this.draw(false);
   }
 
@@ -29,7 +34,9 @@ export class Progress {
     const finished = this.done + this.failed;
     const elapsed = (Date.now() - this.start) / 1000;
     const rate = finished / Math.max(elapsed, 1e-3);
-    const eta = finished > 0 ? (this.total - finished) / rate : NaN;
+    const eta = this.totalCost && this.doneCost > 0
+      ? (elapsed * Math.max(0, this.totalCost - this.doneCost)) / this.doneCost
+      : finished > 0 ? (this.total - finished) / rate : NaN;
     const stats = `${finished}/${this.total} ${this.label}${this.failed ? `, ${this.failed} failed` : ''}, ${fmt(elapsed)} elapsed${finished < this.total && Number.isFinite(eta) ? `, ETA ${fmt(eta)}` : ''}`;
     if (this.out.isTTY) {
       const now = Date.now();

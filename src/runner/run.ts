@@ -1,18 +1,23 @@
 /**
  * The coordinator: plan → store (experiment, datasets, splits, jobs) → run the jobs not yet done on the
- * worker pool → write each outcome as it arrives. Only this process writes the database.
+ * worker pool → store the outcomes in batches as they arrive (src/runner/writer.ts). Only this process
+ * writes the database.
  */
 import os from 'node:os';
 import { resolve } from 'node:path';
-import { buildPlan, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
+import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
 import { loadSpecFile } from '../spec/load.js';
-import { ResultStore, type JobRow } from '../store/db.js';
+import { CostModel } from '../spec/cost.js';
+import { partitionPlan, type ShardSpec } from '../spec/shard.js';
+import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
 import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
 import { BNCLAB_VERSION } from '../version.js';
 import { WorkerPool } from './pool.js';
 import { Progress } from './progress.js';
+import { OutcomeWriter } from './writer.js';
+import { EXIT, StoreError } from '../util/errors.js';
 import type { JobPayload } from './job.js';
 
 export interface RunOptions {
@@ -26,6 +31,10 @@ export interface RunOptions {
   /** Where progress goes (stderr by default). */
   readonly progress?: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean };
   readonly quiet?: boolean;
+  /** Refuse a grid of more jobs (default DEFAULT_MAX_JOBS in src/spec/plan.ts). */
+  readonly maxJobs?: number;
+  /** Run only shard I of N of the plan (src/spec/shard.ts); the others are left to other processes. */
+  readonly shard?: ShardSpec;
 }
 
 export interface RunSummary {
@@ -92,81 +101,134 @@ export async function registerPlan(plan: Plan, specText: string, dbPath: string)
         assignment: d.split.assignment,
       });
     }
+    await store.saveExperimentDatasets(
+      spec.name,
+      plan.datasets.map((d) => ({
+        name: d.handle.name,
+        hash: d.handle.sha256,
+        classColumn: d.className,
+        classLabels: d.classLabels,
+        attributeNames: d.columns.map((c) => c.name),
+      })),
+    );
     await store.registerJobs(spec.name, plan.jobs.map((j) => jobRow(plan, j)), BNCLAB_VERSION);
+    // Fold the write-ahead log into the file, so the .duckdb file alone holds the plan.
+    await store.checkpoint();
     return store;
   } catch (e) {
     store.close();
-    throw e;
+    throw storeFailure(dbPath, e);
   }
 }
 
 export async function runExperiment(specFile: string, opts: RunOptions = {}): Promise<RunSummary> {
   const { spec, text } = loadSpecFile(specFile);
-  const plan = buildPlan(spec);
+  const plan = buildPlan(spec, { maxJobs: opts.maxJobs });
+  const out = opts.progress ?? process.stderr;
+  for (const w of plan.warnings) out.write(`bnclab: warning: ${w}\n`);
+  // What bnclab chose for the user's own files: the class column and each column's type.
+  if (!opts.quiet) for (const d of plan.datasets) if (d.userFile) out.write(`${describeColumns(d, false)[0]}\n`);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
   const store = await registerPlan(plan, text, dbPath);
-  const out = opts.progress ?? process.stderr;
   let interrupted = false;
+  // Set when no new job may start: SIGINT/SIGTERM, --fail-fast, or a failed write.
+  let stopTaking = false;
   let pool: WorkerPool | undefined;
+  let writer: OutcomeWriter | undefined;
+  // First signal: start no new job, cancel the running ones (they run next time), store every finished
+  // result, exit 130. Second signal: exit at once; each stored batch is one transaction, so nothing is torn.
   const onSignal = (): void => {
+    if (interrupted) {
+      out.write(`\nbnclab: second interrupt: exiting now; ${writer?.queued ?? 0} finished results not stored (they run next time)\n`);
+      process.exit(EXIT.interrupted);
+    }
     interrupted = true;
+    stopTaking = true;
+    out.write(`\nbnclab: interrupted: storing ${writer?.queued ?? 0} finished results, then stopping (interrupt again to exit at once)\n`);
     void pool?.close();
   };
   try {
     const statuses = await store.jobStatuses(spec.name);
-    const todo = plan.jobs.filter((j) => {
+    const costs = new CostModel(plan);
+    const shardOf = opts.shard ? partitionPlan(plan, costs, opts.shard.count).shardOf : undefined;
+    const jobs = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    const todo = jobs.filter((j) => {
       const s = statuses.get(j.key);
       return s !== 'done' && (s !== 'error' || opts.rerunFailed);
     });
-    const alreadyDone = plan.jobs.filter((j) => statuses.get(j.key) === 'done').length;
-    const previouslyFailed = opts.rerunFailed ? 0 : plan.jobs.filter((j) => statuses.get(j.key) === 'error').length;
+    const alreadyDone = jobs.filter((j) => statuses.get(j.key) === 'done').length;
+    const previouslyFailed = opts.rerunFailed ? 0 : jobs.filter((j) => statuses.get(j.key) === 'error').length;
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo.length || 1));
     if (!opts.quiet) {
       out.write(
         `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
+          (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}\n`,
       );
     }
-    let succeeded = 0;
-    let failed = 0;
     if (todo.length > 0) {
-      pool = new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);
+      const activePool = new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);
+      pool = activePool;
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      const progress = opts.quiet ? undefined : new Progress(todo.length, out);
-      // Outcomes are written one at a time, in arrival order; each write is its own transaction.
-      let writes: Promise<void> = Promise.resolve();
+      // Progress counts outcomes once they are stored, weighted by their expected cost for the ETA.
+      const costOf = new Map(todo.map((j) => [j.key, costs.staticCost(j)]));
+      const progress = opts.quiet ? undefined : new Progress(todo.length, out, 'jobs stored', [...costOf.values()].reduce((a, c) => a + c, 0));
+      const activeWriter = new OutcomeWriter(store, {
+        onStored: (batch) => {
+          for (const o of batch) progress?.tick(o.status === 'done', costOf.get(o.key) ?? 0);
+        },
+        onFailure: () => {
+          stopTaking = true;
+          void activePool.close();
+        },
+      });
+      writer = activeWriter;
       const savePredictions = opts.savePredictions ?? spec.savePredictions;
-      await Promise.all(
-        todo.map((j) =>
-          pool!.run(payloadOf(plan, j, savePredictions)).then((outcome) => {
-            if (outcome.cancelled) return;
-            if (outcome.status === 'done') succeeded++;
-            else {
-              failed++;
-              if (opts.failFast) {
-                pool!.stop();
-              }
-            }
-            progress?.tick(outcome.status === 'done');
-            writes = writes.then(() => store.recordOutcome(outcome));
-          }),
-        ),
-      );
-      await writes;
+      let next = 0;
+      // One lane per worker: take a job, run it, hand the outcome to the writer. A lane waits while the
+      // write queue is full, so computing never outruns storing by more than the queue's bound.
+      const lane = async (): Promise<void> => {
+        for (;;) {
+          await activeWriter.room();
+          if (stopTaking || next >= todo.length) return;
+          const outcome = await activePool.run(payloadOf(plan, todo[next++]!, savePredictions));
+          if (outcome.cancelled) continue;
+          if (outcome.status !== 'done' && opts.failFast) {
+            stopTaking = true;
+            activePool.stop();
+          }
+          activeWriter.push(outcome);
+        }
+      };
+      await Promise.all(Array.from({ length: workers }, lane));
+      await activeWriter.flush();
       progress?.finish();
+      const failure = activeWriter.failure;
+      if (failure) {
+        const stored = activeWriter.stored;
+        const j = todo.find((t) => t.key === failure.outcome.key);
+        const job = j ? `${j.dataset.handle.name} ${j.method.label} repeat ${j.repeat} fold ${j.fold}` : failure.outcome.key;
+        throw new StoreError(
+          `${dbPath}: storing the result of ${job} failed: ${firstLine(failure.cause.message)}; ` +
+            `${stored.done + stored.failed} results stored this run, ${todo.length - stored.done - stored.failed} jobs left for the next run`,
+        );
+      }
     }
+    const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
       experiment: spec.name,
       dbPath,
-      total: plan.jobs.length,
+      total: jobs.length,
       alreadyDone,
-      ran: succeeded + failed,
-      succeeded,
-      failed,
+      ran: stored.done + stored.failed,
+      succeeded: stored.done,
+      failed: stored.failed,
       previouslyFailed,
       interrupted,
     };
+  } catch (e) {
+    throw storeFailure(dbPath, e);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -175,7 +237,11 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   }
 }
 
-function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayload {
+function firstLine(s: string): string {
+  return s.split('\n')[0]!.trim();
+}
+
+export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayload {
   return {
     key: j.key,
     seed: j.seed,
@@ -189,6 +255,8 @@ function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayl
     structure: { id: j.method.structure.id, params: j.method.structure.params },
     estimator: j.method.estimator ? { id: j.method.estimator.id, params: j.method.estimator.params } : null,
     savePredictions,
+    specDir: plan.spec.dir,
+    select: j.method.select,
   };
 }
 

@@ -25,6 +25,8 @@ import { UserError } from '../util/errors.js';
 import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
 import { closest } from '../util/text.js';
 import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from './report-sections.js';
+import { withFileHashes } from './files.js';
+import { parseSelect, type SelectSpec } from './select.js';
 import '../methods.js'; // the registry must be complete before a spec is checked against it
 
 import type { DiscretizeMethod } from '../datasets/discretize.js';
@@ -40,6 +42,10 @@ export interface DatasetRef {
   readonly file?: string;
   readonly name?: string;
   readonly classColumn?: string;
+  /** Column types declared in the spec's dataset entry (override what the reader would infer). */
+  readonly columnTypes?: Readonly<Record<string, 'numeric' | 'categorical'>>;
+  /** Columns the spec's dataset entry leaves out. */
+  readonly ignore?: readonly string[];
   /** Where the reference stands in the spec, for error messages. */
   readonly where: string;
 }
@@ -50,6 +56,8 @@ export interface MethodChoice {
   readonly params: Params;
   /** Only the parameters the spec set, for readable labels. */
   readonly given: Params;
+  /** The `name` of a {id, params, name} reference (a baseline's label). */
+  readonly name?: string;
 }
 
 /**
@@ -62,6 +70,8 @@ export interface MethodSpec {
   readonly estimator: MethodChoice | null;
   /** Readable, unique label, e.g. "tan/dirichlet", "kdb(k=2)/dirichlet(alpha=0.5)" or "random-forest". */
   readonly label: string;
+  /** Parameters chosen by inner cross-validation on each training fold (`select:`). */
+  readonly select?: SelectSpec;
 }
 
 export interface ExperimentSpec {
@@ -80,6 +90,8 @@ export interface ExperimentSpec {
   /** Folder of the spec file; relative paths in the spec resolve against it. */
   readonly dir: string;
   readonly file: string;
+  /** Spec elements without effect (an exclude that removes nothing, a method listed twice): `plan` and `run` print them. */
+  readonly warnings?: readonly string[];
 }
 
 export interface LoadedSpec {
@@ -91,7 +103,8 @@ let validator: ValidateFunction | undefined;
 
 function getValidator(): ValidateFunction {
   if (!validator) {
-    validator = compileSchema(experimentSchema(false), true);
+    // verbose: errors carry their schema, so an unknown field can be matched against the known ones.
+    validator = compileSchema(experimentSchema(false), true, true);
   }
   return validator;
 }
@@ -116,11 +129,21 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     const msg = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw new UserError(`${file}:${pos.line}:${pos.col}: YAML syntax error: ${msg}`);
   }
-  const raw = doc.toJS() as unknown;
+  let raw: unknown;
+  try {
+    // The yaml library refuses documents whose aliases expand exponentially (a "YAML bomb").
+    raw = doc.toJS() as unknown;
+  } catch (e) {
+    throw new UserError(`${file}:1:1: the YAML cannot be expanded: ${(e as Error).message.split('\n')[0]}`);
+  }
   const at = (path: (string | number)[], atKey = false): string => {
     const { line, col } = locate(doc, lineCounter, path, atKey);
     return `${file}:${line}:${col}`;
   };
+  const nonFinite = findNonFinite(raw, []);
+  if (nonFinite) {
+    throw new UserError(`${at(nonFinite.path)}: ${fieldName(nonFinite.path) || '(top level)'}: must be a finite number, got ${String(nonFinite.value)}`);
+  }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new UserError(`${file}:1:1: the spec must be a YAML mapping (name:, datasets:, structures:, ...)`);
   }
@@ -135,7 +158,9 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
       const extra = (err.params as { additionalProperty: string }).additionalProperty;
       where = [...path, extra];
       field = fieldName(where);
-      what = 'unknown field';
+      const known = Object.keys(((err.parentSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
+      const near = closest(extra, known);
+      what = `unknown field${near ? ` (did you mean '${near}'?)` : known.length ? ` (known: ${known.join(', ')})` : ''}`;
     } else if (err.keyword === 'required') {
       const missing = (err.params as { missingProperty: string }).missingProperty;
       field = fieldName([...path, missing]);
@@ -152,8 +177,21 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   const datasets: DatasetRef[] = (spec['datasets'] as unknown[]).map((d, i) => {
     const where = `${at(['datasets', i])}: datasets[${i}]`;
     if (typeof d === 'string') return { ref: d, where };
-    const o = d as { file: string; name?: string; class?: string };
-    return { ref: o.file, file: resolve(dir, o.file), name: o.name, classColumn: o.class, where };
+    const o = d as { file: string; name?: string; class?: string; categorical?: string[]; numeric?: string[]; ignore?: string[] };
+    const types: Record<string, 'numeric' | 'categorical'> = {};
+    for (const c of o.categorical ?? []) types[c] = 'categorical';
+    for (const c of o.numeric ?? []) {
+      if (types[c]) throw new UserError(`${where}.numeric: column '${c}' is declared both categorical and numeric`);
+      types[c] = 'numeric';
+    }
+    for (const c of o.ignore ?? []) {
+      if (types[c] || c === o.class) throw new UserError(`${where}.ignore: column '${c}' is both ignored and declared`);
+    }
+    return {
+      ref: o.file, file: resolve(dir, o.file), name: o.name, classColumn: o.class, where,
+      ...(Object.keys(types).length > 0 ? { columnTypes: types } : {}),
+      ...(o.ignore && o.ignore.length > 0 ? { ignore: o.ignore } : {}),
+    };
   });
 
   const pre = (spec['preprocessing'] ?? {}) as { discretize?: unknown; missing?: MissingPolicy; em?: Partial<EmSettings> };
@@ -190,16 +228,19 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   if (structures === undefined && spec['methods'] === undefined && baselines.length === 0) {
     throw new UserError(`${at([])}: structures: give structures and estimators, methods, or baselines`);
   }
-  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string }[] = [];
+  const warnings: string[] = [];
+  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string; fromProduct: boolean; select?: SelectSpec }[] = [];
   if (structures && estimators) {
-    for (const s of structures) for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators` });
+    for (const s of structures) for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators`, fromProduct: true });
   }
-  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string }[]).forEach((m, i) => {
+  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string; select?: unknown }[]).forEach((m, i) => {
     const ss = expandRef(m.structure, 'structure', ['methods', i, 'structure'], at);
     const es = expandRef(m.estimator, 'estimator', ['methods', i, 'estimator'], at);
     for (const s of ss) {
       for (const e of es) {
-        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]` });
+        const sides = { structure: { choice: s, info: getStructure(s.id)! }, estimator: { choice: e, info: getEstimator(e.id)! } };
+        const select = m.select === undefined ? undefined : parseSelect(m.select, sides, checkParams, `${at(['methods', i, 'select'])}: methods[${i}].select`);
+        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]`, fromProduct: false, select });
       }
     }
   });
@@ -208,14 +249,22 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     if (x.structure !== undefined) knownId('structure', x.structure, at(['exclude', i, 'structure']), `exclude[${i}].structure`);
     if (x.estimator !== undefined) knownId('estimator', x.estimator, at(['exclude', i, 'estimator']), `exclude[${i}].estimator`);
   });
-  const kept = pairs.filter(
-    (p) => !excludes.some((x) => (x.structure ?? p.s.id) === p.s.id && (x.estimator ?? p.e.id) === p.e.id),
-  );
+  // exclude: removes pairs of the structures × estimators product only; a pair listed under methods: is
+  // there because the user asked for it by name.
+  const excludes_ = (p: (typeof pairs)[number], x: { structure?: string; estimator?: string }): boolean =>
+    p.fromProduct && (x.structure ?? p.s.id) === p.s.id && (x.estimator ?? p.e.id) === p.e.id;
+  excludes.forEach((x, i) => {
+    if (!pairs.some((p) => excludes_(p, x))) {
+      warnings.push(`${at(['exclude', i])}: exclude[${i}]: removes nothing from the product of structures × estimators (exclude does not act on methods:)`);
+    }
+  });
+  const kept = pairs.filter((p) => !excludes.some((x) => excludes_(p, x)));
   for (const p of kept) {
     const e = getEstimator(p.e.id)!;
     if (!compatible(e, p.s.id)) {
       throw new UserError(
-        `${p.where}: estimator '${p.e.id}' does not apply to structure '${p.s.id}' (${incompatibility(e, p.s.id)}); add {structure: ${p.s.id}, estimator: ${p.e.id}} to exclude:`,
+        `${p.where}: estimator '${p.e.id}' does not apply to structure '${p.s.id}' (${incompatibility(e, p.s.id)}); ` +
+          (p.fromProduct ? `add {structure: ${p.s.id}, estimator: ${p.e.id}} to exclude:` : 'remove it from methods:'),
       );
     }
     if (preprocessing.missing === 'em' && !e.pseudoCount) {
@@ -228,19 +277,34 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
 
   const methods: MethodSpec[] = [];
   const seen = new Map<string, string>();
-  const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string }[] = [
-    ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}` })),
-    ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: choiceLabel(b) })),
+  const labelOf = new Map<string, string>(); // identity → the label it runs under
+  const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string; select?: SelectSpec }[] = [
+    ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}`, select: p.select })),
+    ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: b.name ?? choiceLabel(b) })),
   ];
   for (const p of candidates) {
     const label = p.label;
-    const identity = JSON.stringify([p.kind, p.s.id, p.s.params, p.e?.id, p.e?.params]);
+    const identity = JSON.stringify([p.kind, p.s.id, p.s.params, p.e?.id, p.e?.params, p.select]);
     if (seen.has(label)) {
-      if (seen.get(label) === identity) continue; // the same method listed twice runs once
+      if (seen.get(label) === identity) {
+        warnings.push(`${at(['methods'])}: method '${label}' is listed more than once; it runs once`);
+        continue;
+      }
       throw new UserError(`${at(['methods'])}: methods: two different methods are both labelled '${label}'; give them names`);
     }
+    const twin = labelOf.get(identity);
+    if (twin !== undefined) {
+      // Same learner and parameters once defaults are filled in, e.g. [{dirichlet: {alpha: 1}}, dirichlet]:
+      // the same job keys, so it runs once.
+      warnings.push(`${at(['methods'])}: method '${label}' is the same as '${twin}' (equal parameters once defaults are filled in); it runs once, as '${twin}'`);
+      continue;
+    }
     seen.set(label, identity);
-    methods.push({ kind: p.kind, structure: p.s, estimator: p.e, label });
+    labelOf.set(identity, label);
+    const info = p.kind === 'baseline' ? getBaseline(p.s.id)! : getStructure(p.s.id)!;
+    const structure = { ...p.s, params: withFileHashes(info, p.s.params, dir) };
+    const estimator = p.e ? { ...p.e, params: withFileHashes(getEstimator(p.e.id)!, p.e.params, dir) } : null;
+    methods.push({ kind: p.kind, structure, estimator, label, ...(p.select ? { select: p.select } : {}) });
   }
 
   return {
@@ -256,10 +320,28 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     reference: parseReference(spec['reference'], methods, dir, at),
     dir,
     file,
+    warnings,
   };
 }
 
 type At = (path: (string | number)[], atKey?: boolean) => string;
+
+/** The first number that is not finite (YAML's .inf, -.inf, .nan): JSON Schema's `number` lets them through. */
+function findNonFinite(v: unknown, path: (string | number)[]): { path: (string | number)[]; value: number } | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : { path, value: v };
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const hit = findNonFinite(v[i], [...path, i]);
+      if (hit) return hit;
+    }
+  } else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const hit = findNonFinite(x, [...path, k]);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
 
 type Kind = 'structure' | 'estimator' | 'baseline';
 
@@ -322,6 +404,9 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
     combos.splice(0, combos.length, ...next);
   }
   const validate = paramValidator(info);
+  const refName = typeof ref === 'object' && ref !== null && typeof (ref as Record<string, unknown>)['name'] === 'string'
+    ? ((ref as Record<string, unknown>)['name'] as string)
+    : undefined;
   return combos.map((given) => {
     const full = withDefaults(info, given);
     if (!validate(full)) {
@@ -338,8 +423,16 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
       const where = key !== undefined && key in params ? [...paramsPath, key] : paramsPath;
       throw new UserError(`${at(where, err.keyword === 'additionalProperties')}: ${fieldName(where)}: ${what}`);
     }
-    return { id, params: full, given };
+    return { id, params: full, given, name: combos.length === 1 ? refName : undefined };
   });
+}
+
+/** The first schema error of a method's full parameters, as a short phrase; undefined when they are valid. */
+function checkParams(info: MethodInfo, params: Params): string | undefined {
+  const validate = paramValidator(info);
+  if (validate(params)) return undefined;
+  const err = validate.errors![0]!;
+  return `${err.instancePath.replace(/^\//, '') || 'params'} ${err.message ?? 'is invalid'}`;
 }
 
 const paramValidators = new Map<string, ValidateFunction>();

@@ -97,6 +97,9 @@ export function experimentSchema(forEditors = false): JsonSchema {
                 file: { type: 'string', minLength: 1 },
                 name: identifier,
                 class: { type: 'string', minLength: 1, description: 'Class column (default: "class", else the last column).' },
+                categorical: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, description: 'Columns to read as categories even when every value is a number (e.g. integer-coded categories).' },
+                numeric: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, description: 'Columns that must be numeric (a non-number value is an error).' },
+                ignore: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, description: 'Columns to leave out (identifiers, leaks).' },
               },
             },
           ],
@@ -184,6 +187,18 @@ export function experimentSchema(forEditors = false): JsonSchema {
             structure: methodRef('structure', structures, forEditors),
             estimator: methodRef('estimator', estimators, forEditors),
             name: identifier,
+            select: {
+              type: 'object',
+              description:
+                'Parameters chosen by inner cross-validation on each training fold: {by: cv, folds: 10, metric: accuracy, <param>: [values]}; ' +
+                '<param> is structure.<name>, estimator.<name> or a name only one of them takes; a+b ties parameters to one value.',
+              properties: {
+                by: { enum: ['cv'] },
+                folds: { type: 'integer', minimum: 2 },
+                metric: { enum: ['accuracy', 'log_loss'] },
+              },
+              additionalProperties: { type: 'array', minItems: 1 },
+            },
           },
         },
       },

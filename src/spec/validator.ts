@@ -16,9 +16,9 @@ const require = createRequire(import.meta.url);
 const KIND = 'ajv-validator';
 
 /** A validator for `schema` (ajv, `strict: false`); `allErrors` as ajv's option of that name. */
-export function compileSchema(schema: object, allErrors: boolean): ValidateFunction {
+export function compileSchema(schema: object, allErrors: boolean, verbose = false): ValidateFunction {
   const ajvVersion = (require('ajv/package.json') as { version: string }).version;
-  const key = contentCacheKey(KIND, ajvVersion, String(allErrors), canonicalJson(schema));
+  const key = contentCacheKey(KIND, ajvVersion, String(allErrors), String(verbose), canonicalJson(schema));
   const code = readContent(KIND, key);
   if (code !== undefined) {
     const loaded = evaluate(code);
@@ -26,7 +26,7 @@ export function compileSchema(schema: object, allErrors: boolean): ValidateFunct
   }
   const { Ajv } = require('ajv') as typeof import('ajv');
   const standaloneCode = (require('ajv/dist/standalone') as typeof import('ajv/dist/standalone/index.js')).default;
-  const ajv = new Ajv({ allErrors, strict: false, code: { source: true } });
+  const ajv = new Ajv({ allErrors, verbose, strict: false, code: { source: true } });
   const validate = ajv.compile(schema);
   writeContent(KIND, key, standaloneCode(ajv, validate));
   return validate;

@@ -1,18 +1,18 @@
 /**
  * The DuckDB store: the only code that writes SQL. One writer process per database file (DuckDB's rule);
- * worker threads hand their results to the coordinator, which writes them here one job per transaction,
- * so a killed run leaves every finished job complete and nothing half-written.
+ * worker threads hand their results to the coordinator, which writes them here in batches, one transaction
+ * per batch, so a killed run leaves every stored job complete and nothing half-written.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
-import { UserError } from '../util/errors.js';
+import { StoreError, UserError } from '../util/errors.js';
 
 // @duckdb/node-api is CommonJS: require() loads it without the ES-module wrapper first scanning the exports of
 // its ~120 files, which cost about 0.1 s of CPU in every process that opens a database.
 const duckdb = createRequire(import.meta.url)('@duckdb/node-api') as typeof import('@duckdb/node-api');
-const { listValue } = duckdb;
+const { DOUBLE, INTEGER, LIST, VARCHAR, listValue } = duckdb;
 
 export interface JobRow {
   readonly key: string;
@@ -88,6 +88,11 @@ const SCHEMA = [
      bnclab_version VARCHAR, created_at TIMESTAMP DEFAULT current_timestamp, updated_at TIMESTAMP)`,
   `CREATE TABLE IF NOT EXISTS datasets (
      dataset_hash VARCHAR PRIMARY KEY, name VARCHAR, file VARCHAR, rows INTEGER, attributes INTEGER, classes INTEGER)`,
+  // Each experiment's datasets as it read them: the class column, its labels in code order (the order of
+  // predictions.probs and of predictions.truth codes) and the attribute names in order.
+  `CREATE TABLE IF NOT EXISTS experiment_datasets (
+     experiment VARCHAR, dataset VARCHAR, dataset_hash VARCHAR, class_column VARCHAR, class_labels VARCHAR[],
+     attribute_names VARCHAR[], PRIMARY KEY (experiment, dataset))`,
   `CREATE TABLE IF NOT EXISTS splits (
      split_key VARCHAR PRIMARY KEY, dataset_hash VARCHAR, resampling VARCHAR, repeats INTEGER, folds INTEGER)`,
   `CREATE TABLE IF NOT EXISTS folds (
@@ -99,7 +104,10 @@ const SCHEMA = [
      preprocess_ms DOUBLE, train_ms DOUBLE, predict_ms DOUBLE, structure_info VARCHAR,
      finished_at TIMESTAMP, bnclab_version VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS experiment_jobs (
-     experiment VARCHAR, job_key VARCHAR, method VARCHAR, PRIMARY KEY (experiment, job_key))`,
+     experiment VARCHAR, job_key VARCHAR, method VARCHAR, dataset VARCHAR, PRIMARY KEY (experiment, job_key))`,
+  // Databases made before dataset names belonged to the experiment (a shared job keeps jobs.dataset from
+  // the experiment that registered it first).
+  `ALTER TABLE experiment_jobs ADD COLUMN IF NOT EXISTS dataset VARCHAR`,
   `CREATE TABLE IF NOT EXISTS job_metrics (
      job_key VARCHAR PRIMARY KEY, accuracy DOUBLE, zero_one_loss DOUBLE, rmse DOUBLE, log_loss DOUBLE,
      n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`,
@@ -111,7 +119,7 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS structures (job_key VARCHAR, parent VARCHAR, child VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS predictions (job_key VARCHAR, "row" INTEGER, truth INTEGER, probs DOUBLE[])`,
   `CREATE OR REPLACE VIEW results AS
-     SELECT e.experiment, j.job_key, j.dataset, e.method, j.structure, j.structure_params, j.estimator,
+     SELECT e.experiment, j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j.structure, j.structure_params, j.estimator,
             j.estimator_params, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
             m.n_train, m.n_test, m.n_arcs, m.n_feature_arcs, j.preprocess_ms, j.train_ms, j.predict_ms,
             m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1, m.confusion, m.class_labels
@@ -154,29 +162,49 @@ export class ResultStore {
     readonly path: string,
   ) {}
 
-  /** Open (creating if needed) the database. A second writer gets a clear UserError, not corruption. */
+  /**
+   * Open (creating if needed) the database. Every failure is one line naming the file: a second writer
+   * (exit 2, naming the process that holds the lock), a file that is not a DuckDB database or is damaged,
+   * a directory that cannot be created (exit 4, StoreError). A 0-byte file, left by a kill the instant the
+   * file was created, holds nothing and is treated as absent.
+   */
   static async open(path: string, opts: { readOnly?: boolean } = {}): Promise<ResultStore> {
-    if (!opts.readOnly) mkdirSync(dirname(path), { recursive: true });
+    if (!opts.readOnly) {
+      prepareDirectory(path);
+      removeEmptyDatabase(path);
+    }
     let instance: DuckDBInstance;
     try {
       instance = await duckdb.DuckDBInstance.create(path, opts.readOnly ? { access_mode: 'READ_ONLY' } : {});
     } catch (e) {
       const msg = (e as Error).message;
-      const lock = /Could not set lock on file .*?(\(PID (\d+)\))?/.exec(msg);
-      if (lock) {
+      if (/Could not set lock on file/.test(msg)) {
+        const held = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(msg);
+        const holder = held ? `process ${held[2]} (${held[1]})` : 'another process';
         throw new UserError(
-          `${path}: the results database is in use by another bnclab process${lock[2] ? ` (PID ${lock[2]})` : ''}; wait for it to finish or use --db <other file>`,
+          `${path}: the results database is in use by ${holder}; DuckDB allows one writer: wait for it to finish, ` +
+            `or use --db <other file> (other programs should open it with read_only=True, and not while bnclab runs)`,
         );
       }
       if (opts.readOnly && /does not exist|No such file|Cannot open/i.test(msg)) {
         throw new UserError(`${path}: no results database (run the experiment first)`);
       }
-      throw new UserError(`${path}: cannot open the results database: ${msg.split('\n')[0]}`);
+      throw new StoreError(`${path}: cannot open the results database: ${describeOpenFailure(msg)}`);
     }
     const conn = await instance.connect();
     const store = new ResultStore(instance, conn, path);
-    if (!opts.readOnly) for (const sql of SCHEMA) await conn.run(sql);
+    try {
+      if (!opts.readOnly) for (const sql of SCHEMA) await conn.run(sql);
+    } catch (e) {
+      store.close();
+      throw storeFailure(path, e);
+    }
     return store;
+  }
+
+  /** Move everything from the write-ahead log into the database file. */
+  async checkpoint(): Promise<void> {
+    await this.conn.run('CHECKPOINT');
   }
 
   close(): void {
@@ -192,6 +220,7 @@ export class ResultStore {
          spec_text = excluded.spec_text, seed = excluded.seed, bnclab_version = excluded.bnclab_version,
          updated_at = now()`,
       [e.name, e.specFile, e.specHash, e.specText, e.seed, e.version],
+      [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR],
     );
   }
 
@@ -199,16 +228,40 @@ export class ResultStore {
     await this.conn.run(
       `INSERT INTO datasets VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (dataset_hash) DO NOTHING`,
       [d.hash, d.name, d.file, d.rows, d.attributes, d.classes],
+      [VARCHAR, VARCHAR, VARCHAR, INTEGER, INTEGER, INTEGER],
     );
+  }
+
+  /** Replace the experiment's record of its datasets (names, class labels and attribute names in order). */
+  async saveExperimentDatasets(
+    experiment: string,
+    datasets: readonly { name: string; hash: string; classColumn: string; classLabels: readonly string[]; attributeNames: readonly string[] }[],
+  ): Promise<void> {
+    await this.conn.run('BEGIN TRANSACTION');
+    try {
+      await this.conn.run(`DELETE FROM experiment_datasets WHERE experiment = $1`, [experiment], [VARCHAR]);
+      for (const d of datasets) {
+        await this.conn.run(
+          `INSERT INTO experiment_datasets VALUES ($1, $2, $3, $4, $5, $6)`,
+          [experiment, d.name, d.hash, d.classColumn, listValue([...d.classLabels]), listValue([...d.attributeNames])],
+          [VARCHAR, VARCHAR, VARCHAR, VARCHAR, LIST(VARCHAR), LIST(VARCHAR)],
+        );
+      }
+      await this.conn.run('COMMIT');
+    } catch (e) {
+      await this.rollbackKeeping(e);
+    }
   }
 
   /** Store a split instance (row → test fold per repeat) once; later calls with the same key do nothing. */
   async saveSplit(s: { key: string; datasetHash: string; resampling: string; repeats: number; folds: number; assignment: readonly Int32Array[] }): Promise<void> {
-    const exists = await this.conn.runAndReadAll(`SELECT 1 FROM splits WHERE split_key = $1`, [s.key]);
+    const exists = await this.conn.runAndReadAll(`SELECT 1 FROM splits WHERE split_key = $1`, [s.key], [VARCHAR]);
     if (exists.currentRowCount > 0) return;
     await this.conn.run('BEGIN TRANSACTION');
     try {
-      await this.conn.run(`INSERT INTO splits VALUES ($1, $2, $3, $4, $5)`, [s.key, s.datasetHash, s.resampling, s.repeats, s.folds]);
+      await this.conn.run(`INSERT INTO splits VALUES ($1, $2, $3, $4, $5)`, [s.key, s.datasetHash, s.resampling, s.repeats, s.folds], [
+        VARCHAR, VARCHAR, VARCHAR, INTEGER, INTEGER,
+      ]);
       const app = await this.conn.createAppender('folds');
       s.assignment.forEach((a, r) => {
         for (let row = 0; row < a.length; row++) {
@@ -222,17 +275,17 @@ export class ResultStore {
       app.closeSync();
       await this.conn.run('COMMIT');
     } catch (e) {
-      await this.conn.run('ROLLBACK');
-      throw e;
+      await this.rollbackKeeping(e);
     }
   }
 
   async loadSplit(key: string): Promise<Int32Array[] | undefined> {
-    const meta = await this.conn.runAndReadAll(`SELECT repeats FROM splits WHERE split_key = $1`, [key]);
+    const meta = await this.conn.runAndReadAll(`SELECT repeats FROM splits WHERE split_key = $1`, [key], [VARCHAR]);
     if (meta.currentRowCount === 0) return undefined;
     const reader = await this.conn.runAndReadAll(
       `SELECT "repeat", "row", fold FROM folds WHERE split_key = $1 ORDER BY "repeat", "row"`,
       [key],
+      [VARCHAR],
     );
     const repeats = Number(meta.getRows()[0]![0]);
     const rows = reader.getColumns();
@@ -258,18 +311,17 @@ export class ResultStore {
           j.estimator, j.estimatorParams, j.preprocessing, j.seed, 'pending', null, 0, null, null, null, null, null, version,
         ];
         appendRow(app, values);
-        appendRow(appE, [experiment, j.key, j.method]);
+        appendRow(appE, [experiment, j.key, j.method, j.dataset]);
       }
       app.closeSync();
       appE.closeSync();
       await this.conn.run(`INSERT INTO jobs SELECT * FROM new_jobs ON CONFLICT (job_key) DO NOTHING`);
       // The experiment's job list is exactly this plan: a shrunk spec forgets jobs it no longer names.
-      await this.conn.run(`DELETE FROM experiment_jobs WHERE experiment = $1`, [experiment]);
+      await this.conn.run(`DELETE FROM experiment_jobs WHERE experiment = $1`, [experiment], [VARCHAR]);
       await this.conn.run(`INSERT INTO experiment_jobs SELECT * FROM new_experiment_jobs`);
       await this.conn.run('COMMIT');
     } catch (e) {
-      await this.conn.run('ROLLBACK');
-      throw e;
+      await this.rollbackKeeping(e);
     }
   }
 
@@ -278,56 +330,174 @@ export class ResultStore {
     const r = await this.conn.runAndReadAll(
       `SELECT j.job_key, j.status FROM jobs j JOIN experiment_jobs e USING (job_key) WHERE e.experiment = $1`,
       [experiment],
+      [VARCHAR],
     );
     const out = new Map<string, string>();
     for (const [k, s] of r.getRows()) out.set(String(k), String(s));
     return out;
   }
 
-  /** Write one finished job (done or error) atomically. Rewriting the same key replaces, never duplicates. */
+  /** Every finished job's status (done or error), whatever experiment registered it: what a shard holds. */
+  async finishedJobStates(): Promise<Map<string, 'done' | 'error'>> {
+    const r = await this.conn.runAndReadAll(`SELECT job_key, status FROM jobs WHERE status IN ('done', 'error')`);
+    const out = new Map<string, 'done' | 'error'>();
+    for (const [k, s] of r.getRows()) out.set(String(k), s === 'done' ? 'done' : 'error');
+    return out;
+  }
+
+  /** Mean preprocess + train + predict ms and the count of finished jobs, per method × dataset file (the cost model's calibration). */
+  async methodTimings(): Promise<Record<string, unknown>[]> {
+    return this.query(
+      `SELECT structure, structure_params, estimator, estimator_params, dataset_hash,
+              avg(coalesce(preprocess_ms, 0) + coalesce(train_ms, 0) + coalesce(predict_ms, 0)) AS ms, count(*) AS n
+       FROM jobs WHERE status = 'done' GROUP BY ALL`,
+    );
+  }
+
+  /** Write one finished job (done or error) atomically; see recordOutcomes. */
   async recordOutcome(o: JobOutcome): Promise<void> {
+    await this.recordOutcomes([o]);
+  }
+
+  /**
+   * Write finished jobs (done or error) in one transaction: all of them or none. Every value goes in through
+   * an appender with its column's type (an untyped bind lets DuckDB guess a type from the first value, e.g.
+   * INTEGER for a posterior of exactly 1). Rewriting a key replaces its rows, never duplicates them. A key
+   * that is not a registered job is an error, so no outcome is dropped without a word.
+   */
+  async recordOutcomes(outcomes: readonly JobOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
     const c = this.conn;
+    const appenders: DuckDBAppender[] = [];
+    const appender = async (table: string, catalog?: string): Promise<DuckDBAppender> => {
+      const a = catalog ? await c.createAppender(table, 'main', catalog) : await c.createAppender(table);
+      appenders.push(a);
+      return a;
+    };
     await c.run('BEGIN TRANSACTION');
     try {
-      await c.run(`DELETE FROM job_metrics WHERE job_key = $1`, [o.key]);
-      await c.run(`DELETE FROM structures WHERE job_key = $1`, [o.key]);
-      await c.run(`DELETE FROM predictions WHERE job_key = $1`, [o.key]);
-      await c.run(
-        `UPDATE jobs SET status = $2, error = $3, attempts = attempts + 1, preprocess_ms = $4, train_ms = $5,
-           predict_ms = $6, structure_info = $7, finished_at = now() WHERE job_key = $1`,
-        [o.key, o.status, o.error ?? null, o.preprocessMs, o.trainMs, o.predictMs, o.structureInfo ? JSON.stringify(o.structureInfo) : null],
+      // Made afresh for each batch: deleted rows of a reused table would pile up and slow every join.
+      await c.run(`CREATE OR REPLACE TEMP TABLE outcome_batch (job_key VARCHAR, status VARCHAR, error VARCHAR,
+                     preprocess_ms DOUBLE, train_ms DOUBLE, predict_ms DOUBLE, structure_info VARCHAR)`);
+      const batch = await appender('outcome_batch', 'temp');
+      for (const o of outcomes) {
+        batch.appendVarchar(o.key);
+        batch.appendVarchar(o.status);
+        appendNullable(batch, o.error, (v) => batch.appendVarchar(v));
+        batch.appendDouble(o.preprocessMs);
+        batch.appendDouble(o.trainMs);
+        batch.appendDouble(o.predictMs);
+        appendNullable(batch, o.structureInfo ? JSON.stringify(o.structureInfo) : undefined, (v) => batch.appendVarchar(v));
+        batch.endRow();
+      }
+      batch.closeSync();
+      // Only a job recorded before (a retried failure) can have rows to replace; skipping the deletes
+      // otherwise keeps a batch from scanning the ever-growing structures and predictions tables.
+      const again = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key) WHERE jobs.attempts > 0`);
+      if (Number(again.getRows()[0]![0]) > 0) {
+        for (const table of ['job_metrics', 'structures', 'predictions']) {
+          await c.run(`DELETE FROM ${table} WHERE job_key IN (SELECT job_key FROM outcome_batch)`);
+        }
+      }
+      const updated = await c.run(
+        `UPDATE jobs SET status = b.status, error = b.error, attempts = jobs.attempts + 1, preprocess_ms = b.preprocess_ms,
+           train_ms = b.train_ms, predict_ms = b.predict_ms, structure_info = b.structure_info, finished_at = now()
+         FROM outcome_batch b WHERE jobs.job_key = b.job_key`,
       );
-      if (o.status === 'done' && o.metrics) {
-        const m = o.metrics;
-        await c.run(
-          `INSERT INTO job_metrics (job_key, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs,
-             auc, auc_ovr, brier, balanced_accuracy, macro_f1, confusion, class_labels)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::INTEGER[][], $16::VARCHAR[])`,
-          [
-            o.key, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss, m.n_train, m.n_test, o.arcs?.length ?? null,
-            o.arcs ? (o.featureArcs ?? null) : null,
-            m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1,
-            listValue(m.confusion.map((row) => listValue([...row]))), listValue([...m.class_labels]),
-          ],
-        );
+      if (updated.rowsChanged !== outcomes.length) {
+        throw new Error(`${outcomes.length - updated.rowsChanged} of ${outcomes.length} outcomes have no registered job (first key ${outcomes[0]!.key})`);
       }
-      if (o.arcs && o.arcs.length > 0) {
-        const app = await c.createAppender('structures');
-        for (const [p, ch] of o.arcs) appendRow(app, [o.key, p, ch]);
-        app.closeSync();
+      const metrics = await appender('job_metrics');
+      const arcs = await appender('structures');
+      const predictions = await appender('predictions');
+      for (const o of outcomes) {
+        if (o.status === 'done' && o.metrics) {
+          const m = o.metrics;
+          metrics.appendVarchar(o.key);
+          for (const x of [m.accuracy, m.zero_one_loss, m.rmse, m.log_loss]) metrics.appendDouble(x);
+          metrics.appendInteger(m.n_train);
+          metrics.appendInteger(m.n_test);
+          appendNullable(metrics, o.arcs?.length, (v) => metrics.appendInteger(v));
+          appendNullable(metrics, o.arcs ? o.featureArcs : undefined, (v) => metrics.appendInteger(v));
+          // The columns added later (ADDED_METRIC_COLUMNS), in that order.
+          for (const x of [m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1]) metrics.appendDouble(x);
+          metrics.appendList(m.confusion.map((row) => listValue([...row])), INTEGER_MATRIX);
+          metrics.appendList([...m.class_labels], VARCHAR_LIST);
+          metrics.endRow();
+        }
+        for (const [parent, child] of o.arcs ?? []) {
+          arcs.appendVarchar(o.key);
+          arcs.appendVarchar(parent);
+          arcs.appendVarchar(child);
+          arcs.endRow();
+        }
+        if (o.predictions) {
+          const { rows, truth, probs, classCard } = o.predictions;
+          for (let i = 0; i < rows.length; i++) {
+            predictions.appendVarchar(o.key);
+            predictions.appendInteger(rows[i]!);
+            predictions.appendInteger(truth[i]!);
+            predictions.appendList(Array.from(probs.subarray(i * classCard, (i + 1) * classCard)), DOUBLE_LIST);
+            predictions.endRow();
+          }
+        }
       }
-      if (o.predictions) {
-        const { rows, truth, probs, classCard } = o.predictions;
-        await c.run(
-          `INSERT INTO predictions SELECT $1, r, t, p FROM (SELECT unnest($2::INTEGER[]) AS r, unnest($3::INTEGER[]) AS t, unnest($4::DOUBLE[][]) AS p)`,
-          [o.key, listValue(Array.from(rows)), listValue(Array.from(truth)), listValue(Array.from({ length: rows.length }, (_, i) => listValue(Array.from(probs.subarray(i * classCard, (i + 1) * classCard)))))],
-        );
-      }
+      metrics.closeSync();
+      arcs.closeSync();
+      predictions.closeSync();
       await c.run('COMMIT');
     } catch (e) {
-      await c.run('ROLLBACK');
-      throw e;
+      // An appender left open would flush its rows whenever it is collected, into a later transaction:
+      // close every one now, inside the transaction about to be rolled back.
+      for (const a of appenders) {
+        try {
+          a.closeSync();
+        } catch {
+          // already closed, or its flush failed: either way its rows go with the rollback
+        }
+      }
+      await this.rollbackKeeping(e);
     }
+  }
+
+  /**
+   * Roll back after `cause` and rethrow `cause`. A failed COMMIT (e.g. "No space left on device") has
+   * already ended the transaction, so ROLLBACK then fails with "no transaction is active": that second
+   * error must not hide the real one.
+   */
+  private async rollbackKeeping(cause: unknown): Promise<never> {
+    try {
+      await this.conn.run('ROLLBACK');
+    } catch {
+      // Nothing to roll back: the failure already ended the transaction. The cause below is what matters.
+    }
+    throw cause;
+  }
+
+  /**
+   * Write an experiment's saved predictions to a CSV or Parquet file: one row per test row of each job, the
+   * true class as its label and one column `p_<label>` per class label of the experiment's datasets (empty
+   * where a dataset has no such label). Returns the number of rows written.
+   */
+  async exportPredictions(experiment: string, out: string, format: 'csv' | 'parquet'): Promise<number> {
+    const labels = await this.conn.runAndReadAll(
+      `SELECT DISTINCT unnest(class_labels) AS label FROM experiment_datasets WHERE experiment = $1 ORDER BY label`,
+      [experiment],
+      [VARCHAR],
+    );
+    const columns = labels.getRows().map(([l]) => {
+      const label = String(l);
+      const at = `list_position(d.class_labels, ${sqlString(label)})`;
+      return `CASE WHEN ${at} IS NULL THEN NULL ELSE p.probs[${at}] END AS ${sqlIdentifier(`p_${label}`)}`;
+    });
+    const select = `SELECT e.experiment, d.dataset, e.method, j."repeat", j.fold, p."row", d.class_labels[p.truth + 1] AS truth
+                    ${columns.map((c) => `, ${c}`).join('')}
+                    FROM predictions p JOIN experiment_jobs e USING (job_key) JOIN jobs j USING (job_key)
+                    JOIN experiment_datasets d ON d.experiment = e.experiment AND d.dataset = coalesce(e.dataset, j.dataset)
+                    WHERE e.experiment = ${sqlString(experiment)}
+                    ORDER BY d.dataset, e.method, j."repeat", j.fold, p."row"`;
+    const r = await this.conn.run(`COPY (${select}) TO ${sqlString(out)} (FORMAT ${format === 'csv' ? 'csv, HEADER' : 'parquet'})`);
+    return r.rowsChanged;
   }
 
   async results(experiment: string): Promise<ResultRow[]> {
@@ -357,7 +527,7 @@ export class ResultStore {
 
   async failedJobs(experiment: string): Promise<{ job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[]> {
     return (await this.query(
-      `SELECT j.job_key, j.dataset, e.method, j."repeat", j.fold, j.error FROM jobs j JOIN experiment_jobs e USING (job_key)
+      `SELECT j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j."repeat", j.fold, j.error FROM jobs j JOIN experiment_jobs e USING (job_key)
        WHERE e.experiment = $1 AND j.status = 'error' ORDER BY j.dataset, e.method, j."repeat", j.fold`,
       [experiment],
     )) as { job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[];
@@ -392,6 +562,24 @@ export class ResultStore {
 }
 
 
+const DOUBLE_LIST = LIST(DOUBLE);
+const INTEGER_MATRIX = LIST(LIST(INTEGER));
+const VARCHAR_LIST = LIST(VARCHAR);
+
+/** A SQL string literal (COPY takes no bound parameters). */
+function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+function sqlIdentifier(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+function appendNullable<T>(app: DuckDBAppender, v: T | null | undefined, append: (v: T) => void): void {
+  if (v === null || v === undefined) app.appendNull();
+  else append(v);
+}
+
 /** Append one row, converting each value to its column's type (the appender does not coerce). */
 function appendRow(app: DuckDBAppender, values: readonly DuckDBValue[]): void {
   values.forEach((v, i) => {
@@ -399,4 +587,44 @@ function appendRow(app: DuckDBAppender, values: readonly DuckDBValue[]): void {
     else app.appendValue(v, app.columnType(i));
   });
   app.endRow();
+}
+
+/** Create the database's folder; a path through a regular file is a one-line StoreError, not a raw EEXIST. */
+function prepareDirectory(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a part of that path is a file, not a folder' : (e as Error).message;
+    throw new StoreError(`${path}: cannot create the folder ${dirname(path)}: ${why}`);
+  }
+}
+
+/** A 0-byte database file (and no write-ahead log) holds nothing: remove it so it is created afresh. */
+function removeEmptyDatabase(path: string): void {
+  try {
+    if (statSync(path).isFile() && statSync(path).size === 0 && !existsSync(`${path}.wal`)) unlinkSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new StoreError(`${path}: ${(e as Error).message}`);
+  }
+}
+
+function describeOpenFailure(msg: string): string {
+  if (/not a valid DuckDB database/.test(msg)) return 'the file is not a DuckDB database; move it aside or use --db <other file>';
+  if (/Could not read enough bytes|Corrupt database|checksum/i.test(msg)) {
+    return `the file is truncated or damaged (${msg.split('\n')[0]}); move it aside or use --db <other file>`;
+  }
+  return msg.split('\n')[0]!;
+}
+
+/**
+ * DuckDB's own failures while using an open database (I/O, a damaged block found only when read) as a
+ * one-line StoreError; anything else is passed on unchanged.
+ */
+export function storeFailure(path: string, e: unknown): unknown {
+  if (e instanceof UserError || !(e instanceof Error)) return e;
+  if (/^(IO Error|FATAL Error)|Corrupt database|checksum|No space left|Read-only file system/i.test(e.message)) {
+    return new StoreError(`${path}: the results database cannot be used: ${describeOpenFailure(e.message)}`);
+  }
+  return e;
 }

@@ -11,3 +11,28 @@ export class UserError extends Error {
     this.exitCode = exitCode;
   }
 }
+
+/** The exit codes of the `bnclab` command, documented in README.md ("Exit codes") and `bnclab --help`. */
+export const EXIT = {
+  ok: 0,
+  /** Some jobs failed (recorded with their error), or `check` found a regression. */
+  jobsFailed: 1,
+  /** Usage or input error: bad spec, data file or option. */
+  usage: 2,
+  /** A bug in bnclab: the message carries a stack trace. */
+  internal: 3,
+  /** The results database could not be created, opened or written; what was stored is kept. */
+  store: 4,
+  /** Every job ran and was stored, but the report could not be written. */
+  report: 5,
+  /** Stopped by SIGINT/SIGTERM after storing every finished result. */
+  interrupted: 130,
+} as const;
+
+/** The results database failed (cannot be created, opened or written): one line, exit 4. */
+export class StoreError extends UserError {
+  constructor(message: string) {
+    super(message, EXIT.store);
+    this.name = 'StoreError';
+  }
+}

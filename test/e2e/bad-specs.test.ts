@@ -26,6 +26,12 @@ const cases: { file: string; at: string; field: string; says: RegExp }[] = [
   { file: 'em-without-em.yaml', at: '3:40', field: 'preprocessing.em', says: /only applies to missing: em/ },
   { file: 'em-estimator.yaml', at: '5:13', field: 'estimators', says: /estimator 'm-estimate' cannot be fitted by EM/ },
   { file: 'discretize-none-numeric.yaml', at: '2:12', field: 'datasets[0]', says: /dataset iris: column 'sepallength' is numeric/ },
+  { file: 'non-finite.yaml', at: '5:25', field: 'estimators[0].dirichlet.alpha', says: /must be a finite number, got Infinity/ },
+  { file: 'yaml-bomb.yaml', at: '1:1', field: 'the YAML cannot be expanded', says: /Excessive alias count/ },
+  { file: 'huge-grid.yaml', at: '', field: 'the grid has 1,000,000,000 jobs', says: /more than the limit of 1,000,000; .*--max-jobs/ },
+  { file: 'more-folds-than-rows.yaml', at: '3:5', field: 'datasets[0]', says: /dataset two-rows \(.*two-rows\.csv\): resampling: 3 folds but the dataset has only 2 rows/ },
+  { file: 'gzipped-csv.yaml', at: '3:5', field: 'datasets[0]', says: /gzipped\.csv: the file is gzip-compressed, not text/ },
+  { file: 'class-only-csv.yaml', at: '3:5', field: 'datasets[0]', says: /class-only\.csv: data set 'class-only' has no attribute columns/ },
 ];
 
 describe('malformed specs give exit 2 and one line naming file:line:col and the field', () => {
@@ -43,4 +49,21 @@ describe('malformed specs give exit 2 and one line naming file:line:col and the 
       expect(r.stdout).toBe('');
     });
   }
+});
+
+describe('option values that cannot work are refused up front', () => {
+  it('--job-timeout beyond what a timer holds (2³¹−1 ms) is exit 2, not every job failing at once', () => {
+    const r = cli(['run', join(dir, '..', 'e2e-small.yaml'), '--job-timeout', '2200000', '--db', '/nonexistent/never-created.duckdb']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`bnclab: --job-timeout: at most 2147483 seconds (24.8 days), got '2200000'; 0 means no limit`);
+  });
+
+  it('--max-jobs raises the grid limit', () => {
+    const r = cli(['plan', join(dir, 'huge-grid.yaml'), '--max-jobs', '100']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('more than the limit of 100;');
+    const ok = cli(['plan', join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml'), '--max-jobs', '30']);
+    expect(ok.code).toBe(0);
+    expect(cli(['plan', join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml'), '--max-jobs', '29']).code).toBe(2);
+  });
 });

@@ -101,15 +101,14 @@ describe('maximum spanning arborescence (Chu–Liu/Edmonds)', () => {
     }
   });
 
-  it('handles 1,001 nodes quickly (dense O(n²) contractions)', () => {
+  // No time limit here: a test that asserts a wall-clock time fails on a loaded machine; speed is for bench/.
+  it('handles 1,001 nodes (dense O(n²) contractions)', () => {
     const n = 1001;
     const rng = new Rng('big');
     const w = new Float64Array(n * n).fill(-Infinity);
     for (let u = 0; u < n - 1; u++) for (let v = 0; v < n - 1; v++) if (u !== v) w[u * n + v] = rng.next();
     for (let v = 0; v < n - 1; v++) w[(n - 1) * n + v] = -1e6;
-    const t = performance.now();
     const p = maximumArborescence(n, n - 1, w);
-    expect(performance.now() - t).toBeLessThan(3000);
     expect(isArborescence(n, n - 1, p)).toBe(true);
     let rootChildren = 0;
     for (let v = 0; v < n - 1; v++) if (p[v] === n - 1) rootChildren++;

@@ -164,3 +164,13 @@ describe('fold files: empty and ragged lines', () => {
     expect(() => parseFoldFile('-1\n-1\n', 'f.csv', 2)).toThrow(/a repeat has no test rows/);
   });
 });
+
+describe('folds given as data: subsamples', () => {
+  it("marks 'out' rows EXCLUDED (neither trained nor tested) while -2 stays an ordinary fold label", () => {
+    const s = parseFoldFile('out,1\n1,-2\nout,1\n2,-1\n', 'f.csv', 4);
+    expect(Array.from(s.assignment[0]!)).toEqual([-2, 0, -2, 1]);
+    expect(Array.from(s.assignment[1]!)).toEqual([1, 0, 1, -1]);
+    expect(Array.from(trainRows(s, 0, 0))).toEqual([3]);
+    expect(Array.from(testRows(s, 0, 1))).toEqual([3]);
+  });
+});

@@ -1,24 +1,52 @@
 import type { Command } from '../command.js';
-import { onePositional } from '../command.js';
+import { intOption, onePositional } from '../command.js';
 
 export const planCommand: Command = {
     summary: 'show the job grid of a spec without running anything',
-    usage: 'bnclab plan <spec.yaml> [--jobs]',
-    options: { jobs: { type: 'boolean' } },
+    usage: 'bnclab plan <spec.yaml> [--jobs] [--columns] [--max-jobs N] [--estimate [--cores C] [--db FILE] [--pilot]] [--shards N]',
+    options: {
+      jobs: { type: 'boolean' },
+      columns: { type: 'boolean' },
+      'max-jobs': { type: 'string' },
+      estimate: { type: 'boolean' },
+      cores: { type: 'string' },
+      db: { type: 'string' },
+      pilot: { type: 'boolean' },
+      'pilot-timeout': { type: 'string' },
+      workers: { type: 'string' },
+      shards: { type: 'string' },
+      'all-shards': { type: 'boolean' },
+    },
     help: `Options:
-  --jobs   list every job (key, dataset, method, repeat, fold)`,
+  --jobs              list every job (key, dataset, method, repeat, fold)
+  --columns           every dataset's class column and the type of each column
+                      (without it, only for datasets that are files named in the spec)
+  --max-jobs N        refuse a grid of more than N jobs (default 1,000,000)
+  --estimate          expected core-hours per method and in total, and the wall time on --cores cores
+  --cores C           cores for the wall-time estimate (default: this machine's available parallelism)
+  --db FILE           calibrate the cost model with the timings of finished jobs in FILE (the same methods
+                      on the same datasets are taken as measured; other datasets scaled per method)
+  --pilot             calibrate by first running a stratified sample here (per method the first fold of the
+                      median and upper-quartile dataset by cost; nothing stored); --workers N, --pilot-timeout SEC
+                      (default 600) per job
+  --shards N          the partition 'run --shard I/N' uses: jobs and expected cost per shard, max/mean
+  --all-shards        list every shard (default: at most 16 lines)
+
+Costs are static estimates per method × training-set size unless calibrated; docs/cluster.md lists them.`,
     async run(pos, v) {
       const file = onePositional(pos, this.usage);
       const { loadSpecFile } = await import('../../spec/load.js');
-      const { buildPlan } = await import('../../spec/plan.js');
+      const { buildPlan, describeColumns } = await import('../../spec/plan.js');
       const { emText } = await import('../../bn/em.js');
       const { spec } = loadSpecFile(file);
-      const plan = buildPlan(spec);
+      const plan = buildPlan(spec, { maxJobs: intOption(v['max-jobs'], '--max-jobs', 1) });
+      for (const w of plan.warnings) process.stderr.write(`bnclab: warning: ${w}\n`);
       const out: string[] = [];
       out.push(`${spec.name}: ${plan.jobs.length} jobs`);
       out.push(`datasets (${plan.datasets.length}):`);
       for (const d of plan.datasets) {
         out.push(`  ${d.handle.name}  ${d.rows} rows, ${d.attributes} attributes, ${d.classes} classes; ${d.split.repeats} × ${d.split.folds} folds`);
+        if (d.userFile || v['columns']) for (const line of describeColumns(d, Boolean(v['columns']))) out.push(`    ${line}`);
       }
       out.push(`methods (${spec.methods.length}):`);
       for (const m of spec.methods) out.push(`  ${m.label}`);
@@ -28,6 +56,27 @@ export const planCommand: Command = {
       if (v['jobs']) {
         out.push('jobs:');
         for (const j of plan.jobs) out.push(`  ${j.key}  ${j.dataset.handle.name}  ${j.method.label}  repeat ${j.repeat} fold ${j.fold}`);
+      }
+      if (v['estimate'] || v['shards'] !== undefined) {
+        const os = await import('node:os');
+        const { CostModel } = await import('../../spec/cost.js');
+        const est = await import('../../cluster/estimate.js');
+        const observations = v['db'] !== undefined ? await est.readObservations(String(v['db'])) : [];
+        if (v['db'] !== undefined) out.push(`cost model calibrated with ${observations.reduce((a, o) => a + o.jobs, 0)} finished jobs in ${String(v['db'])}`);
+        if (v['pilot']) {
+          const { runPilot } = await import('../../cluster/pilot.js');
+          const sample = est.pilotSample(plan, new CostModel(plan));
+          const timeout = intOption(v['pilot-timeout'], '--pilot-timeout', 1) ?? 600;
+          process.stderr.write(`pilot: running ${sample.length} jobs (per method the first fold of its median and upper-quartile dataset by expected cost), at most ${timeout} s each\n`);
+          const pilot = await runPilot(plan, sample, { workers: intOption(v['workers'], '--workers', 1), timeoutSec: timeout });
+          observations.push(...est.pilotObservations(pilot.measured));
+          out.push(`pilot: ${pilot.measured.length} jobs measured in ${est.fmtHours(pilot.measured.reduce((a, r) => a + r.ms, 0))} of job time`);
+          for (const f of pilot.failed) out.push(`pilot: ${f.job.dataset.handle.name} ${f.job.method.label} not measured: ${f.error.split('\n')[0]}`);
+        }
+        const model = new CostModel(plan, observations);
+        if (v['estimate']) out.push(...est.estimateLines(plan, model, intOption(v['cores'], '--cores', 1) ?? os.availableParallelism()));
+        const shards = intOption(v['shards'], '--shards', 1);
+        if (shards !== undefined) out.push(...est.shardLines(plan, model, shards, Boolean(v['all-shards'])));
       }
       process.stdout.write(out.join('\n') + '\n');
       return 0;

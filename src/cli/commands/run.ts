@@ -1,9 +1,21 @@
 import type { Command } from '../command.js';
 import { onePositional, intOption, numberOption } from '../command.js';
+import { EXIT, UserError } from '../../util/errors.js';
+
+/** Node's timers hold at most 2³¹−1 ms (24.8 days); a longer limit would fire at once and fail every job. */
+const MAX_JOB_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
+
+function jobTimeoutOption(v: unknown): number | undefined {
+  const s = numberOption(v, '--job-timeout');
+  if (s !== undefined && s > MAX_JOB_TIMEOUT_S) {
+    throw new UserError(`--job-timeout: at most ${MAX_JOB_TIMEOUT_S} seconds (24.8 days), got '${String(v)}'; 0 means no limit`);
+  }
+  return s;
+}
 
 export const runCommand: Command = {
     summary: 'run the jobs of a spec that are not done yet, store them, write the report',
-    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions]',
+    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N] [--shard I/N]',
     options: {
       workers: { type: 'string' },
       db: { type: 'string' },
@@ -13,6 +25,8 @@ export const runCommand: Command = {
       'save-predictions': { type: 'boolean' },
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'max-jobs': { type: 'string' },
+      shard: { type: 'string' },
     },
     help: `Options:
   --workers N         worker threads (default: the machine's available parallelism)
@@ -23,20 +37,34 @@ export const runCommand: Command = {
   --save-predictions  keep every test row's class probabilities (table predictions)
   --no-report         do not write results/<name>/report.md and report.csv
   --quiet             no progress output
+  --max-jobs N        refuse a grid of more than N jobs (default 1,000,000)
+  --shard I/N         run only shard I (1-based) of N: a deterministic partition of the whole plan balanced by
+                      expected cost (the same on every machine); use one --db per shard, then 'bnclab merge'.
+                      Writes no report (a shard holds part of the results). See docs/cluster.md.
+
+Results are stored in batches, one transaction each; progress counts stored results. The first Ctrl-C
+(SIGINT or SIGTERM) starts no new job, stores every finished result and exits 130; a second one exits at once
+(the jobs not stored run next time). Exit codes: 0 all jobs done, 1 some jobs failed, 2 bad input, 4 the
+results database could not be opened or written (the results stored so far are kept; run again to complete
+the rest), 5 the jobs are stored but the report could not be written, 130 interrupted.
 
 Jobs are keyed by their content (dataset, preprocessing, split, fold, structure, estimator, seed): a second
 run of the same spec runs nothing, a grown spec runs only the new jobs, and a killed run resumes.`,
     async run(pos, v) {
       const spec = onePositional(pos, this.usage);
       const { runExperiment } = await import('../../runner/run.js');
+      const { parseShard } = await import('../../spec/shard.js');
+      const shard = v['shard'] !== undefined ? parseShard(String(v['shard'])) : undefined;
       const summary = await runExperiment(spec, {
         workers: intOption(v['workers'], '--workers', 1),
         db: v['db'] as string | undefined,
-        jobTimeout: numberOption(v['job-timeout'], '--job-timeout'),
+        jobTimeout: jobTimeoutOption(v['job-timeout']),
         failFast: Boolean(v['fail-fast']),
         rerunFailed: Boolean(v['rerun-failed']),
         savePredictions: v['save-predictions'] ? true : undefined,
         quiet: Boolean(v['quiet']),
+        maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
+        shard,
       });
       const log = (s: string): void => void process.stdout.write(s + '\n');
       log(
@@ -47,15 +75,24 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
             : ''),
       );
       log(`results: ${summary.dbPath}`);
-      if (!v['no-report'] && !summary.interrupted) {
+      if (shard && !v['no-report']) log(`report:  none for a shard; merge the shard databases ('bnclab merge') and run 'bnclab report'`);
+      if (!v['no-report'] && !summary.interrupted && !shard) {
         // The report stack is loaded only when a report is written.
         const { writeExperimentReport } = await import('../../report/index.js');
-        const r = await writeExperimentReport(spec, { db: summary.dbPath });
+        let r;
+        try {
+          r = await writeExperimentReport(spec, { db: summary.dbPath });
+        } catch (e) {
+          // The results are stored; only the report is missing. Say so, and how to retry it alone.
+          const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+          process.stderr.write(`bnclab: the results are stored, but the report could not be written: ${why}; fix that and run 'bnclab report ${spec}'\n`);
+          return EXIT.report;
+        }
         log(`report:  ${r.markdown}`);
         log(`         ${r.html}`);
         log(`         ${r.csv}`);
       }
-      if (summary.interrupted) return 130;
+      if (summary.interrupted) return EXIT.interrupted;
       return summary.failed > 0 || summary.previouslyFailed > 0 ? 1 : 0;
     },
   };

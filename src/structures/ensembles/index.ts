@@ -3,3 +3,4 @@ export * from './subbkb.js';
 export * from './bagging.js';
 export * from './adaboost.js';
 export * from './ban-mix.js';
+export * from './brai.js';

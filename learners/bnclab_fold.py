@@ -1,0 +1,44 @@
+"""Reading and writing the files of a bnclab `external` learner (shared by the Python examples here).
+
+bnclab runs `<command> <train.csv> <test.csv> <output.csv> <seed>`. With `values: codes` every cell of the
+CSV files is a number (categories as integer codes 0..r-1, numeric columns as read with `preprocess:
+false`), an empty cell is a missing value, and the class is the last column. The output's first line names
+the classes (their codes), then one row of probabilities per test row.
+"""
+import csv
+import os
+import sys
+
+# One thread: bnclab runs its jobs in parallel itself (--workers); set OMP_NUM_THREADS to override.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+
+
+def read_csv(path):
+    """The data rows of a bnclab CSV file as floats (NaN for missing): features X and the class codes y."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))[1:]
+    data = np.array([[float(v) if v != "" else np.nan for v in row] for row in rows], dtype=float)
+    if data.size == 0:
+        data = data.reshape(0, len(rows[0]) if rows else 1)
+    return data[:, :-1], data[:, -1].astype(int)
+
+
+def arguments():
+    """(train X, train y, test X, output path, seed) from bnclab's four arguments."""
+    if len(sys.argv) != 5:
+        sys.exit(f"usage: {sys.argv[0]} <train.csv> <test.csv> <output.csv> <seed> (use values: codes)")
+    train, test, output, seed = sys.argv[1:]
+    x_train, y_train = read_csv(train)
+    x_test, _ = read_csv(test)
+    return x_train, y_train, x_test, output, int(seed) % (2**31)
+
+
+def write_predictions(path, classes, proba):
+    """The header naming the classes (codes), then one row of probabilities per test row."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([str(int(c)) for c in classes])
+        for row in proba:
+            w.writerow([repr(float(p)) for p in row])

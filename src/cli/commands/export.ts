@@ -1,0 +1,37 @@
+import type { Command } from '../command.js';
+import { UserError } from '../../util/errors.js';
+
+export const exportCommand: Command = {
+  summary: "write an experiment's saved predictions to a CSV or Parquet file",
+  usage: 'bnclab export predictions <spec.yaml> --out FILE.csv|FILE.parquet [--db FILE]',
+  options: { out: { type: 'string' }, db: { type: 'string' } },
+  help: `Options:
+  --out FILE   the file to write; .csv or .parquet
+  --db FILE    results database (default: results/<spec name>.duckdb)
+
+One row per test row of every job (experiment, dataset, method, repeat, fold, row, truth) and one column
+p_<label> per class label. Predictions are kept by 'bnclab run --save-predictions' (or save_predictions:
+true in the spec).`,
+  async run(pos, v) {
+    if (pos.length !== 2 || pos[0] !== 'predictions') throw new UserError(`usage: ${this.usage}`);
+    const out = v['out'] as string | undefined;
+    if (!out) throw new UserError(`export: --out FILE.csv|FILE.parquet is required`);
+    const format = /\.parquet$/i.test(out) ? 'parquet' : /\.csv$/i.test(out) ? 'csv' : undefined;
+    if (!format) throw new UserError(`export: --out ${out}: the file must end in .csv or .parquet`);
+    const { resolve } = await import('node:path');
+    const { loadSpecFile } = await import('../../spec/load.js');
+    const { defaultDbPath } = await import('../../runner/run.js');
+    const { ResultStore } = await import('../../store/db.js');
+    const { spec } = loadSpecFile(pos[1]!);
+    const db = v['db'] ? resolve(v['db'] as string) : defaultDbPath(spec.name);
+    const store = await ResultStore.open(db, { readOnly: true });
+    try {
+      const n = await store.exportPredictions(spec.name, resolve(out), format);
+      if (n === 0) throw new UserError(`${db}: experiment '${spec.name}' has no saved predictions; run it with --save-predictions`);
+      process.stdout.write(`${out}: ${n} predictions\n`);
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};

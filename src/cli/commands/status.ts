@@ -1,0 +1,67 @@
+import type { Command } from '../command.js';
+import { onePositional } from '../command.js';
+
+export const statusCommand: Command = {
+  summary: 'done / failed / pending jobs of a spec per dataset × method (read-only, safe while shards run)',
+  usage: 'bnclab status <spec.yaml> [--db FILE] [--shards DIR] [--by dataset|method|both]',
+  options: { db: { type: 'string' }, shards: { type: 'string' }, by: { type: 'string' } },
+  help: `Options:
+  --db FILE      a results database (default: results/<spec name>.duckdb unless --shards is given)
+  --shards DIR   every *.duckdb in DIR (the shard databases of 'run --shard I/N' or 'submit'); with
+                 shard-I-of-N names the progress of each shard is shown too
+  --by WHAT      rows per dataset × method (both, the default), per method, or per dataset
+
+Databases are opened read-only. One that a running task holds open is read from a snapshot copy, and
+when that is not possible it is named and its jobs count as pending. A job done in any database is done.`,
+  async run(pos, v) {
+    const file = onePositional(pos, this.usage);
+    const { UserError } = await import('../../util/errors.js');
+    const by = String(v['by'] ?? 'both');
+    if (!['both', 'method', 'dataset'].includes(by)) throw new UserError(`--by: expected dataset, method or both, got '${by}'`);
+    const { loadSpecFile } = await import('../../spec/load.js');
+    const { buildPlan } = await import('../../spec/plan.js');
+    const { defaultDbPath } = await import('../../runner/run.js');
+    const { collectStatus, shardFiles } = await import('../../cluster/status.js');
+    const { spec } = loadSpecFile(file);
+    const plan = buildPlan(spec);
+    const files: string[] = [];
+    if (v['db'] !== undefined) files.push(String(v['db']));
+    if (v['shards'] !== undefined) files.push(...shardFiles(String(v['shards'])));
+    if (files.length === 0) files.push(defaultDbPath(spec.name));
+    const { existsSync } = await import('node:fs');
+    const present = files.filter((f) => existsSync(f));
+    const log = (s: string): void => void process.stdout.write(s + '\n');
+    for (const f of files) if (!existsSync(f)) log(`${f}: no database yet (its jobs count as pending)`);
+    const st = await collectStatus(plan, present);
+    for (const s of st.sources) {
+      if (s.how === 'snapshot') log(`${s.file}: in use by a running task; read from a snapshot copy (${s.jobs} finished jobs)`);
+      else if (s.how === 'unreadable') log(`${s.file}: not read (${s.reason}); its jobs count as pending`);
+    }
+    const group = new Map<string, { dataset: string; method: string; done: number; failed: number; pending: number }>();
+    for (const r of st.rows) {
+      const id = by === 'method' ? r.method : by === 'dataset' ? r.dataset : `${r.dataset}\u0000${r.method}`;
+      const g = group.get(id) ?? { dataset: by === 'method' ? '' : r.dataset, method: by === 'dataset' ? '' : r.method, done: 0, failed: 0, pending: 0 };
+      g.done += r.done;
+      g.failed += r.failed;
+      g.pending += r.pending;
+      group.set(id, g);
+    }
+    const head = by === 'both' ? ['dataset', 'method'] : [by];
+    const rows = [...group.values()].map((g) => [
+      ...(by === 'both' ? [g.dataset, g.method] : [by === 'method' ? g.method : g.dataset]),
+      String(g.done),
+      String(g.failed),
+      String(g.pending),
+    ]);
+    const all = [[...head, 'done', 'failed', 'pending'], ...rows];
+    const w = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
+    for (const r of all) log(r.map((c, i) => (i < head.length ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ').trimEnd());
+    const t = st.total;
+    log(`${spec.name}: ${plan.jobs.length} jobs: ${t.done} done, ${t.failed} failed, ${t.pending} pending`);
+    if (st.shards) {
+      const complete = st.shards.filter((s) => s.pending === 0).length;
+      log(`shards: ${complete}/${st.shards.length} complete; ` + st.shards.filter((s) => s.pending > 0).slice(0, 20).map((s) => `${s.index}: ${s.done + s.failed}/${s.jobs}`).join(', '));
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * `bnclab status`: done / failed / pending of a spec's jobs per dataset × method, from one results
+ * database and/or a directory of shard databases. Read-only and safe while shards run: every database is
+ * opened READ_ONLY; one that a running task holds open for writing (DuckDB lets only that process open it)
+ * is read from a snapshot copy in a temporary directory instead, and when even that fails it is named on
+ * one line and its jobs count as pending.
+ */
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { Plan } from '../spec/plan.js';
+import { CostModel } from '../spec/cost.js';
+import { partitionPlan } from '../spec/shard.js';
+import { ResultStore } from '../store/db.js';
+import { UserError } from '../util/errors.js';
+
+export type JobState = 'done' | 'error' | 'pending';
+
+export interface SourceNote {
+  readonly file: string;
+  /** 'ok', 'snapshot' (read from a copy: a running task holds it), or 'unreadable' with the reason. */
+  readonly how: 'ok' | 'snapshot' | 'unreadable';
+  readonly reason?: string;
+  readonly jobs: number;
+}
+
+export interface StatusRow {
+  readonly dataset: string;
+  readonly method: string;
+  readonly done: number;
+  readonly failed: number;
+  readonly pending: number;
+}
+
+export interface StatusResult {
+  readonly rows: readonly StatusRow[];
+  readonly sources: readonly SourceNote[];
+  readonly total: { done: number; failed: number; pending: number };
+  /** Per shard (when the shard count is known from the file names shard-I-of-N.duckdb). */
+  readonly shards?: readonly { index: number; done: number; failed: number; pending: number; jobs: number }[];
+}
+
+/** Shard databases in a directory: every *.duckdb file, in name order. */
+export function shardFiles(dir: string): string[] {
+  if (!existsSync(dir)) throw new UserError(`${dir}: no such directory of shard databases`);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.duckdb'))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/** The file name a shard database gets from `bnclab submit` (and the docs' examples). */
+export function shardFileName(index: number, count: number): string {
+  return `shard-${String(index).padStart(String(count).length, '0')}-of-${count}.duckdb`;
+}
+
+async function readStates(file: string, keys: ReadonlySet<string>): Promise<{ states: Map<string, JobState>; note: SourceNote }> {
+  const states = new Map<string, JobState>();
+  const read = async (path: string): Promise<void> => {
+    const store = await ResultStore.open(path, { readOnly: true });
+    try {
+      for (const [k, state] of await store.finishedJobStates()) if (keys.has(k)) states.set(k, state);
+    } finally {
+      store.close();
+    }
+  };
+  try {
+    await read(file);
+    return { states, note: { file, how: 'ok', jobs: states.size } };
+  } catch (e) {
+    const message = (e as Error).message;
+    if (!/in use by another bnclab process/.test(message)) {
+      return { states, note: { file, how: 'unreadable', reason: message, jobs: 0 } };
+    }
+    // Held by a running writer: read a copy (file + write-ahead log). A copy taken mid-checkpoint may be
+    // unreadable; then say so rather than guess.
+    const dir = mkdtempSync(join(tmpdir(), 'bnclab-status-'));
+    try {
+      const copy = join(dir, basename(file));
+      copyFileSync(file, copy);
+      if (existsSync(`${file}.wal`)) copyFileSync(`${file}.wal`, `${copy}.wal`);
+      await read(copy);
+      return { states, note: { file, how: 'snapshot', jobs: states.size } };
+    } catch (e2) {
+      return { states, note: { file, how: 'unreadable', reason: `${message} (and a snapshot copy could not be read: ${(e2 as Error).message.split('\n')[0]})`, jobs: 0 } };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+export async function collectStatus(plan: Plan, files: readonly string[]): Promise<StatusResult> {
+  const keys = new Set(plan.jobs.map((j) => j.key));
+  const state = new Map<string, JobState>();
+  const sources: SourceNote[] = [];
+  for (const f of files) {
+    const { states, note } = await readStates(resolve(f), keys);
+    sources.push({ ...note, file: f });
+    // done beats error beats pending: a job that failed in one shard and was redone in another is done.
+    for (const [k, s] of states) if (state.get(k) !== 'done') state.set(k, s);
+  }
+  const rows = new Map<string, { dataset: string; method: string; done: number; failed: number; pending: number }>();
+  const total = { done: 0, failed: 0, pending: 0 };
+  const bump = (o: { done: number; failed: number; pending: number }, s: JobState): void => {
+    if (s === 'done') o.done++;
+    else if (s === 'error') o.failed++;
+    else o.pending++;
+  };
+  for (const j of plan.jobs) {
+    const id = `${j.dataset.handle.name}\u0000${j.method.label}`;
+    const row = rows.get(id) ?? { dataset: j.dataset.handle.name, method: j.method.label, done: 0, failed: 0, pending: 0 };
+    const s = state.get(j.key) ?? 'pending';
+    bump(row, s);
+    bump(total, s);
+    rows.set(id, row);
+  }
+  // Shard progress when the files follow the shard-I-of-N naming.
+  let shards: StatusResult['shards'];
+  const counts = new Set(files.map((f) => /-of-(\d+)\.duckdb$/.exec(f)?.[1]).filter((x): x is string => x !== undefined));
+  if (counts.size === 1) {
+    const n = Number([...counts][0]);
+    const part = partitionPlan(plan, new CostModel(plan), n);
+    const per = Array.from({ length: n }, (_, i) => ({ index: i + 1, done: 0, failed: 0, pending: 0, jobs: 0 }));
+    for (const j of plan.jobs) {
+      const p = per[part.shardOf.get(j.key)! - 1]!;
+      p.jobs++;
+      bump(p, state.get(j.key) ?? 'pending');
+    }
+    shards = per;
+  }
+  return { rows: [...rows.values()], sources, total, shards };
+}

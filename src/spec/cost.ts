@@ -1,0 +1,290 @@
+/**
+ * The cost model: expected milliseconds of one job on one core (train + predict + its share of
+ * preprocessing), used to balance shards, to weight progress and to estimate core-hours before a run.
+ *
+ * Static estimates are a formula per method in the size of the job's training fold: n training rows,
+ * m attributes, C classes (all known from the plan, before anything runs), times a constant measured on
+ * this project's reference machine (2-core x86-64, Node 20) with `bnclab run --workers 1` on eight
+ * shipped datasets (iris … kr-vs-kp, page-blocks; 2-fold CV) and, for HDP, against the timings in
+ * bench/hdp.ts. They are meant to be right within a factor of about 3 and to rank methods correctly
+ * (an HDP kDB-5 job costs 100-1,000 NB jobs), which is what balancing needs; docs/cluster.md lists them.
+ *
+ *   nb, dirichlet/mle/eap/manb     0.0005 ms · n·m                           (counting)
+ *   tan, cl-ode, acll-tan, fan-mdl 0.00002 ms · n·m²                         (all-pairs CMI)
+ *   kdb (k)                        0.00002 ms · n·m² + 0.0002 ms · n·m·(k+1)
+ *   skdb (maxK)                    0.00002 ms · n·m² + 0.0012 ms · n·m·(maxK+1) (leave-one-out)
+ *   aode                           0.0001 ms · n·m²
+ *   hill-climb, sparse-candidate   0.00004 ms · n·m²
+ *   tan-hc, tan-hcsp               0.0005 ms · n·m²                         (CV accuracy per candidate arc; greedy, stops early)
+ *   fssj, bsej, kdb-hc             3×, 6×, 15× tan-hc                       (same engine, more candidates per step; the
+ *                                                                            medians of their measured ratios to tan-hc)
+ *   ban-mix (iterations)           iterations · TAN
+ *   ebn, eanb                      0.000003 ms · n·v·2^v, v = m + 1           (all parent sets)
+ *   kb (k)                         ebn · (1 + k/4)
+ *   subbkb (t, k)                  t · kb
+ *   bagging (members), adaboost (rounds)   members · ebn (or eanb)
+ *   random-forest (trees)          0.00001 ms · trees · n·log2(n)·m
+ *   decision-tree                  0.00002 ms · n·log2(n)·m
+ *   m-estimate, select: holdout    0.0025 ms · n·m·(d+1), d = parents per attribute besides the class
+ *   wanbia, awnb                   0.003 ms · n·m
+ *   hdp (iterations)               iterations · m · (0.009 + 0.0001 · nodes) ms,
+ *                                  nodes = 1 + Σ_{l=1..d+1} min(n, C·3^(l-1)) (one context tree per attribute)
+ *   every job                      + 1 ms + 0.0002 ms · (n + n_test)·m   (fixed cost, preprocessing, metrics)
+ *
+ * A method without a formula (a learner added later) is costed like kDB-1 and reported as such
+ * (`fallbackMethods`). Calibration (`calibrate`) replaces these guesses with measured times where a
+ * database holds finished jobs: the observed mean for the same method on the same dataset, else the
+ * static estimate times the method's observed/static ratio (sums over the datasets where it did run).
+ *
+ * Static costs are pure functions of the spec and the data files, so shard assignments computed from
+ * them are the same on every machine; calibrated costs are only ever displayed.
+ */
+import type { MethodSpec } from './load.js';
+import type { Plan, PlannedJob } from './plan.js';
+import type { Params } from '../registry.js';
+import { canonicalJson } from '../util/hash.js';
+import { EXCLUDED } from '../folds/split.js';
+
+export interface JobSize {
+  readonly nTrain: number;
+  readonly nTest: number;
+  readonly attributes: number;
+  readonly classes: number;
+}
+
+const FIXED_MS = 1;
+
+function num(p: Params, name: string, fallback: number): number {
+  const v = p[name];
+  return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+}
+
+/** log2 of n rounded down, by integer arithmetic (identical on every platform). */
+function ilog2(n: number): number {
+  return n >= 1 ? 31 - Math.clz32(Math.min(n, 2 ** 31 - 1)) : 0;
+}
+
+/** Structure cost and the number of parents per attribute besides the class (for the estimators). */
+function structureCost(id: string, p: Params, s: JobSize): { ms: number; depth: number } | undefined {
+  const n = s.nTrain;
+  const m = s.attributes;
+  const pairs = 0.00002 * n * m * m;
+  const v = m + 1;
+  const exact = v <= 40 ? 0.000003 * n * v * 2 ** v : Number.MAX_SAFE_INTEGER / 1e6;
+  switch (id) {
+    case 'nb':
+      return { ms: 0.0005 * n * m, depth: 0 };
+    case 'tan':
+    case 'cl-ode':
+    case 'acll-tan':
+    case 'fan-mdl':
+      return { ms: pairs, depth: 1 };
+    case 'kdb': {
+      const k = num(p, 'k', 1);
+      return { ms: pairs + 0.0002 * n * m * (k + 1), depth: k };
+    }
+    case 'skdb': {
+      const k = num(p, 'maxK', 5);
+      return { ms: pairs + 0.0012 * n * m * (k + 1), depth: k };
+    }
+    case 'aode':
+      return { ms: 0.0001 * n * m * m, depth: 1 };
+    case 'hill-climb':
+    case 'sparse-candidate':
+      return { ms: 2 * pairs, depth: num(p, 'maxParents', 3) };
+    case 'tan-hc':
+    case 'tan-hcsp':
+      return { ms: 0.0005 * n * m * m, depth: 1 };
+    case 'fssj':
+      return { ms: 0.0015 * n * m * m, depth: 1 };
+    case 'bsej':
+      return { ms: 0.003 * n * m * m, depth: 1 };
+    case 'kdb-hc':
+      return { ms: 0.0075 * n * m * m, depth: num(p, 'kdbk', 2) };
+    case 'ban-mix':
+      return { ms: num(p, 'iterations', 10) * pairs, depth: 1 };
+    case 'ebn':
+    case 'eanb':
+      return { ms: exact, depth: 2 };
+    case 'kb':
+      return { ms: exact * (1 + num(p, 'k', 10) / 4), depth: 2 };
+    case 'subbkb':
+      return { ms: num(p, 't', 10) * exact * (1 + num(p, 'k', 10) / 4), depth: 2 };
+    case 'bagging':
+      return { ms: num(p, 'members', 10) * exact, depth: 2 };
+    case 'adaboost':
+      return { ms: num(p, 'rounds', 10) * exact, depth: 2 };
+    case 'random-forest':
+      return { ms: 0.00001 * num(p, 'trees', 100) * n * ilog2(n) * m, depth: 0 };
+    case 'decision-tree':
+      return { ms: 0.00002 * n * ilog2(n) * m, depth: 0 };
+    default:
+      return undefined;
+  }
+}
+
+function estimatorCost(id: string, p: Params, s: JobSize, depth: number): number | undefined {
+  const n = s.nTrain;
+  const m = s.attributes;
+  switch (id) {
+    case 'dirichlet':
+    case 'mle':
+    case 'eap':
+    case 'manb':
+      return 0.0005 * n * m;
+    case 'm-estimate':
+      return (p['select'] === 'holdout' ? 0.0025 : 0.0005) * n * m * (depth + 1);
+    case 'wanbia':
+    case 'awnb':
+      return 0.003 * n * m;
+    case 'hdp': {
+      let nodes = 1;
+      for (let l = 1; l <= depth + 1; l++) nodes += Math.min(n, s.classes * 3 ** (l - 1));
+      return num(p, 'iterations', 5000) * m * (0.009 + 0.0001 * nodes);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Static cost in ms of one method on one training fold, and whether a fallback formula was used. */
+export function staticCostMs(method: MethodSpec, size: JobSize): { ms: number; fallback: boolean } {
+  let fallback = false;
+  let st = structureCost(method.structure.id, method.structure.params, size);
+  if (!st) {
+    fallback = true;
+    st = structureCost('kdb', { k: 1 }, size)!;
+  }
+  let est = 0;
+  if (method.estimator) {
+    const e = estimatorCost(method.estimator.id, method.estimator.params, size, st.depth);
+    if (e === undefined) fallback = true;
+    est = e ?? 0.0005 * size.nTrain * size.attributes;
+  }
+  const ms = FIXED_MS + st.ms + est + 0.0002 * (size.nTrain + size.nTest) * size.attributes;
+  return { ms, fallback };
+}
+
+/** The identity of a method as the jobs table stores it (structure id + params, estimator id + params). */
+export function methodIdentity(structure: string, structureParams: string, estimator: string | null, estimatorParams: string | null): string {
+  return `${structure}|${structureParams}|${estimator ?? ''}|${estimatorParams ?? ''}`;
+}
+
+export function methodIdentityOf(m: MethodSpec): string {
+  return methodIdentity(
+    m.structure.id,
+    canonicalJson(m.structure.params),
+    m.estimator?.id ?? null,
+    m.estimator ? canonicalJson(m.estimator.params) : null,
+  );
+}
+
+/** Mean measured time (ms) of finished jobs of one method on one dataset, as read from a results database. */
+export interface CostObservation {
+  readonly method: string;
+  readonly datasetHash: string;
+  readonly meanMs: number;
+  readonly jobs: number;
+}
+
+export type CostBasis = 'static' | 'scaled' | 'observed';
+
+export interface JobCost {
+  readonly ms: number;
+  readonly basis: CostBasis;
+}
+
+/** Sizes of every (dataset, repeat, fold) of a plan, counted once from the split assignment. */
+function jobSizes(plan: Plan): Map<PlannedJob, JobSize> {
+  const bySplit = new Map<string, JobSize>();
+  const out = new Map<PlannedJob, JobSize>();
+  for (const j of plan.jobs) {
+    const id = `${j.dataset.splitKey}/${j.repeat}/${j.fold}`;
+    let size = bySplit.get(id);
+    if (!size) {
+      const a = j.dataset.split.assignment[j.repeat]!;
+      let nTest = 0;
+      let nTrain = 0;
+      for (let i = 0; i < a.length; i++) {
+        if (a[i] === j.fold) nTest++;
+        else if (a[i] !== EXCLUDED) nTrain++; // -1 (never tested) rows are always trained on
+      }
+      size = { nTrain, nTest, attributes: j.dataset.attributes, classes: j.dataset.classes };
+      bySplit.set(id, size);
+    }
+    out.set(j, size);
+  }
+  return out;
+}
+
+/** Costs of every job of a plan: static, then optionally calibrated with observations. */
+export class CostModel {
+  readonly fallbackMethods: readonly string[];
+  private readonly staticMs = new Map<PlannedJob, number>();
+  private readonly calibrated = new Map<PlannedJob, JobCost>();
+
+  constructor(readonly plan: Plan, observations: readonly CostObservation[] = []) {
+    const sizes = jobSizes(plan);
+    const fallback = new Set<string>();
+    const cache = new Map<string, number>();
+    for (const j of plan.jobs) {
+      const size = sizes.get(j)!;
+      const id = `${j.method.label}/${size.nTrain}/${size.nTest}/${size.attributes}/${size.classes}`;
+      let ms = cache.get(id);
+      if (ms === undefined) {
+        const c = staticCostMs(j.method, size);
+        if (c.fallback) fallback.add(j.method.label);
+        ms = c.ms;
+        cache.set(id, ms);
+      }
+      this.staticMs.set(j, ms);
+    }
+    this.fallbackMethods = [...fallback].sort();
+    if (observations.length > 0) this.calibrate(observations);
+  }
+
+  private calibrate(observations: readonly CostObservation[]): void {
+    const observed = new Map<string, CostObservation>();
+    for (const o of observations) observed.set(`${o.method}@${o.datasetHash}`, o);
+    // Per method: observed against static (mean over the dataset's folds) on the datasets where it ran
+    // scales the static cost of the datasets where it did not.
+    const staticSum = new Map<string, { sum: number; count: number }>();
+    for (const j of this.plan.jobs) {
+      const pair = `${methodIdentityOf(j.method)}@${j.dataset.handle.sha256}`;
+      const s = staticSum.get(pair) ?? { sum: 0, count: 0 };
+      s.sum += this.staticMs.get(j)!;
+      s.count++;
+      staticSum.set(pair, s);
+    }
+    // The factor is Σ observed / Σ static over those datasets: the larger jobs weigh more, so the
+    // millisecond jobs (dominated by start-up and JIT noise) cannot swing it.
+    const sums = new Map<string, { observed: number; static: number }>();
+    for (const [pair, st] of staticSum) {
+      const o = observed.get(pair);
+      if (!o) continue;
+      const method = pair.slice(0, pair.lastIndexOf('@'));
+      const acc = sums.get(method) ?? { observed: 0, static: 0 };
+      acc.observed += o.meanMs;
+      acc.static += st.sum / st.count;
+      sums.set(method, acc);
+    }
+    const factor = new Map<string, number>();
+    for (const [method, acc] of sums) factor.set(method, acc.observed / acc.static);
+    for (const j of this.plan.jobs) {
+      const method = methodIdentityOf(j.method);
+      const o = observed.get(`${method}@${j.dataset.handle.sha256}`);
+      if (o) this.calibrated.set(j, { ms: o.meanMs, basis: 'observed' });
+      else if (factor.has(method)) this.calibrated.set(j, { ms: this.staticMs.get(j)! * factor.get(method)!, basis: 'scaled' });
+    }
+  }
+
+  /** The static cost: the one shards are balanced by (the same on every machine). */
+  staticCost(j: PlannedJob): number {
+    return this.staticMs.get(j)!;
+  }
+
+  /** The best estimate: observed or scaled where a database says so, else static. */
+  cost(j: PlannedJob): JobCost {
+    return this.calibrated.get(j) ?? { ms: this.staticMs.get(j)!, basis: 'static' };
+  }
+}

@@ -1,0 +1,72 @@
+/** bnclab export predictions: one row per test row, the true label, one probability column per class label. */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { cli, ROOT, tempDir } from '../helpers/cli.js';
+import { ResultStore } from '../../src/store/db.js';
+
+const SMALL = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml');
+
+describe('bnclab export predictions', () => {
+  it('writes CSV and Parquet that agree with the stored predictions and the stored class labels', async () => {
+    const cwd = tempDir();
+    const db = join(cwd, 'e.duckdb');
+    const none = join(cwd, 'none.duckdb');
+    expect(cli(['run', SMALL, '--db', none, '--quiet', '--no-report'], { cwd }).code).toBe(0);
+    const empty = cli(['export', 'predictions', SMALL, '--db', none, '--out', join(cwd, 'x.csv')], { cwd });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("has no saved predictions; run it with --save-predictions");
+
+    expect(cli(['run', SMALL, '--db', db, '--quiet', '--no-report', '--save-predictions'], { cwd }).code).toBe(0);
+    const csv = join(cwd, 'p.csv');
+    const parquet = join(cwd, 'p.parquet');
+    expect(cli(['export', 'predictions', SMALL, '--db', db, '--out', csv], { cwd }).stdout).toBe(`${csv}: 1074 predictions\n`);
+    expect(cli(['export', 'predictions', SMALL, '--db', db, '--out', parquet], { cwd }).code).toBe(0);
+
+    const labels = await (async () => {
+      const s = await ResultStore.open(db, { readOnly: true });
+      try {
+        return await s.query(`SELECT dataset, class_labels, attribute_names FROM experiment_datasets ORDER BY dataset`);
+      } finally {
+        s.close();
+      }
+    })();
+    expect(labels.map((l) => l['dataset'])).toEqual(['breast-cancer', 'iris', 'zoo']);
+    expect(labels[1]!['class_labels']).toEqual(['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']);
+    expect(labels[1]!['attribute_names']).toEqual(['sepallength', 'sepalwidth', 'petallength', 'petalwidth']);
+
+    const inst = await DuckDBInstance.create(':memory:');
+    const c = await inst.connect();
+    try {
+      for (const file of [csv, parquet]) {
+        const r = await c.runAndReadAll(
+          `SELECT count(*)::INTEGER AS n, count(DISTINCT (dataset, method, fold, "row"))::INTEGER AS k,
+                  max(abs(coalesce("p_Iris-setosa", 0) + coalesce("p_Iris-versicolor", 0) + coalesce("p_Iris-virginica", 0) - 1)) FILTER (WHERE dataset = 'iris') AS iris_sum_err,
+                  count(*) FILTER (WHERE dataset = 'iris' AND truth NOT IN ('Iris-setosa', 'Iris-versicolor', 'Iris-virginica'))::INTEGER AS bad_truth,
+                  count(*) FILTER (WHERE dataset = 'zoo' AND "p_Iris-setosa" IS NOT NULL)::INTEGER AS leaked
+           FROM '${file}'`,
+        );
+        const [row] = r.getRowObjectsJS();
+        expect(row).toMatchObject({ n: 1074, k: 1074, bad_truth: 0, leaked: 0 });
+        expect(row!['iris_sum_err'] as number).toBeLessThan(1e-12);
+      }
+      // Accuracy recomputed from the export equals the stored accuracy of nb/dirichlet on iris.
+      const acc = await c.runAndReadAll(
+        `SELECT avg((CASE WHEN greatest("p_Iris-setosa", "p_Iris-versicolor", "p_Iris-virginica") = "p_Iris-setosa" THEN 'Iris-setosa'
+                          WHEN greatest("p_Iris-setosa", "p_Iris-versicolor", "p_Iris-virginica") = "p_Iris-versicolor" THEN 'Iris-versicolor'
+                          ELSE 'Iris-virginica' END = truth)::INTEGER) AS a
+         FROM '${parquet}' WHERE dataset = 'iris' AND method = 'nb/dirichlet'`,
+      );
+      const s = await ResultStore.open(db, { readOnly: true });
+      try {
+        const stored = await s.query(`SELECT sum(accuracy * n_test) / sum(n_test) AS a FROM results WHERE dataset = 'iris' AND method = 'nb/dirichlet'`);
+        expect(Number(acc.getRowObjectsJS()[0]!['a'])).toBeCloseTo(stored[0]!['a'] as number, 12);
+      } finally {
+        s.close();
+      }
+    } finally {
+      c.closeSync();
+      inst.closeSync();
+    }
+  });
+});

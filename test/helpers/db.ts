@@ -1,0 +1,20 @@
+/** Read a results database in a test, read-only, closing it afterwards. */
+import { ResultStore } from '../../src/store/db.js';
+
+export async function readDb<T>(path: string, fn: (s: ResultStore) => Promise<T>): Promise<T> {
+  const s = await ResultStore.open(path, { readOnly: true });
+  try {
+    return await fn(s);
+  } finally {
+    s.close();
+  }
+}
+
+/** One SQL query on a results database, opened read-only and closed again. */
+export async function query(db: string, sql: string): Promise<Record<string, unknown>[]> {
+  return readDb(db, (s) => s.query(sql));
+}
+
+/** Every stored metric of an experiment, by job key: two runs agree when these rows are equal. */
+export const METRIC_SQL = `SELECT job_key, dataset, method, "repeat", fold, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs
+                    FROM results WHERE experiment = $1 ORDER BY job_key`;
