@@ -12,7 +12,7 @@ import type { Plan } from '../spec/plan.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan } from '../spec/shard.js';
 import { ResultStore } from '../store/db.js';
-import { UserError } from '../util/errors.js';
+import { DatabaseInUseError, UserError } from '../util/errors.js';
 
 export type JobState = 'done' | 'error' | 'pending';
 
@@ -69,7 +69,7 @@ async function readStates(file: string, keys: ReadonlySet<string>): Promise<{ st
     return { states, note: { file, how: 'ok', jobs: states.size } };
   } catch (e) {
     const message = (e as Error).message;
-    if (!/in use by another bnclab process/.test(message)) {
+    if (!(e instanceof DatabaseInUseError)) {
       return { states, note: { file, how: 'unreadable', reason: message, jobs: 0 } };
     }
     // Held by a running writer: read a copy (file + write-ahead log). A copy taken mid-checkpoint may be

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
-import { StoreError, UserError } from '../util/errors.js';
+import { DatabaseInUseError, StoreError, UserError } from '../util/errors.js';
 
 // @duckdb/node-api is CommonJS: require() loads it without the ES-module wrapper first scanning the exports of
 // its ~120 files, which cost about 0.1 s of CPU in every process that opens a database.
@@ -181,7 +181,7 @@ export class ResultStore {
       if (/Could not set lock on file/.test(msg)) {
         const held = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(msg);
         const holder = held ? `process ${held[2]} (${held[1]})` : 'another process';
-        throw new UserError(
+        throw new DatabaseInUseError(
           `${path}: the results database is in use by ${holder}; DuckDB allows one writer: wait for it to finish, ` +
             `or use --db <other file> (other programs should open it with read_only=True, and not while bnclab runs)`,
         );

@@ -30,6 +30,14 @@ export const EXIT = {
 } as const;
 
 /** The results database failed (cannot be created, opened or written): one line, exit 4. */
+/** The database is held open for writing by another process (DuckDB allows one writer): a reader may copy it. */
+export class DatabaseInUseError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseInUseError';
+  }
+}
+
 export class StoreError extends UserError {
   constructor(message: string) {
     super(message, EXIT.store);
