@@ -78,14 +78,36 @@ const WEKA: Record<string, string[]> = {
   nb: ['weka.classifiers.bayes.NaiveBayes'],
   aode: ['weka.classifiers.bayes.AODE', '-F', '1'],
   tan: [
-    'weka.classifiers.bayes.BayesNet', '-D',
-    '-Q', 'weka.classifiers.bayes.net.search.local.TAN', '--', '-S', 'ENTROPY',
-    '-E', 'weka.classifiers.bayes.net.estimate.SimpleEstimator', '--', '-A', '1',
+    'weka.classifiers.bayes.BayesNet',
+    '-D',
+    '-Q',
+    'weka.classifiers.bayes.net.search.local.TAN',
+    '--',
+    '-S',
+    'ENTROPY',
+    '-E',
+    'weka.classifiers.bayes.net.estimate.SimpleEstimator',
+    '--',
+    '-A',
+    '1',
   ],
   'hill-climb': [
-    'weka.classifiers.bayes.BayesNet', '-D',
-    '-Q', 'weka.classifiers.bayes.net.search.local.HillClimber', '--', '-P', '3', '-N', '-R', '-S', 'MDL',
-    '-E', 'weka.classifiers.bayes.net.estimate.SimpleEstimator', '--', '-A', '1',
+    'weka.classifiers.bayes.BayesNet',
+    '-D',
+    '-Q',
+    'weka.classifiers.bayes.net.search.local.HillClimber',
+    '--',
+    '-P',
+    '3',
+    '-N',
+    '-R',
+    '-S',
+    'MDL',
+    '-E',
+    'weka.classifiers.bayes.net.estimate.SimpleEstimator',
+    '--',
+    '-A',
+    '1',
   ],
   'random-forest': ['weka.classifiers.trees.RandomForest', '-I', '100', '-K', '0', '-S', '1'],
 };
@@ -129,7 +151,10 @@ function methodPayload(label: string): Pick<JobPayload, 'kind' | 'structure' | '
   return {
     kind: m.kind,
     structure: { id: m.id, params: withDefaults(info, m.params) },
-    estimator: m.kind === 'baseline' ? null : { id: ESTIMATOR.id, params: withDefaults(getEstimator(ESTIMATOR.id)!, ESTIMATOR.params) },
+    estimator:
+      m.kind === 'baseline'
+        ? null
+        : { id: ESTIMATOR.id, params: withDefaults(getEstimator(ESTIMATOR.id)!, ESTIMATOR.params) },
   };
 }
 
@@ -192,11 +217,19 @@ const rounds = positiveInt('rounds', values.rounds);
 const nFolds = positiveInt('folds', values.folds);
 if (nFolds > 10) throw new UserError(`--folds is at most 10 (folds of the 10-fold split), got ${nFolds}`);
 const wekaRounds = positiveInt('weka-rounds', values['weka-rounds']);
-const labels = [...new Set(values.methods!.split(',').map((s) => s.trim()).filter((s) => s.length > 0))];
+const labels = [
+  ...new Set(
+    values
+      .methods!.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
+  ),
+];
 if (!labels.includes('nb')) labels.unshift('nb'); // the ratios need it
 const payloads = new Map(labels.map((l) => [l, methodPayload(l)]));
 const WEKA_JAR = values['weka-jar'] ?? '';
-if (WEKA_JAR && !existsSync(WEKA_JAR)) throw new UserError(`--weka-jar: ${WEKA_JAR} not found (Debian package weka: dpkg -L weka | grep jar)`);
+if (WEKA_JAR && !existsSync(WEKA_JAR))
+  throw new UserError(`--weka-jar: ${WEKA_JAR} not found (Debian package weka: dpkg -L weka | grep jar)`);
 const runWeka = WEKA_JAR !== '';
 const PREPROCESSING: PreprocessOptions = { discretize: { method: 'mdl' }, missing: 'as-value' };
 
@@ -320,7 +353,18 @@ for (const name of values.datasets!.split(',')) {
 }
 console.log(
   table(
-    ['dataset', 'method', 'train ms', 'predict ms', 'CPU ms (job)', 'train rows/s', 'predict rows/s', 'train / NB', 'predict / NB', 'accuracy'],
+    [
+      'dataset',
+      'method',
+      'train ms',
+      'predict ms',
+      'CPU ms (job)',
+      'train rows/s',
+      'predict rows/s',
+      'train / NB',
+      'predict / NB',
+      'accuracy',
+    ],
     summary,
   ),
 );
@@ -328,7 +372,9 @@ console.log(
 // ---------------------------------------------------------------------------------------------------------
 // Weka comparison on the first fold.
 if (!runWeka) {
-  console.log(`\nWeka: ${NO_COMPARISON} (give --weka-jar PATH; Debian's weka package installs /usr/share/java/weka.jar).`);
+  console.log(
+    `\nWeka: ${NO_COMPARISON} (give --weka-jar PATH; Debian's weka package installs /usr/share/java/weka.jar).`,
+  );
   process.exit(0);
 }
 
@@ -398,8 +444,15 @@ function runWekaOnce(label: string, train: string, test: string): WekaRun {
   const total = /Total Number of Instances\s+(\d+)/.exec(whole.stdout);
   const reported = wall('java', ['-cp', WEKA_JAR, cls!, ...withEval(['-t', train, '-T', test, '-o'])]);
   const build = /Time taken to build model:\s*([\d.]+)\s*seconds/.exec(reported.stdout);
-  if (!build || !correct || !total) throw new Error(`unexpected Weka output for ${label}:\n${whole.stdout}\n${reported.stdout}`);
-  return { ms: whole.ms, cpuMs: whole.cpuMs, buildMs: Number(build[1]) * 1000, accuracy: Number(correct[1]) / Number(total[1]), nTest: Number(total[1]) };
+  if (!build || !correct || !total)
+    throw new Error(`unexpected Weka output for ${label}:\n${whole.stdout}\n${reported.stdout}`);
+  return {
+    ms: whole.ms,
+    cpuMs: whole.cpuMs,
+    buildMs: Number(build[1]) * 1000,
+    accuracy: Number(correct[1]) / Number(total[1]),
+    nTest: Number(total[1]),
+  };
 }
 
 type OursRun = Timed & { ms: number; processCpuMs: number; startMs: number; loadMs: number };
@@ -408,7 +461,11 @@ function runOursOnce(label: string, file: string, nTrain: number, seed: string):
   const self = fileURLToPath(import.meta.url);
   const args = [self, '--child', file, '--ntrain', String(nTrain), '--method', label, '--seed', seed];
   const { ms, cpuMs, stdout } = wall(process.execPath, args);
-  return { ms, processCpuMs: cpuMs, ...(JSON.parse(stdout.trim().split('\n').pop()!) as Omit<OursRun, 'ms' | 'processCpuMs'>) };
+  return {
+    ms,
+    processCpuMs: cpuMs,
+    ...(JSON.parse(stdout.trim().split('\n').pop()!) as Omit<OursRun, 'ms' | 'processCpuMs'>),
+  };
 }
 
 mkdirSync(values.out!, { recursive: true });
@@ -448,7 +505,9 @@ for (const name of values.datasets!.split(',')) {
     const inProcess = perDataset.get(name)?.get(label);
     // Same rows, same seed: the model read back from ARFF must classify exactly as the in-process one.
     if (inProcess && nFolds === 1 && Math.abs(inProcess.accuracy - o[0]!.accuracy) > 1e-12) {
-      console.log(`WARNING ${name}/${label}: accuracy from ARFF (${o[0]!.accuracy}) differs from the in-process run (${inProcess.accuracy})`);
+      console.log(
+        `WARNING ${name}/${label}: accuracy from ARFF (${o[0]!.accuracy}) differs from the in-process run (${inProcess.accuracy})`,
+      );
     }
     const oFit = median(o.map((x) => x.trainMs));
     const wFit = median(w.map((x) => x.buildMs));
@@ -472,16 +531,46 @@ for (const name of values.datasets!.split(',')) {
       w[0]!.accuracy.toFixed(4),
     ]);
     const part = (f: (x: OursRun) => number): number => median(o.map(f));
-    const [start, read, fit, pred] = [part((x) => x.startMs), part((x) => x.loadMs), part((x) => x.trainMs), part((x) => x.predictMs)];
-    breakdown.push([name, label, oMs.toFixed(0), start.toFixed(0), read.toFixed(0), fit.toFixed(0), pred.toFixed(0), (oMs - start - read - fit - pred).toFixed(0)]);
+    const [start, read, fit, pred] = [
+      part((x) => x.startMs),
+      part((x) => x.loadMs),
+      part((x) => x.trainMs),
+      part((x) => x.predictMs),
+    ];
+    breakdown.push([
+      name,
+      label,
+      oMs.toFixed(0),
+      start.toFixed(0),
+      read.toFixed(0),
+      fit.toFixed(0),
+      pred.toFixed(0),
+      (oMs - start - read - fit - pred).toFixed(0),
+    ]);
   }
 }
 console.log(
   table(
-    ['dataset', 'ours vs Weka', 'ours fit ms', 'Weka build ms', 'fit ours / Weka', 'ours process ms', 'Weka process ms', 'process ours / Weka', 'ours process CPU ms', 'Weka process CPU ms', 'CPU ours / Weka', 'ours accuracy', 'Weka accuracy'],
+    [
+      'dataset',
+      'ours vs Weka',
+      'ours fit ms',
+      'Weka build ms',
+      'fit ours / Weka',
+      'ours process ms',
+      'Weka process ms',
+      'process ours / Weka',
+      'ours process CPU ms',
+      'Weka process CPU ms',
+      'CPU ours / Weka',
+      'ours accuracy',
+      'Weka accuracy',
+    ],
     wekaRows,
   ),
 );
 console.log('\nWhere our whole process goes (medians; other = metrics, exit and process spawning):\n');
-console.log(table(['dataset', 'method', 'process ms', 'Node start + modules', 'ARFF read', 'fit', 'predict', 'other'], breakdown));
+console.log(
+  table(['dataset', 'method', 'process ms', 'Node start + modules', 'ARFF read', 'fit', 'predict', 'other'], breakdown),
+);
 console.log(`\nARFF files in ${values.out}; ${load()}`);

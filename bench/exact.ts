@@ -93,7 +93,12 @@ function child(name: string, step: Step): void {
     for (let r = 0; r < data.n; r++) (assign[r] === 0 ? test : train).push(r);
     const sel = (rows: number[]): DiscreteData => {
       const cols = data.columns.map((c) => Int32Array.from(rows, (r) => c[r]!));
-      return { ...data, n: rows.length, columns: cols, classColumn: Int32Array.from(rows, (r) => data.classColumn[r]!) };
+      return {
+        ...data,
+        n: rows.length,
+        columns: cols,
+        classColumn: Int32Array.from(rows, (r) => data.classColumn[r]!),
+      };
     };
     const tr = sel(train);
     const te = sel(test);
@@ -149,10 +154,16 @@ function main(): void {
     const cpuOf = new Map<Step, number>();
     const wallOf = new Map<Step, number>();
     for (const step of steps) {
-      const res = spawnSync(process.execPath, [script, '--child', name, step], { encoding: 'utf8', timeout: timeout * 1000 });
+      const res = spawnSync(process.execPath, [script, '--child', name, step], {
+        encoding: 'utf8',
+        timeout: timeout * 1000,
+      });
       let line: string;
       if (res.status !== 0 || !res.stdout.trim()) {
-        const why = res.error?.message.includes('ETIMEDOUT') || res.signal ? `stopped after ${timeout} s` : (res.stderr.trim().split('\n').pop() ?? 'failed');
+        const why =
+          res.error?.message.includes('ETIMEDOUT') || res.signal
+            ? `stopped after ${timeout} s`
+            : (res.stderr.trim().split('\n').pop() ?? 'failed');
         line = `${name.padEnd(16)} ${''.padStart(4)} ${''.padStart(6)}  ${step.padEnd(9)}  ${why}`;
       } else {
         const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as {
@@ -179,7 +190,10 @@ function main(): void {
     const ebn = wallOf.get('ebn');
     for (const k of ['kb10', 'kb100'] as const) {
       const v = wallOf.get(k);
-      if (ebn && v) console.log(`${name.padEnd(16)} ${k.toUpperCase()} / EBN: ${(v / ebn).toFixed(2)} wall, ${(cpuOf.get(k)! / cpuOf.get('ebn')!).toFixed(2)} cpu`);
+      if (ebn && v)
+        console.log(
+          `${name.padEnd(16)} ${k.toUpperCase()} / EBN: ${(v / ebn).toFixed(2)} wall, ${(cpuOf.get(k)! / cpuOf.get('ebn')!).toFixed(2)} cpu`,
+        );
     }
     if (steps.includes('ebn')) {
       if (bene) compareWithBene(name, script, bene, runs);
@@ -193,7 +207,10 @@ function writeBeneFiles(data: DiscreteData, dir: string): { vd: string; idt: str
   const vd = join(dir, 'data.vd');
   const idt = join(dir, 'data.idt');
   const vars = [...data.labels.map((l) => l.length), data.classCard];
-  writeFileSync(vd, vars.map((card, i) => [`v${i}`, ...Array.from({ length: card }, (_, k) => `s${k}`)].join('\t')).join('\n') + '\n');
+  writeFileSync(
+    vd,
+    vars.map((card, i) => [`v${i}`, ...Array.from({ length: card }, (_, k) => `s${k}`)].join('\t')).join('\n') + '\n',
+  );
   const lines: string[] = [];
   for (let r = 0; r < data.n; r++) lines.push([...data.columns.map((c) => c[r]!), data.classColumn[r]!].join('\t'));
   writeFileSync(idt, lines.join('\n') + '\n');
@@ -209,14 +226,23 @@ function compareWithBene(name: string, script: string, bene: string, runs: numbe
     const summaries = alternate(
       [
         [{ label: `bnclab EBN (${name})`, cmd: process.execPath, args: [script, '--child', name, 'ebn'] }],
-        [{ label: `bene data2net.sh (${name})`, cmd: 'bash', args: [join(bene, 'bin', 'data2net.sh'), vd, idt, '1', res], before: () => rmSync(res, { recursive: true, force: true }) }],
+        [
+          {
+            label: `bene data2net.sh (${name})`,
+            cmd: 'bash',
+            args: [join(bene, 'bin', 'data2net.sh'), vd, idt, '1', res],
+            before: () => rmSync(res, { recursive: true, force: true }),
+          },
+        ],
       ],
       runs,
       (s) => process.stderr.write(`${name}:${s}\n`),
     );
     const ours = /score (-?[\d.]+)/.exec(summaries[0]!.runs[0]!.stdout)?.[1];
     const theirs = summaries[1]!.runs[0]!.stdout.trim().split('\n').pop();
-    console.log(`\n${name}: EBN whole process, side by side with bene (median of ${runs}; best score ours ${ours}, bene ${theirs})`);
+    console.log(
+      `\n${name}: EBN whole process, side by side with bene (median of ${runs}; best score ours ${ours}, bene ${theirs})`,
+    );
     console.log(summaryTable(summaries));
     console.log(`load average at the end: ${loadAverage()}\n`);
   } finally {

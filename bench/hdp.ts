@@ -54,7 +54,15 @@ const { values } = parseArgs({
 });
 
 /** The authors' setting: dataset:k:iterations (letter with k = 5 is the case of the issue's table). */
-const JOBS = ['letter:1:5000', 'letter:1:50000', 'letter:5:5000', 'magic:5:50000', 'nursery:5:50000', 'adult:1:5000', 'adult:5:5000'];
+const JOBS = [
+  'letter:1:5000',
+  'letter:1:50000',
+  'letter:5:5000',
+  'magic:5:50000',
+  'nursery:5:50000',
+  'adult:1:5000',
+  'adult:5:5000',
+];
 
 function loadAll(name: string, method: 'median' | 'mdl'): { data: DiscreteData; ms: number } {
   const t0 = performance.now();
@@ -74,7 +82,11 @@ function firstFold(name: string): DiscreteData {
 }
 
 /** Wall-clock and CPU milliseconds of one fit (CPU time is what the shared two-core machine does not distort). */
-function fitTimed(data: DiscreteData, structure: Structure, iterations: number): { ms: number; cpuMs: number; model: HdpModel; mb: number } {
+function fitTimed(
+  data: DiscreteData,
+  structure: Structure,
+  iterations: number,
+): { ms: number; cpuMs: number; model: HdpModel; mb: number } {
   const stirling = new LogStirlingCache();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -86,7 +98,8 @@ function fitTimed(data: DiscreteData, structure: Structure, iterations: number):
 
 function table(head: string[], rows: string[][]): void {
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ') + ' |';
+  const line = (r: string[]) =>
+    '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ') + ' |';
   console.log(line(head));
   console.log('|' + w.map((x, i) => (i === 0 ? '-'.repeat(x + 2) : '-'.repeat(x + 1) + ':')).join('|') + '|');
   for (const r of rows) console.log(line(r));
@@ -141,7 +154,9 @@ function sideBySide(jobs: readonly string[], classpath: string, runs: number): v
   const dir = mkdtempSync(join(tmpdir(), 'bnclab-hdp-java-'));
   try {
     writeFileSync(join(dir, 'BnclabHdpDriver.java'), DRIVER);
-    const javac = spawnSync('javac', ['-cp', classpath, '-d', dir, join(dir, 'BnclabHdpDriver.java')], { encoding: 'utf8' });
+    const javac = spawnSync('javac', ['-cp', classpath, '-d', dir, join(dir, 'BnclabHdpDriver.java')], {
+      encoding: 'utf8',
+    });
     if (javac.status !== 0) throw new Error(`javac of the driver against --hdp-classpath failed:\n${javac.stderr}`);
     const script = fileURLToPath(import.meta.url);
     for (const job of jobs) {
@@ -154,13 +169,21 @@ function sideBySide(jobs: readonly string[], classpath: string, runs: number): v
       const summaries = alternate(
         [
           [{ label: `bnclab HDP (${job})`, cmd: process.execPath, args: [script, '--child', job] }],
-          [{ label: `authors' Java HDP (${job})`, cmd: 'java', args: ['-cp', `${dir}:${classpath}`, 'BnclabHdpDriver', file, ks!, its!] }],
+          [
+            {
+              label: `authors' Java HDP (${job})`,
+              cmd: 'java',
+              args: ['-cp', `${dir}:${classpath}`, 'BnclabHdpDriver', file, ks!, its!],
+            },
+          ],
         ],
         runs,
         (s) => process.stderr.write(`${job}:${s}\n`),
         Number(values.warmup),
       );
-      console.log(`\n${job}: whole process side by side (median of ${runs}; ours: ${summaries[0]!.runs[0]!.stdout.trim()})`);
+      console.log(
+        `\n${job}: whole process side by side (median of ${runs}; ours: ${summaries[0]!.runs[0]!.stdout.trim()})`,
+      );
       console.log(summaryTable(summaries));
       console.log(`load average at the end: ${loadAverage()}`);
     }
@@ -200,8 +223,11 @@ if (mode === 'java' || mode === 'all') {
     ]);
     console.error(`done ${job}`);
   }
-  console.log('\nAuthors\' setting (median-binarised, X_i | class + k previous columns, LEVEL tying, whole dataset)\n');
-  table(['dataset', 'rows', 'iterations', 'trees', 'nodes', 'load s', 'fit s', 'fit CPU s', 'CPU s / 1k it', 'Stirling MB'], rows);
+  console.log("\nAuthors' setting (median-binarised, X_i | class + k previous columns, LEVEL tying, whole dataset)\n");
+  table(
+    ['dataset', 'rows', 'iterations', 'trees', 'nodes', 'load s', 'fit s', 'fit CPU s', 'CPU s / 1k it', 'Stirling MB'],
+    rows,
+  );
   if (values['hdp-classpath']) sideBySide(jobs, values['hdp-classpath'], Number(values.runs));
   else console.log(`\nAuthors' Java code: ${NO_COMPARISON} (give --hdp-classpath CP).`);
 }
@@ -242,6 +268,21 @@ if (mode === 'structures' || mode === 'all') {
       console.error(`done ${name} ${label}`);
     }
   }
-  console.log(`\nStructures with HDP (${iterations} iterations, first training fold of 2-fold CV, MDL, missing as a value)\n`);
-  table(['dataset / structure', 'train rows', 'trees', 'nodes', 'structure s', 'HDP fit s', 'HDP CPU s', 'CPU s / 1k it', 'Stirling MB'], rows);
+  console.log(
+    `\nStructures with HDP (${iterations} iterations, first training fold of 2-fold CV, MDL, missing as a value)\n`,
+  );
+  table(
+    [
+      'dataset / structure',
+      'train rows',
+      'trees',
+      'nodes',
+      'structure s',
+      'HDP fit s',
+      'HDP CPU s',
+      'CPU s / 1k it',
+      'Stirling MB',
+    ],
+    rows,
+  );
 }

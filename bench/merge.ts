@@ -15,7 +15,11 @@ import { ResultStore } from '../src/store/db.js';
 import { mergeShards } from '../src/store/merge.js';
 
 const { values } = parseArgs({
-  options: { jobs: { type: 'string', default: '100000' }, shards: { type: 'string', default: '8' }, dir: { type: 'string', default: '/tmp/bnclab-merge-bench' } },
+  options: {
+    jobs: { type: 'string', default: '100000' },
+    shards: { type: 'string', default: '8' },
+    dir: { type: 'string', default: '/tmp/bnclab-merge-bench' },
+  },
 });
 const J = Number(values.jobs);
 const S = Number(values.shards);
@@ -27,7 +31,14 @@ async function makeShard(s: number): Promise<string> {
   const path = join(dir, `shard-${s + 1}-of-${S}.duckdb`);
   const store = await ResultStore.open(path);
   try {
-    await store.upsertExperiment({ name: 'synthetic', specFile: 'synthetic.yaml', specHash: 'h', specText: '', seed: '1', version: 'bench' });
+    await store.upsertExperiment({
+      name: 'synthetic',
+      specFile: 'synthetic.yaml',
+      specHash: 'h',
+      specText: '',
+      seed: '1',
+      version: 'bench',
+    });
     await store.query(
       `INSERT INTO jobs (job_key, dataset, dataset_hash, split_key, "repeat", fold, structure, structure_params, estimator,
                          estimator_params, preprocessing, seed, status, attempts, train_ms, predict_ms, bnclab_version)
@@ -37,7 +48,9 @@ async function makeShard(s: number): Promise<string> {
               (i % 997) * 1.5, (i % 101) * 0.5, 'bench'
        FROM range(${J}) t(i)`,
     );
-    await store.query(`INSERT INTO experiment_jobs SELECT 'synthetic', 'job' || lpad(i::VARCHAR, 8, '0'), 'm' || (i % 16) FROM range(${J}) t(i)`);
+    await store.query(
+      `INSERT INTO experiment_jobs SELECT 'synthetic', 'job' || lpad(i::VARCHAR, 8, '0'), 'm' || (i % 16) FROM range(${J}) t(i)`,
+    );
     await store.query(
       `INSERT INTO job_metrics SELECT 'job' || lpad(i::VARCHAR, 8, '0'), (i % 1000) / 1000.0, 1 - (i % 1000) / 1000.0, sqrt(i % 77) / 10, ln(2 + i % 13), 500, 500, 10
        FROM range(${J}) t(i) WHERE i % ${S} = ${s}`,

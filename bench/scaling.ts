@@ -52,9 +52,17 @@ const METHODS: Record<string, { structure: string; params: Record<string, unknow
 };
 
 function dataFile(rows: number): string {
-  const net = randomNetwork({ attributes: ATTRIBUTES, cards: Array.from({ length: ATTRIBUTES }, (_, i) => 2 + (i % 4)), classCard: 2, seed: SEED });
+  const net = randomNetwork({
+    attributes: ATTRIBUTES,
+    cards: Array.from({ length: ATTRIBUTES }, (_, i) => 2 + (i % 4)),
+    classCard: 2,
+    seed: SEED,
+  });
   // Named by the network's content, so a file from another version of the generator is never reused.
-  const file = join(values.out!, `synthetic-${ATTRIBUTES}x${rows}-${contentKey({ ...net, classPrior: [...net.classPrior], cpts: net.cpts.map((c) => [...c]) }, 12)}.csv`);
+  const file = join(
+    values.out!,
+    `synthetic-${ATTRIBUTES}x${rows}-${contentKey({ ...net, classPrior: [...net.classPrior], cpts: net.cpts.map((c) => [...c]) }, 12)}.csv`,
+  );
   if (!existsSync(file)) {
     mkdirSync(values.out!, { recursive: true });
     const t0 = performance.now();
@@ -129,17 +137,37 @@ if (values.child) {
   if (!Number.isInteger(folds) || folds < 1 || folds > 10) throw new Error(`--folds: 1 to 10, got '${values.folds}'`);
   const sizes = values.sizes!.split(',').map((x) => Math.round(Number(x)));
   const script = fileURLToPath(import.meta.url);
-  console.log(`scaling: ${new Date().toISOString()}; load average ${loadAverage()}; ${ATTRIBUTES} attributes (5 numeric), binary class, ${folds} fold(s) of 10`);
-  console.log('| rows | method | load CPU s | discretize CPU s | train CPU s | predict CPU s | process CPU s | wall s | peak MiB | coded MiB | peak / coded | accuracy |');
+  console.log(
+    `scaling: ${new Date().toISOString()}; load average ${loadAverage()}; ${ATTRIBUTES} attributes (5 numeric), binary class, ${folds} fold(s) of 10`,
+  );
+  console.log(
+    '| rows | method | load CPU s | discretize CPU s | train CPU s | predict CPU s | process CPU s | wall s | peak MiB | coded MiB | peak / coded | accuracy |',
+  );
   console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const rows of sizes) {
     const file = dataFile(rows);
     for (const label of values.methods!.split(',')) {
       const t0 = performance.now();
-      const res = spawnSync('/usr/bin/time', ['-f', '%U %S %M', process.execPath, '--max-old-space-size=16384', script, '--child', file, '--method', label, '--folds', String(folds)], {
-        encoding: 'utf8',
-        maxBuffer: 64 << 20,
-      });
+      const res = spawnSync(
+        '/usr/bin/time',
+        [
+          '-f',
+          '%U %S %M',
+          process.execPath,
+          '--max-old-space-size=16384',
+          script,
+          '--child',
+          file,
+          '--method',
+          label,
+          '--folds',
+          String(folds),
+        ],
+        {
+          encoding: 'utf8',
+          maxBuffer: 64 << 20,
+        },
+      );
       const wallS = (performance.now() - t0) / 1000;
       const lines = res.stderr.trim().split('\n');
       const [user, sys, maxKiB] = lines.pop()!.trim().split(/\s+/).map(Number);

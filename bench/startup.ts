@@ -17,7 +17,9 @@ import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/util/paths.js';
 import { alternate, loadAverage, summaryTable, type Command } from './lib/process.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'other-bnclab': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, 'other-bnclab': { type: 'string' } },
+});
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected an integer ≥ 1, got '${values.runs}'`);
 const root = packageRoot(fileURLToPath(import.meta.url));
@@ -35,14 +37,20 @@ try {
   const spec = join(work, 'one.yaml');
   writeFileSync(spec, ONE_JOB);
   const quickstart = join(root, 'experiments', 'quickstart.yaml');
-  const builds = [{ tag: 'this', dir: root }, ...(values['other-bnclab'] ? [{ tag: values['other-bnclab'], dir: values['other-bnclab'] }] : [])];
+  const builds = [
+    { tag: 'this', dir: root },
+    ...(values['other-bnclab'] ? [{ tag: values['other-bnclab'], dir: values['other-bnclab'] }] : []),
+  ];
   const rows: Command[][][] = [[[{ label: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] }]]];
   for (const b of builds) {
     const cli = join(b.dir, 'dist', 'src', 'cli', 'main.js');
     const tag = b.tag.replace(/[^A-Za-z0-9]/g, '_');
     const db = join(work, `one-${tag}.duckdb`);
     const qsDb = join(work, `qs-${tag}.duckdb`);
-    execFileSync(process.execPath, [cli, 'run', quickstart, '--db', qsDb, '--quiet', '--no-report'], { cwd: work, stdio: 'ignore' });
+    execFileSync(process.execPath, [cli, 'run', quickstart, '--db', qsDb, '--quiet', '--no-report'], {
+      cwd: work,
+      stdio: 'ignore',
+    });
     rows.push([
       [{ label: `plan quickstart (${b.tag})`, cmd: process.execPath, args: [cli, 'plan', quickstart], cwd: work }],
       [
@@ -57,7 +65,14 @@ try {
           },
         },
       ],
-      [{ label: `report quickstart (${b.tag})`, cmd: process.execPath, args: [cli, 'report', quickstart, '--db', qsDb, '--out', join(work, `report-${tag}`)], cwd: work }],
+      [
+        {
+          label: `report quickstart (${b.tag})`,
+          cmd: process.execPath,
+          args: [cli, 'report', quickstart, '--db', qsDb, '--out', join(work, `report-${tag}`)],
+          cwd: work,
+        },
+      ],
     ]);
   }
   console.log(`startup: ${new Date().toISOString()}; load average ${loadAverage()}; median of ${runs}, in turn`);

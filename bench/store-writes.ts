@@ -43,9 +43,19 @@ async function writerRound(n: number, withPredictions: boolean): Promise<{ perSe
   try {
     const store = await ResultStore.open(join(dir, 'w.duckdb'));
     const jobs: JobRow[] = Array.from({ length: n }, (_, i) => ({
-      key: `job-${i}`, dataset: 'iris', datasetHash: 'h', splitKey: 's', repeat: Math.floor(i / 10), fold: i % 10,
-      structure: 'nb', structureParams: '{}', estimator: 'dirichlet', estimatorParams: '{"alpha":1}',
-      preprocessing: '{}', seed: String(i), method: 'nb/dirichlet',
+      key: `job-${i}`,
+      dataset: 'iris',
+      datasetHash: 'h',
+      splitKey: 's',
+      repeat: Math.floor(i / 10),
+      fold: i % 10,
+      structure: 'nb',
+      structureParams: '{}',
+      estimator: 'dirichlet',
+      estimatorParams: '{"alpha":1}',
+      preprocessing: '{}',
+      seed: String(i),
+      method: 'nb/dirichlet',
     }));
     await store.registerJobs('bench', jobs, 'bench');
     const arcs = Array.from({ length: 8 }, (_, a) => ['class', `a${a}`] as const);
@@ -55,14 +65,40 @@ async function writerRound(n: number, withPredictions: boolean): Promise<{ perSe
     for (let i = 0; i < n; i++) {
       await writer.room();
       const o: JobOutcome = {
-        key: `job-${i}`, status: 'done', preprocessMs: 0.1, trainMs: 0.2, predictMs: 0.1, arcs,
+        key: `job-${i}`,
+        status: 'done',
+        preprocessMs: 0.1,
+        trainMs: 0.2,
+        predictMs: 0.1,
+        arcs,
         metrics: {
-          accuracy: 0.9, zero_one_loss: 0.1, rmse: 0.2, log_loss: 0.3, n_train: 135, n_test: 15,
-          auc: 0.95, auc_ovr: 0.95, brier: 0.12, balanced_accuracy: 0.9, macro_f1: 0.9,
-          confusion: [[5, 0, 0], [0, 4, 1], [0, 0, 5]], class_labels: ['a', 'b', 'c'],
+          accuracy: 0.9,
+          zero_one_loss: 0.1,
+          rmse: 0.2,
+          log_loss: 0.3,
+          n_train: 135,
+          n_test: 15,
+          auc: 0.95,
+          auc_ovr: 0.95,
+          brier: 0.12,
+          balanced_accuracy: 0.9,
+          macro_f1: 0.9,
+          confusion: [
+            [5, 0, 0],
+            [0, 4, 1],
+            [0, 0, 5],
+          ],
+          class_labels: ['a', 'b', 'c'],
         },
         ...(withPredictions
-          ? { predictions: { rows: Int32Array.from({ length: 30 }, (_, r) => r), truth: new Int32Array(30), probs: new Float64Array(90).fill(1 / 3), classCard: 3 } }
+          ? {
+              predictions: {
+                rows: Int32Array.from({ length: 30 }, (_, r) => r),
+                truth: new Int32Array(30),
+                probs: new Float64Array(90).fill(1 / 3),
+                classCard: 3,
+              },
+            }
           : {}),
       };
       writer.push(o);
@@ -79,7 +115,11 @@ async function writerRound(n: number, withPredictions: boolean): Promise<{ perSe
   }
 }
 
-async function runRound(repeats: number, alphas: number, workers: number): Promise<{ jobs: number; perSecond: number }> {
+async function runRound(
+  repeats: number,
+  alphas: number,
+  workers: number,
+): Promise<{ jobs: number; perSecond: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'bnclab-bench-'));
   try {
     const spec = join(dir, 'trivial.yaml');
@@ -118,7 +158,8 @@ if (values.mode === 'writer' || values.mode === 'all') {
 }
 if (values.mode === 'run' || values.mode === 'all') {
   const rs = [];
-  for (let r = 0; r < rounds; r++) rs.push(await runRound(Number(values.repeats), Number(values.alphas), Number(values.workers)));
+  for (let r = 0; r < rounds; r++)
+    rs.push(await runRound(Number(values.repeats), Number(values.alphas), Number(values.workers)));
   console.log(
     `run: ${rs[0]!.jobs} trivial jobs on ${values.workers} workers: median ${Math.round(median(rs.map((r) => r.perSecond)))} stored/s ` +
       `(rounds: ${rs.map((r) => Math.round(r.perSecond)).join(', ')})`,

@@ -109,7 +109,16 @@ for (const name of values.datasets!.split(',')) {
     if (r > 0) pairs.push(t);
   }
   const pairMs = median(pairs);
-  rows.push([name, 'pair-counting loop', pairMs.toFixed(1), fmtRate(trainRowsTotal, pairMs), '', '', (pairMs / baseMs).toFixed(2), '1.00']);
+  rows.push([
+    name,
+    'pair-counting loop',
+    pairMs.toFixed(1),
+    fmtRate(trainRowsTotal, pairMs),
+    '',
+    '',
+    (pairMs / baseMs).toFixed(2),
+    '1.00',
+  ]);
   for (const sid of ['nb', 'tan']) {
     const s = getStructure(sid)!;
     const e = getEstimator('dirichlet')!;
@@ -136,12 +145,30 @@ for (const name of values.datasets!.split(',')) {
     }
     const tr = median(train);
     const pr = median(predict);
-    rows.push([name, `${sid}/dirichlet`, tr.toFixed(1), fmtRate(trainRowsTotal, tr), pr.toFixed(1), fmtRate(testRowsTotal, pr), (tr / baseMs).toFixed(2), (tr / pairMs).toFixed(2)]);
+    rows.push([
+      name,
+      `${sid}/dirichlet`,
+      tr.toFixed(1),
+      fmtRate(trainRowsTotal, tr),
+      pr.toFixed(1),
+      fmtRate(testRowsTotal, pr),
+      (tr / baseMs).toFixed(2),
+      (tr / pairMs).toFixed(2),
+    ]);
   }
   if (sink === Number.MIN_VALUE) console.log(sink); // keeps the work observable to the optimizer
 }
 
-const header = ['dataset', 'method', 'train ms (10 folds)', 'train rows/s', 'predict ms', 'predict rows/s', 'train / counting loop', 'train / pair loop'];
+const header = [
+  'dataset',
+  'method',
+  'train ms (10 folds)',
+  'train rows/s',
+  'predict ms',
+  'predict rows/s',
+  'train / counting loop',
+  'train / pair loop',
+];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 console.log(`median of ${rounds} rounds after one warm-up; 10-fold CV, MDL-discretized folds, Laplace estimates`);
 console.log([header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n'));

@@ -68,10 +68,20 @@ function toArff(t: RawTable): string {
 /** Weka 3.6: the filter is fitted on each training fold by FilteredClassifier; Laplace estimates for TAN. */
 function wekaCommands(jar: string, arff: string): Command[] {
   const filtered = (base: string[]): string[] => [
-    '-cp', jar, 'weka.classifiers.meta.FilteredClassifier',
-    '-t', arff, '-x', '10', '-s', '1', '-o',
-    '-F', 'weka.filters.supervised.attribute.Discretize -R first-last',
-    '-W', ...base,
+    '-cp',
+    jar,
+    'weka.classifiers.meta.FilteredClassifier',
+    '-t',
+    arff,
+    '-x',
+    '10',
+    '-s',
+    '1',
+    '-o',
+    '-F',
+    'weka.filters.supervised.attribute.Discretize -R first-last',
+    '-W',
+    ...base,
   ];
   return [
     { label: 'Weka NaiveBayes', cmd: 'java', args: filtered(['weka.classifiers.bayes.NaiveBayes']) },
@@ -79,9 +89,19 @@ function wekaCommands(jar: string, arff: string): Command[] {
       label: 'Weka BayesNet TAN',
       cmd: 'java',
       args: filtered([
-        'weka.classifiers.bayes.BayesNet', '--', '-D',
-        '-Q', 'weka.classifiers.bayes.net.search.local.TAN', '--', '-S', 'ENTROPY',
-        '-E', 'weka.classifiers.bayes.net.estimate.SimpleEstimator', '--', '-A', '1',
+        'weka.classifiers.bayes.BayesNet',
+        '--',
+        '-D',
+        '-Q',
+        'weka.classifiers.bayes.net.search.local.TAN',
+        '--',
+        '-S',
+        'ENTROPY',
+        '-E',
+        'weka.classifiers.bayes.net.estimate.SimpleEstimator',
+        '--',
+        '-A',
+        '1',
       ]),
     },
   ];
@@ -124,7 +144,10 @@ try {
         {
           ...ours,
           label: `bnclab run (nb + tan), ${other}`,
-          args: [join(other, 'dist', 'src', 'cli', 'main.js'), ...ours.args.slice(1).map((a) => (a === db ? otherDb : a))],
+          args: [
+            join(other, 'dist', 'src', 'cli', 'main.js'),
+            ...ours.args.slice(1).map((a) => (a === db ? otherDb : a)),
+          ],
           before: () => {
             rmSync(otherDb, { force: true });
             rmSync(`${otherDb}.wal`, { force: true });
@@ -137,7 +160,9 @@ try {
       writeFileSync(arff, toArff(loadDataset(entry).table));
       groups.push(wekaCommands(wekaJar, arff));
     }
-    console.log(`\n${name} (${entry.rows ?? '?'} rows): NB + TAN, stratified 10-fold CV, MDL fitted in each training fold`);
+    console.log(
+      `\n${name} (${entry.rows ?? '?'} rows): NB + TAN, stratified 10-fold CV, MDL fitted in each training fold`,
+    );
     const summaries = alternate(groups, runs, (s) => process.stderr.write(`${name}:${s}\n`));
     console.log(summaryTable(summaries));
     if (!wekaJar) console.log(`(${NO_COMPARISON}: give --weka-jar PATH to time Weka in the same run)`);

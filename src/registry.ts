@@ -107,7 +107,10 @@ const baselines = new Map<string, Baseline>();
 
 export function registerStructure<P extends Params>(s: StructureLearner<P>): StructureLearner<P> {
   if (structures.has(s.id)) throw new Error(`structure '${s.id}' registered twice`);
-  const learner: StructureLearner<P> = { ...s, learn: (train, params, ctx) => s.learn(train, withDefaults(s, params) as P, ctx) };
+  const learner: StructureLearner<P> = {
+    ...s,
+    learn: (train, params, ctx) => s.learn(train, withDefaults(s, params) as P, ctx),
+  };
   structures.set(s.id, learner as unknown as StructureLearner);
   return learner;
 }

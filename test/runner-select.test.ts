@@ -49,7 +49,12 @@ const fitter = (rng: Rng) => (d: DiscreteData, sp: Record<string, unknown>, ep: 
 
 describe('select: inner cross-validation', () => {
   const train = data(120, 'select-train');
-  const spec: SelectSpec = { by: 'cv', folds: 5, metric: 'log_loss', axes: [{ targets: ['estimator.alpha'], values: [0.01, 1, 30, 1000] }] };
+  const spec: SelectSpec = {
+    by: 'cv',
+    folds: 5,
+    metric: 'log_loss',
+    axes: [{ targets: ['estimator.alpha'], values: [0.01, 1, 30, 1000] }],
+  };
 
   it('scores each candidate as an independent nested CV on the same folds does, and refits the best', () => {
     const rng = new Rng('job');
@@ -58,14 +63,22 @@ describe('select: inner cross-validation', () => {
     const expected = candidates(spec).map((c) => {
       let loss = 0;
       for (let f = 0; f < 5; f++) {
-        const inner = selectRows(train, [...Array(train.n).keys()].filter((r) => folds[r] !== f));
-        const held = selectRows(train, [...Array(train.n).keys()].filter((r) => folds[r] === f));
+        const inner = selectRows(
+          train,
+          [...Array(train.n).keys()].filter((r) => folds[r] !== f),
+        );
+        const held = selectRows(
+          train,
+          [...Array(train.n).keys()].filter((r) => folds[r] === f),
+        );
         const m = fitter(new Rng('x'))(inner, {}, { alpha: c['estimator.alpha'] }).model;
         loss += computeMetrics(m.posterior(held), held.classColumn, 2).logLoss * held.n;
       }
       return loss / train.n;
     });
-    const reported = (JSON.parse(String(structure.info!['selection'])) as { log_loss: number }[]).map((s) => s.log_loss);
+    const reported = (JSON.parse(String(structure.info!['selection'])) as { log_loss: number }[]).map(
+      (s) => s.log_loss,
+    );
     reported.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 12));
     const best = expected.indexOf(Math.min(...expected));
     expect(structure.info!['select.estimator.alpha']).toBe(spec.axes[0]!.values[best]);
@@ -81,10 +94,15 @@ describe('select: inner cross-validation', () => {
   });
 
   it('is a product of the keys, and a+b ties parameters to one value', () => {
-    const grid = candidates({ by: 'cv', folds: 2, metric: 'accuracy', axes: [
-      { targets: ['structure.ess', 'estimator.alpha'], values: [1, 4] },
-      { targets: ['structure.k'], values: [10, 20] },
-    ] });
+    const grid = candidates({
+      by: 'cv',
+      folds: 2,
+      metric: 'accuracy',
+      axes: [
+        { targets: ['structure.ess', 'estimator.alpha'], values: [1, 4] },
+        { targets: ['structure.k'], values: [10, 20] },
+      ],
+    });
     expect(grid).toEqual([
       { 'structure.ess': 1, 'estimator.alpha': 1, 'structure.k': 10 },
       { 'structure.ess': 1, 'estimator.alpha': 1, 'structure.k': 20 },
@@ -97,20 +115,28 @@ describe('select: inner cross-validation', () => {
 describe('select: in a spec', () => {
   const write = (select: string): string => {
     const file = join(tempDir(), 's.yaml');
-    writeFileSync(file, `name: s
+    writeFileSync(
+      file,
+      `name: s
 datasets: [iris]
 resampling: { folds: 3 }
 methods:
   - { name: KB, structure: { id: kb, params: { k: 2 } }, estimator: { id: eap, params: { alpha: 1 } } }
   - { name: KB-cv, structure: { id: kb, params: { k: 2 } }, estimator: { id: eap, params: { alpha: 1 } }, select: ${select} }
-`);
+`,
+    );
     return file;
   };
 
   it('resolves a bare name to the side that takes it, and keys only the selecting method differently', () => {
     const spec = loadSpec(write('{ "ess+alpha": [1, 4, 16], folds: 10 }'));
     const m = spec.methods.find((x) => x.label === 'KB-cv')!;
-    expect(m.select).toEqual({ by: 'cv', folds: 10, metric: 'accuracy', axes: [{ targets: ['structure.ess', 'estimator.alpha'], values: [1, 4, 16] }] });
+    expect(m.select).toEqual({
+      by: 'cv',
+      folds: 10,
+      metric: 'accuracy',
+      axes: [{ targets: ['structure.ess', 'estimator.alpha'], values: [1, 4, 16] }],
+    });
     const plan = buildPlan(spec);
     const keys = (label: string) => plan.jobs.filter((j) => j.method.label === label).map((j) => j.key);
     expect(keys('KB')).toHaveLength(3);
@@ -118,8 +144,12 @@ methods:
   });
 
   it('names the method and the parameter when a candidate is wrong', () => {
-    expect(() => loadSpec(write('{ essx: [1] }'))).toThrow(/methods\[1\]\.select\.essx: no parameter 'essx' of structure 'kb' or estimator 'eap' \(known: .*structure\.ess/);
-    expect(() => loadSpec(write('{ ess: [1, -4] }'))).toThrow(/methods\[1\]\.select: candidate \{"structure.ess":-4\}: structure 'kb': ess must be > 0/);
+    expect(() => loadSpec(write('{ essx: [1] }'))).toThrow(
+      /methods\[1\]\.select\.essx: no parameter 'essx' of structure 'kb' or estimator 'eap' \(known: .*structure\.ess/,
+    );
+    expect(() => loadSpec(write('{ ess: [1, -4] }'))).toThrow(
+      /methods\[1\]\.select: candidate \{"structure.ess":-4\}: structure 'kb': ess must be > 0/,
+    );
     expect(() => loadSpec(write('{ ess: [1], folds: 1 }'))).toThrow(/folds/);
   });
 });

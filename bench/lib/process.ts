@@ -32,7 +32,8 @@ export interface Command {
 
 /** Run one command under GNU time; throws with its output when it fails. */
 export function timeProcess(c: Command): ProcessTiming {
-  if (!existsSync(GNU_TIME)) throw new Error(`${GNU_TIME} not found (Debian package 'time'); it measures the child's CPU time`);
+  if (!existsSync(GNU_TIME))
+    throw new Error(`${GNU_TIME} not found (Debian package 'time'); it measures the child's CPU time`);
   c.before?.();
   const dir = mkdtempSync(join(tmpdir(), 'bnclab-time-'));
   const out = join(dir, 'time');
@@ -45,7 +46,9 @@ export function timeProcess(c: Command): ProcessTiming {
     });
     const wallS = (performance.now() - t0) / 1000;
     if (res.status !== 0) {
-      throw new Error(`${c.label}: ${c.cmd} ${c.args.join(' ')} exited with ${res.status ?? res.signal}:\n${(res.stderr || String(res.error ?? '')).slice(-2000)}`);
+      throw new Error(
+        `${c.label}: ${c.cmd} ${c.args.join(' ')} exited with ${res.status ?? res.signal}:\n${(res.stderr || String(res.error ?? '')).slice(-2000)}`,
+      );
     }
     const [user, sys, maxKiB] = readFileSync(out, 'utf8').trim().split('\n').pop()!.trim().split(/\s+/).map(Number);
     return { wallS, cpuS: user! + sys!, peakMiB: maxKiB! / 1024, stdout: res.stdout };
@@ -61,7 +64,9 @@ export function median(xs: readonly number[]): number {
 }
 
 export function loadAverage(): string {
-  return loadavg().map((x) => x.toFixed(2)).join(', ');
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
 }
 
 export interface Summary {
@@ -73,7 +78,13 @@ export interface Summary {
 }
 
 function summarize(label: string, runs: ProcessTiming[]): Summary {
-  return { label, runs, cpuS: median(runs.map((r) => r.cpuS)), wallS: median(runs.map((r) => r.wallS)), peakMiB: median(runs.map((r) => r.peakMiB)) };
+  return {
+    label,
+    runs,
+    cpuS: median(runs.map((r) => r.cpuS)),
+    wallS: median(runs.map((r) => r.wallS)),
+    peakMiB: median(runs.map((r) => r.peakMiB)),
+  };
 }
 
 /**
@@ -81,7 +92,12 @@ function summarize(label: string, runs: ProcessTiming[]): Summary {
  * programs' files; long runs need none): round r runs group 0, group 1, … once each. A group of several commands
  * (Weka's two classifiers, say) counts as one figure: the sum of its commands' times in that round.
  */
-export function alternate(groups: readonly (readonly Command[])[], runs: number, log: (s: string) => void = () => {}, warmup = 1): Summary[] {
+export function alternate(
+  groups: readonly (readonly Command[])[],
+  runs: number,
+  log: (s: string) => void = () => {},
+  warmup = 1,
+): Summary[] {
   const per: ProcessTiming[][] = groups.map(() => []);
   for (let r = -warmup; r < runs; r++) {
     groups.forEach((g, i) => {
@@ -112,8 +128,13 @@ export function summaryTable(rows: readonly Summary[]): string {
     (rows[0]!.wallS / s.wallS).toFixed(3),
   ]);
   const w = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (r: string[]): string => `| ${r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ')} |`;
-  return [line(head), `|${w.map((x, i) => (i === 0 ? '-'.repeat(x + 2) : `${'-'.repeat(x + 1)}:`)).join('|')}|`, ...body.map(line)].join('\n');
+  const line = (r: string[]): string =>
+    `| ${r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ')} |`;
+  return [
+    line(head),
+    `|${w.map((x, i) => (i === 0 ? '-'.repeat(x + 2) : `${'-'.repeat(x + 1)}:`)).join('|')}|`,
+    ...body.map(line),
+  ].join('\n');
 }
 
 /** The words every benchmark prints where the other program was not given. */

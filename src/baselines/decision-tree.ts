@@ -92,7 +92,12 @@ export function splitMeasures(
 ): SplitMeasures {
   const C = data.classCard;
   const r = data.cards[a]!;
-  const s = scratch ?? { tab: new Float64Array(r * C), miss: new Float64Array(C), branchW: new Float64Array(r), known: new Float64Array(C) };
+  const s = scratch ?? {
+    tab: new Float64Array(r * C),
+    miss: new Float64Array(C),
+    branchW: new Float64Array(r),
+    known: new Float64Array(C),
+  };
   const { tab, miss, branchW, known } = s;
   const y = data.classColumn;
   tab.fill(0, 0, r * C);
@@ -145,7 +150,13 @@ interface Work {
 }
 
 /** Grows a tree on the given rows of data (weights = multiplicities). */
-export function growTree(data: DiscreteData, rows: Int32Array, weights: Float64Array, opts: TreeOptions, rng?: Rng): Tree {
+export function growTree(
+  data: DiscreteData,
+  rows: Int32Array,
+  weights: Float64Array,
+  opts: TreeOptions,
+  rng?: Rng,
+): Tree {
   const m = attributeCount(data);
   const C = data.classCard;
   const y = data.classColumn;
@@ -201,7 +212,8 @@ export function growTree(data: DiscreteData, rows: Int32Array, weights: Float64A
     setDist(id, W);
     let maxW = 0;
     for (let c = 0; c < C; c++) maxW = Math.max(maxW, classW[c]!);
-    if (W < MIN_SPLIT_WEIGHT || maxW >= W * (1 - 1e-12) || (opts.maxDepth > 0 && depth >= opts.maxDepth) || m === 0) continue;
+    if (W < MIN_SPLIT_WEIGHT || maxW >= W * (1 - 1e-12) || (opts.maxDepth > 0 && depth >= opts.maxDepth) || m === 0)
+      continue;
 
     // Candidate attributes: all of them, or RandomTree's sampling.
     evaluated.length = 0;
@@ -233,7 +245,8 @@ export function growTree(data: DiscreteData, rows: Int32Array, weights: Float64A
     let best = -1;
     if (opts.criterion === 'gain') {
       for (const a of evaluated) {
-        if (gains[a]! > MIN_GAIN && (best < 0 || gains[a]! > gains[best]! || (gains[a] === gains[best] && a < best))) best = a;
+        if (gains[a]! > MIN_GAIN && (best < 0 || gains[a]! > gains[best]! || (gains[a] === gains[best] && a < best)))
+          best = a;
       }
     } else {
       let sum = 0;
@@ -302,7 +315,8 @@ export function growTree(data: DiscreteData, rows: Int32Array, weights: Float64A
       grown.set(dist);
       dist = grown;
     }
-    for (let v = r - 1; v >= 0; v--) stack.push({ id: first + v, rows: childRows[v]!, w: childW[v]!, depth: depth + 1, parent: id });
+    for (let v = r - 1; v >= 0; v--)
+      stack.push({ id: first + v, rows: childRows[v]!, w: childW[v]!, depth: depth + 1, parent: id });
   }
   return {
     nodes: attr.length,
@@ -432,7 +446,8 @@ export const decisionTree = registerBaseline<DecisionTreeParams>({
       throw new UserError(`decision-tree: criterion must be 'gainRatio' or 'gain', got '${String(criterion)}'`);
     }
     const maxDepth = params.maxDepth ?? 0;
-    if (!Number.isInteger(maxDepth) || maxDepth < 0) throw new UserError(`decision-tree: maxDepth must be an integer >= 0, got ${String(maxDepth)}`);
+    if (!Number.isInteger(maxDepth) || maxDepth < 0)
+      throw new UserError(`decision-tree: maxDepth must be an integer >= 0, got ${String(maxDepth)}`);
     const { rows, weights } = allRows(train);
     return new TreeModel(growTree(train, rows, weights, { criterion, featuresPerSplit: 0, maxDepth, leaf: 'laplace' }));
   },

@@ -23,7 +23,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerBaseline, type LearnContext, type Model } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
-import { exportDiscrete, exportedClassNames, exportRaw, type ExportFormat, type ExportValues } from '../datasets/export.js';
+import {
+  exportDiscrete,
+  exportedClassNames,
+  exportRaw,
+  type ExportFormat,
+  type ExportValues,
+} from '../datasets/export.js';
 import { UserError } from '../util/errors.js';
 
 export type ExternalParams = {
@@ -47,8 +53,7 @@ function csvFields(line: string): string[] {
         if (line[i] === '"' && line[i + 1] === '"') {
           field += '"';
           i++;
-        }
-        else if (line[i] === '"') break;
+        } else if (line[i] === '"') break;
         else field += line[i];
       }
       i = line.indexOf(',', i);
@@ -64,25 +69,35 @@ function csvFields(line: string): string[] {
 }
 
 /** Rows of probabilities parsed from the program's output, mapped onto bnclab's class order. */
-export function parsePredictions(text: string, classNames: readonly string[], rows: number, what: string): Float64Array {
+export function parsePredictions(
+  text: string,
+  classNames: readonly string[],
+  rows: number,
+  what: string,
+): Float64Array {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  if (lines.length === 0) throw new UserError(`${what}: wrote an empty output file (expected a header naming the classes and ${rows} rows)`);
+  if (lines.length === 0)
+    throw new UserError(`${what}: wrote an empty output file (expected a header naming the classes and ${rows} rows)`);
   const header = csvFields(lines[0]!);
   const C = classNames.length;
   const index = new Map(classNames.map((c, i) => [c, i]));
   const column = header.map((h) => {
     const c = index.get(h);
-    if (c === undefined) throw new UserError(`${what}: output header names class '${h}', not one of ${classNames.join(', ')}`);
+    if (c === undefined)
+      throw new UserError(`${what}: output header names class '${h}', not one of ${classNames.join(', ')}`);
     return c;
   });
-  if (new Set(column).size !== column.length) throw new UserError(`${what}: output header names a class twice: ${header.join(',')}`);
+  if (new Set(column).size !== column.length)
+    throw new UserError(`${what}: output header names a class twice: ${header.join(',')}`);
   const body = lines.slice(1);
   if (body.length !== rows) throw new UserError(`${what}: wrote ${body.length} probability rows for ${rows} test rows`);
   const out = new Float64Array(rows * C);
   body.forEach((line, r) => {
     const cells = line.split(',');
     if (cells.length !== column.length) {
-      throw new UserError(`${what}: output line ${r + 2} has ${cells.length} values, the header names ${column.length} classes`);
+      throw new UserError(
+        `${what}: output line ${r + 2} has ${cells.length} values, the header names ${column.length} classes`,
+      );
     }
     let sum = 0;
     cells.forEach((cell, j) => {
@@ -101,7 +116,12 @@ export function parsePredictions(text: string, classNames: readonly string[], ro
 
 /** The last non-empty line of a program's stderr (its error message, usually), shortened. */
 function lastLine(stderr: string): string {
-  const line = stderr.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '').pop() ?? '';
+  const line =
+    stderr
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .pop() ?? '';
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
@@ -128,7 +148,8 @@ class ExternalModel implements Model {
       } else {
         const raw = this.ctx.rawFold?.();
         if (!raw) throw new Error('external: preprocess: false needs the raw fold, which this caller does not provide');
-        if (raw.test.length !== test.n) throw new Error(`external: raw fold has ${raw.test.length} test rows, the preprocessed one ${test.n}`);
+        if (raw.test.length !== test.n)
+          throw new Error(`external: raw fold has ${raw.test.length} test rows, the preprocessed one ${test.n}`);
         writeFileSync(trainFile, exportRaw(raw.table, raw.train, format, values, 'train'));
         writeFileSync(testFile, exportRaw(raw.table, raw.test, format, values, 'test'));
       }
@@ -177,12 +198,23 @@ export const external = registerBaseline<ExternalParams>({
         type: 'array',
         items: { type: 'string', minLength: 1 },
         minItems: 1,
-        description: 'Program and its fixed arguments, run in the spec\'s folder; bnclab appends <train> <test> <output> <seed>',
+        description:
+          "Program and its fixed arguments, run in the spec's folder; bnclab appends <train> <test> <output> <seed>",
       },
       format: { enum: ['csv', 'arff'], description: 'Data file format (CSV with a header, or ARFF); class last' },
-      values: { enum: ['labels', 'codes'], description: 'Categories as their labels or as integer codes 0..r-1 (classes too)' },
-      preprocess: { type: 'boolean', description: "false: write the rows as read (numbers unbinned) instead of bnclab's preprocessing" },
-      timeout: { type: 'number', exclusiveMinimum: 0, description: 'Seconds before the program is killed and the job fails' },
+      values: {
+        enum: ['labels', 'codes'],
+        description: 'Categories as their labels or as integer codes 0..r-1 (classes too)',
+      },
+      preprocess: {
+        type: 'boolean',
+        description: "false: write the rows as read (numbers unbinned) instead of bnclab's preprocessing",
+      },
+      timeout: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'Seconds before the program is killed and the job fails',
+      },
       files: {
         type: 'object',
         additionalProperties: { type: 'string' },
@@ -195,7 +227,9 @@ export const external = registerBaseline<ExternalParams>({
   defaults: { format: 'csv', values: 'labels', preprocess: true, timeout: 3600 },
   fileParams: (params) => (Array.isArray(params['command']) ? (params['command'] as string[]) : []),
   fit(train, params, ctx) {
-    const full = { format: 'csv', values: 'labels', preprocess: true, timeout: 3600, ...params } as Required<Omit<ExternalParams, 'files'>>;
+    const full = { format: 'csv', values: 'labels', preprocess: true, timeout: 3600, ...params } as Required<
+      Omit<ExternalParams, 'files'>
+    >;
     return new ExternalModel(train, full, ctx, ctx.rng.nextUint32());
   },
 });

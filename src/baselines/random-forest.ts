@@ -23,7 +23,10 @@ export function featuresFor(rule: FeaturesPerSplit, m: number): number {
   if (rule === 'log2+1') k = Math.floor(Math.log2(m)) + 1;
   else if (rule === 'sqrt') k = Math.floor(Math.sqrt(m));
   else if (Number.isInteger(rule) && rule >= 1) k = rule;
-  else throw new UserError(`random-forest: featuresPerSplit must be 'log2+1', 'sqrt' or an integer >= 1, got ${String(rule)}`);
+  else
+    throw new UserError(
+      `random-forest: featuresPerSplit must be 'log2+1', 'sqrt' or an integer >= 1, got ${String(rule)}`,
+    );
   return Math.max(1, Math.min(m, k));
 }
 
@@ -62,9 +65,11 @@ export const randomForest = registerBaseline<RandomForestParams>({
   defaults: { trees: 100, featuresPerSplit: 'log2+1', maxDepth: 0 },
   fit(train, params, ctx) {
     const trees = params.trees ?? 100;
-    if (!Number.isInteger(trees) || trees < 1) throw new UserError(`random-forest: trees must be an integer >= 1, got ${String(trees)}`);
+    if (!Number.isInteger(trees) || trees < 1)
+      throw new UserError(`random-forest: trees must be an integer >= 1, got ${String(trees)}`);
     const maxDepth = params.maxDepth ?? 0;
-    if (!Number.isInteger(maxDepth) || maxDepth < 0) throw new UserError(`random-forest: maxDepth must be an integer >= 0, got ${String(maxDepth)}`);
+    if (!Number.isInteger(maxDepth) || maxDepth < 0)
+      throw new UserError(`random-forest: maxDepth must be an integer >= 0, got ${String(maxDepth)}`);
     const m = attributeCount(train);
     const K = featuresFor(params.featuresPerSplit ?? 'log2+1', m);
     const n = train.n;
@@ -86,7 +91,9 @@ export const randomForest = registerBaseline<RandomForestParams>({
           weights[k++] = counts[i]!;
         }
       }
-      grown.push(growTree(train, rows, weights, { criterion: 'gain', featuresPerSplit: K, maxDepth, leaf: 'frequency' }, rng));
+      grown.push(
+        growTree(train, rows, weights, { criterion: 'gain', featuresPerSplit: K, maxDepth, leaf: 'frequency' }, rng),
+      );
     }
     return new ForestModel(grown, train.classCard);
   },

@@ -46,7 +46,11 @@ export function nodeColumn(data: DiscreteData, v: number): Int32Array {
 }
 
 /** Child cardinality, parent cardinalities and the number of parent configurations of a family (validated). */
-function familyLayout(data: DiscreteData, child: number, parents: readonly number[]): { childCard: number; parentCards: Int32Array; configs: number } {
+function familyLayout(
+  data: DiscreteData,
+  child: number,
+  parents: readonly number[],
+): { childCard: number; parentCards: Int32Array; configs: number } {
   const childCard = nodeCard(data, child);
   const k = parents.length;
   const parentCards = new Int32Array(k);
@@ -115,7 +119,12 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
 }
 
 /** familyCounts with each row counted by its weight (available case, same layout). */
-export function weightedFamilyCounts(data: DiscreteData, child: number, parents: readonly number[], rowWeights: Float64Array): FamilyCounts {
+export function weightedFamilyCounts(
+  data: DiscreteData,
+  child: number,
+  parents: readonly number[],
+  rowWeights: Float64Array,
+): FamilyCounts {
   if (rowWeights.length !== data.n) throw new Error(`rowWeights has ${rowWeights.length} entries for ${data.n} rows`);
   const layout = familyCounts({ ...data, n: 0 }, child, parents);
   const counts = layout.counts;
@@ -250,7 +259,12 @@ export const MAX_SPARSE_TABLE_CELLS = 2 ** 53;
  * of the observed configurations. Every sum runs over the same rows in the same order as the dense table's,
  * so each observed row equals the dense row bit for bit and every other dense row is all zero.
  */
-export function sparseFamilyCounts(data: DiscreteData, child: number, parents: readonly number[], rowWeights?: Float64Array): SparseFamilyCounts {
+export function sparseFamilyCounts(
+  data: DiscreteData,
+  child: number,
+  parents: readonly number[],
+  rowWeights?: Float64Array,
+): SparseFamilyCounts {
   const { childCard, parentCards, configs } = familyLayout(data, child, parents);
   if (configs * childCard > MAX_SPARSE_TABLE_CELLS) {
     throw new UserError(
@@ -258,7 +272,8 @@ export function sparseFamilyCounts(data: DiscreteData, child: number, parents: r
     );
   }
   const n = data.n;
-  if (rowWeights && rowWeights.length !== n) throw new Error(`rowWeights has ${rowWeights.length} entries for ${n} rows`);
+  if (rowWeights && rowWeights.length !== n)
+    throw new Error(`rowWeights has ${rowWeights.length} entries for ${n} rows`);
   const k = parents.length;
   const x = nodeColumn(data, child);
   const cols = parents.map((p) => nodeColumn(data, p));
@@ -333,7 +348,13 @@ export function attributeClassCodes(data: DiscreteData, a: number, out?: Int32Ar
  * attributeClassCodes and stride = card_j * classCard, i.e. t[(xi * card_j + xj) * classCard + c].
  * Does not zero t. Returns the number of rows counted.
  */
-export function accumulatePairCodes(xi: Int32Array, zj: Int32Array, stride: number, n: number, t: Float64Array | Int32Array): number {
+export function accumulatePairCodes(
+  xi: Int32Array,
+  zj: Int32Array,
+  stride: number,
+  n: number,
+  t: Float64Array | Int32Array,
+): number {
   let used = 0;
   for (let r = 0; r < n; r++) {
     const a = xi[r]!;

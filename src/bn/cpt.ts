@@ -11,13 +11,7 @@
 import type { DiscreteData } from './data.js';
 import { assertDag, type Structure } from './structure.js';
 import type { Model } from './model.js';
-import {
-  familyCounts,
-  nodeCard,
-  sparseFamilyCounts,
-  weightedFamilyCounts,
-  type FamilyCounts,
-} from './counts.js';
+import { familyCounts, nodeCard, sparseFamilyCounts, weightedFamilyCounts, type FamilyCounts } from './counts.js';
 import { NetworkInference, normalizeLogRows } from './inference.js';
 import { fitEnsemble, type FusableModel, type FusedFactors } from './ensemble.js';
 import { cptRowOffset, cptTable, type NodeCpt } from './tables.js';
@@ -78,7 +72,8 @@ export class CptModel implements FusableModel {
   /** θ(value | parent values) of node v; parentValues in the order of cpts[v].parents. */
   prob(v: number, value: number, parentValues: readonly number[] = []): number {
     const cpt = this.cpts[v]!;
-    if (parentValues.length !== cpt.parents.length) throw new Error(`prob: node ${v} has ${cpt.parents.length} parents`);
+    if (parentValues.length !== cpt.parents.length)
+      throw new Error(`prob: node ${v} has ${cpt.parents.length} parents`);
     let cfg = 0;
     for (let i = 0; i < parentValues.length; i++) cfg = cfg * cpt.parentCards[i]! + parentValues[i]!;
     return Math.exp(cptTable(cpt)[cptRowOffset(cpt, cfg) + value]!);
@@ -120,7 +115,14 @@ export function fitCptModel(
       if (rows.length !== fc.counts.length) {
         throw new Error(`estimator returned ${rows.length} cells for node ${v}, expected ${fc.counts.length}`);
       }
-      cpts.push({ parents, card: fc.childCard, parentCards: fc.parentCards, configs: fc.configs, index: fc.index, rows });
+      cpts.push({
+        parents,
+        card: fc.childCard,
+        parentCards: fc.parentCards,
+        configs: fc.configs,
+        index: fc.index,
+        rows,
+      });
       continue;
     }
     const fc = rowWeights ? weightedFamilyCounts(train, v, parents, rowWeights) : familyCounts(train, v, parents);
@@ -138,8 +140,17 @@ export function fitCptModel(
  * combined as structure.combine says (weighted posteriors by default, weighted joints for 'joint'), with
  * per-row member gates and a fallback when the structure has them (see fitEnsemble).
  */
-export function fitModel(train: DiscreteData, structure: Structure, estimate: FamilyEstimator, options: CptFitOptions = {}): Model {
-  return fitEnsemble(structure, (s, data = train, rowWeights) => fitCptModel(data, s, estimate, rowWeights, options), train);
+export function fitModel(
+  train: DiscreteData,
+  structure: Structure,
+  estimate: FamilyEstimator,
+  options: CptFitOptions = {},
+): Model {
+  return fitEnsemble(
+    structure,
+    (s, data = train, rowWeights) => fitCptModel(data, s, estimate, rowWeights, options),
+    train,
+  );
 }
 
 function fusedFactors(model: CptModel): FusedFactors | null {

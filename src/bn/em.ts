@@ -105,7 +105,13 @@ export class EmFitter {
   private readonly enumerateUpTo: number;
   private readonly names: readonly string[];
 
-  constructor(train: DiscreteData, structure: Structure, pseudoCount: PseudoCount, rowWeights?: Float64Array, enumerateUpTo = ENUMERATE_UP_TO) {
+  constructor(
+    train: DiscreteData,
+    structure: Structure,
+    pseudoCount: PseudoCount,
+    rowWeights?: Float64Array,
+    enumerateUpTo = ENUMERATE_UP_TO,
+  ) {
     this.enumerateUpTo = enumerateUpTo;
     this.names = train.names;
     const m = train.columns.length;
@@ -132,7 +138,15 @@ export class EmFitter {
         );
       }
       const card = this.cards[v]!;
-      this.families.push({ node: v, vars, strides, card, configs: s / card, cells: s, a: pseudoCount(v, card, s / card) });
+      this.families.push({
+        node: v,
+        vars,
+        strides,
+        card,
+        configs: s / card,
+        cells: s,
+        a: pseudoCount(v, card, s / card),
+      });
     }
     this.fixed = this.families.map((f) => new Float64Array(f.cells));
     const patterns = new Map<string, Pattern>();
@@ -200,7 +214,12 @@ export class EmFitter {
       let assignments = 1;
       for (const v of vars) assignments *= this.cards[v]!;
       const families = touching.flatMap((mv, f) => (mv.length > 0 && find(mv[0]!) === rt ? [f] : []));
-      groups.push({ vars: Int32Array.from(vars), cards: Int32Array.from(vars, (v) => this.cards[v]!), families: Int32Array.from(families), assignments });
+      groups.push({
+        vars: Int32Array.from(vars),
+        cards: Int32Array.from(vars, (v) => this.cards[v]!),
+        families: Int32Array.from(families),
+        assignments,
+      });
     }
     return { groups, observedFamilies: Int32Array.from(observed) };
   }
@@ -208,7 +227,10 @@ export class EmFitter {
   /** The estimator's tables for the given counts. */
   private mStep(counts: Float64Array[]): Float64Array[] {
     return this.families.map((fam, f) =>
-      smoothedLogProbs({ counts: counts[f]!, childCard: fam.card, parentCards: new Int32Array(0), configs: fam.configs }, fam.a),
+      smoothedLogProbs(
+        { counts: counts[f]!, childCard: fam.card, parentCards: new Int32Array(0), configs: fam.configs },
+        fam.a,
+      ),
     );
   }
 
@@ -304,7 +326,10 @@ export class EmFitter {
       const marg = this.product(fs, -1, row);
       let mx = -Infinity;
       for (const x of marg.t) if (x > mx) mx = x;
-      if (mx === -Infinity) throw new UserError(`missing: em: training row ${row + 1} has probability 0 under the current parameters (a zero maximum-likelihood cell); use a smoothing estimator (dirichlet, eap)`);
+      if (mx === -Infinity)
+        throw new UserError(
+          `missing: em: training row ${row + 1} has probability 0 under the current parameters (a zero maximum-likelihood cell); use a smoothing estimator (dirichlet, eap)`,
+        );
       let z = 0;
       for (const x of marg.t) z += Math.exp(x - mx);
       const lz = mx + Math.log(z);
@@ -422,7 +447,12 @@ export class EmFitter {
   }
 
   /** One EM run from `init`. */
-  run(settings: EmSettings, init: EmInit, rng: Rng, signal?: AbortSignal): { logp: Float64Array[]; trace: Omit<EmTrace, 'run'> } {
+  run(
+    settings: EmSettings,
+    init: EmInit,
+    rng: Rng,
+    signal?: AbortSignal,
+  ): { logp: Float64Array[]; trace: Omit<EmTrace, 'run'> } {
     let logp = this.start(init, rng);
     const objective: number[] = [];
     const logLikelihood: number[] = [];
@@ -449,7 +479,13 @@ export class EmFitter {
   model(logp: Float64Array[]): CptModel {
     const cpts: NodeCpt[] = this.families.map((fam, f) => {
       const parents = [...fam.vars.subarray(0, fam.vars.length - 1)];
-      return { parents, card: fam.card, parentCards: Int32Array.from(parents, (p) => this.cards[p]!), configs: fam.configs, logp: logp[f]! };
+      return {
+        parents,
+        card: fam.card,
+        parentCards: Int32Array.from(parents, (p) => this.cards[p]!),
+        configs: fam.configs,
+        logp: logp[f]!,
+      };
     });
     return new CptModel(this.cards, cpts);
   }
@@ -471,7 +507,8 @@ export function fitCptModelEm(
   for (let i = 0; i <= settings.restarts; i++) {
     const res = em.run(settings, i === 0 ? settings.init : 'random', rng.derive(`em-run-${i}`), signal);
     const final = res.trace.objective[res.trace.objective.length - 1]!;
-    if (!best || final > best.trace.objective[best.trace.objective.length - 1]!) best = { logp: res.logp, trace: { ...res.trace, run: i } };
+    if (!best || final > best.trace.objective[best.trace.objective.length - 1]!)
+      best = { logp: res.logp, trace: { ...res.trace, run: i } };
   }
   return { model: em.model(best!.logp), trace: best!.trace };
 }
@@ -499,13 +536,22 @@ export function fitByEm(
   ctx: { readonly rng: Rng; readonly signal?: AbortSignal },
 ): Model {
   const pc = estimator.pseudoCount;
-  if (!pc) throw new UserError(`missing: em: estimator '${estimator.id}' cannot be fitted by EM (use mle, dirichlet or eap)`);
+  if (!pc)
+    throw new UserError(`missing: em: estimator '${estimator.id}' cannot be fitted by EM (use mle, dirichlet or eap)`);
   const full = { ...estimator.defaults, ...params };
   let member = 0;
   return fitEnsemble(
     structure,
     (s, data = train, rowWeights) =>
-      fitCptModelEm(data, s, (_, r, q) => pc(full, r, q), settings, ctx.rng.derive(`member-${member++}`), rowWeights, ctx.signal).model,
+      fitCptModelEm(
+        data,
+        s,
+        (_, r, q) => pc(full, r, q),
+        settings,
+        ctx.rng.derive(`member-${member++}`),
+        rowWeights,
+        ctx.signal,
+      ).model,
     train,
   );
 }

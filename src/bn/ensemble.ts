@@ -63,14 +63,19 @@ function fitNode(
       w = undefined;
     }
     if (data && mem.rowWeights) {
-      if (mem.rowWeights.length !== d!.n) throw new Error(`member rowWeights has ${mem.rowWeights.length} entries for ${d!.n} rows`);
+      if (mem.rowWeights.length !== d!.n)
+        throw new Error(`member rowWeights has ${mem.rowWeights.length} entries for ${d!.n} rows`);
       w = mem.rowWeights;
     }
     const model = fitNode(mem.structure, fitSingle, d, w, subsets);
     return { weight: mem.weight, model: mem.vote ? new VoteModel(model) : model, gate: mem.gate };
   });
   if (members.some((mem) => mem.gate) || structure.fallback) {
-    return new GatedMixtureModel(members, combine, structure.fallback ? fitNode(structure.fallback, fitSingle, data, weights, subsets) : undefined);
+    return new GatedMixtureModel(
+      members,
+      combine,
+      structure.fallback ? fitNode(structure.fallback, fitSingle, data, weights, subsets) : undefined,
+    );
   }
   return new MixtureModel(members, combine);
 }
@@ -171,7 +176,15 @@ function addBase(col: Int32Array, stride: number, rows: Int32Array, nr: number, 
   for (let i = 0; i < nr; i++) bases[i] += col[rows[i]!]! * stride;
 }
 
-function addCells(tab: Float64Array, cs: number, bases: Int32Array, rows: Int32Array, nr: number, C: number, joint: Float64Array): void {
+function addCells(
+  tab: Float64Array,
+  cs: number,
+  bases: Int32Array,
+  rows: Int32Array,
+  nr: number,
+  C: number,
+  joint: Float64Array,
+): void {
   for (let i = 0; i < nr; i++) {
     const b = bases[i]!;
     const o = rows[i]! * C;
@@ -180,7 +193,14 @@ function addCells(tab: Float64Array, cs: number, bases: Int32Array, rows: Int32A
 }
 
 /** Streaming log-sum-exp: the terms src[so + c] + lw into (acc, scaled) at row offset so. */
-function addLogTerms(src: Float64Array, so: number, lw: number, C: number, acc: Float64Array, scaled: Float64Array): void {
+function addLogTerms(
+  src: Float64Array,
+  so: number,
+  lw: number,
+  C: number,
+  acc: Float64Array,
+  scaled: Float64Array,
+): void {
   for (let c = 0; c < C; c++) {
     const b = src[so + c]! + lw;
     if (b === -Infinity) continue;
@@ -203,7 +223,11 @@ function addLogTerms(src: Float64Array, so: number, lw: number, C: number, acc: 
  * members' tables into one reusable buffer; the sums are those of the members' own logJoint.
  */
 export class GatedMixtureModel implements Model {
-  readonly members: readonly { readonly weight: number; readonly model: Model; readonly gate?: StructureMember['gate'] }[];
+  readonly members: readonly {
+    readonly weight: number;
+    readonly model: Model;
+    readonly gate?: StructureMember['gate'];
+  }[];
   readonly combine: 'posterior' | 'joint';
   readonly fallback?: Model;
   private fused: FusedFactors[] | null | undefined;
@@ -289,7 +313,9 @@ export class GatedMixtureModel implements Model {
       }
       if (!any) continue;
       if (joint && fused) {
-        fusedJoint(fused[k]!, weight, data, open, complete!, wsum, acc, scaled, scratch!, () => (model as JointModel).logJoint(data));
+        fusedJoint(fused[k]!, weight, data, open, complete!, wsum, acc, scaled, scratch!, () =>
+          (model as JointModel).logJoint(data),
+        );
         continue;
       }
       if (joint) {

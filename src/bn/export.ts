@@ -103,7 +103,12 @@ export function toBif(model: CptModel, names: NetworkNames): string {
 }
 
 function xml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /** XMLBIF 0.3: TABLE lists the child's distribution per parent configuration, the last GIVEN varying fastest. */
@@ -137,5 +142,18 @@ export function toModelJson(model: CptModel, names: NetworkNames, provenance: Re
     parents: t.parents.map((p) => names.nodes[p]!),
     cpt: t.rows.map((r) => [...r]),
   }));
-  return JSON.stringify({ format: 'bnclab-model', version: 1, name: names.name, class: names.nodes[names.nodes.length - 1], ...provenance, nodes }, null, 1) + '\n';
+  return (
+    JSON.stringify(
+      {
+        format: 'bnclab-model',
+        version: 1,
+        name: names.name,
+        class: names.nodes[names.nodes.length - 1],
+        ...provenance,
+        nodes,
+      },
+      null,
+      1,
+    ) + '\n'
+  );
 }

@@ -197,16 +197,21 @@ export class NetworkInference {
     for (let v = 0; v <= m; v++) {
       const cpt = cpts[v]!;
       const ps = cpt.parents;
-      if (cpt.card !== cards[v]) throw new Error(`inference: CPT of node ${v} has card ${cpt.card}, expected ${cards[v]}`);
+      if (cpt.card !== cards[v])
+        throw new Error(`inference: CPT of node ${v} has card ${cpt.card}, expected ${cards[v]}`);
       let configs = 1;
       for (const p of ps) {
-        if (!Number.isInteger(p) || p < 0 || p > m || p === v) throw new Error(`inference: node ${v} has invalid parent ${p}`);
+        if (!Number.isInteger(p) || p < 0 || p > m || p === v)
+          throw new Error(`inference: node ${v} has invalid parent ${p}`);
         configs *= cards[p]!;
       }
       if (cpt.index) {
-        if (cpt.configs !== configs) throw new Error(`inference: sparse CPT of node ${v} has ${cpt.configs} configurations, expected ${configs}`);
+        if (cpt.configs !== configs)
+          throw new Error(`inference: sparse CPT of node ${v} has ${cpt.configs} configurations, expected ${configs}`);
         if (cpt.rows.length !== (cpt.index.size + 1) * cpt.card) {
-          throw new Error(`inference: sparse CPT of node ${v} has ${cpt.rows.length} cells, expected ${(cpt.index.size + 1) * cpt.card}`);
+          throw new Error(
+            `inference: sparse CPT of node ${v} has ${cpt.rows.length} cells, expected ${(cpt.index.size + 1) * cpt.card}`,
+          );
         }
       } else if (cpt.logp.length !== configs * cpt.card) {
         throw new Error(`inference: CPT of node ${v} has ${cpt.logp.length} cells, expected ${configs * cpt.card}`);
@@ -229,7 +234,9 @@ export class NetworkInference {
         otherFactors.push(v);
       }
     }
-    const flatten = (nodes: number[]): { start: Int32Array; attr: Int32Array; stride: number[]; cls: number[]; dense: number[][] } => {
+    const flatten = (
+      nodes: number[],
+    ): { start: Int32Array; attr: Int32Array; stride: number[]; cls: number[]; dense: number[][] } => {
       const start = new Int32Array(nodes.length + 1);
       const attr: number[] = [];
       const stride: number[] = [];
@@ -277,7 +284,8 @@ export class NetworkInference {
   /** Throws unless data has this network's attributes, cardinalities and class cardinality. */
   checkData(data: DiscreteData): void {
     const m = this.m;
-    if (data.columns.length !== m) throw new Error(`inference: data has ${data.columns.length} attributes, model has ${m}`);
+    if (data.columns.length !== m)
+      throw new Error(`inference: data has ${data.columns.length} attributes, model has ${m}`);
     if (data.classCard !== this.classCard) {
       throw new Error(`inference: data has ${data.classCard} classes, model has ${this.classCard}`);
     }
@@ -399,7 +407,14 @@ export class NetworkInference {
    * complete rows. With the class as the child a row needs one lookup (the class values are the row's
    * entries); with the class as a parent, one per class value.
    */
-  private sparseClassFactor(f: number, classIsChild: boolean, sp: SparseRef, cols: readonly Int32Array[], complete: Uint8Array, out: Float64Array): void {
+  private sparseClassFactor(
+    f: number,
+    classIsChild: boolean,
+    sp: SparseRef,
+    cols: readonly Int32Array[],
+    complete: Uint8Array,
+    out: Float64Array,
+  ): void {
     const C = this.classCard;
     const n = complete.length;
     const s0 = this.cfStart[f]!;
@@ -730,7 +745,8 @@ function runPlan(plan: Plan, cols: readonly Int32Array[], r: number, C: number, 
     if (sp) for (let c = 0; c < C; c++) out[o + c] += sparseCell(sp, base + c * t.cs);
     else for (let c = 0; c < C; c++) out[o + c] += t.lp[base + c * t.cs]!;
   }
-  for (const t of plan.constants) constant += t.sp ? sparseCell(t.sp, termBase(t, cols, r)) : t.lp[termBase(t, cols, r)]!;
+  for (const t of plan.constants)
+    constant += t.sp ? sparseCell(t.sp, termBase(t, cols, r)) : t.lp[termBase(t, cols, r)]!;
   for (const t of plan.tables) {
     const base = termBase(t, cols, r);
     const { buf, offsets, lp, sp } = t;
@@ -777,7 +793,10 @@ export class MixtureModel implements Model {
   readonly members: readonly { readonly weight: number; readonly model: Model }[];
   readonly combine: 'posterior' | 'joint';
 
-  constructor(members: readonly { readonly weight: number; readonly model: Model }[], combine: 'posterior' | 'joint' = 'posterior') {
+  constructor(
+    members: readonly { readonly weight: number; readonly model: Model }[],
+    combine: 'posterior' | 'joint' = 'posterior',
+  ) {
     if (members.length === 0) throw new Error('MixtureModel: no members');
     let total = 0;
     for (const { weight } of members) {

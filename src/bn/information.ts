@@ -54,7 +54,13 @@ export interface CmiScratch {
 }
 
 export function cmiScratch(maxCard: number, C: number): CmiScratch {
-  return { nic: new Float64Array(maxCard * C), njc: new Float64Array(maxCard * C), nc: new Float64Array(C), total: 0, nlogn: new Float64Array(1) };
+  return {
+    nic: new Float64Array(maxCard * C),
+    njc: new Float64Array(maxCard * C),
+    nc: new Float64Array(C),
+    total: 0,
+    nlogn: new Float64Array(1),
+  };
 }
 
 /** x·ln x for the integer counts 0..n, grown on demand: CMI of all pairs then needs no Math.log per cell. */
@@ -77,7 +83,13 @@ function xlogx(t: Float64Array, v: number): number {
  * (Σ N_ijc ln N_ijc + Σ N_c ln N_c − Σ N_ic ln N_ic − Σ N_jc ln N_jc) / N with marginals taken from the
  * same (available-case) table. Returns the value clamped at 0 (rounding can give -1e-17 for independent tables).
  */
-export function cmiFromCounts(t: Float64Array | Int32Array, ri: number, rj: number, C: number, scratch?: CmiScratch): number {
+export function cmiFromCounts(
+  t: Float64Array | Int32Array,
+  ri: number,
+  rj: number,
+  C: number,
+  scratch?: CmiScratch,
+): number {
   const s = scratch ?? cmiScratch(Math.max(ri, rj), C);
   const { nic, njc, nc } = s;
   nic.fill(0, 0, ri * C);

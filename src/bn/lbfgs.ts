@@ -84,14 +84,7 @@ export function wolfeLineSearch(
   const armijo = (a: number, f: number): boolean => f <= f0 + c1 * a * d0;
   const curvature = (d: number): boolean => Math.abs(d) <= -c2 * d0;
 
-  const zoom = (
-    lo: number,
-    flo: number,
-    dlo: number,
-    hi: number,
-    fhi: number,
-    dhi: number,
-  ): LineSearchResult => {
+  const zoom = (lo: number, flo: number, dlo: number, hi: number, fhi: number, dhi: number): LineSearchResult => {
     while (evals < maxEvaluations) {
       const left = Math.min(lo, hi);
       const right = Math.max(lo, hi);
@@ -154,7 +147,8 @@ export function lbfgs(fg: Objective, x0: ArrayLike<number>, opts: LbfgsOptions =
   const lo = Float64Array.from({ length: n }, (_, i) => (opts.lower ? opts.lower[i]! : -Infinity));
   const hi = Float64Array.from({ length: n }, (_, i) => (opts.upper ? opts.upper[i]! : Infinity));
   for (let i = 0; i < n; i++) {
-    if (!(lo[i]! <= hi[i]!)) throw new Error(`lbfgs: lower bound ${lo[i]} above upper bound ${hi[i]} for variable ${i}`);
+    if (!(lo[i]! <= hi[i]!))
+      throw new Error(`lbfgs: lower bound ${lo[i]} above upper bound ${hi[i]} for variable ${i}`);
   }
   const clampInto = (out: Float64Array): void => {
     for (let i = 0; i < n; i++) out[i] = Math.min(hi[i]!, Math.max(lo[i]!, out[i]!));

@@ -30,7 +30,8 @@ export type Edge = readonly [number, number];
  * Returns the chosen edges as [i, j] with i < j, in the order Kruskal accepted them.
  */
 export function maximumSpanningForest(k: number, weights: Float64Array, options: SpanningForestOptions = {}): Edge[] {
-  if (weights.length < k * k) throw new Error(`maximumSpanningForest: weights has ${weights.length} cells, need ${k * k}`);
+  if (weights.length < k * k)
+    throw new Error(`maximumSpanningForest: weights has ${weights.length} cells, need ${k * k}`);
   const drop = options.drop ?? 'none';
   const tol = options.tieTolerance ?? WEIGHT_TIE_TOLERANCE;
   const total = (k * (k - 1)) / 2;
@@ -111,7 +112,8 @@ export function forestWeight(k: number, weights: Float64Array, edges: readonly E
  */
 export function orientForest(k: number, edges: readonly Edge[], root = 0): Int32Array {
   if (k === 0) return new Int32Array(0);
-  if (!Number.isInteger(root) || root < 0 || root >= k) throw new Error(`orientForest: root ${root} out of range 0..${k - 1}`);
+  if (!Number.isInteger(root) || root < 0 || root >= k)
+    throw new Error(`orientForest: root ${root} out of range 0..${k - 1}`);
   const degree = new Int32Array(k);
   for (const [i, j] of edges) {
     if (i < 0 || j < 0 || i >= k || j >= k || i === j) throw new Error(`orientForest: invalid edge (${i}, ${j})`);

@@ -68,7 +68,13 @@ export function gridHash(spec: ExperimentSpec): string {
 /** The checked-out commit, when the code runs from a git work tree (informational only). */
 export function codeCommit(): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: packageRoot(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], {
+        cwd: packageRoot(),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || null
+    );
   } catch {
     return null;
   }
@@ -85,7 +91,12 @@ export function baselineEntries(rows: readonly ResultRow[]): BaselineEntry[] {
       const folds = g.map((r) => Number(r[m]));
       metrics[m] = { mean: folds.reduce((a, b) => a + b, 0) / folds.length, folds };
     }
-    out.push({ dataset: g[0]!.dataset, method: g[0]!.method, folds: g.map((r) => [r.repeat, r.fold] as const), metrics });
+    out.push({
+      dataset: g[0]!.dataset,
+      method: g[0]!.method,
+      folds: g.map((r) => [r.repeat, r.fold] as const),
+      metrics,
+    });
   }
   return out.sort((a, b) => a.dataset.localeCompare(b.dataset) || a.method.localeCompare(b.method));
 }
@@ -118,7 +129,8 @@ export function compactJson(v: unknown, indent: string): string {
   if (Array.isArray(v)) {
     if (v.every((x) => typeof x === 'number')) return `[${v.map((x) => JSON.stringify(x)).join(', ')}]`;
     if (v.length === 0) return '[]';
-    if (v.every((x) => Array.isArray(x) && x.every((y) => typeof y === 'number'))) return `[${v.map((x) => compactJson(x, '')).join(', ')}]`;
+    if (v.every((x) => Array.isArray(x) && x.every((y) => typeof y === 'number')))
+      return `[${v.map((x) => compactJson(x, '')).join(', ')}]`;
     const inner = indent + '  ';
     return `[\n${v.map((x) => inner + compactJson(x, inner)).join(',\n')}\n${indent}]`;
   }
@@ -147,7 +159,10 @@ export function readBaseline(file: string): BaselineFile {
   if (b === null || typeof b !== 'object' || b.format !== BASELINE_FORMAT) {
     throw new UserError(`${file}: not a bnclab baseline (format must be '${BASELINE_FORMAT}')`);
   }
-  if (b.version !== BASELINE_VERSION) throw new UserError(`${file}: baseline version ${String(b.version)}; this bnclab reads version ${BASELINE_VERSION}`);
+  if (b.version !== BASELINE_VERSION)
+    throw new UserError(
+      `${file}: baseline version ${String(b.version)}; this bnclab reads version ${BASELINE_VERSION}`,
+    );
   if (!Array.isArray(b.results)) throw new UserError(`${file}: results: expected a list`);
   b.results.forEach((e, i) => {
     const ok =
@@ -158,9 +173,17 @@ export function readBaseline(file: string): BaselineFile {
       e.metrics !== null &&
       typeof e.metrics === 'object' &&
       Object.values(e.metrics as Record<string, BaselineMetric>).every(
-        (m) => m && typeof m.mean === 'number' && Array.isArray(m.folds) && m.folds.length === e.folds.length && m.folds.every((v: unknown) => typeof v === 'number'),
+        (m) =>
+          m &&
+          typeof m.mean === 'number' &&
+          Array.isArray(m.folds) &&
+          m.folds.length === e.folds.length &&
+          m.folds.every((v: unknown) => typeof v === 'number'),
       );
-    if (!ok) throw new UserError(`${file}: results[${i}]: expected {dataset, method, folds, metrics: {<metric>: {mean, folds}}} with one value per fold`);
+    if (!ok)
+      throw new UserError(
+        `${file}: results[${i}]: expected {dataset, method, folds, metrics: {<metric>: {mean, folds}}} with one value per fold`,
+      );
   });
   return b;
 }

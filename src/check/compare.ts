@@ -31,7 +31,12 @@ export interface CheckOptions {
   readonly anyChange: boolean;
 }
 
-export const DEFAULT_CHECK: CheckOptions = { tolerance: 0, alpha: 0.05, metrics: ['accuracy', 'rmse'], anyChange: false };
+export const DEFAULT_CHECK: CheckOptions = {
+  tolerance: 0,
+  alpha: 0.05,
+  metrics: ['accuracy', 'rmse'],
+  anyChange: false,
+};
 
 export type MetricStatus = 'same' | 'better' | 'worse' | 'within tolerance' | 'significantly worse' | 'changed';
 
@@ -67,7 +72,9 @@ export interface CheckResult {
 }
 
 function samefolds(a: BaselineEntry, b: BaselineEntry): boolean {
-  return a.folds.length === b.folds.length && a.folds.every((f, i) => f[0] === b.folds[i]![0] && f[1] === b.folds[i]![1]);
+  return (
+    a.folds.length === b.folds.length && a.folds.every((f, i) => f[0] === b.folds[i]![0] && f[1] === b.folds[i]![1])
+  );
 }
 
 export function formatPoints(x: number): string {
@@ -75,7 +82,13 @@ export function formatPoints(x: number): string {
   return `${x < 0 && s !== '0.00' ? '−' : x > 0 && s !== '0.00' ? '+' : ''}${s}`;
 }
 
-export function checkMetric(metric: CompareMetric, base: BaselineEntry, cur: BaselineEntry, pairable: boolean, o: CheckOptions): MetricCheck | null {
+export function checkMetric(
+  metric: CompareMetric,
+  base: BaselineEntry,
+  cur: BaselineEntry,
+  pairable: boolean,
+  o: CheckOptions,
+): MetricCheck | null {
   const b = base.metrics[metric];
   const c = cur.metrics[metric];
   if (!b || !c) return null;
@@ -83,7 +96,10 @@ export function checkMetric(metric: CompareMetric, base: BaselineEntry, cur: Bas
   const change = (c.mean - b.mean) * 100 * (higher ? 1 : -1);
   let p: number | null = null;
   if (pairable && samefolds(base, cur)) {
-    const t = wilcoxonSignedRank(c.folds, b.folds, { alternative: higher ? 'less' : 'greater', tolerance: FOLD_EPSILON });
+    const t = wilcoxonSignedRank(c.folds, b.folds, {
+      alternative: higher ? 'less' : 'greater',
+      tolerance: FOLD_EPSILON,
+    });
     p = Number.isNaN(t.p) ? null : t.p;
   }
   const worse = -change > o.tolerance + POINT_EPSILON;
@@ -126,7 +142,13 @@ export function checkResults(
     seen.add(key);
     const cur = current.get(key);
     if (!cur) {
-      entries.push({ dataset: base.dataset, method: base.method, status: 'missing', metrics: [], reasons: ['no current results (a job failed, or the spec no longer has it)'] });
+      entries.push({
+        dataset: base.dataset,
+        method: base.method,
+        status: 'missing',
+        metrics: [],
+        reasons: ['no current results (a job failed, or the spec no longer has it)'],
+      });
       continue;
     }
     const pairable = splitsMatch.get(base.dataset) ?? true;
@@ -136,21 +158,34 @@ export function checkResults(
       .map((m) => {
         const t = metricDef(m.metric);
         const what = `${t.title} ${m.baseline.toFixed(4)} → ${m.current.toFixed(4)} (${formatPoints(m.change)} points`;
-        if (m.status === 'worse') return `${what}, worse than the tolerance ${o.tolerance}${m.p !== null ? `; p = ${m.p.toPrecision(3)} over ${m.folds} folds` : ''})`;
-        if (m.status === 'significantly worse') return `${what}; significantly worse over ${m.folds} folds, p = ${m.p!.toPrecision(3)} ≤ ${o.alpha})`;
+        if (m.status === 'worse')
+          return `${what}, worse than the tolerance ${o.tolerance}${m.p !== null ? `; p = ${m.p.toPrecision(3)} over ${m.folds} folds` : ''})`;
+        if (m.status === 'significantly worse')
+          return `${what}; significantly worse over ${m.folds} folds, p = ${m.p!.toPrecision(3)} ≤ ${o.alpha})`;
         return `${what}; changed beyond the tolerance, --any-change)`;
       });
-    entries.push({ dataset: base.dataset, method: base.method, status: reasons.length ? 'fail' : 'pass', metrics, reasons });
+    entries.push({
+      dataset: base.dataset,
+      method: base.method,
+      status: reasons.length ? 'fail' : 'pass',
+      metrics,
+      reasons,
+    });
   }
   for (const [key, cur] of current) {
-    if (!seen.has(key)) entries.push({ dataset: cur.dataset, method: cur.method, status: 'new', metrics: [], reasons: [] });
+    if (!seen.has(key))
+      entries.push({ dataset: cur.dataset, method: cur.method, status: 'new', metrics: [], reasons: [] });
   }
   const unpaired = [...splitsMatch.entries()].filter(([, ok]) => !ok).map(([d]) => d);
-  if (unpaired.length) notes.push(`the folds of ${unpaired.join(', ')} differ from the baseline's: only means are compared there`);
+  if (unpaired.length)
+    notes.push(`the folds of ${unpaired.join(', ')} differ from the baseline's: only means are compared there`);
   const missingMetrics = o.metrics.filter((m) => !baseline.results.some((e) => e.metrics[m]));
   if (missingMetrics.length) notes.push(`the baseline has no ${missingMetrics.join(', ')}`);
   const news = entries.filter((e) => e.status === 'new');
-  if (news.length) notes.push(`${news.length} dataset × method result(s) not in the baseline (not checked; re-record the baseline to include them)`);
+  if (news.length)
+    notes.push(
+      `${news.length} dataset × method result(s) not in the baseline (not checked; re-record the baseline to include them)`,
+    );
   const failures = entries.filter((e) => e.status === 'fail' || e.status === 'missing');
   return { experiment: baseline.experiment, options: o, entries, failures, notes, passed: failures.length === 0 };
 }

@@ -71,7 +71,9 @@ export interface BaselineRun {
 /** Run the grid and write the baseline; refuses when a job failed (a baseline must be complete). */
 export async function recordBaseline(specFile: string, out: string, o: GridOptions = {}): Promise<BaselineRun> {
   const grid = await runGrid(specFile, o);
-  const failedJobs = grid.failed.map((f) => `${f.dataset} × ${f.method}, repeat ${f.repeat}, fold ${f.fold}: ${f.error}`);
+  const failedJobs = grid.failed.map(
+    (f) => `${f.dataset} × ${f.method}, repeat ${f.repeat}, fold ${f.fold}: ${f.error}`,
+  );
   const baseline = makeBaseline(grid.spec, specFile, grid.rows, grid.datasets);
   const file = resolve(out);
   if (failedJobs.length === 0) writeBaseline(file, baseline);
@@ -102,7 +104,9 @@ export async function runCheck(specFile: string, baselineFile: string, o: CheckC
   };
   const { spec } = loadSpecFile(specFile);
   if (spec.name !== baseline.experiment) {
-    throw new UserError(`${baselineFile}: the baseline is for experiment '${baseline.experiment}', the spec is '${spec.name}'`);
+    throw new UserError(
+      `${baselineFile}: the baseline is for experiment '${baseline.experiment}', the spec is '${spec.name}'`,
+    );
   }
   const grid = await runGrid(specFile, o);
   const splitsMatch = new Map<string, boolean>();
@@ -116,10 +120,13 @@ export async function runCheck(specFile: string, baselineFile: string, o: CheckC
   for (const [name, d] of Object.entries(grid.datasets)) {
     const b = baseline.datasets?.[name];
     if (b && b.sha256 !== d.sha256) {
-      notes.unshift(`the data file of ${name} changed since the baseline: sha256 ${b.sha256.slice(0, 12)}… then, ${d.sha256.slice(0, 12)}… now`);
+      notes.unshift(
+        `the data file of ${name} changed since the baseline: sha256 ${b.sha256.slice(0, 12)}… then, ${d.sha256.slice(0, 12)}… now`,
+      );
     }
   }
-  if (baseline.spec_hash !== gridHash(grid.spec)) notes.unshift('the spec\'s grid differs from the one the baseline was recorded with');
+  if (baseline.spec_hash !== gridHash(grid.spec))
+    notes.unshift("the spec's grid differs from the one the baseline was recorded with");
   if (grid.failed.length > 0) {
     const f = grid.failed[0]!;
     notes.unshift(`${grid.failed.length} job(s) failed, e.g. ${f.dataset} × ${f.method} fold ${f.fold}: ${f.error}`);

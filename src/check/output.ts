@@ -28,7 +28,18 @@ const HEADER: Line = {
 function lines(r: CheckResult): Line[] {
   return r.entries.flatMap((e): Line[] => {
     if (e.status === 'missing' || e.status === 'new') {
-      return [{ dataset: e.dataset, method: e.method, metric: '', baseline: '', current: '', change: '', p: '', verdict: e.status === 'missing' ? 'MISSING' : 'new (not in baseline)' }];
+      return [
+        {
+          dataset: e.dataset,
+          method: e.method,
+          metric: '',
+          baseline: '',
+          current: '',
+          change: '',
+          p: '',
+          verdict: e.status === 'missing' ? 'MISSING' : 'new (not in baseline)',
+        },
+      ];
     }
     return e.metrics.map((m) => ({
       dataset: e.dataset,
@@ -58,10 +69,24 @@ export function renderText(r: CheckResult, baselineFile: string): string {
   const keys = Object.keys(HEADER) as (keyof Line)[];
   const widths = keys.map((k) => Math.max(...rows.map((x) => [...x[k]].length)));
   const numeric = new Set<keyof Line>(['baseline', 'current', 'change', 'p']);
-  const fmt = (x: Line): string => keys.map((k, i) => (numeric.has(k) ? x[k].padStart(widths[i]!) : x[k].padEnd(widths[i]!))).join('  ').trimEnd();
-  const out = [headline(r, baselineFile), '', fmt(HEADER), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(fmt), ''];
+  const fmt = (x: Line): string =>
+    keys
+      .map((k, i) => (numeric.has(k) ? x[k].padStart(widths[i]!) : x[k].padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  const out = [
+    headline(r, baselineFile),
+    '',
+    fmt(HEADER),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.slice(1).map(fmt),
+    '',
+  ];
   for (const n of r.notes) out.push(`note: ${n}`);
-  if (r.passed) out.push(`PASS: ${r.entries.filter((e) => e.status === 'pass').length} dataset × method result(s) are no worse than the baseline.`);
+  if (r.passed)
+    out.push(
+      `PASS: ${r.entries.filter((e) => e.status === 'pass').length} dataset × method result(s) are no worse than the baseline.`,
+    );
   else {
     out.push(`FAIL: ${r.failures.length} dataset × method result(s) are worse than the baseline:`);
     for (const e of r.failures) out.push(`  ${describe(e)}`);
@@ -71,7 +96,12 @@ export function renderText(r: CheckResult, baselineFile: string): string {
 
 export function renderMarkdown(r: CheckResult, baselineFile: string): string {
   const md = (s: string): string => escapeMarkdown(s);
-  const out = [`## ${r.passed ? '✅ bnclab check passed' : '❌ bnclab check failed'}: ${md(r.experiment)}`, '', md(headline(r, baselineFile)), ''];
+  const out = [
+    `## ${r.passed ? '✅ bnclab check passed' : '❌ bnclab check failed'}: ${md(r.experiment)}`,
+    '',
+    md(headline(r, baselineFile)),
+    '',
+  ];
   if (!r.passed) {
     out.push(`**${r.failures.length} dataset × method result(s) worse than the baseline:**`, '');
     for (const e of r.failures) out.push(`- ${md(describe(e))}`);
@@ -91,7 +121,12 @@ export function renderMarkdown(r: CheckResult, baselineFile: string): string {
 function xml(s: string): string {
   // Characters XML 1.0 forbids are dropped; the five specials escaped.
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return s
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** JUnit XML: one test case per dataset × method (class = experiment.dataset, name = method). */
@@ -107,10 +142,17 @@ export function renderJunit(r: CheckResult, baselineFile: string): string {
   for (const e of [...cases, ...skipped]) {
     const open = `    <testcase classname="${xml(`${r.experiment}.${e.dataset}`)}" name="${xml(e.method)}" time="0">`;
     const detail = e.metrics
-      .map((m) => `${metricDef(m.metric).title}: ${m.baseline.toFixed(6)} -> ${m.current.toFixed(6)} (${formatPoints(m.change)} points, p = ${m.p === null ? 'n/a' : m.p.toPrecision(3)}, ${m.status})`)
+      .map(
+        (m) =>
+          `${metricDef(m.metric).title}: ${m.baseline.toFixed(6)} -> ${m.current.toFixed(6)} (${formatPoints(m.change)} points, p = ${m.p === null ? 'n/a' : m.p.toPrecision(3)}, ${m.status})`,
+      )
       .join('\n');
     if (e.status === 'fail' || e.status === 'missing') {
-      out.push(open, `      <failure type="regression" message="${xml(`${e.dataset} × ${e.method}: ${e.reasons.join('; ')}`)}">${xml(detail || e.reasons.join('\n'))}</failure>`, '    </testcase>');
+      out.push(
+        open,
+        `      <failure type="regression" message="${xml(`${e.dataset} × ${e.method}: ${e.reasons.join('; ')}`)}">${xml(detail || e.reasons.join('\n'))}</failure>`,
+        '    </testcase>',
+      );
     } else if (e.status === 'new') {
       out.push(open, '      <skipped message="not in the baseline"/>', '    </testcase>');
     } else {

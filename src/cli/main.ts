@@ -72,14 +72,21 @@ async function main(argv: string[]): Promise<number> {
   if (!cmd) throw new UserError(`unknown command '${name}'; commands: ${Object.keys(commands).join(', ')}`);
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: { ...cmd.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: rest,
+      options: { ...cmd.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0]!;
     // Node's own text ("Unknown option '--worker'. To specify a positional argument …") becomes one short line.
     const bad = /Unknown option '(-{1,2})([^']+)'/.exec(msg);
     if (bad) {
       const near = closest(bad[2]!, Object.keys(cmd.options));
-      throw new UserError(`${name}: unknown option ${bad[1]}${bad[2]}${near ? ` (did you mean --${near}?)` : ''}; usage: ${cmd.usage}`);
+      throw new UserError(
+        `${name}: unknown option ${bad[1]}${bad[2]}${near ? ` (did you mean --${near}?)` : ''}; usage: ${cmd.usage}`,
+      );
     }
     throw new UserError(`${name}: ${msg}; usage: ${cmd.usage}`);
   }

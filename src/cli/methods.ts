@@ -2,7 +2,18 @@
  * The method catalog as Markdown, generated from the registry (ids, titles, citations, parameters with
  * their defaults), so docs/methods.md never disagrees with the code. `bnclab methods --write` rewrites it.
  */
-import { compatible, getBaseline, getEstimator, getStructure, listBaselines, listEstimators, listStructures, type Estimator, type JsonSchema, type MethodInfo } from '../registry.js';
+import {
+  compatible,
+  getBaseline,
+  getEstimator,
+  getStructure,
+  listBaselines,
+  listEstimators,
+  listStructures,
+  type Estimator,
+  type JsonSchema,
+  type MethodInfo,
+} from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { closest } from '../util/text.js';
 import '../methods.js';
@@ -25,7 +36,12 @@ export function methodsMarkdown(): string {
     'the CPTs of that structure by EM (src/bn/em.ts); the others are refused under `missing: em`.',
     '',
   ];
-  const section = (title: string, intro: string, methods: readonly MethodInfo[], extra?: (m: MethodInfo) => string[]): void => {
+  const section = (
+    title: string,
+    intro: string,
+    methods: readonly MethodInfo[],
+    extra?: (m: MethodInfo) => string[],
+  ): void => {
     out.push(`## ${title}`, '', intro, '');
     for (const m of methods) {
       out.push(`### \`${m.id}\`: ${m.title}`, '', m.citation, '');
@@ -36,25 +52,52 @@ export function methodsMarkdown(): string {
       else {
         out.push('| parameter | type | default | meaning |', '|---|---|---|---|');
         for (const p of params) {
-          out.push(`| \`${p.name}\` | ${p.type.replace(/\|/g, '\\|')} | ${p.default === undefined ? '' : `\`${p.default}\``} | ${p.meaning.replace(/\|/g, '\\|')} |`);
+          out.push(
+            `| \`${p.name}\` | ${p.type.replace(/\|/g, '\\|')} | ${p.default === undefined ? '' : `\`${p.default}\``} | ${p.meaning.replace(/\|/g, '\\|')} |`,
+          );
         }
         out.push('');
       }
       if (m.maxAttributes !== undefined) out.push(`Handles at most ${m.maxAttributes} attributes.`, '');
     }
   };
-  section('Structure learners', 'A structure learner returns a DAG over the attributes and the class (or weighted DAGs).', listStructures());
-  section('Parameter estimators', 'An estimator fits the parameters of a structure and returns the class posteriors.', listEstimators(), (m) => {
-    // Listed from the declared traits: with `requires`, the learners it fits; with `rejects` only, the others.
-    const e = m as Estimator;
-    const fits = listStructures().map((s) => [s.id, compatible(e, s.id)] as const);
-    const lines: string[] = [];
-    if (e.requires?.length) lines.push(`Applies to: ${fits.filter(([, ok]) => ok).map(([id]) => `\`${id}\``).join(', ')}.`);
-    else if (e.rejects?.length) lines.push(`Does not apply to: ${fits.filter(([, ok]) => !ok).map(([id]) => `\`${id}\``).join(', ')}.`);
-    if ((m as { pseudoCount?: unknown }).pseudoCount) lines.push('Fitted by EM under `missing: em`.');
-    return lines.length ? [...lines, ''] : [];
-  });
-  section('Baselines', 'Classifiers outside the structure × estimator grid, run on the same folds and preprocessing.', listBaselines());
+  section(
+    'Structure learners',
+    'A structure learner returns a DAG over the attributes and the class (or weighted DAGs).',
+    listStructures(),
+  );
+  section(
+    'Parameter estimators',
+    'An estimator fits the parameters of a structure and returns the class posteriors.',
+    listEstimators(),
+    (m) => {
+      // Listed from the declared traits: with `requires`, the learners it fits; with `rejects` only, the others.
+      const e = m as Estimator;
+      const fits = listStructures().map((s) => [s.id, compatible(e, s.id)] as const);
+      const lines: string[] = [];
+      if (e.requires?.length)
+        lines.push(
+          `Applies to: ${fits
+            .filter(([, ok]) => ok)
+            .map(([id]) => `\`${id}\``)
+            .join(', ')}.`,
+        );
+      else if (e.rejects?.length)
+        lines.push(
+          `Does not apply to: ${fits
+            .filter(([, ok]) => !ok)
+            .map(([id]) => `\`${id}\``)
+            .join(', ')}.`,
+        );
+      if ((m as { pseudoCount?: unknown }).pseudoCount) lines.push('Fitted by EM under `missing: em`.');
+      return lines.length ? [...lines, ''] : [];
+    },
+  );
+  section(
+    'Baselines',
+    'Classifiers outside the structure × estimator grid, run on the same folds and preprocessing.',
+    listBaselines(),
+  );
   return out.join('\n');
 }
 
@@ -89,7 +132,9 @@ export function methodDetail(id: string): string {
   if (found.length === 0) {
     const ids = [...listStructures(), ...listEstimators(), ...listBaselines()].map((x) => x.id);
     const near = closest(id, ids);
-    throw new UserError(`methods: no method '${id}'${near ? ` (did you mean '${near}'?)` : ''}; 'bnclab methods' lists them`);
+    throw new UserError(
+      `methods: no method '${id}'${near ? ` (did you mean '${near}'?)` : ''}; 'bnclab methods' lists them`,
+    );
   }
   const out: string[] = [];
   for (const [kind, m] of found) {
@@ -101,24 +146,46 @@ export function methodDetail(id: string): string {
       const plain = rows.map((r) => [r.name, r.type.replace(/`/g, ''), r.default ?? '', r.meaning]);
       const head = ['name', 'type', 'default', 'meaning'];
       const w = head.map((h, i) => Math.max(h.length, ...plain.map((r) => r[i]!.length)));
-      const line = (r: string[]): string => '  ' + r.map((c, i) => (i < 3 ? c.padEnd(w[i]!) : c)).join('  ').trimEnd();
+      const line = (r: string[]): string =>
+        '  ' +
+        r
+          .map((c, i) => (i < 3 ? c.padEnd(w[i]!) : c))
+          .join('  ')
+          .trimEnd();
       out.push(line(head), ...plain.map(line), '');
     }
     if (m.maxAttributes !== undefined) out.push(`Handles at most ${m.maxAttributes} attributes.`, '');
     if (kind === 'structure learner') {
-      const ok = listEstimators().filter((est) => compatible(est, m.id)).map((est) => est.id);
-      const not = listEstimators().filter((est) => !compatible(est, m.id)).map((est) => est.id);
+      const ok = listEstimators()
+        .filter((est) => compatible(est, m.id))
+        .map((est) => est.id);
+      const not = listEstimators()
+        .filter((est) => !compatible(est, m.id))
+        .map((est) => est.id);
       out.push(`Estimators it pairs with: ${ok.join(', ')}`);
       if (not.length) out.push(`Not with: ${not.join(', ')}`);
-      out.push('', `In a spec: structures: [${m.id}] with estimators: [${ok[0] ?? '…'}], or methods: [{ structure: ${m.id}, estimator: ${ok[0] ?? '…'} }]`, '');
+      out.push(
+        '',
+        `In a spec: structures: [${m.id}] with estimators: [${ok[0] ?? '…'}], or methods: [{ structure: ${m.id}, estimator: ${ok[0] ?? '…'} }]`,
+        '',
+      );
     } else if (kind === 'parameter estimator') {
-      const ok = listStructures().filter((st) => compatible(m as Estimator, st.id)).map((st) => st.id);
-      const not = listStructures().filter((st) => !compatible(m as Estimator, st.id)).map((st) => st.id);
-      out.push(`Structures it pairs with: ${ok.length === listStructures().length ? `every structure learner (${ok.join(', ')})` : ok.join(', ')}`);
+      const ok = listStructures()
+        .filter((st) => compatible(m as Estimator, st.id))
+        .map((st) => st.id);
+      const not = listStructures()
+        .filter((st) => !compatible(m as Estimator, st.id))
+        .map((st) => st.id);
+      out.push(
+        `Structures it pairs with: ${ok.length === listStructures().length ? `every structure learner (${ok.join(', ')})` : ok.join(', ')}`,
+      );
       if (not.length) out.push(`Not with: ${not.join(', ')}`);
       out.push('');
     } else {
-      out.push('A baseline runs on its own (spec: baselines: [' + m.id + ']), on the same folds and preprocessing.', '');
+      out.push(
+        'A baseline runs on its own (spec: baselines: [' + m.id + ']), on the same folds and preprocessing.',
+        '',
+      );
     }
   }
   return out.join('\n');

@@ -18,7 +18,12 @@ export async function readObservations(dbPath: string): Promise<CostObservation[
   try {
     const rows = await store.methodTimings();
     return rows.map((r) => ({
-      method: methodIdentity(String(r['structure']), String(r['structure_params']), r['estimator'] === null ? null : String(r['estimator']), r['estimator_params'] === null ? null : String(r['estimator_params'])),
+      method: methodIdentity(
+        String(r['structure']),
+        String(r['structure_params']),
+        r['estimator'] === null ? null : String(r['estimator']),
+        r['estimator_params'] === null ? null : String(r['estimator_params']),
+      ),
       datasetHash: String(r['dataset_hash']),
       meanMs: Number(r['ms']),
       jobs: Number(r['n']),
@@ -54,7 +59,12 @@ export function pilotSample(plan: Plan, model: CostModel, perMethod = 2): Planne
 
 /** Observations from pilot outcomes (job → measured ms). */
 export function pilotObservations(results: readonly { job: PlannedJob; ms: number }[]): CostObservation[] {
-  return results.map(({ job, ms }) => ({ method: methodIdentityOf(job.method), datasetHash: job.dataset.handle.sha256, meanMs: ms, jobs: 1 }));
+  return results.map(({ job, ms }) => ({
+    method: methodIdentityOf(job.method),
+    datasetHash: job.dataset.handle.sha256,
+    meanMs: ms,
+    jobs: 1,
+  }));
 }
 
 export function fmtHours(ms: number): string {
@@ -82,7 +92,9 @@ export function estimateLines(plan: Plan, model: CostModel, cores: number): stri
   }
   const w = Math.max(6, ...[...per.keys()].map((k) => k.length));
   const out = [`estimate (expected time on one core of the reference machine; see docs/cluster.md):`];
-  out.push(`  ${'method'.padEnd(w)}  ${'jobs'.padStart(6)}  ${'core-hours'.padStart(10)}  ${'share'.padStart(6)}  basis`);
+  out.push(
+    `  ${'method'.padEnd(w)}  ${'jobs'.padStart(6)}  ${'core-hours'.padStart(10)}  ${'share'.padStart(6)}  basis`,
+  );
   for (const [label, e] of per) {
     out.push(
       `  ${label.padEnd(w)}  ${String(e.jobs).padStart(6)}  ${hours(e.ms).padStart(10)}  ${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ${[...e.bases].sort().join('+')}`,
@@ -91,9 +103,13 @@ export function estimateLines(plan: Plan, model: CostModel, cores: number): stri
   out.push(`  ${'total'.padEnd(w)}  ${String(plan.jobs.length).padStart(6)}  ${hours(total).padStart(10)}`);
   // Wall time: the work spread over the cores, but never below the longest single job.
   const wall = Math.max(total / cores, longest);
-  out.push(`wall time on ${cores} core${cores > 1 ? 's' : ''}: about ${fmtHours(wall)} (longest single job ${fmtHours(longest)})`);
+  out.push(
+    `wall time on ${cores} core${cores > 1 ? 's' : ''}: about ${fmtHours(wall)} (longest single job ${fmtHours(longest)})`,
+  );
   if (model.fallbackMethods.length > 0) {
-    out.push(`no cost formula for ${model.fallbackMethods.join(', ')}: costed like kDB-1 (calibrate with --db or --pilot)`);
+    out.push(
+      `no cost formula for ${model.fallbackMethods.join(', ')}: costed like kDB-1 (calibrate with --db or --pilot)`,
+    );
   }
   return out;
 }
@@ -107,11 +123,14 @@ export function shardLines(plan: Plan, model: CostModel, count: number, all = fa
   const mean = best.reduce((a, b) => a + b, 0) / count;
   const max = Math.max(...best);
   const out = [`shards: ${count} (balanced by expected cost; the same partition on every machine)`];
-  const show = all || count <= 16 ? [...best.keys()] : [...best.keys()].filter((i) => i < 4 || i >= count - 2 || best[i] === max);
+  const show =
+    all || count <= 16 ? [...best.keys()] : [...best.keys()].filter((i) => i < 4 || i >= count - 2 || best[i] === max);
   let last = -1;
   for (const i of show) {
     if (i > last + 1) out.push('  …');
-    out.push(`  shard ${String(i + 1).padStart(String(count).length)}/${count}: ${String(part.jobs[i]).padStart(6)} jobs, ${fmtHours(best[i]!).padStart(9)}`);
+    out.push(
+      `  shard ${String(i + 1).padStart(String(count).length)}/${count}: ${String(part.jobs[i]).padStart(6)} jobs, ${fmtHours(best[i]!).padStart(9)}`,
+    );
     last = i;
   }
   out.push(

@@ -13,8 +13,15 @@ export interface PilotResult {
   readonly failed: { job: PlannedJob; error: string }[];
 }
 
-export async function runPilot(plan: Plan, jobs: readonly PlannedJob[], opts: { workers?: number; timeoutSec: number }): Promise<PilotResult> {
-  const pool = new WorkerPool(Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), jobs.length)), opts.timeoutSec * 1000);
+export async function runPilot(
+  plan: Plan,
+  jobs: readonly PlannedJob[],
+  opts: { workers?: number; timeoutSec: number },
+): Promise<PilotResult> {
+  const pool = new WorkerPool(
+    Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), jobs.length)),
+    opts.timeoutSec * 1000,
+  );
   const measured: PilotResult['measured'] = [];
   const failed: PilotResult['failed'] = [];
   try {

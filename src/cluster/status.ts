@@ -54,7 +54,10 @@ export function shardFileName(index: number, count: number): string {
   return `shard-${String(index).padStart(String(count).length, '0')}-of-${count}.duckdb`;
 }
 
-async function readStates(file: string, keys: ReadonlySet<string>): Promise<{ states: Map<string, JobState>; note: SourceNote }> {
+async function readStates(
+  file: string,
+  keys: ReadonlySet<string>,
+): Promise<{ states: Map<string, JobState>; note: SourceNote }> {
   const states = new Map<string, JobState>();
   const read = async (path: string): Promise<void> => {
     const store = await ResultStore.open(path, { readOnly: true });
@@ -82,7 +85,15 @@ async function readStates(file: string, keys: ReadonlySet<string>): Promise<{ st
       await read(copy);
       return { states, note: { file, how: 'snapshot', jobs: states.size } };
     } catch (e2) {
-      return { states, note: { file, how: 'unreadable', reason: `${message} (and a snapshot copy could not be read: ${(e2 as Error).message.split('\n')[0]})`, jobs: 0 } };
+      return {
+        states,
+        note: {
+          file,
+          how: 'unreadable',
+          reason: `${message} (and a snapshot copy could not be read: ${(e2 as Error).message.split('\n')[0]})`,
+          jobs: 0,
+        },
+      };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -108,7 +119,13 @@ export async function collectStatus(plan: Plan, files: readonly string[]): Promi
   };
   for (const j of plan.jobs) {
     const id = `${j.dataset.handle.name}\u0000${j.method.label}`;
-    const row = rows.get(id) ?? { dataset: j.dataset.handle.name, method: j.method.label, done: 0, failed: 0, pending: 0 };
+    const row = rows.get(id) ?? {
+      dataset: j.dataset.handle.name,
+      method: j.method.label,
+      done: 0,
+      failed: 0,
+      pending: 0,
+    };
     const s = state.get(j.key) ?? 'pending';
     bump(row, s);
     bump(total, s);
@@ -116,7 +133,9 @@ export async function collectStatus(plan: Plan, files: readonly string[]): Promi
   }
   // Shard progress when the files follow the shard-I-of-N naming.
   let shards: StatusResult['shards'];
-  const counts = new Set(files.map((f) => /-of-(\d+)\.duckdb$/.exec(f)?.[1]).filter((x): x is string => x !== undefined));
+  const counts = new Set(
+    files.map((f) => /-of-(\d+)\.duckdb$/.exec(f)?.[1]).filter((x): x is string => x !== undefined),
+  );
   if (counts.size === 1) {
     const n = Number([...counts][0]);
     const part = partitionPlan(plan, new CostModel(plan), n);

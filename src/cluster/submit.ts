@@ -56,7 +56,11 @@ export function defaultBnclabCommand(): string {
   return `${sh(process.execPath)} ${sh(main)}`;
 }
 
-export function sbatchScript(specFile: string, name: string, o: Omit<SubmitOptions, 'wait' | 'pollSeconds' | 'log'>): string {
+export function sbatchScript(
+  specFile: string,
+  name: string,
+  o: Omit<SubmitOptions, 'wait' | 'pollSeconds' | 'log'>,
+): string {
   const width = String(o.shards).length;
   const lines = [
     '#!/bin/bash',
@@ -97,7 +101,8 @@ function scheduler(cmd: string, args: readonly string[], log: (s: string) => voi
         : `${cmd}: ${r.error.message}`,
     );
   }
-  if (r.status !== 0) throw new UserError(`${cmd} failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n')[0]}`);
+  if (r.status !== 0)
+    throw new UserError(`${cmd} failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n')[0]}`);
   return r.stdout;
 }
 
@@ -202,9 +207,13 @@ export async function submitSlurm(specFile: string, plan: Plan, o: SubmitOptions
   const part = partitionPlan(plan, model, o.shards);
   const longestJob = plan.jobs.reduce((a, j) => Math.max(a, model.staticCost(j)), 0);
   const perTask = Math.max(...part.load.map((l) => l / o.cpusPerTask), longestJob);
-  o.log(`${plan.jobs.length} jobs in ${o.shards} shards; expected time of the longest task ${fmtHours(perTask)} on ${o.cpusPerTask} reference core(s) (see 'bnclab plan --shards ${o.shards} --estimate')`);
+  o.log(
+    `${plan.jobs.length} jobs in ${o.shards} shards; expected time of the longest task ${fmtHours(perTask)} on ${o.cpusPerTask} reference core(s) (see 'bnclab plan --shards ${o.shards} --estimate')`,
+  );
   if (o.time !== undefined && slurmTimeSeconds(o.time) * 1000 < perTask) {
-    o.log(`warning: --time ${o.time} is shorter than that; tasks that hit it are resubmitted once by --wait, and resume where they stopped`);
+    o.log(
+      `warning: --time ${o.time} is shorter than that; tasks that hit it are resubmitted once by --wait, and resume where they stopped`,
+    );
   }
   mkdirSync(join(o.dir, 'logs'), { recursive: true });
   mkdirSync(join(o.dir, 'shards'), { recursive: true });
@@ -233,12 +242,21 @@ export async function submitSlurm(specFile: string, plan: Plan, o: SubmitOptions
     waitForJobs([ids[1]!], o);
     logStates(ids[1]!, o.log);
     incomplete = await incompleteShards(plan, o.dir, o.shards);
-    if (incomplete.length > 0) o.log(`shards still not complete after one resubmission: ${incomplete.join(', ')} (see ${join(o.dir, 'logs')}); merging what there is`);
+    if (incomplete.length > 0)
+      o.log(
+        `shards still not complete after one resubmission: ${incomplete.join(', ')} (see ${join(o.dir, 'logs')}); merging what there is`,
+      );
   }
   return { script, jobIds: ids, resubmitted, incomplete };
 }
 
 function logStates(id: string, log: (s: string) => void): void {
   const states = taskStates(id, log);
-  if (states.size > 0) log(`tasks of ${id}: ${[...states].sort((a, b) => a[0] - b[0]).map(([i, s]) => `${i} ${s}`).join(', ')}`);
+  if (states.size > 0)
+    log(
+      `tasks of ${id}: ${[...states]
+        .sort((a, b) => a[0] - b[0])
+        .map(([i, s]) => `${i} ${s}`)
+        .join(', ')}`,
+    );
 }

@@ -19,13 +19,7 @@
  * so the messages and line numbers are those of the line-splitting reader this replaced.
  */
 import { UserError } from '../util/errors.js';
-import {
-  baseName,
-  findClassColumn,
-  makeTable,
-  parseNumber,
-  sortLabels,
-} from './columns.js';
+import { baseName, findClassColumn, makeTable, parseNumber, sortLabels } from './columns.js';
 import type { RawColumn, RawTable } from './table.js';
 
 export interface ArffOptions {
@@ -203,7 +197,8 @@ export function parseArff(text: string, opts: ArffOptions): RawTable {
     const s = stripComment(text.slice(pos, end)).trim();
     pos = end < n ? afterEnd(end) : n + 1;
     if (s === '') continue;
-    if (!s.startsWith('@')) throw new UserError(`${file}:${lineNo}: expected @relation, @attribute or @data, got '${s.slice(0, 40)}'`);
+    if (!s.startsWith('@'))
+      throw new UserError(`${file}:${lineNo}: expected @relation, @attribute or @data, got '${s.slice(0, 40)}'`);
     const [kw, rest] = firstToken(s, file, lineNo);
     switch (kw.toLowerCase()) {
       case '@relation':
@@ -249,7 +244,16 @@ export function parseArff(text: string, opts: ArffOptions): RawTable {
   let cap = 1;
   for (let k = text.indexOf('\n', pos); k >= 0; k = text.indexOf('\n', k + 1)) cap++;
   if (cap === 1) for (let k = text.indexOf('\r', pos); k >= 0; k = text.indexOf('\r', k + 1)) cap++;
-  const scan = new DataScanner(text, file, names, kind, interners, classIdx, classIdx >= 0 && attrs[classIdx]!.type.kind === 'numeric', cap);
+  const scan = new DataScanner(
+    text,
+    file,
+    names,
+    kind,
+    interners,
+    classIdx,
+    classIdx >= 0 && attrs[classIdx]!.type.kind === 'numeric',
+    cap,
+  );
   let rows = 0; // data rows, including those dropped for a missing class
   while (pos < n) {
     lineNo++;
@@ -261,9 +265,11 @@ export function parseArff(text: string, opts: ArffOptions): RawTable {
     if (ls === le) continue;
     const first = text.charCodeAt(ls);
     if (first === PERCENT) continue;
-    if (first === LBRACE) throw new UserError(`${file}:${lineNo}: sparse ARFF rows are not supported; save the data as dense ARFF or CSV`);
+    if (first === LBRACE)
+      throw new UserError(`${file}:${lineNo}: sparse ARFF rows are not supported; save the data as dense ARFF or CSV`);
     const count = scan.split(ls, le, lineNo);
-    if (count === m + 1 && scan.lastIsWeight) throw new UserError(`${file}:${lineNo}: instance weights ({w}) are not supported`);
+    if (count === m + 1 && scan.lastIsWeight)
+      throw new UserError(`${file}:${lineNo}: instance weights ({w}) are not supported`);
     if (count !== m) throw new UserError(`${file}:${lineNo}: row has ${count} values, ${m} attributes declared`);
     rows++;
     if (classIdx >= 0) scan.store(lineNo); // else only checking the rows; the class column error comes next
@@ -283,7 +289,11 @@ export function parseArff(text: string, opts: ArffOptions): RawTable {
   for (let a = 0; a < m; a++) {
     const attr = attrs[a]!;
     if (kind[a] === NUMERIC) {
-      columns.push({ name: attr.name, type: 'numeric', values: nums[a]!.length === kept ? nums[a]! : nums[a]!.slice(0, kept) });
+      columns.push({
+        name: attr.name,
+        type: 'numeric',
+        values: nums[a]!.length === kept ? nums[a]! : nums[a]!.slice(0, kept),
+      });
       continue;
     }
     const col = codes[a]!.length === kept ? codes[a]! : codes[a]!.slice(0, kept);
@@ -477,13 +487,16 @@ class DataScanner {
       count++;
       this.lastIsWeight = !q && e > b && text.charCodeAt(b) === LBRACE;
       if (i >= le || text.charCodeAt(i) === PERCENT) return count;
-      if (text.charCodeAt(i) !== COMMA) throw new UserError(`${this.file}:${lineNo}: unexpected '${text[i]}' after a quoted value`);
+      if (text.charCodeAt(i) !== COMMA)
+        throw new UserError(`${this.file}:${lineNo}: unexpected '${text[i]}' after a quoted value`);
       i++;
     }
   }
 
   private missing(a: number): boolean {
-    return this.quoted[a] === 0 && this.end[a]! - this.begin[a]! === 1 && this.text.charCodeAt(this.begin[a]!) === QMARK;
+    return (
+      this.quoted[a] === 0 && this.end[a]! - this.begin[a]! === 1 && this.text.charCodeAt(this.begin[a]!) === QMARK
+    );
   }
 
   private valueOf(a: number): string {
@@ -523,11 +536,13 @@ class DataScanner {
       const dec = this.decoded[a] ?? null;
       const h = this.hashes[a]!;
       const interner = this.interners[a]!;
-      let code = dec === null ? interner.find(this.text, this.begin[a]!, this.end[a]!, h) : interner.find(dec, 0, dec.length, h);
+      let code =
+        dec === null ? interner.find(this.text, this.begin[a]!, this.end[a]!, h) : interner.find(dec, 0, dec.length, h);
       if (code < 0) {
         const v = this.valueOf(a);
         if (k === NOMINAL) {
-          if (errors[a] === null) errors[a] = `${this.file}:${lineNo}: value '${v}' is not declared for nominal attribute '${this.names[a]}'`;
+          if (errors[a] === null)
+            errors[a] = `${this.file}:${lineNo}: value '${v}' is not declared for nominal attribute '${this.names[a]}'`;
         } else {
           code = interner.add(v, h);
           // A numeric class: the first row with a new non-number is the first offending row.

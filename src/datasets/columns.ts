@@ -70,7 +70,7 @@ export function encode(cells: readonly (string | null)[], labels: readonly strin
   const out = new Int32Array(cells.length);
   for (let r = 0; r < cells.length; r++) {
     const c = cells[r];
-    out[r] = c === null || c === undefined ? -1 : index.get(c) ?? -1;
+    out[r] = c === null || c === undefined ? -1 : (index.get(c) ?? -1);
   }
   return out;
 }

@@ -184,7 +184,11 @@ export function parseCsvBytes(bytes: Uint8Array, opts: CsvOptions, chunkBytes = 
   let line = 1;
   for (let at = 0; at < bytes.length || carry.length > 0; at += chunkBytes) {
     const last = at + chunkBytes >= bytes.length;
-    const piece = carry + decoder.decode(bytes.subarray(Math.min(at, bytes.length), Math.min(at + chunkBytes, bytes.length)), { stream: !last });
+    const piece =
+      carry +
+      decoder.decode(bytes.subarray(Math.min(at, bytes.length), Math.min(at + chunkBytes, bytes.length)), {
+        stream: !last,
+      });
     const end = tokenize(piece, opts.file, acc.sink, line, last);
     carry = piece.slice(end.index);
     line = end.line;
@@ -331,7 +335,9 @@ class CsvAccumulator {
     const types = this.opts.columnTypes ?? {};
     for (const name of Object.keys(types)) {
       if (!names.includes(name)) {
-        throw new UserError(`${file}: column '${name}' declared in the registry is not in the header (columns: ${listNames(names)})`);
+        throw new UserError(
+          `${file}: column '${name}' declared in the registry is not in the header (columns: ${listNames(names)})`,
+        );
       }
     }
 
@@ -367,7 +373,13 @@ class CsvAccumulator {
     return { ids, used };
   }
 
-  private column(c: number, declared: ColumnType | undefined, keep: Int32Array, subset: boolean, lines: Int32Array): RawColumn {
+  private column(
+    c: number,
+    declared: ColumnType | undefined,
+    keep: Int32Array,
+    subset: boolean,
+    lines: Int32Array,
+  ): RawColumn {
     const name = this.names![c]!;
     if (declared === 'categorical') return this.categorical(c, keep, subset);
     const { ids, used } = this.keptIds(c, keep, subset);
@@ -384,7 +396,9 @@ class CsvAccumulator {
         let r = 0;
         while (ids[r]! < 0 || !Number.isNaN(num[ids[r]!]!)) r++;
         const line = lines[subset ? keep[r]! : r]!;
-        throw new UserError(`${this.opts.file}:${line}: column '${name}' is numeric in the registry but has value '${distinctValues[ids[r]!]}'`);
+        throw new UserError(
+          `${this.opts.file}:${line}: column '${name}' is numeric in the registry but has value '${distinctValues[ids[r]!]}'`,
+        );
       }
       return this.categorical(c, keep, subset);
     }

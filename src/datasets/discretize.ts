@@ -108,7 +108,9 @@ export function fitDiscretizer(
       return { cuts: equalFrequencyCuts(v, bins) };
     }
     default:
-      throw new UserError(`unknown discretisation method '${String(method)}' (known: mdl, median, equal-frequency, none)`);
+      throw new UserError(
+        `unknown discretisation method '${String(method)}' (known: mdl, median, equal-frequency, none)`,
+      );
   }
 }
 

@@ -31,13 +31,18 @@ function arffField(s: string): string {
 
 function discreteColumns(d: DiscreteData, values: ExportValues): ExportColumn[] {
   const text = (labels: readonly string[], code: number): string => (values === 'codes' ? String(code) : labels[code]!);
-  const nominal = (labels: readonly string[]): string[] => (values === 'codes' ? labels.map((_, i) => String(i)) : [...labels]);
+  const nominal = (labels: readonly string[]): string[] =>
+    values === 'codes' ? labels.map((_, i) => String(i)) : [...labels];
   const cols: ExportColumn[] = d.columns.map((col, a) => ({
     name: d.names[a]!,
     nominal: nominal(d.labels[a]!),
     cell: (r: number) => (col[r] === MISSING ? undefined : text(d.labels[a]!, col[r]!)),
   }));
-  cols.push({ name: d.className, nominal: nominal(d.classLabels), cell: (r) => text(d.classLabels, d.classColumn[r]!) });
+  cols.push({
+    name: d.className,
+    nominal: nominal(d.classLabels),
+    cell: (r) => text(d.classLabels, d.classColumn[r]!),
+  });
   return cols;
 }
 
@@ -49,7 +54,8 @@ function rawColumns(t: RawTable, values: ExportValues): ExportColumn[] {
     return {
       name: c.name,
       nominal: values === 'codes' ? c.labels.map((_, i) => String(i)) : c.labels,
-      cell: (r: number) => (c.codes[r]! < 0 ? undefined : values === 'codes' ? String(c.codes[r]!) : c.labels[c.codes[r]!]!),
+      cell: (r: number) =>
+        c.codes[r]! < 0 ? undefined : values === 'codes' ? String(c.codes[r]!) : c.labels[c.codes[r]!]!,
     };
   });
   const classText = (code: number): string => (values === 'codes' ? String(code) : t.classLabels[code]!);
@@ -61,7 +67,12 @@ function rawColumns(t: RawTable, values: ExportValues): ExportColumn[] {
   return cols;
 }
 
-function render(cols: readonly ExportColumn[], rows: ArrayLike<number>, format: ExportFormat, relation: string): string {
+function render(
+  cols: readonly ExportColumn[],
+  rows: ArrayLike<number>,
+  format: ExportFormat,
+  relation: string,
+): string {
   const out: string[] = [];
   if (format === 'csv') {
     out.push(cols.map((c) => csvField(c.name)).join(','));
@@ -73,7 +84,14 @@ function render(cols: readonly ExportColumn[], rows: ArrayLike<number>, format: 
     }
     out.push('', '@data');
     for (let i = 0; i < rows.length; i++) {
-      out.push(cols.map((c) => { const v = c.cell(rows[i]!); return v === undefined ? '?' : arffField(v); }).join(','));
+      out.push(
+        cols
+          .map((c) => {
+            const v = c.cell(rows[i]!);
+            return v === undefined ? '?' : arffField(v);
+          })
+          .join(','),
+      );
     }
   }
   return out.join('\n') + '\n';
@@ -81,11 +99,22 @@ function render(cols: readonly ExportColumn[], rows: ArrayLike<number>, format: 
 
 /** Every row of the preprocessed data, class last. */
 export function exportDiscrete(d: DiscreteData, format: ExportFormat, values: ExportValues, relation: string): string {
-  return render(discreteColumns(d, values), Int32Array.from({ length: d.n }, (_, i) => i), format, relation);
+  return render(
+    discreteColumns(d, values),
+    Int32Array.from({ length: d.n }, (_, i) => i),
+    format,
+    relation,
+  );
 }
 
 /** Rows [rows] of the raw table, class last. */
-export function exportRaw(t: RawTable, rows: ArrayLike<number>, format: ExportFormat, values: ExportValues, relation: string): string {
+export function exportRaw(
+  t: RawTable,
+  rows: ArrayLike<number>,
+  format: ExportFormat,
+  values: ExportValues,
+  relation: string,
+): string {
   return render(rawColumns(t, values), rows, format, relation);
 }
 

@@ -56,14 +56,26 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
       `${entry.file}: sha256 mismatch for data set '${entry.name}': registry expects ${entry.sha256.slice(0, 12)}..., file has ${sha256.slice(0, 12)}... (file modified or corrupt)`,
     );
   }
-  const key = JSON.stringify([path, sha256, entry.name, format, entry.classColumn ?? null, entry.columnTypes ?? null, entry.ignore ?? null]);
+  const key = JSON.stringify([
+    path,
+    sha256,
+    entry.name,
+    format,
+    entry.classColumn ?? null,
+    entry.columnTypes ?? null,
+    entry.ignore ?? null,
+  ]);
   const hit = cache.get(key);
   if (hit) return hit;
 
   checkText(bytes, entry.file);
   let table: RawTable;
   if (format === 'arff') {
-    table = parseArff(bytes.toString('utf8'), { file: entry.file, name: entry.name, ...(entry.classColumn ? { classColumn: entry.classColumn } : {}) });
+    table = parseArff(bytes.toString('utf8'), {
+      file: entry.file,
+      name: entry.name,
+      ...(entry.classColumn ? { classColumn: entry.classColumn } : {}),
+    });
     if (entry.columnTypes) checkDeclaredTypes(table, entry.columnTypes, entry.file);
   } else {
     // Read in pieces, straight into coded columns: the file is never one string.
@@ -76,7 +88,9 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
   }
   if (entry.ignore && entry.ignore.length > 0) table = withoutColumns(table, entry.ignore, entry.file);
   if (table.columns.length === 0) {
-    throw new UserError(`${entry.file}: data set '${entry.name}' has no attribute columns, only the class; a classifier needs at least one attribute`);
+    throw new UserError(
+      `${entry.file}: data set '${entry.name}' has no attribute columns, only the class; a classifier needs at least one attribute`,
+    );
   }
   const loaded: LoadedDataset = { table, sha256 };
   cache.set(key, loaded);
@@ -88,7 +102,9 @@ function withoutColumns(table: RawTable, ignore: readonly string[], file: string
   for (const name of ignore) {
     if (name === table.className) throw new UserError(`${file}: column '${name}' is the class; it cannot be ignored`);
     if (!table.columns.some((c) => c.name === name)) {
-      throw new UserError(`${file}: ignored column '${name}' is not a column of the file (columns: ${table.columns.map((c) => c.name).join(', ')})`);
+      throw new UserError(
+        `${file}: ignored column '${name}' is not a column of the file (columns: ${table.columns.map((c) => c.name).join(', ')})`,
+      );
     }
   }
   return { ...table, columns: table.columns.filter((c) => !ignore.includes(c.name)) };
@@ -100,13 +116,16 @@ function withoutColumns(table: RawTable, ignore: readonly string[], file: string
  * never makes the file one string); the message never echoes the bytes themselves.
  */
 function checkText(bytes: Buffer, file: string): void {
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw new UserError(`${file}: the file is gzip-compressed, not text; decompress it first (gunzip)`);
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b)
+    throw new UserError(`${file}: the file is gzip-compressed, not text; decompress it first (gunzip)`);
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
     throw new UserError(`${file}: the file is a zip archive, not text; extract the data file first`);
   }
   const nul = bytes.indexOf(0);
-  if (nul >= 0) throw new UserError(`${file}: the file holds binary data (a zero byte at offset ${nul}), not CSV/ARFF text`);
-  if (!isUtf8(bytes)) throw new UserError(`${file}: the file is not UTF-8 text; convert it (e.g. iconv -f latin1 -t utf-8)`);
+  if (nul >= 0)
+    throw new UserError(`${file}: the file holds binary data (a zero byte at offset ${nul}), not CSV/ARFF text`);
+  if (!isUtf8(bytes))
+    throw new UserError(`${file}: the file is not UTF-8 text; convert it (e.g. iconv -f latin1 -t utf-8)`);
 }
 
 /** Forget cached tables (tests, or a long-lived process that changes files). */
@@ -119,6 +138,7 @@ function checkDeclaredTypes(table: RawTable, types: Readonly<Record<string, Colu
   for (const [name, t] of Object.entries(types)) {
     const col = table.columns.find((c) => c.name === name);
     if (!col) throw new UserError(`${file}: column '${name}' declared in the registry is not an attribute of the file`);
-    if (col.type !== t) throw new UserError(`${file}: registry declares column '${name}' ${t} but the file declares it ${col.type}`);
+    if (col.type !== t)
+      throw new UserError(`${file}: registry declares column '${name}' ${t} but the file declares it ${col.type}`);
   }
 }

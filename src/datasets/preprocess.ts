@@ -115,19 +115,26 @@ interface Plan {
 function validate(opts: PreprocessOptions): void {
   const m = opts.discretize?.method;
   if (!METHODS.includes(m)) {
-    throw new UserError(`preprocessing.discretize.method: unknown method '${String(m)}' (known: ${METHODS.join(', ')})`);
+    throw new UserError(
+      `preprocessing.discretize.method: unknown method '${String(m)}' (known: ${METHODS.join(', ')})`,
+    );
   }
   const b = opts.discretize.bins;
   if (b !== undefined && (!Number.isInteger(b) || b < 2)) {
     throw new UserError(`preprocessing.discretize.bins: must be an integer >= 2, got ${String(b)}`);
   }
   if (!POLICIES.includes(opts.missing)) {
-    throw new UserError(`preprocessing.missing: unknown policy '${String(opts.missing)}' (known: ${POLICIES.join(', ')})`);
+    throw new UserError(
+      `preprocessing.missing: unknown policy '${String(opts.missing)}' (known: ${POLICIES.join(', ')})`,
+    );
   }
 }
 
 /** The rows (of `rows`, default every row of the table) without any missing attribute value, ascending if `rows` is. */
-export function completeRows(table: RawTable, rows: Int32Array = Int32Array.from({ length: table.n }, (_, i) => i)): Int32Array {
+export function completeRows(
+  table: RawTable,
+  rows: Int32Array = Int32Array.from({ length: table.n }, (_, i) => i),
+): Int32Array {
   const out = new Int32Array(rows.length);
   let k = 0;
   outer: for (let i = 0; i < rows.length; i++) {
@@ -148,7 +155,9 @@ export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: Pr
   if (opts.missing === 'drop-rows' || opts.missing === 'remove-rows') {
     fitRows = completeRows(table, trainRows);
     if (fitRows.length === 0 && trainRows.length > 0) {
-      throw new UserError(`dataset ${table.name}: missing: ${opts.missing} leaves no training rows (every training row has a missing value)`);
+      throw new UserError(
+        `dataset ${table.name}: missing: ${opts.missing} leaves no training rows (every training row has a missing value)`,
+      );
     }
   }
   const tf = tableFacts(table);
@@ -256,7 +265,8 @@ function checkSchema(fitted: RawTable, t: RawTable): void {
       if (c.name !== f.name || c.type !== f.type) return false;
       return c.type === 'numeric' || f.type === 'numeric' || sameStrings(c.labels, f.labels);
     });
-  if (!same) throw new Error(`preprocessor fitted on ${fitted.name} applied to ${t.name}, whose columns or labels differ`);
+  if (!same)
+    throw new Error(`preprocessor fitted on ${fitted.name} applied to ${t.name}, whose columns or labels differ`);
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {

@@ -157,10 +157,19 @@ function readRegistry(root: string): Registry {
 
   const unknown = (what: string, name: string, where?: string): UserError => {
     // Suggest what fits the question: a group for a group, a data set for a data set.
-    const candidates = what === 'data set group' ? [...groups.keys()] : what === 'data set' ? [...byName.keys()] : [...byName.keys(), ...groups.keys()];
+    const candidates =
+      what === 'data set group'
+        ? [...groups.keys()]
+        : what === 'data set'
+          ? [...byName.keys()]
+          : [...byName.keys(), ...groups.keys()];
     const close = closeMatches(name, candidates);
     const hint =
-      close.length > 0 ? `; did you mean ${close.join(', ')}?` : what === 'data set group' ? `; groups: ${[...groups.keys()].join(', ')}` : `; see ${shown}`;
+      close.length > 0
+        ? `; did you mean ${close.join(', ')}?`
+        : what === 'data set group'
+          ? `; groups: ${[...groups.keys()].join(', ')}`
+          : `; see ${shown}`;
     return new UserError(`${where ? `${where}: ` : ''}unknown ${what} '${name}'${hint}`);
   };
 
@@ -211,7 +220,8 @@ function parseEntry(item: unknown, where: string, root: string, groups: Map<stri
   const int = (k: string): number | undefined => {
     const v = item[k];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new UserError(`${at}: ${k} must be a non-negative integer`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+      throw new UserError(`${at}: ${k} must be a non-negative integer`);
     return v;
   };
   const file = str('file', true)!;
@@ -220,7 +230,8 @@ function parseEntry(item: unknown, where: string, root: string, groups: Map<stri
   const path = resolvePath(root, file);
   if (relative(root, path).startsWith('..')) throw new UserError(`${at}: file must lie inside the repository`);
   const sha256 = str('sha256', false);
-  if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256)) throw new UserError(`${at}: sha256 must be 64 lowercase hex digits`);
+  if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256))
+    throw new UserError(`${at}: sha256 must be 64 lowercase hex digits`);
 
   let columnTypes: Record<string, ColumnType> | undefined;
   const cols = item['columns'];
@@ -228,12 +239,14 @@ function parseEntry(item: unknown, where: string, root: string, groups: Map<stri
     if (!isObj(cols)) throw new UserError(`${at}: columns must be a mapping name -> numeric|categorical`);
     columnTypes = {};
     for (const [c, t] of Object.entries(cols)) {
-      if (t !== 'numeric' && t !== 'categorical') throw new UserError(`${at}: columns.${c} must be numeric or categorical, got ${JSON.stringify(t)}`);
+      if (t !== 'numeric' && t !== 'categorical')
+        throw new UserError(`${at}: columns.${c} must be numeric or categorical, got ${JSON.stringify(t)}`);
       columnTypes[c] = t;
     }
   }
   const g = item['groups'] ?? [];
-  if (!Array.isArray(g) || !g.every((x) => typeof x === 'string')) throw new UserError(`${at}: groups must be a list of names`);
+  if (!Array.isArray(g) || !g.every((x) => typeof x === 'string'))
+    throw new UserError(`${at}: groups must be a list of names`);
   for (const x of g as string[]) {
     if (!groups.has(x)) throw new UserError(`${at}: group '${x}' is not declared under groups`);
   }
@@ -243,7 +256,11 @@ function parseEntry(item: unknown, where: string, root: string, groups: Map<stri
     if (!isObj(s) || typeof s['package'] !== 'string' || typeof s['path'] !== 'string') {
       throw new UserError(`${at}: source must have package and path`);
     }
-    source = { package: s['package'], path: s['path'], ...(s['version'] !== undefined ? { version: String(s['version']) } : {}) };
+    source = {
+      package: s['package'],
+      path: s['path'],
+      ...(s['version'] !== undefined ? { version: String(s['version']) } : {}),
+    };
   }
   const notes = item['notes'];
   if (notes !== undefined && (!Array.isArray(notes) || !notes.every((x) => typeof x === 'string'))) {

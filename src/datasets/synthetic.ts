@@ -50,8 +50,10 @@ function dirichlet(k: number, alpha: number, variates: Variates, out: Float64Arr
 export function randomNetwork(opts: SyntheticOptions): SyntheticNetwork {
   const { attributes: m, cards, classCard } = opts;
   if (!Number.isInteger(m) || m < 1) throw new UserError(`synthetic: attributes must be an integer ≥ 1, got ${m}`);
-  if (cards.length !== m || cards.some((c) => !Number.isInteger(c) || c < 2)) throw new UserError('synthetic: one cardinality ≥ 2 per attribute');
-  if (!Number.isInteger(classCard) || classCard < 2) throw new UserError(`synthetic: class cardinality must be ≥ 2, got ${classCard}`);
+  if (cards.length !== m || cards.some((c) => !Number.isInteger(c) || c < 2))
+    throw new UserError('synthetic: one cardinality ≥ 2 per attribute');
+  if (!Number.isInteger(classCard) || classCard < 2)
+    throw new UserError(`synthetic: class cardinality must be ≥ 2, got ${classCard}`);
   const maxParents = opts.maxParents ?? 2;
   const alpha = opts.alpha ?? 1;
   const rng = new Rng(`synthetic/${opts.seed}`);
@@ -76,7 +78,14 @@ export function randomNetwork(opts: SyntheticOptions): SyntheticNetwork {
     for (let q = 0; q < configs; q++) dirichlet(cards[i]!, alpha, variates, cpt, q * cards[i]!);
     cpts.push(cpt);
   }
-  return { names: Array.from({ length: m }, (_, i) => `a${i + 1}`), cards: [...cards], classCard, parents, classPrior, cpts };
+  return {
+    names: Array.from({ length: m }, (_, i) => `a${i + 1}`),
+    cards: [...cards],
+    classCard,
+    parents,
+    classPrior,
+    cpts,
+  };
 }
 
 function draw(p: Float64Array, at: number, k: number, u: number): number {
@@ -91,7 +100,12 @@ function draw(p: Float64Array, at: number, k: number, u: number): number {
  * Draw n rows by ancestral sampling, calling `row` with the attribute codes (reused buffer) and the class
  * code for each, in order. The stream of rows depends only on the network and `seed`.
  */
-export function sampleRows(net: SyntheticNetwork, n: number, seed: string, row: (codes: Int32Array, cls: number) => void): void {
+export function sampleRows(
+  net: SyntheticNetwork,
+  n: number,
+  seed: string,
+  row: (codes: Int32Array, cls: number) => void,
+): void {
   const rng = new Rng(`synthetic-rows/${seed}`);
   const m = net.cards.length;
   const codes = new Int32Array(m);
@@ -110,7 +124,13 @@ export function sampleRows(net: SyntheticNetwork, n: number, seed: string, row: 
  * Write n sampled rows as CSV (header a1..am,class; class values c0..c{k−1}; categorical values v0..;
  * attributes in `numeric` as code + u), streamed in 1 MiB chunks so any number of rows fits in memory.
  */
-export function writeSyntheticCsv(net: SyntheticNetwork, n: number, seed: string, file: string, numeric: ReadonlySet<number> = new Set()): void {
+export function writeSyntheticCsv(
+  net: SyntheticNetwork,
+  n: number,
+  seed: string,
+  file: string,
+  numeric: ReadonlySet<number> = new Set(),
+): void {
   const fd = openSync(file, 'w');
   try {
     // A stream of its own, so making a column numeric does not change the sampled categories.

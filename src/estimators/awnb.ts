@@ -22,7 +22,13 @@ import { growTree, minTestingDepths, type Tree } from '../baselines/decision-tre
 import { rpartMinTestingDepths } from './rpart-tree.js';
 import { assertNaiveBayes, naiveBayesTables, renormalizedTables, WeightedNaiveBayes } from './weighted-nb.js';
 
-export type AwnbParams = { trees?: number; subsample?: number; alpha?: number; tables?: 'exponent' | 'renormalized'; tree?: 'c45' | 'rpart' };
+export type AwnbParams = {
+  trees?: number;
+  subsample?: number;
+  alpha?: number;
+  tables?: 'exponent' | 'renormalized';
+  tree?: 'c45' | 'rpart';
+};
 
 /** w_i = mean over trees of 1/√(minimum testing depth), 0 for an untested attribute. */
 export function awnbWeightsFromDepths(depths: readonly Int32Array[], m: number): Float64Array {
@@ -33,7 +39,12 @@ export function awnbWeightsFromDepths(depths: readonly Int32Array[], m: number):
 }
 
 /** The M bootstrap subsamples: the rows drawn at least once and how often. */
-export function awnbSamples(train: DiscreteData, trees: number, subsample: number, rng: Rng): { rows: Int32Array; weights: Float64Array }[] {
+export function awnbSamples(
+  train: DiscreteData,
+  trees: number,
+  subsample: number,
+  rng: Rng,
+): { rows: Int32Array; weights: Float64Array }[] {
   const n = train.n;
   const size = Math.max(1, Math.trunc(n * subsample));
   const out: { rows: Int32Array; weights: Float64Array }[] = [];
@@ -69,25 +80,36 @@ export const awnb = registerEstimator<AwnbParams>({
     '20(2):120–126; bnclassify awnb (Mihaljević, Bielza & Larrañaga 2018) with the differences noted',
   requires: ['naive-bayes'],
   notes:
-    'Defaults follow Hall (2007); `{tree: rpart, tables: renormalized}` is bnclassify\'s AWNB. (1) Trees: by ' +
+    "Defaults follow Hall (2007); `{tree: rpart, tables: renormalized}` is bnclassify's AWNB. (1) Trees: by " +
     'default C4.5 multiway gain-ratio trees (decision-tree.ts); `tree: rpart` grows the rpart trees bnclassify ' +
     'uses (binary splits, information criterion, minsplit 2, minbucket 1, cp 0, no surrogates; rpart-tree.ts, ' +
     'checked against R rpart 4.1.19). (2) Tables: by default the weights are exponents on unnormalised tables, ' +
     'P(c)·Π P(x|c)^w; `tables: renormalized` applies them as bnclassify does, θ^w / Σθ^w per class. The ' +
-    'bootstrap draws are bnclab\'s own (seeded), not R\'s',
+    "bootstrap draws are bnclab's own (seeded), not R's",
   params: {
     type: 'object',
     properties: {
       trees: { type: 'integer', minimum: 1, description: 'Number of bootstrap trees M' },
-      subsample: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'Bootstrap size as a fraction of the training rows' },
-      alpha: { type: 'number', exclusiveMinimum: 0, description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)' },
+      subsample: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 1,
+        description: 'Bootstrap size as a fraction of the training rows',
+      },
+      alpha: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)',
+      },
       tree: {
         enum: ['c45', 'rpart'],
-        description: "Trees: c45 (default; C4.5 multiway gain ratio) or rpart (bnclassify's: rpart binary splits, information, minsplit 2, cp 0)",
+        description:
+          "Trees: c45 (default; C4.5 multiway gain ratio) or rpart (bnclassify's: rpart binary splits, information, minsplit 2, cp 0)",
       },
       tables: {
         enum: ['exponent', 'renormalized'],
-        description: "How weights apply: exponent (default, Hall 2007: P(c)·ΠP(x|c)^w) or renormalized (bnclassify's: each table θ^w / Σθ^w per class)",
+        description:
+          "How weights apply: exponent (default, Hall 2007: P(c)·ΠP(x|c)^w) or renormalized (bnclassify's: each table θ^w / Σθ^w per class)",
       },
     },
     additionalProperties: false,
@@ -97,22 +119,30 @@ export const awnb = registerEstimator<AwnbParams>({
     const m = train.columns.length;
     assertNaiveBayes(structure, m, 'awnb');
     const trees = params.trees ?? 10;
-    if (!Number.isInteger(trees) || trees < 1) throw new UserError(`awnb: trees must be an integer >= 1, got ${String(trees)}`);
+    if (!Number.isInteger(trees) || trees < 1)
+      throw new UserError(`awnb: trees must be an integer >= 1, got ${String(trees)}`);
     const subsample = params.subsample ?? 0.5;
-    if (!(subsample > 0 && subsample <= 1)) throw new UserError(`awnb: subsample must be in (0, 1], got ${String(subsample)}`);
+    if (!(subsample > 0 && subsample <= 1))
+      throw new UserError(`awnb: subsample must be in (0, 1], got ${String(subsample)}`);
     const alpha = params.alpha ?? 1;
-    if (!(alpha > 0) || !Number.isFinite(alpha)) throw new UserError(`awnb: alpha must be a finite number > 0, got ${String(alpha)}`);
+    if (!(alpha > 0) || !Number.isFinite(alpha))
+      throw new UserError(`awnb: alpha must be a finite number > 0, got ${String(alpha)}`);
     const treeKind = params.tree ?? 'c45';
-    if (treeKind !== 'c45' && treeKind !== 'rpart') throw new UserError(`awnb: tree must be c45 or rpart, got '${String(treeKind)}'`);
+    if (treeKind !== 'c45' && treeKind !== 'rpart')
+      throw new UserError(`awnb: tree must be c45 or rpart, got '${String(treeKind)}'`);
     const depths =
       treeKind === 'rpart'
-        ? awnbSamples(train, trees, subsample, ctx.rng.derive('awnb')).map(({ rows, weights: w }) => rpartMinTestingDepths(train, rows, w))
+        ? awnbSamples(train, trees, subsample, ctx.rng.derive('awnb')).map(({ rows, weights: w }) =>
+            rpartMinTestingDepths(train, rows, w),
+          )
         : awnbTrees(train, trees, subsample, ctx.rng.derive('awnb')).map((t) => minTestingDepths(t, m));
     const weights = awnbWeightsFromDepths(depths, m);
     const tablesMode = params.tables ?? 'exponent';
-    if (tablesMode !== 'exponent' && tablesMode !== 'renormalized') throw new UserError(`awnb: tables must be exponent or renormalized, got '${String(tablesMode)}'`);
+    if (tablesMode !== 'exponent' && tablesMode !== 'renormalized')
+      throw new UserError(`awnb: tables must be exponent or renormalized, got '${String(tablesMode)}'`);
     const nbTables = naiveBayesTables(train, alpha);
-    if (tablesMode === 'renormalized') return new WeightedNaiveBayes(renormalizedTables(nbTables, weights), new Float64Array(m).fill(1));
+    if (tablesMode === 'renormalized')
+      return new WeightedNaiveBayes(renormalizedTables(nbTables, weights), new Float64Array(m).fill(1));
     return new WeightedNaiveBayes(nbTables, weights);
   },
 });

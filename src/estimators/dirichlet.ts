@@ -13,7 +13,8 @@ export type DirichletParams = { alpha?: number };
 
 /** log θ with α added to every cell. */
 export function dirichletLogProbs(fc: FamilyCounts, alpha: number): Float64Array {
-  if (!(alpha >= 0) || !Number.isFinite(alpha)) throw new Error(`dirichlet: alpha must be a finite number >= 0, got ${alpha}`);
+  if (!(alpha >= 0) || !Number.isFinite(alpha))
+    throw new Error(`dirichlet: alpha must be a finite number >= 0, got ${alpha}`);
   return smoothedLogProbs(fc, alpha);
 }
 

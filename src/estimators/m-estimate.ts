@@ -65,8 +65,15 @@ function hasMissing(col: Int32Array): boolean {
  * Back-off m-estimate CPT of node v with the given ordered parents: log θ laid out like FamilyCounts
  * (config mixed radix, first parent most significant).
  */
-export function mEstimateCpt(data: DiscreteData, v: number, parents: readonly number[], m: number, rowWeights?: Float64Array): NodeCpt {
-  const count = (ps: readonly number[]) => (rowWeights ? weightedFamilyCounts(data, v, ps, rowWeights) : familyCounts(data, v, ps));
+export function mEstimateCpt(
+  data: DiscreteData,
+  v: number,
+  parents: readonly number[],
+  m: number,
+  rowWeights?: Float64Array,
+): NodeCpt {
+  const count = (ps: readonly number[]) =>
+    rowWeights ? weightedFamilyCounts(data, v, ps, rowWeights) : familyCounts(data, v, ps);
   const full = count(parents);
   const r = full.childCard;
   const L = parents.length;
@@ -125,7 +132,12 @@ export function mEstimateCpt(data: DiscreteData, v: number, parents: readonly nu
 }
 
 /** CptModel of a single structure with back-off m-estimates (full tables). */
-export function fitMEstimateNetwork(train: DiscreteData, structure: Structure, m: number, rowWeights?: Float64Array): CptModel {
+export function fitMEstimateNetwork(
+  train: DiscreteData,
+  structure: Structure,
+  m: number,
+  rowWeights?: Float64Array,
+): CptModel {
   const M = train.columns.length;
   if (structure.m !== M) throw new Error(`structure has ${structure.m} attributes, data has ${M}`);
   assertDag(structure);
@@ -318,7 +330,12 @@ export class BackoffTreeModel implements JointModel {
 }
 
 /** Full tables when they are small enough (exact inference with missing values), context trees otherwise. */
-export function fitMEstimateSingle(train: DiscreteData, structure: Structure, m: number, rowWeights?: Float64Array): Model {
+export function fitMEstimateSingle(
+  train: DiscreteData,
+  structure: Structure,
+  m: number,
+  rowWeights?: Float64Array,
+): Model {
   let total = 0;
   let largest = 0;
   structure.parents.forEach((ps, v) => {
@@ -327,7 +344,8 @@ export function fitMEstimateSingle(train: DiscreteData, structure: Structure, m:
     total += cells;
     largest = Math.max(largest, cells);
   });
-  if (largest <= DENSE_FAMILY_CELLS && total <= DENSE_TOTAL_CELLS) return fitMEstimateNetwork(train, structure, m, rowWeights);
+  if (largest <= DENSE_FAMILY_CELLS && total <= DENSE_TOTAL_CELLS)
+    return fitMEstimateNetwork(train, structure, m, rowWeights);
   return new BackoffTreeModel(train, structure, m, rowWeights);
 }
 
@@ -337,7 +355,12 @@ export function fitMEstimate(train: DiscreteData, structure: Structure, m: numbe
 }
 
 /** Holdout selection of m (see the module comment). Returns the chosen m and the RMSE of every candidate. */
-export function selectM(train: DiscreteData, structure: Structure, rng: Rng, grid: readonly number[] = M_GRID): { m: number; losses: number[] } | null {
+export function selectM(
+  train: DiscreteData,
+  structure: Structure,
+  rng: Rng,
+  grid: readonly number[] = M_GRID,
+): { m: number; losses: number[] } | null {
   const nh = Math.min(Math.floor(train.n / 10), HOLDOUT_MAX);
   if (nh < 1) return null;
   const perm = rng.shuffle(Array.from({ length: train.n }, (_, i) => i));
@@ -345,7 +368,9 @@ export function selectM(train: DiscreteData, structure: Structure, rng: Rng, gri
   const rest = perm.slice(nh).sort((a, b) => a - b);
   const fitPart = selectRows(train, rest);
   const holdPart = selectRows(train, hold);
-  const losses = grid.map((m) => rmse(fitMEstimate(fitPart, structure, m).posterior(holdPart), holdPart.classColumn, train.classCard));
+  const losses = grid.map((m) =>
+    rmse(fitMEstimate(fitPart, structure, m).posterior(holdPart), holdPart.classColumn, train.classCard),
+  );
   let best = 0;
   for (let i = 1; i < losses.length; i++) if (losses[i]! < losses[best]!) best = i;
   return { m: grid[best]!, losses };
@@ -361,7 +386,11 @@ export const mEstimate = registerEstimator<MEstimateParams>({
   params: {
     type: 'object',
     properties: {
-      m: { type: 'number', minimum: 0, description: 'Equivalent sample size m of (n + m/r)/(N + m); used when select is none' },
+      m: {
+        type: 'number',
+        minimum: 0,
+        description: 'Equivalent sample size m of (n + m/r)/(N + m); used when select is none',
+      },
       select: {
         enum: ['none', 'holdout'],
         description: 'holdout: choose m from {0, 0.05, 0.2, 1, 5, 20} by RMSE on min(N/10, 5000) held-out rows',
@@ -373,7 +402,8 @@ export const mEstimate = registerEstimator<MEstimateParams>({
   fit(train, structure, params, ctx) {
     const m = params.m ?? 1;
     const select = params.select ?? 'none';
-    if (!(m >= 0) || !Number.isFinite(m)) throw new UserError(`m-estimate: m must be a finite number >= 0, got ${String(m)}`);
+    if (!(m >= 0) || !Number.isFinite(m))
+      throw new UserError(`m-estimate: m must be a finite number >= 0, got ${String(m)}`);
     if (select !== 'none' && select !== 'holdout') {
       throw new UserError(`m-estimate: select must be 'none' or 'holdout', got '${String(select)}'`);
     }

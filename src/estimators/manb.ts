@@ -47,7 +47,13 @@ function softplus(x: number): number {
 /**
  * log P(C → X | D) and log P(no arc | D) from counts t[x * C + c] (attributeClassCounts layout).
  */
-export function manbLogArcPosterior(t: ArrayLike<number>, r: number, C: number, alpha: number, prior: number): { logArc: number; logNoArc: number } {
+export function manbLogArcPosterior(
+  t: ArrayLike<number>,
+  r: number,
+  C: number,
+  alpha: number,
+  prior: number,
+): { logArc: number; logNoArc: number } {
   const lgA = lgamma(alpha);
   const lgRA = lgamma(r * alpha);
   let arc = 0;
@@ -129,7 +135,12 @@ export const manb = registerEstimator<ManbParams>({
     type: 'object',
     properties: {
       alpha: { type: 'number', exclusiveMinimum: 0, description: 'Dirichlet pseudo-count per cell (1 = Laplace)' },
-      prior: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'Prior probability of each arc C → X_i' },
+      prior: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        exclusiveMaximum: 1,
+        description: 'Prior probability of each arc C → X_i',
+      },
     },
     additionalProperties: false,
   },
@@ -138,7 +149,8 @@ export const manb = registerEstimator<ManbParams>({
     const m = train.columns.length;
     assertNaiveBayes(structure, m, 'manb');
     const alpha = params.alpha ?? 1;
-    if (!(alpha > 0) || !Number.isFinite(alpha)) throw new UserError(`manb: alpha must be a finite number > 0, got ${String(alpha)}`);
+    if (!(alpha > 0) || !Number.isFinite(alpha))
+      throw new UserError(`manb: alpha must be a finite number > 0, got ${String(alpha)}`);
     const prior = params.prior ?? 0.5;
     if (!(prior > 0 && prior < 1)) throw new UserError(`manb: prior must be in (0, 1), got ${String(prior)}`);
     return fitManb(train, alpha, prior);

@@ -25,7 +25,14 @@ import { registerEstimator, type Model } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import { lbfgs, type LbfgsResult } from '../bn/lbfgs.js';
 import { UserError } from '../util/errors.js';
-import { assertNaiveBayes, naiveBayesTables, renormalizedTables, weightedLogScores, WeightedNaiveBayes, type NaiveBayesTables } from './weighted-nb.js';
+import {
+  assertNaiveBayes,
+  naiveBayesTables,
+  renormalizedTables,
+  weightedLogScores,
+  WeightedNaiveBayes,
+  type NaiveBayesTables,
+} from './weighted-nb.js';
 
 export { renormalizedTables };
 
@@ -90,12 +97,16 @@ export function wanbiaWeights(
   const m = train.columns.length;
   const tables = naiveBayesTables(train, alpha);
   const scratch = new Float64Array(train.n * train.classCard);
-  const optimizer = lbfgs((w, g) => wanbiaObjective(tables, train, w, g, scratch, variant), new Float64Array(m).fill(1), {
-    lower: new Float64Array(m),
-    upper: new Float64Array(m).fill(1),
-    maxIterations,
-    ...(signal ? { signal } : {}),
-  });
+  const optimizer = lbfgs(
+    (w, g) => wanbiaObjective(tables, train, w, g, scratch, variant),
+    new Float64Array(m).fill(1),
+    {
+      lower: new Float64Array(m),
+      upper: new Float64Array(m).fill(1),
+      maxIterations,
+      ...(signal ? { signal } : {}),
+    },
+  );
   return { tables, weights: optimizer.x, optimizer };
 }
 
@@ -114,12 +125,17 @@ export const wanbia = registerEstimator<WanbiaParams>({
   params: {
     type: 'object',
     properties: {
-      alpha: { type: 'number', exclusiveMinimum: 0, description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)' },
+      alpha: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)',
+      },
       maxIterations: { type: 'integer', minimum: 1, description: 'Most L-BFGS iterations' },
       variant: {
         type: 'string',
         enum: ['zaidi', 'bnclassify'],
-        description: "zaidi (default): P(c)·ΠP(x|c)^w with the exact gradient (the paper); bnclassify: tables θ^w renormalised per class, bnclassify's gradient",
+        description:
+          "zaidi (default): P(c)·ΠP(x|c)^w with the exact gradient (the paper); bnclassify: tables θ^w renormalised per class, bnclassify's gradient",
       },
     },
     additionalProperties: false,
@@ -129,14 +145,16 @@ export const wanbia = registerEstimator<WanbiaParams>({
     const m = train.columns.length;
     assertNaiveBayes(structure, m, 'wanbia');
     const alpha = params.alpha ?? 1;
-    if (!(alpha > 0) || !Number.isFinite(alpha)) throw new UserError(`wanbia: alpha must be a finite number > 0, got ${String(alpha)}`);
+    if (!(alpha > 0) || !Number.isFinite(alpha))
+      throw new UserError(`wanbia: alpha must be a finite number > 0, got ${String(alpha)}`);
     const maxIterations = params.maxIterations ?? 100;
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
       throw new UserError(`wanbia: maxIterations must be an integer >= 1, got ${String(maxIterations)}`);
     }
     const variant = params.variant ?? 'zaidi';
     const { tables, weights } = wanbiaWeights(train, alpha, maxIterations, ctx.signal, variant);
-    if (variant === 'bnclassify') return new WeightedNaiveBayes(renormalizedTables(tables, weights), new Float64Array(m).fill(1));
+    if (variant === 'bnclassify')
+      return new WeightedNaiveBayes(renormalizedTables(tables, weights), new Float64Array(m).fill(1));
     return new WeightedNaiveBayes(tables, weights);
   },
 });

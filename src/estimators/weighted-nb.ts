@@ -62,7 +62,12 @@ export function naiveBayesTables(train: DiscreteData, alpha: number): NaiveBayes
  * Unnormalised log scores log P(c) + Σ_i w_i log P(x_i | c), n × C row-major. Attributes with weight 0 are
  * skipped (so a zero weight never meets a log 0).
  */
-export function weightedLogScores(tables: NaiveBayesTables, weights: ArrayLike<number>, data: DiscreteData, out?: Float64Array): Float64Array {
+export function weightedLogScores(
+  tables: NaiveBayesTables,
+  weights: ArrayLike<number>,
+  data: DiscreteData,
+  out?: Float64Array,
+): Float64Array {
   const C = tables.classCard;
   const n = data.n;
   const s = out ?? new Float64Array(n * C);

@@ -55,8 +55,16 @@ export function instantiateSplit(
   }
   if (keep !== undefined) {
     const n = dataset.classes.length;
-    if (keep.length === 0) throw new UserError(`dataset ${dataset.name}: missing: remove-rows leaves no rows (every row has a missing value)`);
-    const inner = instantiateSplit(spec, { ...dataset, keep: undefined, classes: keep.map((r) => dataset.classes[r]!) }, experimentSeed, specDir);
+    if (keep.length === 0)
+      throw new UserError(
+        `dataset ${dataset.name}: missing: remove-rows leaves no rows (every row has a missing value)`,
+      );
+    const inner = instantiateSplit(
+      spec,
+      { ...dataset, keep: undefined, classes: keep.map((r) => dataset.classes[r]!) },
+      experimentSeed,
+      specDir,
+    );
     const assignment = inner.assignment.map((a) => {
       const full = new Int32Array(n).fill(EXCLUDED);
       for (let i = 0; i < keep.length; i++) full[keep[i]!] = a[i]!;

@@ -87,7 +87,8 @@ export function holdout(
     throw new UserError(`resampling: test_fraction must be in (0, 1) (got ${testFraction})`);
   }
   const nTest = Math.round(n * testFraction);
-  if (nTest < 1 || nTest >= n) throw new UserError(`resampling: test_fraction ${testFraction} leaves an empty train or test set`);
+  if (nTest < 1 || nTest >= n)
+    throw new UserError(`resampling: test_fraction ${testFraction} leaves an empty train or test set`);
   const out = new Int32Array(n).fill(-1);
   if (!stratified) {
     const perm = rng.shuffle(Array.from({ length: n }, (_, i) => i));

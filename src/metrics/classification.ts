@@ -33,7 +33,15 @@ function orderByClassScore(posteriors: Float64Array, n: number, C: number, c: nu
  * rows in ascending order of p_c (`order`) and keeping rows of class `pos` and, as negatives, of class `neg`
  * (or of every other class when neg < 0). NaN when either side has no rows.
  */
-function aucFromOrder(posteriors: Float64Array, truth: ArrayLike<number>, C: number, order: Int32Array, c: number, pos: number, neg: number): number {
+function aucFromOrder(
+  posteriors: Float64Array,
+  truth: ArrayLike<number>,
+  C: number,
+  order: Int32Array,
+  c: number,
+  pos: number,
+  neg: number,
+): number {
   let negBefore = 0;
   let nPos = 0;
   let nNeg = 0;
@@ -73,7 +81,8 @@ export function aucHandTill(posteriors: Float64Array, truth: ArrayLike<number>, 
   for (let i = 0; i < C; i++) {
     if (counts[i] === 0) continue;
     const order = orderByClassScore(posteriors, n, C, i);
-    for (let j = 0; j < C; j++) if (j !== i && counts[j]! > 0) a[i * C + j] = aucFromOrder(posteriors, truth, C, order, i, i, j);
+    for (let j = 0; j < C; j++)
+      if (j !== i && counts[j]! > 0) a[i * C + j] = aucFromOrder(posteriors, truth, C, order, i, i, j);
   }
   let sum = 0;
   let pairs = 0;
@@ -174,7 +183,11 @@ export interface ClassificationMetrics {
 }
 
 /** The metrics of this file for one test set (computeMetrics in index.ts gives accuracy, RMSE and log loss). */
-export function classificationMetrics(posteriors: Float64Array, truth: ArrayLike<number>, C: number): ClassificationMetrics {
+export function classificationMetrics(
+  posteriors: Float64Array,
+  truth: ArrayLike<number>,
+  C: number,
+): ClassificationMetrics {
   const confusion = confusionMatrix(posteriors, truth, C);
   return {
     auc: aucHandTill(posteriors, truth, C),

@@ -25,7 +25,8 @@ function check(posteriors: Float64Array, truth: ArrayLike<number>, classCard: nu
   }
   for (let r = 0; r < n; r++) {
     const y = truth[r]!;
-    if (!Number.isInteger(y) || y < 0 || y >= classCard) throw new Error(`metrics: row ${r} has class ${y} outside 0..${classCard - 1}`);
+    if (!Number.isInteger(y) || y < 0 || y >= classCard)
+      throw new Error(`metrics: row ${r} has class ${y} outside 0..${classCard - 1}`);
   }
   return n;
 }
@@ -47,7 +48,8 @@ function argmaxRow(p: Float64Array, r: number, C: number): number {
 /** Predicted class per row (argmax, lowest index on ties). */
 export function predictions(posteriors: Float64Array, classCard: number): Int32Array {
   const n = posteriors.length / classCard;
-  if (!Number.isInteger(n)) throw new Error(`predictions: ${posteriors.length} cells is not a multiple of ${classCard}`);
+  if (!Number.isInteger(n))
+    throw new Error(`predictions: ${posteriors.length} cells is not a multiple of ${classCard}`);
   const out = new Int32Array(n);
   for (let r = 0; r < n; r++) out[r] = argmaxRow(posteriors, r, classCard);
   return out;

@@ -25,9 +25,15 @@ export async function allPairsSections(ctx: StatsSectionContext): Promise<Sectio
     const blocks: Block[] = [];
     let result;
     try {
-      result = allPairsFromRanks(m.meanRanks, N, added.allPairs.procedures, { nemenyiDf: s.cd.df === 'scmamp' ? 'scmamp' : Infinity });
+      result = allPairsFromRanks(m.meanRanks, N, added.allPairs.procedures, {
+        nemenyiDf: s.cd.df === 'scmamp' ? 'scmamp' : Infinity,
+      });
     } catch (e) {
-      sections.push({ title: `${m.metric.title}: all-pairs post-hoc tests`, level: 3, blocks: [{ kind: 'p', text: e instanceof Error ? e.message : String(e) }] });
+      sections.push({
+        title: `${m.metric.title}: all-pairs post-hoc tests`,
+        level: 3,
+        blocks: [{ kind: 'p', text: e instanceof Error ? e.message : String(e) }],
+      });
       continue;
     }
     for (const adj of result.adjusted) {
@@ -35,11 +41,18 @@ export async function allPairsSections(ctx: StatsSectionContext): Promise<Sectio
       const table: Table = {
         id: ctx.tableId(`all-pairs-${adj.procedure}-${m.metric.key}`),
         caption: `${m.metric.title}: ${name}-adjusted p-values of every pair of methods (Friedman mean-rank z, SE = ${result.se.toFixed(4)}, N = ${N}, k = ${k}${adj.procedure === 'nemenyi' ? `, studentized range df = ${result.nemenyiDf === Infinity ? '∞' : String(result.nemenyiDf)}` : ''}); bold: p ≤ ${s.alpha}.`,
-        columns: [{ header: 'method (mean rank)', align: 'l' }, ...m.methods.map((x) => ({ header: x, align: 'r' as const }))],
+        columns: [
+          { header: 'method (mean rank)', align: 'l' },
+          ...m.methods.map((x) => ({ header: x, align: 'r' as const })),
+        ],
         rows: m.methods.map((row, i) => ({
           cells: [
             cell(`${row} (${m.meanRanks[i]!.toFixed(2)})`, { value: row }),
-            ...m.methods.map((_, j) => (i === j ? cell('–', { value: null }) : cell(formatP(adj.p[i]![j]), { value: adj.p[i]![j]!, bold: adj.p[i]![j]! <= s.alpha }))),
+            ...m.methods.map((_, j) =>
+              i === j
+                ? cell('–', { value: null })
+                : cell(formatP(adj.p[i]![j]), { value: adj.p[i]![j]!, bold: adj.p[i]![j]! <= s.alpha }),
+            ),
           ],
         })),
       };

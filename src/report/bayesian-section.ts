@@ -32,13 +32,27 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
     for (const p of m.pairs) {
       if (p.valuesA.length < 1) continue;
       const r = attempt(notes, `${p.a} vs ${p.b}`, () =>
-        bayesianSignedRank(p.valuesA, p.valuesB, rope, { prior: added.bayesian.prior, samples: added.bayesian.samples, seed: signedRankSeed(ctx.seed, m.metric.key, p.a, p.b), keep: 10000 }),
+        bayesianSignedRank(p.valuesA, p.valuesB, rope, {
+          prior: added.bayesian.prior,
+          samples: added.bayesian.samples,
+          seed: signedRankSeed(ctx.seed, m.metric.key, p.a, p.b),
+          keep: 10000,
+        }),
       );
       if (!r) continue;
       const pr = betterProbabilities(r, m.metric.higherIsBetter);
-      const toABOrder = (v: readonly (readonly [number, number, number])[]): readonly (readonly [number, number, number])[] =>
+      const toABOrder = (
+        v: readonly (readonly [number, number, number])[],
+      ): readonly (readonly [number, number, number])[] =>
         m.metric.higherIsBetter ? v.map(([lo, ro, hi]) => [hi, ro, lo] as const) : v;
-      const verdict = pr.a >= decide ? `${p.a} better` : pr.b >= decide ? `${p.b} better` : pr.rope >= decide ? 'practically equivalent' : 'inconclusive';
+      const verdict =
+        pr.a >= decide
+          ? `${p.a} better`
+          : pr.b >= decide
+            ? `${p.b} better`
+            : pr.rope >= decide
+              ? 'practically equivalent'
+              : 'inconclusive';
       rows.push({
         cells: [
           cell(p.a),
@@ -50,7 +64,19 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
           cell(verdict),
         ],
       });
-      figures.push(ctx.addFigure(await simplexFigure(ctx.figureId(`simplex-${m.metric.key}-${p.a}-vs-${p.b}`), m.metric.title, p.a, p.b, toABOrder(r.kept), pr, rope)));
+      figures.push(
+        ctx.addFigure(
+          await simplexFigure(
+            ctx.figureId(`simplex-${m.metric.key}-${p.a}-vs-${p.b}`),
+            m.metric.title,
+            p.a,
+            p.b,
+            toABOrder(r.kept),
+            pr,
+            rope,
+          ),
+        ),
+      );
     }
     if (rows.length) {
       blocks.push(
@@ -72,7 +98,9 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
       for (const p of m.pairs) {
         const fp = foldPairs(ctx.rows, m.metric.key, ds, p.a, p.b);
         if (fp.a.length < 2) continue;
-        const r = attempt(tNotes, `${ds}, ${p.a} vs ${p.b}`, () => correlatedBayesianTTest(fp.a, fp.b, fp.testFraction, rope));
+        const r = attempt(tNotes, `${ds}, ${p.a} vs ${p.b}`, () =>
+          correlatedBayesianTTest(fp.a, fp.b, fp.testFraction, rope),
+        );
         if (!r) continue;
         const pr = betterProbabilities(r, m.metric.higherIsBetter);
         tRows.push({

@@ -8,7 +8,16 @@ import type { PAdjustMethod } from '../stats/padjust.js';
 import { comparisonCautions, posthocCautions } from './cautions.js';
 import { cliques, compareResults, foldValues, metricDef, type Comparison, type MetricComparison } from './compare.js';
 import { diagnosticTable, diagnosticTitle } from './diagnostics.js';
-import { cdFigure, foldBoxplotFigure, learningCurveFigure, scatterFigure, winLossSweepFigure, type CurvePoint, type Figure, type SweepPoint } from './figures.js';
+import {
+  cdFigure,
+  foldBoxplotFigure,
+  learningCurveFigure,
+  scatterFigure,
+  winLossSweepFigure,
+  type CurvePoint,
+  type Figure,
+  type SweepPoint,
+} from './figures.js';
 import type { StructureInfo } from './claims.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
 import { learnedStructuresSection, type ArcsByJob } from './structures.js';
@@ -72,7 +81,13 @@ const ADJUST_NAME: Record<PAdjustMethod, string> = {
 
 /** A readable, file-safe stem. */
 export function slug(s: string): string {
-  return s.replace(/[^A-Za-z0-9._+-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'x';
+  return (
+    s
+      .replace(/[^A-Za-z0-9._+-]+/g, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'x'
+  );
 }
 
 function uniqueIds(): (stem: string) => string {
@@ -112,12 +127,15 @@ function metricTable(id: string, t: SummaryTable, s: CompareSpec, ranks: readonl
     const row = t.cells[i]!;
     const shown = row.map((c) => (c ? Number(c.mean.toFixed(digits)) : undefined));
     const defined = shown.filter((v): v is number => v !== undefined);
-    const best = defined.length >= 2 ? (t.metric.higherIsBetter ? Math.max(...defined) : Math.min(...defined)) : undefined;
+    const best =
+      defined.length >= 2 ? (t.metric.higherIsBetter ? Math.max(...defined) : Math.min(...defined)) : undefined;
     return {
       cells: [
         cell(d),
         ...row.map((c, j) =>
-          c ? cell(`${c.mean.toFixed(digits)} ± ${c.sd.toFixed(digits)}`, { bold: shown[j] === best, value: c.mean }) : cell('–', { value: null }),
+          c
+            ? cell(`${c.mean.toFixed(digits)} ± ${c.sd.toFixed(digits)}`, { bold: shown[j] === best, value: c.mean })
+            : cell('–', { value: null }),
         ),
       ],
     };
@@ -125,12 +143,18 @@ function metricTable(id: string, t: SummaryTable, s: CompareSpec, ranks: readonl
   rows.push({
     ruleAbove: true,
     summary: true,
-    cells: [cell(`average (${t.completeDatasets})`, { italic: true }), ...t.average.map((a) => cell(fixed(a, digits), { value: a }))],
+    cells: [
+      cell(`average (${t.completeDatasets})`, { italic: true }),
+      ...t.average.map((a) => cell(fixed(a, digits), { value: a })),
+    ],
   });
   const bestRank = Math.min(...ranks.filter((r) => Number.isFinite(r)));
   rows.push({
     summary: true,
-    cells: [cell('average rank', { italic: true }), ...ranks.map((r) => cell(fixed(r, 2), { value: r, bold: r === bestRank && t.methods.length > 1 }))],
+    cells: [
+      cell('average rank', { italic: true }),
+      ...ranks.map((r) => cell(fixed(r, 2), { value: r, bold: r === bestRank && t.methods.length > 1 })),
+    ],
   });
   return {
     id,
@@ -155,7 +179,9 @@ function friedmanTable(c: Comparison): Table | null {
           cell(String(f.df), { value: f.df }),
           cell(formatP(f.p), { value: f.p, bold: f.p <= a }),
           cell(fixed(f.imanDavenport.F, 4), { value: f.imanDavenport.F }),
-          cell(`${f.imanDavenport.df1}, ${f.imanDavenport.df2}`, { value: `${f.imanDavenport.df1};${f.imanDavenport.df2}` }),
+          cell(`${f.imanDavenport.df1}, ${f.imanDavenport.df2}`, {
+            value: `${f.imanDavenport.df1};${f.imanDavenport.df2}`,
+          }),
           cell(formatP(f.imanDavenport.p), { value: f.imanDavenport.p, bold: f.imanDavenport.p <= a }),
         ],
       },
@@ -271,7 +297,10 @@ function wdlTable(c: Comparison): Table | null {
       ...c.metrics.flatMap((m) => {
         const p = m.pairs[i]!;
         if (!p.wdl || !p.sign) return [cell('–', { value: null }), cell('–', { value: null })];
-        return [cell(wdlText(p.wdl), { bold: p.sign.p <= s.alpha, value: wdlText(p.wdl) }), cell(formatP(p.sign.p), { value: p.sign.p })];
+        return [
+          cell(wdlText(p.wdl), { bold: p.sign.p <= s.alpha, value: wdlText(p.wdl) }),
+          cell(formatP(p.sign.p), { value: p.sign.p }),
+        ];
       }),
     ],
   }));
@@ -293,7 +322,9 @@ function choiceText(id: string, given: Readonly<Record<string, unknown>>, drop: 
   const keys = Object.keys(given)
     .filter((k) => k !== drop)
     .sort();
-  return keys.length ? `${id}(${keys.map((k) => `${k}=${typeof given[k] === 'string' ? given[k] : JSON.stringify(given[k])}`).join(',')})` : id;
+  return keys.length
+    ? `${id}(${keys.map((k) => `${k}=${typeof given[k] === 'string' ? given[k] : JSON.stringify(given[k])}`).join(',')})`
+    : id;
 }
 
 export interface SweepComparison {
@@ -317,7 +348,9 @@ function parameterPath(path: string): ['structure' | 'estimator', string] {
 export function sweepComparisons(methods: readonly MethodSpec[], sweep: SweepSpec): SweepComparison[] {
   const [part, param] = parameterPath(sweep.parameter);
   const [xPart, xParam] = parameterPath(sweep.x ?? sweep.parameter);
-  const bnc = methods.filter((m) => m.kind === 'bnc' && m.estimator && param in (part === 'structure' ? m.structure : m.estimator).params);
+  const bnc = methods.filter(
+    (m) => m.kind === 'bnc' && m.estimator && param in (part === 'structure' ? m.structure : m.estimator).params,
+  );
   const without = (m: MethodSpec): string =>
     JSON.stringify([
       m.structure.id,
@@ -325,7 +358,8 @@ export function sweepComparisons(methods: readonly MethodSpec[], sweep: SweepSpe
       m.estimator!.id,
       Object.entries(m.estimator!.params).filter(([k]) => !(part === 'estimator' && k === param)),
     ]);
-  const value = (m: MethodSpec, p: 'structure' | 'estimator', k: string): unknown => (p === 'structure' ? m.structure : m.estimator!).params[k];
+  const value = (m: MethodSpec, p: 'structure' | 'estimator', k: string): unknown =>
+    (p === 'structure' ? m.structure : m.estimator!).params[k];
   const refs = new Map<string, MethodSpec>();
   for (const m of bnc) if (value(m, part, param) === sweep.reference) refs.set(without(m), m);
   const out: SweepComparison[] = [];
@@ -337,7 +371,11 @@ export function sweepComparisons(methods: readonly MethodSpec[], sweep: SweepSpe
     const series = `${choiceText(m.structure.id, m.structure.given, xPart === 'structure' ? xParam : null)}/${choiceText(m.estimator!.id, m.estimator!.given, xPart === 'estimator' ? xParam : null)}`;
     out.push({ series, x: typeof x === 'number' ? x : String(x), method: m.label, reference: ref.label });
   }
-  return out.sort((a, b) => a.series.localeCompare(b.series) || (typeof a.x === 'number' && typeof b.x === 'number' ? a.x - b.x : String(a.x).localeCompare(String(b.x))));
+  return out.sort(
+    (a, b) =>
+      a.series.localeCompare(b.series) ||
+      (typeof a.x === 'number' && typeof b.x === 'number' ? a.x - b.x : String(a.x).localeCompare(String(b.x))),
+  );
 }
 
 /** Training sizes within this ratio of the smallest in a group are one learning-curve point (CV folds differ by a few rows). */
@@ -377,7 +415,11 @@ export function curvePoints(rows: readonly ResultRow[], metric: MetricDef): (Cur
   return out;
 }
 
-function meanByDataset(rows: readonly ResultRow[], metric: MetricDef, digits: number | undefined): Map<string, Map<string, number>> {
+function meanByDataset(
+  rows: readonly ResultRow[],
+  metric: MetricDef,
+  digits: number | undefined,
+): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   for (const [d, byMethod] of foldValues(rows, metric.key)) {
     const m = new Map<string, number>();
@@ -465,12 +507,18 @@ function referenceTable(id: string, r: ReferenceResult, alpha: number): Table {
       const d = metricDef(c.metric).digits;
       return {
         cells: [
-          cell(c.ourDataset && c.ourDataset !== c.dataset ? `${c.dataset} (${c.ourDataset})` : c.dataset, { value: c.dataset }),
-          cell(c.ourMethod && c.ourMethod !== c.method ? `${c.method} (${c.ourMethod})` : c.method, { value: c.method }),
+          cell(c.ourDataset && c.ourDataset !== c.dataset ? `${c.dataset} (${c.ourDataset})` : c.dataset, {
+            value: c.dataset,
+          }),
+          cell(c.ourMethod && c.ourMethod !== c.method ? `${c.method} (${c.ourMethod})` : c.method, {
+            value: c.method,
+          }),
           cell(metricDef(c.metric).title, { value: c.metric }),
           cell(fixed(c.published, d), { value: c.published }),
           cell(fixed(c.ours, d), { value: c.ours }),
-          cell(c.difference === null ? '–' : `${c.difference >= 0 ? '+' : '−'}${Math.abs(c.difference).toFixed(d)}`, { value: c.difference }),
+          cell(c.difference === null ? '–' : `${c.difference >= 0 ? '+' : '−'}${Math.abs(c.difference).toFixed(d)}`, {
+            value: c.difference,
+          }),
           verdictCell(c.verdict),
         ],
       };
@@ -547,7 +595,19 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
         const procedure = m.cd.procedure === 'nemenyi' ? `Nemenyi, α = ${s.alpha}` : `Bonferroni–Dunn, α = ${s.alpha}`;
         // Bonferroni–Dunn compares with a control only: draw the CD from the control, no group bars.
         const groups = m.cd.procedure === 'nemenyi' ? cliques(m.meanRanks, m.cd.cd) : [];
-        b.push(addFigure(await cdFigure(figureId(`cd-${m.metric.key}`), m.metric.title, m.methods, m.meanRanks, m.cd.cd, groups, procedure)));
+        b.push(
+          addFigure(
+            await cdFigure(
+              figureId(`cd-${m.metric.key}`),
+              m.metric.title,
+              m.methods,
+              m.meanRanks,
+              m.cd.cd,
+              groups,
+              procedure,
+            ),
+          ),
+        );
       }
       const disagree = posthocCautions(m, comparison);
       if (disagree.length) b.push({ kind: 'list', items: disagree });
@@ -557,7 +617,17 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
     if (wdl) sections.push({ title: 'Win/draw/loss and sign tests', level: 3, blocks: addTable(wdl) });
     const wil = comparison.metrics.flatMap((m) => addTable(wilcoxonTable(tableId(`wilcoxon-${m.metric.key}`), m, s)));
     if (wil.length) sections.push({ title: 'Wilcoxon signed-rank tests', level: 3, blocks: wil });
-    sections.push(...(await extraStatisticsSections({ comparison, rows: input.rows, seed: input.settings['seed'] ?? '', tableId, figureId, addTable, addFigure })));
+    sections.push(
+      ...(await extraStatisticsSections({
+        comparison,
+        rows: input.rows,
+        seed: input.settings['seed'] ?? '',
+        tableId,
+        figureId,
+        addTable,
+        addFigure,
+      })),
+    );
     if (s.scatter && comparison.pairs.length) {
       const b: Block[] = [];
       for (const m of comparison.metrics) {
@@ -568,7 +638,19 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
             const vb = mm.get(bb);
             return va !== undefined && vb !== undefined ? [{ dataset: d, a: va, b: vb }] : [];
           });
-          if (pts.length) b.push(addFigure(await scatterFigure(figureId(`scatter-${m.metric.key}-${a}-vs-${bb}`), a, bb, m.metric.title, m.metric.higherIsBetter, pts)));
+          if (pts.length)
+            b.push(
+              addFigure(
+                await scatterFigure(
+                  figureId(`scatter-${m.metric.key}-${a}-vs-${bb}`),
+                  a,
+                  bb,
+                  m.metric.title,
+                  m.metric.higherIsBetter,
+                  pts,
+                ),
+              ),
+            );
         }
       }
       if (b.length) sections.push({ title: 'Scatter plots', level: 3, blocks: b });
@@ -580,8 +662,17 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
         return v === null || v === undefined ? [] : [{ dataset: r.dataset, method: r.method, value: Number(v) }];
       });
       if (values.length) {
-        const f = await foldBoxplotFigure(figureId(`folds-${boxMetric.metric.key}`), boxMetric.metric.title, labels, values);
-        sections.push({ title: `Per-fold ${boxMetric.metric.title.toLowerCase()} by dataset`, level: 3, blocks: [addFigure(f)] });
+        const f = await foldBoxplotFigure(
+          figureId(`folds-${boxMetric.metric.key}`),
+          boxMetric.metric.title,
+          labels,
+          values,
+        );
+        sections.push({
+          title: `Per-fold ${boxMetric.metric.title.toLowerCase()} by dataset`,
+          level: 3,
+          blocks: [addFigure(f)],
+        });
       }
     }
 
@@ -612,7 +703,14 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
           if (w + d + l === 0) continue;
           points.push({ series: c.series, x: c.x, wins: w, losses: l });
           rows.push({
-            cells: [cell(c.method), cell(c.reference), cell(String(c.x), { value: c.x }), cell(String(w), { value: w }), cell(String(d), { value: d }), cell(String(l), { value: l })],
+            cells: [
+              cell(c.method),
+              cell(c.reference),
+              cell(String(c.x), { value: c.x }),
+              cell(String(w), { value: w }),
+              cell(String(d), { value: d }),
+              cell(String(l), { value: l }),
+            ],
           });
         }
         if (points.length === 0) continue;
@@ -631,9 +729,21 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
             rows,
           }),
         );
-        b.push(addFigure(await winLossSweepFigure(figureId(`sweep-${sw.parameter}${sw.x ? `-by-${sw.x}` : ''}-${key}`), sw.parameter, sw.reference, xName, metric.title, points)));
+        b.push(
+          addFigure(
+            await winLossSweepFigure(
+              figureId(`sweep-${sw.parameter}${sw.x ? `-by-${sw.x}` : ''}-${key}`),
+              sw.parameter,
+              sw.reference,
+              xName,
+              metric.title,
+              points,
+            ),
+          ),
+        );
       }
-      if (b.length) sections.push({ title: `Win/loss against ${sw.parameter} = ${String(sw.reference)}`, level: 3, blocks: b });
+      if (b.length)
+        sections.push({ title: `Win/loss against ${sw.parameter} = ${String(sw.reference)}`, level: 3, blocks: b });
     }
   }
 
@@ -674,15 +784,22 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
 
   if (input.arcs) {
     const learned = learnedStructuresSection(input.rows, input.arcs, figureId);
-    if (learned) sections.push({ ...learned, blocks: learned.blocks.map((b) => (b.kind === 'figure' ? addFigure(b.figure) : b)) });
+    if (learned)
+      sections.push({ ...learned, blocks: learned.blocks.map((b) => (b.kind === 'figure' ? addFigure(b.figure) : b)) });
   }
 
   // Structure diagnostics stored per job (compare.diagnostics).
   if (s.diagnostics.length) {
     const blocks: Block[] = [];
     for (const key of s.diagnostics) {
-      const t = input.structureInfo ? diagnosticTable(tableId(`diagnostics-${key}`), key, input.rows, input.structureInfo, labels) : null;
-      blocks.push(...(t ? addTable(t) : [{ kind: 'p' as const, text: `No job of this experiment stores ${key} (${diagnosticTitle(key)}).` }]));
+      const t = input.structureInfo
+        ? diagnosticTable(tableId(`diagnostics-${key}`), key, input.rows, input.structureInfo, labels)
+        : null;
+      blocks.push(
+        ...(t
+          ? addTable(t)
+          : [{ kind: 'p' as const, text: `No job of this experiment stores ${key} (${diagnosticTitle(key)}).` }]),
+      );
     }
     sections.push({ title: 'Structure diagnostics', level: 2, blocks });
   }
@@ -699,8 +816,13 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
     });
     sections.push({ title: 'Reproduction of published results', level: 2, blocks });
     references.forEach((r) => {
-      const t = referenceTable(tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`), r, s.alpha);
-      const counts = (v: string): number => (r.claims as readonly { verdict: string }[]).filter((c) => c.verdict === v).length;
+      const t = referenceTable(
+        tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`),
+        r,
+        s.alpha,
+      );
+      const counts = (v: string): number =>
+        (r.claims as readonly { verdict: string }[]).filter((c) => c.verdict === v).length;
       sections.push({
         title: r.ref.title ?? r.ref.path,
         level: 3,
@@ -733,11 +855,27 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
           { header: 'error', align: 'l' },
         ],
         rows: input.failed.map((f) => ({
-          cells: [cell(f.dataset), cell(f.method), cell(String(f.repeat), { value: f.repeat }), cell(String(f.fold), { value: f.fold }), cell(f.error)],
+          cells: [
+            cell(f.dataset),
+            cell(f.method),
+            cell(String(f.repeat), { value: f.repeat }),
+            cell(String(f.fold), { value: f.fold }),
+            cell(f.error),
+          ],
         })),
       }),
     });
   }
 
-  return { title: `${input.experiment}: results`, experiment: input.experiment, intro, sections, tables, figures, comparison, references, summaries };
+  return {
+    title: `${input.experiment}: results`,
+    experiment: input.experiment,
+    intro,
+    sections,
+    tables,
+    figures,
+    comparison,
+    references,
+    summaries,
+  };
 }

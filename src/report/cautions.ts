@@ -31,7 +31,8 @@ export function datasetsNeeded(alpha: number): number {
 export function exactFriedmanText(m: MetricComparison): string {
   const N = m.datasets.length;
   const tied = m.values.some((row) => new Set(row).size < row.length);
-  if (tied) return 'The exact permutation p-value of the Friedman statistic is not computed because some dataset ties two methods.';
+  if (tied)
+    return 'The exact permutation p-value of the Friedman statistic is not computed because some dataset ties two methods.';
   const sums = m.meanRanks.map((r) => Math.round(r * N));
   const r = exactFriedman(sums, N);
   if (!r) return '';
@@ -73,15 +74,27 @@ function disagreements(m: MetricComparison, c: Comparison): string[] {
   const cd = m.cd.cd;
   const groups = m.cd.procedure === 'nemenyi' ? cliques(m.meanRanks, cd) : [];
   const joined = (i: number, j: number): boolean =>
-    m.cd!.procedure === 'nemenyi' ? groups.some((g) => g.includes(i) && g.includes(j)) : Math.abs(m.meanRanks[i]! - m.meanRanks[j]!) < cd;
+    m.cd!.procedure === 'nemenyi'
+      ? groups.some((g) => g.includes(i) && g.includes(j))
+      : Math.abs(m.meanRanks[i]! - m.meanRanks[j]!) < cd;
   const control = m.methods[ph.control]!;
-  const sigButJoined = ph.comparisons.filter((x) => x.pAdjusted <= s.alpha && joined(ph.control, x.method)).map((x) => m.methods[x.method]!);
-  const notSigButApart = ph.comparisons.filter((x) => x.pAdjusted > s.alpha && !joined(ph.control, x.method)).map((x) => m.methods[x.method]!);
+  const sigButJoined = ph.comparisons
+    .filter((x) => x.pAdjusted <= s.alpha && joined(ph.control, x.method))
+    .map((x) => m.methods[x.method]!);
+  const notSigButApart = ph.comparisons
+    .filter((x) => x.pAdjusted > s.alpha && !joined(ph.control, x.method))
+    .map((x) => m.methods[x.method]!);
   if (sigButJoined.length === 0 && notSigButApart.length === 0) return out;
   const procedure = m.cd.procedure === 'nemenyi' ? 'Nemenyi' : 'Bonferroni–Dunn';
   const parts: string[] = [];
-  if (sigButJoined.length) parts.push(`${sigButJoined.join(', ')} ${sigButJoined.length === 1 ? 'differs' : 'differ'} significantly from ${control} in the post-hoc table but ${sigButJoined.length === 1 ? 'is' : 'are'} within the critical difference of it in the CD diagram`);
-  if (notSigButApart.length) parts.push(`${notSigButApart.join(', ')} ${notSigButApart.length === 1 ? 'is' : 'are'} farther than the critical difference from ${control} in the diagram but not significant in the post-hoc table`);
+  if (sigButJoined.length)
+    parts.push(
+      `${sigButJoined.join(', ')} ${sigButJoined.length === 1 ? 'differs' : 'differ'} significantly from ${control} in the post-hoc table but ${sigButJoined.length === 1 ? 'is' : 'are'} within the critical difference of it in the CD diagram`,
+    );
+  if (notSigButApart.length)
+    parts.push(
+      `${notSigButApart.join(', ')} ${notSigButApart.length === 1 ? 'is' : 'are'} farther than the critical difference from ${control} in the diagram but not significant in the post-hoc table`,
+    );
   out.push(
     `${t}: the CD diagram and the post-hoc table disagree: ${parts.join('; ')}. They answer different questions: the table tests each method against the control only, with z-tests adjusted over the k − 1 comparisons (${s.adjust === 'none' ? 'unadjusted' : s.adjust[0]!.toUpperCase() + s.adjust.slice(1)}), while the diagram draws ${procedure}'s ${m.cd.procedure === 'nemenyi' ? 'test over all k(k − 1)/2 pairs (studentized range), which is more conservative' : 'single-step Bonferroni correction over the k − 1 comparisons, weaker than a step-wise adjustment'}. Each is right for its own family of comparisons; for every pair, the all-pairs matrices (compare.tests: all-pairs; Shaffer and Bergmann–Hommel are more powerful than Nemenyi) are the consistent choice.`,
   );

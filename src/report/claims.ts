@@ -28,7 +28,15 @@ import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-s
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
 
-export type ClaimKind = 'best-mean' | 'mean' | 'posthoc' | 'dataset' | 'every-small' | 'dataset-best' | 'wilcoxon' | 'cell';
+export type ClaimKind =
+  | 'best-mean'
+  | 'mean'
+  | 'posthoc'
+  | 'dataset'
+  | 'every-small'
+  | 'dataset-best'
+  | 'wilcoxon'
+  | 'cell';
 export type ClaimRelation = '>' | '<' | '>=' | '<=' | '~' | 'max' | 'min' | '';
 export type ClaimVerdict = 'reproduced' | 'not reproduced' | 'not evaluable';
 
@@ -98,7 +106,10 @@ export function isClaimsHeader(header: readonly string[]): boolean {
 }
 
 /** jobs.structure_info of an experiment's finished jobs, parsed, by job key. */
-export async function loadStructureInfo(store: ResultStore, experiment: string): Promise<Map<string, Record<string, unknown>>> {
+export async function loadStructureInfo(
+  store: ResultStore,
+  experiment: string,
+): Promise<Map<string, Record<string, unknown>>> {
   const rows = await store.structureInfo(experiment);
   const out = new Map<string, Record<string, unknown>>();
   for (const r of rows) {
@@ -195,7 +206,18 @@ function holds(a: number, rel: ClaimRelation, b: number, tolerance: number | nul
 /** The claim as the file states it (the fields of ClaimResult that come from the row). */
 type WrittenClaim = Pick<
   ClaimResult,
-  'line' | 'id' | 'kind' | 'metric' | 'methodA' | 'relation' | 'methodB' | 'dataset' | 'value' | 'source' | 'note' | 'claim'
+  | 'line'
+  | 'id'
+  | 'kind'
+  | 'metric'
+  | 'methodA'
+  | 'relation'
+  | 'methodB'
+  | 'dataset'
+  | 'value'
+  | 'source'
+  | 'note'
+  | 'claim'
 >;
 
 /** One row of a claims file, validated: what evaluating it needs besides what it states. */
@@ -214,7 +236,9 @@ export function parseClaim(doc: CsvDocument, fields: readonly string[], line: nu
   const id = get('id') || `line ${line}`;
   const kind = get('kind') as ClaimKind;
   if (!(kind in RELATIONS)) {
-    throw new UserError(`${where}: kind: unknown claim kind '${get('kind')}' (known: ${Object.keys(RELATIONS).join(', ')})`);
+    throw new UserError(
+      `${where}: kind: unknown claim kind '${get('kind')}' (known: ${Object.keys(RELATIONS).join(', ')})`,
+    );
   }
   const relation = get('relation') as ClaimRelation;
   if (!RELATIONS[kind].includes(relation)) {
@@ -231,26 +255,58 @@ export function parseClaim(doc: CsvDocument, fields: readonly string[], line: nu
   const rawB = get('method_b');
   const methodB = (listed ? rawB.split(';') : [rawB]).map((x) => x.trim()).filter(Boolean);
   const pairwise = ['mean', 'dataset', 'every-small', 'posthoc', 'wilcoxon'].includes(kind);
-  if (pairwise && methodB.length !== 1) throw new UserError(`${where}: method_b: kind ${kind} compares method_a with one method_b`);
+  if (pairwise && methodB.length !== 1)
+    throw new UserError(`${where}: method_b: kind ${kind} compares method_a with one method_b`);
   if (kind === 'cell' && methodB.length) throw new UserError(`${where}: method_b: must be empty for kind cell`);
   const dataset = get('dataset');
-  if (['dataset', 'dataset-best', 'cell'].includes(kind) && !dataset) throw new UserError(`${where}: dataset: is required for kind ${kind}`);
+  if (['dataset', 'dataset-best', 'cell'].includes(kind) && !dataset)
+    throw new UserError(`${where}: dataset: is required for kind ${kind}`);
   const rawValue = get('value');
   let value: number | null = null;
   if (kind === 'cell') {
     value = ctx.parseValue(rawValue, where);
   } else if (rawValue !== '') {
     value = Number(rawValue);
-    if (!Number.isFinite(value) || value < 0) throw new UserError(`${where}: value: expected a non-negative number, got '${rawValue}'`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new UserError(`${where}: value: expected a non-negative number, got '${rawValue}'`);
     if (kind === 'posthoc' || kind === 'wilcoxon') {
-      if (!(value > 0 && value <= 1)) throw new UserError(`${where}: value: a significance threshold must be in (0, 1], got '${rawValue}'`);
+      if (!(value > 0 && value <= 1))
+        throw new UserError(`${where}: value: a significance threshold must be in (0, 1], got '${rawValue}'`);
     } else if (relation !== '~') {
-      throw new UserError(`${where}: value: kind ${kind} with relation ${relation} takes no value (only ~ takes a tolerance)`);
+      throw new UserError(
+        `${where}: value: kind ${kind} with relation ${relation} takes no value (only ~ takes a tolerance)`,
+      );
     }
   }
   const alpha = value ?? ctx.settings.alpha;
-  const claim = claimText(kind, metric.label, methodA, relation, methodB, dataset, value, alpha, ctx.settings, metric.digits);
-  return { line, id, kind, metric: metricName, metricRef: metric, methodA, relation, methodB, dataset, value, source: get('source'), note: get('note'), alpha, claim };
+  const claim = claimText(
+    kind,
+    metric.label,
+    methodA,
+    relation,
+    methodB,
+    dataset,
+    value,
+    alpha,
+    ctx.settings,
+    metric.digits,
+  );
+  return {
+    line,
+    id,
+    kind,
+    metric: metricName,
+    metricRef: metric,
+    methodA,
+    relation,
+    methodB,
+    dataset,
+    value,
+    source: get('source'),
+    note: get('note'),
+    alpha,
+    claim,
+  };
 }
 
 /** The run as every claim sees it (built once per claims file). */
@@ -280,7 +336,15 @@ interface ClaimScope {
   method(name: string): Lookup;
   dataset(name: string): Lookup;
   notEvaluable(reason: string): ClaimResult;
-  result(r: { ours: string; a: number | null; b: number | null; p: number | null; n: number | null; ok: boolean; reason: string }): ClaimResult;
+  result(r: {
+    ours: string;
+    a: number | null;
+    b: number | null;
+    p: number | null;
+    n: number | null;
+    ok: boolean;
+    reason: string;
+  }): ClaimResult;
 }
 
 /** A claim comparing method_a with one method_b (mean, dataset, every-small, wilcoxon, posthoc). */
@@ -312,7 +376,16 @@ export function evaluateClaims(doc: CsvDocument, ctx: ClaimContext): ClaimResult
 function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
   const { ctx } = run;
   const { metricRef: _read, alpha: _threshold, ...base } = c;
-  const notEvaluable = (reason: string): ClaimResult => ({ ...base, ours: '–', a: null, b: null, p: null, n: null, verdict: 'not evaluable', reason });
+  const notEvaluable = (reason: string): ClaimResult => ({
+    ...base,
+    ours: '–',
+    a: null,
+    b: null,
+    p: null,
+    n: null,
+    verdict: 'not evaluable',
+    reason,
+  });
   let V = run.values.get(c.metric);
   if (!V) run.values.set(c.metric, (V = new Values(ctx.rows, c.metricRef)));
   const values = V;
@@ -331,7 +404,9 @@ function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
   };
   const dataset = (name: string): Lookup => {
     const ours = ctx.mapName(name, ctx.ref.datasets, run.datasets);
-    return ours ? { ours } : { missing: `dataset '${name}' is not in this experiment (map it under reference datasets:)` };
+    return ours
+      ? { ours }
+      : { missing: `dataset '${name}' is not in this experiment (map it under reference datasets:)` };
   };
   const A = method(c.methodA);
   if ('missing' in A) return notEvaluable(A.missing);
@@ -354,7 +429,10 @@ function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
   return PAIR_EVALUATORS[c.kind]({ ...scope, b: B.ours });
 }
 
-const PAIR_EVALUATORS: Record<Exclude<ClaimKind, 'best-mean' | 'dataset-best' | 'cell'>, (s: PairScope) => ClaimResult> = {
+const PAIR_EVALUATORS: Record<
+  Exclude<ClaimKind, 'best-mean' | 'dataset-best' | 'cell'>,
+  (s: PairScope) => ClaimResult
+> = {
   dataset: evaluateDataset,
   'every-small': evaluateEverySmall,
   mean: evaluateMean,
@@ -388,7 +466,8 @@ function evaluateBest(s: ClaimScope): ClaimResult {
     over = [D];
   } else {
     over = run.datasets.filter((x) => candidates.every((m) => V.mean(x, m, digits) !== undefined));
-    if (over.length === 0) return s.notEvaluable(`no data set on which ${candidates.join(', ')} all have ${c.metricRef.label}`);
+    if (over.length === 0)
+      return s.notEvaluable(`no data set on which ${candidates.join(', ')} all have ${c.metricRef.label}`);
   }
   const others = candidates.filter((m) => m !== a);
   if (others.length === 0) return s.notEvaluable(`no other method has ${c.metricRef.label}${D ? ` on ${D}` : ''}`);
@@ -508,7 +587,15 @@ function evaluateDataset(s: PairScope): ClaimResult {
     });
   }
   const ok = holds(va, c.relation, vb, c.value);
-  return s.result({ ours, a: va, b: vb, p: null, n: folds, ok, reason: relationReason(ok, va, vb, c.relation, c.value, d) });
+  return s.result({
+    ours,
+    a: va,
+    b: vb,
+    p: null,
+    n: folds,
+    ok,
+    reason: relationReason(ok, va, vb, c.relation, c.value, d),
+  });
 }
 
 /** every-small: the relation holds on every data set with fewer than SMALL_DATASET_ROWS rows. */
@@ -516,10 +603,15 @@ function evaluateEverySmall(s: PairScope): ClaimResult {
   const { c, V, a, b, d, run } = s;
   const { digits } = run;
   const small = run.datasets.filter(
-    (x) => (run.sizes.get(x) ?? Infinity) < SMALL_DATASET_ROWS && V.mean(x, a, digits) !== undefined && V.mean(x, b, digits) !== undefined,
+    (x) =>
+      (run.sizes.get(x) ?? Infinity) < SMALL_DATASET_ROWS &&
+      V.mean(x, a, digits) !== undefined &&
+      V.mean(x, b, digits) !== undefined,
   );
   if (small.length === 0) {
-    return s.notEvaluable(`no data set with fewer than ${SMALL_DATASET_ROWS} rows has ${c.metricRef.label} of both ${a} and ${b}`);
+    return s.notEvaluable(
+      `no data set with fewer than ${SMALL_DATASET_ROWS} rows has ${c.metricRef.label} of both ${a} and ${b}`,
+    );
   }
   const failed: string[] = [];
   for (const x of small) {
@@ -547,7 +639,9 @@ function evaluateEverySmall(s: PairScope): ClaimResult {
 }
 
 /** The per-data-set means of both methods over the data sets where both have the metric. */
-function meansOverDatasets(s: PairScope): { xa: number[]; xb: number[]; ma: number; mb: number; text: string } | string {
+function meansOverDatasets(
+  s: PairScope,
+): { xa: number[]; xb: number[]; ma: number; mb: number; text: string } | string {
   const { c, V, a, b, d, run } = s;
   const { digits } = run;
   const both = run.datasets.filter((x) => V.mean(x, a, digits) !== undefined && V.mean(x, b, digits) !== undefined);
@@ -557,7 +651,13 @@ function meansOverDatasets(s: PairScope): { xa: number[]; xb: number[]; ma: numb
   const ma = xa.reduce((t, v) => t + v, 0) / xa.length;
   const mb = xb.reduce((t, v) => t + v, 0) / xb.length;
   const N = both.length;
-  return { xa, xb, ma, mb, text: `${a} ${fmt(ma, d)} vs ${b} ${fmt(mb, d)} (${signed(ma - mb, d)}; N = ${N} data set${N === 1 ? '' : 's'})` };
+  return {
+    xa,
+    xb,
+    ma,
+    mb,
+    text: `${a} ${fmt(ma, d)} vs ${b} ${fmt(mb, d)} (${signed(ma - mb, d)}; N = ${N} data set${N === 1 ? '' : 's'})`,
+  };
 }
 
 /** mean: the relation between the mean values over data sets (`~` alone: signed-rank test at compare.alpha). */
@@ -567,7 +667,15 @@ function evaluateMean(s: PairScope): ClaimResult {
   if (typeof m === 'string') return s.notEvaluable(m);
   if (c.relation === '~' && c.value === null) return signedRankVerdict(s, m, s.run.ctx.settings.alpha);
   const ok = holds(m.ma, c.relation, m.mb, c.value);
-  return s.result({ ours: m.text, a: m.ma, b: m.mb, p: null, n: m.xa.length, ok, reason: relationReason(ok, m.ma, m.mb, c.relation, c.value, d) });
+  return s.result({
+    ours: m.text,
+    a: m.ma,
+    b: m.mb,
+    p: null,
+    n: m.xa.length,
+    ok,
+    reason: relationReason(ok, m.ma, m.mb, c.relation, c.value, d),
+  });
 }
 
 /** wilcoxon: the signed-rank test over data sets at the claim's threshold (value, else compare.alpha). */
@@ -577,7 +685,11 @@ function evaluateWilcoxon(s: PairScope): ClaimResult {
   return signedRankVerdict(s, m, s.c.alpha);
 }
 
-function signedRankVerdict(s: PairScope, m: { xa: number[]; xb: number[]; ma: number; mb: number; text: string }, t: number): ClaimResult {
+function signedRankVerdict(
+  s: PairScope,
+  m: { xa: number[]; xb: number[]; ma: number; mb: number; text: string },
+  t: number,
+): ClaimResult {
   const { a, c } = s;
   const w = signedRank(s, m.xa, m.xb);
   if (typeof w === 'string') return s.notEvaluable(`signed-rank test over data sets: ${w}`);
@@ -592,7 +704,11 @@ function signedRankVerdict(s: PairScope, m: { xa: number[]; xb: number[]; ma: nu
     case '<': {
       const want = c.relation === '>' ? 1 : -1;
       ok = sig && dir === want;
-      reason = !sig ? `not significant (p ≥ ${t})` : ok ? `significant at ${t}, ${dirText}` : `significant at ${t} but ${dirText}`;
+      reason = !sig
+        ? `not significant (p ≥ ${t})`
+        : ok
+          ? `significant at ${t}, ${dirText}`
+          : `significant at ${t} but ${dirText}`;
       break;
     }
     case '>=':
@@ -627,7 +743,10 @@ function evaluatePosthoc(s: PairScope): ClaimResult {
     );
   }
   const matrix = complete.map((x) => family.map((m) => V.mean(x, m, digits)!));
-  const ph = posthocVsControl(matrix, family.indexOf(a), { adjust: run.ctx.settings.adjust, higherIsBetter: c.metricRef.higherIsBetter });
+  const ph = posthocVsControl(matrix, family.indexOf(a), {
+    adjust: run.ctx.settings.adjust,
+    higherIsBetter: c.metricRef.higherIsBetter,
+  });
   const cmp = ph.comparisons.find((x) => x.method === family.indexOf(b))!;
   const pAdj = cmp.pAdjusted;
   const better = ph.controlMeanRank < cmp.meanRank;
@@ -651,7 +770,9 @@ function evaluatePosthoc(s: PairScope): ClaimResult {
       break;
     default:
       ok = pAdj >= alpha;
-      reason = ok ? `not significant at ${alpha}` : `significant at ${alpha} (${better ? `${a}` : `${b}`} ranks better)`;
+      reason = ok
+        ? `not significant at ${alpha}`
+        : `significant at ${alpha} (${better ? `${a}` : `${b}`} ranks better)`;
   }
   return s.result({
     ours: `adjusted p = ${fmtP(pAdj)} (z = ${cmp.z < 0 ? '−' : ''}${Math.abs(cmp.z).toFixed(3)}; mean ranks ${a} ${ph.controlMeanRank.toFixed(2)}, ${b} ${cmp.meanRank.toFixed(2)}; k = ${family.length} methods, N = ${complete.length} data sets)`,
@@ -685,12 +806,21 @@ function metricRef(name: string, ctx: ClaimContext, where: string): MetricRef {
     };
   }
   const m = ctx.metricFromName(name);
-  if (!m) throw new UserError(`${where}: metric: unknown metric '${name}' (accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1, or info.<key> of jobs.structure_info)`);
+  if (!m)
+    throw new UserError(
+      `${where}: metric: unknown metric '${name}' (accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1, or info.<key> of jobs.structure_info)`,
+    );
   const def = metricDef(m);
   return { label: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits, value: (r) => Number(r[def.key]) };
 }
 
-const ADJUST: Record<string, string> = { hommel: 'Hommel', holm: 'Holm', hochberg: 'Hochberg', bonferroni: 'Bonferroni', none: 'unadjusted' };
+const ADJUST: Record<string, string> = {
+  hommel: 'Hommel',
+  holm: 'Holm',
+  hochberg: 'Hochberg',
+  bonferroni: 'Bonferroni',
+  none: 'unadjusted',
+};
 
 function claimText(
   kind: ClaimKind,
@@ -706,7 +836,12 @@ function claimText(
 ): string {
   const b = bs[0] ?? '';
   const r = REL_TEXT[rel] ?? rel;
-  const cmp = rel === '~' ? (value === null ? `${a} ≈ ${b} (not significantly different at α = ${s.alpha})` : `|${a} − ${b}| ≤ ${value}`) : `${a} ${r} ${b}`;
+  const cmp =
+    rel === '~'
+      ? value === null
+        ? `${a} ≈ ${b} (not significantly different at α = ${s.alpha})`
+        : `|${a} − ${b}| ≤ ${value}`
+      : `${a} ${r} ${b}`;
   const among = bs.length ? ` of ${[a, ...bs.filter((x) => x !== a)].join(', ')}` : '';
   switch (kind) {
     case 'best-mean':

@@ -65,7 +65,10 @@ export function metricDef(key: CompareMetric): MetricDef {
 }
 
 /** Per dataset, per method, the values of one metric over folds. */
-export function foldValues(rows: readonly ResultRow[], key: keyof ResultRow & string): Map<string, Map<string, number[]>> {
+export function foldValues(
+  rows: readonly ResultRow[],
+  key: keyof ResultRow & string,
+): Map<string, Map<string, number[]>> {
   const out = new Map<string, Map<string, number[]>>();
   for (const r of rows) {
     if (r[key] === null || r[key] === undefined) continue; // a metric this job predates (NULL), not a 0
@@ -82,7 +85,11 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function compareResults(rows: readonly ResultRow[], methodOrder: readonly string[], settings: CompareSpec): Comparison {
+export function compareResults(
+  rows: readonly ResultRow[],
+  methodOrder: readonly string[],
+  settings: CompareSpec,
+): Comparison {
   const digits = settings.digits ?? undefined;
   const tables = settings.metrics.map((k) => summarize(rows, methodOrder, metricDef(k), digits));
   const methods = tables[0]?.methods ?? [];
@@ -112,7 +119,10 @@ export function compareResults(rows: readonly ResultRow[], methodOrder: readonly
   return { settings, control, controlReason, pairs, metrics };
 }
 
-function completeMatrix(table: SummaryTable, digits: number | undefined): { datasets: string[]; values: number[][]; meanRanks: number[] } {
+function completeMatrix(
+  table: SummaryTable,
+  digits: number | undefined,
+): { datasets: string[]; values: number[][]; meanRanks: number[] } {
   const datasets: string[] = [];
   const values: number[][] = [];
   table.datasets.forEach((d, i) => {
@@ -141,13 +151,18 @@ function compareMetric(
   const notes: string[] = [];
   const unrecorded = rows.filter((r) => r[metric.key] === null || r[metric.key] === undefined).length;
   if (unrecorded > 0) {
-    notes.push(`${metric.title}: ${unrecorded} of ${rows.length} jobs have no value (stored before bnclab recorded this metric) and are left out; run the spec into a fresh database (--db) to include them.`);
+    notes.push(
+      `${metric.title}: ${unrecorded} of ${rows.length} jobs have no value (stored before bnclab recorded this metric) and are left out; run the spec into a fresh database (--db) to include them.`,
+    );
   }
   const { datasets, values, meanRanks } = completeMatrix(table, digits);
   const k = table.methods.length;
   const N = datasets.length;
   const enough = k >= 2 && N >= 2;
-  if (!enough) notes.push(`${metric.title}: rank-based tests need at least 2 methods and 2 complete datasets (have ${k} and ${N}).`);
+  if (!enough)
+    notes.push(
+      `${metric.title}: rank-based tests need at least 2 methods and 2 complete datasets (have ${k} and ${N}).`,
+    );
 
   let fr: FriedmanResult | null = null;
   if (enough && s.tests.includes('friedman')) {

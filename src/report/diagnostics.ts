@@ -12,7 +12,8 @@ const TITLES: Readonly<Record<string, string>> = {
   classParents: "number of the class's parents (mean over an ensemble's members; SubbKB Table 5)",
   classParentsWeighted: "number of the class's parents, weighted by the members' weights",
   meanShd: 'mean pairwise structural Hamming distance between the ensemble members (SubbKB Table 7)',
-  apses: 'APSES, the average posterior standard error of the class posteriors over the test rows (SubbKB Table 8, eq. 3)',
+  apses:
+    'APSES, the average posterior standard error of the class posteriors over the test rows (SubbKB Table 8, eq. 3)',
 };
 
 export function diagnosticTitle(key: string): string {
@@ -24,7 +25,13 @@ export function diagnosticTitle(key: string): string {
  * order) that store the key on at least one job; each cell is the mean over that dataset's folds. The
  * average row is over the datasets where every shown method has a value.
  */
-export function diagnosticTable(id: string, key: string, rows: readonly ResultRow[], info: StructureInfo, methods: readonly string[]): Table | null {
+export function diagnosticTable(
+  id: string,
+  key: string,
+  rows: readonly ResultRow[],
+  info: StructureInfo,
+  methods: readonly string[],
+): Table | null {
   const sums = new Map<string, Map<string, { sum: number; n: number }>>();
   const datasets: string[] = [];
   const shown = new Set<string>();
@@ -55,10 +62,20 @@ export function diagnosticTable(id: string, key: string, rows: readonly ResultRo
   for (const d of datasets) for (const m of cols) largest = Math.max(largest, Math.abs(mean(d, m) ?? 0));
   const digits = largest >= 1 ? 2 : 4;
   const fmt = (v: number | undefined): string => (v === undefined ? '–' : v.toFixed(digits));
-  const body: TableRow[] = datasets.map((d) => ({ cells: [cell(d), ...cols.map((m) => cell(fmt(mean(d, m)), { value: mean(d, m) ?? null }))] }));
+  const body: TableRow[] = datasets.map((d) => ({
+    cells: [cell(d), ...cols.map((m) => cell(fmt(mean(d, m)), { value: mean(d, m) ?? null }))],
+  }));
   const complete = datasets.filter((d) => cols.every((m) => mean(d, m) !== undefined));
-  const avg = cols.map((m) => (complete.length ? complete.reduce((a, d) => a + mean(d, m)!, 0) / complete.length : undefined));
-  body.push({ ruleAbove: true, cells: [cell(`average (${complete.length})`, { italic: true }), ...avg.map((v) => cell(fmt(v), { value: v ?? null }))] });
+  const avg = cols.map((m) =>
+    complete.length ? complete.reduce((a, d) => a + mean(d, m)!, 0) / complete.length : undefined,
+  );
+  body.push({
+    ruleAbove: true,
+    cells: [
+      cell(`average (${complete.length})`, { italic: true }),
+      ...avg.map((v) => cell(fmt(v), { value: v ?? null })),
+    ],
+  });
   return {
     id,
     caption: `${key}: ${diagnosticTitle(key)}; mean over folds per dataset, average over the ${complete.length} datasets where every method shown has a value.`,

@@ -24,7 +24,11 @@ export function effectSizeSections(ctx: StatsSectionContext): Section[] {
       const n = p.valuesA.length;
       if (n < 2) continue;
       const sizes = attempt(notes, `${p.a} vs ${p.b}`, () => ({
-        ci: bootstrapMeanDifference(p.valuesA, p.valuesB, { resamples: added.effectSize.bootstrap, level: added.effectSize.level, seed: effectSeed(ctx.seed, m.metric.key, p.a, p.b) }),
+        ci: bootstrapMeanDifference(p.valuesA, p.valuesB, {
+          resamples: added.effectSize.bootstrap,
+          level: added.effectSize.level,
+          seed: effectSeed(ctx.seed, m.metric.key, p.a, p.b),
+        }),
         delta: cliffsDelta(p.valuesA, p.valuesB),
         gamma: akinshinGamma(p.valuesA, p.valuesB),
       }));
@@ -49,7 +53,17 @@ export function effectSizeSections(ctx: StatsSectionContext): Section[] {
     return ctx.addTable({
       id: ctx.tableId(`effect-size-${m.metric.key}`),
       caption: `${m.metric.title}: effect sizes of a against b over the per-dataset means (${m.metric.higherIsBetter ? 'positive: a higher, better' : 'positive: a higher, worse'}): mean difference a − b with a ${Math.round(added.effectSize.level * 100)}% percentile bootstrap interval (${added.effectSize.bootstrap} resamples of the datasets, seeded from the experiment seed, the metric and the pair); Cliff's δ (negligible < 0.147 ≤ small < 0.33 ≤ medium < 0.474 ≤ large) and Akinshin's γ (median difference over the pooled MAD × 1.4826; Cohen's thresholds 0.2, 0.5, 0.8), as autorank; next to the Wilcoxon signed-rank p-values.`,
-      columns: cols('a:l', 'b:l', 'N', 'mean a − b', `${Math.round(added.effectSize.level * 100)}% CI:c`, "Cliff's δ", "Akinshin's γ", 'Wilcoxon p', 'adjusted p'),
+      columns: cols(
+        'a:l',
+        'b:l',
+        'N',
+        'mean a − b',
+        `${Math.round(added.effectSize.level * 100)}% CI:c`,
+        "Cliff's δ",
+        "Akinshin's γ",
+        'Wilcoxon p',
+        'adjusted p',
+      ),
       rows,
       notes,
     });

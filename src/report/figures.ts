@@ -45,13 +45,19 @@ export function textWidth(text: string, size: number, bold = false): number {
     const PDFDocument = createRequire(import.meta.url)('pdfkit') as new (o: { autoFirstPage: boolean }) => MetricsDoc;
     metricsDoc = new PDFDocument({ autoFirstPage: false });
   }
-  return metricsDoc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).widthOfString(text);
+  return metricsDoc
+    .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+    .fontSize(size)
+    .widthOfString(text);
 }
 /** Vega's text measure replaced by {@link textWidth}; installed once, when vega is first loaded. */
 function useHelveticaMetrics(vega: unknown): void {
   // vega re-exports vega-scenegraph's textMetrics at run time; its type declarations leave it out.
   const { textMetrics } = vega as { textMetrics: { width: (item: never, text: unknown) => number } };
-  textMetrics.width = (item: { fontSize?: number; fontWeight?: string | number; limit?: number }, text: unknown): number => {
+  textMetrics.width = (
+    item: { fontSize?: number; fontWeight?: string | number; limit?: number },
+    text: unknown,
+  ): number => {
     const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
     const s = text == null ? '' : String(text).trim();
     if (size <= 0 || s === '') return 0;
@@ -109,7 +115,10 @@ export async function renderSvgNow(spec: TopLevelSpec): Promise<string> {
  * hover: each labelled mark gets its label as a <title> child, so every point names its dataset.
  */
 export function hoverTitles(svg: string): string {
-  return svg.replace(/<(path|rect|line)(\s[^>]*?aria-label="([^"]*)"[^>]*?role="graphics-symbol"[^>]*?)\/>/g, (_m, tag: string, attrs: string, label: string) => `<${tag}${attrs}><title>${label}</title></${tag}>`);
+  return svg.replace(
+    /<(path|rect|line)(\s[^>]*?aria-label="([^"]*)"[^>]*?role="graphics-symbol"[^>]*?)\/>/g,
+    (_m, tag: string, attrs: string, label: string) => `<${tag}${attrs}><title>${label}</title></${tag}>`,
+  );
 }
 
 function niceDomain(values: readonly number[]): [number, number] {
@@ -161,8 +170,18 @@ export async function scatterFigure(
         data: { values: points.map((p) => ({ dataset: p.dataset, a: p.a, b: p.b })) },
         mark: { type: 'point', filled: true, size: 45, color: '#1f77b4', opacity: 0.85 },
         encoding: {
-          x: { field: 'b', type: 'quantitative', title: `${b} (${metricTitle})`, scale: { domain, zero: false, nice: false } },
-          y: { field: 'a', type: 'quantitative', title: `${a} (${metricTitle})`, scale: { domain, zero: false, nice: false } },
+          x: {
+            field: 'b',
+            type: 'quantitative',
+            title: `${b} (${metricTitle})`,
+            scale: { domain, zero: false, nice: false },
+          },
+          y: {
+            field: 'a',
+            type: 'quantitative',
+            title: `${a} (${metricTitle})`,
+            scale: { domain, zero: false, nice: false },
+          },
           tooltip: [{ field: 'dataset', type: 'nominal' }],
         },
       },
@@ -221,8 +240,19 @@ export async function winLossSweepFigure(
         type: 'nominal',
         title: 'outcome',
         sort: ['wins', 'losses'],
-        scale: { domain: ['wins', 'losses'], range: [[1, 0], [5, 3]] },
-        legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300, encode: { symbols: { update: { stroke: { value: '#333' } } } } } as Record<string, unknown>,
+        scale: {
+          domain: ['wins', 'losses'],
+          range: [
+            [1, 0],
+            [5, 3],
+          ],
+        },
+        legend: {
+          symbolType: 'stroke',
+          symbolStrokeWidth: 2,
+          symbolSize: 300,
+          encode: { symbols: { update: { stroke: { value: '#333' } } } },
+        } as Record<string, unknown>,
       },
     },
   };
@@ -243,7 +273,11 @@ export interface CurvePoint {
 }
 
 /** Metric against training-set size per dataset and method (HDP Fig 7). */
-export async function learningCurveFigure(id: string, metricTitle: string, points: readonly CurvePoint[]): Promise<Figure> {
+export async function learningCurveFigure(
+  id: string,
+  metricTitle: string,
+  points: readonly CurvePoint[],
+): Promise<Figure> {
   const datasets = [...new Set(points.map((p) => p.dataset))];
   const title = `${metricTitle} against training-set size`;
   const spec: TopLevelSpec = {
@@ -335,7 +369,12 @@ export async function cdFigure(
   const height = labelTop + half * 22 + 6;
   const textLayer = (side: 'left' | 'right' | 'center'): Record<string, unknown> => ({
     data: { values: texts.filter((t) => t.side === side) },
-    mark: { type: 'text', align: side === 'right' ? 'right' : side === 'left' ? 'left' : 'center', fontSize: 14, font: FONT },
+    mark: {
+      type: 'text',
+      align: side === 'right' ? 'right' : side === 'left' ? 'left' : 'center',
+      fontSize: 14,
+      font: FONT,
+    },
     encoding: {
       x: { field: 'x', type: 'quantitative', scale: null },
       y: { field: 'y', type: 'quantitative', scale: null },
@@ -385,7 +424,12 @@ export interface FoldValue {
  * Per-fold values as box plots, one small panel per dataset with its own vertical scale, methods side by
  * side (mlr3's autoplot of a benchmark): the spread over folds that the mean ± sd tables summarize.
  */
-export async function foldBoxplotFigure(id: string, metricTitle: string, methods: readonly string[], values: readonly FoldValue[]): Promise<Figure> {
+export async function foldBoxplotFigure(
+  id: string,
+  metricTitle: string,
+  methods: readonly string[],
+  values: readonly FoldValue[],
+): Promise<Figure> {
   const datasets = [...new Set(values.map((v) => v.dataset))].sort();
   const title = `${metricTitle} per fold, by dataset`;
   const spec: TopLevelSpec = {
@@ -403,8 +447,17 @@ export async function foldBoxplotFigure(id: string, metricTitle: string, methods
       encoding: {
         x: { field: 'method', type: 'nominal', title: null, sort: [...methods], axis: { labels: false, ticks: false } },
         y: { field: 'value', type: 'quantitative', title: null, scale: { zero: false } },
-        color: { field: 'method', type: 'nominal', sort: [...methods], title: 'method', legend: { orient: 'top', columns: 2 } },
-        tooltip: [{ field: 'dataset', type: 'nominal' }, { field: 'method', type: 'nominal' }],
+        color: {
+          field: 'method',
+          type: 'nominal',
+          sort: [...methods],
+          title: 'method',
+          legend: { orient: 'top', columns: 2 },
+        },
+        tooltip: [
+          { field: 'dataset', type: 'nominal' },
+          { field: 'method', type: 'nominal' },
+        ],
       },
     },
   } as TopLevelSpec;

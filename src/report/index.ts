@@ -48,7 +48,9 @@ function applyOverrides(c: CompareSpec, labels: readonly string[], o: ReportOpti
   if (o.control !== undefined) {
     if (o.control !== 'best' && !labels.includes(o.control)) {
       const near = closest(o.control, labels);
-      throw new UserError(`--control: no method labelled '${o.control}'${near ? ` (did you mean '${near}'?)` : ''}; methods: ${labels.join(', ')}`);
+      throw new UserError(
+        `--control: no method labelled '${o.control}'${near ? ` (did you mean '${near}'?)` : ''}; methods: ${labels.join(', ')}`,
+      );
     }
     out = { ...out, control: o.control };
   }
@@ -59,7 +61,9 @@ function applyOverrides(c: CompareSpec, labels: readonly string[], o: ReportOpti
   if (o.metrics !== undefined) {
     const bad = o.metrics.find((m) => !COMPARE_METRICS.includes(m as CompareMetric));
     if (bad !== undefined || o.metrics.length === 0) {
-      throw new UserError(`--metrics: unknown metric '${bad ?? ''}'; use a comma-separated list of ${COMPARE_METRICS.join(', ')}`);
+      throw new UserError(
+        `--metrics: unknown metric '${bad ?? ''}'; use a comma-separated list of ${COMPARE_METRICS.join(', ')}`,
+      );
     }
     out = { ...out, metrics: [...new Set(o.metrics as CompareMetric[])] };
   }
@@ -84,7 +88,8 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       const names = compare.learningCurve.experiments.length ? compare.learningCurve.experiments : [spec.name];
       for (const name of names) {
         const r = name === spec.name ? rows : await store.results(name);
-        if (r.length === 0) throw new UserError(`compare.learning_curve.experiments: no results for experiment '${name}' in ${dbPath}`);
+        if (r.length === 0)
+          throw new UserError(`compare.learning_curve.experiments: no results for experiment '${name}' in ${dbPath}`);
         curveRows.set(name, r);
       }
     }
@@ -112,7 +117,8 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       reference: spec.reference,
       curveRows,
       // Structure diagnostics are read only when the report tabulates them or a reference file may use them.
-      structureInfo: spec.reference.length || compare.diagnostics.length ? await loadStructureInfo(store, spec.name) : undefined,
+      structureInfo:
+        spec.reference.length || compare.diagnostics.length ? await loadStructureInfo(store, spec.name) : undefined,
       arcs: await loadArcs(store, spec.name),
     };
   } finally {
@@ -143,7 +149,9 @@ export function renderLongCsv(tables: readonly SummaryTable[]): string {
 export function renderSummaryCsv(tables: readonly SummaryTable[]): string {
   const out = ['metric,method,average,average_rank,complete_datasets'];
   for (const t of tables) {
-    t.methods.forEach((m, j) => out.push([t.metric.key, csvField(m), csvField(t.average[j]), csvField(t.ranks[j]), t.completeDatasets].join(',')));
+    t.methods.forEach((m, j) =>
+      out.push([t.metric.key, csvField(m), csvField(t.average[j]), csvField(t.ranks[j]), t.completeDatasets].join(',')),
+    );
   }
   return out.join('\n') + '\n';
 }
@@ -181,12 +189,20 @@ function freshFolder(dir: string, files: readonly string[]): void {
 export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<ReportFiles> {
   const tablesDir = join(dir, 'tables');
   const figuresDir = join(dir, 'figures');
-  const summaryCsv = new Map(doc.tables.flatMap((t) => {
-    const s = tableSummaryCsv(t);
-    return s === null ? [] : [[t.id, s] as const];
-  }));
-  freshFolder(tablesDir, doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`, ...(summaryCsv.has(t.id) ? [`${t.id}-summary.csv`] : [])]));
-  freshFolder(figuresDir, doc.figures.flatMap((f) => [`${f.id}.svg`, `${f.id}.pdf`]));
+  const summaryCsv = new Map(
+    doc.tables.flatMap((t) => {
+      const s = tableSummaryCsv(t);
+      return s === null ? [] : [[t.id, s] as const];
+    }),
+  );
+  freshFolder(
+    tablesDir,
+    doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`, ...(summaryCsv.has(t.id) ? [`${t.id}-summary.csv`] : [])]),
+  );
+  freshFolder(
+    figuresDir,
+    doc.figures.flatMap((f) => [`${f.id}.svg`, `${f.id}.pdf`]),
+  );
   const tables: string[] = [];
   for (const t of doc.tables) {
     writeFileSync(join(tablesDir, `${t.id}.tex`), tableToLatex(t, doc.experiment));

@@ -7,7 +7,7 @@ import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 
 /** Characters the standard fonts cannot show, as text they can. */
-const SPELLED: Record<string, string> = { 'α': 'alpha', 'χ': 'chi', '≤': '<=', '≥': '>=', '−': '-', '∞': 'inf', '²': '^2' };
+const SPELLED: Record<string, string> = { α: 'alpha', χ: 'chi', '≤': '<=', '≥': '>=', '−': '-', '∞': 'inf', '²': '^2' };
 
 function winAnsiText(svg: string): string {
   return svg.replace(/[αχ≤≥−∞]/g, (c) => SPELLED[c] ?? c);
@@ -18,8 +18,9 @@ function winAnsiText(svg: string): string {
  * 0.01 pt draws the same line.
  */
 function positiveDashes(svg: string): string {
-  return svg.replace(/(stroke-dasharray(?:="|:\s*))([\d.,\s]+)/g, (_m, head: string, list: string) =>
-    head + list.replace(/(^|[,\s])0+(?:\.0+)?(?=$|[,\s])/g, '$10.01'),
+  return svg.replace(
+    /(stroke-dasharray(?:="|:\s*))([\d.,\s]+)/g,
+    (_m, head: string, list: string) => head + list.replace(/(^|[,\s])0+(?:\.0+)?(?=$|[,\s])/g, '$10.01'),
   );
 }
 
@@ -40,7 +41,11 @@ function svgSize(svg: string): [number, number] {
  */
 export function svgToPdf(svg: string, title: string): Promise<Buffer> {
   const [width, height] = svgSize(svg);
-  const doc = new PDFDocument({ size: [width, height], margin: 0, info: { Title: title, Producer: 'bnclab', Creator: 'bnclab', CreationDate: new Date(0) } });
+  const doc = new PDFDocument({
+    size: [width, height],
+    margin: 0,
+    info: { Title: title, Producer: 'bnclab', Creator: 'bnclab', CreationDate: new Date(0) },
+  });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c) => chunks.push(c));
@@ -48,7 +53,12 @@ export function svgToPdf(svg: string, title: string): Promise<Buffer> {
     doc.on('error', reject);
   });
   const warnings: string[] = [];
-  SVGtoPDF(doc, positiveDashes(winAnsiText(svg)), 0, 0, { width, height, assumePt: true, warningCallback: (w) => warnings.push(w) });
+  SVGtoPDF(doc, positiveDashes(winAnsiText(svg)), 0, 0, {
+    width,
+    height,
+    assumePt: true,
+    warningCallback: (w) => warnings.push(w),
+  });
   doc.end();
   return done.then((b) => {
     if (warnings.length) throw new Error(`PDF of figure '${title}': ${[...new Set(warnings)].join('; ')}`);

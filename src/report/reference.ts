@@ -56,7 +56,11 @@ export interface WdlClaim {
   readonly metric: CompareMetric;
   readonly methodA: string;
   readonly methodB: string;
-  readonly published: WdlCounts & { readonly significant: boolean; readonly significanceGiven: boolean; readonly p: number };
+  readonly published: WdlCounts & {
+    readonly significant: boolean;
+    readonly significanceGiven: boolean;
+    readonly p: number;
+  };
   readonly ourA: string | null;
   readonly ourB: string | null;
   readonly ours: (WdlCounts & { readonly p: number; readonly significant: boolean; readonly n: number }) | null;
@@ -65,9 +69,24 @@ export interface WdlClaim {
 }
 
 export type ReferenceResult =
-  | { readonly kind: 'cells'; readonly ref: ReferenceSpec; readonly claims: readonly CellClaim[]; readonly comments: readonly string[] }
-  | { readonly kind: 'wdl'; readonly ref: ReferenceSpec; readonly claims: readonly WdlClaim[]; readonly comments: readonly string[] }
-  | { readonly kind: 'claims'; readonly ref: ReferenceSpec; readonly claims: readonly ClaimResult[]; readonly comments: readonly string[] };
+  | {
+      readonly kind: 'cells';
+      readonly ref: ReferenceSpec;
+      readonly claims: readonly CellClaim[];
+      readonly comments: readonly string[];
+    }
+  | {
+      readonly kind: 'wdl';
+      readonly ref: ReferenceSpec;
+      readonly claims: readonly WdlClaim[];
+      readonly comments: readonly string[];
+    }
+  | {
+      readonly kind: 'claims';
+      readonly ref: ReferenceSpec;
+      readonly claims: readonly ClaimResult[];
+      readonly comments: readonly string[];
+    };
 
 const METRIC_ALIASES: Record<string, CompareMetric> = {
   accuracy: 'accuracy',
@@ -105,7 +124,8 @@ function parseBool(s: string, where: string): boolean | null {
 
 function parseCount(s: string, where: string, field: string): number {
   const v = Number(s);
-  if (!/^\d+$/.test(s.trim()) || !Number.isInteger(v)) throw new UserError(`${where}: ${field}: expected a count, got '${s}'`);
+  if (!/^\d+$/.test(s.trim()) || !Number.isInteger(v))
+    throw new UserError(`${where}: ${field}: expected a count, got '${s}'`);
   return v;
 }
 
@@ -165,7 +185,10 @@ export function evaluateReference(
   };
   const metricOf = (s: string, where: string): CompareMetric => {
     const m = metricFromName(s);
-    if (!m) throw new UserError(`${where}: metric: unknown metric '${s}' (accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1)`);
+    if (!m)
+      throw new UserError(
+        `${where}: metric: unknown metric '${s}' (accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1)`,
+      );
     return m;
   };
 
@@ -193,7 +216,14 @@ export function evaluateReference(
       const losses = parseCount(get('losses'), where, 'losses');
       const given = parseBool(get('significant'), where);
       const pubP = wins + losses + draws > 0 ? signTest(wins, draws, losses, { draws: settings.sign.draws }).p : NaN;
-      const published = { wins, draws, losses, significant: given ?? pubP <= settings.alpha, significanceGiven: given !== null, p: pubP };
+      const published = {
+        wins,
+        draws,
+        losses,
+        significant: given ?? pubP <= settings.alpha,
+        significanceGiven: given !== null,
+        p: pubP,
+      };
       const methodA = get('method_a');
       const methodB = get('method_b');
       const ourA = mapName(methodA, ref.methods, ourMethods);
@@ -201,7 +231,12 @@ export function evaluateReference(
       const base = { line, metric, methodA, methodB, published, ourA, ourB };
       if (!ourA || !ourB) {
         const missing = [!ourA ? methodA : null, !ourB ? methodB : null].filter(Boolean).join(' and ');
-        return { ...base, ours: null, verdict: 'no data', reason: `no results for ${missing} (map it under reference methods:)` };
+        return {
+          ...base,
+          ours: null,
+          verdict: 'no data',
+          reason: `no results for ${missing} (map it under reference methods:)`,
+        };
       }
       const m = meansOf(metric);
       const xa: number[] = [];
@@ -214,10 +249,21 @@ export function evaluateReference(
           xb.push(roundDecimals(b, digits));
         }
       }
-      if (xa.length === 0) return { ...base, ours: null, verdict: 'no data', reason: 'no dataset on which both methods have results' };
-      const wdl = winDrawLoss(xa, xb, { lowerIsBetter: !metricDef(metric).higherIsBetter, tolerance: settings.sign.tolerance });
+      if (xa.length === 0)
+        return { ...base, ours: null, verdict: 'no data', reason: 'no dataset on which both methods have results' };
+      const wdl = winDrawLoss(xa, xb, {
+        lowerIsBetter: !metricDef(metric).higherIsBetter,
+        tolerance: settings.sign.tolerance,
+      });
       const p = signTest(wdl.wins, wdl.draws, wdl.losses, { draws: settings.sign.draws }).p;
-      const ours = { wins: wdl.wins, draws: wdl.draws, losses: wdl.losses, p, significant: p <= settings.alpha, n: wdl.n };
+      const ours = {
+        wins: wdl.wins,
+        draws: wdl.draws,
+        losses: wdl.losses,
+        p,
+        significant: p <= settings.alpha,
+        n: wdl.n,
+      };
       const dirPub = Math.sign(wins - losses);
       const dirOurs = Math.sign(ours.wins - ours.losses);
       let verdict: Verdict = 'reproduced';
@@ -227,7 +273,9 @@ export function evaluateReference(
         reason = dirOurs === 0 ? 'ours is a tie' : `ours favours ${dirOurs > 0 ? methodA : methodB}`;
       } else if (ours.significant !== published.significant) {
         verdict = 'not reproduced';
-        reason = ours.significant ? 'ours is significant, the published result is not' : 'the published result is significant, ours is not';
+        reason = ours.significant
+          ? 'ours is significant, the published result is not'
+          : 'the published result is significant, ours is not';
       }
       if (ours.n !== wins + draws + losses) reason += ` (${ours.n} datasets here, ${wins + draws + losses} published)`;
       return { ...base, ours, verdict, reason };
@@ -248,7 +296,11 @@ export function evaluateReference(
       const base = { line, dataset, method, metric, published, ourDataset, ourMethod };
       const ours = ourDataset && ourMethod ? meansOf(metric).get(ourDataset)?.get(ourMethod) : undefined;
       if (ours === undefined) {
-        const why = !ourDataset ? `dataset '${dataset}' is not in this experiment` : !ourMethod ? `method '${method}' is not in this experiment` : 'no results';
+        const why = !ourDataset
+          ? `dataset '${dataset}' is not in this experiment`
+          : !ourMethod
+            ? `method '${method}' is not in this experiment`
+            : 'no results';
         return { ...base, ours: null, difference: null, verdict: 'no data', reason: why };
       }
       const difference = ours - published;

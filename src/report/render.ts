@@ -40,7 +40,9 @@ export function inlineSvg(svg: string, prefix: string): string {
     out = out
       .replace(/(\sid=")([^"]+)(")/g, (_m, a: string, id: string, c: string) => `${a}${prefix}-${id}${c}`)
       .replace(/url\(#([^)]+)\)/g, (m, id: string) => (ids.has(id) ? `url(#${prefix}-${id})` : m))
-      .replace(/(href=")#([^"]+)(")/g, (m, a: string, id: string, c: string) => (ids.has(id) ? `${a}#${prefix}-${id}${c}` : m));
+      .replace(/(href=")#([^"]+)(")/g, (m, a: string, id: string, c: string) =>
+        ids.has(id) ? `${a}#${prefix}-${id}${c}` : m,
+      );
   }
   return out;
 }
@@ -104,7 +106,12 @@ function blocksToHtml(blocks: readonly Block[]): string[] {
 function sectionIds(doc: ReportDoc): string[] {
   const used = new Set<string>();
   return doc.sections.map((s) => {
-    const base = `s-${s.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'section'}`;
+    const base = `s-${
+      s.title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || 'section'
+    }`;
     let id = base;
     for (let i = 2; used.has(id); i++) id = `${base}-${i}`;
     used.add(id);

@@ -20,7 +20,10 @@ export interface StatsSectionContext {
 }
 
 /** "a better" probability mass for a difference d = a − b: above the rope when higher is better. */
-export function betterProbabilities(p: { below: number; rope: number; above: number }, higherIsBetter: boolean): { a: number; rope: number; b: number } {
+export function betterProbabilities(
+  p: { below: number; rope: number; above: number },
+  higherIsBetter: boolean,
+): { a: number; rope: number; b: number } {
   return higherIsBetter ? { a: p.above, rope: p.rope, b: p.below } : { a: p.below, rope: p.rope, b: p.above };
 }
 

@@ -40,8 +40,15 @@ function rowsOf(rows: readonly ResultRow[], dataset: string, method: string): re
   return index.get(`${dataset}\u0000${method}`) ?? [];
 }
 
-export function foldPairs(rows: readonly ResultRow[], key: MetricComparison['metric']['key'], dataset: string, a: string, b: string): FoldPairs {
-  const byFold = (method: string): Map<string, ResultRow> => new Map(rowsOf(rows, dataset, method).map((r) => [`${r.repeat}:${r.fold}`, r]));
+export function foldPairs(
+  rows: readonly ResultRow[],
+  key: MetricComparison['metric']['key'],
+  dataset: string,
+  a: string,
+  b: string,
+): FoldPairs {
+  const byFold = (method: string): Map<string, ResultRow> =>
+    new Map(rowsOf(rows, dataset, method).map((r) => [`${r.repeat}:${r.fold}`, r]));
   const ra = byFold(a);
   const rb = byFold(b);
   const keys = [...ra.keys()].filter((k) => rb.has(k));
@@ -102,7 +109,10 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     const d = m.metric.digits;
     m.table.datasets.forEach((ds, i) => {
       const baseCell = m.table.cells[i]![baseIdx];
-      const cells = [cell(ds), baseCell ? cell(fixed(baseCell.mean, d), { value: baseCell.mean }) : cell('–', { value: null })];
+      const cells = [
+        cell(ds),
+        baseCell ? cell(fixed(baseCell.mean, d), { value: baseCell.mean }) : cell('–', { value: null }),
+      ];
       others.forEach((o, j) => {
         const c = m.table.cells[i]![m.table.methods.indexOf(o)];
         if (!c) {
@@ -120,7 +130,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
           cells.push(cell(fixed(c.mean, d), { value: c.mean }));
           return;
         }
-        const better = t.significance !== 0 && t.significance === 1 === m.metric.higherIsBetter;
+        const better = t.significance !== 0 && (t.significance === 1) === m.metric.higherIsBetter;
         const marker = t.significance === 0 ? '' : better ? ' v' : ' *';
         if (marker === ' v') counts[j]!.v++;
         else if (marker === ' *') counts[j]!.star++;
@@ -144,13 +154,21 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     if (detail.length === 0 && notes.length === 0) continue;
     rows.push({
       ruleAbove: true,
-      cells: [cell('(v/ /*)', { italic: true }), cell('', { value: null }), ...counts.map((c) => cell(`(${c.v}/${c.tie}/${c.star})`, { value: `${c.v}/${c.tie}/${c.star}` }))],
+      cells: [
+        cell('(v/ /*)', { italic: true }),
+        cell('', { value: null }),
+        ...counts.map((c) => cell(`(${c.v}/${c.tie}/${c.star})`, { value: `${c.v}/${c.tie}/${c.star}` })),
+      ],
     });
     blocks.push(
       ...ctx.addTable({
         id: ctx.tableId(`resampled-t-${m.metric.key}`),
         caption: `${m.metric.title} (${m.metric.higherIsBetter ? 'higher' : 'lower'} is better): per-dataset means, each method against ${base} (first column) by the corrected resampled t-test (Nadeau & Bengio 2003, as Weka's Experimenter) on the paired folds at α = ${s.alpha}: v = significantly better than ${base}, * = significantly worse (Weka marks larger/smaller; here the marks follow the metric's direction). Last row: (better/no difference/worse) counts.`,
-        columns: [{ header: 'dataset', align: 'l' }, { header: base, align: 'r' }, ...others.map((o) => ({ header: o, align: 'r' as const }))],
+        columns: [
+          { header: 'dataset', align: 'l' },
+          { header: base, align: 'r' },
+          ...others.map((o) => ({ header: o, align: 'r' as const })),
+        ],
         rows,
         notes,
       }),
@@ -159,7 +177,11 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
       ...ctx.addTable({
         id: ctx.tableId(`resampled-t-detail-${m.metric.key}`),
         caption: `${m.metric.title}: the corrected resampled t-tests of the table above: J paired folds, n_test/n_train, mean of method − ${base} over the folds, t with J − 1 df (variance × (1/J + n_test/n_train)), two-sided p; bold: p < ${s.alpha}.`,
-        columns: [...cols('dataset:l', 'method:l', 'J', 'n_test/n_train'), { header: `mean − ${base}`, align: 'r' }, ...cols('t', 'p', 'mark:c')],
+        columns: [
+          ...cols('dataset:l', 'method:l', 'J', 'n_test/n_train'),
+          { header: `mean − ${base}`, align: 'r' },
+          ...cols('t', 'p', 'mark:c'),
+        ],
         rows: detail,
       }),
     );

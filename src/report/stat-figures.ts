@@ -14,12 +14,25 @@ export interface MatrixPanel {
 }
 
 /** Heat maps of all-pairs adjusted p-values, one panel per procedure; cells at or below alpha outlined. */
-export async function pValueMatrixFigure(id: string, metricTitle: string, methods: readonly string[], panels: readonly MatrixPanel[], alpha: number): Promise<Figure> {
+export async function pValueMatrixFigure(
+  id: string,
+  metricTitle: string,
+  methods: readonly string[],
+  panels: readonly MatrixPanel[],
+  alpha: number,
+): Promise<Figure> {
   const values = panels.flatMap((panel) =>
     methods.flatMap((row, i) =>
       methods.map((col, j) => {
         const p = panel.p[i]![j]!;
-        return { panel: panel.title, row, col, p: Number.isNaN(p) ? null : Math.max(p, 1e-12), text: i === j ? '' : formatP(p), significant: i !== j && p <= alpha };
+        return {
+          panel: panel.title,
+          row,
+          col,
+          p: Number.isNaN(p) ? null : Math.max(p, 1e-12),
+          text: i === j ? '' : formatP(p),
+          significant: i !== j && p <= alpha,
+        };
       }),
     ),
   );
@@ -30,13 +43,25 @@ export async function pValueMatrixFigure(id: string, metricTitle: string, method
     title,
     config: CONFIG,
     data: { values },
-    facet: { field: 'panel', type: 'nominal', title: null, sort: panels.map((p) => p.title), header: { labelFontSize: 12 } },
+    facet: {
+      field: 'panel',
+      type: 'nominal',
+      title: null,
+      sort: panels.map((p) => p.title),
+      header: { labelFontSize: 12 },
+    },
     columns: 2,
     spec: {
       width: side,
       height: side,
       encoding: {
-        x: { field: 'col', type: 'nominal', sort: [...methods], title: null, axis: { labelAngle: -40, grid: false, labelLimit: 220 } },
+        x: {
+          field: 'col',
+          type: 'nominal',
+          sort: [...methods],
+          title: null,
+          axis: { labelAngle: -40, grid: false, labelLimit: 220 },
+        },
         y: { field: 'row', type: 'nominal', sort: [...methods], title: null, axis: { grid: false, labelLimit: 220 } },
       },
       layer: [
@@ -94,7 +119,12 @@ export async function simplexFigure(
     { x: 0, y: 0, x2: 1, y2: 0 },
     { x: 1, y: 0, x2: 0.5, y2: h },
     { x: 0.5, y: h, x2: 0, y2: 0 },
-    ...[project(0.5, 0, 0.5), project(0.5, 0.5, 0), project(0, 0.5, 0.5)].map((m) => ({ x: c.x, y: c.y, x2: m.x, y2: m.y })),
+    ...[project(0.5, 0, 0.5), project(0.5, 0.5, 0), project(0, 0.5, 0.5)].map((m) => ({
+      x: c.x,
+      y: c.y,
+      x2: m.x,
+      y2: m.y,
+    })),
   ];
   const labels = [
     { x: 0, y: -0.07, text: `P(${a} better) = ${probs.a.toFixed(3)}` },
@@ -121,7 +151,12 @@ export async function simplexFigure(
           x2: { field: 'x2' },
           y: { field: 'y', type: 'quantitative', bin: { step: 0.025, extent: [0, 1] }, scale: yScale, axis: null },
           y2: { field: 'y2' },
-          color: { aggregate: 'count', type: 'quantitative', title: 'samples', scale: { scheme: 'blues', type: 'sqrt' } },
+          color: {
+            aggregate: 'count',
+            type: 'quantitative',
+            title: 'samples',
+            scale: { scheme: 'blues', type: 'sqrt' },
+          },
         },
       },
       {

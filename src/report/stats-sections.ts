@@ -34,10 +34,14 @@ export function extraStatisticsSettings(s: Comparison['settings']): string[] {
     );
   }
   if (s.tests.includes('effect-size')) {
-    out.push(`effect sizes: Cliff's δ, Akinshin's γ; mean difference with a ${added.effectSize.level * 100}% percentile bootstrap CI, ${added.effectSize.bootstrap} resamples seeded from (experiment seed, 'effect-size-bootstrap', metric, a, b)`);
+    out.push(
+      `effect sizes: Cliff's δ, Akinshin's γ; mean difference with a ${added.effectSize.level * 100}% percentile bootstrap CI, ${added.effectSize.bootstrap} resamples seeded from (experiment seed, 'effect-size-bootstrap', metric, a, b)`,
+    );
   }
   if (s.tests.includes('resampled-t')) {
-    out.push(`per dataset: corrected resampled t-test (Nadeau & Bengio 2003, Weka's Experimenter) at α = ${s.alpha} against the control, n_test/n_train from the stored folds; Dietterich's 5×2cv t and Alpaydin's F when a dataset has 5 repeats of 2 folds`);
+    out.push(
+      `per dataset: corrected resampled t-test (Nadeau & Bengio 2003, Weka's Experimenter) at α = ${s.alpha} against the control, n_test/n_train from the stored folds; Dietterich's 5×2cv t and Alpaydin's F when a dataset has 5 repeats of 2 folds`,
+    );
   }
   if (s.tests.includes('bayesian')) {
     out.push(

@@ -89,11 +89,13 @@ export function structureSvg(s: ModalStructure, className: string | undefined, o
     names.add(a.child);
   }
   const cls = className && names.has(className) ? className : undefined;
-  const attrs = [...names].filter((n) => n !== cls).sort((a, b) => {
-    const ia = order.indexOf(a);
-    const ib = order.indexOf(b);
-    return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib) || a.localeCompare(b);
-  });
+  const attrs = [...names]
+    .filter((n) => n !== cls)
+    .sort((a, b) => {
+      const ia = order.indexOf(a);
+      const ib = order.indexOf(b);
+      return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib) || a.localeCompare(b);
+    });
   const boxW = (n: string): number => textWidth(n, FONT) + 14;
   const boxH = FONT + 10;
   const maxW = Math.max(60, ...attrs.map(boxW));
@@ -146,8 +148,12 @@ export function structureSvg(s: ModalStructure, className: string | undefined, o
       const mx = sx + 0.4 * (ex - sx);
       const my = sy + 0.4 * (ey - sy);
       const w = textWidth(share, LABEL) + 6;
-      parts.push(`<rect x="${(mx - w / 2).toFixed(1)}" y="${(my - 8).toFixed(1)}" width="${w.toFixed(1)}" height="15" fill="white" opacity="0.85"/>`);
-      parts.push(`<text x="${mx.toFixed(1)}" y="${(my + 4).toFixed(1)}" font-size="${LABEL}" text-anchor="middle" fill="#333">${share}</text>`);
+      parts.push(
+        `<rect x="${(mx - w / 2).toFixed(1)}" y="${(my - 8).toFixed(1)}" width="${w.toFixed(1)}" height="15" fill="white" opacity="0.85"/>`,
+      );
+      parts.push(
+        `<text x="${mx.toFixed(1)}" y="${(my + 4).toFixed(1)}" font-size="${LABEL}" text-anchor="middle" fill="#333">${share}</text>`,
+      );
     }
   }
   for (const [name, [x, y]] of pos) {
@@ -182,14 +188,20 @@ export function structureFigure(id: string, s: ModalStructure, order: readonly s
 }
 
 function cls(className: string | undefined): string {
-  return className ? `; ${className}, drawn on top, has an arc to every other node (the class), its arcs in grey and unlabelled when in every fold` : '';
+  return className
+    ? `; ${className}, drawn on top, has an arc to every other node (the class), its arcs in grey and unlabelled when in every fold`
+    : '';
 }
 
 /** Drawings are made for at most this many dataset × method pairs; beyond, the section says so. */
 export const MAX_STRUCTURE_DRAWINGS = 40;
 
 /** The "Learned structures" section: one drawing per dataset × method with stored arcs; null when none. */
-export function learnedStructuresSection(rows: readonly ResultRow[], arcs: ArcsByJob, figureId: (stem: string) => string): Section | null {
+export function learnedStructuresSection(
+  rows: readonly ResultRow[],
+  arcs: ArcsByJob,
+  figureId: (stem: string) => string,
+): Section | null {
   const modal = modalStructures(rows, arcs);
   if (modal.length === 0) return null;
   const blocks: Block[] = [

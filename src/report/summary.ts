@@ -74,9 +74,14 @@ export function summarize(
     }),
   );
   const complete = cells.filter((row) => row.every((c) => c !== undefined)) as Cell[][];
-  const average = methods.map((_, j) => (complete.length ? complete.reduce((s, row) => s + row[j]!.mean, 0) / complete.length : NaN));
+  const average = methods.map((_, j) =>
+    complete.length ? complete.reduce((s, row) => s + row[j]!.mean, 0) / complete.length : NaN,
+  );
   const ranks = complete.length
-    ? averageRanks(complete.map((row) => row.map((c) => roundDecimals(c.mean, rankDigits))), { higherIsBetter: metric.higherIsBetter }).meanRanks
+    ? averageRanks(
+        complete.map((row) => row.map((c) => roundDecimals(c.mean, rankDigits))),
+        { higherIsBetter: metric.higherIsBetter },
+      ).meanRanks
     : methods.map(() => NaN);
   return { metric, datasets, methods, cells, average, ranks, completeDatasets: complete.length };
 }

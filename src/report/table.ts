@@ -37,14 +37,21 @@ export interface Table {
   readonly notes?: readonly string[];
 }
 
-export function cell(text: string, opts: { bold?: boolean; italic?: boolean; value?: number | string | null } = {}): TableCell {
+export function cell(
+  text: string,
+  opts: { bold?: boolean; italic?: boolean; value?: number | string | null } = {},
+): TableCell {
   return { text, ...opts };
 }
 
 // ---- Markdown ----
 
 export function escapeMarkdown(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/([*_`[\]<>])/g, '\\$1').replace(/\r?\n/g, ' ');
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/([*_`[\]<>])/g, '\\$1')
+    .replace(/\r?\n/g, ' ');
 }
 
 function mdCell(c: TableCell): string {
@@ -97,8 +104,8 @@ const TEX_MATH: Record<string, string> = {
   '≤': '\\le ',
   '≥': '\\ge ',
   '×': '\\times ',
-  'α': '\\alpha ',
-  'χ': '\\chi ',
+  α: '\\alpha ',
+  χ: '\\chi ',
   '²': '^2',
   '⁺': '^+',
   '⁻': '^-',
@@ -171,7 +178,12 @@ export function tableToLatex(t: Table, experiment?: string): string {
 // ---- HTML ----
 
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 export function tableToHtml(t: Table): string {
@@ -179,7 +191,9 @@ export function tableToHtml(t: Table): string {
   const out: string[] = [];
   out.push(`<table id="table-${escapeHtml(t.id)}">`);
   out.push(`<caption>${escapeHtml(t.caption)}</caption>`);
-  out.push(`<thead><tr>${t.columns.map((c) => `<th${cls(c.align)}>${escapeHtml(c.header)}</th>`).join('')}</tr></thead>`);
+  out.push(
+    `<thead><tr>${t.columns.map((c) => `<th${cls(c.align)}>${escapeHtml(c.header)}</th>`).join('')}</tr></thead>`,
+  );
   out.push('<tbody>');
   for (const r of t.rows) {
     const tds = r.cells.map((c, i) => {
@@ -212,7 +226,10 @@ function csvRows(t: Table, rows: readonly TableRow[]): string {
 
 /** The table's data rows as CSV (summary rows left out: see tableSummaryCsv). */
 export function tableToCsv(t: Table): string {
-  return csvRows(t, t.rows.filter((r) => !r.summary));
+  return csvRows(
+    t,
+    t.rows.filter((r) => !r.summary),
+  );
 }
 
 /** The summary rows (average, average rank) as CSV with the same header; null when the table has none. */

@@ -9,7 +9,15 @@ import { arcs, type Structure } from '../bn/structure.js';
 import type { DiscreteData } from '../bn/data.js';
 import { computeMetrics } from '../metrics/index.js';
 import { classificationMetrics } from '../metrics/classification.js';
-import { getBaseline, getEstimator, getStructure, type Baseline, type Model, type Params, type StructureLearner } from '../registry.js';
+import {
+  getBaseline,
+  getEstimator,
+  getStructure,
+  type Baseline,
+  type Model,
+  type Params,
+  type StructureLearner,
+} from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
 import { testRows, trainRows } from '../folds/split.js';
@@ -20,7 +28,10 @@ import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
 
 /** Preprocessed folds are reused by every method of the same dataset/fold inside one worker. */
-const foldCache = new Map<string, { train: DiscreteData; test: DiscreteData; trainIndex: Int32Array; testIndex: Int32Array; preMs: number }>();
+const foldCache = new Map<
+  string,
+  { train: DiscreteData; test: DiscreteData; trainIndex: Int32Array; testIndex: Int32Array; preMs: number }
+>();
 const FOLD_CACHE_LIMIT = 32;
 
 export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
@@ -39,7 +50,10 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
     const t3 = performance.now();
     trainMs = t2 - t1;
     predictMs = t3 - t2;
-    const metrics = { ...computeMetrics(probs, fold.test.classColumn, fold.test.classCard), ...classificationMetrics(probs, fold.test.classColumn, fold.test.classCard) };
+    const metrics = {
+      ...computeMetrics(probs, fold.test.classColumn, fold.test.classCard),
+      ...classificationMetrics(probs, fold.test.classColumn, fold.test.classCard),
+    };
     const names = [...fold.train.names, fold.train.className];
     return {
       key: p.key,
@@ -62,8 +76,10 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
       preprocessMs,
       trainMs,
       predictMs,
-      arcs: !structure || structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a]!, names[b]!] as const),
-      featureArcs: !structure || structure.members ? undefined : arcs(structure).filter(([a]) => a !== structure.m).length,
+      arcs:
+        !structure || structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a]!, names[b]!] as const),
+      featureArcs:
+        !structure || structure.members ? undefined : arcs(structure).filter(([a]) => a !== structure.m).length,
       structureInfo: structure?.info ? { ...structure.info } : undefined,
       predictions: p.savePredictions
         ? { rows: fold.testIndex, truth: fold.test.classColumn, probs, classCard: fold.test.classCard }
@@ -93,7 +109,9 @@ export function learn(
     );
   }
   if (p.kind === 'baseline') {
-    const rawFold = fold ? () => ({ table: loadDataset(p.dataset).table, train: fold.trainIndex, test: fold.testIndex }) : undefined;
+    const rawFold = fold
+      ? () => ({ table: loadDataset(p.dataset).table, train: fold.trainIndex, test: fold.testIndex })
+      : undefined;
     const ctx = { rng: rng.derive('baseline'), signal, dir: p.specDir, rawFold };
     return { model: (info as Baseline).fit(train, p.structure.params, ctx) };
   }
@@ -133,7 +151,10 @@ function preparedFold(p: JobPayload) {
 
 function errorText(e: unknown): string {
   if (e instanceof Error) {
-    const where = e.stack?.split('\n').find((l) => l.includes('/src/'))?.trim();
+    const where = e.stack
+      ?.split('\n')
+      .find((l) => l.includes('/src/'))
+      ?.trim();
     return `${e.name === 'Error' || e.name === 'UserError' ? '' : `${e.name}: `}${e.message}${where && e.name !== 'UserError' ? ` (${where})` : ''}`;
   }
   return String(e);

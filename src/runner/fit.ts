@@ -31,14 +31,18 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
   if (!method) {
     const labels = spec.methods.map((m) => m.label);
     const near = closest(methodLabel, labels);
-    throw new UserError(`--method: the spec has no method '${methodLabel}'${near ? ` (did you mean '${near}'?)` : ''}; methods: ${labels.join(', ')}`);
+    throw new UserError(
+      `--method: the spec has no method '${methodLabel}'${near ? ` (did you mean '${near}'?)` : ''}; methods: ${labels.join(', ')}`,
+    );
   }
   const plan = buildPlan(spec);
   const d = plan.datasets.find((x) => x.handle.name === datasetName);
   if (!d) {
     const names = plan.datasets.map((x) => x.handle.name);
     const near = closest(datasetName, names);
-    throw new UserError(`--dataset: the spec has no dataset '${datasetName}'${near ? ` (did you mean '${near}'?)` : ''}; datasets: ${names.join(', ')}`);
+    throw new UserError(
+      `--dataset: the spec has no dataset '${datasetName}'${near ? ` (did you mean '${near}'?)` : ''}; datasets: ${names.join(', ')}`,
+    );
   }
   const { table } = loadDataset(d.handle);
   const all = Int32Array.from({ length: table.n }, (_, i) => i);
@@ -59,7 +63,13 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
   );
   const seed = sha256Hex(`learn/${key}`);
   const { model, structure } = learn(
-    { kind: method.kind, structure: method.structure, estimator: method.estimator, dataset: d.handle, preprocessing: spec.preprocessing },
+    {
+      kind: method.kind,
+      structure: method.structure,
+      estimator: method.estimator,
+      dataset: d.handle,
+      preprocessing: spec.preprocessing,
+    },
     data,
     new Rng(seed),
   );

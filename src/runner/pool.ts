@@ -38,7 +38,8 @@ export class WorkerPool {
     private readonly jobTimeoutMs: number,
   ) {
     // A timer longer than 2³¹−1 ms fires at once: every job would fail as "timed out".
-    if (!(jobTimeoutMs >= 0 && jobTimeoutMs <= 2 ** 31 - 1)) throw new RangeError(`job timeout ${jobTimeoutMs} ms is outside 0..2147483647`);
+    if (!(jobTimeoutMs >= 0 && jobTimeoutMs <= 2 ** 31 - 1))
+      throw new RangeError(`job timeout ${jobTimeoutMs} ms is outside 0..2147483647`);
     this.limit = pLimit(size);
   }
 
@@ -96,13 +97,25 @@ export class WorkerPool {
         resolve(o);
       };
       const onMessage = (msg: { type: 'outcome'; outcome: JobOutcome }): void => finish(msg.outcome, false);
-      const onError = (e: Error): void => finish(failed(payload, `worker crashed: ${e.message}`, Date.now() - started), true);
+      const onError = (e: Error): void =>
+        finish(failed(payload, `worker crashed: ${e.message}`, Date.now() - started), true);
       const onExit = (code: number): void =>
-        finish(this.closed ? cancelled(payload) : failed(payload, `worker exited with code ${code}`, Date.now() - started), true);
+        finish(
+          this.closed ? cancelled(payload) : failed(payload, `worker exited with code ${code}`, Date.now() - started),
+          true,
+        );
       const timer =
         this.jobTimeoutMs > 0
           ? setTimeout(
-              () => finish(failed(payload, `timed out after ${Number((this.jobTimeoutMs / 1000).toPrecision(3))} s (--job-timeout)`, Date.now() - started), true),
+              () =>
+                finish(
+                  failed(
+                    payload,
+                    `timed out after ${Number((this.jobTimeoutMs / 1000).toPrecision(3))} s (--job-timeout)`,
+                    Date.now() - started,
+                  ),
+                  true,
+                ),
               this.jobTimeoutMs,
             )
           : undefined;
@@ -115,7 +128,15 @@ export class WorkerPool {
 }
 
 function cancelled(p: JobPayload): JobOutcome {
-  return { key: p.key, status: 'error', cancelled: true, error: 'cancelled', preprocessMs: 0, trainMs: 0, predictMs: 0 };
+  return {
+    key: p.key,
+    status: 'error',
+    cancelled: true,
+    error: 'cancelled',
+    preprocessMs: 0,
+    trainMs: 0,
+    predictMs: 0,
+  };
 }
 
 function failed(p: JobPayload, error: string, ms = 0): JobOutcome {

@@ -34,9 +34,12 @@ export class Progress {
     const finished = this.done + this.failed;
     const elapsed = (Date.now() - this.start) / 1000;
     const rate = finished / Math.max(elapsed, 1e-3);
-    const eta = this.totalCost && this.doneCost > 0
-      ? (elapsed * Math.max(0, this.totalCost - this.doneCost)) / this.doneCost
-      : finished > 0 ? (this.total - finished) / rate : NaN;
+    const eta =
+      this.totalCost && this.doneCost > 0
+        ? (elapsed * Math.max(0, this.totalCost - this.doneCost)) / this.doneCost
+        : finished > 0
+          ? (this.total - finished) / rate
+          : NaN;
     const stats = `${finished}/${this.total} ${this.label}${this.failed ? `, ${this.failed} failed` : ''}, ${fmt(elapsed)} elapsed${finished < this.total && Number.isFinite(eta) ? `, ETA ${fmt(eta)}` : ''}`;
     if (this.out.isTTY) {
       const now = Date.now();

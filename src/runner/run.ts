@@ -111,7 +111,11 @@ export async function registerPlan(plan: Plan, specText: string, dbPath: string)
         attributeNames: d.columns.map((c) => c.name),
       })),
     );
-    await store.registerJobs(spec.name, plan.jobs.map((j) => jobRow(plan, j)), BNCLAB_VERSION);
+    await store.registerJobs(
+      spec.name,
+      plan.jobs.map((j) => jobRow(plan, j)),
+      BNCLAB_VERSION,
+    );
     // Fold the write-ahead log into the file, so the .duckdb file alone holds the plan.
     await store.checkpoint();
     return store;
@@ -139,12 +143,16 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   // result, exit 130. Second signal: exit at once; each stored batch is one transaction, so nothing is torn.
   const onSignal = (): void => {
     if (interrupted) {
-      out.write(`\nbnclab: second interrupt: exiting now; ${writer?.queued ?? 0} finished results not stored (they run next time)\n`);
+      out.write(
+        `\nbnclab: second interrupt: exiting now; ${writer?.queued ?? 0} finished results not stored (they run next time)\n`,
+      );
       process.exit(EXIT.interrupted);
     }
     interrupted = true;
     stopTaking = true;
-    out.write(`\nbnclab: interrupted: storing ${writer?.queued ?? 0} finished results, then stopping (interrupt again to exit at once)\n`);
+    out.write(
+      `\nbnclab: interrupted: storing ${writer?.queued ?? 0} finished results, then stopping (interrupt again to exit at once)\n`,
+    );
     void pool?.close();
   };
   try {
@@ -173,7 +181,14 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       process.on('SIGTERM', onSignal);
       // Progress counts outcomes once they are stored, weighted by their expected cost for the ETA.
       const costOf = new Map(todo.map((j) => [j.key, costs.staticCost(j)]));
-      const progress = opts.quiet ? undefined : new Progress(todo.length, out, 'jobs stored', [...costOf.values()].reduce((a, c) => a + c, 0));
+      const progress = opts.quiet
+        ? undefined
+        : new Progress(
+            todo.length,
+            out,
+            'jobs stored',
+            [...costOf.values()].reduce((a, c) => a + c, 0),
+          );
       const activeWriter = new OutcomeWriter(store, {
         onStored: (batch) => {
           for (const o of batch) progress?.tick(o.status === 'done', costOf.get(o.key) ?? 0);
@@ -208,7 +223,9 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       if (failure) {
         const stored = activeWriter.stored;
         const j = todo.find((t) => t.key === failure.outcome.key);
-        const job = j ? `${j.dataset.handle.name} ${j.method.label} repeat ${j.repeat} fold ${j.fold}` : failure.outcome.key;
+        const job = j
+          ? `${j.dataset.handle.name} ${j.method.label} repeat ${j.repeat} fold ${j.fold}`
+          : failure.outcome.key;
         throw new StoreError(
           `${dbPath}: storing the result of ${job} failed: ${firstLine(failure.cause.message)}; ` +
             `${stored.done + stored.failed} results stored this run, ${todo.length - stored.done - stored.failed} jobs left for the next run`,

@@ -40,7 +40,9 @@ export function selectAndFit(
   signal?: AbortSignal,
 ): Learned {
   if (train.n < select.folds) {
-    throw new UserError(`select: ${select.folds}-fold inner cross-validation needs at least ${select.folds} training rows, the fold has ${train.n}`);
+    throw new UserError(
+      `select: ${select.folds}-fold inner cross-validation needs at least ${select.folds} training rows, the fold has ${train.n}`,
+    );
   }
   const grid = candidates(select);
   const assignment = stratifiedKFold(train.classColumn, train.classCard, select.folds, rng.derive('select/folds'));
@@ -67,9 +69,16 @@ export function selectAndFit(
   const learned = fit(train, apply(chosen, 'structure', structureParams), apply(chosen, 'estimator', estimatorParams));
   // Structure info holds scalars: one `select.<target>` entry per chosen value (averaged over folds by the
   // report's diagnostics), and the whole grid with its inner-CV scores as a JSON string.
-  const selection = grid.map((c, i) => ({ ...c, [select.metric]: select.metric === 'accuracy' ? scores[i]! : -scores[i]! }));
-  const info: Record<string, number | string | boolean> = { ...(learned.structure.info ?? {}), selection: JSON.stringify(selection) };
-  for (const [target, v] of Object.entries(chosen)) info[`select.${target}`] = typeof v === 'number' || typeof v === 'boolean' ? v : String(v);
+  const selection = grid.map((c, i) => ({
+    ...c,
+    [select.metric]: select.metric === 'accuracy' ? scores[i]! : -scores[i]!,
+  }));
+  const info: Record<string, number | string | boolean> = {
+    ...(learned.structure.info ?? {}),
+    selection: JSON.stringify(selection),
+  };
+  for (const [target, v] of Object.entries(chosen))
+    info[`select.${target}`] = typeof v === 'number' || typeof v === 'boolean' ? v : String(v);
   return { model: learned.model, structure: { ...learned.structure, info } };
 }
 

@@ -166,7 +166,12 @@ export function staticCostMs(method: MethodSpec, size: JobSize): { ms: number; f
 }
 
 /** The identity of a method as the jobs table stores it (structure id + params, estimator id + params). */
-export function methodIdentity(structure: string, structureParams: string, estimator: string | null, estimatorParams: string | null): string {
+export function methodIdentity(
+  structure: string,
+  structureParams: string,
+  estimator: string | null,
+  estimatorParams: string | null,
+): string {
   return `${structure}|${structureParams}|${estimator ?? ''}|${estimatorParams ?? ''}`;
 }
 
@@ -223,7 +228,10 @@ export class CostModel {
   private readonly staticMs = new Map<PlannedJob, number>();
   private readonly calibrated = new Map<PlannedJob, JobCost>();
 
-  constructor(readonly plan: Plan, observations: readonly CostObservation[] = []) {
+  constructor(
+    readonly plan: Plan,
+    observations: readonly CostObservation[] = [],
+  ) {
     const sizes = jobSizes(plan);
     const fallback = new Set<string>();
     const cache = new Map<string, number>();
@@ -274,7 +282,8 @@ export class CostModel {
       const method = methodIdentityOf(j.method);
       const o = observed.get(`${method}@${j.dataset.handle.sha256}`);
       if (o) this.calibrated.set(j, { ms: o.meanMs, basis: 'observed' });
-      else if (factor.has(method)) this.calibrated.set(j, { ms: this.staticMs.get(j)! * factor.get(method)!, basis: 'scaled' });
+      else if (factor.has(method))
+        this.calibrated.set(j, { ms: this.staticMs.get(j)! * factor.get(method)!, basis: 'scaled' });
     }
   }
 

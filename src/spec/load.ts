@@ -142,7 +142,9 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   };
   const nonFinite = findNonFinite(raw, []);
   if (nonFinite) {
-    throw new UserError(`${at(nonFinite.path)}: ${fieldName(nonFinite.path) || '(top level)'}: must be a finite number, got ${String(nonFinite.value)}`);
+    throw new UserError(
+      `${at(nonFinite.path)}: ${fieldName(nonFinite.path) || '(top level)'}: must be a finite number, got ${String(nonFinite.value)}`,
+    );
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new UserError(`${file}:1:1: the spec must be a YAML mapping (name:, datasets:, structures:, ...)`);
@@ -158,7 +160,9 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
       const extra = (err.params as { additionalProperty: string }).additionalProperty;
       where = [...path, extra];
       field = fieldName(where);
-      const known = Object.keys(((err.parentSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
+      const known = Object.keys(
+        ((err.parentSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {},
+      );
       const near = closest(extra, known);
       what = `unknown field${near ? ` (did you mean '${near}'?)` : known.length ? ` (known: ${known.join(', ')})` : ''}`;
     } else if (err.keyword === 'required') {
@@ -177,7 +181,14 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   const datasets: DatasetRef[] = (spec['datasets'] as unknown[]).map((d, i) => {
     const where = `${at(['datasets', i])}: datasets[${i}]`;
     if (typeof d === 'string') return { ref: d, where };
-    const o = d as { file: string; name?: string; class?: string; categorical?: string[]; numeric?: string[]; ignore?: string[] };
+    const o = d as {
+      file: string;
+      name?: string;
+      class?: string;
+      categorical?: string[];
+      numeric?: string[];
+      ignore?: string[];
+    };
     const types: Record<string, 'numeric' | 'categorical'> = {};
     for (const c of o.categorical ?? []) types[c] = 'categorical';
     for (const c of o.numeric ?? []) {
@@ -188,13 +199,21 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
       if (types[c] || c === o.class) throw new UserError(`${where}.ignore: column '${c}' is both ignored and declared`);
     }
     return {
-      ref: o.file, file: resolve(dir, o.file), name: o.name, classColumn: o.class, where,
+      ref: o.file,
+      file: resolve(dir, o.file),
+      name: o.name,
+      classColumn: o.class,
+      where,
       ...(Object.keys(types).length > 0 ? { columnTypes: types } : {}),
       ...(o.ignore && o.ignore.length > 0 ? { ignore: o.ignore } : {}),
     };
   });
 
-  const pre = (spec['preprocessing'] ?? {}) as { discretize?: unknown; missing?: MissingPolicy; em?: Partial<EmSettings> };
+  const pre = (spec['preprocessing'] ?? {}) as {
+    discretize?: unknown;
+    missing?: MissingPolicy;
+    em?: Partial<EmSettings>;
+  };
   const disc = pre.discretize ?? 'mdl';
   const preprocessing: PreprocessingSpec = {
     discretize:
@@ -209,7 +228,9 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     throw new UserError(`${at(['preprocessing', 'em'])}: preprocessing.em: only applies to missing: em`);
   }
   if (preprocessing.discretize.bins !== undefined && preprocessing.discretize.method !== 'equal-frequency') {
-    throw new UserError(`${at(['preprocessing', 'discretize', 'bins'])}: preprocessing.discretize.bins: only applies to equal-frequency`);
+    throw new UserError(
+      `${at(['preprocessing', 'discretize', 'bins'])}: preprocessing.discretize.bins: only applies to equal-frequency`,
+    );
   }
 
   const rs = (spec['resampling'] ?? {}) as Partial<ResamplingSpec>;
@@ -222,32 +243,59 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   const estimators = expandList(spec, 'estimators', 'estimator', at);
   if ((structures === undefined) !== (estimators === undefined)) {
     const missing = structures === undefined ? 'structures' : 'estimators';
-    throw new UserError(`${at([])}: ${missing}: is required when ${missing === 'structures' ? 'estimators' : 'structures'} is given`);
+    throw new UserError(
+      `${at([])}: ${missing}: is required when ${missing === 'structures' ? 'estimators' : 'structures'} is given`,
+    );
   }
   const baselines = expandList(spec, 'baselines', 'baseline', at) ?? [];
   if (structures === undefined && spec['methods'] === undefined && baselines.length === 0) {
     throw new UserError(`${at([])}: structures: give structures and estimators, methods, or baselines`);
   }
   const warnings: string[] = [];
-  const pairs: { s: MethodChoice; e: MethodChoice; name?: string; where: string; fromProduct: boolean; select?: SelectSpec }[] = [];
+  const pairs: {
+    s: MethodChoice;
+    e: MethodChoice;
+    name?: string;
+    where: string;
+    fromProduct: boolean;
+    select?: SelectSpec;
+  }[] = [];
   if (structures && estimators) {
-    for (const s of structures) for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators`, fromProduct: true });
+    for (const s of structures)
+      for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators`, fromProduct: true });
   }
-  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string; select?: unknown }[]).forEach((m, i) => {
-    const ss = expandRef(m.structure, 'structure', ['methods', i, 'structure'], at);
-    const es = expandRef(m.estimator, 'estimator', ['methods', i, 'estimator'], at);
-    for (const s of ss) {
-      for (const e of es) {
-        const sides = { structure: { choice: s, info: getStructure(s.id)! }, estimator: { choice: e, info: getEstimator(e.id)! } };
-        const select = m.select === undefined ? undefined : parseSelect(m.select, sides, checkParams, `${at(['methods', i, 'select'])}: methods[${i}].select`);
-        pairs.push({ s, e, name: ss.length * es.length === 1 ? m.name : undefined, where: `${at(['methods', i])}: methods[${i}]`, fromProduct: false, select });
+  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string; select?: unknown }[]).forEach(
+    (m, i) => {
+      const ss = expandRef(m.structure, 'structure', ['methods', i, 'structure'], at);
+      const es = expandRef(m.estimator, 'estimator', ['methods', i, 'estimator'], at);
+      for (const s of ss) {
+        for (const e of es) {
+          const sides = {
+            structure: { choice: s, info: getStructure(s.id)! },
+            estimator: { choice: e, info: getEstimator(e.id)! },
+          };
+          const select =
+            m.select === undefined
+              ? undefined
+              : parseSelect(m.select, sides, checkParams, `${at(['methods', i, 'select'])}: methods[${i}].select`);
+          pairs.push({
+            s,
+            e,
+            name: ss.length * es.length === 1 ? m.name : undefined,
+            where: `${at(['methods', i])}: methods[${i}]`,
+            fromProduct: false,
+            select,
+          });
+        }
       }
-    }
-  });
+    },
+  );
   const excludes = (spec['exclude'] ?? []) as { structure?: string; estimator?: string }[];
   excludes.forEach((x, i) => {
-    if (x.structure !== undefined) knownId('structure', x.structure, at(['exclude', i, 'structure']), `exclude[${i}].structure`);
-    if (x.estimator !== undefined) knownId('estimator', x.estimator, at(['exclude', i, 'estimator']), `exclude[${i}].estimator`);
+    if (x.structure !== undefined)
+      knownId('structure', x.structure, at(['exclude', i, 'structure']), `exclude[${i}].structure`);
+    if (x.estimator !== undefined)
+      knownId('estimator', x.estimator, at(['exclude', i, 'estimator']), `exclude[${i}].estimator`);
   });
   // exclude: removes pairs of the structures × estimators product only; a pair listed under methods: is
   // there because the user asked for it by name.
@@ -255,7 +303,9 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     p.fromProduct && (x.structure ?? p.s.id) === p.s.id && (x.estimator ?? p.e.id) === p.e.id;
   excludes.forEach((x, i) => {
     if (!pairs.some((p) => excludes_(p, x))) {
-      warnings.push(`${at(['exclude', i])}: exclude[${i}]: removes nothing from the product of structures × estimators (exclude does not act on methods:)`);
+      warnings.push(
+        `${at(['exclude', i])}: exclude[${i}]: removes nothing from the product of structures × estimators (exclude does not act on methods:)`,
+      );
     }
   });
   const kept = pairs.filter((p) => !excludes.some((x) => excludes_(p, x)));
@@ -273,13 +323,26 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
       );
     }
   }
-  if (kept.length === 0 && baselines.length === 0) throw new UserError(`${at(['exclude'])}: exclude: leaves no method to run`);
+  if (kept.length === 0 && baselines.length === 0)
+    throw new UserError(`${at(['exclude'])}: exclude: leaves no method to run`);
 
   const methods: MethodSpec[] = [];
   const seen = new Map<string, string>();
   const labelOf = new Map<string, string>(); // identity → the label it runs under
-  const candidates: { kind: 'bnc' | 'baseline'; s: MethodChoice; e: MethodChoice | null; label: string; select?: SelectSpec }[] = [
-    ...kept.map((p) => ({ kind: 'bnc' as const, s: p.s, e: p.e, label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}`, select: p.select })),
+  const candidates: {
+    kind: 'bnc' | 'baseline';
+    s: MethodChoice;
+    e: MethodChoice | null;
+    label: string;
+    select?: SelectSpec;
+  }[] = [
+    ...kept.map((p) => ({
+      kind: 'bnc' as const,
+      s: p.s,
+      e: p.e,
+      label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}`,
+      select: p.select,
+    })),
     ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: b.name ?? choiceLabel(b) })),
   ];
   for (const p of candidates) {
@@ -290,13 +353,17 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
         warnings.push(`${at(['methods'])}: method '${label}' is listed more than once; it runs once`);
         continue;
       }
-      throw new UserError(`${at(['methods'])}: methods: two different methods are both labelled '${label}'; give them names`);
+      throw new UserError(
+        `${at(['methods'])}: methods: two different methods are both labelled '${label}'; give them names`,
+      );
     }
     const twin = labelOf.get(identity);
     if (twin !== undefined) {
       // Same learner and parameters once defaults are filled in, e.g. [{dirichlet: {alpha: 1}}, dirichlet]:
       // the same job keys, so it runs once.
-      warnings.push(`${at(['methods'])}: method '${label}' is the same as '${twin}' (equal parameters once defaults are filled in); it runs once, as '${twin}'`);
+      warnings.push(
+        `${at(['methods'])}: method '${label}' is the same as '${twin}' (equal parameters once defaults are filled in); it runs once, as '${twin}'`,
+      );
       continue;
     }
     seen.set(label, identity);
@@ -327,7 +394,10 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
 type At = (path: (string | number)[], atKey?: boolean) => string;
 
 /** The first number that is not finite (YAML's .inf, -.inf, .nan): JSON Schema's `number` lets them through. */
-function findNonFinite(v: unknown, path: (string | number)[]): { path: (string | number)[]; value: number } | undefined {
+function findNonFinite(
+  v: unknown,
+  path: (string | number)[],
+): { path: (string | number)[]; value: number } | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? undefined : { path, value: v };
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
@@ -359,7 +429,9 @@ function expandList(
 function knownId(kind: Kind, id: string, where: string, field: string): MethodInfo {
   const info = kind === 'structure' ? getStructure(id) : kind === 'estimator' ? getEstimator(id) : getBaseline(id);
   if (!info) {
-    const known = (kind === 'structure' ? listStructures() : kind === 'estimator' ? listEstimators() : listBaselines()).map((m) => m.id);
+    const known = (
+      kind === 'structure' ? listStructures() : kind === 'estimator' ? listEstimators() : listBaselines()
+    ).map((m) => m.id);
     const near = closest(id, known);
     throw new UserError(
       `${where}: ${field}: unknown ${kind} '${id}'${near ? ` (did you mean '${near}'?)` : ''}; known: ${known.join(', ')}`,
@@ -390,7 +462,12 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
     }
   }
   const field = fieldName(path);
-  const info = knownId(kind, id, at(typeof ref === 'string' || typeof (ref as Record<string, unknown>)['id'] === 'string' ? path : [...path, id]), field);
+  const info = knownId(
+    kind,
+    id,
+    at(typeof ref === 'string' || typeof (ref as Record<string, unknown>)['id'] === 'string' ? path : [...path, id]),
+    field,
+  );
   const schemaProps = (info.params['properties'] ?? {}) as Record<string, { type?: unknown }>;
   // A list value is a sweep unless the parameter itself takes a list.
   const axes: [string, unknown[]][] = Object.entries(params).map(([k, v]) => {
@@ -404,9 +481,10 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
     combos.splice(0, combos.length, ...next);
   }
   const validate = paramValidator(info);
-  const refName = typeof ref === 'object' && ref !== null && typeof (ref as Record<string, unknown>)['name'] === 'string'
-    ? ((ref as Record<string, unknown>)['name'] as string)
-    : undefined;
+  const refName =
+    typeof ref === 'object' && ref !== null && typeof (ref as Record<string, unknown>)['name'] === 'string'
+      ? ((ref as Record<string, unknown>)['name'] as string)
+      : undefined;
   return combos.map((given) => {
     const full = withDefaults(info, given);
     if (!validate(full)) {
@@ -461,7 +539,13 @@ function pickError(errors: ErrorObject[]): ErrorObject {
   const score = (e: ErrorObject): number =>
     e.instancePath.split('/').length * 10 + (e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 0 : 5);
   // Inside an anyOf, errors from a branch whose type did not even match are the least informative.
-  const informative = errors.filter((e) => e.keyword !== 'type' || !errors.some((o) => o !== e && o.instancePath === e.instancePath && o.keyword !== 'type' && o.keyword !== 'anyOf'));
+  const informative = errors.filter(
+    (e) =>
+      e.keyword !== 'type' ||
+      !errors.some(
+        (o) => o !== e && o.instancePath === e.instancePath && o.keyword !== 'type' && o.keyword !== 'anyOf',
+      ),
+  );
   return [...informative].sort((a, b) => score(b) - score(a))[0] ?? errors[0]!;
 }
 
@@ -482,7 +566,12 @@ export function fieldName(path: (string | number)[]): string {
  * Line and column of the deepest node of `path` present in the document: the value of a mapping entry,
  * or its key when `atKey` (an unknown field) or when the value is empty.
  */
-function locate(doc: Document, lc: LineCounter, path: (string | number)[], atKey = false): { line: number; col: number } {
+function locate(
+  doc: Document,
+  lc: LineCounter,
+  path: (string | number)[],
+  atKey = false,
+): { line: number; col: number } {
   let node: Node | null | undefined = doc.contents as Node | null;
   let offset = node?.range?.[0] ?? 0;
   for (let i = 0; i < path.length; i++) {

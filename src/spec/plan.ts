@@ -22,7 +22,11 @@ export interface PlannedDataset {
   readonly split: SplitInstance;
   /** The class column and each attribute's type as read (what `plan` and `run` report for a user's file). */
   readonly className: string;
-  readonly columns: readonly { readonly name: string; readonly type: 'numeric' | 'categorical'; readonly values: number }[];
+  readonly columns: readonly {
+    readonly name: string;
+    readonly type: 'numeric' | 'categorical';
+    readonly values: number;
+  }[];
   /** A file named in the spec, not a shipped registry dataset: its class column and types are reported. */
   readonly userFile: boolean;
   /** How the class column was chosen: declared (`class:` or the registry) or the default rule. */
@@ -113,7 +117,9 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
   const datasets: PlannedDataset[] = [];
   // Every dataset is checked before any error is thrown, so one run of `plan` lists all that fail.
   const failures: string[] = [];
-  for (const { handle, where, userFile, declared } of [...handles.values()].sort((a, b) => a.handle.name.localeCompare(b.handle.name))) {
+  for (const { handle, where, userFile, declared } of [...handles.values()].sort((a, b) =>
+    a.handle.name.localeCompare(b.handle.name),
+  )) {
     try {
       const d = planDataset(spec, handle, where, userFile, byContent, warnings, declared);
       if (d) datasets.push(d);
@@ -124,7 +130,6 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
   }
   if (failures.length === 1) throw new UserError(failures[0]!);
   if (failures.length > 1) throw new UserError(`${failures.length} datasets fail:\n  ${failures.join('\n  ')}`);
-
 
   const jobs: PlannedJob[] = [];
   for (const d of datasets) {
@@ -181,7 +186,12 @@ function planDataset(
   }
   const { table, sha256 } = loaded;
   // One file under two names would give the same job keys twice: it runs once, under the first name.
-  const content = JSON.stringify([sha256, handle.classColumn ?? null, handle.columnTypes ?? null, handle.ignore ?? null]);
+  const content = JSON.stringify([
+    sha256,
+    handle.classColumn ?? null,
+    handle.columnTypes ?? null,
+    handle.ignore ?? null,
+  ]);
   const twin = byContent.get(content);
   if (twin !== undefined) {
     warnings.push(`${where}: dataset '${handle.name}' is the same file as '${twin}'; it runs once, as '${twin}'`);
@@ -224,14 +234,17 @@ function planDataset(
     splitKey,
     split,
     className: table.className,
-    columns: table.columns.map((c) => ({ name: c.name, type: c.type, values: c.type === 'categorical' ? c.labels.length : distinctCount(c.values) })),
+    columns: table.columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      values: c.type === 'categorical' ? c.labels.length : distinctCount(c.values),
+    })),
     userFile,
     classDeclared: handle.classColumn !== undefined,
     droppedRows: table.droppedRows,
     classLabels: table.classLabels,
     ...(declared ? { declaredColumns: { types: handle.columnTypes ?? {}, ignore: handle.ignore ?? [] } } : {}),
   };
-
 }
 
 function distinctCount(values: Float64Array): number {
@@ -249,7 +262,7 @@ export function describeColumns(d: PlannedDataset, detail: boolean): string[] {
     ? 'declared'
     : d.className === 'class'
       ? "the column named 'class'"
-      : "not declared, so the last column; set class: in the dataset entry to choose";
+      : 'not declared, so the last column; set class: in the dataset entry to choose';
   const categorical = d.columns.filter((c) => c.type === 'categorical').length;
   const numeric = d.columns.length - categorical;
   const lines = [
@@ -259,7 +272,10 @@ export function describeColumns(d: PlannedDataset, detail: boolean): string[] {
       (detail ? '' : ` (plan --columns lists them)`),
   ];
   if (detail) {
-    for (const c of d.columns) lines.push(`  ${c.name}: ${c.type}${c.type === 'categorical' ? ` (${c.values} values)` : ` (${c.values} distinct values)`}`);
+    for (const c of d.columns)
+      lines.push(
+        `  ${c.name}: ${c.type}${c.type === 'categorical' ? ` (${c.values} values)` : ` (${c.values} distinct values)`}`,
+      );
   }
   return lines;
 }

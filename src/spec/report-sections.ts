@@ -13,11 +13,49 @@ import { packageRoot } from '../util/paths.js';
 import { closest } from '../util/text.js';
 
 /** Metrics the statistical comparisons can use (per-dataset means over folds). */
-export type CompareMetric = 'accuracy' | 'zero_one_loss' | 'rmse' | 'log_loss' | 'auc' | 'auc_ovr' | 'brier' | 'balanced_accuracy' | 'macro_f1';
-export const COMPARE_METRICS: readonly CompareMetric[] = ['accuracy', 'zero_one_loss', 'rmse', 'log_loss', 'auc', 'auc_ovr', 'brier', 'balanced_accuracy', 'macro_f1'];
+export type CompareMetric =
+  | 'accuracy'
+  | 'zero_one_loss'
+  | 'rmse'
+  | 'log_loss'
+  | 'auc'
+  | 'auc_ovr'
+  | 'brier'
+  | 'balanced_accuracy'
+  | 'macro_f1';
+export const COMPARE_METRICS: readonly CompareMetric[] = [
+  'accuracy',
+  'zero_one_loss',
+  'rmse',
+  'log_loss',
+  'auc',
+  'auc_ovr',
+  'brier',
+  'balanced_accuracy',
+  'macro_f1',
+];
 
-export type CompareTest = 'friedman' | 'posthoc' | 'wilcoxon' | 'sign' | 'cd' | 'all-pairs' | 'resampled-t' | 'bayesian' | 'effect-size';
-export const COMPARE_TESTS: readonly CompareTest[] = ['friedman', 'posthoc', 'wilcoxon', 'sign', 'cd', 'all-pairs', 'resampled-t', 'bayesian', 'effect-size'];
+export type CompareTest =
+  | 'friedman'
+  | 'posthoc'
+  | 'wilcoxon'
+  | 'sign'
+  | 'cd'
+  | 'all-pairs'
+  | 'resampled-t'
+  | 'bayesian'
+  | 'effect-size';
+export const COMPARE_TESTS: readonly CompareTest[] = [
+  'friedman',
+  'posthoc',
+  'wilcoxon',
+  'sign',
+  'cd',
+  'all-pairs',
+  'resampled-t',
+  'bayesian',
+  'effect-size',
+];
 /** The tests a report runs when the spec does not list them (the others are turned on by naming them). */
 export const DEFAULT_COMPARE_TESTS: readonly CompareTest[] = ['friedman', 'posthoc', 'wilcoxon', 'sign', 'cd'];
 
@@ -81,7 +119,12 @@ export const DEFAULT_ADDED_SETTINGS: AddedSettings = {
 /** The settings of the added tests, defaulted. */
 export function addedSettings(s: CompareSpec): AddedSettings {
   const d = DEFAULT_ADDED_SETTINGS;
-  return { allPairs: s.allPairs ?? d.allPairs, bayesian: s.bayesian ?? d.bayesian, effectSize: s.effectSize ?? d.effectSize, cautions: s.cautions ?? d.cautions };
+  return {
+    allPairs: s.allPairs ?? d.allPairs,
+    bayesian: s.bayesian ?? d.bayesian,
+    effectSize: s.effectSize ?? d.effectSize,
+    cautions: s.cautions ?? d.cautions,
+  };
 }
 
 export const DEFAULT_COMPARE: CompareSpec = {
@@ -129,8 +172,18 @@ export function compareSchema(): JsonSchema {
     additionalProperties: false,
     description: 'Statistical comparisons, tables and figures of the report (docs/reports.md).',
     properties: {
-      metrics: { type: 'array', minItems: 1, items: metricEnum, default: DEFAULT_COMPARE.metrics, description: 'Metrics compared (per-dataset means over folds).' },
-      control: { ...label, default: 'best', description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric)." },
+      metrics: {
+        type: 'array',
+        minItems: 1,
+        items: metricEnum,
+        default: DEFAULT_COMPARE.metrics,
+        description: 'Metrics compared (per-dataset means over folds).',
+      },
+      control: {
+        ...label,
+        default: 'best',
+        description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric).",
+      },
       alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.05 },
       tests: {
         type: 'array',
@@ -139,20 +192,44 @@ export function compareSchema(): JsonSchema {
         description:
           'Tests to run. all-pairs: all-pairs post-hoc p-value matrices; resampled-t: per-dataset corrected resampled t-test (and 5×2cv tests); bayesian: Bayesian signed-rank and correlated t-tests; effect-size: Cliff’s δ, Akinshin’s γ, mean difference with bootstrap CI.',
       },
-      adjust: { type: 'string', enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'], default: 'hommel', description: 'Family-wise p-value adjustment (R p.adjust).' },
-      digits: { type: 'integer', minimum: 0, maximum: 20, description: 'Round per-dataset means to this many decimals before ranking and testing (default: no rounding).' },
+      adjust: {
+        type: 'string',
+        enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'],
+        default: 'hommel',
+        description: 'Family-wise p-value adjustment (R p.adjust).',
+      },
+      digits: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 20,
+        description: 'Round per-dataset means to this many decimals before ranking and testing (default: no rounding).',
+      },
       friedman: {
         type: 'object',
         additionalProperties: false,
-        properties: { tie_correction: { type: 'boolean', default: true, description: 'true: R friedman.test; false: Demšar (2006), scmamp.' } },
+        properties: {
+          tie_correction: {
+            type: 'boolean',
+            default: true,
+            description: 'true: R friedman.test; false: Demšar (2006), scmamp.',
+          },
+        },
       },
       wilcoxon: {
         type: 'object',
         additionalProperties: false,
         properties: {
           zero_method: { type: 'string', enum: ['wilcox', 'pratt', 'zsplit'], default: 'wilcox' },
-          correct: { type: 'boolean', default: true, description: 'Continuity correction of the normal approximation.' },
-          exact: { enum: ['auto', true, false], default: 'auto', description: 'auto: exact when n < 50 without ties or zeros (R).' },
+          correct: {
+            type: 'boolean',
+            default: true,
+            description: 'Continuity correction of the normal approximation.',
+          },
+          exact: {
+            enum: ['auto', true, false],
+            default: 'auto',
+            description: 'auto: exact when n < 50 without ties or zeros (R).',
+          },
           tie_correction: { type: 'boolean', default: true },
         },
       },
@@ -160,8 +237,18 @@ export function compareSchema(): JsonSchema {
         type: 'object',
         additionalProperties: false,
         properties: {
-          draws: { type: 'string', enum: ['drop', 'split'], default: 'drop', description: 'drop: n = wins + losses; split: Demšar (2006).' },
-          tolerance: { type: 'number', minimum: 0, default: 0, description: 'Per-dataset means closer than this are a draw.' },
+          draws: {
+            type: 'string',
+            enum: ['drop', 'split'],
+            default: 'drop',
+            description: 'drop: n = wins + losses; split: Demšar (2006).',
+          },
+          tolerance: {
+            type: 'number',
+            minimum: 0,
+            default: 0,
+            description: 'Per-dataset means closer than this are a draw.',
+          },
         },
       },
       cd: {
@@ -169,19 +256,26 @@ export function compareSchema(): JsonSchema {
         additionalProperties: false,
         properties: {
           procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: 'nemenyi' },
-          df: { type: 'string', enum: ['infinity', 'scmamp'], default: 'infinity', description: 'Studentized-range df of the Nemenyi q (Demšar: infinity; scmamp: k(N−1)).' },
+          df: {
+            type: 'string',
+            enum: ['infinity', 'scmamp'],
+            default: 'infinity',
+            description: 'Studentized-range df of the Nemenyi q (Demšar: infinity; scmamp: k(N−1)).',
+          },
         },
       },
       pairs: {
         type: 'array',
         minItems: 1,
-        description: 'Pairs [a, b] (method labels) for W/D/L, Wilcoxon tables and scatter plots (default: control vs every other method).',
+        description:
+          'Pairs [a, b] (method labels) for W/D/L, Wilcoxon tables and scatter plots (default: control vs every other method).',
         items: { type: 'array', minItems: 2, maxItems: 2, items: label },
       },
       scatter: { type: 'boolean', default: true },
       sweeps: {
         type: 'array',
-        description: 'Win/loss figures against a swept parameter: methods that differ only in it are compared with the method at the reference value.',
+        description:
+          'Win/loss figures against a swept parameter: methods that differ only in it are compared with the method at the reference value.',
         items: {
           type: 'object',
           required: ['parameter', 'reference'],
@@ -190,7 +284,11 @@ export function compareSchema(): JsonSchema {
             parameter: { type: 'string', pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$' },
             reference: { type: ['number', 'string', 'boolean'] },
             metric: metricEnum,
-            x: { type: 'string', pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$', description: 'Horizontal axis when not the swept parameter.' },
+            x: {
+              type: 'string',
+              pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$',
+              description: 'Horizontal axis when not the swept parameter.',
+            },
           },
         },
       },
@@ -211,7 +309,8 @@ export function compareSchema(): JsonSchema {
             uniqueItems: true,
             items: { type: 'string', enum: [...ALL_PAIRS_PROCEDURES] },
             default: [...DEFAULT_ADDED_SETTINGS.allPairs.procedures],
-            description: 'Adjustments of the all-pairs matrices (García & Herrera 2008); bergmann-hommel is exact for at most 9 methods.',
+            description:
+              'Adjustments of the all-pairs matrices (García & Herrera 2008); bergmann-hommel is exact for at most 9 methods.',
           },
         },
       },
@@ -219,20 +318,50 @@ export function compareSchema(): JsonSchema {
         type: 'object',
         additionalProperties: false,
         properties: {
-          rope: { type: 'number', minimum: 0, default: DEFAULT_ADDED_SETTINGS.bayesian.rope, description: 'Region of practical equivalence: differences within ±rope (metric units) count as equal.' },
-          prior: { type: 'number', exclusiveMinimum: 0, default: DEFAULT_ADDED_SETTINGS.bayesian.prior, description: 'Strength of the prior pseudo-observation at 0 of the signed-rank test (baycomp: 0.5).' },
-          samples: { type: 'integer', minimum: 100, default: DEFAULT_ADDED_SETTINGS.bayesian.samples, description: 'Posterior samples of the signed-rank test.' },
+          rope: {
+            type: 'number',
+            minimum: 0,
+            default: DEFAULT_ADDED_SETTINGS.bayesian.rope,
+            description: 'Region of practical equivalence: differences within ±rope (metric units) count as equal.',
+          },
+          prior: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            default: DEFAULT_ADDED_SETTINGS.bayesian.prior,
+            description: 'Strength of the prior pseudo-observation at 0 of the signed-rank test (baycomp: 0.5).',
+          },
+          samples: {
+            type: 'integer',
+            minimum: 100,
+            default: DEFAULT_ADDED_SETTINGS.bayesian.samples,
+            description: 'Posterior samples of the signed-rank test.',
+          },
         },
       },
       effect_size: {
         type: 'object',
         additionalProperties: false,
         properties: {
-          bootstrap: { type: 'integer', minimum: 100, default: DEFAULT_ADDED_SETTINGS.effectSize.bootstrap, description: 'Bootstrap resamples of the mean-difference confidence interval.' },
-          level: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: DEFAULT_ADDED_SETTINGS.effectSize.level },
+          bootstrap: {
+            type: 'integer',
+            minimum: 100,
+            default: DEFAULT_ADDED_SETTINGS.effectSize.bootstrap,
+            description: 'Bootstrap resamples of the mean-difference confidence interval.',
+          },
+          level: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            exclusiveMaximum: 1,
+            default: DEFAULT_ADDED_SETTINGS.effectSize.level,
+          },
         },
       },
-      cautions: { type: 'boolean', default: true, description: 'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.' },
+      cautions: {
+        type: 'boolean',
+        default: true,
+        description:
+          'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.',
+      },
       learning_curve: {
         type: 'object',
         additionalProperties: false,
@@ -249,7 +378,8 @@ export function compareSchema(): JsonSchema {
 export function referenceSchema(): JsonSchema {
   return {
     type: 'array',
-    description: 'CSV files of published numbers (cells: dataset,method,metric,value; W/D/L: metric,method_a,method_b,wins,draws,losses,significant) to put beside ours.',
+    description:
+      'CSV files of published numbers (cells: dataset,method,metric,value; W/D/L: metric,method_a,method_b,wins,draws,losses,significant) to put beside ours.',
     items: {
       anyOf: [
         { type: 'string', minLength: 1 },
@@ -260,10 +390,28 @@ export function referenceSchema(): JsonSchema {
           properties: {
             file: { type: 'string', minLength: 1 },
             title: { type: 'string' },
-            methods: { type: 'object', additionalProperties: { type: 'string', minLength: 1 }, description: 'Published method name → our method label.' },
-            datasets: { type: 'object', additionalProperties: { type: 'string', minLength: 1 }, description: 'Published dataset name → ours.' },
-            scale: { type: 'number', exclusiveMinimum: 0, default: 1, description: 'Multiply published values by this (0.01 for percentages).' },
-            tolerance: { type: 'number', minimum: 0, default: DEFAULT_REFERENCE_TOLERANCE, description: 'A cell is reproduced when |ours − published| ≤ tolerance.' },
+            methods: {
+              type: 'object',
+              additionalProperties: { type: 'string', minLength: 1 },
+              description: 'Published method name → our method label.',
+            },
+            datasets: {
+              type: 'object',
+              additionalProperties: { type: 'string', minLength: 1 },
+              description: 'Published dataset name → ours.',
+            },
+            scale: {
+              type: 'number',
+              exclusiveMinimum: 0,
+              default: 1,
+              description: 'Multiply published values by this (0.01 for percentages).',
+            },
+            tolerance: {
+              type: 'number',
+              minimum: 0,
+              default: DEFAULT_REFERENCE_TOLERANCE,
+              description: 'A cell is reproduced when |ours − published| ≤ tolerance.',
+            },
           },
         },
       ],
@@ -284,7 +432,9 @@ function knownLabel(labels: readonly string[], value: string, where: string, fie
   if (value === 'best' && field.endsWith('control')) return value;
   if (labels.includes(value)) return value;
   const near = closest(value, labels);
-  throw new UserError(`${where}: ${field}: no method labelled '${value}'${near ? ` (did you mean '${near}'?)` : ''}; methods: ${labels.join(', ')}`);
+  throw new UserError(
+    `${where}: ${field}: no method labelled '${value}'${near ? ` (did you mean '${near}'?)` : ''}; methods: ${labels.join(', ')}`,
+  );
 }
 
 /** The `compare:` section (already schema-checked) with defaults, method labels checked against the spec. */
@@ -292,12 +442,16 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
   if (raw === undefined || raw === null) return DEFAULT_COMPARE;
   const c = raw as Record<string, unknown>;
   const labels = methods.map((m) => m.label);
-  const control = c['control'] === undefined ? 'best' : knownLabel(labels, c['control'] as string, at(['compare', 'control']), 'compare.control');
+  const control =
+    c['control'] === undefined
+      ? 'best'
+      : knownLabel(labels, c['control'] as string, at(['compare', 'control']), 'compare.control');
   const pairsRaw = c['pairs'] as string[][] | undefined;
   const pairs = pairsRaw?.map((p, i) => {
     const a = knownLabel(labels, p[0]!, at(['compare', 'pairs', i, 0]), `compare.pairs[${i}][0]`);
     const b = knownLabel(labels, p[1]!, at(['compare', 'pairs', i, 1]), `compare.pairs[${i}][1]`);
-    if (a === b) throw new UserError(`${at(['compare', 'pairs', i])}: compare.pairs[${i}]: compares '${a}' with itself`);
+    if (a === b)
+      throw new UserError(`${at(['compare', 'pairs', i])}: compare.pairs[${i}]: compares '${a}' with itself`);
     return [a, b] as const;
   });
   const paramValues = (path: string): unknown[] => {
@@ -307,11 +461,15 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
       return choice && param in choice.params ? [choice.params[param]] : [];
     });
   };
-  const sweeps = ((c['sweeps'] ?? []) as { parameter: string; reference: unknown; metric?: CompareMetric; x?: string }[]).map((s, i) => {
+  const sweeps = (
+    (c['sweeps'] ?? []) as { parameter: string; reference: unknown; metric?: CompareMetric; x?: string }[]
+  ).map((s, i) => {
     const values = paramValues(s.parameter);
     const [part, param] = s.parameter.split('.') as [string, string];
     if (values.length === 0) {
-      throw new UserError(`${at(['compare', 'sweeps', i, 'parameter'])}: compare.sweeps[${i}].parameter: no method of this spec has ${part} parameter '${param}'`);
+      throw new UserError(
+        `${at(['compare', 'sweeps', i, 'parameter'])}: compare.sweeps[${i}].parameter: no method of this spec has ${part} parameter '${param}'`,
+      );
     }
     if (!values.some((v) => v === s.reference)) {
       throw new UserError(
@@ -319,13 +477,25 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
       );
     }
     if (s.x !== undefined && paramValues(s.x).length === 0) {
-      throw new UserError(`${at(['compare', 'sweeps', i, 'x'])}: compare.sweeps[${i}].x: no method of this spec has parameter '${s.x}'`);
+      throw new UserError(
+        `${at(['compare', 'sweeps', i, 'x'])}: compare.sweeps[${i}].x: no method of this spec has parameter '${s.x}'`,
+      );
     }
-    return { parameter: s.parameter, reference: s.reference, metric: s.metric ?? null, ...(s.x !== undefined ? { x: s.x } : {}) };
+    return {
+      parameter: s.parameter,
+      reference: s.reference,
+      metric: s.metric ?? null,
+      ...(s.x !== undefined ? { x: s.x } : {}),
+    };
   });
   const lc = c['learning_curve'] as { experiments?: string[]; metric?: CompareMetric } | undefined;
   const f = (c['friedman'] ?? {}) as { tie_correction?: boolean };
-  const w = (c['wilcoxon'] ?? {}) as { zero_method?: CompareSpec['wilcoxon']['zeroMethod']; correct?: boolean; exact?: boolean | 'auto'; tie_correction?: boolean };
+  const w = (c['wilcoxon'] ?? {}) as {
+    zero_method?: CompareSpec['wilcoxon']['zeroMethod'];
+    correct?: boolean;
+    exact?: boolean | 'auto';
+    tie_correction?: boolean;
+  };
   const s = (c['sign'] ?? {}) as { draws?: 'drop' | 'split'; tolerance?: number };
   const cd = (c['cd'] ?? {}) as { procedure?: CompareSpec['cd']['procedure']; df?: CompareSpec['cd']['df'] };
   const d = DEFAULT_COMPARE;
@@ -334,7 +504,11 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
   const es = (c['effect_size'] ?? {}) as { bootstrap?: number; level?: number };
   const tests = dedupe((c['tests'] as CompareTest[] | undefined) ?? d.tests);
   const da = DEFAULT_ADDED_SETTINGS;
-  if (tests.includes('all-pairs') && (ap.procedures ?? da.allPairs.procedures).includes('bergmann-hommel') && methods.length > BERGMANN_HOMMEL_MAX_K) {
+  if (
+    tests.includes('all-pairs') &&
+    (ap.procedures ?? da.allPairs.procedures).includes('bergmann-hommel') &&
+    methods.length > BERGMANN_HOMMEL_MAX_K
+  ) {
     throw new UserError(
       `${at(ap.procedures ? ['compare', 'all_pairs', 'procedures'] : ['compare', 'tests'])}: compare.all_pairs.procedures: bergmann-hommel is exact only for at most ${BERGMANN_HOMMEL_MAX_K} methods and this spec has ${methods.length}; list the procedures without it (shaffer is the closest)`,
     );
@@ -361,8 +535,18 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
     learningCurve: lc ? { experiments: lc.experiments ?? [], metric: lc.metric ?? null } : null,
     diagnostics: (c['diagnostics'] as string[] | undefined) ?? d.diagnostics,
     ...(c['all_pairs'] !== undefined ? { allPairs: { procedures: ap.procedures ?? da.allPairs.procedures } } : {}),
-    ...(c['bayesian'] !== undefined ? { bayesian: { rope: by.rope ?? da.bayesian.rope, prior: by.prior ?? da.bayesian.prior, samples: by.samples ?? da.bayesian.samples } } : {}),
-    ...(c['effect_size'] !== undefined ? { effectSize: { bootstrap: es.bootstrap ?? da.effectSize.bootstrap, level: es.level ?? da.effectSize.level } } : {}),
+    ...(c['bayesian'] !== undefined
+      ? {
+          bayesian: {
+            rope: by.rope ?? da.bayesian.rope,
+            prior: by.prior ?? da.bayesian.prior,
+            samples: by.samples ?? da.bayesian.samples,
+          },
+        }
+      : {}),
+    ...(c['effect_size'] !== undefined
+      ? { effectSize: { bootstrap: es.bootstrap ?? da.effectSize.bootstrap, level: es.level ?? da.effectSize.level } }
+      : {}),
     ...(c['cautions'] !== undefined ? { cautions: c['cautions'] as boolean } : {}),
   };
 }
@@ -386,7 +570,9 @@ export function parseReference(raw: unknown, methods: readonly MethodLike[], dir
     const where = typeof r === 'string' ? ['reference', i] : ['reference', i, 'file'];
     const file = resolveReferenceFile(o.file, dir);
     if (!file) {
-      throw new UserError(`${at(where)}: reference[${i}].file: no such file '${o.file}' (looked in ${dir} and bnclab's experiments/reference/)`);
+      throw new UserError(
+        `${at(where)}: reference[${i}].file: no such file '${o.file}' (looked in ${dir} and bnclab's experiments/reference/)`,
+      );
     }
     for (const [pub, ours] of Object.entries(o.methods ?? {})) {
       knownLabel(labels, ours, at(['reference', i, 'methods', pub]), `reference[${i}].methods.${pub}`);
@@ -404,7 +590,9 @@ export function parseReference(raw: unknown, methods: readonly MethodLike[], dir
 }
 
 function resolveReferenceFile(path: string, dir: string): string | undefined {
-  const candidates = isAbsolute(path) ? [path] : [resolve(dir, path), resolve(packageRoot(), 'experiments', 'reference', path), resolve(packageRoot(), path)];
+  const candidates = isAbsolute(path)
+    ? [path]
+    : [resolve(dir, path), resolve(packageRoot(), 'experiments', 'reference', path), resolve(packageRoot(), path)];
   return candidates.find((p) => existsSync(p));
 }
 

@@ -15,7 +15,11 @@ function sweepable(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'array', minItems: 1, items: schema }] };
 }
 
-function methodRef(kind: 'structure' | 'estimator' | 'baseline', methods: MethodInfo[], forEditors: boolean): JsonSchema {
+function methodRef(
+  kind: 'structure' | 'estimator' | 'baseline',
+  methods: MethodInfo[],
+  forEditors: boolean,
+): JsonSchema {
   const ids = methods.map((m) => m.id);
   const idSchema = forEditors ? { type: 'string', enum: ids } : { type: 'string' };
   if (!forEditors) {
@@ -96,10 +100,30 @@ export function experimentSchema(forEditors = false): JsonSchema {
               properties: {
                 file: { type: 'string', minLength: 1 },
                 name: identifier,
-                class: { type: 'string', minLength: 1, description: 'Class column (default: "class", else the last column).' },
-                categorical: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, description: 'Columns to read as categories even when every value is a number (e.g. integer-coded categories).' },
-                numeric: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, description: 'Columns that must be numeric (a non-number value is an error).' },
-                ignore: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, description: 'Columns to leave out (identifiers, leaks).' },
+                class: {
+                  type: 'string',
+                  minLength: 1,
+                  description: 'Class column (default: "class", else the last column).',
+                },
+                categorical: {
+                  type: 'array',
+                  items: { type: 'string', minLength: 1 },
+                  uniqueItems: true,
+                  description:
+                    'Columns to read as categories even when every value is a number (e.g. integer-coded categories).',
+                },
+                numeric: {
+                  type: 'array',
+                  items: { type: 'string', minLength: 1 },
+                  uniqueItems: true,
+                  description: 'Columns that must be numeric (a non-number value is an error).',
+                },
+                ignore: {
+                  type: 'array',
+                  items: { type: 'string', minLength: 1 },
+                  uniqueItems: true,
+                  description: 'Columns to leave out (identifiers, leaks).',
+                },
               },
             },
           ],
@@ -129,7 +153,8 @@ export function experimentSchema(forEditors = false): JsonSchema {
             type: 'string',
             enum: ['as-value', 'drop-rows', 'available-case', 'remove-rows', 'em'],
             default: 'as-value',
-            description: 'as-value: missing is its own value; drop-rows: training rows with a missing value are removed; available-case: each family is counted over the rows where it is observed; remove-rows: rows with a missing value are removed from the data set before the split (not with folds from a file); em: CPTs (mle, dirichlet, eap) fitted by expectation-maximisation over the missing training values, structures learned on available-case counts.',
+            description:
+              'as-value: missing is its own value; drop-rows: training rows with a missing value are removed; available-case: each family is counted over the rows where it is observed; remove-rows: rows with a missing value are removed from the data set before the split (not with folds from a file); em: CPTs (mle, dirichlet, eap) fitted by expectation-maximisation over the missing training values, structures learned on available-case counts.',
           },
           em: {
             type: 'object',
@@ -137,9 +162,24 @@ export function experimentSchema(forEditors = false): JsonSchema {
             description: 'Settings of missing: em.',
             properties: {
               max_iterations: { type: 'integer', minimum: 0, default: 100, description: 'Most EM iterations per run' },
-              tolerance: { type: 'number', minimum: 0, default: 1e-6, description: 'Stop when the objective changes by at most this (relative)' },
-              restarts: { type: 'integer', minimum: 0, default: 0, description: 'Further runs from random starting tables; the best objective is kept' },
-              init: { type: 'string', enum: ['available-case', 'uniform', 'random'], default: 'available-case', description: 'Starting tables of the first run' },
+              tolerance: {
+                type: 'number',
+                minimum: 0,
+                default: 1e-6,
+                description: 'Stop when the objective changes by at most this (relative)',
+              },
+              restarts: {
+                type: 'integer',
+                minimum: 0,
+                default: 0,
+                description: 'Further runs from random starting tables; the best objective is kept',
+              },
+              init: {
+                type: 'string',
+                enum: ['available-case', 'uniform', 'random'],
+                default: 'available-case',
+                description: 'Starting tables of the first run',
+              },
             },
           },
         },
@@ -150,7 +190,8 @@ export function experimentSchema(forEditors = false): JsonSchema {
         properties: {
           method: { type: 'string', enum: ['cv', 'holdout'], default: 'cv' },
           folds: {
-            description: 'Number of folds, or {file: path} with one test-fold number per row (one column per repeat); {dataset} in the path is replaced by the dataset name.',
+            description:
+              'Number of folds, or {file: path} with one test-fold number per row (one column per repeat); {dataset} in the path is replaced by the dataset name.',
             anyOf: [
               { type: 'integer', minimum: 2 },
               {
@@ -172,13 +213,15 @@ export function experimentSchema(forEditors = false): JsonSchema {
       baselines: {
         type: 'array',
         minItems: 1,
-        description: 'Classifiers outside the structure × estimator grid (decision tree, random forest), run on the same folds.',
+        description:
+          'Classifiers outside the structure × estimator grid (decision tree, random forest), run on the same folds.',
         items: methodRef('baseline', baselines, forEditors),
       },
       methods: {
         type: 'array',
         minItems: 1,
-        description: 'Explicit structure × estimator pairs, for designs that are not full products (added to the product of structures × estimators when both are given).',
+        description:
+          'Explicit structure × estimator pairs, for designs that are not full products (added to the product of structures × estimators when both are given).',
         items: {
           type: 'object',
           required: ['structure', 'estimator'],
@@ -212,7 +255,7 @@ export function experimentSchema(forEditors = false): JsonSchema {
           properties: { structure: { type: 'string' }, estimator: { type: 'string' } },
         },
       },
-      save_predictions: { type: 'boolean', default: false, description: 'Keep every test row\'s class probabilities.' },
+      save_predictions: { type: 'boolean', default: false, description: "Keep every test row's class probabilities." },
       compare: compareSchema(),
       reference: referenceSchema(),
     },

@@ -32,15 +32,22 @@ export const SELECT_METRICS = ['accuracy', 'log_loss'] as const;
 export function candidates(select: SelectSpec): Record<string, unknown>[] {
   let out: Record<string, unknown>[] = [{}];
   for (const axis of select.axes) {
-    out = out.flatMap((c) => axis.values.map((v) => ({ ...c, ...Object.fromEntries(axis.targets.map((t) => [t, v])) })));
+    out = out.flatMap((c) =>
+      axis.values.map((v) => ({ ...c, ...Object.fromEntries(axis.targets.map((t) => [t, v])) })),
+    );
   }
   return out;
 }
 
 /** Parameters of one side with a candidate's values set. */
-export function applyCandidate(candidate: Record<string, unknown>, side: 'structure' | 'estimator', params: Params): Params {
+export function applyCandidate(
+  candidate: Record<string, unknown>,
+  side: 'structure' | 'estimator',
+  params: Params,
+): Params {
   const out = { ...params };
-  for (const [target, v] of Object.entries(candidate)) if (target.startsWith(`${side}.`)) out[target.slice(side.length + 1)] = v;
+  for (const [target, v] of Object.entries(candidate))
+    if (target.startsWith(`${side}.`)) out[target.slice(side.length + 1)] = v;
   return out;
 }
 
@@ -50,34 +57,51 @@ export function applyCandidate(candidate: Record<string, unknown>, side: 'struct
  */
 export function parseSelect(
   raw: unknown,
-  sides: { structure: { choice: ChosenLearner; info: MethodInfo }; estimator: { choice: ChosenLearner; info: MethodInfo } },
+  sides: {
+    structure: { choice: ChosenLearner; info: MethodInfo };
+    estimator: { choice: ChosenLearner; info: MethodInfo };
+  },
   valid: (info: MethodInfo, params: Params) => string | undefined,
   where: string,
 ): SelectSpec {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UserError(`${where}: must be a mapping, e.g. {ess: [1, 4, 16], by: cv, folds: 10}`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new UserError(`${where}: must be a mapping, e.g. {ess: [1, 4, 16], by: cv, folds: 10}`);
   const o = raw as Record<string, unknown>;
   const by = o['by'] ?? 'cv';
   if (by !== 'cv') throw new UserError(`${where}.by: '${String(by)}' is not a selection method (known: cv)`);
   const folds = o['folds'] ?? 10;
-  if (typeof folds !== 'number' || !Number.isInteger(folds) || folds < 2) throw new UserError(`${where}.folds: must be an integer >= 2, got ${JSON.stringify(folds)}`);
+  if (typeof folds !== 'number' || !Number.isInteger(folds) || folds < 2)
+    throw new UserError(`${where}.folds: must be an integer >= 2, got ${JSON.stringify(folds)}`);
   const metric = o['metric'] ?? 'accuracy';
-  if (!SELECT_METRICS.includes(metric as never)) throw new UserError(`${where}.metric: '${String(metric)}' is not one of ${SELECT_METRICS.join(', ')}`);
+  if (!SELECT_METRICS.includes(metric as never))
+    throw new UserError(`${where}.metric: '${String(metric)}' is not one of ${SELECT_METRICS.join(', ')}`);
   const props = (info: MethodInfo) => Object.keys((info.params['properties'] ?? {}) as Record<string, unknown>);
   const axes: { targets: string[]; values: unknown[] }[] = [];
   for (const [key, values] of Object.entries(o)) {
     if (key === 'by' || key === 'folds' || key === 'metric') continue;
-    if (!Array.isArray(values) || values.length === 0) throw new UserError(`${where}.${key}: give a non-empty list of candidate values`);
+    if (!Array.isArray(values) || values.length === 0)
+      throw new UserError(`${where}.${key}: give a non-empty list of candidate values`);
     const targets = key.split('+').map((part) => {
       const [side, name] = part.includes('.') ? (part.split('.', 2) as [string, string]) : [undefined, part];
       if (side !== undefined && side !== 'structure' && side !== 'estimator') {
         throw new UserError(`${where}.${key}: '${side}' is neither structure nor estimator`);
       }
-      const owners = (['structure', 'estimator'] as const).filter((s) => (side === undefined || side === s) && props(sides[s].info).includes(name));
+      const owners = (['structure', 'estimator'] as const).filter(
+        (s) => (side === undefined || side === s) && props(sides[s].info).includes(name),
+      );
       if (owners.length === 0) {
-        const known = [...props(sides.structure.info).map((p) => `structure.${p}`), ...props(sides.estimator.info).map((p) => `estimator.${p}`)];
-        throw new UserError(`${where}.${key}: no parameter '${part}' of structure '${sides.structure.choice.id}' or estimator '${sides.estimator.choice.id}' (known: ${known.join(', ')})`);
+        const known = [
+          ...props(sides.structure.info).map((p) => `structure.${p}`),
+          ...props(sides.estimator.info).map((p) => `estimator.${p}`),
+        ];
+        throw new UserError(
+          `${where}.${key}: no parameter '${part}' of structure '${sides.structure.choice.id}' or estimator '${sides.estimator.choice.id}' (known: ${known.join(', ')})`,
+        );
       }
-      if (owners.length > 1) throw new UserError(`${where}.${key}: both the structure and the estimator take '${name}'; write structure.${name} or estimator.${name}`);
+      if (owners.length > 1)
+        throw new UserError(
+          `${where}.${key}: both the structure and the estimator take '${name}'; write structure.${name} or estimator.${name}`,
+        );
       return `${owners[0]!}.${name}`;
     });
     axes.push({ targets, values });
@@ -87,7 +111,8 @@ export function parseSelect(
   for (const c of candidates(spec)) {
     for (const side of ['structure', 'estimator'] as const) {
       const why = valid(sides[side].info, applyCandidate(c, side, sides[side].choice.params));
-      if (why) throw new UserError(`${where}: candidate ${JSON.stringify(c)}: ${side} '${sides[side].choice.id}': ${why}`);
+      if (why)
+        throw new UserError(`${where}: candidate ${JSON.stringify(c)}: ${side} '${sides[side].choice.id}': ${why}`);
     }
   }
   return spec;

@@ -45,7 +45,10 @@ export interface Partition {
 }
 
 export function partitionPlan(plan: Plan, model: CostModel, count: number): Partition {
-  return partitionJobs(plan.jobs.map((j: PlannedJob) => ({ key: j.key, cost: model.staticCost(j) })), count);
+  return partitionJobs(
+    plan.jobs.map((j: PlannedJob) => ({ key: j.key, cost: model.staticCost(j) })),
+    count,
+  );
 }
 
 /** LPT partition of (key, cost) items into `count` shards; deterministic for the same items. */

@@ -34,7 +34,13 @@ import { ptukey } from './tukey.js';
 import { StatsInputError, assertFiniteVector, assertInteger } from './validate.js';
 
 export type AllPairsProcedure = 'nemenyi' | 'bonferroni' | 'holm' | 'shaffer' | 'bergmann-hommel';
-export const ALL_PAIRS_PROCEDURES: readonly AllPairsProcedure[] = ['nemenyi', 'bonferroni', 'holm', 'shaffer', 'bergmann-hommel'];
+export const ALL_PAIRS_PROCEDURES: readonly AllPairsProcedure[] = [
+  'nemenyi',
+  'bonferroni',
+  'holm',
+  'shaffer',
+  'bergmann-hommel',
+];
 
 /** Largest k for which Bergmann–Hommel enumerates its exhaustive sets (as scmamp). */
 export const BERGMANN_HOMMEL_MAX_K = 9;
@@ -110,7 +116,8 @@ function monotone(raw: readonly number[], adjusted: readonly number[]): number[]
 
 export function shafferAdjust(raw: readonly number[], k: number): number[] {
   const t = shafferMultipliers(k);
-  if (raw.length !== t.length) throw new StatsInputError(`Shaffer: expected ${t.length} p-values for k = ${k}, got ${raw.length}`);
+  if (raw.length !== t.length)
+    throw new StatsInputError(`Shaffer: expected ${t.length} p-values for k = ${k}, got ${raw.length}`);
   const order = [...raw.keys()].sort((a, b) => raw[a]! - raw[b]! || a - b);
   const scaled = new Array<number>(raw.length);
   order.forEach((idx, r) => {
@@ -126,7 +133,8 @@ export function shafferAdjust(raw: readonly number[], k: number): number[] {
  */
 export function exhaustiveSets(k: number): number[][] {
   assertInteger(k, 'k', 2);
-  if (k > BERGMANN_HOMMEL_MAX_K) throw new StatsInputError(`Bergmann–Hommel: exact for k ≤ ${BERGMANN_HOMMEL_MAX_K} methods, got k = ${k}`);
+  if (k > BERGMANN_HOMMEL_MAX_K)
+    throw new StatsInputError(`Bergmann–Hommel: exact for k ≤ ${BERGMANN_HOMMEL_MAX_K} methods, got k = ${k}`);
   const index = new Map<number, number>();
   allPairs(k).forEach(([i, j], idx) => index.set(i * k + j, idx));
   const out: number[][] = [];
@@ -134,7 +142,8 @@ export function exhaustiveSets(k: number): number[][] {
   const rec = (pos: number, maxBlock: number): void => {
     if (pos === k) {
       const set: number[] = [];
-      for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) if (block[i] === block[j]) set.push(index.get(i * k + j)!);
+      for (let i = 0; i < k; i++)
+        for (let j = i + 1; j < k; j++) if (block[i] === block[j]) set.push(index.get(i * k + j)!);
       if (set.length) out.push(set);
       return;
     }
@@ -150,7 +159,8 @@ export function exhaustiveSets(k: number): number[][] {
 
 export function bergmannHommelAdjust(raw: readonly number[], k: number): number[] {
   const m = (k * (k - 1)) / 2;
-  if (raw.length !== m) throw new StatsInputError(`Bergmann–Hommel: expected ${m} p-values for k = ${k}, got ${raw.length}`);
+  if (raw.length !== m)
+    throw new StatsInputError(`Bergmann–Hommel: expected ${m} p-values for k = ${k}, got ${raw.length}`);
   const adjusted = new Array<number>(m).fill(0);
   for (const set of exhaustiveSets(k)) {
     let min = Infinity;
@@ -191,7 +201,9 @@ export function adjustAllPairs(
       return nemenyi.z.map((z) => ptukey(Math.abs(z) * Math.SQRT2, k, nemenyi.df, 1, false));
     }
     default:
-      throw new StatsInputError(`unknown all-pairs procedure '${String(procedure)}' (use ${ALL_PAIRS_PROCEDURES.join(', ')})`);
+      throw new StatsInputError(
+        `unknown all-pairs procedure '${String(procedure)}' (use ${ALL_PAIRS_PROCEDURES.join(', ')})`,
+      );
   }
 }
 
@@ -206,7 +218,9 @@ export function allPairsFromRanks(
   assertInteger(nDatasets, 'nDatasets', 1);
   const k = meanRanks.length;
   if (procedures.includes('bergmann-hommel') && k > BERGMANN_HOMMEL_MAX_K) {
-    throw new StatsInputError(`Bergmann–Hommel: exact for k ≤ ${BERGMANN_HOMMEL_MAX_K} methods (as scmamp), got k = ${k}; use shaffer instead`);
+    throw new StatsInputError(
+      `Bergmann–Hommel: exact for k ≤ ${BERGMANN_HOMMEL_MAX_K} methods (as scmamp), got k = ${k}; use shaffer instead`,
+    );
   }
   const se = rankSE(k, nDatasets);
   const pairs = allPairs(k);
@@ -226,7 +240,10 @@ export function allPairsFromRanks(
     se,
     z: zMatrix,
     raw: toMatrix(k, raw),
-    adjusted: procedures.map((procedure) => ({ procedure, p: toMatrix(k, adjustAllPairs(raw, k, procedure, { z, df })) })),
+    adjusted: procedures.map((procedure) => ({
+      procedure,
+      p: toMatrix(k, adjustAllPairs(raw, k, procedure, { z, df })),
+    })),
     nemenyiDf: procedures.includes('nemenyi') ? df : null,
   };
 }

@@ -47,18 +47,25 @@ export interface CorrelatedTTestResult extends RopeProbabilities {
 function checkPaired(a: readonly number[], b: readonly number[], min: number): void {
   assertFiniteVector(a, 'a', min);
   assertFiniteVector(b, 'b', min);
-  if (a.length !== b.length) throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
+  if (a.length !== b.length)
+    throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
 }
 
 function checkRope(rope: number): void {
-  if (!(rope >= 0) || !Number.isFinite(rope)) throw new StatsInputError(`rope must be a finite number >= 0, got ${rope}`);
+  if (!(rope >= 0) || !Number.isFinite(rope))
+    throw new StatsInputError(`rope must be a finite number >= 0, got ${rope}`);
 }
 
 /**
  * Correlated Bayesian t-test on the paired fold scores of one dataset.
  * @param rho correlation between folds, in [0, 1): n_test/(n_test + n_train) for cross-validation.
  */
-export function correlatedBayesianTTest(a: readonly number[], b: readonly number[], rho: number, rope = 0): CorrelatedTTestResult {
+export function correlatedBayesianTTest(
+  a: readonly number[],
+  b: readonly number[],
+  rho: number,
+  rope = 0,
+): CorrelatedTTestResult {
   checkPaired(a, b, 2);
   checkRope(rope);
   if (!(rho >= 0 && rho < 1)) throw new StatsInputError(`rho must be in [0, 1), got ${rho}`);
@@ -80,7 +87,17 @@ export function correlatedBayesianTTest(a: readonly number[], b: readonly number
     below = mean < -rope ? 1 : split;
     above = mean > rope ? 1 : split;
   }
-  return { n, meanDifference: mean, scale, df, rho, ropeWidth: rope, below, above, rope: Math.max(0, 1 - below - above) };
+  return {
+    n,
+    meanDifference: mean,
+    scale,
+    df,
+    rho,
+    ropeWidth: rope,
+    below,
+    above,
+    rope: Math.max(0, 1 - below - above),
+  };
 }
 
 export interface SignedRankOptions {
@@ -107,15 +124,22 @@ export interface SignedRankResult extends RopeProbabilities {
 }
 
 /** Bayesian signed-rank test on per-dataset mean scores a and b (paired by dataset). */
-export function bayesianSignedRank(a: readonly number[], b: readonly number[], rope = 0, options: SignedRankOptions = {}): SignedRankResult {
+export function bayesianSignedRank(
+  a: readonly number[],
+  b: readonly number[],
+  rope = 0,
+  options: SignedRankOptions = {},
+): SignedRankResult {
   checkPaired(a, b, 1);
   checkRope(rope);
   const prior = options.prior ?? 0.5;
   const samples = options.samples ?? 50000;
   const seed = options.seed ?? 'bnclab';
   const keep = Math.min(options.keep ?? 2000, samples);
-  if (!(prior > 0) || !Number.isFinite(prior)) throw new StatsInputError(`prior must be a finite number > 0, got ${prior}`);
-  if (!Number.isInteger(samples) || samples < 1) throw new StatsInputError(`samples must be a positive integer, got ${samples}`);
+  if (!(prior > 0) || !Number.isFinite(prior))
+    throw new StatsInputError(`prior must be a finite number > 0, got ${prior}`);
+  if (!Number.isInteger(samples) || samples < 1)
+    throw new StatsInputError(`samples must be a positive integer, got ${samples}`);
   const d = [0, ...a.map((x, i) => x - b[i]!)];
   const m = d.length;
   // Work in ascending order of d: for a fixed i, fl(d_i + d_j) is non-decreasing in d_j, so each row of

@@ -137,8 +137,7 @@ export function regularizedBeta(x: number, a: number, b: number): number {
   if (!(a > 0) || !(b > 0) || Number.isNaN(x)) return NaN;
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  const logFront =
-    logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
+  const logFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
   const front = Math.exp(logFront);
   if (x < (a + 1) / (a + b + 2)) return (front * betaContinuedFraction(a, b, x)) / a;
   return 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
@@ -181,7 +180,10 @@ export function normalQuantile(p: number, lowerTail = true): number {
   if (p > 0.5) return -normalQuantile(1 - p, true);
   // Abramowitz & Stegun 26.2.23 (|error| < 4.5e-4) as a starting value for p ≤ 0.5.
   const t = Math.sqrt(-2 * Math.log(p));
-  let x = -(t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t));
+  let x = -(
+    t -
+    (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t)
+  );
   // Halley refinement on the accurate cdf.
   for (let i = 0; i < 100; i++) {
     const pdf = normalPdf(x);

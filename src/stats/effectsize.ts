@@ -82,14 +82,20 @@ export interface MeanDifferenceCI {
  * Percentile bootstrap CI of the mean paired difference mean(a − b). The quantiles are the order statistics
  * at ⌈B·q⌉ (type-1 empirical quantile), q = (1 − level)/2 and (1 + level)/2.
  */
-export function bootstrapMeanDifference(a: readonly number[], b: readonly number[], options: BootstrapOptions = {}): MeanDifferenceCI {
+export function bootstrapMeanDifference(
+  a: readonly number[],
+  b: readonly number[],
+  options: BootstrapOptions = {},
+): MeanDifferenceCI {
   assertFiniteVector(a, 'a');
   assertFiniteVector(b, 'b');
-  if (a.length !== b.length) throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
+  if (a.length !== b.length)
+    throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
   const resamples = options.resamples ?? 10000;
   const level = options.level ?? 0.95;
   const seed = options.seed ?? 'bnclab';
-  if (!Number.isInteger(resamples) || resamples < 1) throw new StatsInputError(`resamples must be a positive integer, got ${resamples}`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new StatsInputError(`resamples must be a positive integer, got ${resamples}`);
   if (!(level > 0 && level < 1)) throw new StatsInputError(`level must be in (0, 1), got ${level}`);
   const n = a.length;
   const d = a.map((x, i) => x - b[i]!);

@@ -23,7 +23,8 @@ export interface ExactFriedmanResult {
 function permutations(k: number): number[][] {
   if (k === 1) return [[1]];
   const out: number[][] = [];
-  for (const p of permutations(k - 1)) for (let i = 0; i <= p.length; i++) out.push([...p.slice(0, i), k, ...p.slice(i)]);
+  for (const p of permutations(k - 1))
+    for (let i = 0; i <= p.length; i++) out.push([...p.slice(0, i), k, ...p.slice(i)]);
   return out;
 }
 
@@ -34,16 +35,23 @@ export const EXACT_FRIEDMAN_BUDGET = 2e6;
  * Exact Friedman p-value from the rank sums S_j = Σ_i r_ij (integers: rankings without ties) over N
  * datasets; null when a step would exceed `budget` (states × k!) operations.
  */
-export function exactFriedman(rankSums: readonly number[], N: number, budget = EXACT_FRIEDMAN_BUDGET): ExactFriedmanResult | null {
+export function exactFriedman(
+  rankSums: readonly number[],
+  N: number,
+  budget = EXACT_FRIEDMAN_BUDGET,
+): ExactFriedmanResult | null {
   assertInteger(N, 'N', 1);
   const k = rankSums.length;
   if (k < 2) throw new StatsInputError('the exact Friedman test needs at least 2 methods');
   rankSums.forEach((s, j) => assertInteger(s, `rankSums[${j}]`, N));
-  if (rankSums.reduce((a, b) => a + b, 0) !== (N * k * (k + 1)) / 2) throw new StatsInputError(`rank sums must add up to N·k(k+1)/2 = ${(N * k * (k + 1)) / 2}`);
+  if (rankSums.reduce((a, b) => a + b, 0) !== (N * k * (k + 1)) / 2)
+    throw new StatsInputError(`rank sums must add up to N·k(k+1)/2 = ${(N * k * (k + 1)) / 2}`);
   if (k > 8) return null;
   const perms = permutations(k);
   const pPerm = 1 / perms.length;
-  let states = new Map<string, { v: number[]; p: number }>([[Array(k).fill(0).join(','), { v: Array(k).fill(0), p: 1 }]]);
+  let states = new Map<string, { v: number[]; p: number }>([
+    [Array(k).fill(0).join(','), { v: Array(k).fill(0), p: 1 }],
+  ]);
   for (let i = 0; i < N; i++) {
     if (states.size * perms.length > budget) return null;
     const next = new Map<string, { v: number[]; p: number }>();

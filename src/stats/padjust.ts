@@ -87,7 +87,9 @@ function hommel(pIn: readonly number[], n: number): number[] {
 export function pAdjust(p: readonly number[], method: PAdjustMethod = 'hommel', n?: number): number[] {
   if (!Array.isArray(p)) throw new StatsInputError('p must be an array of p-values');
   if (!P_ADJUST_METHODS.includes(method)) {
-    throw new StatsInputError(`unknown p-value adjustment method '${String(method)}' (use ${P_ADJUST_METHODS.join(', ')})`);
+    throw new StatsInputError(
+      `unknown p-value adjustment method '${String(method)}' (use ${P_ADJUST_METHODS.join(', ')})`,
+    );
   }
   const keep: number[] = [];
   for (let i = 0; i < p.length; i++) {

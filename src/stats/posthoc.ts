@@ -147,7 +147,11 @@ export function posthocVsControl(
   const ar = averageRanks(matrix, { higherIsBetter: options.higherIsBetter, digits: options.digits });
   if (ar.nMethods < 2) throw new StatsInputError('post-hoc comparisons need at least 2 methods');
   const res = posthocVsControlFromRanks(ar.meanRanks, ar.nDatasets, control, options);
-  res.settings = { adjust: res.settings.adjust, higherIsBetter: ar.settings.higherIsBetter, digits: ar.settings.digits };
+  res.settings = {
+    adjust: res.settings.adjust,
+    higherIsBetter: ar.settings.higherIsBetter,
+    digits: ar.settings.digits,
+  };
   return res;
 }
 
@@ -184,10 +188,17 @@ export function posthocAllPairsFromRanks(
 }
 
 /** All-pairs Friedman mean-rank post-hoc test on a datasets × methods score matrix. */
-export function posthocAllPairs(matrix: readonly (readonly number[])[], options: PosthocOptions = {}): PosthocAllPairsResult {
+export function posthocAllPairs(
+  matrix: readonly (readonly number[])[],
+  options: PosthocOptions = {},
+): PosthocAllPairsResult {
   const ar = averageRanks(matrix, { higherIsBetter: options.higherIsBetter, digits: options.digits });
   if (ar.nMethods < 2) throw new StatsInputError('post-hoc comparisons need at least 2 methods');
   const res = posthocAllPairsFromRanks(ar.meanRanks, ar.nDatasets, options);
-  res.settings = { adjust: res.settings.adjust, higherIsBetter: ar.settings.higherIsBetter, digits: ar.settings.digits };
+  res.settings = {
+    adjust: res.settings.adjust,
+    higherIsBetter: ar.settings.higherIsBetter,
+    digits: ar.settings.digits,
+  };
   return res;
 }

@@ -66,7 +66,10 @@ export interface AverageRanksResult {
  * Ranks the methods within each dataset (row) and averages the ranks over datasets.
  * @param matrix datasets × methods scores (rows: datasets, columns: methods).
  */
-export function averageRanks(matrix: readonly (readonly number[])[], options: AverageRanksOptions = {}): AverageRanksResult {
+export function averageRanks(
+  matrix: readonly (readonly number[])[],
+  options: AverageRanksOptions = {},
+): AverageRanksResult {
   const higherIsBetter = options.higherIsBetter ?? true;
   assertDigits(options.digits);
   const { rows, cols } = assertMatrix(matrix, 'matrix', 1, 1);

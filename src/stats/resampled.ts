@@ -36,17 +36,24 @@ export interface CorrectedTTestResult {
 function checkPaired(a: readonly number[], b: readonly number[], minLength: number): void {
   assertFiniteVector(a, 'a', minLength);
   assertFiniteVector(b, 'b', minLength);
-  if (a.length !== b.length) throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
+  if (a.length !== b.length)
+    throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
 }
 
 /**
  * Corrected resampled t-test of a against b over paired folds.
  * @param testTrainRatio n_test / n_train of one fold (1/(k − 1) for k-fold CV); 0 gives the uncorrected test.
  */
-export function correctedResampledTTest(a: readonly number[], b: readonly number[], testTrainRatio: number, alpha = 0.05): CorrectedTTestResult {
+export function correctedResampledTTest(
+  a: readonly number[],
+  b: readonly number[],
+  testTrainRatio: number,
+  alpha = 0.05,
+): CorrectedTTestResult {
   checkPaired(a, b, 2);
   assertAlpha(alpha);
-  if (!(testTrainRatio >= 0) || !Number.isFinite(testTrainRatio)) throw new StatsInputError(`testTrainRatio must be a finite number >= 0, got ${testTrainRatio}`);
+  if (!(testTrainRatio >= 0) || !Number.isFinite(testTrainRatio))
+    throw new StatsInputError(`testTrainRatio must be a finite number >= 0, got ${testTrainRatio}`);
   const n = a.length;
   const d = a.map((x, i) => x - b[i]!);
   const mean = d.reduce((s, x) => s + x, 0) / n;
@@ -83,7 +90,10 @@ export interface FiveByTwoResult {
  * Dietterich's 5×2cv t-test and Alpaydin's combined F-test.
  * @param a a[i][j]: score of the first classifier on fold j ∈ {0, 1} of replication i ∈ 0..4.
  */
-export function fiveByTwoCvTests(a: readonly (readonly number[])[], b: readonly (readonly number[])[]): FiveByTwoResult {
+export function fiveByTwoCvTests(
+  a: readonly (readonly number[])[],
+  b: readonly (readonly number[])[],
+): FiveByTwoResult {
   if (a.length !== 5 || b.length !== 5 || [...a, ...b].some((r) => r.length !== 2)) {
     throw new StatsInputError('5×2cv tests need 5 replications of 2 folds for both classifiers');
   }

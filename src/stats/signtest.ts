@@ -15,7 +15,15 @@
 
 import { binomialPmfAll } from './distributions.js';
 import type { Alternative } from './wilcoxon.js';
-import { StatsInputError, assertAlpha, assertDigits, assertFiniteNumber, assertFiniteVector, assertInteger, roundDecimals } from './validate.js';
+import {
+  StatsInputError,
+  assertAlpha,
+  assertDigits,
+  assertFiniteNumber,
+  assertFiniteVector,
+  assertInteger,
+  roundDecimals,
+} from './validate.js';
 
 export interface BinomTestOptions {
   /** Success probability under the null hypothesis. Default 0.5. */
@@ -163,7 +171,11 @@ export interface WinDrawLossResult {
 }
 
 /** Counts wins, draws and losses of method `a` against method `b` over paired per-dataset scores. */
-export function winDrawLoss(a: readonly number[], b: readonly number[], options: WinDrawLossOptions = {}): WinDrawLossResult {
+export function winDrawLoss(
+  a: readonly number[],
+  b: readonly number[],
+  options: WinDrawLossOptions = {},
+): WinDrawLossResult {
   const lowerIsBetter = options.lowerIsBetter ?? false;
   const tolerance = options.tolerance ?? 0;
   assertFiniteNumber(tolerance, 'tolerance');
@@ -171,7 +183,8 @@ export function winDrawLoss(a: readonly number[], b: readonly number[], options:
   assertDigits(options.digits);
   assertFiniteVector(a, 'a', 1);
   assertFiniteVector(b, 'b', 1);
-  if (a.length !== b.length) throw new StatsInputError(`a and b must have the same length (got ${a.length} and ${b.length})`);
+  if (a.length !== b.length)
+    throw new StatsInputError(`a and b must have the same length (got ${a.length} and ${b.length})`);
   let wins = 0;
   let draws = 0;
   let losses = 0;

@@ -214,9 +214,7 @@ function qinv(p: number, c: number, v: number): number {
 
   const ps = 0.5 - 0.5 * p;
   const yi = Math.sqrt(Math.log(1.0 / (ps * ps)));
-  let t =
-    yi +
-    ((((yi * p4 + p3) * yi + p2) * yi + p1) * yi + p0) / ((((yi * q4 + q3) * yi + q2) * yi + q1) * yi + q0);
+  let t = yi + ((((yi * p4 + p3) * yi + p2) * yi + p1) * yi + p0) / ((((yi * q4 + q3) * yi + q2) * yi + q1) * yi + q0);
   if (v < vmax) t += (t * t * t + t) / v / 4.0;
   let q = c1 - c2 * t;
   if (v < vmax) q += -c3 / v + (c4 * t) / v;

@@ -144,7 +144,9 @@ export function wilcoxonSignedRank(
   if (paired) {
     assertFiniteVector(y, 'y', 1);
     if (y.length !== x.length) {
-      throw new StatsInputError(`x and y must have the same length for a paired test (got ${x.length} and ${y.length})`);
+      throw new StatsInputError(
+        `x and y must have the same length for a paired test (got ${x.length} and ${y.length})`,
+      );
     }
   }
   const settings: WilcoxonSettings = {

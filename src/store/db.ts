@@ -212,7 +212,14 @@ export class ResultStore {
     this.instance.closeSync();
   }
 
-  async upsertExperiment(e: { name: string; specFile: string; specHash: string; specText: string; seed: string; version: string }): Promise<void> {
+  async upsertExperiment(e: {
+    name: string;
+    specFile: string;
+    specHash: string;
+    specText: string;
+    seed: string;
+    version: string;
+  }): Promise<void> {
     await this.conn.run(
       `INSERT INTO experiments (name, spec_file, spec_hash, spec_text, seed, bnclab_version, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, now())
@@ -224,7 +231,14 @@ export class ResultStore {
     );
   }
 
-  async upsertDataset(d: { hash: string; name: string; file: string; rows: number; attributes: number; classes: number }): Promise<void> {
+  async upsertDataset(d: {
+    hash: string;
+    name: string;
+    file: string;
+    rows: number;
+    attributes: number;
+    classes: number;
+  }): Promise<void> {
     await this.conn.run(
       `INSERT INTO datasets VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (dataset_hash) DO NOTHING`,
       [d.hash, d.name, d.file, d.rows, d.attributes, d.classes],
@@ -235,7 +249,13 @@ export class ResultStore {
   /** Replace the experiment's record of its datasets (names, class labels and attribute names in order). */
   async saveExperimentDatasets(
     experiment: string,
-    datasets: readonly { name: string; hash: string; classColumn: string; classLabels: readonly string[]; attributeNames: readonly string[] }[],
+    datasets: readonly {
+      name: string;
+      hash: string;
+      classColumn: string;
+      classLabels: readonly string[];
+      attributeNames: readonly string[];
+    }[],
   ): Promise<void> {
     await this.conn.run('BEGIN TRANSACTION');
     try {
@@ -254,14 +274,23 @@ export class ResultStore {
   }
 
   /** Store a split instance (row → test fold per repeat) once; later calls with the same key do nothing. */
-  async saveSplit(s: { key: string; datasetHash: string; resampling: string; repeats: number; folds: number; assignment: readonly Int32Array[] }): Promise<void> {
+  async saveSplit(s: {
+    key: string;
+    datasetHash: string;
+    resampling: string;
+    repeats: number;
+    folds: number;
+    assignment: readonly Int32Array[];
+  }): Promise<void> {
     const exists = await this.conn.runAndReadAll(`SELECT 1 FROM splits WHERE split_key = $1`, [s.key], [VARCHAR]);
     if (exists.currentRowCount > 0) return;
     await this.conn.run('BEGIN TRANSACTION');
     try {
-      await this.conn.run(`INSERT INTO splits VALUES ($1, $2, $3, $4, $5)`, [s.key, s.datasetHash, s.resampling, s.repeats, s.folds], [
-        VARCHAR, VARCHAR, VARCHAR, INTEGER, INTEGER,
-      ]);
+      await this.conn.run(
+        `INSERT INTO splits VALUES ($1, $2, $3, $4, $5)`,
+        [s.key, s.datasetHash, s.resampling, s.repeats, s.folds],
+        [VARCHAR, VARCHAR, VARCHAR, INTEGER, INTEGER],
+      );
       const app = await this.conn.createAppender('folds');
       s.assignment.forEach((a, r) => {
         for (let row = 0; row < a.length; row++) {
@@ -291,7 +320,8 @@ export class ResultStore {
     const rows = reader.getColumns();
     const n = reader.currentRowCount / repeats;
     const out = Array.from({ length: repeats }, () => new Int32Array(n));
-    for (let i = 0; i < reader.currentRowCount; i++) out[Number(rows[0]![i])]![Number(rows[1]![i])] = Number(rows[2]![i]);
+    for (let i = 0; i < reader.currentRowCount; i++)
+      out[Number(rows[0]![i])]![Number(rows[1]![i])] = Number(rows[2]![i]);
     return out;
   }
 
@@ -300,15 +330,36 @@ export class ResultStore {
     await this.conn.run('BEGIN TRANSACTION');
     try {
       await this.conn.run(`CREATE TEMP TABLE IF NOT EXISTS new_jobs AS SELECT * FROM jobs LIMIT 0`);
-      await this.conn.run(`CREATE TEMP TABLE IF NOT EXISTS new_experiment_jobs AS SELECT * FROM experiment_jobs LIMIT 0`);
+      await this.conn.run(
+        `CREATE TEMP TABLE IF NOT EXISTS new_experiment_jobs AS SELECT * FROM experiment_jobs LIMIT 0`,
+      );
       await this.conn.run(`DELETE FROM new_jobs`);
       await this.conn.run(`DELETE FROM new_experiment_jobs`);
       const app = await this.conn.createAppender('new_jobs', 'main', 'temp');
       const appE = await this.conn.createAppender('new_experiment_jobs', 'main', 'temp');
       for (const j of jobs) {
         const values: DuckDBValue[] = [
-          j.key, j.dataset, j.datasetHash, j.splitKey, j.repeat, j.fold, j.structure, j.structureParams,
-          j.estimator, j.estimatorParams, j.preprocessing, j.seed, 'pending', null, 0, null, null, null, null, null, version,
+          j.key,
+          j.dataset,
+          j.datasetHash,
+          j.splitKey,
+          j.repeat,
+          j.fold,
+          j.structure,
+          j.structureParams,
+          j.estimator,
+          j.estimatorParams,
+          j.preprocessing,
+          j.seed,
+          'pending',
+          null,
+          0,
+          null,
+          null,
+          null,
+          null,
+          null,
+          version,
         ];
         appendRow(app, values);
         appendRow(appE, [experiment, j.key, j.method, j.dataset]);
@@ -387,13 +438,17 @@ export class ResultStore {
         batch.appendDouble(o.preprocessMs);
         batch.appendDouble(o.trainMs);
         batch.appendDouble(o.predictMs);
-        appendNullable(batch, o.structureInfo ? JSON.stringify(o.structureInfo) : undefined, (v) => batch.appendVarchar(v));
+        appendNullable(batch, o.structureInfo ? JSON.stringify(o.structureInfo) : undefined, (v) =>
+          batch.appendVarchar(v),
+        );
         batch.endRow();
       }
       batch.closeSync();
       // Only a job recorded before (a retried failure) can have rows to replace; skipping the deletes
       // otherwise keeps a batch from scanning the ever-growing structures and predictions tables.
-      const again = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key) WHERE jobs.attempts > 0`);
+      const again = await c.runAndReadAll(
+        `SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key) WHERE jobs.attempts > 0`,
+      );
       if (Number(again.getRows()[0]![0]) > 0) {
         for (const table of ['job_metrics', 'structures', 'predictions']) {
           await c.run(`DELETE FROM ${table} WHERE job_key IN (SELECT job_key FROM outcome_batch)`);
@@ -405,7 +460,9 @@ export class ResultStore {
          FROM outcome_batch b WHERE jobs.job_key = b.job_key`,
       );
       if (updated.rowsChanged !== outcomes.length) {
-        throw new Error(`${outcomes.length - updated.rowsChanged} of ${outcomes.length} outcomes have no registered job (first key ${outcomes[0]!.key})`);
+        throw new Error(
+          `${outcomes.length - updated.rowsChanged} of ${outcomes.length} outcomes have no registered job (first key ${outcomes[0]!.key})`,
+        );
       }
       const metrics = await appender('job_metrics');
       const arcs = await appender('structures');
@@ -421,7 +478,10 @@ export class ResultStore {
           appendNullable(metrics, o.arcs ? o.featureArcs : undefined, (v) => metrics.appendInteger(v));
           // The columns added later (ADDED_METRIC_COLUMNS), in that order.
           for (const x of [m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1]) metrics.appendDouble(x);
-          metrics.appendList(m.confusion.map((row) => listValue([...row])), INTEGER_MATRIX);
+          metrics.appendList(
+            m.confusion.map((row) => listValue([...row])),
+            INTEGER_MATRIX,
+          );
           metrics.appendList([...m.class_labels], VARCHAR_LIST);
           metrics.endRow();
         }
@@ -496,17 +556,28 @@ export class ResultStore {
                     JOIN experiment_datasets d ON d.experiment = e.experiment AND d.dataset = coalesce(e.dataset, j.dataset)
                     WHERE e.experiment = ${sqlString(experiment)}
                     ORDER BY d.dataset, e.method, j."repeat", j.fold, p."row"`;
-    const r = await this.conn.run(`COPY (${select}) TO ${sqlString(out)} (FORMAT ${format === 'csv' ? 'csv, HEADER' : 'parquet'})`);
+    const r = await this.conn.run(
+      `COPY (${select}) TO ${sqlString(out)} (FORMAT ${format === 'csv' ? 'csv, HEADER' : 'parquet'})`,
+    );
     return r.rowsChanged;
   }
 
   async results(experiment: string): Promise<ResultRow[]> {
     // A database opened read-only keeps the view it was written with; metrics it predates read as NULL.
     const has = new Set(
-      (await this.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'results'`)).map((r) => String(r['column_name'])),
+      (await this.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'results'`)).map((r) =>
+        String(r['column_name']),
+      ),
     );
     const added = (
-      [['n_feature_arcs', 'INTEGER'], ['auc', 'DOUBLE'], ['auc_ovr', 'DOUBLE'], ['brier', 'DOUBLE'], ['balanced_accuracy', 'DOUBLE'], ['macro_f1', 'DOUBLE']] as const
+      [
+        ['n_feature_arcs', 'INTEGER'],
+        ['auc', 'DOUBLE'],
+        ['auc_ovr', 'DOUBLE'],
+        ['brier', 'DOUBLE'],
+        ['balanced_accuracy', 'DOUBLE'],
+        ['macro_f1', 'DOUBLE'],
+      ] as const
     ).map(([c, t]) => (has.has(c) ? c : `NULL::${t} AS ${c}`));
     return (await this.query(
       `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, accuracy, zero_one_loss,
@@ -525,7 +596,9 @@ export class ResultStore {
     )) as { status: string; n: number }[];
   }
 
-  async failedJobs(experiment: string): Promise<{ job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[]> {
+  async failedJobs(
+    experiment: string,
+  ): Promise<{ job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[]> {
     return (await this.query(
       `SELECT j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j."repeat", j.fold, j.error FROM jobs j JOIN experiment_jobs e USING (job_key)
        WHERE e.experiment = $1 AND j.status = 'error' ORDER BY j.dataset, e.method, j."repeat", j.fold`,
@@ -561,7 +634,6 @@ export class ResultStore {
   }
 }
 
-
 const DOUBLE_LIST = LIST(DOUBLE);
 const INTEGER_MATRIX = LIST(LIST(INTEGER));
 const VARCHAR_LIST = LIST(VARCHAR);
@@ -595,7 +667,8 @@ function prepareDirectory(path: string): void {
     mkdirSync(dirname(path), { recursive: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a part of that path is a file, not a folder' : (e as Error).message;
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR' ? 'a part of that path is a file, not a folder' : (e as Error).message;
     throw new StoreError(`${path}: cannot create the folder ${dirname(path)}: ${why}`);
   }
 }
@@ -610,7 +683,8 @@ function removeEmptyDatabase(path: string): void {
 }
 
 function describeOpenFailure(msg: string): string {
-  if (/not a valid DuckDB database/.test(msg)) return 'the file is not a DuckDB database; move it aside or use --db <other file>';
+  if (/not a valid DuckDB database/.test(msg))
+    return 'the file is not a DuckDB database; move it aside or use --db <other file>';
   if (/Could not read enough bytes|Corrupt database|checksum/i.test(msg)) {
     return `the file is truncated or damaged (${msg.split('\n')[0]}); move it aside or use --db <other file>`;
   }

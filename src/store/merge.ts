@@ -88,13 +88,20 @@ async function tablesOf(conn: DuckDBConnection, catalog: string): Promise<Map<st
   for (const c of cols) {
     const t = String(c['table_name']);
     const info = out.get(t) ?? { name: t, columns: [], primaryKey: withPk.has(t) };
-    (info.columns as { name: string; type: string }[]).push({ name: String(c['column_name']), type: String(c['data_type']) });
+    (info.columns as { name: string; type: string }[]).push({
+      name: String(c['column_name']),
+      type: String(c['data_type']),
+    });
     out.set(t, info);
   }
   return out;
 }
 
-export async function mergeShards(into: string, shards: readonly string[], opts: MergeOptions = {}): Promise<ShardMergeCounts[]> {
+export async function mergeShards(
+  into: string,
+  shards: readonly string[],
+  opts: MergeOptions = {},
+): Promise<ShardMergeCounts[]> {
   const target = resolve(into);
   for (const s of shards) {
     if (!existsSync(s)) throw new UserError(`${s}: no such shard database`);
@@ -106,7 +113,9 @@ export async function mergeShards(into: string, shards: readonly string[], opts:
   try {
     instance = await DuckDBInstance.create(target);
   } catch (e) {
-    throw new UserError(`${into}: cannot open the target database for writing (${(e as Error).message.split('\n')[0]})`);
+    throw new UserError(
+      `${into}: cannot open the target database for writing (${(e as Error).message.split('\n')[0]})`,
+    );
   }
   const conn = await instance.connect();
   try {
@@ -120,14 +129,21 @@ export async function mergeShards(into: string, shards: readonly string[], opts:
   }
 }
 
-async function mergeOne(conn: DuckDBConnection, self: string, shardPath: string, opts: MergeOptions): Promise<ShardMergeCounts> {
+async function mergeOne(
+  conn: DuckDBConnection,
+  self: string,
+  shardPath: string,
+  opts: MergeOptions,
+): Promise<ShardMergeCounts> {
   try {
     await conn.run(`ATTACH ${lit(resolve(shardPath))} AS shard (READ_ONLY)`);
   } catch (e) {
     const msg = (e as Error).message;
     const pid = /PID (\d+)/.exec(msg)?.[1];
     if (/lock/i.test(msg)) {
-      throw new UserError(`${shardPath}: the shard is still being written by a running bnclab${pid ? ` (PID ${pid})` : ''}; merge it when its task has finished`);
+      throw new UserError(
+        `${shardPath}: the shard is still being written by a running bnclab${pid ? ` (PID ${pid})` : ''}; merge it when its task has finished`,
+      );
     }
     throw new UserError(`${shardPath}: cannot open the shard database: ${msg.split('\n')[0]}`);
   }
@@ -163,8 +179,12 @@ async function mergeOne(conn: DuckDBConnection, self: string, shardPath: string,
       await conn.run(`CREATE OR REPLACE TEMP TABLE merge_jobs AS
         SELECT s.job_key, s.status AS s_status, t.status AS t_status
         FROM shard.jobs s LEFT JOIN ${q(self)}.main.jobs t USING (job_key)`);
-      const metricCols = (shardTables.get('job_metrics')?.columns ?? []).map((c) => c.name).filter((c) => c !== 'job_key');
-      const same = metricCols.length ? metricCols.map((c) => `sm.${q(c)} IS NOT DISTINCT FROM tm.${q(c)}`).join(' AND ') : 'true';
+      const metricCols = (shardTables.get('job_metrics')?.columns ?? [])
+        .map((c) => c.name)
+        .filter((c) => c !== 'job_key');
+      const same = metricCols.length
+        ? metricCols.map((c) => `sm.${q(c)} IS NOT DISTINCT FROM tm.${q(c)}`).join(' AND ')
+        : 'true';
       const conflictRows = await rows(
         conn,
         `SELECT m.job_key, j.dataset, coalesce(e.method, j.structure) AS method, j."repeat", j.fold
@@ -177,10 +197,13 @@ async function mergeOne(conn: DuckDBConnection, self: string, shardPath: string,
       );
       const conflicts = conflictRows as unknown as ConflictingJob[];
       if (conflicts.length > 0 && !opts.force) {
-        const list = conflicts.slice(0, 10).map((c) => `${c.dataset} ${c.method} repeat ${c.repeat} fold ${c.fold} (${c.job_key})`);
+        const list = conflicts
+          .slice(0, 10)
+          .map((c) => `${c.dataset} ${c.method} repeat ${c.repeat} fold ${c.fold} (${c.job_key})`);
         throw new UserError(
           `${shardPath}: ${conflicts.length} job(s) done in both with different metrics (nondeterminism; nothing from this shard merged): ` +
-            list.join('; ') + (conflicts.length > 10 ? `; … ${conflicts.length - 10} more` : ''),
+            list.join('; ') +
+            (conflicts.length > 10 ? `; … ${conflicts.length - 10} more` : ''),
           1,
         );
       }
@@ -190,7 +213,10 @@ async function mergeOne(conn: DuckDBConnection, self: string, shardPath: string,
                       OR (s_status = 'error' AND (t_status IS NULL OR t_status NOT IN ('done', 'error')))`;
       const newDone = await count(`s_status = 'done' AND (t_status IS NULL OR t_status <> 'done')`);
       const newFailed = await count(`s_status = 'error' AND (t_status IS NULL OR t_status NOT IN ('done', 'error'))`);
-      const identical = (await count(`s_status = 'done' AND t_status = 'done'`)) - conflicts.length + (await count(`s_status = 'error' AND t_status = 'error'`));
+      const identical =
+        (await count(`s_status = 'done' AND t_status = 'done'`)) -
+        conflicts.length +
+        (await count(`s_status = 'error' AND t_status = 'error'`));
       const failedButDone = await count(`s_status = 'error' AND t_status = 'done'`);
       const notRun = await count(`s_status NOT IN ('done', 'error')`);
       await conn.run(`CREATE OR REPLACE TEMP TABLE merge_take AS SELECT job_key FROM merge_jobs WHERE ${takeWhere}`);
@@ -202,20 +228,36 @@ async function mergeOne(conn: DuckDBConnection, self: string, shardPath: string,
         const hasPk = targetTables.get(t.name)?.primaryKey ?? false;
         const keyed = t.columns.some((c) => c.name === 'job_key');
         if (t.name === 'jobs') {
-          await conn.run(`INSERT OR REPLACE INTO ${into} (${cols}) SELECT ${cols} FROM ${from} WHERE job_key IN (SELECT job_key FROM merge_take)`);
+          await conn.run(
+            `INSERT OR REPLACE INTO ${into} (${cols}) SELECT ${cols} FROM ${from} WHERE job_key IN (SELECT job_key FROM merge_take)`,
+          );
           await conn.run(`INSERT INTO ${into} (${cols}) SELECT ${cols} FROM ${from} s WHERE s.status NOT IN ('done', 'error')
                           AND NOT EXISTS (SELECT 1 FROM ${into} t WHERE t.job_key = s.job_key)`);
         } else if (keyed && t.name !== 'experiment_jobs') {
           await conn.run(`DELETE FROM ${into} WHERE job_key IN (SELECT job_key FROM merge_take)`);
-          await conn.run(`INSERT ${hasPk ? 'OR REPLACE ' : ''}INTO ${into} (${cols}) SELECT ${cols} FROM ${from} WHERE job_key IN (SELECT job_key FROM merge_take)`);
+          await conn.run(
+            `INSERT ${hasPk ? 'OR REPLACE ' : ''}INTO ${into} (${cols}) SELECT ${cols} FROM ${from} WHERE job_key IN (SELECT job_key FROM merge_take)`,
+          );
         } else if (hasPk) {
           await conn.run(`INSERT OR IGNORE INTO ${into} (${cols}) SELECT ${cols} FROM ${from}`);
         } else {
-          await conn.run(`INSERT INTO ${into} (${cols}) SELECT ${cols} FROM ${from} EXCEPT SELECT ${cols} FROM ${into}`);
+          await conn.run(
+            `INSERT INTO ${into} (${cols}) SELECT ${cols} FROM ${from} EXCEPT SELECT ${cols} FROM ${into}`,
+          );
         }
       }
       await conn.run('COMMIT');
-      return { shard: shardPath, newDone, newFailed, identical, conflicting: conflicts.length, failedButDone, notRun, conflicts, warnings };
+      return {
+        shard: shardPath,
+        newDone,
+        newFailed,
+        identical,
+        conflicting: conflicts.length,
+        failedButDone,
+        notRun,
+        conflicts,
+        warnings,
+      };
     } catch (e) {
       await conn.run('ROLLBACK');
       throw e;
@@ -226,7 +268,12 @@ async function mergeOne(conn: DuckDBConnection, self: string, shardPath: string,
 }
 
 /** The shard's experiments must be the target's: same spec hash and bnclab version (unless forced). */
-async function checkExperiments(conn: DuckDBConnection, shardPath: string, opts: MergeOptions, warnings: string[]): Promise<void> {
+async function checkExperiments(
+  conn: DuckDBConnection,
+  shardPath: string,
+  opts: MergeOptions,
+  warnings: string[],
+): Promise<void> {
   const diffs = await rows(
     conn,
     `SELECT s.name, s.spec_hash AS s_hash, t.spec_hash AS t_hash, s.bnclab_version AS s_version, t.bnclab_version AS t_version

@@ -27,7 +27,15 @@ export type AcllTanParams = Params & { beta?: number; nprime?: number };
  * aCLL term of one attribute from counts t[(k * q + j) * C + c] (k: the attribute's value, j: its
  * non-class parent configuration, q of them; q = 1 without such a parent).
  */
-export function acllTerm(t: Float64Array | Int32Array, r: number, q: number, C: number, beta: number, nprime: number, buf: Float64Array): number {
+export function acllTerm(
+  t: Float64Array | Int32Array,
+  r: number,
+  q: number,
+  C: number,
+  beta: number,
+  nprime: number,
+  buf: Float64Array,
+): number {
   let total = 0;
   for (let j = 0; j < q; j++) {
     // N⁺ per (c, k) and its sums over k
@@ -84,7 +92,8 @@ export const acllTan = registerStructure<AcllTanParams>({
     for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, train.cards[a]!);
     const buf = new Float64Array(C + maxCard * C);
     const base = new Float64Array(m);
-    for (let a = 0; a < m; a++) base[a] = acllTerm(attributeClassCounts(train, a), train.cards[a]!, 1, C, beta, nprime, buf);
+    for (let a = 0; a < m; a++)
+      base[a] = acllTerm(attributeClassCounts(train, a), train.cards[a]!, 1, C, beta, nprime, buf);
     // Edge weights over the attributes plus a virtual root R = m.
     const n = m + 1;
     const w = new Float64Array(n * n).fill(-Infinity);
@@ -94,7 +103,9 @@ export const acllTan = registerStructure<AcllTanParams>({
       const ri = train.cards[i]!;
       const rj = train.cards[j]!;
       // t[(xi * rj + xj) * C + c]; X_j's term with parent X_i needs [(xj * ri + xi) * C + c]
-      for (let a = 0; a < ri; a++) for (let b = 0; b < rj; b++) for (let c = 0; c < C; c++) swapped[(b * ri + a) * C + c] = t[(a * rj + b) * C + c]!;
+      for (let a = 0; a < ri; a++)
+        for (let b = 0; b < rj; b++)
+          for (let c = 0; c < C; c++) swapped[(b * ri + a) * C + c] = t[(a * rj + b) * C + c]!;
       const gi = acllTerm(t, ri, rj, C, beta, nprime, buf) - base[i]!; // j → i
       const gj = acllTerm(swapped, rj, ri, C, beta, nprime, buf) - base[j]!; // i → j
       w[j * n + i] = gi;

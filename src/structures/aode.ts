@@ -61,7 +61,8 @@ export const aode = registerStructure<AodeParams>({
       frequencyLimit: {
         type: 'integer',
         minimum: 0,
-        description: 'A super-parent qualifies for a row when its value there occurs in at least this many training rows',
+        description:
+          'A super-parent qualifies for a row when its value there occurs in at least this many training rows',
       },
     },
     additionalProperties: false,
@@ -85,7 +86,8 @@ export const aode = registerStructure<AodeParams>({
       for (let v = 0; v < card; v++) if (freq[v]! >= limit) values.push(v);
       gatedValues += card - values.length;
       // A super-parent with no frequent value never qualifies; it would only cost a fit.
-      if (values.length > 0) members.push({ weight: 1, structure: spodeStructure(m, i), gate: { attribute: i, values } });
+      if (values.length > 0)
+        members.push({ weight: 1, structure: spodeStructure(m, i), gate: { attribute: i, values } });
     }
     const info = { members: members.length, frequencyLimit: limit, infrequentValues: gatedValues };
     // No super-parent value is frequent enough: every row falls back to naive Bayes.

@@ -78,7 +78,7 @@ export const clOde = registerStructure<ClOdeParams>({
     'Edges with negative weight are dropped (bnclassify keeps w ≥ 0). A column with one value in a training fold ' +
     'has weight exactly 0 with every other column (I = 0, d = 0); by default (`drop: negative`) those edges are ' +
     'kept and join the forest into one tree through that column; `drop: nonPositive` keeps only strictly ' +
-    'positive edges (an arc only when it raises the score, the FAN papers\' greedy rule). Ties as `tan`',
+    "positive edges (an arc only when it raises the score, the FAN papers' greedy rule). Ties as `tan`",
   params: {
     type: 'object',
     properties: {
@@ -89,7 +89,8 @@ export const clOde = registerStructure<ClOdeParams>({
       root: { type: 'integer', minimum: 0, description: 'Attribute index (0-based) rooting its tree' },
       drop: {
         enum: ['negative', 'nonPositive'],
-        description: 'Edges left out before Kruskal: negative (default; bnclassify, zero-weight edges kept) or nonPositive (only strictly positive edges)',
+        description:
+          'Edges left out before Kruskal: negative (default; bnclassify, zero-weight edges kept) or nonPositive (only strictly positive edges)',
       },
     },
     additionalProperties: false,
@@ -99,12 +100,14 @@ export const clOde = registerStructure<ClOdeParams>({
     const m = attributeCount(train);
     const score = params.score ?? 'loglik';
     const root = params.root ?? 0;
-    if (!SCORES.includes(score)) throw new UserError(`cl-ode: unknown score '${String(score)}' (known: ${SCORES.join(', ')})`);
+    if (!SCORES.includes(score))
+      throw new UserError(`cl-ode: unknown score '${String(score)}' (known: ${SCORES.join(', ')})`);
     odeCheckRoot('cl-ode', root, m);
     if (m === 0) return { m, parents: [[]], info: { score, root, arcs: 0, weight: 0 } };
     const w = odeWeights(train, score, ctx.signal);
     const drop = params.drop ?? 'negative';
-    if (drop !== 'negative' && drop !== 'nonPositive') throw new UserError(`cl-ode: drop must be negative or nonPositive, got '${String(drop)}'`);
+    if (drop !== 'negative' && drop !== 'nonPositive')
+      throw new UserError(`cl-ode: drop must be negative or nonPositive, got '${String(drop)}'`);
     const edges = maximumSpanningForest(m, w, { drop });
     const s = odeForestStructure(m, edges, root);
     return { ...s, info: { score, root, arcs: edges.length, weight: forestWeight(m, w, edges) } };

@@ -149,7 +149,8 @@ class Search {
     this.stamp = new Int32Array(N);
     this.stack = new Int32Array(N);
     if (o.start) {
-      if (o.start.length !== N) throw new Error(`hill climbing: start has ${o.start.length} parent lists, expected ${N}`);
+      if (o.start.length !== N)
+        throw new Error(`hill climbing: start has ${o.start.length} parent lists, expected ${N}`);
       o.start.forEach((ps, v) => ps.forEach((u) => this.link(u, v)));
       for (let v = 0; v < N; v++) {
         if (this.reaches(v, v, true)) throw new Error('hill climbing: the start graph has a cycle');
@@ -290,7 +291,12 @@ class Search {
    * For every candidate u, calls visit(u, t) with t[x_u * Q + z] = the number of rows with z[row] = z
    * (z >= 0) and x_u observed. Four candidates share each pass over the rows.
    */
-  private countCandidates(cand: readonly number[], z: Int32Array, Q: number, visit: (u: number, t: Float64Array) => void): void {
+  private countCandidates(
+    cand: readonly number[],
+    z: Int32Array,
+    Q: number,
+    visit: (u: number, t: Float64Array) => void,
+  ): void {
     const { n, cards, cols } = this;
     let k = 0;
     for (; k + 4 <= cand.length; k += 4) {
@@ -510,15 +516,22 @@ export type HillClimbParams = {
 };
 
 /** Validates shared search parameters (the spec validator has checked types; this catches direct calls). */
-export function hillClimbSearchOptions(id: string, p: HillClimbParams): { score: ScoreName; ess: number; maxParents: number; tabu: number; maxIterations: number } {
+export function hillClimbSearchOptions(
+  id: string,
+  p: HillClimbParams,
+): { score: ScoreName; ess: number; maxParents: number; tabu: number; maxIterations: number } {
   const score = p.score ?? 'bic';
-  if (!SCORE_NAMES.includes(score)) throw new UserError(`${id}: unknown score '${String(score)}' (known: ${SCORE_NAMES.join(', ')})`);
+  if (!SCORE_NAMES.includes(score))
+    throw new UserError(`${id}: unknown score '${String(score)}' (known: ${SCORE_NAMES.join(', ')})`);
   const ess = p.ess ?? 1;
-  if (!(ess > 0) || !Number.isFinite(ess)) throw new UserError(`${id}: ess must be a finite number > 0, got ${String(ess)}`);
+  if (!(ess > 0) || !Number.isFinite(ess))
+    throw new UserError(`${id}: ess must be a finite number > 0, got ${String(ess)}`);
   const maxParents = p.maxParents ?? 3;
-  if (!Number.isInteger(maxParents) || maxParents < 0) throw new UserError(`${id}: maxParents must be an integer >= 0, got ${String(maxParents)}`);
+  if (!Number.isInteger(maxParents) || maxParents < 0)
+    throw new UserError(`${id}: maxParents must be an integer >= 0, got ${String(maxParents)}`);
   const tabu = p.tabu ?? 0;
-  if (!Number.isInteger(tabu) || tabu < 0) throw new UserError(`${id}: tabu must be an integer >= 0, got ${String(tabu)}`);
+  if (!Number.isInteger(tabu) || tabu < 0)
+    throw new UserError(`${id}: tabu must be an integer >= 0, got ${String(tabu)}`);
   const maxIterations = p.maxIterations ?? 0;
   if (!Number.isInteger(maxIterations) || maxIterations < 0) {
     throw new UserError(`${id}: maxIterations must be an integer >= 0, got ${String(maxIterations)}`);
@@ -528,15 +541,27 @@ export function hillClimbSearchOptions(id: string, p: HillClimbParams): { score:
 
 /** JSON-Schema properties shared by the search-based learners. */
 export const hillClimbParamSchema = {
-  score: { enum: [...SCORE_NAMES], description: 'Decomposable score: bic (LL − ½ ln N · d), aic (LL − d), bdeu, loglik' },
+  score: {
+    enum: [...SCORE_NAMES],
+    description: 'Decomposable score: bic (LL − ½ ln N · d), aic (LL − d), bdeu, loglik',
+  },
   ess: { type: 'number', exclusiveMinimum: 0, description: 'Equivalent sample size of the BDeu score' },
   maxParents: { type: 'integer', minimum: 0, description: 'Most parents of any node, the class included' },
-  tabu: { type: 'integer', minimum: 0, description: 'Tabu list length (0 = plain hill climbing); also the patience in non-improving moves' },
+  tabu: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Tabu list length (0 = plain hill climbing); also the patience in non-improving moves',
+  },
   maxIterations: { type: 'integer', minimum: 0, description: 'Most moves (0 = until no move improves the score)' },
 } as const;
 
 /** Summary diagnostics of a learned general DAG. */
-export function generalDagInfo(parents: readonly (readonly number[])[]): { arcs: number; classParents: number; classChildren: number; markovBlanket: number } {
+export function generalDagInfo(parents: readonly (readonly number[])[]): {
+  arcs: number;
+  classParents: number;
+  classChildren: number;
+  markovBlanket: number;
+} {
   const cls = parents.length - 1;
   let arcs = 0;
   let classChildren = 0;
@@ -572,10 +597,16 @@ export const hillClimbLearner = registerStructure<HillClimbParams>({
     const opts = hillClimbSearchOptions('hill-climb', params);
     const m = attributeCount(train);
     const start = params.start ?? 'empty';
-    if (start !== 'empty' && start !== 'nb') throw new UserError(`hill-climb: start must be 'empty' or 'nb', got '${String(start)}'`);
-    if (start === 'nb' && opts.maxParents < 1 && m > 0) throw new UserError('hill-climb: start nb needs maxParents >= 1');
+    if (start !== 'empty' && start !== 'nb')
+      throw new UserError(`hill-climb: start must be 'empty' or 'nb', got '${String(start)}'`);
+    if (start === 'nb' && opts.maxParents < 1 && m > 0)
+      throw new UserError('hill-climb: start nb needs maxParents >= 1');
     const init = start === 'nb' ? [...Array.from({ length: m }, () => [m]), []] : undefined;
-    const res = hillClimb(train, { ...opts, ...(init ? { start: init } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const res = hillClimb(train, {
+      ...opts,
+      ...(init ? { start: init } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
     return {
       m,
       parents: res.parents,

@@ -34,7 +34,8 @@ export const kdbHc = registerStructure<KdbHcParams>({
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {
     const kdbk = params.kdbk ?? 2;
-    if (!Number.isInteger(kdbk) || kdbk < 1) throw new UserError(`kdb-hc: kdbk must be an integer >= 1, got ${String(kdbk)}`);
+    if (!Number.isInteger(kdbk) || kdbk < 1)
+      throw new UserError(`kdb-hc: kdbk must be an integer >= 1, got ${String(kdbk)}`);
     const init = Array.from({ length: attributeCount(train) }, () => [] as number[]);
     const { kdbk: _, ...wrapper } = params;
     return semiNaiveStructure(train, wrapper, ctx, 'kdb-hc', init, kdbStep(kdbk));

@@ -219,7 +219,12 @@ export const skdb = registerStructure<SkdbParams>({
   params: {
     type: 'object',
     properties: {
-      maxK: { type: 'integer', minimum: 1, maximum: 5, description: 'Largest number of attribute parents considered (k* ≤ maxK)' },
+      maxK: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 5,
+        description: 'Largest number of attribute parents considered (k* ≤ maxK)',
+      },
     },
     additionalProperties: false,
   },

@@ -27,9 +27,19 @@ import { accumulatePairCodes, accumulatePairCodes4, nodeCard, nodeColumn } from 
 import { cptRowOffset, cptTable, fitCptModel, smoothedLogProbs, type CptModel } from '../bn/cpt.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
-import { generalDagInfo, hillClimb, hillClimbSearchOptions, hillClimbParamSchema, type HillClimbParams } from './hill-climb.js';
+import {
+  generalDagInfo,
+  hillClimb,
+  hillClimbSearchOptions,
+  hillClimbParamSchema,
+  type HillClimbParams,
+} from './hill-climb.js';
 
-export type SparseCandidateParams = Omit<HillClimbParams, 'start'> & { k?: number; maxRounds?: number; samples?: number };
+export type SparseCandidateParams = Omit<HillClimbParams, 'start'> & {
+  k?: number;
+  maxRounds?: number;
+  samples?: number;
+};
 
 /**
  * Calls visit(i, j, tables) for every node pair i < j with, for each source (same nodes and cardinalities,
@@ -45,7 +55,15 @@ export function forEachPairTable(
   const N = cards.length;
   let maxCard = 1;
   for (let v = 0; v < N; v++) maxCard = Math.max(maxCard, cards[v]!);
-  const ts = sources.map(() => [0, 1, 2, 3].map(() => new Float64Array(maxCard * maxCard)) as [Float64Array, Float64Array, Float64Array, Float64Array]);
+  const ts = sources.map(
+    () =>
+      [0, 1, 2, 3].map(() => new Float64Array(maxCard * maxCard)) as [
+        Float64Array,
+        Float64Array,
+        Float64Array,
+        Float64Array,
+      ],
+  );
   const views = [0, 1, 2, 3].map((q) => ts.map((t) => t[q]!));
   for (let j = 1; j < N; j++) {
     signal?.throwIfAborted();
@@ -144,7 +162,11 @@ function cachedTable(cache: PairTables, i: number, j: number): Float64Array {
 }
 
 /** N × N symmetric matrix of I(X_i; X_j) over all nodes (class last). */
-export function pairwiseMutualInformation(data: DiscreteData, cache?: PairTables | null, signal?: AbortSignal): Float64Array {
+export function pairwiseMutualInformation(
+  data: DiscreteData,
+  cache?: PairTables | null,
+  signal?: AbortSignal,
+): Float64Array {
   const { cols, cards } = nodeColumns(data);
   const N = cols.length;
   const out = new Float64Array(N * N);
@@ -228,7 +250,12 @@ export function pairwiseDiscrepancy(
     out[i * N + j] = out[j * N + i] = pairDiscrepancy(e, t, cards[i]! * cards[j]!, samples);
   };
   if (cache) {
-    forEachPairTable([{ cols: sample, n: samples }], cards, (i, j, [t]) => store(i, j, cachedTable(cache, i, j), t!), signal);
+    forEachPairTable(
+      [{ cols: sample, n: samples }],
+      cards,
+      (i, j, [t]) => store(i, j, cachedTable(cache, i, j), t!),
+      signal,
+    );
   } else {
     forEachPairTable(
       [
@@ -266,7 +293,11 @@ export const sparseCandidate = registerStructure<SparseCandidateParams>({
       ...hillClimbParamSchema,
       k: { type: 'integer', minimum: 1, description: 'Candidate parents per node' },
       maxRounds: { type: 'integer', minimum: 1, description: 'Most restrict/maximize rounds' },
-      samples: { type: 'integer', minimum: 0, description: 'Forward samples for the discrepancy measure (0 = as many as training rows)' },
+      samples: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Forward samples for the discrepancy measure (0 = as many as training rows)',
+      },
     },
     additionalProperties: false,
   },
@@ -274,7 +305,8 @@ export const sparseCandidate = registerStructure<SparseCandidateParams>({
   learn(train, params, ctx): Structure {
     const opts = hillClimbSearchOptions('sparse-candidate', params);
     const k = params.k ?? 5;
-    if (!Number.isInteger(k) || k < 1) throw new UserError(`sparse-candidate: k must be an integer >= 1, got ${String(k)}`);
+    if (!Number.isInteger(k) || k < 1)
+      throw new UserError(`sparse-candidate: k must be an integer >= 1, got ${String(k)}`);
     const maxRounds = params.maxRounds ?? 10;
     if (!Number.isInteger(maxRounds) || maxRounds < 1) {
       throw new UserError(`sparse-candidate: maxRounds must be an integer >= 1, got ${String(maxRounds)}`);

@@ -133,7 +133,8 @@ export function readFileHashed(path: string): { bytes: Buffer; sha256: string } 
     if (hit !== undefined) {
       try {
         const e = JSON.parse(hit) as { path: string; stamp: FileStamp; sha256: string };
-        if (e.path === path && sameStamp(e.stamp, before) && /^[0-9a-f]{64}$/.test(e.sha256)) return { bytes, sha256: e.sha256 };
+        if (e.path === path && sameStamp(e.stamp, before) && /^[0-9a-f]{64}$/.test(e.sha256))
+          return { bytes, sha256: e.sha256 };
       } catch {
         // damaged entry: hash afresh below
       }

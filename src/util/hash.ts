@@ -7,7 +7,7 @@ export function canonicalJson(value: unknown): string {
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object' && !(ArrayBuffer.isView(v))) {
+  if (v && typeof v === 'object' && !ArrayBuffer.isView(v)) {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v as object).sort()) {
       const x = (v as Record<string, unknown>)[k];

@@ -1,6 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import '../../src/baselines/index.js';
-import { allRows, decisionTree, growTree, minTestingDepths, splitMeasures, type TreeModel } from '../../src/baselines/decision-tree.js';
+import {
+  allRows,
+  decisionTree,
+  growTree,
+  minTestingDepths,
+  splitMeasures,
+  type TreeModel,
+} from '../../src/baselines/decision-tree.js';
 import { getBaseline } from '../../src/registry.js';
 import { discreteFromArrays, selectAttributes, type DiscreteData } from '../../src/bn/data.js';
 import { Rng } from '../../src/util/rng.js';

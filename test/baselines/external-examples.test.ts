@@ -51,31 +51,41 @@ ${baselines}`,
 }
 
 describe.skipIf(!hasWeka)('Weka through the external baseline', () => {
-  it("NaiveBayes gives bnclab's naive Bayes accuracy on every fold; BayesNet-TAN runs", async () => {
-    const learner = join(ROOT, 'learners', 'WekaPredict.java');
-    const db = runSpec(
-      `  - { id: external, name: Weka-NB, params: { format: arff, command: [java, -cp, ${WEKA}, ${learner}, weka.classifiers.bayes.NaiveBayes] } }
+  it(
+    "NaiveBayes gives bnclab's naive Bayes accuracy on every fold; BayesNet-TAN runs",
+    async () => {
+      const learner = join(ROOT, 'learners', 'WekaPredict.java');
+      const db = runSpec(
+        `  - { id: external, name: Weka-NB, params: { format: arff, command: [java, -cp, ${WEKA}, ${learner}, weka.classifiers.bayes.NaiveBayes] } }
   - { id: external, name: Weka-TAN, params: { format: arff, command: [java, -cp, ${WEKA}, ${learner}, weka.classifiers.bayes.BayesNet, -Q, weka.classifiers.bayes.net.search.local.TAN] } }
 `,
-    );
-    const acc = await accuracies(db);
-    expect(acc.get('Weka-NB')).toEqual(acc.get('NB'));
-    expect(acc.get('Weka-TAN')!.length).toBe(6);
-    for (const a of acc.get('Weka-TAN')!) expect(a).toBeGreaterThan(0.8);
-  }, SLOW);
+      );
+      const acc = await accuracies(db);
+      expect(acc.get('Weka-NB')).toEqual(acc.get('NB'));
+      expect(acc.get('Weka-TAN')!.length).toBe(6);
+      for (const a of acc.get('Weka-TAN')!) expect(a).toBeGreaterThan(0.8);
+    },
+    SLOW,
+  );
 });
 
 describe.skipIf(!hasPython)('scikit-learn and XGBoost through the external baseline', () => {
-  it('HistGradientBoosting, RandomForest and XGBoost run on the folds and learn', async () => {
-    const entry = (name: string, script: string) =>
-      `  - { id: external, name: ${name}, params: { values: codes, command: [${PYTHON}, ${join(ROOT, 'learners', script)}] } }\n`;
-    const db = runSpec(
-      entry('HGB', 'sklearn-hist-gradient-boosting.py') + entry('RF', 'sklearn-random-forest.py') + entry('XGB', 'xgboost-classifier.py'),
-    );
-    const acc = await accuracies(db);
-    for (const m of ['HGB', 'RF', 'XGB']) {
-      expect(acc.get(m)!.length).toBe(6);
-      for (const a of acc.get(m)!) expect(a).toBeGreaterThan(0.8);
-    }
-  }, SLOW);
+  it(
+    'HistGradientBoosting, RandomForest and XGBoost run on the folds and learn',
+    async () => {
+      const entry = (name: string, script: string) =>
+        `  - { id: external, name: ${name}, params: { values: codes, command: [${PYTHON}, ${join(ROOT, 'learners', script)}] } }\n`;
+      const db = runSpec(
+        entry('HGB', 'sklearn-hist-gradient-boosting.py') +
+          entry('RF', 'sklearn-random-forest.py') +
+          entry('XGB', 'xgboost-classifier.py'),
+      );
+      const acc = await accuracies(db);
+      for (const m of ['HGB', 'RF', 'XGB']) {
+        expect(acc.get(m)!.length).toBe(6);
+        for (const a of acc.get(m)!) expect(a).toBeGreaterThan(0.8);
+      }
+    },
+    SLOW,
+  );
 });

@@ -46,8 +46,20 @@ describe('random forest', () => {
   it('averages the leaf distributions of its trees', () => {
     const rows = Int32Array.from({ length: d.n }, (_, i) => i);
     const w = new Float64Array(d.n).fill(1);
-    const t1: Tree = growTree(d, rows, w, { criterion: 'gain', featuresPerSplit: 2, maxDepth: 2, leaf: 'frequency' }, new Rng('a'));
-    const t2: Tree = growTree(d, rows, w, { criterion: 'gain', featuresPerSplit: 2, maxDepth: 3, leaf: 'frequency' }, new Rng('b'));
+    const t1: Tree = growTree(
+      d,
+      rows,
+      w,
+      { criterion: 'gain', featuresPerSplit: 2, maxDepth: 2, leaf: 'frequency' },
+      new Rng('a'),
+    );
+    const t2: Tree = growTree(
+      d,
+      rows,
+      w,
+      { criterion: 'gain', featuresPerSplit: 2, maxDepth: 3, leaf: 'frequency' },
+      new Rng('b'),
+    );
     const f = new ForestModel([t1, t2], 3).posterior(test);
     const one = (t: Tree) => new ForestModel([t], 3).posterior(test);
     const p1 = one(t1);
@@ -66,7 +78,12 @@ describe('random forest', () => {
     // distinct attribute pattern, so its training accuracy is that of the per-pattern majority.
     const clean = noisy('clean', 200);
     const rows = Int32Array.from({ length: clean.n }, (_, i) => i);
-    const t = growTree(clean, rows, new Float64Array(clean.n).fill(1), { criterion: 'gain', featuresPerSplit: 0, maxDepth: 0, leaf: 'frequency' });
+    const t = growTree(clean, rows, new Float64Array(clean.n).fill(1), {
+      criterion: 'gain',
+      featuresPerSplit: 0,
+      maxDepth: 0,
+      leaf: 'frequency',
+    });
     const p = new ForestModel([t], 3).posterior(clean);
     const byPattern = new Map<string, number[]>();
     for (let r = 0; r < clean.n; r++) {

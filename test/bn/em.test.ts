@@ -10,7 +10,12 @@ import { UserError } from '../../src/util/errors.js';
 import { shipped } from '../structures/catalog-data.js';
 
 const X = MISSING;
-const settings = (s: Partial<EmSettings> = {}): EmSettings => ({ ...EM_DEFAULTS, max_iterations: 500, tolerance: 1e-13, ...s });
+const settings = (s: Partial<EmSettings> = {}): EmSettings => ({
+  ...EM_DEFAULTS,
+  max_iterations: 500,
+  tolerance: 1e-13,
+  ...s,
+});
 
 /** Observed-data log-likelihood through the inference engine: Σ_rows log P(y_r, x_obs). */
 function logLikelihood(model: CptModel, d: DiscreteData): number {
@@ -27,7 +32,17 @@ describe('hand-worked: two binary variables A -> B (one class value)', () => {
   //   p'  = (3 + 2w) / 9
   //   q0' = (1 + 2(1-w) + q0) / (3 + 2(1-w) + 1)     [the (0,?) row adds q0 to B=1 and 1 - q0 to B=0]
   //   q1' = (3 + 2w) / (3 + 2w) = 1                  [no A=1 row has B=0]
-  const rows = [[0, 0], [0, 0], [0, 1], [1, 1], [1, 1], [1, 1], [X, 1], [X, 1], [0, X]];
+  const rows = [
+    [0, 0],
+    [0, 0],
+    [0, 1],
+    [1, 1],
+    [1, 1],
+    [1, 1],
+    [X, 1],
+    [X, 1],
+    [0, X],
+  ];
   const d = discreteFromArrays({ names: ['A', 'B'], cards: [2, 2], rows, classes: rows.map(() => 0), classCard: 1 });
   const s: Structure = { m: 2, parents: [[2], [2, 0], []] };
 
@@ -38,7 +53,13 @@ describe('hand-worked: two binary variables A -> B (one class value)', () => {
       const w = (p * q1) / (p * q1 + (1 - p) * q0);
       [p, q0, q1] = [(3 + 2 * w) / 9, (1 + 2 * (1 - w) + q0) / (6 - 2 * w), 1];
     }
-    const { model, trace } = fitCptModelEm(d, s, () => 0, settings({ tolerance: 0, max_iterations: 2000 }), new Rng('em'));
+    const { model, trace } = fitCptModelEm(
+      d,
+      s,
+      () => 0,
+      settings({ tolerance: 0, max_iterations: 2000 }),
+      new Rng('em'),
+    );
     expect(model.prob(0, 1, [0])).toBeCloseTo(p, 9);
     expect(model.prob(1, 1, [0, 0])).toBeCloseTo(q0, 9);
     expect(model.prob(1, 1, [0, 1])).toBeCloseTo(q1, 12);
@@ -58,7 +79,13 @@ describe('E-step and likelihood against the inference engine', () => {
     const v = shipped('house-votes-84');
     const tan = getStructure('tan')!.learn(v, { root: 0 }, { rng: new Rng('t') });
     for (const a of [0, 1, 0.5]) {
-      const { model, trace } = fitCptModelEm(v, tan, () => a, settings({ max_iterations: 30, tolerance: 0 }), new Rng('em'));
+      const { model, trace } = fitCptModelEm(
+        v,
+        tan,
+        () => a,
+        settings({ max_iterations: 30, tolerance: 0 }),
+        new Rng('em'),
+      );
       expect(trace.logLikelihood.at(-1)!).toBeCloseTo(logLikelihood(model, v), 8);
     }
   });
@@ -94,9 +121,16 @@ describe('monotone objective (log-likelihood + Σ a log θ never decreases beyon
     const s = getStructure(sid)!.learn(d, sid === 'kdb' ? { k: 2 } : {}, { rng: new Rng('s') });
     for (const init of ['available-case', 'uniform', 'random'] as const) {
       const its = name === 'horse-colic' ? 8 : 40;
-      const { trace } = fitCptModelEm(d, s, () => a, settings({ max_iterations: its, tolerance: 0, init }), new Rng(init));
+      const { trace } = fitCptModelEm(
+        d,
+        s,
+        () => a,
+        settings({ max_iterations: its, tolerance: 0, init }),
+        new Rng(init),
+      );
       const obj = trace.objective;
-      for (let i = 1; i < obj.length; i++) expect(obj[i]! - obj[i - 1]!).toBeGreaterThanOrEqual(-1e-9 * Math.abs(obj[i - 1]!));
+      for (let i = 1; i < obj.length; i++)
+        expect(obj[i]! - obj[i - 1]!).toBeGreaterThanOrEqual(-1e-9 * Math.abs(obj[i - 1]!));
       expect(obj.length).toBeGreaterThan(2);
     }
   });
@@ -104,10 +138,28 @@ describe('monotone objective (log-likelihood + Σ a log θ never decreases beyon
   it('restarts keep the best final objective and are seeded', () => {
     const d = shipped('hepatitis', 'mdl');
     const s = getStructure('tan')!.learn(d, {}, { rng: new Rng('s') });
-    const one = fitCptModelEm(d, s, () => 1, settings({ max_iterations: 20, restarts: 0, init: 'random' }), new Rng('r'));
-    const three = fitCptModelEm(d, s, () => 1, settings({ max_iterations: 20, restarts: 2, init: 'random' }), new Rng('r'));
+    const one = fitCptModelEm(
+      d,
+      s,
+      () => 1,
+      settings({ max_iterations: 20, restarts: 0, init: 'random' }),
+      new Rng('r'),
+    );
+    const three = fitCptModelEm(
+      d,
+      s,
+      () => 1,
+      settings({ max_iterations: 20, restarts: 2, init: 'random' }),
+      new Rng('r'),
+    );
     expect(three.trace.objective.at(-1)!).toBeGreaterThanOrEqual(one.trace.objective.at(-1)!);
-    const again = fitCptModelEm(d, s, () => 1, settings({ max_iterations: 20, restarts: 2, init: 'random' }), new Rng('r'));
+    const again = fitCptModelEm(
+      d,
+      s,
+      () => 1,
+      settings({ max_iterations: 20, restarts: 2, init: 'random' }),
+      new Rng('r'),
+    );
     expect(again.trace).toEqual(three.trace);
   });
 });

@@ -93,7 +93,14 @@ describe('TAN posterior with Laplace CPTs (hand computed)', () => {
   });
 
   it('fast and slow paths agree inside one batch', () => {
-    const batch = model.posterior(rowsOf([[1, 0, 2], [-1, 0, 2], [1, 0, -1], [0, 1, 1]]));
+    const batch = model.posterior(
+      rowsOf([
+        [1, 0, 2],
+        [-1, 0, 2],
+        [1, 0, -1],
+        [0, 1, 1],
+      ]),
+    );
     expect(batch[0]).toBeCloseTo(1 / 7, 14);
     expect(batch[2]).toBeCloseTo(46 / 131, 14);
     expect(batch[4]).toBeCloseTo(5 / 17, 14);
@@ -141,7 +148,12 @@ function bruteForceJoint(model: CptModel, row: number[]): number[] {
       const x = [...row, c];
       missing.forEach((a, q) => (x[a] = assign[q]!));
       let p = 1;
-      for (let v = 0; v <= m; v++) p *= model.prob(v, x[v]!, model.cpts[v]!.parents.map((u) => x[u]!));
+      for (let v = 0; v <= m; v++)
+        p *= model.prob(
+          v,
+          x[v]!,
+          model.cpts[v]!.parents.map((u) => x[u]!),
+        );
       total += p;
       let q = missing.length - 1;
       while (q >= 0) {
@@ -178,7 +190,8 @@ describe('exact marginalisation of missing values against brute-force summation'
       const parents = randomDag(rng, m, 3);
       const model = randomModel(rng, cards, parents, trial % 4 === 0 ? 0.2 : 0);
       const rows: number[][] = [];
-      for (let r = 0; r < 12; r++) rows.push(Array.from({ length: m }, (_, a) => (rng.next() < 0.4 ? -1 : rng.int(cards[a]!))));
+      for (let r = 0; r < 12; r++)
+        rows.push(Array.from({ length: m }, (_, a) => (rng.next() < 0.4 ? -1 : rng.int(cards[a]!))));
       const data = rowsOf(rows, cards[m]!, cards.slice(0, m));
       const post = model.posterior(data);
       const lj = model.logJoint(data);
@@ -238,7 +251,9 @@ describe('exact marginalisation of missing values against brute-force summation'
     const model = randomModel(new Rng('dense'), cards, parents);
     const row = Array.from({ length: m }, (_, a) => (a < k ? -1 : 0));
     expect(2 ** 21).toBeGreaterThan(MAX_ELIMINATION_CELLS);
-    expect(() => model.posterior(rowsOf([row], 2, cards.slice(0, m)))).toThrow(/row 0: summing out missing attribute \d+ needs a table/);
+    expect(() => model.posterior(rowsOf([row], 2, cards.slice(0, m)))).toThrow(
+      /row 0: summing out missing attribute \d+ needs a table/,
+    );
   });
 });
 

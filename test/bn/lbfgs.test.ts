@@ -68,7 +68,11 @@ describe('lbfgs', () => {
       }
       return f;
     };
-    const r = lbfgs(fg, new Float64Array(6).fill(0.5), { lower: new Float64Array(6), upper: new Float64Array(6).fill(1), pgtol: 1e-10 });
+    const r = lbfgs(fg, new Float64Array(6).fill(0.5), {
+      lower: new Float64Array(6),
+      upper: new Float64Array(6).fill(1),
+      pgtol: 1e-10,
+    });
     expect([...r.x].map((v) => +v.toFixed(9))).toEqual([1, 0, 0.3, 1, 0.999, 0]);
     // Variables at a bound sit exactly on it.
     expect(r.x[0]).toBe(1);

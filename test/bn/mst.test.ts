@@ -78,30 +78,40 @@ describe('maximumSpanningForest', () => {
 describe('orientForest', () => {
   it('orients a tree away from the root by BFS', () => {
     // Path 3 - 1 - 0 - 2 rooted at 1: parent(3)=1, parent(0)=1, parent(2)=0.
-    const p = orientForest(4, [
-      [1, 3],
-      [0, 1],
-      [0, 2],
-    ], 1);
+    const p = orientForest(
+      4,
+      [
+        [1, 3],
+        [0, 1],
+        [0, 2],
+      ],
+      1,
+    );
     expect([...p]).toEqual([1, -1, 0, 1]);
   });
 
   it('roots other components at their lowest-index node', () => {
     // Components {0,2} (root given: 2) and {1,3,4} (root 1) and {5}.
-    const p = orientForest(6, [
-      [0, 2],
-      [3, 4],
-      [1, 4],
-    ], 2);
+    const p = orientForest(
+      6,
+      [
+        [0, 2],
+        [3, 4],
+        [1, 4],
+      ],
+      2,
+    );
     expect([...p]).toEqual([2, -1, -1, 4, 1, -1]);
   });
 
   it('rejects a cycle and a bad root', () => {
-    expect(() => orientForest(3, [
-      [0, 1],
-      [1, 2],
-      [0, 2],
-    ])).toThrow(/cycle/);
+    expect(() =>
+      orientForest(3, [
+        [0, 1],
+        [1, 2],
+        [0, 2],
+      ]),
+    ).toThrow(/cycle/);
     expect(() => orientForest(3, [], 3)).toThrow(/root/);
   });
 });

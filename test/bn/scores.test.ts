@@ -35,7 +35,14 @@ describe('lgamma', () => {
  *   X1 = 1: X0 = 1 twice
  * N = 6, d = q (r − 1) = 2.
  */
-const rows2x2 = [[0, 0], [0, 0], [0, 0], [1, 0], [1, 1], [1, 1]];
+const rows2x2 = [
+  [0, 0],
+  [0, 0],
+  [0, 0],
+  [1, 0],
+  [1, 1],
+  [1, 1],
+];
 const data2x2 = discreteFromArrays({ cards: [2, 2], rows: rows2x2, classes: [0, 1, 0, 1, 0, 1], classCard: 2 });
 
 describe('local scores of a 2 × 2 family (worked by hand)', () => {
@@ -77,7 +84,15 @@ describe('local scores of a 2 × 2 family (worked by hand)', () => {
   it('does not depend on the parent order', () => {
     const d = discreteFromArrays({
       cards: [3, 2, 2],
-      rows: [[0, 0, 1], [1, 1, 0], [2, 0, 0], [0, 1, 1], [1, 1, 1], [2, 0, 1], [0, 0, 0]],
+      rows: [
+        [0, 0, 1],
+        [1, 1, 0],
+        [2, 0, 0],
+        [0, 1, 1],
+        [1, 1, 1],
+        [2, 0, 1],
+        [0, 0, 0],
+      ],
       classes: [0, 1, 0, 1, 1, 0, 0],
       classCard: 2,
     });
@@ -92,7 +107,18 @@ describe('score equivalence (two nodes: X → Y and Y → X are Markov equivalen
   // penalty or a Dirichlet split is off.
   const d = discreteFromArrays({
     cards: [3, 2],
-    rows: [[0, 0], [0, 1], [1, 1], [2, 0], [2, 0], [1, 1], [0, 0], [2, 1], [1, 1], [0, 0]],
+    rows: [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+      [2, 0],
+      [2, 0],
+      [1, 1],
+      [0, 0],
+      [2, 1],
+      [1, 1],
+      [0, 0],
+    ],
     classes: [0, 0, 1, 1, 0, 1, 0, 1, 1, 0],
     classCard: 2,
   });
@@ -107,7 +133,12 @@ describe('score equivalence (two nodes: X → Y and Y → X are Markov equivalen
 describe('missing values', () => {
   // The 2 × 2 rows plus two rows that each miss a member of the family X0 | X1: n = 8, the family is
   // counted on N = 6 rows and X0 alone on 7 (counts (3, 4)).
-  const d = discreteFromArrays({ cards: [2, 2], rows: [...rows2x2, [-1, 0], [1, -1]], classes: [0, 1, 0, 1, 0, 1, 0, 1], classCard: 2 });
+  const d = discreteFromArrays({
+    cards: [2, 2],
+    rows: [...rows2x2, [-1, 0], [1, -1]],
+    classes: [0, 1, 0, 1, 0, 1, 0, 1],
+    classCard: 2,
+  });
   const LL = 3 * Math.log(3 / 4) + Math.log(1 / 4);
 
   it('count each family on the rows where it is observed', () => {
@@ -133,7 +164,9 @@ describe('missing values', () => {
     const dn = discreteFromArrays({ cards: [2, 1, 2], rows, classes: rows.map(() => 0), classCard: 1 });
     const raw = familyCounts(dn, 0, [2]);
     const alone = familyCounts(dn, 0, []);
-    expect(scoreFromCounts(raw.counts, 2, 2, 'loglik')).toBeGreaterThan(scoreFromCounts(alone.counts, 2, 1, 'loglik') + 500);
+    expect(scoreFromCounts(raw.counts, 2, 2, 'loglik')).toBeGreaterThan(
+      scoreFromCounts(alone.counts, 2, 1, 'loglik') + 500,
+    );
     expect(Math.abs(localScore(dn, 0, [2], 'loglik') - localScore(dn, 0, [], 'loglik'))).toBeLessThan(5);
     expect(localScore(dn, 0, [2], 'bic')).toBeLessThan(localScore(dn, 0, [], 'bic'));
   });

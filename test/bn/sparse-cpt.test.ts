@@ -147,7 +147,8 @@ describe('sparseFamilyCounts on the tiny data (test/bn/fixtures.ts), X2 | C, X0'
     for (let cfg = 0; cfg < 4; cfg++) {
       const id = sp.index.get(cfg);
       if (id < 0) expect([...dense.counts.subarray(cfg * 3, cfg * 3 + 3)]).toEqual([0, 0, 0]);
-      else expect([...sp.counts.subarray(id * 3, id * 3 + 3)]).toEqual([...dense.counts.subarray(cfg * 3, cfg * 3 + 3)]);
+      else
+        expect([...sp.counts.subarray(id * 3, id * 3 + 3)]).toEqual([...dense.counts.subarray(cfg * 3, cfg * 3 + 3)]);
     }
     expect(() => sparseFamilyCounts(tinyData(), 2, [3, 0], new Float64Array(3))).toThrow(/rowWeights/);
   });
@@ -179,45 +180,51 @@ const estimators: [string, FamilyEstimator][] = [
   ['per-value pseudo-counts (non-uniform default row)', skewed],
 ];
 
-describe.each(['car', 'tic-tac-toe', 'house-votes-84'])('dense and forced-sparse tables agree on %s with kdb k = 3', (name) => {
-  const data = shipped(name);
-  const s = kdb.learn(data, { k: 3 }, ctx);
-  // Test rows: the training rows, plus copies with 1-3 values knocked out (missing values are marginalised).
-  const rng = new Rng(`sparse-${name}`);
-  const n = Math.min(data.n, 400);
-  const cols = data.columns.map((c) => Int32Array.from(c.subarray(0, n)));
-  const holed = cols.map((c) => Int32Array.from(c));
-  for (let r = 0; r < n; r++) for (let t = 1 + rng.int(3); t > 0; t--) holed[rng.int(holed.length)]![r] = -1;
-  const test: DiscreteData = {
-    ...data,
-    n: 2 * n,
-    columns: cols.map((c, a) => Int32Array.from([...c, ...holed[a]!])),
-    classColumn: Int32Array.from([...data.classColumn.subarray(0, n), ...data.classColumn.subarray(0, n)]),
-  };
+describe.each(['car', 'tic-tac-toe', 'house-votes-84'])(
+  'dense and forced-sparse tables agree on %s with kdb k = 3',
+  (name) => {
+    const data = shipped(name);
+    const s = kdb.learn(data, { k: 3 }, ctx);
+    // Test rows: the training rows, plus copies with 1-3 values knocked out (missing values are marginalised).
+    const rng = new Rng(`sparse-${name}`);
+    const n = Math.min(data.n, 400);
+    const cols = data.columns.map((c) => Int32Array.from(c.subarray(0, n)));
+    const holed = cols.map((c) => Int32Array.from(c));
+    for (let r = 0; r < n; r++) for (let t = 1 + rng.int(3); t > 0; t--) holed[rng.int(holed.length)]![r] = -1;
+    const test: DiscreteData = {
+      ...data,
+      n: 2 * n,
+      columns: cols.map((c, a) => Int32Array.from([...c, ...holed[a]!])),
+      classColumn: Int32Array.from([...data.classColumn.subarray(0, n), ...data.classColumn.subarray(0, n)]),
+    };
 
-  it.each(estimators)('%s: every table entry, posteriors and joints (incl. missing values) within 1e-12', (_, est) => {
-    const dense = fitCptModel(data, s, est, undefined, DENSE);
-    const sparse = fitCptModel(data, s, est, undefined, SPARSE);
-    expect(dense.cpts.every((c) => !c.index)).toBe(true);
-    expect(sparse.cpts.every((c) => c.index)).toBe(true);
-    // Some parent configurations are unseen, so the default row is really exercised.
-    expect(sparse.cpts.some((c) => c.index!.size < c.configs)).toBe(true);
-    expect(allProbs(sparse)).toEqual(allProbs(dense));
-    const pd = dense.posterior(test);
-    const ps = sparse.posterior(test);
-    expect(maxAbsDiff(pd, ps)).toBeLessThanOrEqual(1e-12);
-    for (const sum of rowSums(ps, data.classCard)) expect(sum).toBeCloseTo(1, 12);
-    expect(maxAbsDiff(dense.logJoint(test), sparse.logJoint(test))).toBeLessThanOrEqual(1e-12);
-    // Same cells, same factor order: the scores are in fact bit for bit the same, also for a model mixing
-    // dense and sparse families (the smallest families dense, the rest sparse).
-    expect([...ps]).toEqual([...pd]);
-    const sizes = dense.cpts.map((c) => c.configs * c.card).sort((a, b) => a - b);
-    const mixed = fitCptModel(data, s, est, undefined, { sparseAbove: sizes[0]! });
-    expect(mixed.cpts.some((c) => c.index) && mixed.cpts.some((c) => !c.index)).toBe(true);
-    expect([...mixed.posterior(test)]).toEqual([...pd]);
-    expect([...mixed.logJoint(test)]).toEqual([...dense.logJoint(test)]);
-  });
-});
+    it.each(estimators)(
+      '%s: every table entry, posteriors and joints (incl. missing values) within 1e-12',
+      (_, est) => {
+        const dense = fitCptModel(data, s, est, undefined, DENSE);
+        const sparse = fitCptModel(data, s, est, undefined, SPARSE);
+        expect(dense.cpts.every((c) => !c.index)).toBe(true);
+        expect(sparse.cpts.every((c) => c.index)).toBe(true);
+        // Some parent configurations are unseen, so the default row is really exercised.
+        expect(sparse.cpts.some((c) => c.index!.size < c.configs)).toBe(true);
+        expect(allProbs(sparse)).toEqual(allProbs(dense));
+        const pd = dense.posterior(test);
+        const ps = sparse.posterior(test);
+        expect(maxAbsDiff(pd, ps)).toBeLessThanOrEqual(1e-12);
+        for (const sum of rowSums(ps, data.classCard)) expect(sum).toBeCloseTo(1, 12);
+        expect(maxAbsDiff(dense.logJoint(test), sparse.logJoint(test))).toBeLessThanOrEqual(1e-12);
+        // Same cells, same factor order: the scores are in fact bit for bit the same, also for a model mixing
+        // dense and sparse families (the smallest families dense, the rest sparse).
+        expect([...ps]).toEqual([...pd]);
+        const sizes = dense.cpts.map((c) => c.configs * c.card).sort((a, b) => a - b);
+        const mixed = fitCptModel(data, s, est, undefined, { sparseAbove: sizes[0]! });
+        expect(mixed.cpts.some((c) => c.index) && mixed.cpts.some((c) => !c.index)).toBe(true);
+        expect([...mixed.posterior(test)]).toEqual([...pd]);
+        expect([...mixed.logJoint(test)]).toEqual([...dense.logJoint(test)]);
+      },
+    );
+  },
+);
 
 describe('registered estimators', () => {
   it('mle, dirichlet and eap give the forced-sparse posteriors (default threshold keeps these families dense)', () => {
@@ -230,7 +237,9 @@ describe('registered estimators', () => {
     ];
     for (const [model, est] of cases) {
       expect((model as CptModel).cpts.every((c) => !c.index)).toBe(true);
-      expect(maxAbsDiff(model.posterior(data), fitModel(data, s, est, SPARSE).posterior(data))).toBeLessThanOrEqual(1e-12);
+      expect(maxAbsDiff(model.posterior(data), fitModel(data, s, est, SPARSE).posterior(data))).toBeLessThanOrEqual(
+        1e-12,
+      );
     }
   });
 });
@@ -255,7 +264,9 @@ describe('weighted counts (ban-mix, adaboost) and ensembles', () => {
         { weight: 1, structure: naiveBayesStructure(s.m) },
       ],
     };
-    expect(maxAbsDiff(fitModel(data, ens, est, DENSE).posterior(data), fitModel(data, ens, est, SPARSE).posterior(data))).toBeLessThanOrEqual(1e-12);
+    expect(
+      maxAbsDiff(fitModel(data, ens, est, DENSE).posterior(data), fitModel(data, ens, est, SPARSE).posterior(data)),
+    ).toBeLessThanOrEqual(1e-12);
   });
 });
 
@@ -267,18 +278,25 @@ describe('random DAGs (class with parents, zero MLE cells), random missing patte
       const cards = Array.from({ length: m + 1 }, () => 2 + rng.int(3));
       const order = rng.shuffle(Array.from({ length: m + 1 }, (_, v) => v));
       const parents: number[][] = Array.from({ length: m + 1 }, () => []);
-      for (let x = 1; x <= m; x++) parents[order[x]!] = rng.shuffle(order.slice(0, x)).slice(0, rng.int(Math.min(4, x) + 1));
+      for (let x = 1; x <= m; x++)
+        parents[order[x]!] = rng.shuffle(order.slice(0, x)).slice(0, rng.int(Math.min(4, x) + 1));
       const gen = (rows: number, holes: number): DiscreteData =>
         discreteFromArrays({
           cards: cards.slice(0, m),
-          rows: Array.from({ length: rows }, () => Array.from({ length: m }, (_, a) => (rng.next() < holes ? -1 : rng.int(cards[a]!)))),
+          rows: Array.from({ length: rows }, () =>
+            Array.from({ length: m }, (_, a) => (rng.next() < holes ? -1 : rng.int(cards[a]!))),
+          ),
           classes: Array.from({ length: rows }, () => rng.int(cards[m]!)),
           classCard: cards[m]!,
         });
       const train = gen(30, 0.1);
       const test = gen(40, 0.35);
       const s: Structure = { m, parents };
-      const est: FamilyEstimator = [(fc: FamilyCounts) => mleLogProbs(fc), (fc: FamilyCounts) => bdeuLogProbs(fc, 2), skewed][trial % 3]!;
+      const est: FamilyEstimator = [
+        (fc: FamilyCounts) => mleLogProbs(fc),
+        (fc: FamilyCounts) => bdeuLogProbs(fc, 2),
+        skewed,
+      ][trial % 3]!;
       const d = fitCptModel(train, s, est, undefined, DENSE);
       const sp = fitCptModel(train, s, est, undefined, SPARSE);
       expect(maxAbsDiff(d.posterior(test), sp.posterior(test))).toBeLessThanOrEqual(1e-12);
@@ -332,12 +350,19 @@ describe('a family whose dense table cannot exist: A | C, X0..X9 with ten 10-val
     classes.push(c);
   }
   const train = discreteFromArrays({ cards, rows, classes, classCard: 2 });
-  const s: Structure = { m, parents: [...Array.from({ length: 10 }, () => [11]), [11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], []] };
+  const s: Structure = {
+    m,
+    parents: [...Array.from({ length: 10 }, () => [11]), [11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], []],
+  };
 
   it('dense counting refuses it; dirichlet, mle and eap fit it sparsely with the default threshold', () => {
     expect(2 * 10 ** 10 * 3).toBeGreaterThan(MAX_TABLE_CELLS);
     expect(() => familyCounts(train, 10, s.parents[10]!)).toThrow(/cells/);
-    for (const model of [dirichlet.fit(train, s, { alpha: 1 }, ctx), mle.fit(train, s, {}, ctx), eap.fit(train, s, { alpha: 1 }, ctx)]) {
+    for (const model of [
+      dirichlet.fit(train, s, { alpha: 1 }, ctx),
+      mle.fit(train, s, {}, ctx),
+      eap.fit(train, s, { alpha: 1 }, ctx),
+    ]) {
       const cpt = (model as CptModel).cpts[10]!;
       expect(cpt.index).toBeDefined();
       expect(cpt.configs).toBe(2 * 10 ** 10);
@@ -425,13 +450,28 @@ describe('the elimination limit is the dense one', () => {
     const cards = [...Array.from({ length: 10 }, () => 10), 3];
     const rows = Array.from({ length: 20 }, () => cards.map((c) => rng.int(c)));
     const train = discreteFromArrays({ cards, rows, classes: rows.map(() => rng.int(2)), classCard: 2 });
-    const s: Structure = { m: 11, parents: [...Array.from({ length: 10 }, () => [11]), [11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], []] };
+    const s: Structure = {
+      m: 11,
+      parents: [...Array.from({ length: 10 }, () => [11]), [11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], []],
+    };
     const model = dirichlet.fit(train, s, { alpha: 1 }, ctx) as CptModel;
     expect(model.cpts[10]!.index).toBeDefined();
-    const ok = discreteFromArrays({ cards, rows: [[-1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 1]], classes: [0], classCard: 2 });
+    const ok = discreteFromArrays({
+      cards,
+      rows: [[-1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 1]],
+      classes: [0],
+      classCard: 2,
+    });
     for (const sum of rowSums(model.posterior(ok), 2)) expect(sum).toBeCloseTo(1, 12); // 2·10^5 cells: fine
-    const tooMany = discreteFromArrays({ cards, rows: [[-1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 1]], classes: [0], classCard: 2 });
-    expect(() => model.posterior(tooMany)).toThrow(/row 0: the family of node 10 over its missing attributes needs 20000000 cells/);
+    const tooMany = discreteFromArrays({
+      cards,
+      rows: [[-1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 1]],
+      classes: [0],
+      classCard: 2,
+    });
+    expect(() => model.posterior(tooMany)).toThrow(
+      /row 0: the family of node 10 over its missing attributes needs 20000000 cells/,
+    );
   });
 });
 
@@ -439,10 +479,17 @@ describe('families beyond exact configuration numbers', () => {
   it('more than 2^53 cells is a one-line UserError naming the family', () => {
     // 53 binary parents and a binary child: 2^54 cells, whose mixed-radix numbers are no longer exact doubles.
     const m = 54;
-    const data = discreteFromArrays({ cards: new Array(m).fill(2), rows: [new Array(m).fill(0), new Array(m).fill(1)], classes: [0, 1], classCard: 2 });
+    const data = discreteFromArrays({
+      cards: new Array(m).fill(2),
+      rows: [new Array(m).fill(0), new Array(m).fill(1)],
+      classes: [0, 1],
+      classCard: 2,
+    });
     const parents = Array.from({ length: 53 }, (_, i) => i + 1);
     expect(() => sparseFamilyCounts(data, 0, parents)).toThrow(UserError);
-    expect(() => sparseFamilyCounts(data, 0, parents)).toThrow(/^family of node 0 with parents \[1, 2, .*, 53\] has 18014398509481984 cells, more than 2\^53; use fewer parents$/);
+    expect(() => sparseFamilyCounts(data, 0, parents)).toThrow(
+      /^family of node 0 with parents \[1, 2, .*, 53\] has 18014398509481984 cells, more than 2\^53; use fewer parents$/,
+    );
     // 52 parents (2^53 cells) still fit: the two rows give two configurations.
     expect(sparseFamilyCounts(data, 0, parents.slice(0, 52)).index.size).toBe(2);
   });
@@ -459,9 +506,9 @@ describe('other readers of NodeCpt', () => {
     let unseen = 0;
     while (cpt.index!.get(unseen) >= 0) unseen++;
     expect(cptRowOffset(cpt, unseen)).toBe(cpt.index!.size * cpt.card);
-    expect([...cptTable(cpt).subarray(cptRowOffset(cpt, unseen), cptRowOffset(cpt, unseen) + cpt.card)].map(Math.exp)).toEqual(
-      new Array(cpt.card).fill(1 / cpt.card),
-    );
+    expect(
+      [...cptTable(cpt).subarray(cptRowOffset(cpt, unseen), cptRowOffset(cpt, unseen) + cpt.card)].map(Math.exp),
+    ).toEqual(new Array(cpt.card).fill(1 / cpt.card));
     const a = forwardSample(d, 300, new Rng('fs'));
     const b = forwardSample(sp, 300, new Rng('fs'));
     a.forEach((col, v) => expect([...b[v]!]).toEqual([...col]));

@@ -3,7 +3,17 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, ROOT, tempDir } from '../helpers/cli.js';
-import { baselineEntries, checkResults, compactJson, readBaseline, renderJunit, renderMarkdown, renderText, type BaselineFile, type CheckOptions } from '../../src/check/index.js';
+import {
+  baselineEntries,
+  checkResults,
+  compactJson,
+  readBaseline,
+  renderJunit,
+  renderMarkdown,
+  renderText,
+  type BaselineFile,
+  type CheckOptions,
+} from '../../src/check/index.js';
 import type { ResultRow } from '../../src/store/db.js';
 import { findAll, parseXml, textOf } from '../report/xml.js';
 
@@ -18,25 +28,28 @@ function run(args: string[], cwd: string): { code: number; stdout: string; stder
 }
 
 function rows(dataset: string, method: string, acc: number[], rmse: number[]): ResultRow[] {
-  return acc.map((a, f) => ({
-    experiment: 'x',
-    job_key: `${dataset}/${method}/${f}`,
-    dataset,
-    method,
-    structure: 'nb',
-    estimator: 'dirichlet',
-    repeat: 0,
-    fold: f,
-    accuracy: a,
-    zero_one_loss: 1 - a,
-    rmse: rmse[f]!,
-    log_loss: rmse[f]!,
-    n_train: 90,
-    n_test: 10,
-    n_arcs: 4,
-    train_ms: 1,
-    predict_ms: 1,
-  }) as ResultRow);
+  return acc.map(
+    (a, f) =>
+      ({
+        experiment: 'x',
+        job_key: `${dataset}/${method}/${f}`,
+        dataset,
+        method,
+        structure: 'nb',
+        estimator: 'dirichlet',
+        repeat: 0,
+        fold: f,
+        accuracy: a,
+        zero_one_loss: 1 - a,
+        rmse: rmse[f]!,
+        log_loss: rmse[f]!,
+        n_train: 90,
+        n_test: 10,
+        n_arcs: 4,
+        train_ms: 1,
+        predict_ms: 1,
+      }) as ResultRow,
+  );
 }
 
 function baselineOf(r: ResultRow[]): BaselineFile {
@@ -81,13 +94,19 @@ describe('checkResults (the gate rule)', () => {
     // One fold worse, nine equal: the one-sided Wilcoxon (zeros dropped, n = 1, normal with cc) is not
     // significant, so a tolerance of 1 point lets it pass.
     expect(m.p!).toBeGreaterThan(0.05);
-    expect(checkResults(base, [...rows('iris', 'nb', worse, RMSE), ...rows('zoo', 'nb', ACC, RMSE)], { ...O, tolerance: 1 }).passed).toBe(true);
+    expect(
+      checkResults(base, [...rows('iris', 'nb', worse, RMSE), ...rows('zoo', 'nb', ACC, RMSE)], { ...O, tolerance: 1 })
+        .passed,
+    ).toBe(true);
   });
 
   it('a small but consistent worsening over all 10 folds fails as significant even within the tolerance', () => {
     // Every fold worse, distinct differences: the exact one-sided signed-rank p is 1/2^10 = 0.0009765625.
     const worse = RMSE.map((v, i) => v + 0.001 * (i + 1));
-    const r = checkResults(base, [...rows('iris', 'nb', ACC, worse), ...rows('zoo', 'nb', ACC, RMSE)], { ...O, tolerance: 1 });
+    const r = checkResults(base, [...rows('iris', 'nb', ACC, worse), ...rows('zoo', 'nb', ACC, RMSE)], {
+      ...O,
+      tolerance: 1,
+    });
     const m = r.entries[0]!.metrics[1]!;
     expect(m.change).toBeCloseTo(-0.55, 12);
     expect(m.p).toBeCloseTo(1 / 1024, 15);
@@ -95,28 +114,48 @@ describe('checkResults (the gate rule)', () => {
     expect(r.passed).toBe(false);
     expect(r.failures[0]!.reasons[0]).toContain('significantly worse over 10 folds, p = 0.000977 ≤ 0.05');
     // At α = 0.0005 it is not significant, and within the tolerance: pass.
-    expect(checkResults(base, [...rows('iris', 'nb', ACC, worse), ...rows('zoo', 'nb', ACC, RMSE)], { ...O, tolerance: 1, alpha: 0.0005 }).passed).toBe(true);
+    expect(
+      checkResults(base, [...rows('iris', 'nb', ACC, worse), ...rows('zoo', 'nb', ACC, RMSE)], {
+        ...O,
+        tolerance: 1,
+        alpha: 0.0005,
+      }).passed,
+    ).toBe(true);
   });
 
   it('floating-point noise below 1e-9 is no change; better passes unless --any-change', () => {
     const noisy = RMSE.map((v) => v + 1e-12);
-    expect(checkResults(base, [...rows('iris', 'nb', ACC, noisy), ...rows('zoo', 'nb', ACC, RMSE)], O).passed).toBe(true);
+    expect(checkResults(base, [...rows('iris', 'nb', ACC, noisy), ...rows('zoo', 'nb', ACC, RMSE)], O).passed).toBe(
+      true,
+    );
     const better = ACC.map((a) => a + 0.01);
     const r = checkResults(base, [...rows('iris', 'nb', better, RMSE), ...rows('zoo', 'nb', ACC, RMSE)], O);
     expect(r.passed).toBe(true);
     expect(r.entries[0]!.metrics[0]!.status).toBe('better');
-    const strict = checkResults(base, [...rows('iris', 'nb', better, RMSE), ...rows('zoo', 'nb', ACC, RMSE)], { ...O, anyChange: true });
+    const strict = checkResults(base, [...rows('iris', 'nb', better, RMSE), ...rows('zoo', 'nb', ACC, RMSE)], {
+      ...O,
+      anyChange: true,
+    });
     expect(strict.passed).toBe(false);
     expect(strict.failures[0]!.metrics[0]!.status).toBe('changed');
   });
 
   it('missing results fail; results not in the baseline are reported but pass; changed folds skip the paired test', () => {
     const r = checkResults(base, [...rows('iris', 'nb', ACC, RMSE), ...rows('iris', 'tan', ACC, RMSE)], O);
-    expect(r.entries.map((e) => `${e.dataset}/${e.method}:${e.status}`)).toEqual(['iris/nb:pass', 'zoo/nb:missing', 'iris/tan:new']);
+    expect(r.entries.map((e) => `${e.dataset}/${e.method}:${e.status}`)).toEqual([
+      'iris/nb:pass',
+      'zoo/nb:missing',
+      'iris/tan:new',
+    ]);
     expect(r.passed).toBe(false);
     expect(r.notes.join(' ')).toContain('1 dataset × method result(s) not in the baseline');
     const worse = RMSE.map((v) => v + 0.001);
-    const unpaired = checkResults(base, [...rows('iris', 'nb', ACC, worse), ...rows('zoo', 'nb', ACC, RMSE)], { ...O, tolerance: 1 }, new Map([['iris', false]]));
+    const unpaired = checkResults(
+      base,
+      [...rows('iris', 'nb', ACC, worse), ...rows('zoo', 'nb', ACC, RMSE)],
+      { ...O, tolerance: 1 },
+      new Map([['iris', false]]),
+    );
     expect(unpaired.entries[0]!.metrics[1]!.p).toBeNull();
     expect(unpaired.passed).toBe(true);
     expect(unpaired.notes[0]).toContain('the folds of iris differ');
@@ -147,7 +186,13 @@ describe('baseline files', () => {
     writeFileSync(file, compactJson(b, '') + '\n');
     expect(readBaseline(file)).toEqual(JSON.parse(JSON.stringify(b)));
     expect(readFileSync(file, 'utf8')).toContain('"folds": [0.9, 0.8, 0.85, 0.95, 0.7, 0.75, 0.9, 0.8, 0.88, 0.92]');
-    writeFileSync(file, JSON.stringify({ ...b, results: [{ dataset: 'a', method: 'b', folds: [[0, 0]], metrics: { accuracy: { mean: 1, folds: [1, 2] } } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...b,
+        results: [{ dataset: 'a', method: 'b', folds: [[0, 0]], metrics: { accuracy: { mean: 1, folds: [1, 2] } } }],
+      }),
+    );
     expect(() => readBaseline(file)).toThrow(/results\[0\]: expected .* one value per fold/);
     writeFileSync(file, '{"format": "other"}');
     expect(() => readBaseline(file)).toThrow(/not a bnclab baseline/);
@@ -182,11 +227,28 @@ describe('bnclab baseline / bnclab check on a real grid', () => {
 
     // nb-laplace with alpha = 50 instead of 1 (same name, same experiment).
     const db = join(cwd, 'regressed.duckdb');
-    const bad = run(['check', join(FIX, 'gate-regressed.yaml'), '--baseline', base, '--db', db, '--workers', '2', '--quiet', '--out', join(cwd, 'chk')], cwd);
+    const bad = run(
+      [
+        'check',
+        join(FIX, 'gate-regressed.yaml'),
+        '--baseline',
+        base,
+        '--db',
+        db,
+        '--workers',
+        '2',
+        '--quiet',
+        '--out',
+        join(cwd, 'chk'),
+      ],
+      cwd,
+    );
     expect(bad.code, bad.stderr).toBe(1);
     expect(bad.stdout).toContain("note: the spec's grid differs from the one the baseline was recorded with");
     const failSection = bad.stdout.slice(bad.stdout.indexOf('FAIL:'));
-    expect(failSection).toMatch(/^ {2}zoo × nb-laplace: .*RMSE 0\.\d{4} → 0\.\d{4} \(−\d+\.\d\d points, worse than the tolerance 0/m);
+    expect(failSection).toMatch(
+      /^ {2}zoo × nb-laplace: .*RMSE 0\.\d{4} → 0\.\d{4} \(−\d+\.\d\d points, worse than the tolerance 0/m,
+    );
     expect(failSection).not.toContain('tan-laplace');
     // Five folds, all worse, no ties: exact one-sided p = 1/2^5 = 0.03125 (printed to 3 digits).
     expect(bad.stdout).toMatch(/zoo\s+nb-laplace\s+RMSE\s+\S+\s+\S+\s+−\S+\s+0\.0313\s+WORSE/);
@@ -199,9 +261,28 @@ describe('bnclab baseline / bnclab check on a real grid', () => {
     expect(md).toContain('zoo × nb-laplace');
 
     // Reusing the database: a tolerance of 50 points and α = 0.01 accept it (5 folds cannot reach p ≤ 0.01).
-    const lenient = run(['check', join(FIX, 'gate-regressed.yaml'), '--baseline', base, '--db', db, '--tolerance', '50', '--alpha', '0.01', '--quiet', '--out', join(cwd, 'chk2')], cwd);
+    const lenient = run(
+      [
+        'check',
+        join(FIX, 'gate-regressed.yaml'),
+        '--baseline',
+        base,
+        '--db',
+        db,
+        '--tolerance',
+        '50',
+        '--alpha',
+        '0.01',
+        '--quiet',
+        '--out',
+        join(cwd, 'chk2'),
+      ],
+      cwd,
+    );
     expect(lenient.code, lenient.stdout).toBe(0);
-    expect(textOf(findAll(parseXml(readFileSync(join(cwd, 'chk2', 'junit.xml'), 'utf8')), 'testsuite')[0]!)).toContain('within tolerance');
+    expect(textOf(findAll(parseXml(readFileSync(join(cwd, 'chk2', 'junit.xml'), 'utf8')), 'testsuite')[0]!)).toContain(
+      'within tolerance',
+    );
   });
 
   it('usage errors exit 2 with one line', () => {
@@ -218,6 +299,8 @@ describe('bnclab baseline / bnclab check on a real grid', () => {
     const wrong = run(['check', join(FIX, 'gate.yaml'), '--baseline', other], cwd);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain("the baseline is for experiment 'not-gate', the spec is 'gate'");
-    expect(run(['check', join(FIX, 'gate.yaml'), '--baseline', other, '--metrics', 'acc'], cwd).stderr).toContain("--metrics: unknown metric 'acc'");
+    expect(run(['check', join(FIX, 'gate.yaml'), '--baseline', other, '--metrics', 'acc'], cwd).stderr).toContain(
+      "--metrics: unknown metric 'acc'",
+    );
   });
 });

@@ -30,11 +30,20 @@ function readBif(text: string): Net {
     const child = m[1]!.trim();
     const parents = m[2] ? m[2].split(',').map((s) => s.trim()) : [];
     const rows = new Map<string, number[]>();
-    for (const line of m[3]!.split(';').map((l) => l.trim()).filter(Boolean)) {
+    for (const line of m[3]!
+      .split(';')
+      .map((l) => l.trim())
+      .filter(Boolean)) {
       if (line.startsWith('table')) rows.set('', line.slice(5).split(',').map(Number));
       else {
         const lm = /^\(([^)]*)\)\s*(.*)$/.exec(line)!;
-        rows.set(lm[1]!.split(',').map((s) => s.trim()).join('|'), lm[2]!.split(',').map(Number));
+        rows.set(
+          lm[1]!
+            .split(',')
+            .map((s) => s.trim())
+            .join('|'),
+          lm[2]!.split(',').map(Number),
+        );
       }
     }
     cpts.set(child, { parents, rows });
@@ -43,7 +52,12 @@ function readBif(text: string): Net {
 }
 
 function unescapeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /** XMLBIF 0.3: TABLE holds the child's distributions, parent configurations in order with the last GIVEN fastest. */
@@ -52,7 +66,10 @@ function readXmlBif(text: string): Net {
   const cpts: Net['cpts'] = new Map();
   for (const m of text.matchAll(/<VARIABLE[^>]*>([\s\S]*?)<\/VARIABLE>/g)) {
     const name = unescapeXml(/<NAME>([\s\S]*?)<\/NAME>/.exec(m[1]!)![1]!);
-    vars.set(name, [...m[1]!.matchAll(/<OUTCOME>([\s\S]*?)<\/OUTCOME>/g)].map((o) => unescapeXml(o[1]!)));
+    vars.set(
+      name,
+      [...m[1]!.matchAll(/<OUTCOME>([\s\S]*?)<\/OUTCOME>/g)].map((o) => unescapeXml(o[1]!)),
+    );
   }
   for (const m of text.matchAll(/<DEFINITION>([\s\S]*?)<\/DEFINITION>/g)) {
     const child = unescapeXml(/<FOR>([\s\S]*?)<\/FOR>/.exec(m[1]!)![1]!);
@@ -126,7 +143,10 @@ describe('bnclab fit: BIF and XMLBIF round trip', () => {
       const data = fit.data;
       const expected = fit.model.posterior(data);
       const C = data.classCard;
-      for (const [fmt, reader] of [['bif', readBif], ['xmlbif', readXmlBif]] as const) {
+      for (const [fmt, reader] of [
+        ['bif', readBif],
+        ['xmlbif', readXmlBif],
+      ] as const) {
         const out = join(dir, `${dataset}.${fmt}`);
         const r = cli(['fit', spec, '--dataset', dataset, '--method', method, '--out', out]);
         expect(r.code, r.stderr).toBe(0);
@@ -147,10 +167,16 @@ describe('bnclab fit: BIF and XMLBIF round trip', () => {
   it('BIF names: other characters become _, clashes get a suffix, a leading digit gets v_; the round trip holds', () => {
     const csv = join(dir, 'odd.csv');
     const rows = ['a b,a.b,1st,class'];
-    for (let i = 0; i < 40; i++) rows.push(`${['x y', 'z'][i % 2]},${['1.5a', '2b'][(i >> 1) % 2]},${['p', 'q', 'r'][i % 3]},${i % 5 < 2 ? 'yes' : 'no'}`);
+    for (let i = 0; i < 40; i++)
+      rows.push(
+        `${['x y', 'z'][i % 2]},${['1.5a', '2b'][(i >> 1) % 2]},${['p', 'q', 'r'][i % 3]},${i % 5 < 2 ? 'yes' : 'no'}`,
+      );
     writeFileSync(csv, rows.join('\n') + '\n');
     const oddSpec = join(dir, 'odd.yaml');
-    writeFileSync(oddSpec, `name: odd\nseed: 1\ndatasets: [odd.csv]\npreprocessing: { discretize: none }\nstructures: [tan]\nestimators: [dirichlet]\n`);
+    writeFileSync(
+      oddSpec,
+      `name: odd\nseed: 1\ndatasets: [odd.csv]\npreprocessing: { discretize: none }\nstructures: [tan]\nestimators: [dirichlet]\n`,
+    );
     const out = join(dir, 'odd.bif');
     const r = cli(['fit', oddSpec, '--dataset', 'odd', '--method', 'tan/dirichlet', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
@@ -181,13 +207,46 @@ describe('bnclab fit: BIF and XMLBIF round trip', () => {
     const bad = cli(['fit', spec, '--dataset', 'car', '--method', 'tan', '--out', join(dir, 'x.bif')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--method: the spec has no method 'tan'");
-    const ds = cli(['fit', spec, '--dataset', 'cars', '--method', 'nb/dirichlet(alpha=1)', '--out', join(dir, 'x.bif')]);
+    const ds = cli([
+      'fit',
+      spec,
+      '--dataset',
+      'cars',
+      '--method',
+      'nb/dirichlet(alpha=1)',
+      '--out',
+      join(dir, 'x.bif'),
+    ]);
     expect(ds.stderr).toContain("did you mean 'car'");
-    const fmt = cli(['fit', spec, '--dataset', 'car', '--method', 'nb/dirichlet(alpha=1)', '--out', join(dir, 'x.txt')]);
+    const fmt = cli([
+      'fit',
+      spec,
+      '--dataset',
+      'car',
+      '--method',
+      'nb/dirichlet(alpha=1)',
+      '--out',
+      join(dir, 'x.txt'),
+    ]);
     expect(fmt.code).toBe(2);
     const aodeSpec = join(dir, 'aode.yaml');
-    writeFileSync(aodeSpec, SPEC.replace('structures: [tan, { kdb: { k: 2 } }, nb]', 'structures: [aode]').replace('fit-roundtrip', 'fit-aode'));
-    const ens = cli(['fit', aodeSpec, '--dataset', 'iris', '--method', 'aode/dirichlet(alpha=1)', '--out', join(dir, 'x.bif')]);
+    writeFileSync(
+      aodeSpec,
+      SPEC.replace('structures: [tan, { kdb: { k: 2 } }, nb]', 'structures: [aode]').replace(
+        'fit-roundtrip',
+        'fit-aode',
+      ),
+    );
+    const ens = cli([
+      'fit',
+      aodeSpec,
+      '--dataset',
+      'iris',
+      '--method',
+      'aode/dirichlet(alpha=1)',
+      '--out',
+      join(dir, 'x.bif'),
+    ]);
     expect(ens.code).toBe(2);
     expect(ens.stderr).toContain('an ensemble of structures');
   });

@@ -16,7 +16,11 @@ describe('bnclab methods <id>', () => {
     expect(pairs).toContain('dirichlet');
     expect(pairs).toContain('hdp');
     expect(not).toContain('manb');
-    expect([...pairs, ...not].sort()).toEqual(listEstimators().map((e) => e.id).sort());
+    expect([...pairs, ...not].sort()).toEqual(
+      listEstimators()
+        .map((e) => e.id)
+        .sort(),
+    );
   });
 
   it('an estimator lists the structures it applies to', () => {

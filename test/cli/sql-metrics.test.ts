@@ -23,7 +23,18 @@ describe('stored classification metrics and bnclab sql', () => {
     );
     expect(q.rows).toHaveLength(30);
     for (const row of q.rows) {
-      const [acc, rmse, nTest, auc, aucOvr, brier, bacc, f1, confusion, labels] = row as [number, number, number, number, number, number, number, number, number[][], string[]];
+      const [acc, rmse, nTest, auc, aucOvr, brier, bacc, f1, confusion, labels] = row as [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number[][],
+        string[],
+      ];
       const C = labels.length;
       expect(confusion).toHaveLength(C);
       const total = confusion.flat().reduce((a, b) => a + b, 0);
@@ -63,8 +74,16 @@ describe('stored classification metrics and bnclab sql', () => {
   });
 
   it('formats lists as JSON and quotes CSV fields', () => {
-    const r = { columns: ['name', 'v', 'l'], rows: [['a "b"', 1.5, [1, 2]], ['c', null, []]] };
+    const r = {
+      columns: ['name', 'v', 'l'],
+      rows: [
+        ['a "b"', 1.5, [1, 2]],
+        ['c', null, []],
+      ],
+    };
     expect(formatSqlResult(r, 'csv')).toBe('name,v,l\n"a ""b""",1.5,"[1,2]"\nc,,[]\n');
-    expect(formatSqlResult(r, 'table')).toBe('name     v  l\n-----  ---  -----\na "b"  1.5  [1,2]\nc           []\n(2 rows)\n');
+    expect(formatSqlResult(r, 'table')).toBe(
+      'name     v  l\n-----  ---  -----\na "b"  1.5  [1,2]\nc           []\n(2 rows)\n',
+    );
   });
 });

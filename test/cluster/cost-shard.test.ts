@@ -10,7 +10,12 @@ import '../../src/methods.js';
 
 const SMALL = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml');
 
-function method(structure: string, sp: Record<string, unknown>, estimator: string | null, ep: Record<string, unknown> = {}) {
+function method(
+  structure: string,
+  sp: Record<string, unknown>,
+  estimator: string | null,
+  ep: Record<string, unknown> = {},
+) {
   return {
     kind: estimator ? ('bnc' as const) : ('baseline' as const),
     structure: { id: structure, params: sp, given: sp },
@@ -35,10 +40,12 @@ describe('cost model', () => {
   });
 
   it('grows with rows and attributes, exponentially for exact search', () => {
-    const tan = (n: number, m: number) => staticCostMs(method('tan', {}, 'dirichlet'), { nTrain: n, nTest: n / 9, attributes: m, classes: 2 }).ms;
+    const tan = (n: number, m: number) =>
+      staticCostMs(method('tan', {}, 'dirichlet'), { nTrain: n, nTest: n / 9, attributes: m, classes: 2 }).ms;
     expect(tan(2000, 10)).toBeGreaterThan(tan(1000, 10));
     expect(tan(1000, 20)).toBeGreaterThan(tan(1000, 10));
-    const ebn = (m: number) => staticCostMs(method('ebn', {}, 'eap'), { nTrain: 500, nTest: 50, attributes: m, classes: 2 }).ms;
+    const ebn = (m: number) =>
+      staticCostMs(method('ebn', {}, 'eap'), { nTrain: 500, nTest: 50, attributes: m, classes: 2 }).ms;
     expect(ebn(20) / ebn(10)).toBeGreaterThan(500);
   });
 
@@ -55,7 +62,9 @@ describe('cost model', () => {
     const iris = plan.datasets.find((d) => d.handle.name === 'iris')!;
     const irisNb = plan.jobs.filter((j) => j.method === nb && j.dataset === iris);
     const meanStatic = irisNb.reduce((a, j) => a + staticModel.staticCost(j), 0) / irisNb.length;
-    const model = new CostModel(plan, [{ method: methodIdentityOf(nb), datasetHash: iris.handle.sha256, meanMs: 10 * meanStatic, jobs: 5 }]);
+    const model = new CostModel(plan, [
+      { method: methodIdentityOf(nb), datasetHash: iris.handle.sha256, meanMs: 10 * meanStatic, jobs: 5 },
+    ]);
     for (const j of irisNb) expect(model.cost(j)).toEqual({ ms: 10 * meanStatic, basis: 'observed' });
     const zooNb = plan.jobs.find((j) => j.method === nb && j.dataset.handle.name === 'zoo')!;
     expect(model.cost(zooNb).basis).toBe('scaled');

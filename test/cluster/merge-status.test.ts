@@ -45,11 +45,15 @@ describe('shards, merge and status', () => {
     const m1 = cli(['merge', merged, shard(1), shard(2), shard(3)], { cwd });
     expect(m1.code).toBe(0);
     expect(m1.stdout).toContain('30 new done, 0 new failed, 0 identical, 0 conflicting');
-    expect(await differences(local, merged, SAME_TABLES)).toEqual(Object.fromEntries(Object.keys(SAME_TABLES).map((t) => [t, 0])));
+    expect(await differences(local, merged, SAME_TABLES)).toEqual(
+      Object.fromEntries(Object.keys(SAME_TABLES).map((t) => [t, 0])),
+    );
     const m2 = cli(['merge', merged, shard(2)], { cwd });
     expect(m2.code).toBe(0);
     expect(m2.stdout).toMatch(/0 new done, 0 new failed, \d+ identical, 0 conflicting/);
-    expect(await differences(local, merged, SAME_TABLES)).toEqual(Object.fromEntries(Object.keys(SAME_TABLES).map((t) => [t, 0])));
+    expect(await differences(local, merged, SAME_TABLES)).toEqual(
+      Object.fromEntries(Object.keys(SAME_TABLES).map((t) => [t, 0])),
+    );
     // The report reads the merged database like a local one.
     expect(cli(['report', SMALL, '--db', merged, '--out', join(cwd, 'rep')], { cwd }).code).toBe(0);
   });
@@ -58,7 +62,10 @@ describe('shards, merge and status', () => {
     const bad = join(cwd, 'bad.duckdb');
     copyFileSync(shard(1), bad);
     const [victim] = await sql(bad, `SELECT job_key, dataset FROM jobs WHERE status = 'done' ORDER BY job_key LIMIT 1`);
-    await sql(bad, `UPDATE job_metrics SET accuracy = accuracy + 1e-15 WHERE job_key = '${String(victim!['job_key'])}'`);
+    await sql(
+      bad,
+      `UPDATE job_metrics SET accuracy = accuracy + 1e-15 WHERE job_key = '${String(victim!['job_key'])}'`,
+    );
     const target = join(cwd, 'conflict.duckdb');
     expect(cli(['merge', target, shard(1)], { cwd }).code).toBe(0);
     const before = await sql(target, `SELECT count(*)::INTEGER AS n FROM job_metrics`);
@@ -84,11 +91,13 @@ describe('shards, merge and status', () => {
     expect(cli(['merge', target, shard(1)], { cwd }).code).toBe(0);
     const r = cli(['merge', target, other], { cwd });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/other\.duckdb: experiment 'e2e-small': spec hash f00d\w* differs .*refusing to merge \(--force/);
+    expect(r.stderr).toMatch(
+      /other\.duckdb: experiment 'e2e-small': spec hash f00d\w* differs .*refusing to merge \(--force/,
+    );
     const v = join(cwd, 'version.duckdb');
     copyFileSync(shard(3), v);
     await sql(v, `UPDATE experiments SET bnclab_version = '0.0.0-other'`);
-    expect(cli(['merge', target, v], { cwd }).stderr).toContain("bnclab version 0.0.0-other differs");
+    expect(cli(['merge', target, v], { cwd }).stderr).toContain('bnclab version 0.0.0-other differs');
     expect(cli(['merge', target, other, '--force'], { cwd }).code).toBe(0);
   });
 
@@ -107,12 +116,16 @@ describe('shards, merge and status', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\d+ new done, 1 new failed/);
     expect(r.stdout).toContain('column job_metrics.future_metric added to the target');
-    expect(await sql(target, `SELECT status, error FROM jobs WHERE job_key = '${key}'`)).toEqual([{ status: 'error', error: 'out of memory on node 7' }]);
+    expect(await sql(target, `SELECT status, error FROM jobs WHERE job_key = '${key}'`)).toEqual([
+      { status: 'error', error: 'out of memory on node 7' },
+    ]);
     const added = await sql(target, `SELECT count(*)::INTEGER AS n FROM job_metrics WHERE future_metric = 0.25`);
     expect(added[0]!['n']).toBeGreaterThan(0);
     // The real shard has the job done: it replaces the failure.
     expect(cli(['merge', target, shard(1)], { cwd }).code).toBe(0);
-    expect(await sql(target, `SELECT status, error FROM jobs WHERE job_key = '${key}'`)).toEqual([{ status: 'done', error: null }]);
+    expect(await sql(target, `SELECT status, error FROM jobs WHERE job_key = '${key}'`)).toEqual([
+      { status: 'done', error: null },
+    ]);
     // And the failure merged again does not replace the done job.
     const again = cli(['merge', target, failed], { cwd });
     expect(again.stdout).toContain('1 failed here but done in the target (kept done)');
@@ -121,7 +134,9 @@ describe('shards, merge and status', () => {
 
   it('status reads a shard that a running task holds open, read-only', async () => {
     const running = join(cwd, 'running.duckdb');
-    const child = cliSpawn(['run', RESUME, '--shard', '1/2', '--db', running, '--workers', '1', '--no-report'], { cwd });
+    const child = cliSpawn(['run', RESUME, '--shard', '1/2', '--db', running, '--workers', '1', '--no-report'], {
+      cwd,
+    });
     let err = '';
     await new Promise<void>((resolve) => {
       child.stderr.on('data', (d: Buffer) => {
@@ -138,8 +153,13 @@ describe('shards, merge and status', () => {
     if (stillRunning) expect(st.stdout).toContain('in use by a running task; read from a snapshot copy');
     expect(st.stdout).toMatch(/e2e-resume: 240 jobs: [1-9]\d* done, 0 failed, \d+ pending/);
     // merge refuses a shard that is still being written, with one line.
-    const child2 = cliSpawn(['run', RESUME, '--shard', '2/2', '--db', join(cwd, 'r2.duckdb'), '--workers', '1', '--no-report'], { cwd });
-    await new Promise<void>((resolve) => child2.stderr.on('data', (d: Buffer) => (/to run/.test(d.toString()) ? resolve() : undefined)));
+    const child2 = cliSpawn(
+      ['run', RESUME, '--shard', '2/2', '--db', join(cwd, 'r2.duckdb'), '--workers', '1', '--no-report'],
+      { cwd },
+    );
+    await new Promise<void>((resolve) =>
+      child2.stderr.on('data', (d: Buffer) => (/to run/.test(d.toString()) ? resolve() : undefined)),
+    );
     const m = cli(['merge', join(cwd, 'm3.duckdb'), join(cwd, 'r2.duckdb')], { cwd });
     child2.kill('SIGINT');
     await new Promise((r) => child2.on('exit', r));

@@ -5,7 +5,14 @@
 import { describe, it, expect } from 'vitest';
 import '../../src/structures/index.js';
 import '../../src/estimators/index.js';
-import { compatible, listEstimators, listStructures, withDefaults, type Estimator, type StructureLearner } from '../../src/registry.js';
+import {
+  compatible,
+  listEstimators,
+  listStructures,
+  withDefaults,
+  type Estimator,
+  type StructureLearner,
+} from '../../src/registry.js';
 import { MISSING, type DiscreteData } from '../../src/bn/data.js';
 import { assertDag, naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
 import { fitCptModel, smoothedLogProbs } from '../../src/bn/cpt.js';
@@ -109,7 +116,9 @@ const estimators = listEstimators();
 // Every pair the spec validator accepts (an estimator may apply to some structures only).
 const pairs = structures.flatMap((s) => estimators.filter((e) => compatible(e, s.id)).map((e) => [s, e] as const));
 // Learners that declare an attribute limit (exact search) are refused larger problems by the runner.
-const widePairs = pairs.filter(([s, e]) => (s.maxAttributes ?? Infinity) >= 1000 && (e.maxAttributes ?? Infinity) >= 1000);
+const widePairs = pairs.filter(
+  ([s, e]) => (s.maxAttributes ?? Infinity) >= 1000 && (e.maxAttributes ?? Infinity) >= 1000,
+);
 
 describe('registry', () => {
   it('has the built-in learners and estimators', () => {
@@ -212,7 +221,9 @@ describe('1,000 attributes without underflow', () => {
       structure = s.learn(train, withDefaults(s, undefined), { rng: new Rng('wide').derive('structure') });
       learned.set(s.id, structure);
     }
-    const model = e.fit(train, structure, withDefaults(e, WIDE_PARAMS[e.id]), { rng: new Rng('wide').derive('estimator') });
+    const model = e.fit(train, structure, withDefaults(e, WIDE_PARAMS[e.id]), {
+      rng: new Rng('wide').derive('estimator'),
+    });
     const p = model.posterior(test);
     checkPosterior(p, test.n, 2);
     // A product of 1,000 likelihoods underflows in linear space; in log space the evidence is decisive.
@@ -245,8 +256,16 @@ const REQUIRED_PARAMS: Record<string, Record<string, unknown>> = {
   external: { command: [process.execPath, 'test/fixtures/external/nb.mjs'] },
 };
 
-function runBaseline(b: BaselineInfo, train: DiscreteData, test: DiscreteData, seed = 'contract', params?: Record<string, unknown>) {
-  const model = b.fit(train, withDefaults(b, { ...REQUIRED_PARAMS[b.id], ...params }), { rng: new Rng(seed).derive('baseline') });
+function runBaseline(
+  b: BaselineInfo,
+  train: DiscreteData,
+  test: DiscreteData,
+  seed = 'contract',
+  params?: Record<string, unknown>,
+) {
+  const model = b.fit(train, withDefaults(b, { ...REQUIRED_PARAMS[b.id], ...params }), {
+    rng: new Rng(seed).derive('baseline'),
+  });
   return model.posterior(test);
 }
 

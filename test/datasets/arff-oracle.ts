@@ -19,7 +19,14 @@ import type { RawColumn, RawTable } from '../../src/datasets/table.js';
 
 // The header helpers (tokenising, quoting, @attribute parsing) did not change and are shared with the
 // new reader; the oracle is the old line-splitting data section below.
-import { firstToken, parseAttribute, splitValues, stripComment, type ArffOptions, type Attr } from '../../src/datasets/arff.js';
+import {
+  firstToken,
+  parseAttribute,
+  splitValues,
+  stripComment,
+  type ArffOptions,
+  type Attr,
+} from '../../src/datasets/arff.js';
 
 export function parseArffOracle(text: string, opts: ArffOptions): RawTable {
   const file = opts.file;
@@ -31,7 +38,8 @@ export function parseArffOracle(text: string, opts: ArffOptions): RawTable {
     const lineNo = li + 1;
     const s = stripComment(lines[li]!).trim();
     if (s === '') continue;
-    if (!s.startsWith('@')) throw new UserError(`${file}:${lineNo}: expected @relation, @attribute or @data, got '${s.slice(0, 40)}'`);
+    if (!s.startsWith('@'))
+      throw new UserError(`${file}:${lineNo}: expected @relation, @attribute or @data, got '${s.slice(0, 40)}'`);
     const [kw, rest] = firstToken(s, file, lineNo);
     switch (kw.toLowerCase()) {
       case '@relation':
@@ -64,13 +72,15 @@ export function parseArffOracle(text: string, opts: ArffOptions): RawTable {
     const raw = lines[li]!;
     const s = raw.trim();
     if (s === '' || s.startsWith('%')) continue;
-    if (s.startsWith('{')) throw new UserError(`${file}:${lineNo}: sparse ARFF rows are not supported; save the data as dense ARFF or CSV`);
+    if (s.startsWith('{'))
+      throw new UserError(`${file}:${lineNo}: sparse ARFF rows are not supported; save the data as dense ARFF or CSV`);
     const tokens = splitValues(s, file, lineNo);
     const last = tokens[tokens.length - 1];
     if (tokens.length === m + 1 && last && !last.quoted && last.value.startsWith('{')) {
       throw new UserError(`${file}:${lineNo}: instance weights ({w}) are not supported`);
     }
-    if (tokens.length !== m) throw new UserError(`${file}:${lineNo}: row has ${tokens.length} values, ${m} attributes declared`);
+    if (tokens.length !== m)
+      throw new UserError(`${file}:${lineNo}: row has ${tokens.length} values, ${m} attributes declared`);
     for (let a = 0; a < m; a++) {
       const tk = tokens[a]!;
       cells[a]!.push(!tk.quoted && tk.value === '?' ? null : tk.value);
@@ -82,7 +92,8 @@ export function parseArffOracle(text: string, opts: ArffOptions): RawTable {
   const names = attrs.map((a) => a.name);
   const classIdx = findClassColumn(names, file, opts.classColumn);
   const keep = rowsWithClass(cells[classIdx]!);
-  if (keep.length === 0) throw new UserError(`${file}: every row has a missing class value in attribute '${names[classIdx]}'`);
+  if (keep.length === 0)
+    throw new UserError(`${file}: every row has a missing class value in attribute '${names[classIdx]}'`);
   const dropped = rowLines.length - keep.length;
   const keptLines = pick(rowLines, keep);
 
@@ -100,7 +111,9 @@ export function parseArffOracle(text: string, opts: ArffOptions): RawTable {
       for (let r = 0; r < col.length; r++) {
         const v = col[r];
         if (v !== null && v !== undefined && !index.has(v)) {
-          throw new UserError(`${file}:${keptLines[r]}: value '${v}' is not declared for nominal attribute '${attr.name}'`);
+          throw new UserError(
+            `${file}:${keptLines[r]}: value '${v}' is not declared for nominal attribute '${attr.name}'`,
+          );
         }
       }
     } else if (attr.type.kind === 'numeric' && !isClass) {
@@ -112,7 +125,8 @@ export function parseArffOracle(text: string, opts: ArffOptions): RawTable {
           continue;
         }
         const x = parseNumber(v);
-        if (Number.isNaN(x)) throw new UserError(`${file}:${keptLines[r]}: attribute '${attr.name}' is numeric but has value '${v}'`);
+        if (Number.isNaN(x))
+          throw new UserError(`${file}:${keptLines[r]}: attribute '${attr.name}' is numeric but has value '${v}'`);
         values[r] = x;
       }
       columns.push({ name: attr.name, type: 'numeric', values });
@@ -121,7 +135,9 @@ export function parseArffOracle(text: string, opts: ArffOptions): RawTable {
       if (attr.type.kind === 'numeric') {
         for (let r = 0; r < col.length; r++) {
           if (Number.isNaN(parseNumber(col[r]!))) {
-            throw new UserError(`${file}:${keptLines[r]}: class attribute '${attr.name}' is numeric but has value '${col[r]}'`);
+            throw new UserError(
+              `${file}:${keptLines[r]}: class attribute '${attr.name}' is numeric but has value '${col[r]}'`,
+            );
           }
         }
       }

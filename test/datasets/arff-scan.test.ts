@@ -41,7 +41,11 @@ function asArff(name: string): string {
   const { table } = loadDataset(loadRegistry().get(name)!);
   const lines = [`@relation ${q(name)}`];
   for (const c of table.columns) {
-    lines.push(c.type === 'numeric' ? `@attribute ${q(c.name)} numeric` : `@attribute ${q(c.name)} {${c.labels.map(q).join(',')}}`);
+    lines.push(
+      c.type === 'numeric'
+        ? `@attribute ${q(c.name)} numeric`
+        : `@attribute ${q(c.name)} {${c.labels.map(q).join(',')}}`,
+    );
   }
   lines.push(`@attribute ${q(table.className)} {${table.classLabels.map(q).join(',')}}`, '@data');
   for (let r = 0; r < table.n; r++) {
@@ -99,7 +103,12 @@ describe('parseArff scanner equals the line-splitting reader', () => {
         names.push(name);
         const ls = t === 'nominal' ? [...new Set(Array.from({ length: 1 + rng.int(4) }, () => pick(LABELS)))] : [];
         labels.push(ls);
-        const typeText = t === 'nominal' ? `{${ls.map((l) => (rng.int(2) ? q(l) : `"${l.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(', ')}}` : rng.int(2) ? t : t.toUpperCase();
+        const typeText =
+          t === 'nominal'
+            ? `{${ls.map((l) => (rng.int(2) ? q(l) : `"${l.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(', ')}}`
+            : rng.int(2)
+              ? t
+              : t.toUpperCase();
         lines.push(`@attribute ${q(name)} ${typeText}${rng.int(5) === 0 ? ' % note' : ''}`);
         if (bad(100)) lines.push('@attribute broken foo');
       }
@@ -115,8 +124,10 @@ describe('parseArff scanner equals the line-splitting reader', () => {
           const roll = rng.int(10);
           if (roll === 0) v = '?';
           else if (roll === 1) v = "'?'";
-          else if (t === 'numeric') v = bad(3) ? pick(['abc', '0x1', '1e', '']) : pick(['1', '-2.5', '3e2', '.5', '7', ' 4 ']);
-          else if (t === 'nominal' && (roll < 8 || !bad(2))) v = rng.int(2) ? q(pick(labels[a]!)) : pick(labels[a]!).replace(/[,%'"]/g, '');
+          else if (t === 'numeric')
+            v = bad(3) ? pick(['abc', '0x1', '1e', '']) : pick(['1', '-2.5', '3e2', '.5', '7', ' 4 ']);
+          else if (t === 'nominal' && (roll < 8 || !bad(2)))
+            v = rng.int(2) ? q(pick(labels[a]!)) : pick(labels[a]!).replace(/[,%'"]/g, '');
           else v = rng.int(2) ? q(pick(LABELS)) : pick(['zz', 'a', 'b', '10', '9', '2']);
           if (bad(60)) v = `'open`;
           if (bad(60)) v = `'x'y`;
@@ -136,7 +147,12 @@ describe('parseArff scanner equals the line-splitting reader', () => {
       if ('table' in out) tables++;
       else {
         errors++;
-        messages.add(out.error.replace(/^f\d+\.arff(:\d+)?: /, '').replace(/'[\s\S]*$/, '').replace(/\d+/g, 'N'));
+        messages.add(
+          out.error
+            .replace(/^f\d+\.arff(:\d+)?: /, '')
+            .replace(/'[\s\S]*$/, '')
+            .replace(/\d+/g, 'N'),
+        );
       }
     }
     // Both outcomes are well represented, and so are the different error paths.
@@ -147,11 +163,17 @@ describe('parseArff scanner equals the line-splitting reader', () => {
 
   it('keeps line numbers across CRLF, CR and comment lines in value errors', () => {
     const text = '@relation r\r\n@attribute a {x}\r\n@attribute class {p}\r\n@data\r\n% c\r\nx,p\r\rx,q\r\n';
-    expect(same(text, 'l.arff')).toEqual({ error: "l.arff:8: value 'q' is not declared for nominal attribute 'class'" });
+    expect(same(text, 'l.arff')).toEqual({
+      error: "l.arff:8: value 'q' is not declared for nominal attribute 'class'",
+    });
     // A malformed row later in the file is reported before an undeclared value earlier on (whole-file order).
-    expect(same('@relation r\n@attribute a {x}\n@data\ny\nx,x\n', 'o.arff')).toEqual({ error: 'o.arff:5: row has 2 values, 1 attributes declared' });
+    expect(same('@relation r\n@attribute a {x}\n@data\ny\nx,x\n', 'o.arff')).toEqual({
+      error: 'o.arff:5: row has 2 values, 1 attributes declared',
+    });
     // Undeclared values in rows dropped for a missing class are not errors.
-    const t = same('@relation r\n@attribute a {x}\n@attribute class {p}\n@data\nzz,?\nx,p\n', 'k.arff') as { table: RawTable };
+    const t = same('@relation r\n@attribute a {x}\n@attribute class {p}\n@data\nzz,?\nx,p\n', 'k.arff') as {
+      table: RawTable;
+    };
     expect(t.table.n).toBe(1);
     expect(t.table.droppedRows).toBe(1);
   });

@@ -53,11 +53,11 @@ describe('parseArff', () => {
       '% header comment',
       '@RELATION "quoted relation"',
       '@ATTRIBUTE class {"c d", e}',
-      "@attribute s string",
+      '@attribute s string',
       '@attribute n INTEGER',
       '@data',
-      '"c d", \'it\\\'s\', 3',
-      "e, abc, ?",
+      "\"c d\", 'it\\'s', 3",
+      'e, abc, ?',
       "e, '?', 5 % trailing comment",
     ].join('\n');
     const t = parseArff(text, { file: 'q.arff' });
@@ -71,7 +71,9 @@ describe('parseArff', () => {
   });
 
   it('drops rows with a missing class and keeps declared but unused nominal values', () => {
-    const t = parseArff('@relation r\n@attribute a {x,y,z}\n@attribute class {p,q,r}\n@data\nx,p\ny,?\nx,q\n', { file: 'd.arff' });
+    const t = parseArff('@relation r\n@attribute a {x,y,z}\n@attribute class {p,q,r}\n@data\nx,p\ny,?\nx,q\n', {
+      file: 'd.arff',
+    });
     expect(t.n).toBe(2);
     expect(t.droppedRows).toBe(1);
     expect(t.classLabels).toEqual(['p', 'q', 'r']);
@@ -79,7 +81,9 @@ describe('parseArff', () => {
   });
 
   it('turns a numeric class into a categorical one in numeric order', () => {
-    const t = parseArff('@relation r\n@attribute a {x}\n@attribute y numeric\n@data\nx,10\nx,9\nx,10\n', { file: 'n.arff' });
+    const t = parseArff('@relation r\n@attribute a {x}\n@attribute y numeric\n@data\nx,10\nx,9\nx,10\n', {
+      file: 'n.arff',
+    });
     expect(t.className).toBe('y');
     expect(t.classLabels).toEqual(['9', '10']);
     expect(Array.from(t.classColumn)).toEqual([1, 0, 1]);
@@ -102,7 +106,9 @@ describe('parseArff errors', () => {
   });
 
   it('wrong number of values', () => {
-    expect(userError(() => parseArff(head + '1,p\n2\n', { file: 'w.arff' }))).toBe('w.arff:6: row has 1 values, 2 attributes declared');
+    expect(userError(() => parseArff(head + '1,p\n2\n', { file: 'w.arff' }))).toBe(
+      'w.arff:6: row has 1 values, 2 attributes declared',
+    );
   });
 
   it('undeclared nominal value', () => {
@@ -112,23 +118,33 @@ describe('parseArff errors', () => {
   });
 
   it('non-numeric value in a numeric attribute', () => {
-    expect(userError(() => parseArff(head + 'abc,p\n', { file: 'v.arff' }))).toBe("v.arff:5: attribute 'a' is numeric but has value 'abc'");
+    expect(userError(() => parseArff(head + 'abc,p\n', { file: 'v.arff' }))).toBe(
+      "v.arff:5: attribute 'a' is numeric but has value 'abc'",
+    );
   });
 
   it('unsupported types, unknown declarations, missing sections', () => {
     expect(userError(() => parseArff('@relation r\n@attribute d date "yyyy"\n@data\n', { file: 't.arff' }))).toBe(
       "t.arff:2: attribute 'd': date attributes are not supported",
     );
-    expect(userError(() => parseArff('@relation r\n@attribute a foo\n', { file: 't.arff' }))).toBe("t.arff:2: attribute 'a' has unknown type 'foo'");
-    expect(userError(() => parseArff('@relation r\n@attribute a numeric\n', { file: 't.arff' }))).toBe('t.arff: no @data section');
+    expect(userError(() => parseArff('@relation r\n@attribute a foo\n', { file: 't.arff' }))).toBe(
+      "t.arff:2: attribute 'a' has unknown type 'foo'",
+    );
+    expect(userError(() => parseArff('@relation r\n@attribute a numeric\n', { file: 't.arff' }))).toBe(
+      't.arff: no @data section',
+    );
     expect(userError(() => parseArff(head, { file: 't.arff' }))).toBe('t.arff: no data rows after @data');
     expect(userError(() => parseArff('', { file: 'e.arff' }))).toBe('e.arff: empty file (no @attribute declarations)');
     expect(userError(() => parseArff('@relation r\nhello\n', { file: 'h.arff' }))).toBe(
       "h.arff:2: expected @relation, @attribute or @data, got 'hello'",
     );
-    expect(userError(() => parseArff("@relation r\n@attribute a {x}\n@data\n'x\n", { file: 'q.arff' }))).toBe('q.arff:4: unterminated quoted value');
-    expect(userError(() => parseArff('@relation r\n@attribute a numeric\n@attribute a {x}\n@data\n1,x\n', { file: 'd.arff' }))).toBe(
-      "d.arff:3: duplicate attribute name 'a'",
+    expect(userError(() => parseArff("@relation r\n@attribute a {x}\n@data\n'x\n", { file: 'q.arff' }))).toBe(
+      'q.arff:4: unterminated quoted value',
     );
+    expect(
+      userError(() =>
+        parseArff('@relation r\n@attribute a numeric\n@attribute a {x}\n@data\n1,x\n', { file: 'd.arff' }),
+      ),
+    ).toBe("d.arff:3: duplicate attribute name 'a'");
   });
 });

@@ -8,7 +8,11 @@ import { Rng } from '../../src/util/rng.js';
 const enc = new TextEncoder();
 
 /** parseCsvBytes at every chunk size must give exactly parseCsv's table (or exactly its error). */
-function sameEitherWay(text: string, chunkSizes: number[], opts: Parameters<typeof parseCsv>[1] = { file: 't.csv' }): void {
+function sameEitherWay(
+  text: string,
+  chunkSizes: number[],
+  opts: Parameters<typeof parseCsv>[1] = { file: 't.csv' },
+): void {
   let expected: unknown;
   try {
     expected = parseCsv(text, opts);
@@ -57,7 +61,14 @@ describe('CSV read in pieces', () => {
     const pick = (xs: string[]): string => xs[rng.int(xs.length)]!;
     for (let t = 0; t < 30; t++) {
       const rows = ['p,q,class'];
-      for (let r = 0; r < 40; r++) rows.push([pick(['1', '2.5', '?', '', '"3"', 'x', ' 7 ']), pick(['u', 'v', '"w,z"', '?']), pick(['A', 'B', '?', '"C\nD"'])].join(','));
+      for (let r = 0; r < 40; r++)
+        rows.push(
+          [
+            pick(['1', '2.5', '?', '', '"3"', 'x', ' 7 ']),
+            pick(['u', 'v', '"w,z"', '?']),
+            pick(['A', 'B', '?', '"C\nD"']),
+          ].join(','),
+        );
       sameEitherWay(rows.join(pick(['\n', '\r\n', '\r'])) + pick(['', '\n']), [1 + rng.int(9), 1 + rng.int(60)]);
     }
   });
@@ -66,13 +77,20 @@ describe('CSV read in pieces', () => {
     const reg = loadRegistry();
     for (const e of ['breast-cancer', 'hepatitis', 'horse-colic', 'credit-a', 'zoo'].map((n) => reg.get(n))) {
       const bytes = readFileSync(join(reg.root, e.file));
-      const opts = { file: e.file, name: e.name, ...(e.classColumn ? { classColumn: e.classColumn } : {}), ...(e.columnTypes ? { columnTypes: e.columnTypes } : {}) };
+      const opts = {
+        file: e.file,
+        name: e.name,
+        ...(e.classColumn ? { classColumn: e.classColumn } : {}),
+        ...(e.columnTypes ? { columnTypes: e.columnTypes } : {}),
+      };
       expect(parseCsvBytes(bytes, opts, 1 << 12), e.name).toEqual(parseCsv(bytes.toString('utf8'), opts));
     }
   });
 
   it('short ASCII fields (read without making strings) keep their exact text', () => {
-    const t = parseCsvBytes(enc.encode('a,b,class\nabcdefg,1,?\nabcdefgh,1.0,A\n ~! ,?,B\n~!,1,B\n?,2,A\n'), { file: 'p.csv' });
+    const t = parseCsvBytes(enc.encode('a,b,class\nabcdefg,1,?\nabcdefgh,1.0,A\n ~! ,?,B\n~!,1,B\n?,2,A\n'), {
+      file: 'p.csv',
+    });
     expect(t.n).toBe(4); // the row with a missing class is dropped
     const a = t.columns[0]!;
     const b = t.columns[1]!;

@@ -40,7 +40,8 @@ function userError(f: () => unknown): string {
 
 describe('parseCsv', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, and trims unquoted fields', () => {
-    const text = 'name, note ,class\n' + '  a  ,"x, y",p\n' + 'b,"say ""hi""",q\n' + 'c,"two\nlines",p\n' + 'd, " kept " ,q\n';
+    const text =
+      'name, note ,class\n' + '  a  ,"x, y",p\n' + 'b,"say ""hi""",q\n' + 'c,"two\nlines",p\n' + 'd, " kept " ,q\n';
     const t = parseCsv(text, { file: 'q.csv' });
     expect(t.n).toBe(4);
     expect(t.columns.map((c) => c.name)).toEqual(['name', 'note']);
@@ -74,8 +75,14 @@ describe('parseCsv', () => {
   });
 
   it('orders categorical labels independently of row order: numeric-aware when all look numeric, else by code units', () => {
-    const a = parseCsv('k,s,class\n10,b,y\n9,B,x\n1.0,a,y\n1,a,x\n', { file: 'a.csv', columnTypes: { k: 'categorical' } });
-    const b = parseCsv('k,s,class\n1,a,x\n1.0,a,y\n9,B,x\n10,b,y\n', { file: 'b.csv', columnTypes: { k: 'categorical' } });
+    const a = parseCsv('k,s,class\n10,b,y\n9,B,x\n1.0,a,y\n1,a,x\n', {
+      file: 'a.csv',
+      columnTypes: { k: 'categorical' },
+    });
+    const b = parseCsv('k,s,class\n1,a,x\n1.0,a,y\n9,B,x\n10,b,y\n', {
+      file: 'b.csv',
+      columnTypes: { k: 'categorical' },
+    });
     for (const t of [a, b]) {
       const k = col(t, 'k');
       const s = col(t, 's');
@@ -112,7 +119,10 @@ describe('parseCsv', () => {
   });
 
   it('applies registry column types', () => {
-    const t = parseCsv('z,legs,class\n0,4,p\n1,2,q\n', { file: 'zoo.csv', columnTypes: { z: 'categorical', legs: 'numeric' } });
+    const t = parseCsv('z,legs,class\n0,4,p\n1,2,q\n', {
+      file: 'zoo.csv',
+      columnTypes: { z: 'categorical', legs: 'numeric' },
+    });
     expect(col(t, 'z').type).toBe('categorical');
     expect(col(t, 'legs').type).toBe('numeric');
   });
@@ -120,7 +130,9 @@ describe('parseCsv', () => {
 
 describe('parseCsv errors (one line, naming file and line)', () => {
   it('empty file', () => {
-    expect(userError(() => parseCsv(fixture('empty.csv'), { file: 'empty.csv' }))).toBe('empty.csv: empty file (no header row)');
+    expect(userError(() => parseCsv(fixture('empty.csv'), { file: 'empty.csv' }))).toBe(
+      'empty.csv: empty file (no header row)',
+    );
     expect(userError(() => parseCsv('\n  \n', { file: 'blank.csv' }))).toBe('blank.csv: empty file (no header row)');
   });
 
@@ -131,11 +143,15 @@ describe('parseCsv errors (one line, naming file and line)', () => {
   });
 
   it('ragged row', () => {
-    expect(userError(() => parseCsv(fixture('ragged.csv'), { file: 'ragged.csv' }))).toBe('ragged.csv:3: row has 2 fields, header has 3');
+    expect(userError(() => parseCsv(fixture('ragged.csv'), { file: 'ragged.csv' }))).toBe(
+      'ragged.csv:3: row has 2 fields, header has 3',
+    );
   });
 
   it('ragged row after a quoted line break reports the physical line', () => {
-    expect(userError(() => parseCsv('a,class\n"x\ny",p\n1\n', { file: 'r.csv' }))).toBe('r.csv:4: row has 1 fields, header has 2');
+    expect(userError(() => parseCsv('a,class\n"x\ny",p\n1\n', { file: 'r.csv' }))).toBe(
+      'r.csv:4: row has 1 fields, header has 2',
+    );
   });
 
   it('unterminated quote names the line where the quote opened', () => {
@@ -145,7 +161,9 @@ describe('parseCsv errors (one line, naming file and line)', () => {
   });
 
   it('text after a closing quote', () => {
-    expect(userError(() => parseCsv('a,class\n"x"y,p\n', { file: 'x.csv' }))).toBe("x.csv:2: unexpected character 'y' after a closing quote");
+    expect(userError(() => parseCsv('a,class\n"x"y,p\n', { file: 'x.csv' }))).toBe(
+      "x.csv:2: unexpected character 'y' after a closing quote",
+    );
   });
 
   it('missing class column', () => {
@@ -155,14 +173,18 @@ describe('parseCsv errors (one line, naming file and line)', () => {
   });
 
   it('duplicate and empty column names', () => {
-    expect(userError(() => parseCsv('a,b,a\n1,2,3\n', { file: 'dup.csv' }))).toBe("dup.csv:1: duplicate column name 'a' in the header");
-    expect(userError(() => parseCsv('a,,class\n1,2,3\n', { file: 'e.csv' }))).toBe('e.csv:1: header field 2 is empty (every column needs a name)');
+    expect(userError(() => parseCsv('a,b,a\n1,2,3\n', { file: 'dup.csv' }))).toBe(
+      "dup.csv:1: duplicate column name 'a' in the header",
+    );
+    expect(userError(() => parseCsv('a,,class\n1,2,3\n', { file: 'e.csv' }))).toBe(
+      'e.csv:1: header field 2 is empty (every column needs a name)',
+    );
   });
 
   it('non-numeric value in a column the registry declares numeric', () => {
-    expect(userError(() => parseCsv('x,class\n1,p\n2,q\nabc,p\n', { file: 'n.csv', columnTypes: { x: 'numeric' } }))).toBe(
-      "n.csv:4: column 'x' is numeric in the registry but has value 'abc'",
-    );
+    expect(
+      userError(() => parseCsv('x,class\n1,p\n2,q\nabc,p\n', { file: 'n.csv', columnTypes: { x: 'numeric' } })),
+    ).toBe("n.csv:4: column 'x' is numeric in the registry but has value 'abc'");
   });
 
   it('registry column absent from the header', () => {
@@ -172,6 +194,8 @@ describe('parseCsv errors (one line, naming file and line)', () => {
   });
 
   it('every class missing', () => {
-    expect(userError(() => parseCsv('x,class\n1,?\n', { file: 'c.csv' }))).toBe("c.csv: every row has a missing class value in column 'class'");
+    expect(userError(() => parseCsv('x,class\n1,?\n', { file: 'c.csv' }))).toBe(
+      "c.csv: every row has a missing class value in column 'class'",
+    );
   });
 });

@@ -170,7 +170,9 @@ describe('equal frequency (Weka placement)', () => {
     const v = f64(Array.from({ length: 20 }, (_, i) => i));
     const y = new Int32Array(20);
     expect(fitDiscretizer(v, y, 1, all(20), 'equal-frequency', { bins: 4 }).cuts).toEqual([4.5, 9.5, 14.5]);
-    expect(fitDiscretizer(v, y, 1, all(20), 'equal-frequency').cuts).toEqual([1.5, 3.5, 5.5, 7.5, 9.5, 11.5, 13.5, 15.5, 17.5]);
+    expect(fitDiscretizer(v, y, 1, all(20), 'equal-frequency').cuts).toEqual([
+      1.5, 3.5, 5.5, 7.5, 9.5, 11.5, 13.5, 15.5, 17.5,
+    ]);
     expect(() => fitDiscretizer(v, y, 1, all(20), 'equal-frequency', { bins: 1 })).toThrow(UserError);
   });
 });
@@ -184,7 +186,11 @@ describe('applyCuts and labels', () => {
     expect(cutLabels([])).toEqual(['All']);
     expect(cutLabels([0.30000000000000004])).toEqual(['(-inf,0.3]', '(0.3,inf)']);
     // Cuts that round to the same text keep full precision.
-    expect(cutLabels([1.00000001, 1.00000002])).toEqual(['(-inf,1.00000001]', '(1.00000001,1.00000002]', '(1.00000002,inf)']);
+    expect(cutLabels([1.00000001, 1.00000002])).toEqual([
+      '(-inf,1.00000001]',
+      '(1.00000001,1.00000002]',
+      '(1.00000002,inf)',
+    ]);
   });
 
   it("'none' gives no cuts", () => {

@@ -16,13 +16,19 @@ function load(bytes: Buffer | string, name = 'x.csv') {
 
 describe('data file input checks', () => {
   it('refuses binary data without echoing its bytes', () => {
-    const bytes = Buffer.concat([Buffer.from('a,class\n'), Buffer.from([0x00, 0x01, 0xfe, 0x0a]), Buffer.from('x,y\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from('a,class\n'),
+      Buffer.from([0x00, 0x01, 0xfe, 0x0a]),
+      Buffer.from('x,y\n'),
+    ]);
     expect(load(bytes)).toThrow(/x\.csv: the file holds binary data \(a zero byte at offset 8\), not CSV\/ARFF text$/);
   });
 
   it('refuses zip archives and text that is not UTF-8 (Latin-1 é), saying how to convert it', () => {
     expect(load(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]))).toThrow(/the file is a zip archive, not text/);
-    expect(load(Buffer.from('a,class\ncaf\xe9,yes\ntea,no\n', 'latin1'))).toThrow(/the file is not UTF-8 text; convert it \(e\.g\. iconv -f latin1 -t utf-8\)/);
+    expect(load(Buffer.from('a,class\ncaf\xe9,yes\ntea,no\n', 'latin1'))).toThrow(
+      /the file is not UTF-8 text; convert it \(e\.g\. iconv -f latin1 -t utf-8\)/,
+    );
   });
 
   it('still reads UTF-8 text with a byte-order mark', () => {

@@ -5,14 +5,16 @@ import { fitPreprocessor, type PreprocessOptions } from '../../src/datasets/prep
 import { UserError } from '../../src/util/errors.js';
 
 // x numeric (missing in row 6), c categorical (missing in row 3; 'w' occurs only in row 5).
-const TABLE = parseCsv(
-  ['x,c,class', '1,u,A', '2,u,A', '3,v,A', '4,?,B', '100,v,B', '200,w,B', '?,u,A'].join('\n'),
-  { file: 't.csv' },
-);
+const TABLE = parseCsv(['x,c,class', '1,u,A', '2,u,A', '3,v,A', '4,?,B', '100,v,B', '200,w,B', '?,u,A'].join('\n'), {
+  file: 't.csv',
+});
 const TRAIN = Int32Array.from([0, 1, 2, 3, 6]);
 const TEST = Int32Array.from([4, 5]);
 
-const median = (missing: PreprocessOptions['missing']): PreprocessOptions => ({ discretize: { method: 'median' }, missing });
+const median = (missing: PreprocessOptions['missing']): PreprocessOptions => ({
+  discretize: { method: 'median' },
+  missing,
+});
 const cols = (d: { columns: readonly Int32Array[] }): number[][] => d.columns.map((c) => Array.from(c));
 
 describe('fitPreprocessor', () => {
@@ -106,9 +108,17 @@ describe('fitPreprocessor', () => {
     const rows = Array.from({ length: 10 }, (_, i) => `${i + 1},${i < 4 ? 'A' : i < 8 ? 'B' : 'C'}`);
     const t = parseCsv(['x,class', ...rows].join('\n'), { file: 'm.csv' });
     const opts: PreprocessOptions = { discretize: { method: 'mdl' }, missing: 'as-value' };
-    const all = fitPreprocessor(t, Int32Array.from({ length: 10 }, (_, i) => i), opts);
+    const all = fitPreprocessor(
+      t,
+      Int32Array.from({ length: 10 }, (_, i) => i),
+      opts,
+    );
     expect(all.describe().cuts).toEqual({ x: [4.5, 8.5] });
-    const p = fitPreprocessor(t, Int32Array.from({ length: 8 }, (_, i) => i), opts);
+    const p = fitPreprocessor(
+      t,
+      Int32Array.from({ length: 8 }, (_, i) => i),
+      opts,
+    );
     expect(p.describe().cuts).toEqual({ x: [4.5] });
     const test = p.transform(t, Int32Array.from([8, 9]));
     expect(test.labels[0]).toEqual(['(-inf,4.5]', '(4.5,inf)']);
@@ -118,7 +128,10 @@ describe('fitPreprocessor', () => {
 
   it('equal-frequency records its bin count; a single-valued result is kept as one "All" value', () => {
     const t = parseCsv('x,k,class\n1,5,A\n2,5,B\n3,5,A\n4,5,B\n', { file: 'e.csv' });
-    const p = fitPreprocessor(t, Int32Array.from([0, 1, 2, 3]), { discretize: { method: 'equal-frequency', bins: 2 }, missing: 'as-value' });
+    const p = fitPreprocessor(t, Int32Array.from([0, 1, 2, 3]), {
+      discretize: { method: 'equal-frequency', bins: 2 },
+      missing: 'as-value',
+    });
     expect(p.describe().discretize).toEqual({ method: 'equal-frequency', bins: 2 });
     expect(p.describe().cuts).toEqual({ x: [2.5], k: [] });
     const d = p.transform(t, p.trainRows());
@@ -134,7 +147,10 @@ describe('fitPreprocessor', () => {
       new UserError('dataset t: column x is numeric; set preprocessing.discretize'),
     );
     const t = parseCsv('c,class\nu,A\nv,B\n', { file: 'c.csv' });
-    const d = fitPreprocessor(t, Int32Array.from([0, 1]), { discretize: { method: 'none' }, missing: 'as-value' }).transform(t, [1, 0]);
+    const d = fitPreprocessor(t, Int32Array.from([0, 1]), {
+      discretize: { method: 'none' },
+      missing: 'as-value',
+    }).transform(t, [1, 0]);
     expect(cols(d)).toEqual([[1, 0]]);
     expect(Array.from(d.cards)).toEqual([2]);
   });
@@ -150,7 +166,10 @@ describe('fitPreprocessor', () => {
 
   it('transform accepts a table with the same schema and refuses a different one', () => {
     const p = fitPreprocessor(TABLE, TRAIN, median('as-value'));
-    const copy = parseCsv(['x,c,class', '9,w,B', '1,u,A', '0,v,A'].join('\n'), { file: 'copy.csv', columnTypes: { x: 'numeric' } });
+    const copy = parseCsv(['x,c,class', '9,w,B', '1,u,A', '0,v,A'].join('\n'), {
+      file: 'copy.csv',
+      columnTypes: { x: 'numeric' },
+    });
     // Same labels (u,v,w and A,B) → same codes.
     expect(() => p.transform(copy, [0])).not.toThrow();
     const other = parseCsv('x,c,class\n1,u,A\n', { file: 'o.csv' });

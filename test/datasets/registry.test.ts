@@ -60,11 +60,23 @@ describe('registry', () => {
       source: { package: 'weka', version: '3.6.14-3', path: 'weka examples: iris.arff' },
       groups: ['quickstart', 'hdp68', 'subbkb', 'small'],
     });
-    expect(iris.columnTypes).toEqual({ sepallength: 'numeric', sepalwidth: 'numeric', petallength: 'numeric', petalwidth: 'numeric' });
+    expect(iris.columnTypes).toEqual({
+      sepallength: 'numeric',
+      sepalwidth: 'numeric',
+      petallength: 'numeric',
+      petalwidth: 'numeric',
+    });
   });
 
   it('groups', () => {
-    expect(reg.group('quickstart').map((e) => e.name)).toEqual(['breast-cancer', 'car', 'house-votes-84', 'iris', 'tic-tac-toe', 'zoo']);
+    expect(reg.group('quickstart').map((e) => e.name)).toEqual([
+      'breast-cancer',
+      'car',
+      'house-votes-84',
+      'iris',
+      'tic-tac-toe',
+      'zoo',
+    ]);
     expect(reg.group('hdp68').length).toBe(manifest.datasets.filter((d) => d.lists.includes('hdp68')).length);
     expect(reg.group('hdp68').length).toBe(60);
     expect(reg.group('subbkb').length).toBe(18);
@@ -102,7 +114,9 @@ describe('registry', () => {
     expect(userError(() => reg.resolve('hdp86', { where: 'spec.yaml:4:5' }))).toBe(
       "spec.yaml:4:5: unknown data set or group 'hdp86'; did you mean hdp68?",
     );
-    expect(userError(() => reg.get('thyroid'))).toBe("unknown data set 'thyroid'; did you mean hypothyroid, new-thyroid, thyroid0387?");
+    expect(userError(() => reg.get('thyroid'))).toBe(
+      "unknown data set 'thyroid'; did you mean hypothyroid, new-thyroid, thyroid0387?",
+    );
     expect(userError(() => reg.group('tiny'))).toMatch(/^unknown data set group 'tiny'/);
     expect(userError(() => reg.resolve('nope/missing.csv', { baseDir: ROOT, where: 'spec.yaml:9:5' }))).toBe(
       `spec.yaml:9:5: dataset file 'nope/missing.csv' not found (looked for ${ROOT}/nope/missing.csv)`,
@@ -124,7 +138,9 @@ describe('registry file errors', () => {
   }
 
   it('names the file, the line or the entry, and the problem', () => {
-    expect(registryError('datasets:\n  - name: a\n    file: [x\n')).toMatch(/^configs\/datasets\.yaml:4:1: Flow sequence/);
+    expect(registryError('datasets:\n  - name: a\n    file: [x\n')).toMatch(
+      /^configs\/datasets\.yaml:4:1: Flow sequence/,
+    );
     expect(registryError('datasets:\n  - name: a\n    file: a.csv\n    sha256: abc\n')).toBe(
       'configs/datasets.yaml: datasets[0] (a): sha256 must be 64 lowercase hex digits',
     );
@@ -200,7 +216,9 @@ describe('loadDataset', () => {
     expect(userError(() => loadDataset(userFileEntry('test/fixtures/datasets/ragged.csv', ROOT)))).toBe(
       `${ROOT}/test/fixtures/datasets/ragged.csv:3: row has 2 fields, header has 3`,
     );
-    expect(userError(() => loadDataset(userFileEntry('test/fixtures/datasets/sparse.arff', ROOT)))).toMatch(/sparse\.arff:6: sparse ARFF/);
+    expect(userError(() => loadDataset(userFileEntry('test/fixtures/datasets/sparse.arff', ROOT)))).toMatch(
+      /sparse\.arff:6: sparse ARFF/,
+    );
     expect(userError(() => loadDataset({ name: 'gone', file: 'data/uci/gone.csv' }))).toBe(
       "data/uci/gone.csv: cannot read data set 'gone' (ENOENT)",
     );

@@ -76,10 +76,29 @@ describe('synthetic data from a known random network', () => {
 
   it('bnclab synth writes the rows and the network; the file loads with the numeric column typed numeric', () => {
     const out = join(dir, 'cli.csv');
-    const r = cli(['synth', out, '--rows', '300', '--attributes', '4', '--cards', '3', '--classes', '3', '--numeric', '2', '--seed', 'x']);
+    const r = cli([
+      'synth',
+      out,
+      '--rows',
+      '300',
+      '--attributes',
+      '4',
+      '--cards',
+      '3',
+      '--classes',
+      '3',
+      '--numeric',
+      '2',
+      '--seed',
+      'x',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const net = JSON.parse(readFileSync(join(dir, 'cli.network.json'), 'utf8')) as { cards: number[]; numeric: string[]; classPrior: number[] };
+    const net = JSON.parse(readFileSync(join(dir, 'cli.network.json'), 'utf8')) as {
+      cards: number[];
+      numeric: string[];
+      classPrior: number[];
+    };
     expect(net.cards).toEqual([3, 3, 3, 3]);
     expect(net.numeric).toEqual(['a2']);
     expect(net.classPrior).toHaveLength(3);

@@ -15,12 +15,14 @@ describe('bnclab export predictions', () => {
     expect(cli(['run', SMALL, '--db', none, '--quiet', '--no-report'], { cwd }).code).toBe(0);
     const empty = cli(['export', 'predictions', SMALL, '--db', none, '--out', join(cwd, 'x.csv')], { cwd });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain("has no saved predictions; run it with --save-predictions");
+    expect(empty.stderr).toContain('has no saved predictions; run it with --save-predictions');
 
     expect(cli(['run', SMALL, '--db', db, '--quiet', '--no-report', '--save-predictions'], { cwd }).code).toBe(0);
     const csv = join(cwd, 'p.csv');
     const parquet = join(cwd, 'p.parquet');
-    expect(cli(['export', 'predictions', SMALL, '--db', db, '--out', csv], { cwd }).stdout).toBe(`${csv}: 1074 predictions\n`);
+    expect(cli(['export', 'predictions', SMALL, '--db', db, '--out', csv], { cwd }).stdout).toBe(
+      `${csv}: 1074 predictions\n`,
+    );
     expect(cli(['export', 'predictions', SMALL, '--db', db, '--out', parquet], { cwd }).code).toBe(0);
 
     const labels = await (async () => {
@@ -59,7 +61,9 @@ describe('bnclab export predictions', () => {
       );
       const s = await ResultStore.open(db, { readOnly: true });
       try {
-        const stored = await s.query(`SELECT sum(accuracy * n_test) / sum(n_test) AS a FROM results WHERE dataset = 'iris' AND method = 'nb/dirichlet'`);
+        const stored = await s.query(
+          `SELECT sum(accuracy * n_test) / sum(n_test) AS a FROM results WHERE dataset = 'iris' AND method = 'nb/dirichlet'`,
+        );
         expect(Number(acc.getRowObjectsJS()[0]!['a'])).toBeCloseTo(stored[0]!['a'] as number, 12);
       } finally {
         s.close();

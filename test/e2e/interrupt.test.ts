@@ -7,14 +7,21 @@ import { readDb } from '../helpers/db.js';
 const RESUME = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-resume.yaml');
 
 async function doneCount(db: string): Promise<number> {
-  return readDb(db, async (s) => (await s.query(`SELECT count(*)::INTEGER AS n FROM jobs WHERE status = 'done'`))[0]!['n'] as number);
+  return readDb(
+    db,
+    async (s) => (await s.query(`SELECT count(*)::INTEGER AS n FROM jobs WHERE status = 'done'`))[0]!['n'] as number,
+  );
 }
 
 /**
  * Start a run and send SIGINT once results are being stored; with `twice`, send a second SIGINT as soon as
  * the first has been acknowledged (while the finished results are being stored).
  */
-async function interrupt(db: string, cwd: string, twice: boolean): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+async function interrupt(
+  db: string,
+  cwd: string,
+  twice: boolean,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   const child = cliSpawn(['run', RESUME, '--db', db, '--workers', '2', '--no-report'], { cwd });
   let stderr = '';
   let stdout = '';
@@ -31,7 +38,9 @@ async function interrupt(db: string, cwd: string, twice: boolean): Promise<{ cod
       child.kill('SIGINT');
     }
   });
-  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, sig) => resolve([c, sig])));
+  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+    child.on('exit', (c, sig) => resolve([c, sig])),
+  );
   return { code, signal, stdout, stderr };
 }
 
@@ -41,7 +50,9 @@ describe('interrupting a run', () => {
     const db = join(cwd, 'int.duckdb');
     const r = await interrupt(db, cwd, false);
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/bnclab: interrupted: storing \d+ finished results, then stopping \(interrupt again to exit at once\)/);
+    expect(r.stderr).toMatch(
+      /bnclab: interrupted: storing \d+ finished results, then stopping \(interrupt again to exit at once\)/,
+    );
     const done = await doneCount(db);
     // What the run reports as done is what is stored.
     expect(r.stdout).toContain(`e2e-resume: ${done} jobs done, 0 failed, 0 already done, ${240 - done} not run`);
@@ -59,7 +70,8 @@ describe('interrupting a run', () => {
     // storing may already be over when it lands, and the run then ends as after one interrupt.
     // (After the run has returned, Node's default handler ends the process by the signal: also 130 in a shell.)
     expect(r.code === 130 || r.signal === 'SIGINT').toBe(true);
-    if (r.code === 130 && !/second interrupt: exiting now/.test(r.stderr)) expect(r.stdout).toMatch(/jobs done, 0 failed/);
+    if (r.code === 130 && !/second interrupt: exiting now/.test(r.stderr))
+      expect(r.stdout).toMatch(/jobs done, 0 failed/);
     const done = await doneCount(db);
     const again = cli(['run', RESUME, '--db', db, '--workers', '2', '--no-report'], { cwd });
     expect(again.code).toBe(0);

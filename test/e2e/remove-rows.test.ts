@@ -36,7 +36,10 @@ estimators: [dirichlet]
       return file;
     };
     const db = join(dir, 'r.duckdb');
-    for (const [name, missing] of [['removed', 'remove-rows'], ['dropped', 'drop-rows']]) {
+    for (const [name, missing] of [
+      ['removed', 'remove-rows'],
+      ['dropped', 'drop-rows'],
+    ]) {
       const r = cli(['run', spec(name, missing), '--db', db, '--no-report', '--workers', '1'], { cwd: dir });
       expect(r.stderr + r.stdout).toContain('5 jobs done, 0 failed');
       expect(r.code).toBe(0);
@@ -50,8 +53,18 @@ estimators: [dirichlet]
     const removed = await jobs('removed');
     expect(removed.map((j) => Number(j['n_train']) + Number(j['n_test']))).toEqual([232, 232, 232, 232, 232]);
     expect(removed.reduce((s, j) => s + Number(j['n_test']), 0)).toBe(232);
-    const folds = await query(db, `SELECT fold, count(*)::INTEGER AS n FROM folds WHERE split_key = '${String(removed[0]!['split_key'])}' GROUP BY fold ORDER BY fold`);
-    expect(folds.map((f) => [f['fold'], f['n']])).toEqual([[-2, 203], [0, 47], [1, 47], [2, 46], [3, 46], [4, 46]]);
+    const folds = await query(
+      db,
+      `SELECT fold, count(*)::INTEGER AS n FROM folds WHERE split_key = '${String(removed[0]!['split_key'])}' GROUP BY fold ORDER BY fold`,
+    );
+    expect(folds.map((f) => [f['fold'], f['n']])).toEqual([
+      [-2, 203],
+      [0, 47],
+      [1, 47],
+      [2, 46],
+      [3, 46],
+      [4, 46],
+    ]);
     // drop-rows: every row is tested (435), training folds lose their incomplete rows.
     const dropped = await jobs('dropped');
     expect(dropped.reduce((s, j) => s + Number(j['n_test']), 0)).toBe(435);

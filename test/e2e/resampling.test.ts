@@ -18,9 +18,13 @@ describe('resampling and data given by the user, through the CLI', () => {
     const dir = tempDir();
     // A user CSV (quoted header, CRLF) and its folds: row i is tested in fold (i mod 3) + 1.
     const rows = ['"x 1",x2,label'];
-    for (let i = 0; i < 30; i++) rows.push(`${['a', 'b', 'c'][i % 3]},${i % 2 ? 'u' : 'v'},${i % 3 === 0 || i % 5 === 0 ? 'yes' : 'no'}`);
+    for (let i = 0; i < 30; i++)
+      rows.push(`${['a', 'b', 'c'][i % 3]},${i % 2 ? 'u' : 'v'},${i % 3 === 0 || i % 5 === 0 ? 'yes' : 'no'}`);
     writeFileSync(join(dir, 'toy.csv'), rows.join('\r\n') + '\r\n');
-    writeFileSync(join(dir, 'toy-folds.csv'), 'fold\n' + Array.from({ length: 30 }, (_, i) => (i % 3) + 1).join('\n') + '\n');
+    writeFileSync(
+      join(dir, 'toy-folds.csv'),
+      'fold\n' + Array.from({ length: 30 }, (_, i) => (i % 3) + 1).join('\n') + '\n',
+    );
     writeFileSync(
       join(dir, 'spec.yaml'),
       `name: folds-as-data
@@ -51,7 +55,9 @@ save_predictions: true
       expect(probs[0]! + probs[1]!).toBeCloseTo(1, 12);
     }
     // Labels are coded in sorted order: 'no' = 0, 'yes' = 1.
-    expect(preds.filter((p) => p['truth'] === 1).map((p) => p['row'])).toEqual([0, 3, 5, 6, 9, 10, 12, 15, 18, 20, 21, 24, 25, 27]);
+    expect(preds.filter((p) => p['truth'] === 1).map((p) => p['row'])).toEqual([
+      0, 3, 5, 6, 9, 10, 12, 15, 18, 20, 21, 24, 25, 27,
+    ]);
   });
 
   it('runs repeated stratified holdout on a shipped dataset', async () => {
@@ -67,7 +73,10 @@ estimators: [mle, eap]
     );
     const db = join(dir, 'h.duckdb');
     expect(cli(['run', join(dir, 'spec.yaml'), '--db', db, '--no-report'], { cwd: dir }).code).toBe(0);
-    const res = await query(db, `SELECT "repeat", fold, n_test, n_train, accuracy FROM results ORDER BY "repeat", method`);
+    const res = await query(
+      db,
+      `SELECT "repeat", fold, n_test, n_train, accuracy FROM results ORDER BY "repeat", method`,
+    );
     expect(res).toHaveLength(6);
     for (const x of res) {
       expect(x['fold']).toBe(0);
@@ -76,7 +85,10 @@ estimators: [mle, eap]
       expect(x['accuracy'] as number).toBeGreaterThan(0.75); // NB on car is about 0.85
     }
     // Three different test sets, each shared by both estimators.
-    const sets = await query(db, `SELECT "repeat", sum(fold + 1)::INTEGER AS tested FROM folds GROUP BY "repeat" ORDER BY "repeat"`);
+    const sets = await query(
+      db,
+      `SELECT "repeat", sum(fold + 1)::INTEGER AS tested FROM folds GROUP BY "repeat" ORDER BY "repeat"`,
+    );
     expect(sets.map((s) => s['tested'])).toEqual([432, 432, 432]);
   });
 });

@@ -34,10 +34,18 @@ describe('bnclab run on real shipped data', () => {
     expect(new Set(iris.filter((r) => r['method'] === 'tan/dirichlet').map((r) => r['n_arcs']))).toEqual(new Set([7]));
     expect(new Set(iris.filter((r) => r['method'] === 'nb/dirichlet').map((r) => r['n_arcs']))).toEqual(new Set([4]));
     // n_feature_arcs counts attribute-to-attribute arcs only (bnclassify's count): 3 for TAN, 0 for NB.
-    expect(new Set(iris.filter((r) => r['method'] === 'tan/dirichlet').map((r) => r['n_feature_arcs']))).toEqual(new Set([3]));
-    expect(new Set(iris.filter((r) => r['method'] === 'nb/dirichlet').map((r) => r['n_feature_arcs']))).toEqual(new Set([0]));
+    expect(new Set(iris.filter((r) => r['method'] === 'tan/dirichlet').map((r) => r['n_feature_arcs']))).toEqual(
+      new Set([3]),
+    );
+    expect(new Set(iris.filter((r) => r['method'] === 'nb/dirichlet').map((r) => r['n_feature_arcs']))).toEqual(
+      new Set([0]),
+    );
     // The fold assignment is stored as data.
-    const folds = await readDb(db, (s) => s.query(`SELECT count(*)::INTEGER AS n FROM folds f JOIN splits s USING (split_key) JOIN datasets d USING (dataset_hash) WHERE d.name = 'iris'`));
+    const folds = await readDb(db, (s) =>
+      s.query(
+        `SELECT count(*)::INTEGER AS n FROM folds f JOIN splits s USING (split_key) JOIN datasets d USING (dataset_hash) WHERE d.name = 'iris'`,
+      ),
+    );
     expect(folds[0]!['n']).toBe(150);
 
     const report = readFileSync(join(cwd, 'results', 'e2e-small', 'report.md'), 'utf8');
@@ -96,7 +104,9 @@ describe('bnclab run on real shipped data', () => {
     const afterByKey = new Map(after.map((x) => [x['job_key'], x]));
     for (const b of before) expect(afterByKey.get(b['job_key'])).toEqual(b); // untouched: not recomputed
     const counts = await readDb(killed, (s) =>
-      s.query(`SELECT count(*)::INTEGER AS n, count(DISTINCT job_key)::INTEGER AS k FROM results WHERE experiment = 'e2e-resume'`),
+      s.query(
+        `SELECT count(*)::INTEGER AS n, count(DISTINCT job_key)::INTEGER AS k FROM results WHERE experiment = 'e2e-resume'`,
+      ),
     );
     expect(counts[0]).toEqual({ n: 240, k: 240 });
 

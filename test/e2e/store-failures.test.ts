@@ -1,11 +1,21 @@
 /** A database that cannot be used, or a report that cannot be written: one line and a documented exit code. */
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, openSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { cli, ROOT, tempDir } from '../helpers/cli.js';
 
 const SMALL = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml');
-const run = (db: string, cwd: string, extra: string[] = ['--no-report']) => cli(['run', SMALL, '--db', db, '--workers', '2', '--quiet', ...extra], { cwd });
+const run = (db: string, cwd: string, extra: string[] = ['--no-report']) =>
+  cli(['run', SMALL, '--db', db, '--workers', '2', '--quiet', ...extra], { cwd });
 
 function oneLine(stderr: string): string {
   const lines = stderr.trim().split('\n');
@@ -34,14 +44,18 @@ describe('results database failures', () => {
     writeFileSync(garbage, Buffer.alloc(100_000, 0x5a));
     let r = run(garbage, cwd);
     expect(r.code).toBe(4);
-    expect(oneLine(r.stderr)).toBe(`bnclab: ${garbage}: cannot open the results database: the file is not a DuckDB database; move it aside or use --db <other file>`);
+    expect(oneLine(r.stderr)).toBe(
+      `bnclab: ${garbage}: cannot open the results database: the file is not a DuckDB database; move it aside or use --db <other file>`,
+    );
 
     const truncated = join(cwd, 'truncated.duckdb');
     copyFileSync(good, truncated);
     truncateSync(truncated, Math.floor(size / 4));
     r = run(truncated, cwd);
     expect(r.code).toBe(4);
-    expect(oneLine(r.stderr)).toMatch(/truncated\.duckdb: .*the file is truncated or damaged \(IO Error: .*\); move it aside or use --db <other file>$/);
+    expect(oneLine(r.stderr)).toMatch(
+      /truncated\.duckdb: .*the file is truncated or damaged \(IO Error: .*\); move it aside or use --db <other file>$/,
+    );
 
     // Overwrite the data blocks (not the header): found only when read, during registration.
     const damaged = join(cwd, 'damaged.duckdb');
@@ -60,7 +74,9 @@ describe('results database failures', () => {
     const db = join(cwd, 'afile', 'x.duckdb');
     const r = run(db, cwd);
     expect(r.code).toBe(4);
-    expect(oneLine(r.stderr)).toBe(`bnclab: ${db}: cannot create the folder ${join(cwd, 'afile')}: a part of that path is a file, not a folder`);
+    expect(oneLine(r.stderr)).toBe(
+      `bnclab: ${db}: cannot create the folder ${join(cwd, 'afile')}: a part of that path is a file, not a folder`,
+    );
   });
 
   it('a report that cannot be written after a finished run: results kept, one line, exit 5', () => {
@@ -71,7 +87,9 @@ describe('results database failures', () => {
     const r = run(db, cwd, []);
     expect(r.code).toBe(5);
     expect(r.stdout).toContain('30 jobs done, 0 failed');
-    expect(oneLine(r.stderr)).toMatch(/^bnclab: the results are stored, but the report could not be written: .*e2e-small.*; fix that and run 'bnclab report .*e2e-small\.yaml'$/);
+    expect(oneLine(r.stderr)).toMatch(
+      /^bnclab: the results are stored, but the report could not be written: .*e2e-small.*; fix that and run 'bnclab report .*e2e-small\.yaml'$/,
+    );
     const again = run(db, cwd);
     expect(again.stdout).toContain('30 already done');
   });

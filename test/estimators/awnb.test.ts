@@ -134,7 +134,10 @@ describe("tables: renormalized (bnclassify's way of applying the weights)", () =
     const plain = awnb.fit(d, s, {}, ctx) as WeightedNaiveBayes;
     const renorm = awnb.fit(d, s, { tables: 'renormalized' }, ctx) as WeightedNaiveBayes;
     expect([...renorm.weights]).toEqual([1, 1, 1]);
-    const expected = new WeightedNaiveBayes(renormalizedTables(naiveBayesTables(d, 1), plain.weights), Float64Array.from([1, 1, 1]));
+    const expected = new WeightedNaiveBayes(
+      renormalizedTables(naiveBayesTables(d, 1), plain.weights),
+      Float64Array.from([1, 1, 1]),
+    );
     const got = renorm.posterior(d);
     const want = expected.posterior(d);
     for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(want[i]!, 14);
@@ -175,8 +178,8 @@ const R_RPART: Record<string, string> = {
   'iris-1': 'V1=4 V2=5 V3=1 V4=3',
 };
 
-describe('tree: rpart reproduces R rpart (bnclassify\'s trees)', () => {
-  it.each(Object.keys(R_RPART))('%s: minimum testing depths equal rpart\'s', (key) => {
+describe("tree: rpart reproduces R rpart (bnclassify's trees)", () => {
+  it.each(Object.keys(R_RPART))("%s: minimum testing depths equal rpart's", (key) => {
     const t = Number(key.slice(key.lastIndexOf('-') + 1));
     const name = key.slice(0, key.lastIndexOf('-'));
     const d = shipped(name, 'mdl'); // missing values kept (available case); iris and heart-statlog have none
@@ -185,10 +188,11 @@ describe('tree: rpart reproduces R rpart (bnclassify\'s trees)', () => {
     for (let i = 0; i < Math.trunc(d.n * 0.5); i++) counts[rng.int(d.n)]!++;
     const rows: number[] = [];
     const w: number[] = [];
-    for (let i = 0; i < d.n; i++) if (counts[i]! > 0) {
-      rows.push(i);
-      w.push(counts[i]!);
-    }
+    for (let i = 0; i < d.n; i++)
+      if (counts[i]! > 0) {
+        rows.push(i);
+        w.push(counts[i]!);
+      }
     const depths = rpartMinTestingDepths(d, Int32Array.from(rows), Float64Array.from(w));
     const want = new Int32Array(d.columns.length);
     for (const kv of R_RPART[key]!.split(' ')) {
@@ -203,9 +207,14 @@ describe('tree: rpart reproduces R rpart (bnclassify\'s trees)', () => {
     const s = naiveBayesStructure(3);
     const r = awnb.fit(d, s, { tree: 'rpart' }, ctx) as WeightedNaiveBayes;
     const samples = awnbSamples(d, 10, 0.5, ctx.rng.derive('awnb'));
-    const w = awnbWeightsFromDepths(samples.map((x) => rpartMinTestingDepths(d, x.rows, x.weights)), 3);
+    const w = awnbWeightsFromDepths(
+      samples.map((x) => rpartMinTestingDepths(d, x.rows, x.weights)),
+      3,
+    );
     expect([...r.weights]).toEqual([...w]);
-    expect([...(awnb.fit(d, s, {}, ctx) as WeightedNaiveBayes).weights]).toEqual([...(awnb.fit(d, s, { tree: 'c45' }, ctx) as WeightedNaiveBayes).weights]);
+    expect([...(awnb.fit(d, s, {}, ctx) as WeightedNaiveBayes).weights]).toEqual([
+      ...(awnb.fit(d, s, { tree: 'c45' }, ctx) as WeightedNaiveBayes).weights,
+    ]);
     expect(() => awnb.fit(d, s, { tree: 'cart' } as never, ctx)).toThrow(UserError);
   });
 });

@@ -135,7 +135,9 @@ describe('registered estimators', () => {
 
   it('fit uses the defaults: dirichlet = Laplace NB posterior 9/23 on the worked example', () => {
     const test = discreteFromArrays({ cards: [2, 2, 3], rows: [[1, 0, 2]], classes: [0], classCard: 2 });
-    const p = dirichlet.fit(tinyData(), naiveBayesStructure(3), withDefaults(dirichlet, undefined), ctx).posterior(test);
+    const p = dirichlet
+      .fit(tinyData(), naiveBayesStructure(3), withDefaults(dirichlet, undefined), ctx)
+      .posterior(test);
     expect(p[0]).toBeCloseTo(9 / 23, 14);
     const q = dirichlet.fit(tinyData(), naiveBayesStructure(3), {}, ctx).posterior(test);
     expect(q[0]).toBeCloseTo(9 / 23, 14);
@@ -150,7 +152,11 @@ describe('registered estimators', () => {
   });
 
   it('fits ensembles member by member', () => {
-    const s: Structure = { m: 3, parents: naiveBayesStructure(3).parents, members: [{ weight: 1, structure: naiveBayesStructure(3) }] };
+    const s: Structure = {
+      m: 3,
+      parents: naiveBayesStructure(3).parents,
+      members: [{ weight: 1, structure: naiveBayesStructure(3) }],
+    };
     const test = discreteFromArrays({ cards: [2, 2, 3], rows: [[1, 0, 2]], classes: [0], classCard: 2 });
     expect(dirichlet.fit(tinyData(), s, { alpha: 1 }, ctx).posterior(test)[0]).toBeCloseTo(9 / 23, 14);
   });

@@ -46,7 +46,9 @@ function byHand(train: DiscreteData, s: Structure, test: DiscreteData, seed: str
   const out = new Float64Array(test.n * test.classCard);
   members.forEach((mem, q) => {
     const d = mem.rows ? selectRows(train, mem.rows) : train;
-    const p = fitHdpModel(d, mem.structure, hdpSettings(PARAMS), { rng: new Rng(seed).derive(`structure/${q}`) }).posterior(test);
+    const p = fitHdpModel(d, mem.structure, hdpSettings(PARAMS), {
+      rng: new Rng(seed).derive(`structure/${q}`),
+    }).posterior(test);
     const w = mem.weight / total;
     for (let i = 0; i < out.length; i++) out[i] += w * p[i]!;
   });
@@ -81,8 +83,12 @@ describe('hdp fits ensemble members on their own rows', () => {
     const p = hdp.fit(train, s, PARAMS, { rng: new Rng('disjoint') }).posterior(test);
     // Separately: member 0 on the even rows with seed stream structure/0, member 1 on the odd rows with
     // structure/1, then ½ P_0 + ½ P_1 — bit for bit.
-    const pe = fitHdpModel(selectRows(train, even), tanish, hdpSettings(PARAMS), { rng: new Rng('disjoint').derive('structure/0') }).posterior(test);
-    const po = fitHdpModel(selectRows(train, odd), naiveBayesStructure(4), hdpSettings(PARAMS), { rng: new Rng('disjoint').derive('structure/1') }).posterior(test);
+    const pe = fitHdpModel(selectRows(train, even), tanish, hdpSettings(PARAMS), {
+      rng: new Rng('disjoint').derive('structure/0'),
+    }).posterior(test);
+    const po = fitHdpModel(selectRows(train, odd), naiveBayesStructure(4), hdpSettings(PARAMS), {
+      rng: new Rng('disjoint').derive('structure/1'),
+    }).posterior(test);
     const want = new Float64Array(pe.length);
     for (let i = 0; i < want.length; i++) want[i] = 0.5 * pe[i]! + 0.5 * po[i]!;
     expect([...p]).toEqual([...want]);
@@ -91,7 +97,7 @@ describe('hdp fits ensemble members on their own rows', () => {
     expect(maxDiff(p, full)).toBeGreaterThan(1e-3);
   });
 
-  it('bagging × hdp: the bootstraps\' rows are used (= member-by-member fit; differs from fitting on all rows)', () => {
+  it("bagging × hdp: the bootstraps' rows are used (= member-by-member fit; differs from fitting on all rows)", () => {
     const learner = getStructure('bagging')!;
     const s = learner.learn(train, withDefaults(learner, { members: 3 }), { rng: new Rng('bagging/structure') });
     expect(s.members!.length).toBe(3);
@@ -102,9 +108,11 @@ describe('hdp fits ensemble members on their own rows', () => {
     expect(maxDiff(p, full)).toBeGreaterThan(1e-3);
   });
 
-  it('subbkb × hdp: the subsamples\' rows are used (= member-by-member fit; differs from fitting on all rows)', () => {
+  it("subbkb × hdp: the subsamples' rows are used (= member-by-member fit; differs from fitting on all rows)", () => {
     const learner = getStructure('subbkb')!;
-    const s = learner.learn(train, withDefaults(learner, { t: 2, k: 2, apses: false }), { rng: new Rng('subbkb/structure') });
+    const s = learner.learn(train, withDefaults(learner, { t: 2, k: 2, apses: false }), {
+      rng: new Rng('subbkb/structure'),
+    });
     expect(s.members!.length).toBeGreaterThanOrEqual(2);
     expect(s.members!.every((m) => m.rows !== undefined && m.rows.length === Math.floor(0.9 * train.n))).toBe(true);
     const p = hdp.fit(train, s, PARAMS, { rng: new Rng('subbkb') }).posterior(test);
@@ -125,7 +133,9 @@ describe('hdp and row-weighted members (bAN_mix)', () => {
       ],
     };
     expect(() => hdp.fit(train, s, PARAMS, { rng: new Rng('w') })).toThrow(UserError);
-    expect(() => hdp.fit(train, s, PARAMS, { rng: new Rng('w') })).toThrow(/^hdp cannot fit weighted rows \(member 1 of the ensemble/);
+    expect(() => hdp.fit(train, s, PARAMS, { rng: new Rng('w') })).toThrow(
+      /^hdp cannot fit weighted rows \(member 1 of the ensemble/,
+    );
   });
 
   it('is declared: the registry marks hdp × ban-mix incompatible and the spec validator rejects the pair', () => {
@@ -136,12 +146,19 @@ describe('hdp and row-weighted members (bAN_mix)', () => {
     const spec = (extra: string) =>
       `name: t\ndatasets: [iris]\nresampling: { method: cv, folds: 2 }\nmethods:\n  - { structure: ban-mix, estimator: hdp }\n  - { structure: nb, estimator: hdp }\n${extra}`;
     expect(() => parseSpec(spec(''), 'hdp-ban.yaml')).toThrow(UserError);
-    expect(() => parseSpec(spec(''), 'hdp-ban.yaml')).toThrow(/estimator 'hdp' does not apply to structure 'ban-mix' \(cannot fit members fitted on row weights \(fractional counts\)\)/);
+    expect(() => parseSpec(spec(''), 'hdp-ban.yaml')).toThrow(
+      /estimator 'hdp' does not apply to structure 'ban-mix' \(cannot fit members fitted on row weights \(fractional counts\)\)/,
+    );
     // in a structures × estimators product an exclude entry lets the rest of the grid run (exclude does not act
     // on pairs listed by name under methods:)
-    const product = (extra: string) => `name: t\ndatasets: [iris]\nresampling: { method: cv, folds: 2 }\nstructures: [ban-mix, nb]\nestimators: [hdp]\n${extra}`;
-    expect(() => parseSpec(product(''), 'hdp-ban.yaml')).toThrow(/add \{structure: ban-mix, estimator: hdp\} to exclude:/);
-    expect(() => parseSpec(product('exclude:\n  - { structure: ban-mix, estimator: hdp }\n'), 'hdp-ban.yaml')).not.toThrow();
+    const product = (extra: string) =>
+      `name: t\ndatasets: [iris]\nresampling: { method: cv, folds: 2 }\nstructures: [ban-mix, nb]\nestimators: [hdp]\n${extra}`;
+    expect(() => parseSpec(product(''), 'hdp-ban.yaml')).toThrow(
+      /add \{structure: ban-mix, estimator: hdp\} to exclude:/,
+    );
+    expect(() =>
+      parseSpec(product('exclude:\n  - { structure: ban-mix, estimator: hdp }\n'), 'hdp-ban.yaml'),
+    ).not.toThrow();
     expect(() => parseSpec(spec(''), 'hdp-ban.yaml')).toThrow(/remove it from methods:/);
   });
 });

@@ -17,7 +17,14 @@ import { loadDataset } from '../../src/datasets/load.js';
 import { fitPreprocessor } from '../../src/datasets/preprocess.js';
 import { MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
 import { previousColumnsStructure } from '../../src/bn/structure.js';
-import { ContextTree, LogStirlingCache, Variates, hdp, hdpSettings, type HdpParams } from '../../src/estimators/hdp/index.js';
+import {
+  ContextTree,
+  LogStirlingCache,
+  Variates,
+  hdp,
+  hdpSettings,
+  type HdpParams,
+} from '../../src/estimators/hdp/index.js';
 import { Rng } from '../../src/util/rng.js';
 
 function shipped(name: string): DiscreteData {
@@ -40,10 +47,56 @@ function fnv(p: Float64Array | Int32Array): string {
 
 // Recorded from the implementation at commit a38a8bd, which the Table 1 test validates.
 const CASES: { name: string; k: number; params: HdpParams; rows: number; hash: string; first: number[] }[] = [
-  { name: 'car', k: 2, params: {}, rows: 576, hash: '2cd5ebd5', first: [8.641264372030084e-05, 6.538289236296338e-05, 0.9998135537147658, 3.4650749150975346e-05, 0.00010749036099568609, 6.330019768732515e-05, 0.9997519325928238, 7.727684849321588e-05, 0.0001019271154023485, 6.997791715233365e-05, 0.9997329933542478, 9.510161319752906e-05, 0.00955701493055397, 0.0020035251725223327, 0.9878144762166846, 0.000624983680239111] },
-  { name: 'car', k: 2, params: { tying: 'none', prior: 'paper', concentrationEvery: 1 }, rows: 576, hash: '7866aa30', first: [2.5959220787219995e-05, 2.770551415011179e-05, 0.9999046231799404, 4.171208512229489e-05, 1.2311432725877017e-05, 0.00019697393302138628, 0.9996195258767946, 0.00017118875745797524, 4.973114979604141e-06, 0.00036683386794037154, 0.9996263088997386, 1.8841173414343456e-06, 0.01276390955232233, 0.0010124051509064185, 0.9860937308590924, 0.0001299544376788922] },
-  { name: 'car', k: 2, params: { tying: 'same-parent', classPrior: 'hdp' }, rows: 576, hash: 'f743908e', first: [2.3416797044187108e-05, 6.263021847248957e-05, 0.9998461486277278, 6.780435675553774e-05, 3.2421805375840135e-05, 5.9155878594712404e-05, 0.9998426497420883, 6.57725739411304e-05, 3.710258632277863e-05, 9.63843877152144e-05, 0.9997796778344837, 8.683519147831967e-05, 0.006259223027219316, 0.0018758129642273288, 0.9914736690376407, 0.0003912949709127105] },
-  { name: 'breast-cancer', k: 1, params: { tying: 'single', window: 3 }, rows: 96, hash: '1f0d689f', first: [0.5762089739947458, 0.42379102600525415, 0.19938015107593177, 0.8006198489240683, 0.7888994303898171, 0.2111005696101828, 0.1985256041128845, 0.8014743958871154] },
+  {
+    name: 'car',
+    k: 2,
+    params: {},
+    rows: 576,
+    hash: '2cd5ebd5',
+    first: [
+      8.641264372030084e-5, 6.538289236296338e-5, 0.9998135537147658, 3.4650749150975346e-5, 0.00010749036099568609,
+      6.330019768732515e-5, 0.9997519325928238, 7.727684849321588e-5, 0.0001019271154023485, 6.997791715233365e-5,
+      0.9997329933542478, 9.510161319752906e-5, 0.00955701493055397, 0.0020035251725223327, 0.9878144762166846,
+      0.000624983680239111,
+    ],
+  },
+  {
+    name: 'car',
+    k: 2,
+    params: { tying: 'none', prior: 'paper', concentrationEvery: 1 },
+    rows: 576,
+    hash: '7866aa30',
+    first: [
+      2.5959220787219995e-5, 2.770551415011179e-5, 0.9999046231799404, 4.171208512229489e-5, 1.2311432725877017e-5,
+      0.00019697393302138628, 0.9996195258767946, 0.00017118875745797524, 4.973114979604141e-6, 0.00036683386794037154,
+      0.9996263088997386, 1.8841173414343456e-6, 0.01276390955232233, 0.0010124051509064185, 0.9860937308590924,
+      0.0001299544376788922,
+    ],
+  },
+  {
+    name: 'car',
+    k: 2,
+    params: { tying: 'same-parent', classPrior: 'hdp' },
+    rows: 576,
+    hash: 'f743908e',
+    first: [
+      2.3416797044187108e-5, 6.263021847248957e-5, 0.9998461486277278, 6.780435675553774e-5, 3.2421805375840135e-5,
+      5.9155878594712404e-5, 0.9998426497420883, 6.57725739411304e-5, 3.710258632277863e-5, 9.63843877152144e-5,
+      0.9997796778344837, 8.683519147831967e-5, 0.006259223027219316, 0.0018758129642273288, 0.9914736690376407,
+      0.0003912949709127105,
+    ],
+  },
+  {
+    name: 'breast-cancer',
+    k: 1,
+    params: { tying: 'single', window: 3 },
+    rows: 96,
+    hash: '1f0d689f',
+    first: [
+      0.5762089739947458, 0.42379102600525415, 0.19938015107593177, 0.8006198489240683, 0.7888994303898171,
+      0.2111005696101828, 0.1985256041128845, 0.8014743958871154,
+    ],
+  },
 ];
 
 describe('HDP posteriors are bit-identical to commit a38a8bd for a fixed seed', () => {
@@ -63,7 +116,12 @@ describe('HDP posteriors are bit-identical to commit a38a8bd for a fixed seed', 
     const te = selectRows(d, test);
     expect(te.n).toBe(c.rows);
     if (c.name === 'breast-cancer') expect(te.columns.some((col) => col.includes(MISSING))).toBe(true); // the CPT path too
-    const model = hdp.fit(tr, previousColumnsStructure(d.columns.length, c.k), { iterations: 300, ...c.params }, { rng: new Rng(`pin/${c.name}/${JSON.stringify(c.params)}`) });
+    const model = hdp.fit(
+      tr,
+      previousColumnsStructure(d.columns.length, c.k),
+      { iterations: 300, ...c.params },
+      { rng: new Rng(`pin/${c.name}/${JSON.stringify(c.params)}`) },
+    );
     const p = model.posterior(te);
     expect([...p.subarray(0, c.first.length)]).toEqual(c.first);
     expect(fnv(p)).toBe(c.hash);
@@ -72,7 +130,13 @@ describe('HDP posteriors are bit-identical to commit a38a8bd for a fixed seed', 
   it('the log-space weights path (one tree, no tying, paper prior, concentrations every iteration)', () => {
     const d = data('car');
     // safety | class, lug_boot, persons over all 1,728 rows
-    const tree = new ContextTree(d.columns[5]!, d.cards[5]!, [d.classColumn, d.columns[4]!, d.columns[3]!], [d.classCard, d.cards[4]!, d.cards[3]!], d.n);
+    const tree = new ContextTree(
+      d.columns[5]!,
+      d.cards[5]!,
+      [d.classColumn, d.columns[4]!, d.columns[3]!],
+      [d.classCard, d.cards[4]!, d.cards[3]!],
+      d.n,
+    );
     const settings = hdpSettings({ iterations: 300, tying: 'none', prior: 'paper', concentrationEvery: 1 });
     for (const logWeights of [true, false]) {
       tree.sample(settings, new LogStirlingCache(), new Variates(new Rng('pin/tree')), undefined, logWeights);

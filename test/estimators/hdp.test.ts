@@ -53,7 +53,9 @@ describe('log Stirling numbers of the first kind', () => {
     const c = new LogStirlingCache();
     expect(Math.exp(c.logS(5, 2))).toBeCloseTo(50, 9);
     const row10 = [0, 362880, 1026576, 1172700, 723680, 269325, 63273, 9450, 870, 45, 1];
-    row10.forEach((v, t) => (v === 0 ? expect(c.logS(10, t)).toBe(-Infinity) : expect(Math.exp(c.logS(10, t)) / v).toBeCloseTo(1, 13)));
+    row10.forEach((v, t) =>
+      v === 0 ? expect(c.logS(10, t)).toBe(-Infinity) : expect(Math.exp(c.logS(10, t)) / v).toBeCloseTo(1, 13),
+    );
     let logFact = 0; // log (n−1)!
     for (let n = 1; n <= 300; n++) {
       expect(c.logS(n, 1)).toBeCloseTo(logFact, 9);
@@ -256,7 +258,11 @@ describe('context tree', () => {
       x[r] = (a[r]! + (rng.next() < 0.6 ? b[r]! : rng.int(3))) % 3;
     }
     const tr = new ContextTree(x, 3, [a, b], [3, 4], N);
-    tr.sample(hdpSettings({ iterations: 300, tying: 'same-parent' }), new LogStirlingCache(), new Variates(new Rng('s')));
+    tr.sample(
+      hdpSettings({ iterations: 300, tying: 'same-parent' }),
+      new LogStirlingCache(),
+      new Variates(new Rng('s')),
+    );
     const K = 3;
     for (let i = 0; i < tr.size; i++) {
       for (let k = 0; k < K; k++) {
@@ -268,7 +274,8 @@ describe('context tree', () => {
       }
       if (tr.childStart[i]! >= 0) {
         const sum = new Array<number>(K).fill(0);
-        for (let j = 0; j < tr.size; j++) if (tr.parent[j] === i) for (let k = 0; k < K; k++) sum[k] += tr.t[j * K + k]!;
+        for (let j = 0; j < tr.size; j++)
+          if (tr.parent[j] === i) for (let k = 0; k < K; k++) sum[k] += tr.t[j * K + k]!;
         expect([...tr.n.subarray(i * K, i * K + K)]).toEqual(sum);
       }
     }
@@ -314,7 +321,7 @@ function within(mean: number, ref: number, sd: number): void {
 describe('paper Table 1 (NB worked example): 50,000 iterations, no tying, concentrations every iteration', () => {
   const base: HdpParams = { iterations: 50000, tying: 'none', concentrationEvery: 1 };
 
-  it("paper prior ν0 = μ0 = 0 reproduces Table 1: D1 [0.89, 0.79], D2 [0.86, 0.34]", () => {
+  it('paper prior ν0 = μ0 = 0 reproduces Table 1: D1 [0.89, 0.79], D2 [0.86, 0.34]', () => {
     // reference §2 (30 seeds): D1 0.888 (0.003), 0.795 (0.0002); D2 0.858 (0.005), 0.342 (0.001); roots 0.705, 0.557
     const d1 = table1Runs(D1, { ...base, prior: 'paper' }, 10);
     within(d1[0]!, 0.888, 0.003);
@@ -332,7 +339,8 @@ describe('paper Table 1 (NB worked example): 50,000 iterations, no tying, concen
       [d2[0]!, 0.86, 0.005],
       [d2[1]!, 0.34, 0.001],
     ];
-    for (const [ours, paper, sd] of printed) expect(Math.abs(ours - paper)).toBeLessThanOrEqual(0.005 + (3 * sd) / Math.sqrt(10));
+    for (const [ours, paper, sd] of printed)
+      expect(Math.abs(ours - paper)).toBeLessThanOrEqual(0.005 + (3 * sd) / Math.sqrt(10));
   });
 
   it("the authors' shipped prior Gamma(2, 1) gives D1 0.872 / 0.794 and D2 0.832 / 0.339 instead", () => {
@@ -354,7 +362,11 @@ describe("heart-attack toy data (authors' Test2LevelsExampleHeartAttack), code d
   const rows =
     'yes,heavy,tall;no,light,short;no,heavy,med;no,light,med;no,light,short;no,heavy,med;yes,heavy,short;no,heavy,tall;' +
     'no,heavy,tall;no,light,short;no,heavy,tall;no,light,med;no,heavy,med;no,light,med;yes,heavy,med';
-  const codes: Record<string, number>[] = [{ yes: 0, no: 1 }, { heavy: 0, light: 1 }, { tall: 0, short: 1, med: 2 }];
+  const codes: Record<string, number>[] = [
+    { yes: 0, no: 1 },
+    { heavy: 0, light: 1 },
+    { tall: 0, short: 1, med: 2 },
+  ];
   const table = rows.split(';').map((r) => r.split(','));
   const cols = [0, 1, 2].map((j) => Int32Array.from(table.map((r) => codes[j]![r[j]!]!)));
 
@@ -409,14 +421,28 @@ describe('the estimator', () => {
   }
   const ctx = (seed: string) => ({ rng: new Rng(seed) });
 
-  it('is registered with the authors\' defaults and rejects bad parameters with a UserError', () => {
-    expect(hdp.defaults).toMatchObject({ iterations: 5000, tying: 'level', prior: 'code', concentrationEvery: 5, maxConcentration: 4000, window: 10 });
+  it("is registered with the authors' defaults and rejects bad parameters with a UserError", () => {
+    expect(hdp.defaults).toMatchObject({
+      iterations: 5000,
+      tying: 'level',
+      prior: 'code',
+      concentrationEvery: 5,
+      maxConcentration: 4000,
+      window: 10,
+    });
     const s = hdpSettings({});
     expect(s.burnIn).toBe(500);
     expect(hdpSettings({ iterations: 50000 }).burnIn).toBe(1000);
     expect([s.priorShape, s.priorRate]).toEqual([2, 1]);
     expect([hdpSettings({ prior: 'paper' }).priorShape, hdpSettings({ prior: 'paper' }).priorRate]).toEqual([0, 0]);
-    for (const bad of [{ iterations: 0 }, { iterations: 10, burnIn: 10 }, { tying: 'x' }, { window: 0 }, { classPrior: 'mle' }, { initialConcentration: 5000 }]) {
+    for (const bad of [
+      { iterations: 0 },
+      { iterations: 10, burnIn: 10 },
+      { tying: 'x' },
+      { window: 0 },
+      { classPrior: 'mle' },
+      { initialConcentration: 5000 },
+    ]) {
       expect(() => hdpSettings(bad as HdpParams)).toThrow(UserError);
     }
   });
@@ -492,7 +518,12 @@ describe('the estimator', () => {
     // Table 1, Dataset 1 as an NB: the HDP posterior for x = 1 is further from 0/1 evidence than the MLE.
     const rows = [...D1.x].map((v) => [v]);
     const train = discreteFromArrays({ cards: [2], rows, classes: [...D1.y], classCard: 2 });
-    const model = fitHdpModel(train, naiveBayesStructure(1), hdpSettings({ iterations: 4000, tying: 'none', concentrationEvery: 1, prior: 'paper' }), ctx('nb'));
+    const model = fitHdpModel(
+      train,
+      naiveBayesStructure(1),
+      hdpSettings({ iterations: 4000, tying: 'none', concentrationEvery: 1, prior: 'paper' }),
+      ctx('nb'),
+    );
     const theta = Math.exp(model.families[0]!.logp[model.families[0]!.tree!.find([0]) * 2]!);
     expect(theta).toBeGreaterThan(0.85); // paper: 0.89 (MLE 1.00, m-estimate 0.83)
     expect(theta).toBeLessThan(0.93);
@@ -513,15 +544,25 @@ describe('the estimator', () => {
   it('fits ensembles member by member: posterior mixtures, and joint mixtures (AODE-style) from logJoint', () => {
     const train = data('train', 200);
     const test = data('test', 10);
-    const s: Structure = { ...tanish, members: [{ weight: 1, structure: tanish }, { weight: 3, structure: naiveBayesStructure(3) }] };
+    const s: Structure = {
+      ...tanish,
+      members: [
+        { weight: 1, structure: tanish },
+        { weight: 3, structure: naiveBayesStructure(3) },
+      ],
+    };
     const model = hdp.fit(train, s, { iterations: 100 }, ctx('e'));
     expect(model).toBeInstanceOf(MixtureModel);
     const p = model.posterior(test);
     for (let r = 0; r < 10; r++) expect(p[2 * r]! + p[2 * r + 1]!).toBeCloseTo(1, 12);
     // combine 'joint': P(c | x) ∝ Σ_k w_k P_k(c, x), from the members fitted with the same seed streams
     const joint = hdp.fit(train, { ...s, combine: 'joint' }, { iterations: 100 }, ctx('e')).posterior(test);
-    const m0 = fitHdpModel(train, tanish, hdpSettings({ iterations: 100 }), { rng: new Rng('e').derive('structure/0') }).logJoint(test);
-    const m1 = fitHdpModel(train, naiveBayesStructure(3), hdpSettings({ iterations: 100 }), { rng: new Rng('e').derive('structure/1') }).logJoint(test);
+    const m0 = fitHdpModel(train, tanish, hdpSettings({ iterations: 100 }), {
+      rng: new Rng('e').derive('structure/0'),
+    }).logJoint(test);
+    const m1 = fitHdpModel(train, naiveBayesStructure(3), hdpSettings({ iterations: 100 }), {
+      rng: new Rng('e').derive('structure/1'),
+    }).logJoint(test);
     for (let r = 0; r < 10; r++) {
       const w = [0, 1].map((c) => 0.25 * Math.exp(m0[2 * r + c]!) + 0.75 * Math.exp(m1[2 * r + c]!));
       expect(joint[2 * r]).toBeCloseTo(w[0]! / (w[0]! + w[1]!), 12);

@@ -1,7 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import '../../src/estimators/index.js';
 import '../../src/structures/index.js';
-import { BackoffTreeModel, fitMEstimateNetwork, mEstimate, mEstimateCpt, selectM, M_GRID } from '../../src/estimators/m-estimate.js';
+import {
+  BackoffTreeModel,
+  fitMEstimateNetwork,
+  mEstimate,
+  mEstimateCpt,
+  selectM,
+  M_GRID,
+} from '../../src/estimators/m-estimate.js';
 import { getEstimator } from '../../src/registry.js';
 import { CptModel } from '../../src/bn/cpt.js';
 import { discreteFromArrays, MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
@@ -57,7 +64,6 @@ describe('back-off on the tiny data (rows X0 X1 X2 | C in test/bn/fixtures.ts)',
     const unseen = (1 * 2 + 0) * 2 + 0;
     expectClose(probs(ml.logp, unseen * 3, unseen * 3 + 3), [0, 0, 1]);
   });
-
 });
 
 describe('available case per context', () => {
@@ -172,7 +178,9 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
     // fit derives the selection stream as ctx.rng.derive('m-holdout').
     const chosen = selectM(d, structure, new Rng('sel').derive('m-holdout'))!.m;
     expect(chosen).toBe(20);
-    const selected = [...mEstimate.fit(d, structure, { m: 1, select: 'holdout' }, { rng: new Rng('sel') }).posterior(d)];
+    const selected = [
+      ...mEstimate.fit(d, structure, { m: 1, select: 'holdout' }, { rng: new Rng('sel') }).posterior(d),
+    ];
     expect(selected).toEqual([...mEstimate.fit(d, structure, { m: chosen, select: 'none' }, ctx).posterior(d)]);
     expect(selected).not.toEqual([...mEstimate.fit(d, structure, { m: 1, select: 'none' }, ctx).posterior(d)]);
   });
@@ -200,7 +208,16 @@ describe('context trees for large families (BackoffTreeModel)', () => {
       rows.push([0, 1, 2, 3, 4].map((a) => (rng.next() < 0.4 ? (c + a) % 3 : rng.int(a === 2 ? 4 : 3))));
     }
     const d = discreteFromArrays({ cards: [3, 3, 4, 3, 3], rows, classes, classCard: 3 });
-    const test = discreteFromArrays({ cards: [3, 3, 4, 3, 3], rows: [[0, 0, 0, 0, 0], [2, 1, 3, 0, 2], [1, 1, 1, 1, 1]], classes: [0, 0, 0], classCard: 3 });
+    const test = discreteFromArrays({
+      cards: [3, 3, 4, 3, 3],
+      rows: [
+        [0, 0, 0, 0, 0],
+        [2, 1, 3, 0, 2],
+        [1, 1, 1, 1, 1],
+      ],
+      classes: [0, 0, 0],
+      classCard: 3,
+    });
     for (const k of [1, 3, 4]) {
       const s = kdb.learn(d, { k }, ctx);
       for (const m of [0.05, 1, 20]) {
@@ -256,9 +273,19 @@ describe('ensemble members with their own rows and row weights (bootstrap / boos
     const twice = selectRows(d, [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7]);
     const w = new Float64Array(8).fill(2);
     const s: Structure = { m: 3, parents: [[3], [3, 0], [3, 1, 0], []] };
-    const test = discreteFromArrays({ cards: [2, 2, 3], rows: [[1, 0, 2], [0, 1, 1]], classes: [0, 0], classCard: 2 });
+    const test = discreteFromArrays({
+      cards: [2, 2, 3],
+      rows: [
+        [1, 0, 2],
+        [0, 1, 1],
+      ],
+      classes: [0, 0],
+      classCard: 2,
+    });
     const ref = fitMEstimateNetwork(twice, s, 1).logJoint(test);
-    fitMEstimateNetwork(d, s, 1, w).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(ref[i]!, 13));
+    fitMEstimateNetwork(d, s, 1, w)
+      .logJoint(test)
+      .forEach((v, i) => expect(v).toBeCloseTo(ref[i]!, 13));
     new BackoffTreeModel(d, s, 1, w).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(ref[i]!, 13));
   });
 

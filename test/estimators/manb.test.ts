@@ -98,10 +98,17 @@ describe('MANB equals explicit averaging over all 2^m naive Bayes feature subset
         const t = tables[a]!;
         if (G & (1 << a)) {
           lw += Math.log(prior);
-          for (let c = 0; c < C; c++) lw += logMarginal(Array.from({ length: r }, (_, x) => t[x * C + c]!), alpha);
+          for (let c = 0; c < C; c++)
+            lw += logMarginal(
+              Array.from({ length: r }, (_, x) => t[x * C + c]!),
+              alpha,
+            );
         } else {
           lw += Math.log(1 - prior);
-          lw += logMarginal(Array.from({ length: r }, (_, x) => [0, 1, 2].reduce((s, c) => s + t[x * C + c]!, 0)), alpha);
+          lw += logMarginal(
+            Array.from({ length: r }, (_, x) => [0, 1, 2].reduce((s, c) => s + t[x * C + c]!, 0)),
+            alpha,
+          );
         }
       }
       logW.push(lw);
@@ -111,7 +118,12 @@ describe('MANB equals explicit averaging over all 2^m naive Bayes feature subset
     const model = fitManb(d, alpha, prior);
     const test = discreteFromArrays({
       cards: [2, 3, 3],
-      rows: [[0, 0, 0], [1, 2, 1], [0, 1, 2], [1, 0, 0]],
+      rows: [
+        [0, 0, 0],
+        [1, 2, 1],
+        [0, 1, 2],
+        [1, 0, 0],
+      ],
       classes: [0, 0, 0, 0],
       classCard: 3,
     });

@@ -38,23 +38,24 @@ describe('the WANBIA objective', () => {
     expect(wanbiaObjective(tables, d, [1, 1, 1, 1], new Float64Array(4))).toBeCloseTo(-cll, 9);
   });
 
-  it.each([
-    [[1, 1, 1, 1]],
-    [[0.3, 0.7, 0.1, 0.9]],
-    [[0, 0.5, 1, 0.2]],
-  ])('has the analytic gradient (central differences, h = 1e-6) at %j', (w) => {
-    const g = new Float64Array(4);
-    wanbiaObjective(tables, d, w, g);
-    const h = 1e-6;
-    for (let a = 0; a < 4; a++) {
-      const up = [...w];
-      const dn = [...w];
-      up[a] += h;
-      dn[a] -= h;
-      const fd = (wanbiaObjective(tables, d, up, new Float64Array(4)) - wanbiaObjective(tables, d, dn, new Float64Array(4))) / (2 * h);
-      expect(Math.abs(g[a]! - fd)).toBeLessThan(1e-5 * Math.max(1, Math.abs(fd)));
-    }
-  });
+  it.each([[[1, 1, 1, 1]], [[0.3, 0.7, 0.1, 0.9]], [[0, 0.5, 1, 0.2]]])(
+    'has the analytic gradient (central differences, h = 1e-6) at %j',
+    (w) => {
+      const g = new Float64Array(4);
+      wanbiaObjective(tables, d, w, g);
+      const h = 1e-6;
+      for (let a = 0; a < 4; a++) {
+        const up = [...w];
+        const dn = [...w];
+        up[a] += h;
+        dn[a] -= h;
+        const fd =
+          (wanbiaObjective(tables, d, up, new Float64Array(4)) - wanbiaObjective(tables, d, dn, new Float64Array(4))) /
+          (2 * h);
+        expect(Math.abs(g[a]! - fd)).toBeLessThan(1e-5 * Math.max(1, Math.abs(fd)));
+      }
+    },
+  );
 });
 
 describe('WANBIA weights', () => {
@@ -114,7 +115,12 @@ describe('WANBIA weights', () => {
     const model = wanbia.fit(d, naiveBayesStructure(4), {}, ctx) as WeightedNaiveBayes;
     expect(model).toBeInstanceOf(WeightedNaiveBayes);
     expect([...model.weights]).toEqual([...wanbiaWeights(d, 1).weights]);
-    const allMissing = discreteFromArrays({ cards: [3, 3, 2, 4], rows: [[-1, -1, -1, -1]], classes: [0], classCard: 3 });
+    const allMissing = discreteFromArrays({
+      cards: [3, 3, 2, 4],
+      rows: [[-1, -1, -1, -1]],
+      classes: [0],
+      classCard: 3,
+    });
     const p = model.posterior(allMissing);
     const nc = [0, 0, 0];
     for (const c of d.classColumn) nc[c]!++;
@@ -169,7 +175,10 @@ describe("variant: bnclassify (tables θ^w renormalised per class; bnclassify's 
     const bn = wanbia.fit(dd, s, { variant: 'bnclassify' }, ctx) as WeightedNaiveBayes;
     expect([...bn.weights]).toEqual([1, 1, 1, 1]);
     const { weights } = wanbiaWeights(dd, 1, 100, undefined, 'bnclassify');
-    const expected = new WeightedNaiveBayes(renormalizedTables(naiveBayesTables(dd, 1), weights), Float64Array.from([1, 1, 1, 1])).posterior(dd);
+    const expected = new WeightedNaiveBayes(
+      renormalizedTables(naiveBayesTables(dd, 1), weights),
+      Float64Array.from([1, 1, 1, 1]),
+    ).posterior(dd);
     const got = bn.posterior(dd);
     for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(expected[i]!, 14);
     const def = wanbia.fit(dd, s, {}, ctx) as WeightedNaiveBayes;

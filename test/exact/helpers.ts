@@ -6,7 +6,14 @@ import { Rng } from '../../src/util/rng.js';
  * Random data over m attributes and a class: each variable copies a random earlier variable with
  * probability `copy`, else is uniform, so scores have clear structure but no exact ties.
  */
-export function randomData(seed: string, n: number, cards: number[], classCard: number, copy = 0.6, missing = 0): DiscreteData {
+export function randomData(
+  seed: string,
+  n: number,
+  cards: number[],
+  classCard: number,
+  copy = 0.6,
+  missing = 0,
+): DiscreteData {
   const rng = new Rng(seed);
   const m = cards.length;
   const rows: number[][] = [];

@@ -61,7 +61,8 @@ describe('equivalentOn (K-best duplicate test on the peeled nodes)', () => {
           const covered: [number, number][] = [];
           for (let v = 0; v < n; v++) {
             if (!((D >> v) & 1)) continue;
-            for (let u = 0; u < n; u++) if ((D >> u) & 1 && (b[v]! >> u) & 1 && b[v] === (b[u]! | (1 << u))) covered.push([u, v]);
+            for (let u = 0; u < n; u++)
+              if ((D >> u) & 1 && (b[v]! >> u) & 1 && b[v] === (b[u]! | (1 << u))) covered.push([u, v]);
           }
           if (covered.length === 0) break;
           const [u, v] = covered[rng.int(covered.length)]!;
@@ -74,7 +75,8 @@ describe('equivalentOn (K-best duplicate test on the peeled nodes)', () => {
         for (let i = 0; i < dOrder.length; i++) {
           const v = dOrder[i]!;
           let pa = 0;
-          for (let j = 0; j < r; j++) if ((a[v]! >> order[j]!) & 1 ? rng.next() < 0.8 : rng.next() < 0.15) pa |= 1 << order[j]!;
+          for (let j = 0; j < r; j++)
+            if ((a[v]! >> order[j]!) & 1 ? rng.next() < 0.8 : rng.next() < 0.15) pa |= 1 << order[j]!;
           for (let j = 0; j < i; j++) if (rng.next() < 0.4) pa |= 1 << dOrder[j]!;
           b[v] = pa;
         }

@@ -53,13 +53,16 @@ describe('EBN and EANB learners', () => {
     const wide = randomData('wide', 30, new Array<number>(19).fill(2), 2);
     const s = getStructure('ebn')!;
     expect(() => s.learn(wide, withDefaults(s, { memoryLimitMB: 16 }), ctx())).toThrow(UserError);
-    expect(() => s.learn(wide, withDefaults(s, { memoryLimitMB: 16 }), ctx())).toThrow(/memory limit of 0\.02 GB \(memoryLimitMB = 16\)/);
+    expect(() => s.learn(wide, withDefaults(s, { memoryLimitMB: 16 }), ctx())).toThrow(
+      /memory limit of 0\.02 GB \(memoryLimitMB = 16\)/,
+    );
     const k = getStructure('kb')!;
     expect(() => k.learn(wide, withDefaults(k, { k: 1000, memoryLimitMB: 64 }), ctx())).toThrow(/K = 1000.*smaller K/);
   });
 
   it('declares attribute limits for every exponential learner', () => {
-    for (const id of ['ebn', 'eanb', 'kb', 'subbkb', 'bagging', 'adaboost']) expect(getStructure(id)!.maxAttributes).toBeLessThanOrEqual(24);
+    for (const id of ['ebn', 'eanb', 'kb', 'subbkb', 'bagging', 'adaboost'])
+      expect(getStructure(id)!.maxAttributes).toBeLessThanOrEqual(24);
     for (const id of ['acll-tan', 'ban-mix']) expect(getStructure(id)!.maxAttributes).toBeUndefined();
   });
 });
@@ -96,7 +99,8 @@ describe('class posteriors within an equivalence class (BDeu + matching EAP)', (
     const test = randomData('eq-kb-test', 30, [2, 2, 3], 2);
     const ls = new LocalScores(train, { score: 'bdeu', ess: 1, constraint: 'none' });
     const nets = kBestNetworks(ls, 5, 'dag', 2048);
-    const toParents = (p: Int32Array): number[][] => Array.from(p, (mask) => [0, 1, 2, 3].filter((v) => mask & (1 << v)));
+    const toParents = (p: Int32Array): number[][] =>
+      Array.from(p, (mask) => [0, 1, 2, 3].filter((v) => mask & (1 << v)));
     // Among the 5 best DAGs, the members of one class give identical posteriors.
     const groups = new Map<string, Float64Array[]>();
     for (const net of nets) {
@@ -130,7 +134,8 @@ describe('KB: model averaging over the K best classes', () => {
     for (let i = 1; i < scores.length; i++) expect(scores[i]!).toBeLessThanOrEqual(scores[i - 1]! + 1e-9);
     expect(new Set(s.members!.map((m) => cpdagKey(cpdag(m.structure.parents)))).size).toBe(6);
     expect(s.info!['bestScore']).toBeCloseTo(scores[0]!, 8);
-    for (const key of ['classParents', 'classParentsWeighted', 'meanShd', 'apses']) expect(typeof s.info![key]).toBe('number');
+    for (const key of ['classParents', 'classParentsWeighted', 'meanShd', 'apses'])
+      expect(typeof s.info![key]).toBe('number');
     // K = 1 is EBN
     const one = learn('kb', data, { k: 1 });
     const e = learn('ebn', data);
@@ -181,13 +186,17 @@ describe('SubbKB', () => {
     const manual = new Float64Array(p.length);
     for (const m of s.members!) {
       const sub = selectRows(data, m.rows!);
-      const pm = fitCptModel(sub, m.structure, (fc) => smoothedLogProbs(fc, 1 / (fc.childCard * fc.configs))).posterior(test);
+      const pm = fitCptModel(sub, m.structure, (fc) => smoothedLogProbs(fc, 1 / (fc.childCard * fc.configs))).posterior(
+        test,
+      );
       for (let i = 0; i < p.length; i++) manual[i] += m.weight * pm[i]!;
     }
     for (let i = 0; i < p.length; i++) expect(p[i]).toBeCloseTo(manual[i]!, 12);
     // fitting on the full data instead gives a different posterior: the rows matter
-    const full = fitModel(data, { ...s, members: s.members!.map((m) => ({ weight: m.weight, structure: m.structure })) }, (fc) =>
-      smoothedLogProbs(fc, 1 / (fc.childCard * fc.configs)),
+    const full = fitModel(
+      data,
+      { ...s, members: s.members!.map((m) => ({ weight: m.weight, structure: m.structure })) },
+      (fc) => smoothedLogProbs(fc, 1 / (fc.childCard * fc.configs)),
     ).posterior(test);
     let diff = 0;
     for (let i = 0; i < p.length; i++) diff = Math.max(diff, Math.abs(full[i]! - p[i]!));
@@ -244,17 +253,34 @@ describe('bagging, AdaBoost.M1 and bAN_mix', () => {
       for (let c = 0; c < 2; c++) sums += p[r * 2 + c]!;
       expect(sums).toBeCloseTo(1, 12);
       const v = p[r * 2]! * total;
-      const achievable = s.members!.reduce<number[]>((acc, m) => acc.flatMap((x) => [x, x + m.weight, x + m.weight / 2]), [0]);
+      const achievable = s.members!.reduce<number[]>(
+        (acc, m) => acc.flatMap((x) => [x, x + m.weight, x + m.weight / 2]),
+        [0],
+      );
       expect(achievable.some((a) => Math.abs(a - v) < 1e-9)).toBe(true);
     }
   });
 
   it('row weights in fitModel: weight 2 equals the row listed twice', () => {
-    const d = discreteFromArrays({ cards: [2, 2], rows: [[0, 1], [1, 1], [1, 0], [0, 0]], classes: [0, 1, 1, 0], classCard: 2 });
+    const d = discreteFromArrays({
+      cards: [2, 2],
+      rows: [
+        [0, 1],
+        [1, 1],
+        [1, 0],
+        [0, 0],
+      ],
+      classes: [0, 1, 1, 0],
+      classCard: 2,
+    });
     const doubled = selectRows(d, [0, 0, 1, 2, 3]);
     const s: Structure = { m: 2, parents: [[2], [2, 0], []] };
     const est = (fc: Parameters<typeof smoothedLogProbs>[0]) => smoothedLogProbs(fc, 0.5);
-    const a = fitModel(d, { m: 2, parents: s.parents, members: [{ weight: 1, structure: s, rowWeights: Float64Array.from([2, 1, 1, 1]) }] }, est);
+    const a = fitModel(
+      d,
+      { m: 2, parents: s.parents, members: [{ weight: 1, structure: s, rowWeights: Float64Array.from([2, 1, 1, 1]) }] },
+      est,
+    );
     const b = fitCptModel(doubled, s, est);
     const pa = a.posterior(d);
     const pb = b.posterior(d);

@@ -11,16 +11,31 @@ describe('local-score engine', () => {
     // X (binary) with parent Y (binary), rows (x, y): (0,0) (0,0) (1,0) (1,1); class constant, ess = 1.
     // BDeu(X | Y) = Σ_j [lnΓ(1/2) − lnΓ(1/2 + N_j)] + Σ_jk [lnΓ(1/4 + N_jk) − lnΓ(1/4)]
     //  j = y0: N = 3 (x0: 2, x1: 1); j = y1: N = 1 (x1: 1).
-    const d = discreteFromArrays({ cards: [2, 2], rows: [[0, 0], [0, 0], [1, 0], [1, 1]], classes: [0, 0, 0, 0], classCard: 1 });
+    const d = discreteFromArrays({
+      cards: [2, 2],
+      rows: [
+        [0, 0],
+        [0, 0],
+        [1, 0],
+        [1, 1],
+      ],
+      classes: [0, 0, 0, 0],
+      classCard: 1,
+    });
     const hand =
-      lgamma(0.5) - lgamma(3.5) + (lgamma(2.25) - lgamma(0.25)) + (lgamma(1.25) - lgamma(0.25)) +
-      lgamma(0.5) - lgamma(1.5) + (lgamma(1.25) - lgamma(0.25));
+      lgamma(0.5) -
+      lgamma(3.5) +
+      (lgamma(2.25) - lgamma(0.25)) +
+      (lgamma(1.25) - lgamma(0.25)) +
+      lgamma(0.5) -
+      lgamma(1.5) +
+      (lgamma(1.25) - lgamma(0.25));
     // Written out with Γ(1.25)/Γ(0.25) = 0.25 and Γ(2.25)/Γ(0.25) = 1.25·0.25, Γ(3.5)/Γ(0.5) = 2.5·1.5·0.5,
     // Γ(1.5)/Γ(0.5) = 0.5: ln(0.3125) + ln(0.25) − ln(1.875) + ln(0.25) − ln(0.5) = ln(0.0208333…).
-    expect(hand).toBeCloseTo(Math.log(0.3125 * 0.25 * 0.25 / (1.875 * 0.5)), 12);
+    expect(hand).toBeCloseTo(Math.log((0.3125 * 0.25 * 0.25) / (1.875 * 0.5)), 12);
     const ls = new LocalScores(d, { score: 'bdeu', ess: 1, constraint: 'none' });
     expect(ls.local(0, 1 << 1)).toBeCloseTo(hand, 12);
-    expect(Math.log(0.3125 * 0.25 * 0.25 / (1.875 * 0.5))).toBeCloseTo(-3.871201010907891, 12);
+    expect(Math.log((0.3125 * 0.25 * 0.25) / (1.875 * 0.5))).toBeCloseTo(-3.871201010907891, 12);
   });
 
   for (const score of ['bdeu', 'loglik', 'bic', 'aic'] as const) {
@@ -79,7 +94,15 @@ describe('local-score engine', () => {
   });
 
   it('no complete row: every score is 0', () => {
-    const d = discreteFromArrays({ cards: [2, 2], rows: [[-1, 0], [1, -1]], classes: [0, 1], classCard: 2 });
+    const d = discreteFromArrays({
+      cards: [2, 2],
+      rows: [
+        [-1, 0],
+        [1, -1],
+      ],
+      classes: [0, 1],
+      classCard: 2,
+    });
     const ls = new LocalScores(d, { score: 'bic', ess: 1, constraint: 'none' });
     expect(ls.rows).toBe(0);
     expect(ls.local(2, 0b011)).toBe(0);

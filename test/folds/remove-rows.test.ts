@@ -25,7 +25,10 @@ function load(name: string): { table: RawTable; sha256: string } {
 
 /** Indices of the data lines of a shipped CSV with no empty field (the files mark missing values so). */
 function completeLines(name: string): number[] {
-  const lines = readFileSync(join(ROOT, 'data', 'uci', `${name}.csv`), 'utf8').split(/\r?\n/).slice(1).filter((l) => l !== '');
+  const lines = readFileSync(join(ROOT, 'data', 'uci', `${name}.csv`), 'utf8')
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((l) => l !== '');
   return lines.flatMap((l, i) => (l.split(',').some((f) => f.trim() === '' || f.trim() === '?') ? [] : [i]));
 }
 
@@ -39,13 +42,22 @@ function split(name: string, resampling: ResamplingSpec, keep: boolean) {
   return {
     table,
     keep: k,
-    split: instantiateSplit(resampling, { name, sha256, classes: table.classColumn, classCard: table.classLabels.length, keep: k }, '1', ROOT),
+    split: instantiateSplit(
+      resampling,
+      { name, sha256, classes: table.classColumn, classCard: table.classLabels.length, keep: k },
+      '1',
+      ROOT,
+    ),
   };
 }
 
 describe('missing: remove-rows', () => {
   it('completeRows finds the complete rows of shipped data sets with missing values', () => {
-    for (const [name, n, complete] of [['house-votes-84', 435, 232], ['hepatitis', 155, 80], ['breast-cancer', 286, 277]] as const) {
+    for (const [name, n, complete] of [
+      ['house-votes-84', 435, 232],
+      ['hepatitis', 155, 80],
+      ['breast-cancer', 286, 277],
+    ] as const) {
       const { table } = load(name);
       expect(table.n, name).toBe(n);
       const rows = completeRows(table);
@@ -72,12 +84,21 @@ describe('missing: remove-rows', () => {
     for (let r = 0; r < table.n; r++) expect(a[r] === EXCLUDED).toBe(hasMissing(table, r));
     // The split of the complete rows is the split of a data set made of them alone (same seed derivation).
     const { sha256 } = load('house-votes-84');
-    const alone = instantiateSplit(defaultResampling, { name: 'x', sha256, classes: keep!.map((r) => table.classColumn[r]!), classCard: 2 }, '1', ROOT);
+    const alone = instantiateSplit(
+      defaultResampling,
+      { name: 'x', sha256, classes: keep!.map((r) => table.classColumn[r]!), classCard: 2 },
+      '1',
+      ROOT,
+    );
     expect(Array.from(keep!, (r) => a[r]!)).toEqual(Array.from(alone.assignment[0]!));
   });
 
   it('holdout and repeats: every repeat excludes the same rows and tests round(n_complete × fraction) rows', () => {
-    const { table, split: s } = split('hepatitis', { ...defaultResampling, method: 'holdout', repeats: 3, test_fraction: 0.25 }, true);
+    const { table, split: s } = split(
+      'hepatitis',
+      { ...defaultResampling, method: 'holdout', repeats: 3, test_fraction: 0.25 },
+      true,
+    );
     expect(s.repeats).toBe(3);
     for (let r = 0; r < 3; r++) {
       const test = testRows(s, r, 0);
@@ -89,13 +110,18 @@ describe('missing: remove-rows', () => {
 
   it('training rows then need no further dropping; test rows carry no MISSING code', () => {
     const { table, split: s } = split('breast-cancer', defaultResampling, true);
-    const pre = fitPreprocessor(table, trainRows(s, 0, 0), { discretize: { method: 'median' }, missing: 'remove-rows' });
+    const pre = fitPreprocessor(table, trainRows(s, 0, 0), {
+      discretize: { method: 'median' },
+      missing: 'remove-rows',
+    });
     expect(pre.describe()).toMatchObject({ missing: 'remove-rows', droppedTrainRows: 0 });
     const test = pre.transform(table, testRows(s, 0, 0));
     expect(test.columns.every((c) => !c.includes(MISSING))).toBe(true);
     // Under drop-rows the same data keeps incomplete test rows (some fold has one).
     const { split: d } = split('breast-cancer', defaultResampling, false);
-    const incompleteTests = Array.from({ length: d.folds }, (_, f) => testRows(d, 0, f)).flatMap((t) => Array.from(t)).filter((r) => hasMissing(table, r));
+    const incompleteTests = Array.from({ length: d.folds }, (_, f) => testRows(d, 0, f))
+      .flatMap((t) => Array.from(t))
+      .filter((r) => hasMissing(table, r));
     expect(incompleteTests.length).toBe(286 - 277);
   });
 
@@ -104,7 +130,10 @@ describe('missing: remove-rows', () => {
     writeFileSync(join(dir, 'f.csv'), Array.from({ length: 155 }, (_, i) => i % 5).join('\n') + '\n');
     const { table, sha256 } = load('hepatitis');
     const base = { name: 'hepatitis', sha256, classes: table.classColumn, classCard: 2 };
-    const call = (keep: Int32Array, spec: ResamplingSpec = defaultResampling) => () => instantiateSplit(spec, { ...base, keep }, '1', dir);
+    const call =
+      (keep: Int32Array, spec: ResamplingSpec = defaultResampling) =>
+      () =>
+        instantiateSplit(spec, { ...base, keep }, '1', dir);
     expect(call(completeRows(table), { ...defaultResampling, folds: { file: 'f.csv' } })).toThrow(UserError);
     expect(call(completeRows(table), { ...defaultResampling, folds: { file: 'f.csv' } })).toThrow(
       /folds from a file cannot be combined with preprocessing\.missing: remove-rows/,

@@ -14,7 +14,11 @@ describe('stratified k-fold', () => {
     const perFold = Array.from({ length: k }, () => [0, 0, 0]);
     a.forEach((f, i) => perFold[f]![classes[i]!]!++);
     // class 0: 10 rows → 4,3,3 in some order; class 1: 7 → 3,2,2; class 2: 6 → 2,2,2.
-    for (const [c, n] of [[0, 10], [1, 7], [2, 6]] as const) {
+    for (const [c, n] of [
+      [0, 10],
+      [1, 7],
+      [2, 6],
+    ] as const) {
       const counts = perFold.map((p) => p[c]!).sort();
       expect(counts.every((x) => x === Math.floor(n / k) || x === Math.ceil(n / k))).toBe(true);
       expect(counts.reduce((s, x) => s + x, 0)).toBe(n);
@@ -114,7 +118,9 @@ describe('unstratified splits (output checked, not only shape)', () => {
     expect(() => stratifiedKFold(Int32Array.from([0, 1, 0]), 2, 4, new Rng('p'))).toThrow(
       /^resampling: 4 folds but the dataset has only 3 rows$/,
     );
-    expect(() => stratifiedKFold(Int32Array.from([0, 1, 0]), 2, 1, new Rng('p'))).toThrow(/^resampling: folds must be at least 2/);
+    expect(() => stratifiedKFold(Int32Array.from([0, 1, 0]), 2, 1, new Rng('p'))).toThrow(
+      /^resampling: folds must be at least 2/,
+    );
   });
 
   it('unstratified holdout: the first round(n·f) rows of the seeded permutation are the test rows, the rest train (-1)', () => {

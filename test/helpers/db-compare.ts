@@ -2,7 +2,11 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 
 /** Rows of `a` not in `b` plus rows of `b` not in `a`, per table: 0 everywhere = identical, bit for bit. */
-export async function differences(a: string, b: string, tables: Record<string, string>): Promise<Record<string, number>> {
+export async function differences(
+  a: string,
+  b: string,
+  tables: Record<string, string>,
+): Promise<Record<string, number>> {
   const inst = await DuckDBInstance.create(':memory:');
   const c = await inst.connect();
   try {
@@ -34,4 +38,3 @@ export const SAME_TABLES = {
   experiments: 'name, spec_hash, spec_text, seed, bnclab_version',
   jobs: 'job_key, dataset, dataset_hash, split_key, "repeat", fold, structure, structure_params, estimator, estimator_params, preprocessing, seed, status, error, attempts, structure_info, bnclab_version',
 };
-

@@ -40,8 +40,23 @@ const D_MINUS_B = [-0.005, 0.015, -0.025, 0.035, -0.045, 0.055];
 
 function row(dataset: string, method: string, fold: number, accuracy: number, size: number): ResultRow {
   return {
-    experiment: 'x', job_key: `${dataset}|${method}|${fold}`, dataset, method, structure: 's', estimator: 'e', repeat: 0, fold,
-    accuracy, zero_one_loss: 1 - accuracy, rmse: 0.3, log_loss: 0.5, n_train: size - size / 10, n_test: size / 10, n_arcs: 0, train_ms: 0, predict_ms: 0,
+    experiment: 'x',
+    job_key: `${dataset}|${method}|${fold}`,
+    dataset,
+    method,
+    structure: 's',
+    estimator: 'e',
+    repeat: 0,
+    fold,
+    accuracy,
+    zero_one_loss: 1 - accuracy,
+    rmse: 0.3,
+    log_loss: 0.5,
+    n_train: size - size / 10,
+    n_test: size / 10,
+    n_arcs: 0,
+    train_ms: 0,
+    predict_ms: 0,
   } as ResultRow;
 }
 
@@ -87,7 +102,13 @@ function ref(text: string, extra: Partial<ReferenceSpec> = {}): ReferenceSpec {
   return { file, path: 'claims.csv', title: null, methods: {}, datasets: {}, scale: 1, tolerance: 0.01, ...extra };
 }
 
-function evaluate(text: string, rows: ResultRow[], methods: string[], info = new Map<string, Record<string, unknown>>(), extra: Partial<ReferenceSpec> = {}): Map<string, ClaimResult> {
+function evaluate(
+  text: string,
+  rows: ResultRow[],
+  methods: string[],
+  info = new Map<string, Record<string, unknown>>(),
+  extra: Partial<ReferenceSpec> = {},
+): Map<string, ClaimResult> {
   const r = evaluateReference(ref(HEADER + text, extra), rows, methods, DEFAULT_COMPARE, info);
   if (r.kind !== 'claims') throw new Error(`expected a claims file, got ${r.kind}`);
   return new Map(r.claims.map((c) => [c.id, c]));
@@ -110,10 +131,18 @@ bm5,best-mean,info.meanShd,B,max,,,,,
 bm6,best-mean,info.meanShd,A,max,,,,,
 bm7,best-mean,accuracy,A,max,B;B-RAI,,,,
 `,
-      mainRows(), MAIN, mainInfo(),
+      mainRows(),
+      MAIN,
+      mainInfo(),
     );
     expect(verdicts(r)).toEqual({
-      bm1: 'reproduced', bm2: 'not reproduced', bm3: 'reproduced', bm4: 'reproduced', bm5: 'reproduced', bm6: 'not reproduced', bm7: 'not evaluable',
+      bm1: 'reproduced',
+      bm2: 'not reproduced',
+      bm3: 'reproduced',
+      bm4: 'reproduced',
+      bm5: 'reproduced',
+      bm6: 'not reproduced',
+      bm7: 'not evaluable',
     });
     // A 0.835, next D 0.805 over 6 datasets; B loses to A by 0.035.
     expect(r.get('bm1')).toMatchObject({ a: expect.closeTo(0.835, 12), b: expect.closeTo(0.805, 12), n: 6 });
@@ -138,11 +167,20 @@ m7,mean,info.meanShd,A,<,B,,,,
 m8,mean,info.meanShd,A,>,C,,,,
 m9,mean,accuracy,A,>=,A,,,,
 `,
-      mainRows(), MAIN, mainInfo(),
+      mainRows(),
+      MAIN,
+      mainInfo(),
     );
     expect(verdicts(r)).toEqual({
-      m1: 'reproduced', m2: 'not reproduced', m3: 'reproduced', m4: 'not reproduced', m5: 'reproduced', m6: 'not reproduced',
-      m7: 'reproduced', m8: 'not evaluable', m9: 'not evaluable',
+      m1: 'reproduced',
+      m2: 'not reproduced',
+      m3: 'reproduced',
+      m4: 'not reproduced',
+      m5: 'reproduced',
+      m6: 'not reproduced',
+      m7: 'reproduced',
+      m8: 'not evaluable',
+      m9: 'not evaluable',
     });
     expect(r.get('m1')).toMatchObject({ a: expect.closeTo(0.835, 12), b: expect.closeTo(0.8, 12), n: 6 });
     // D − B mean = 0.03 / 6 = 0.005.
@@ -163,11 +201,18 @@ ph6,posthoc,accuracy,C,<,A,,0.05,,
 ph7,posthoc,accuracy,A,~,D,,0.01,,
 ph8,posthoc,accuracy,A,<,B-RAI,,0.10,,
 `,
-      mainRows(), MAIN,
+      mainRows(),
+      MAIN,
     );
     expect(verdicts(r)).toEqual({
-      ph1: 'reproduced', ph2: 'not reproduced', ph3: 'reproduced', ph4: 'not reproduced', ph5: 'reproduced', ph6: 'not reproduced',
-      ph7: 'reproduced', ph8: 'not evaluable',
+      ph1: 'reproduced',
+      ph2: 'not reproduced',
+      ph3: 'reproduced',
+      ph4: 'not reproduced',
+      ph5: 'reproduced',
+      ph6: 'not reproduced',
+      ph7: 'reproduced',
+      ph8: 'not evaluable',
     });
     // R: p.adjust(2*pnorm(-c(1.5, 1.5, 3)/sqrt(20/36)), "hommel")
     expect(r.get('ph1')!.p).toBeCloseTo(0.0441713449084426, 12);
@@ -191,9 +236,19 @@ d4,dataset,accuracy,A,>,B,No. 9,,,
 d5,dataset,info.classParents,A,<,B,d5,,,
 d6,dataset,info.classParents,A,<,B,d1,,,
 `,
-      mainRows(), MAIN, mainInfo(), { datasets: { 'No. 4': 'd4' } },
+      mainRows(),
+      MAIN,
+      mainInfo(),
+      { datasets: { 'No. 4': 'd4' } },
     );
-    expect(verdicts(main)).toEqual({ d1: 'reproduced', d2: 'not reproduced', d3: 'reproduced', d4: 'not evaluable', d5: 'reproduced', d6: 'not evaluable' });
+    expect(verdicts(main)).toEqual({
+      d1: 'reproduced',
+      d2: 'not reproduced',
+      d3: 'reproduced',
+      d4: 'not evaluable',
+      d5: 'reproduced',
+      d6: 'not evaluable',
+    });
     expect(main.get('d2')).toMatchObject({ a: expect.closeTo(0.8, 12), b: expect.closeTo(0.84, 12), n: 6 });
     expect(main.get('d4')!.reason).toBe("dataset 'No. 9' is not in this experiment (map it under reference datasets:)");
     expect(main.get('d6')!.reason).toBe('A has no info.classParents on d1');
@@ -201,7 +256,8 @@ d6,dataset,info.classParents,A,<,B,d1,,,
       `f1,dataset,accuracy,P,~,Q,e1,,,
 f2,dataset,accuracy,P,~,Q,e2,,,
 `,
-      foldRows(), ['P', 'Q'],
+      foldRows(),
+      ['P', 'Q'],
     );
     expect(verdicts(folds)).toEqual({ f1: 'reproduced', f2: 'not reproduced' });
     expect(folds.get('f1')!.p).toBeCloseTo(0.8125, 12); // R: wilcox.test(c(0.01, -0.02, 0.03, -0.04, 0.05))
@@ -214,13 +270,17 @@ f2,dataset,accuracy,P,~,Q,e2,,,
 s2,every-small,accuracy,D,>,B,,,,
 s3,every-small,info.classParents,A,<,B,,,,
 `,
-      mainRows(), MAIN, mainInfo(),
+      mainRows(),
+      MAIN,
+      mainInfo(),
     );
     expect(verdicts(r)).toEqual({ s1: 'reproduced', s2: 'not reproduced', s3: 'not evaluable' });
     // d1..d4 have 500 rows, d5 and d6 2000. D − B on d1..d4: −0.005, +0.015, −0.025, +0.035.
     expect(r.get('s1')).toMatchObject({ a: 4, b: 4 });
     expect(r.get('s2')).toMatchObject({ a: 2, b: 4 });
-    expect(r.get('s2')!.ours).toBe('holds on 2 of 4 data sets with < 1000 rows; not on d1 (0.7950 vs 0.8000), d3 (0.7750 vs 0.8000)');
+    expect(r.get('s2')!.ours).toBe(
+      'holds on 2 of 4 data sets with < 1000 rows; not on d1 (0.7950 vs 0.8000), d3 (0.7750 vs 0.8000)',
+    );
     expect(r.get('s3')!.reason).toBe('no data set with fewer than 1000 rows has info.classParents of both A and B');
     const folds = evaluate('s4,every-small,accuracy,P,~,Q,,,,\n', foldRows(), ['P', 'Q']);
     expect(folds.get('s4')).toMatchObject({ verdict: 'not reproduced', a: 1, b: 2 });
@@ -235,9 +295,16 @@ b3,dataset-best,accuracy,D,max,B;C,d2,,,
 b4,dataset-best,accuracy,C,min,,d3,,,
 b5,dataset-best,accuracy,A,max,,No. 22,,,
 `,
-      mainRows(), MAIN,
+      mainRows(),
+      MAIN,
     );
-    expect(verdicts(r)).toEqual({ b1: 'reproduced', b2: 'not reproduced', b3: 'reproduced', b4: 'reproduced', b5: 'not evaluable' });
+    expect(verdicts(r)).toEqual({
+      b1: 'reproduced',
+      b2: 'not reproduced',
+      b3: 'reproduced',
+      b4: 'reproduced',
+      b5: 'not evaluable',
+    });
     // d2: A 0.82, D 0.815, B 0.80, C 0.78.
     expect(r.get('b2')).toMatchObject({ a: expect.closeTo(0.815, 12), b: expect.closeTo(0.82, 12) });
     expect(r.get('b2')!.reason).toBe('A is higher by 0.0050');
@@ -254,11 +321,19 @@ w6,wilcoxon,accuracy,A,>=,B,,0.05,,
 w7,wilcoxon,info.meanShd,A,<,B,,,,
 w8,wilcoxon,info.apses,A,<,B,,0.05,,
 `,
-      mainRows(), MAIN, mainInfo(),
+      mainRows(),
+      MAIN,
+      mainInfo(),
     );
     expect(verdicts(r)).toEqual({
-      w1: 'reproduced', w2: 'not reproduced', w3: 'not reproduced', w4: 'reproduced', w5: 'not reproduced', w6: 'reproduced',
-      w7: 'reproduced', w8: 'not evaluable',
+      w1: 'reproduced',
+      w2: 'not reproduced',
+      w3: 'not reproduced',
+      w4: 'reproduced',
+      w5: 'not reproduced',
+      w6: 'reproduced',
+      w7: 'reproduced',
+      w8: 'not evaluable',
     });
     expect(r.get('w1')!.p).toBeCloseTo(0.03125, 12);
     expect(r.get('w1')!.ours).toContain('exact, R⁺ = 21, R⁻ = 0');
@@ -276,9 +351,17 @@ c3,cell,accuracy,A,,,d3,83%,,
 c4,cell,info.meanShd,B,,,d2,7,,
 c5,cell,accuracy,A,,,shuttle-small,0.9693,,
 `,
-      mainRows(), MAIN, mainInfo(),
+      mainRows(),
+      MAIN,
+      mainInfo(),
     );
-    expect(verdicts(r)).toEqual({ c1: 'reproduced', c2: 'not reproduced', c3: 'reproduced', c4: 'reproduced', c5: 'not evaluable' });
+    expect(verdicts(r)).toEqual({
+      c1: 'reproduced',
+      c2: 'not reproduced',
+      c3: 'reproduced',
+      c4: 'reproduced',
+      c5: 'not evaluable',
+    });
     expect(r.get('c2')!.ours).toBe('0.8300 (−0.0200; 6 folds)');
     expect(r.get('c3')!.value).toBeCloseTo(0.83, 15);
   });
@@ -286,8 +369,14 @@ c5,cell,accuracy,A,,,shuttle-small,0.9693,,
   it('rejects malformed claims with the file line', () => {
     const cases: [string, RegExp][] = [
       ['x,ranking,accuracy,A,>,B,,,,\n', /claims\.csv:2: kind: unknown claim kind 'ranking'/],
-      ['x,mean,accuracy,A,max,B,,,,\n', /claims\.csv:2: relation: 'max' does not apply to kind mean \(use one of > < >= <= ~\)/],
-      ['x,best-mean,accuracy,A,>,,,,,\n', /claims\.csv:2: relation: '>' does not apply to kind best-mean \(use one of max min\)/],
+      [
+        'x,mean,accuracy,A,max,B,,,,\n',
+        /claims\.csv:2: relation: 'max' does not apply to kind mean \(use one of > < >= <= ~\)/,
+      ],
+      [
+        'x,best-mean,accuracy,A,>,,,,,\n',
+        /claims\.csv:2: relation: '>' does not apply to kind best-mean \(use one of max min\)/,
+      ],
       ['x,mean,accuracy,A,>,,,,,\n', /claims\.csv:2: method_b: kind mean compares method_a with one method_b/],
       ['x,mean,accuracy,A,>,B,,0.1,,\n', /claims\.csv:2: value: kind mean with relation > takes no value/],
       ['x,posthoc,accuracy,A,<,B,,1.5,,\n', /claims\.csv:2: value: a significance threshold must be in \(0, 1\]/],
@@ -311,8 +400,19 @@ T3,posthoc,accuracy,A,<,B-RAI,,0.10,Table 4,not implemented
     );
     const rows = mainRows();
     const doc = await buildReport({
-      experiment: 'x', specFile: 'x.yaml', specHash: '0'.repeat(64), settings: {}, rows, expectedJobs: rows.length, failed: [],
-      methods: MAIN.map((label) => ({ kind: 'bnc' as const, label, structure: { id: 'nb', params: {}, given: {} }, estimator: { id: 'dirichlet', params: {}, given: {} } })),
+      experiment: 'x',
+      specFile: 'x.yaml',
+      specHash: '0'.repeat(64),
+      settings: {},
+      rows,
+      expectedJobs: rows.length,
+      failed: [],
+      methods: MAIN.map((label) => ({
+        kind: 'bnc' as const,
+        label,
+        structure: { id: 'nb', params: {}, given: {} },
+        estimator: { id: 'dirichlet', params: {}, given: {} },
+      })),
       compare: { ...DEFAULT_COMPARE, scatter: false, tests: [] },
       reference: [r],
     });
@@ -325,7 +425,9 @@ T3,posthoc,accuracy,A,<,B-RAI,,0.10,Table 4,not implemented
     ]);
     expect(t.rows[0]!.cells[2]!.text).toBe('A has the highest mean Accuracy over data sets');
     const md = renderMarkdown(doc);
-    expect(md).toContain('1 of 3 published claims reproduced, 1 not reproduced, 0 without our data, 1 not evaluable here.');
+    expect(md).toContain(
+      '1 of 3 published claims reproduced, 1 not reproduced, 0 without our data, 1 not evaluable here.',
+    );
     expect(md).toContain('1 reproduced, 1 not reproduced, 1 not evaluable here (claims.csv).');
     expect(parseXml(renderHtml(doc)).name).toBe('html');
   });
@@ -335,21 +437,42 @@ T3,posthoc,accuracy,A,<,B-RAI,,0.10,Table 4,not implemented
     expect(existsSync(file)).toBe(true);
     // SubbKB10 best everywhere; EBN within 0.005 of it on magic; NB, TAN, KB10, KB100 below.
     const acc: Record<string, number[]> = {
-      NB: [0.7, 0.8, 0.75], TAN: [0.72, 0.82, 0.77], EBN: [0.74, 0.84, 0.845], KB10: [0.75, 0.85, 0.84], KB100: [0.76, 0.86, 0.83], SubbKB10: [0.78, 0.88, 0.85],
+      NB: [0.7, 0.8, 0.75],
+      TAN: [0.72, 0.82, 0.77],
+      EBN: [0.74, 0.84, 0.845],
+      KB10: [0.75, 0.85, 0.84],
+      KB100: [0.76, 0.86, 0.83],
+      SubbKB10: [0.78, 0.88, 0.85],
     };
     const ds = ['breast-cancer', 'car', 'magic'];
     const sizes = [280, 1720, 19020];
-    const rows = Object.entries(acc).flatMap(([m, v]) => ds.flatMap((d, i) => [0, 1].map((f) => row(d, m, f, v[i]!, sizes[i]!))));
+    const rows = Object.entries(acc).flatMap(([m, v]) =>
+      ds.flatMap((d, i) => [0, 1].map((f) => row(d, m, f, v[i]!, sizes[i]!))),
+    );
     const r = evaluateReference(
-      { file, path: 'subbkb-2022-claims.csv', title: null, methods: {}, datasets: { 'No. 26': 'magic' }, scale: 1, tolerance: 0.01 },
-      rows, Object.keys(acc), { ...DEFAULT_COMPARE, alpha: 0.1, control: 'SubbKB10' },
+      {
+        file,
+        path: 'subbkb-2022-claims.csv',
+        title: null,
+        methods: {},
+        datasets: { 'No. 26': 'magic' },
+        scale: 1,
+        tolerance: 0.01,
+      },
+      rows,
+      Object.keys(acc),
+      { ...DEFAULT_COMPARE, alpha: 0.1, control: 'SubbKB10' },
     );
     if (r.kind !== 'claims') throw new Error('expected the claims file to be read as claims');
     const by = new Map(r.claims.map((c) => [c.id, c]));
     expect(by.get('T3-1')!.verdict).toBe('reproduced'); // best mean accuracy
     expect(by.get('T3-6')!.verdict).toBe('reproduced'); // SubbKB10 > KB100 on average
     expect(by.get('T3-11')).toMatchObject({ verdict: 'reproduced', b: 1 }); // one small data set (breast-cancer)
-    expect(by.get('T3-12')).toMatchObject({ verdict: 'reproduced', a: expect.closeTo(0.85, 12), b: expect.closeTo(0.845, 12) });
+    expect(by.get('T3-12')).toMatchObject({
+      verdict: 'reproduced',
+      a: expect.closeTo(0.85, 12),
+      b: expect.closeTo(0.845, 12),
+    });
     expect(by.get('T3-13')!.verdict).toBe('not evaluable'); // No. 20 is unknown
     expect(by.get('T4-8')!.reason).toContain("method 'B-RAI' is not in this experiment");
     expect(by.get('T8-1')!.reason).toBe('SubbKB10 stores no info.apses (no job of it has this structure_info key)');

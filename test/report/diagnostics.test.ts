@@ -14,8 +14,23 @@ const METHODS = ['NB', 'KB10', 'SubbKB10'];
 
 function row(dataset: string, method: string, fold: number): ResultRow {
   return {
-    experiment: 'x', job_key: `${dataset}/${method}/${fold}`, dataset, method, structure: 'nb', estimator: 'eap', repeat: 0, fold,
-    accuracy: 0.8, zero_one_loss: 0.2, rmse: 0.3, log_loss: 0.5, n_train: 90, n_test: 10, n_arcs: 3, train_ms: 1, predict_ms: 1,
+    experiment: 'x',
+    job_key: `${dataset}/${method}/${fold}`,
+    dataset,
+    method,
+    structure: 'nb',
+    estimator: 'eap',
+    repeat: 0,
+    fold,
+    accuracy: 0.8,
+    zero_one_loss: 0.2,
+    rmse: 0.3,
+    log_loss: 0.5,
+    n_train: 90,
+    n_test: 10,
+    n_arcs: 3,
+    train_ms: 1,
+    predict_ms: 1,
   } as ResultRow;
 }
 
@@ -52,16 +67,36 @@ describe('structure diagnostics', () => {
 
   it('renders a section only when compare.diagnostics asks, and says when a key is absent', async () => {
     const base = {
-      experiment: 'x', specFile: 'x.yaml', specHash: '0'.repeat(64), settings: {}, rows, expectedJobs: rows.length, failed: [],
-      methods: METHODS.map((label) => ({ kind: 'bnc' as const, label, structure: { id: 'nb', params: {}, given: {} }, estimator: { id: 'eap', params: {}, given: {} } })),
-      reference: [], structureInfo: info,
+      experiment: 'x',
+      specFile: 'x.yaml',
+      specHash: '0'.repeat(64),
+      settings: {},
+      rows,
+      expectedJobs: rows.length,
+      failed: [],
+      methods: METHODS.map((label) => ({
+        kind: 'bnc' as const,
+        label,
+        structure: { id: 'nb', params: {}, given: {} },
+        estimator: { id: 'eap', params: {}, given: {} },
+      })),
+      reference: [],
+      structureInfo: info,
     };
-    const off = renderMarkdown(await buildReport({ ...base, compare: { ...DEFAULT_COMPARE, scatter: false, tests: [] } }));
+    const off = renderMarkdown(
+      await buildReport({ ...base, compare: { ...DEFAULT_COMPARE, scatter: false, tests: [] } }),
+    );
     expect(off).not.toContain('Structure diagnostics');
-    const doc = await buildReport({ ...base, compare: { ...DEFAULT_COMPARE, scatter: false, tests: [], diagnostics: ['classParents', 'apses'] } });
+    const doc = await buildReport({
+      ...base,
+      compare: { ...DEFAULT_COMPARE, scatter: false, tests: [], diagnostics: ['classParents', 'apses'] },
+    });
     const md = renderMarkdown(doc);
     expect(md).toContain('## Structure diagnostics');
-    expect(doc.tables.find((t) => t.id === 'diagnostics-classParents')!.rows[0]!.cells.map((c) => c.text)).toEqual(['a-data', '1.50']);
+    expect(doc.tables.find((t) => t.id === 'diagnostics-classParents')!.rows[0]!.cells.map((c) => c.text)).toEqual([
+      'a-data',
+      '1.50',
+    ]);
     expect(md).toContain('No job of this experiment stores apses');
   });
 });

@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, type ReportInput } from '../../src/report/build.js';
 import { comparisonCautions, datasetsNeeded, posthocCautions, smallestExactP } from '../../src/report/cautions.js';
-import { DEFAULT_ADDED_SETTINGS, DEFAULT_COMPARE, DEFAULT_COMPARE_TESTS, type CompareSpec } from '../../src/spec/report-sections.js';
+import {
+  DEFAULT_ADDED_SETTINGS,
+  DEFAULT_COMPARE,
+  DEFAULT_COMPARE_TESTS,
+  type CompareSpec,
+} from '../../src/spec/report-sections.js';
 import { readCsv } from '../../src/report/csv.js';
 import { tableToCsv, type Table } from '../../src/report/table.js';
 import { signedRankSeed } from '../../src/report/bayesian-section.js';
@@ -21,10 +26,23 @@ import { GH2010, GH2010_METHODS } from '../stats/fixtures.js';
 import { FIVE_BY_TWO_A, FIVE_BY_TWO_B, W2_A, W2_B } from '../stats/resampled-fixtures.js';
 
 function method(label: string): MethodSpec {
-  return { kind: 'bnc', label, structure: { id: 'nb', params: {}, given: {} }, estimator: { id: 'dirichlet', params: {}, given: {} } };
+  return {
+    kind: 'bnc',
+    label,
+    structure: { id: 'nb', params: {}, given: {} },
+    estimator: { id: 'dirichlet', params: {}, given: {} },
+  };
 }
 
-function row(dataset: string, m: string, repeat: number, fold: number, acc: number, nTrain = 90, nTest = 10): ResultRow {
+function row(
+  dataset: string,
+  m: string,
+  repeat: number,
+  fold: number,
+  acc: number,
+  nTrain = 90,
+  nTest = 10,
+): ResultRow {
   return {
     experiment: 'x',
     job_key: `${dataset}-${m}-${repeat}-${fold}`,
@@ -68,14 +86,21 @@ function csv(t: Table | undefined) {
   return doc.records.map((r) => r.fields);
 }
 
-const gh2010Rows = GH2010.flatMap((r, i) => r.map((acc, j) => row(`d${String(i + 1).padStart(2, '0')}`, GH2010_METHODS[j]!, 0, 0, acc)));
+const gh2010Rows = GH2010.flatMap((r, i) =>
+  r.map((acc, j) => row(`d${String(i + 1).padStart(2, '0')}`, GH2010_METHODS[j]!, 0, 0, acc)),
+);
 
 describe('all-pairs matrices in the report', () => {
   it('equal scmamp on García et al. (2010): friedmanPost + adjustShaffer / adjustBergmannHommel', async () => {
-    const doc = await report(gh2010Rows, GH2010_METHODS, { tests: ['all-pairs'], allPairs: { procedures: ['shaffer', 'bergmann-hommel'] } });
+    const doc = await report(gh2010Rows, GH2010_METHODS, {
+      tests: ['all-pairs'],
+      allPairs: { procedures: ['shaffer', 'bergmann-hommel'] },
+    });
     // R with scmamp's source: adjustShaffer(friedmanPost(data.gh.2010)), pairs (PDFC,NNEP), (PDFC,IS-CHC), (PDFC,FH-GBML),
     // (NNEP,IS-CHC), (NNEP,FH-GBML), (IS-CHC,FH-GBML); Bergmann–Hommel gives the same values here.
-    const want = [0.17204055570409937, 0.17204055570409937, 0.00034196469740033208, 1, 0.1009440776242847, 0.1009440776242847];
+    const want = [
+      0.17204055570409937, 0.17204055570409937, 0.00034196469740033208, 1, 0.1009440776242847, 0.1009440776242847,
+    ];
     for (const id of ['all-pairs-shaffer-accuracy', 'all-pairs-bergmann-hommel-accuracy']) {
       const rows = csv(doc.tables.find((t) => t.id === id));
       const m = rows.map((r) => r.slice(1).map(Number));
@@ -99,7 +124,7 @@ describe('per-dataset tests on the folds', () => {
     ];
     const doc = await report(rows, ['B', 'A'], { tests: ['resampled-t'], control: 'B' });
     const main = csv(doc.tables.find((t) => t.id === 'resampled-t-accuracy'));
-    expect(main[0]![2]).toBe(String((W2_A.reduce((a, b) => a + b, 0) / 10)));
+    expect(main[0]![2]).toBe(String(W2_A.reduce((a, b) => a + b, 0) / 10));
     const md = doc.tables.find((t) => t.id === 'resampled-t-accuracy')!;
     expect(md.rows[0]!.cells[2]!.text.endsWith(' v')).toBe(true);
     expect(md.rows[1]!.cells[2]!.text.endsWith(' v')).toBe(false);
@@ -110,15 +135,25 @@ describe('per-dataset tests on the folds', () => {
     // Lower-is-better metric: A's 0-1 loss is significantly smaller, which Weka would mark '*' (smaller); the
     // report marks it 'v' (better). With A as the base, B is marked '*' (worse).
     const loss = await report(rows, ['B', 'A'], { tests: ['resampled-t'], control: 'B', metrics: ['zero_one_loss'] });
-    expect(loss.tables.find((t) => t.id === 'resampled-t-zero_one_loss')!.rows[0]!.cells[2]!.text.endsWith(' v')).toBe(true);
-    const swapped = await report(rows, ['A', 'B'], { tests: ['resampled-t'], control: 'A', metrics: ['zero_one_loss'] });
-    expect(swapped.tables.find((t) => t.id === 'resampled-t-zero_one_loss')!.rows[0]!.cells[2]!.text.endsWith(' *')).toBe(true);
+    expect(loss.tables.find((t) => t.id === 'resampled-t-zero_one_loss')!.rows[0]!.cells[2]!.text.endsWith(' v')).toBe(
+      true,
+    );
+    const swapped = await report(rows, ['A', 'B'], {
+      tests: ['resampled-t'],
+      control: 'A',
+      metrics: ['zero_one_loss'],
+    });
+    expect(
+      swapped.tables.find((t) => t.id === 'resampled-t-zero_one_loss')!.rows[0]!.cells[2]!.text.endsWith(' *'),
+    ).toBe(true);
   });
 
   it("5 × 2-fold CV gets Dietterich's t and Alpaydin's F (values of test/stats/resampled.test.ts)", async () => {
     const A = FIVE_BY_TWO_A;
     const B = FIVE_BY_TWO_B;
-    const rows = [0, 1, 2, 3, 4].flatMap((r) => [0, 1].flatMap((f) => [row('d', 'A', r, f, A[r]![f]!, 50, 50), row('d', 'B', r, f, B[r]![f]!, 50, 50)]));
+    const rows = [0, 1, 2, 3, 4].flatMap((r) =>
+      [0, 1].flatMap((f) => [row('d', 'A', r, f, A[r]![f]!, 50, 50), row('d', 'B', r, f, B[r]![f]!, 50, 50)]),
+    );
     const doc = await report(rows, ['A', 'B'], { tests: ['resampled-t'], control: 'A', pairs: [['A', 'B']] });
     const five = csv(doc.tables.find((t) => t.id === 'five-by-two-accuracy'));
     expect(Number(five[0]![3])).toBeCloseTo(0.6720460402294592, 10);
@@ -130,14 +165,21 @@ describe('per-dataset tests on the folds', () => {
 
 describe('Bayesian and effect-size sections', () => {
   it('the signed-rank table equals the seeded statistic, is reproducible, and changes with the experiment seed', async () => {
-    const opts = { tests: ['bayesian', 'effect-size'] as CompareSpec['tests'], control: 'PDFC', bayesian: { rope: 0.01, prior: 0.5, samples: 3000 } };
+    const opts = {
+      tests: ['bayesian', 'effect-size'] as CompareSpec['tests'],
+      control: 'PDFC',
+      bayesian: { rope: 0.01, prior: 0.5, samples: 3000 },
+    };
     const doc = await report(gh2010Rows, GH2010_METHODS, opts);
     const again = await report(gh2010Rows, GH2010_METHODS, opts);
     const t = csv(doc.tables.find((x) => x.id === 'bayesian-signed-rank-accuracy'));
     expect(csv(again.tables.find((x) => x.id === 'bayesian-signed-rank-accuracy'))).toEqual(t);
     const a = GH2010.map((r) => r[0]!);
     const b = GH2010.map((r) => r[3]!);
-    const direct = bayesianSignedRank(a, b, 0.01, { samples: 3000, seed: signedRankSeed('1', 'accuracy', 'PDFC', 'FH-GBML') });
+    const direct = bayesianSignedRank(a, b, 0.01, {
+      samples: 3000,
+      seed: signedRankSeed('1', 'accuracy', 'PDFC', 'FH-GBML'),
+    });
     const fh = t.find((r) => r[1] === 'FH-GBML')!;
     expect(Number(fh[3])).toBe(direct.above);
     expect(Number(fh[4])).toBe(direct.rope);
@@ -147,14 +189,22 @@ describe('Bayesian and effect-size sections', () => {
     expect(doc.figures.filter((f) => f.id.startsWith('simplex-accuracy-'))).toHaveLength(3);
     const eff = csv(doc.tables.find((x) => x.id === 'effect-size-accuracy'));
     expect(eff).toHaveLength(3);
-    expect(Number(eff.find((r) => r[1] === 'FH-GBML')![3])).toBeCloseTo(a.reduce((s, x, i) => s + x - b[i]!, 0) / a.length, 12);
+    expect(Number(eff.find((r) => r[1] === 'FH-GBML')![3])).toBeCloseTo(
+      a.reduce((s, x, i) => s + x - b[i]!, 0) / a.length,
+      12,
+    );
   });
 });
 
 describe('unusable values', () => {
   it('a fold value a statistic rejects becomes a note under the table, not a failed report', () => {
     const finite = [...W2_A.map((v, f) => row('d1', 'A', 0, f, v)), ...W2_B.map((v, f) => row('d1', 'B', 0, f, v))];
-    const comparison = compareResults(finite, ['B', 'A'], { ...DEFAULT_COMPARE, metrics: ['accuracy'], tests: ['resampled-t'], control: 'B' });
+    const comparison = compareResults(finite, ['B', 'A'], {
+      ...DEFAULT_COMPARE,
+      metrics: ['accuracy'],
+      tests: ['resampled-t'],
+      control: 'B',
+    });
     // The sections read the folds themselves: one of B's folds is infinite there (e.g. a log loss).
     const rows = finite.map((r) => (r.method === 'B' && r.fold === 3 ? { ...r, accuracy: Infinity } : r));
     const tables: Table[] = [];
@@ -188,8 +238,13 @@ describe('cautions', () => {
     expect(c[0]).toMatch(/smallest two-sided p is 0\.250; 6 datasets are needed/);
     // The valid test across the 3 datasets: the exact Friedman p (src/stats/friedman-exact.ts, checked by brute force).
     const m = doc.comparison.metrics[0]!;
-    const exact = exactFriedman(m.meanRanks.map((r) => Math.round(r * 3)), 3)!;
-    expect(c[0]).toContain(`exact permutation p-value of the Friedman statistic (Friedman 1937; every ranking equally likely under H0, enumerated) is ${exact.p.toPrecision(3)}, against ${m.friedman!.p.toPrecision(3)}`);
+    const exact = exactFriedman(
+      m.meanRanks.map((r) => Math.round(r * 3)),
+      3,
+    )!;
+    expect(c[0]).toContain(
+      `exact permutation p-value of the Friedman statistic (Friedman 1937; every ranking equally likely under H0, enumerated) is ${exact.p.toPrecision(3)}, against ${m.friedman!.p.toPrecision(3)}`,
+    );
     expect(comparisonCautions((await report(rows, GH2010_METHODS, { cautions: false })).comparison)).toEqual([]);
     expect(comparisonCautions((await report(gh2010Rows, GH2010_METHODS, {})).comparison)).toEqual([]);
     expect(smallestExactP(3)).toBe(0.25);
@@ -220,7 +275,11 @@ describe('cautions', () => {
     // Printed in the metric's section, under the CD diagram.
     const section = doc.sections.find((x) => x.title === 'Accuracy: comparisons with the control')!;
     expect(section.blocks.at(-1)).toEqual({ kind: 'list', items: c });
-    expect(c.some((t) => /X, B differ significantly from A in the post-hoc table but are within the critical difference of it/.test(t))).toBe(true);
+    expect(
+      c.some((t) =>
+        /X, B differ significantly from A in the post-hoc table but are within the critical difference of it/.test(t),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -259,10 +318,16 @@ estimators:
   });
   it('refuses Bergmann–Hommel for more than 9 methods, naming the field', () => {
     const ten = head('nb, tan, aode, kdb, fan-mdl, acll-tan, cl-ode, hill-climb, tan-hc, tan-hcsp');
-    expect(() => parseSpec(ten + 'compare:\n  tests: [all-pairs]\n', 'mem.yaml')).toThrow(/compare\.all_pairs\.procedures: bergmann-hommel is exact only for at most 9 methods and this spec has 10/);
-    expect(() => parseSpec(ten + 'compare:\n  tests: [all-pairs]\n  all_pairs: { procedures: [shaffer] }\n', 'mem.yaml')).not.toThrow();
+    expect(() => parseSpec(ten + 'compare:\n  tests: [all-pairs]\n', 'mem.yaml')).toThrow(
+      /compare\.all_pairs\.procedures: bergmann-hommel is exact only for at most 9 methods and this spec has 10/,
+    );
+    expect(() =>
+      parseSpec(ten + 'compare:\n  tests: [all-pairs]\n  all_pairs: { procedures: [shaffer] }\n', 'mem.yaml'),
+    ).not.toThrow();
   });
   it('rejects unknown procedures with the schema message', () => {
-    expect(() => parseSpec(head('nb') + 'compare:\n  all_pairs: { procedures: [tukey] }\n', 'mem.yaml')).toThrow(/compare\.all_pairs\.procedures\[0\]: must be one of/);
+    expect(() => parseSpec(head('nb') + 'compare:\n  all_pairs: { procedures: [tukey] }\n', 'mem.yaml')).toThrow(
+      /compare\.all_pairs\.procedures\[0\]: must be one of/,
+    );
   });
 });

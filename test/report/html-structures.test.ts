@@ -12,7 +12,11 @@ function row(job: string, dataset: string, method: string, fold: number): Result
 describe('learned structures', () => {
   // Four folds of TAN on one dataset: folds 0, 1, 3 learn a→b, fold 2 learns b→a instead.
   const rows = [0, 1, 2, 3].map((f) => row(`k${f}`, 'd', 'tan', f));
-  const base: [string, string][] = [['y', 'a'], ['y', 'b'], ['y', 'c']];
+  const base: [string, string][] = [
+    ['y', 'a'],
+    ['y', 'b'],
+    ['y', 'c'],
+  ];
   const arcs = new Map<string, [string, string][]>([
     ['k0', [...base, ['a', 'b'], ['b', 'c']]],
     ['k1', [...base, ['a', 'b'], ['b', 'c']]],
@@ -29,7 +33,15 @@ describe('learned structures', () => {
     expect(hubNode(m!)).toBe('y');
   });
   it('draws every arc with its share, the class arcs unlabelled when in every fold, names escaped', () => {
-    const [m] = modalStructures(rows, new Map([...arcs].map(([k, v]) => [k, v.map(([p, c]) => [p === 'a' ? 'a<&>' : p, c === 'a' ? 'a<&>' : c] as [string, string])])));
+    const [m] = modalStructures(
+      rows,
+      new Map(
+        [...arcs].map(([k, v]) => [
+          k,
+          v.map(([p, c]) => [p === 'a' ? 'a<&>' : p, c === 'a' ? 'a<&>' : c] as [string, string]),
+        ]),
+      ),
+    );
     const svg = structureSvg(m!, 'y', []);
     expect(svg.match(/<line /g)).toHaveLength(5);
     expect(svg.match(/>75%</g)).toHaveLength(2);
@@ -57,7 +69,10 @@ describe('HTML page', () => {
     );
   });
   it('has a table of contents linking every section, and consecutive figures in one grid', () => {
-    const fig = (id: string, width: number) => ({ kind: 'figure' as const, figure: { id, title: id, caption: id, svg: `<svg width="${width}" height="10"></svg>` } });
+    const fig = (id: string, width: number) => ({
+      kind: 'figure' as const,
+      figure: { id, title: id, caption: id, svg: `<svg width="${width}" height="10"></svg>` },
+    });
     const doc = {
       title: 'x: results',
       intro: [],
@@ -69,7 +84,11 @@ describe('HTML page', () => {
     } as unknown as ReportDoc;
     const html = renderHtml(doc);
     const toc = html.slice(html.indexOf('<nav class="toc">'), html.indexOf('</nav>'));
-    expect([...toc.matchAll(/href="#([^"]+)"/g)].map((m) => m[1])).toEqual(['s-accuracy', 's-scatter-plots', 's-accuracy-2']);
+    expect([...toc.matchAll(/href="#([^"]+)"/g)].map((m) => m[1])).toEqual([
+      's-accuracy',
+      's-scatter-plots',
+      's-accuracy-2',
+    ]);
     for (const id of ['s-accuracy', 's-scatter-plots', 's-accuracy-2']) expect(html).toContain(`id="${id}"`);
     expect(html.match(/<div class="figure-grid">/g)).toHaveLength(1);
     expect(html).toContain('<figure id="figure-cd" class="wide">');

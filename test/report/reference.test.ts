@@ -10,13 +10,37 @@ import { renderHtml } from '../../src/report/render.js';
 import { parseXml } from './xml.js';
 
 function ref(file: string, extra: Partial<ReferenceSpec> = {}): ReferenceSpec {
-  return { file, path: file.replace(/^.*[\\/]/, ''), title: null, methods: {}, datasets: {}, scale: 1, tolerance: 0.01, ...extra };
+  return {
+    file,
+    path: file.replace(/^.*[\\/]/, ''),
+    title: null,
+    methods: {},
+    datasets: {},
+    scale: 1,
+    tolerance: 0.01,
+    ...extra,
+  };
 }
 
 function row(dataset: string, method: string, accuracy: number, rmse: number, fold = 0): ResultRow {
   return {
-    experiment: 'x', job_key: `${dataset}${method}${fold}`, dataset, method, structure: 'nb', estimator: 'dirichlet', repeat: 0, fold,
-    accuracy, zero_one_loss: 1 - accuracy, rmse, log_loss: rmse, n_train: 1, n_test: 1, n_arcs: 0, train_ms: 0, predict_ms: 0,
+    experiment: 'x',
+    job_key: `${dataset}${method}${fold}`,
+    dataset,
+    method,
+    structure: 'nb',
+    estimator: 'dirichlet',
+    repeat: 0,
+    fold,
+    accuracy,
+    zero_one_loss: 1 - accuracy,
+    rmse,
+    log_loss: rmse,
+    n_train: 1,
+    n_test: 1,
+    n_arcs: 0,
+    train_ms: 0,
+    predict_ms: 0,
   } as ResultRow;
 }
 
@@ -28,9 +52,9 @@ function file(text: string): string {
 
 describe('reference files', () => {
   it('maps published metric names', () => {
-    expect(['0/1-loss', '0-1 loss', 'zero_one_loss', 'Error', 'RMSE', 'Accuracy', 'log loss'].map(metricFromName)).toEqual([
-      'zero_one_loss', 'zero_one_loss', 'zero_one_loss', 'zero_one_loss', 'rmse', 'accuracy', 'log_loss',
-    ]);
+    expect(
+      ['0/1-loss', '0-1 loss', 'zero_one_loss', 'Error', 'RMSE', 'Accuracy', 'log loss'].map(metricFromName),
+    ).toEqual(['zero_one_loss', 'zero_one_loss', 'zero_one_loss', 'zero_one_loss', 'rmse', 'accuracy', 'log_loss']);
     expect(metricFromName('AUPRC')).toBeUndefined();
     expect(metricFromName('AUC')).toBe('auc');
     expect(metricFromName('Brier score')).toBe('brier');
@@ -38,7 +62,10 @@ describe('reference files', () => {
 
   it('W/D/L verdicts: direction and significance must both agree', () => {
     // a beats b on 6 of 6 datasets (accuracy), and loses on RMSE on all 6.
-    const rows = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'].flatMap((d, i) => [row(d, 'a', 0.9 + i / 100, 0.3), row(d, 'b', 0.8, 0.2)]);
+    const rows = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'].flatMap((d, i) => [
+      row(d, 'a', 0.9 + i / 100, 0.3),
+      row(d, 'b', 0.8, 0.2),
+    ]);
     const f = file(`metric,method_a,method_b,wins,draws,losses,significant
 accuracy,A,B,6,0,0,true
 accuracy,A,B,5,0,1,false
@@ -62,7 +89,12 @@ accuracy,A,C,1,0,0,
   it('cell verdicts use scale, % values and the tolerance', () => {
     const rows = [row('iris', 'nb', 0.9, 0.2, 0), row('iris', 'nb', 0.96, 0.2, 1)];
     const f = file('dataset,method,metric,value\nIris,NB,accuracy,93\nIris,NB,accuracy,95%\nIris,NB,rmse,30\n');
-    const r = evaluateReference(ref(f, { methods: { NB: 'nb' }, scale: 0.01, tolerance: 0.02 }), rows, ['nb'], DEFAULT_COMPARE);
+    const r = evaluateReference(
+      ref(f, { methods: { NB: 'nb' }, scale: 0.01, tolerance: 0.02 }),
+      rows,
+      ['nb'],
+      DEFAULT_COMPARE,
+    );
     if (r.kind !== 'cells') throw new Error('expected cells');
     // Ours: mean accuracy (0.9 + 0.96)/2 = 0.93 (dataset matched case-insensitively).
     expect(r.claims.map((c) => [c.ourDataset, c.published, c.ours, c.verdict])).toEqual([
@@ -75,39 +107,75 @@ accuracy,A,C,1,0,0,
 
   it('reports a malformed file on one line with its line number', () => {
     const cases: [string, RegExp][] = [
-      ['a,b\n1,2\n', /ref\.csv:1: unknown reference format; the header must have the columns dataset,method,metric,value/],
+      [
+        'a,b\n1,2\n',
+        /ref\.csv:1: unknown reference format; the header must have the columns dataset,method,metric,value/,
+      ],
       ['dataset,method,metric,value\niris,NB,auprc,1\n', /ref\.csv:2: metric: unknown metric 'auprc'/],
       ['dataset,method,metric,value\niris,NB,rmse,x\n', /ref\.csv:2: value: expected a number, got 'x'/],
-      ['metric,method_a,method_b,wins,draws,losses,significant\nrmse,a,b,1.5,0,0,\n', /ref\.csv:2: wins: expected a count, got '1\.5'/],
-      ['metric,method_a,method_b,wins,draws,losses,significant\nrmse,a,b,1,0,0,maybe\n', /ref\.csv:2: significant: expected true\/false/],
+      [
+        'metric,method_a,method_b,wins,draws,losses,significant\nrmse,a,b,1.5,0,0,\n',
+        /ref\.csv:2: wins: expected a count, got '1\.5'/,
+      ],
+      [
+        'metric,method_a,method_b,wins,draws,losses,significant\nrmse,a,b,1,0,0,maybe\n',
+        /ref\.csv:2: significant: expected true\/false/,
+      ],
     ];
-    for (const [text, msg] of cases) expect(() => evaluateReference(ref(file(text)), [], [], DEFAULT_COMPARE)).toThrow(msg);
+    for (const [text, msg] of cases)
+      expect(() => evaluateReference(ref(file(text)), [], [], DEFAULT_COMPARE)).toThrow(msg);
   });
 
   it('every published reference file under experiments/reference/ reads and renders beside results', async () => {
     const dir = join(ROOT, 'experiments', 'reference');
     // Cell, W/D/L and claims files (*-claims.csv: a paper's stated claims, evaluated in test/report/claims.test.ts).
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.csv')).sort() : [];
+    const files = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.csv'))
+          .sort()
+      : [];
     for (const f of files) {
       const r = evaluateReference(ref(join(dir, f)), [], [], DEFAULT_COMPARE);
       expect(r.claims.length, f).toBeGreaterThan(0);
       expect(r.kind === 'claims', f).toBe(f.endsWith('-claims.csv'));
       // Without results nothing can be checked: cells and W/D/L claims have no data, stated claims are not evaluable.
-      expect(r.claims.every((c) => c.verdict === (r.kind === 'claims' ? 'not evaluable' : 'no data')), f).toBe(true);
+      expect(
+        r.claims.every((c) => c.verdict === (r.kind === 'claims' ? 'not evaluable' : 'no data')),
+        f,
+      ).toBe(true);
     }
     // Rendered in a report whose methods carry the labels the files use (nb-hdp beats nb-m everywhere).
     const labels = ['nb-hdp', 'nb-m'];
-    const rows = ['iris', 'zoo', 'labor', 'car', 'glass', 'wine'].flatMap((d) => [row(d, 'nb-hdp', 0.9, 0.2), row(d, 'nb-m', 0.8, 0.3)]);
+    const rows = ['iris', 'zoo', 'labor', 'car', 'glass', 'wine'].flatMap((d) => [
+      row(d, 'nb-hdp', 0.9, 0.2),
+      row(d, 'nb-m', 0.8, 0.3),
+    ]);
     const doc = await buildReport({
-      experiment: 'x', specFile: 'x.yaml', specHash: '0'.repeat(64), settings: {}, rows, expectedJobs: rows.length, failed: [],
-      methods: labels.map((label) => ({ kind: 'bnc' as const, label, structure: { id: 'nb', params: {}, given: {} }, estimator: { id: 'dirichlet', params: {}, given: {} } })),
+      experiment: 'x',
+      specFile: 'x.yaml',
+      specHash: '0'.repeat(64),
+      settings: {},
+      rows,
+      expectedJobs: rows.length,
+      failed: [],
+      methods: labels.map((label) => ({
+        kind: 'bnc' as const,
+        label,
+        structure: { id: 'nb', params: {}, given: {} },
+        estimator: { id: 'dirichlet', params: {}, given: {} },
+      })),
       compare: { ...DEFAULT_COMPARE, scatter: false, tests: [] },
       reference: files.map((f) => ref(join(dir, f))),
     });
-    expect(doc.tables.filter((t) => t.id.startsWith('reference-')).map((t) => t.id)).toEqual(files.map((f) => `reference-${f.replace(/\.csv$/, '')}`));
+    expect(doc.tables.filter((t) => t.id.startsWith('reference-')).map((t) => t.id)).toEqual(
+      files.map((f) => `reference-${f.replace(/\.csv$/, '')}`),
+    );
     for (const r of doc.references.filter((x) => x.kind === 'claims')) {
       // No method of this report carries the SubbKB labels: every claim says why it cannot be evaluated.
-      expect(r.claims.every((c) => c.verdict === 'not evaluable' && /is not in this experiment/.test(c.reason)), r.ref.path).toBe(true);
+      expect(
+        r.claims.every((c) => c.verdict === 'not evaluable' && /is not in this experiment/.test(c.reason)),
+        r.ref.path,
+      ).toBe(true);
     }
     const html = parseXml(renderHtml(doc));
     expect(html.name).toBe('html');
@@ -116,7 +184,13 @@ accuracy,A,C,1,0,0,
       if (t2.kind !== 'wdl') throw new Error('table 2 is a W/D/L file');
       // NB, 0-1 loss, published 41–4–23 (sign test p = 0.0328: significant); ours 6–0–0 (p = 0.03125): reproduced.
       const nb = t2.claims.find((c) => c.methodA === 'nb-hdp' && c.metric === 'zero_one_loss')!;
-      expect(nb.published).toMatchObject({ wins: 41, draws: 4, losses: 23, significant: true, significanceGiven: false });
+      expect(nb.published).toMatchObject({
+        wins: 41,
+        draws: 4,
+        losses: 23,
+        significant: true,
+        significanceGiven: false,
+      });
       expect(nb.ours).toMatchObject({ wins: 6, draws: 0, losses: 0, significant: true });
       expect(nb.verdict).toBe('reproduced');
       // NB, RMSE, published 40–0–28 (p = 0.182): not significant, ours is: not reproduced.

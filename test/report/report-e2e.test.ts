@@ -14,7 +14,14 @@ import { binomTest } from '../../src/stats/signtest.js';
 import { assertValidSvg, findAll, parseXml, textOf, walk, type XmlElement } from './xml.js';
 
 const FIX = join(ROOT, 'test', 'report', 'fixtures');
-const METHODS = ['nb/dirichlet(alpha=0.5)', 'nb/dirichlet(alpha=1)', 'nb/dirichlet(alpha=20)', 'tan/dirichlet(alpha=0.5)', 'tan/dirichlet(alpha=1)', 'tan/dirichlet(alpha=20)'];
+const METHODS = [
+  'nb/dirichlet(alpha=0.5)',
+  'nb/dirichlet(alpha=1)',
+  'nb/dirichlet(alpha=20)',
+  'tan/dirichlet(alpha=0.5)',
+  'tan/dirichlet(alpha=1)',
+  'tan/dirichlet(alpha=20)',
+];
 const DATASETS = ['breast-cancer', 'iris', 'labor', 'zoo'];
 
 let cwd = '';
@@ -69,7 +76,9 @@ beforeAll(async () => {
   const store = await ResultStore.open(db, { readOnly: true });
   try {
     for (const metric of ['accuracy', 'rmse', 'zero_one_loss']) {
-      const rows = await store.query(`SELECT dataset, method, avg(${metric}) AS v FROM results WHERE experiment = 'report-e2e' GROUP BY ALL`);
+      const rows = await store.query(
+        `SELECT dataset, method, avg(${metric}) AS v FROM results WHERE experiment = 'report-e2e' GROUP BY ALL`,
+      );
       means[metric] = {};
       for (const r of rows) (means[metric]![r['dataset'] as string] ??= {})[r['method'] as string] = r['v'] as number;
     }
@@ -119,7 +128,9 @@ describe('bnclab report on a real experiment', () => {
     }
     const longCsv = readFileSync(join(out, 'report.csv'), 'utf8');
     expect(longCsv).not.toContain('(average');
-    expect(readFileSync(join(out, 'report-summary.csv'), 'utf8').split('\n')[0]).toBe('metric,method,average,average_rank,complete_datasets');
+    expect(readFileSync(join(out, 'report-summary.csv'), 'utf8').split('\n')[0]).toBe(
+      'metric,method,average,average_rank,complete_datasets',
+    );
   });
 
   it('Hommel post-hoc table against the control named in the spec', () => {
@@ -229,10 +240,14 @@ describe('bnclab report on a real experiment', () => {
     // The reference title contains markup characters; it must arrive as text.
     expect(findAll(root, 'h3').map(textOf)).toContain('Published <W/D/L> & claims');
     const figures = findAll(root, 'figure');
-    const files = readdirSync(join(out, 'figures')).filter((f) => f.endsWith('.svg')).sort();
+    const files = readdirSync(join(out, 'figures'))
+      .filter((f) => f.endsWith('.svg'))
+      .sort();
     expect(figures).toHaveLength(files.length);
     // One learned-structure drawing per dataset × method, e.g. structure-iris-nb-dirichlet-alpha-0.5.svg.
-    const structures = DATASETS.flatMap((d) => METHODS.map((m) => `structure-${d}-${m.replace(/[/()=]+/g, '-').replace(/-+$/, '')}.svg`));
+    const structures = DATASETS.flatMap((d) =>
+      METHODS.map((m) => `structure-${d}-${m.replace(/[/()=]+/g, '-').replace(/-+$/, '')}.svg`),
+    );
     expect(files).toEqual(
       [
         'cd-accuracy.svg',
@@ -263,7 +278,9 @@ describe('bnclab report on a real experiment', () => {
   });
 
   it('a scatter figure has one point per dataset and the diagonal; the CD diagram names every method', () => {
-    const svg = parseXml(readFileSync(join(out, 'figures', 'scatter-rmse-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg'), 'utf8'));
+    const svg = parseXml(
+      readFileSync(join(out, 'figures', 'scatter-rmse-tan-dirichlet-alpha-1-vs-nb-dirichlet-alpha-1.svg'), 'utf8'),
+    );
     const groups = findAll(svg, 'g');
     const symbols = groups.filter((g) => (g.attrs['class'] ?? '').includes('mark-symbol'));
     expect(symbols).toHaveLength(1);
@@ -277,17 +294,33 @@ describe('bnclab report on a real experiment', () => {
     expect(texts.some((t) => t.startsWith('CD = '))).toBe(true);
   });
 
-  it('command-line overrides re-render from the database; stale generated files go, the user\'s own stay', () => {
+  it("command-line overrides re-render from the database; stale generated files go, the user's own stay", () => {
     const mine = join(out, 'tables', 'my-notes.csv');
     writeFileSync(mine, 'keep,me\n');
-    const r = cli(['report', join(FIX, 'report-e2e.yaml'), '--db', join(cwd, 'shared.duckdb'), '--metrics', 'accuracy', '--control', 'nb/dirichlet(alpha=1)', '--alpha', '0.05'], { cwd });
+    const r = cli(
+      [
+        'report',
+        join(FIX, 'report-e2e.yaml'),
+        '--db',
+        join(cwd, 'shared.duckdb'),
+        '--metrics',
+        'accuracy',
+        '--control',
+        'nb/dirichlet(alpha=1)',
+        '--alpha',
+        '0.05',
+      ],
+      { cwd },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(mine)).toBe(true);
     expect(existsSync(join(out, 'tables', 'posthoc-rmse.csv'))).toBe(false);
     expect(existsSync(join(out, 'figures', 'cd-rmse.svg'))).toBe(false);
     expect(table('posthoc-accuracy').rows[0]![0]).toBe('nb/dirichlet(alpha=1)');
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('α = 0.05; p-value adjustment: Hommel');
-    const bad = cli(['report', join(FIX, 'report-e2e.yaml'), '--db', join(cwd, 'shared.duckdb'), '--control', 'nb'], { cwd });
+    const bad = cli(['report', join(FIX, 'report-e2e.yaml'), '--db', join(cwd, 'shared.duckdb'), '--control', 'nb'], {
+      cwd,
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--control: no method labelled 'nb'/);
   });

@@ -81,15 +81,33 @@ reference:
   });
 
   it.each([
-    ['compare:\n  control: tan/dirichlet(alpha=2)\n', /mem\.yaml:7:12: compare\.control: no method labelled 'tan\/dirichlet\(alpha=2\)' \(did you mean 'tan\/dirichlet\(alpha=1\)'\?\)/],
-    ['compare:\n  pairs: [[nb/dirichlet(alpha=1), nb/dirichlet(alpha=1)]]\n', /mem\.yaml:7:\d+: compare\.pairs\[0\]: compares 'nb\/dirichlet\(alpha=1\)' with itself/],
-    ['compare:\n  metrics: [auc_pr]\n', /mem\.yaml:7:13: compare\.metrics\[0\]: must be one of "accuracy", "zero_one_loss", "rmse", "log_loss", "auc"/],
+    [
+      'compare:\n  control: tan/dirichlet(alpha=2)\n',
+      /mem\.yaml:7:12: compare\.control: no method labelled 'tan\/dirichlet\(alpha=2\)' \(did you mean 'tan\/dirichlet\(alpha=1\)'\?\)/,
+    ],
+    [
+      'compare:\n  pairs: [[nb/dirichlet(alpha=1), nb/dirichlet(alpha=1)]]\n',
+      /mem\.yaml:7:\d+: compare\.pairs\[0\]: compares 'nb\/dirichlet\(alpha=1\)' with itself/,
+    ],
+    [
+      'compare:\n  metrics: [auc_pr]\n',
+      /mem\.yaml:7:13: compare\.metrics\[0\]: must be one of "accuracy", "zero_one_loss", "rmse", "log_loss", "auc"/,
+    ],
     ['compare:\n  alhpa: 0.1\n', /mem\.yaml:7:3: compare\.alhpa: unknown field/],
     ['compare:\n  alpha: 1.5\n', /mem\.yaml:7:10: compare\.alpha: must be < 1/],
-    ['compare:\n  sweeps: [{ parameter: structure.k, reference: 2 }]\n', /compare\.sweeps\[0\]\.parameter: no method of this spec has structure parameter 'k'/],
-    ['compare:\n  sweeps: [{ parameter: estimator.alpha, reference: 3 }]\n', /compare\.sweeps\[0\]\.reference: no method has estimator\.alpha = 3 \(values: 1, 10\)/],
+    [
+      'compare:\n  sweeps: [{ parameter: structure.k, reference: 2 }]\n',
+      /compare\.sweeps\[0\]\.parameter: no method of this spec has structure parameter 'k'/,
+    ],
+    [
+      'compare:\n  sweeps: [{ parameter: estimator.alpha, reference: 3 }]\n',
+      /compare\.sweeps\[0\]\.reference: no method has estimator\.alpha = 3 \(values: 1, 10\)/,
+    ],
     ['reference: [nope.csv]\n', /mem\.yaml:6:13: reference\[0\]\.file: no such file 'nope\.csv'/],
-    ['reference:\n  - { file: ref-wdl.csv, methods: { TAN: tan } }\n', /reference\[0\]\.methods\.TAN: no method labelled 'tan'/],
+    [
+      'reference:\n  - { file: ref-wdl.csv, methods: { TAN: tan } }\n',
+      /reference\[0\]\.methods\.TAN: no method labelled 'tan'/,
+    ],
   ])('rejects %j with a located one-line message', (extra, message) => {
     expect(() => parse(extra)).toThrow(message);
   });

@@ -16,30 +16,38 @@ import type { ResultRow } from '../../src/store/db.js';
 import { GH2010, GH2010_METHODS } from '../stats/fixtures.js';
 
 function method(label: string): MethodSpec {
-  return { kind: 'bnc', label, structure: { id: 'nb', params: {}, given: {} }, estimator: { id: 'dirichlet', params: {}, given: {} } };
+  return {
+    kind: 'bnc',
+    label,
+    structure: { id: 'nb', params: {}, given: {} },
+    estimator: { id: 'dirichlet', params: {}, given: {} },
+  };
 }
 
 function rowsOf(matrix: number[][], methods: readonly string[]): ResultRow[] {
   return matrix.flatMap((r, i) =>
-    r.map((acc, j) => ({
-      experiment: 'gh2010',
-      job_key: `${i}-${j}`,
-      dataset: `d${String(i + 1).padStart(2, '0')}`,
-      method: methods[j]!,
-      structure: 'nb',
-      estimator: 'dirichlet',
-      repeat: 0,
-      fold: 0,
-      accuracy: acc,
-      zero_one_loss: 1 - acc,
-      rmse: 1 - acc,
-      log_loss: 1 - acc,
-      n_train: 100,
-      n_test: 10,
-      n_arcs: 0,
-      train_ms: 1,
-      predict_ms: 1,
-    }) as ResultRow),
+    r.map(
+      (acc, j) =>
+        ({
+          experiment: 'gh2010',
+          job_key: `${i}-${j}`,
+          dataset: `d${String(i + 1).padStart(2, '0')}`,
+          method: methods[j]!,
+          structure: 'nb',
+          estimator: 'dirichlet',
+          repeat: 0,
+          fold: 0,
+          accuracy: acc,
+          zero_one_loss: 1 - acc,
+          rmse: 1 - acc,
+          log_loss: 1 - acc,
+          n_train: 100,
+          n_test: 10,
+          n_arcs: 0,
+          train_ms: 1,
+          predict_ms: 1,
+        }) as ResultRow,
+    ),
   );
 }
 
@@ -152,7 +160,9 @@ describe('report tables on García et al. (2010) data equal R', () => {
     expect(t.rows[0]!.cells.map((c) => c.bold ?? false)).toEqual([false, false, false, false, true]);
     expect(t.rows[14]!.cells.map((c) => c.bold ?? false)).toEqual([false, true, true, false, false]);
     const rankRow = t.rows[t.rows.length - 1]!;
-    expect(rankRow.cells.slice(1).map((c) => Number(c.value))).toEqual([1.770833333333333, 2.479166666666667, 2.479166666666667, 3.270833333333333].map((x) => expect.closeTo(x, 12)));
+    expect(rankRow.cells.slice(1).map((c) => Number(c.value))).toEqual(
+      [1.770833333333333, 2.479166666666667, 2.479166666666667, 3.270833333333333].map((x) => expect.closeTo(x, 12)),
+    );
   });
 
   it('digits rounds the per-dataset means before every test and says so', async () => {
@@ -171,8 +181,12 @@ describe('report tables on García et al. (2010) data equal R', () => {
     }
     expect(s.rows[0]![1]).toBe(`${w}–${d}–${l}`);
     expect(d).toBeGreaterThan(1);
-    const settings = doc.sections.find((x) => x.title === 'Statistical comparisons')!.blocks.find((b) => b.kind === 'list');
-    expect(settings && settings.kind === 'list' ? settings.items[0] : '').toContain('rounded to 1 decimals before every test');
+    const settings = doc.sections
+      .find((x) => x.title === 'Statistical comparisons')!
+      .blocks.find((b) => b.kind === 'list');
+    expect(settings && settings.kind === 'list' ? settings.items[0] : '').toContain(
+      'rounded to 1 decimals before every test',
+    );
   });
 });
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cell, escapeLatex, formatP, tableToCsv, tableToHtml, tableToLatex, tableToMarkdown, type Table } from '../../src/report/table.js';
+import {
+  cell,
+  escapeLatex,
+  formatP,
+  tableToCsv,
+  tableToHtml,
+  tableToLatex,
+  tableToMarkdown,
+  type Table,
+} from '../../src/report/table.js';
 import { readCsv } from '../../src/report/csv.js';
 import { inlineSvg } from '../../src/report/render.js';
 import { assertValidSvg, findAll, parseXml, textOf } from './xml.js';
@@ -32,7 +41,9 @@ describe('table rendering escapes names for every format', () => {
   });
 
   it('LaTeX: specials escaped, symbols in math mode, booktabs rules, bold and emphasis', () => {
-    expect(escapeLatex(NASTY)).toBe('a\\textless{}b\\textgreater{}\\&"c\'\\textbar{}d\\_e*f\\%\\#\\$\\textbackslash{}\\{x\\}\\textasciitilde{}\\textasciicircum{}');
+    expect(escapeLatex(NASTY)).toBe(
+      'a\\textless{}b\\textgreater{}\\&"c\'\\textbar{}d\\_e*f\\%\\#\\$\\textbackslash{}\\{x\\}\\textasciitilde{}\\textasciicircum{}',
+    );
     expect(escapeLatex('χ² ≤ α')).toBe('$\\chi ^2$ $\\le$ $\\alpha$');
     expect(escapeLatex('$χ')).toBe('\\$$\\chi$');
     const tex = tableToLatex(T);
@@ -75,7 +86,10 @@ describe('table rendering escapes names for every format', () => {
 
 describe('reference CSV reader', () => {
   it('keeps # lines as comments, handles quotes, CRLF and a BOM, and names the line of a ragged record', () => {
-    const doc = readCsv('\uFEFF# Petitjean et al. 2018, Table 2\r\nmetric,method_a,"method,b"\r\nrmse,"HDP ""x""",m\r\n\r\n', 'r.csv');
+    const doc = readCsv(
+      '\uFEFF# Petitjean et al. 2018, Table 2\r\nmetric,method_a,"method,b"\r\nrmse,"HDP ""x""",m\r\n\r\n',
+      'r.csv',
+    );
     expect(doc.comments).toEqual(['Petitjean et al. 2018, Table 2']);
     expect(doc.header).toEqual(['metric', 'method_a', 'method,b']);
     expect(doc.records).toEqual([{ fields: ['rmse', 'HDP "x"', 'm'], line: 3 }]);
@@ -97,7 +111,8 @@ describe('the XML checker used by the report tests fails on broken markup', () =
   });
 
   it('rejects an SVG with a dangling reference or a non-SVG element', () => {
-    const ok = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10"><defs><clipPath id="c"><rect width="5" height="5"/></clipPath></defs><path d="M0,0L5,5Z" clip-path="url(#c)"/></svg>';
+    const ok =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10"><defs><clipPath id="c"><rect width="5" height="5"/></clipPath></defs><path d="M0,0L5,5Z" clip-path="url(#c)"/></svg>';
     expect(assertValidSvg(ok).name).toBe('svg');
     expect(() => assertValidSvg(ok.replace('url(#c)', 'url(#d)'))).toThrow(/#d/);
     expect(() => assertValidSvg(ok.replace('<defs>', '<div/><defs>'))).toThrow(/<div> is not an SVG element/);
@@ -105,7 +120,8 @@ describe('the XML checker used by the report tests fails on broken markup', () =
   });
 
   it('inlineSvg gives each figure its own ids and rewrites the references', () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10"><clipPath id="clip1"><rect width="1" height="1"/></clipPath><g clip-path="url(#clip1)"/></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10"><clipPath id="clip1"><rect width="1" height="1"/></clipPath><g clip-path="url(#clip1)"/></svg>';
     const a = inlineSvg(svg, 'f-a');
     expect(a).toContain('id="f-a-clip1"');
     expect(a).toContain('url(#f-a-clip1)');

@@ -17,10 +17,12 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 function decode(s: string, at: number): string {
   return s.replace(/&([^;\s&<]*);?/g, (m, name: string) => {
-    if (!m.endsWith(';')) throw new Error(`offset ${at}: '&' not starting an entity: ${JSON.stringify(m.slice(0, 12))}`);
+    if (!m.endsWith(';'))
+      throw new Error(`offset ${at}: '&' not starting an entity: ${JSON.stringify(m.slice(0, 12))}`);
     if (name in ENTITIES) return ENTITIES[name]!;
     const num = /^#(x[0-9a-fA-F]+|[0-9]+)$/.exec(name);
-    if (num) return String.fromCodePoint(num[1]!.startsWith('x') ? parseInt(num[1]!.slice(1), 16) : parseInt(num[1]!, 10));
+    if (num)
+      return String.fromCodePoint(num[1]!.startsWith('x') ? parseInt(num[1]!.slice(1), 16) : parseInt(num[1]!, 10));
     throw new Error(`offset ${at}: unknown entity &${name};`);
   });
 }
@@ -135,10 +137,48 @@ export function textOf(el: XmlElement): string {
 }
 
 const SVG_ELEMENTS = new Set([
-  'svg', 'g', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'tspan', 'title', 'desc',
-  'defs', 'clipPath', 'linearGradient', 'radialGradient', 'stop', 'image', 'use', 'symbol', 'style', 'mask', 'pattern',
+  'svg',
+  'g',
+  'path',
+  'rect',
+  'circle',
+  'ellipse',
+  'line',
+  'polyline',
+  'polygon',
+  'text',
+  'tspan',
+  'title',
+  'desc',
+  'defs',
+  'clipPath',
+  'linearGradient',
+  'radialGradient',
+  'stop',
+  'image',
+  'use',
+  'symbol',
+  'style',
+  'mask',
+  'pattern',
 ]);
-const LENGTHS = ['x', 'y', 'width', 'height', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'stroke-width', 'font-size'];
+const LENGTHS = [
+  'x',
+  'y',
+  'width',
+  'height',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'cx',
+  'cy',
+  'r',
+  'rx',
+  'ry',
+  'stroke-width',
+  'font-size',
+];
 const LENGTH = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?(px|em|ex|pt|pc|cm|mm|in|%)?$/;
 const PATH_DATA = /^[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\-\s]*$/;
 
@@ -155,8 +195,12 @@ export function assertValidSvg(svgOrRoot: string | XmlElement): XmlElement {
   for (const a of ['width', 'height']) {
     if (!(Number(root.attrs[a]) > 0)) throw new Error(`svg ${a} is not a positive number: ${root.attrs[a]}`);
   }
-  const vb = (root.attrs['viewBox'] ?? '').trim().split(/[\s,]+/).map(Number);
-  if (vb.length !== 4 || vb.some((v) => !Number.isFinite(v)) || !(vb[2]! > 0 && vb[3]! > 0)) throw new Error(`bad viewBox '${root.attrs['viewBox']}'`);
+  const vb = (root.attrs['viewBox'] ?? '')
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  if (vb.length !== 4 || vb.some((v) => !Number.isFinite(v)) || !(vb[2]! > 0 && vb[3]! > 0))
+    throw new Error(`bad viewBox '${root.attrs['viewBox']}'`);
   const ids = new Set<string>();
   const refs: string[] = [];
   walk(root, (e) => {
@@ -167,9 +211,11 @@ export function assertValidSvg(svgOrRoot: string | XmlElement): XmlElement {
     }
     for (const a of ['opacity', 'fill-opacity', 'stroke-opacity']) {
       const v = e.attrs[a];
-      if (v !== undefined && !(Number(v) >= 0 && Number(v) <= 1)) throw new Error(`<${e.name} ${a}="${v}"> is not in [0, 1]`);
+      if (v !== undefined && !(Number(v) >= 0 && Number(v) <= 1))
+        throw new Error(`<${e.name} ${a}="${v}"> is not in [0, 1]`);
     }
-    if (e.name === 'path' && e.attrs['d'] !== undefined && !PATH_DATA.test(e.attrs['d'])) throw new Error(`bad path data '${e.attrs['d'].slice(0, 40)}'`);
+    if (e.name === 'path' && e.attrs['d'] !== undefined && !PATH_DATA.test(e.attrs['d']))
+      throw new Error(`bad path data '${e.attrs['d'].slice(0, 40)}'`);
     if (e.attrs['id']) {
       if (ids.has(e.attrs['id'])) throw new Error(`duplicate id '${e.attrs['id']}' in one SVG`);
       ids.add(e.attrs['id']);

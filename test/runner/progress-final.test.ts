@@ -3,10 +3,16 @@ import { Progress } from '../../src/runner/progress.js';
 
 function sink(isTTY: boolean): { out: { write(s: string): boolean; isTTY: boolean }; text: () => string } {
   const parts: string[] = [];
-  return { out: { write: (s: string) => {
+  return {
+    out: {
+      write: (s: string) => {
         parts.push(s);
         return true;
-      }, isTTY }, text: () => parts.join('') };
+      },
+      isTTY,
+    },
+    text: () => parts.join(''),
+  };
 }
 
 describe('progress output', () => {

@@ -5,7 +5,14 @@ import { ResultStore, type JobOutcome } from '../../src/store/db.js';
 import { tempDir } from '../helpers/cli.js';
 
 function outcome(i: number, status: 'done' | 'error' = 'done'): JobOutcome {
-  return { key: `k${i}`, status, preprocessMs: 0, trainMs: 1, predictMs: 0, ...(status === 'error' ? { error: 'boom' } : {}) };
+  return {
+    key: `k${i}`,
+    status,
+    preprocessMs: 0,
+    trainMs: 1,
+    predictMs: 0,
+    ...(status === 'error' ? { error: 'boom' } : {}),
+  };
 }
 
 /** A sink that stores keys, fails on chosen keys, and lets the test release each write by hand. */
@@ -13,7 +20,10 @@ class ManualSink implements OutcomeSink {
   readonly stored: string[] = [];
   readonly batches: number[] = [];
   private release: (() => void)[] = [];
-  constructor(private readonly failOn = new Set<string>(), private readonly manual = false) {}
+  constructor(
+    private readonly failOn = new Set<string>(),
+    private readonly manual = false,
+  ) {}
   async recordOutcomes(batch: readonly JobOutcome[]): Promise<void> {
     if (this.manual) await new Promise<void>((r) => this.release.push(r));
     if (batch.some((o) => this.failOn.has(o.key))) throw new Error(`IO Error: No space left on device`);
@@ -63,7 +73,10 @@ describe('OutcomeWriter', () => {
   it('on a failed batch stores the outcomes it can one by one and names the one it cannot; then writes nothing', async () => {
     const sink = new ManualSink(new Set(['k5']), true);
     const failures: string[] = [];
-    const w = new OutcomeWriter(sink, { maxBatch: 100, onFailure: (f) => failures.push(`${f.outcome.key}: ${f.cause.message}`) });
+    const w = new OutcomeWriter(sink, {
+      maxBatch: 100,
+      onFailure: (f) => failures.push(`${f.outcome.key}: ${f.cause.message}`),
+    });
     w.push(outcome(0));
     for (let i = 1; i < 10; i++) w.push(outcome(i, i % 2 ? 'done' : 'error'));
     const flushed = w.flush();
@@ -99,8 +112,19 @@ describe('ResultStore.recordOutcomes', () => {
     await store.registerJobs(
       'x',
       keys.map((key) => ({
-        key, dataset: 'd', datasetHash: 'h', splitKey: 's', repeat: 0, fold: 0, structure: 'nb', structureParams: '{}',
-        estimator: null, estimatorParams: null, preprocessing: '{}', seed: '1', method: 'nb',
+        key,
+        dataset: 'd',
+        datasetHash: 'h',
+        splitKey: 's',
+        repeat: 0,
+        fold: 0,
+        structure: 'nb',
+        structureParams: '{}',
+        estimator: null,
+        estimatorParams: null,
+        preprocessing: '{}',
+        seed: '1',
+        method: 'nb',
       })),
       'test',
     );
@@ -111,13 +135,38 @@ describe('ResultStore.recordOutcomes', () => {
     const store = await storeWithJobs(['a', 'b']);
     try {
       const metrics = {
-        accuracy: 1, zero_one_loss: 0, rmse: 0, log_loss: 0, n_train: 9, n_test: 2,
-        auc: 1, auc_ovr: 1, brier: 0, balanced_accuracy: 1, macro_f1: 1, confusion: [[1, 0], [0, 1]], class_labels: ['a', 'b'],
+        accuracy: 1,
+        zero_one_loss: 0,
+        rmse: 0,
+        log_loss: 0,
+        n_train: 9,
+        n_test: 2,
+        auc: 1,
+        auc_ovr: 1,
+        brier: 0,
+        balanced_accuracy: 1,
+        macro_f1: 1,
+        confusion: [
+          [1, 0],
+          [0, 1],
+        ],
+        class_labels: ['a', 'b'],
       };
       await store.recordOutcomes([
         {
-          key: 'a', status: 'done', metrics, preprocessMs: 1, trainMs: 2, predictMs: 3, arcs: [['class', 'x']],
-          predictions: { rows: new Int32Array([4, 9]), truth: new Int32Array([0, 1]), probs: new Float64Array([1, 6.19e-19, 0.25, 0.75]), classCard: 2 },
+          key: 'a',
+          status: 'done',
+          metrics,
+          preprocessMs: 1,
+          trainMs: 2,
+          predictMs: 3,
+          arcs: [['class', 'x']],
+          predictions: {
+            rows: new Int32Array([4, 9]),
+            truth: new Int32Array([0, 1]),
+            probs: new Float64Array([1, 6.19e-19, 0.25, 0.75]),
+            classCard: 2,
+          },
         },
         { key: 'b', status: 'error', error: 'bad', preprocessMs: 0, trainMs: 0, predictMs: 0 },
       ]);
@@ -170,9 +219,9 @@ describe('ResultStore.recordOutcomes', () => {
         }
         return run(sql, ...rest);
       };
-      await expect(store.recordOutcomes([{ key: 'a', status: 'error', error: 'x', preprocessMs: 0, trainMs: 0, predictMs: 0 }])).rejects.toThrow(
-        /No space left on device/,
-      );
+      await expect(
+        store.recordOutcomes([{ key: 'a', status: 'error', error: 'x', preprocessMs: 0, trainMs: 0, predictMs: 0 }]),
+      ).rejects.toThrow(/No space left on device/);
       conn.run = run;
       expect(await store.query(`SELECT status FROM jobs`)).toEqual([{ status: 'pending' }]);
     } finally {

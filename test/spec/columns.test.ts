@@ -47,24 +47,40 @@ describe('class column and column types of a user file', () => {
   it('takes class:, categorical: and ignore: so integer-coded categories work with discretize: none', () => {
     const dir = tempDir();
     classFirst(dir);
-    const p = plan(dir, '  - { file: cfirst.csv, class: outcome, categorical: [deg-malig], ignore: [breast] }', 'preprocessing: { discretize: none }\n');
+    const p = plan(
+      dir,
+      '  - { file: cfirst.csv, class: outcome, categorical: [deg-malig], ignore: [breast] }',
+      'preprocessing: { discretize: none }\n',
+    );
     const d = p.datasets[0]!;
     expect(d.className).toBe('outcome');
     expect(d.classes).toBe(2);
     expect(d.attributes).toBe(8);
-    expect(d.columns.find((c) => c.name === 'deg-malig')).toEqual({ name: 'deg-malig', type: 'categorical', values: 3 });
+    expect(d.columns.find((c) => c.name === 'deg-malig')).toEqual({
+      name: 'deg-malig',
+      type: 'categorical',
+      values: 3,
+    });
     expect(d.columns.some((c) => c.name === 'breast')).toBe(false);
-    expect(describeColumns(d, false)[0]).toMatch(/^cfirst: class column 'outcome' \(declared\); 8 categorical, 0 numeric columns/);
+    expect(describeColumns(d, false)[0]).toMatch(
+      /^cfirst: class column 'outcome' \(declared\); 8 categorical, 0 numeric columns/,
+    );
     // The declarations are part of the job key; a plain entry's keys do not change.
     const plain = plan(dir, '  - { file: cfirst.csv, class: outcome }', 'preprocessing: { discretize: mdl }\n');
-    const declared = plan(dir, '  - { file: cfirst.csv, class: outcome, categorical: [deg-malig] }', 'preprocessing: { discretize: mdl }\n');
+    const declared = plan(
+      dir,
+      '  - { file: cfirst.csv, class: outcome, categorical: [deg-malig] }',
+      'preprocessing: { discretize: mdl }\n',
+    );
     expect(new Set(plain.jobs.map((j) => j.key))).not.toEqual(new Set(declared.jobs.map((j) => j.key)));
   });
 
   it('lists every dataset that fails, and the numeric advice mentions declaring the column categorical', () => {
     const dir = tempDir();
     classFirst(dir);
-    expect(() => plan(dir, `  - cfirst.csv\n  - { file: ${BC}, name: bc }`, 'preprocessing: { discretize: none }\n')).toThrow(
+    expect(() =>
+      plan(dir, `  - cfirst.csv\n  - { file: ${BC}, name: bc }`, 'preprocessing: { discretize: none }\n'),
+    ).toThrow(
       /^2 datasets fail:\n {2}.*dataset bc: column 'deg-malig' is numeric; .*declare it in the dataset entry: \{file: \.\.\., categorical: \[deg-malig\]\}\n {2}.*dataset cfirst: column 'deg-malig' is numeric/,
     );
   });

@@ -6,7 +6,12 @@ import { parseDocument } from 'yaml';
 import { parseSpec } from '../../src/spec/load.js';
 
 const ROOT = join(__dirname, '..', '..');
-const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const files = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 interface Snippet {
   where: string;
@@ -19,11 +24,14 @@ function snippets(): Snippet[] {
   for (const f of files) {
     const text = readFileSync(join(ROOT, f), 'utf8');
     const line = (i: number): number => text.slice(0, i).split('\n').length;
-    for (const m of text.matchAll(/```ya?ml\n([\s\S]*?)```/g)) out.push({ where: `${f}:${line(m.index!)}`, text: m[1]!, block: true });
+    for (const m of text.matchAll(/```ya?ml\n([\s\S]*?)```/g))
+      out.push({ where: `${f}:${line(m.index!)}`, text: m[1]!, block: true });
     // Inline code written as YAML, e.g. `folds: {file: "folds/{dataset}.csv"}`.
-    for (const m of text.matchAll(/`([a-z_]+: [{[][^`]*)`/g)) out.push({ where: `${f}:${line(m.index!)}`, text: m[1]!, block: false });
+    for (const m of text.matchAll(/`([a-z_]+: [{[][^`]*)`/g))
+      out.push({ where: `${f}:${line(m.index!)}`, text: m[1]!, block: false });
     // YAML in comments of YAML blocks, e.g. "# or {file: ...}".
-    for (const m of text.matchAll(/# or (\{[^}]*\{?[^}]*\}?[^}]*\})/g)) out.push({ where: `${f}:${line(m.index!)}`, text: `x: ${m[1]!}`, block: false });
+    for (const m of text.matchAll(/# or (\{[^}]*\{?[^}]*\}?[^}]*\})/g))
+      out.push({ where: `${f}:${line(m.index!)}`, text: `x: ${m[1]!}`, block: false });
   }
   return out;
 }

@@ -64,7 +64,9 @@ estimators: [{ dirichlet: { alpha: 1 } }, dirichlet]
     );
     expect(spec.methods.map((m) => m.label)).toEqual(['nb/dirichlet(alpha=1)']);
     expect(spec.warnings).toHaveLength(1);
-    expect(spec.warnings![0]).toMatch(/method 'nb\/dirichlet' is the same as 'nb\/dirichlet\(alpha=1\)' .*; it runs once, as 'nb\/dirichlet\(alpha=1\)'/);
+    expect(spec.warnings![0]).toMatch(
+      /method 'nb\/dirichlet' is the same as 'nb\/dirichlet\(alpha=1\)' .*; it runs once, as 'nb\/dirichlet\(alpha=1\)'/,
+    );
     const plan = buildPlan(spec);
     expect(new Set(plan.jobs.map((j) => j.key)).size).toBe(plan.jobs.length);
   });
@@ -84,7 +86,9 @@ estimators: [dirichlet]
     );
     const plan = buildPlan(spec);
     expect(plan.datasets.map((d) => d.handle.name)).toEqual(['first']);
-    expect(plan.warnings).toEqual([expect.stringMatching(/datasets\[1\]: dataset 'second' is the same file as 'first'; it runs once, as 'first'$/)]);
+    expect(plan.warnings).toEqual([
+      expect.stringMatching(/datasets\[1\]: dataset 'second' is the same file as 'first'; it runs once, as 'first'$/),
+    ]);
     expect(new Set(plan.jobs.map((j) => j.key)).size).toBe(plan.jobs.length);
   });
 });

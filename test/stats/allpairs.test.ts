@@ -21,7 +21,13 @@ function expectRelative(got: readonly number[], want: readonly number[], digits 
 }
 
 describe('all-pairs post-hoc matrices (García & Herrera 2008; scmamp)', () => {
-  const r = allPairsFromRanks(GH2008_MEAN_RANKS, GH2008_N, ['nemenyi', 'bonferroni', 'holm', 'shaffer', 'bergmann-hommel']);
+  const r = allPairsFromRanks(GH2008_MEAN_RANKS, GH2008_N, [
+    'nemenyi',
+    'bonferroni',
+    'holm',
+    'shaffer',
+    'bergmann-hommel',
+  ]);
   const byName = (p: string): number[] => upper(r.adjusted.find((a) => a.procedure === p)!.p);
 
   // scmamp's friedmanPost computes p = 2·(1 − pnorm(|z|)), which loses ~1e-9 relative precision at
@@ -41,10 +47,11 @@ describe('all-pairs post-hoc matrices (García & Herrera 2008; scmamp)', () => {
     const m = r.adjusted[0]!.p;
     for (let i = 0; i < 5; i++) {
       expect(m[i]![i]).toBeNaN();
-      for (let j = 0; j < 5; j++) if (i !== j) {
-        expect(m[i]![j]).toBe(m[j]![i]);
-        expect(r.z[i]![j]).toBe(-r.z[j]![i]!);
-      }
+      for (let j = 0; j < 5; j++)
+        if (i !== j) {
+          expect(m[i]![j]).toBe(m[j]![i]);
+          expect(r.z[i]![j]).toBe(-r.z[j]![i]!);
+        }
     }
   });
 
@@ -65,10 +72,13 @@ describe('all-pairs post-hoc matrices (García & Herrera 2008; scmamp)', () => {
     }
   });
 
-  it.each(RANDOM_ALL_PAIRS)('k = $k: Shaffer and Bergmann–Hommel equal scmamp on random p-values', ({ k, raw, shaffer, bergmannHommel }) => {
-    expectRelative(adjustAllPairs(raw, k, 'shaffer'), shaffer, 12);
-    expectRelative(adjustAllPairs(raw, k, 'bergmann-hommel'), bergmannHommel, 12);
-  });
+  it.each(RANDOM_ALL_PAIRS)(
+    'k = $k: Shaffer and Bergmann–Hommel equal scmamp on random p-values',
+    ({ k, raw, shaffer, bergmannHommel }) => {
+      expectRelative(adjustAllPairs(raw, k, 'shaffer'), shaffer, 12);
+      expectRelative(adjustAllPairs(raw, k, 'bergmann-hommel'), bergmannHommel, 12);
+    },
+  );
 
   it("Shaffer's S(k) and multipliers (Shaffer 1986, Table 1; García & Herrera 2008 §3)", () => {
     expect(shafferCounts(4)).toEqual([0, 1, 2, 3, 6]);
@@ -77,7 +87,9 @@ describe('all-pairs post-hoc matrices (García & Herrera 2008; scmamp)', () => {
   });
 
   it('exhaustive sets are the non-trivial set partitions: Bell(k) − 1 of them', () => {
-    expect([2, 3, 4, 5, 6, 7, 8, 9].map((k) => exhaustiveSets(k).length)).toEqual([1, 4, 14, 51, 202, 876, 4139, 21146]);
+    expect([2, 3, 4, 5, 6, 7, 8, 9].map((k) => exhaustiveSets(k).length)).toEqual([
+      1, 4, 14, 51, 202, 876, 4139, 21146,
+    ]);
     // García & Herrera (2008) list 14 exhaustive sets for k = 4; scmamp stores 54 for k = 5 with duplicates.
     expect(() => exhaustiveSets(10)).toThrow(/k ≤ 9/);
     expect(() => allPairsFromRanks(new Array(10).fill(5.5), 20, ['bergmann-hommel'])).toThrow(/shaffer instead/);

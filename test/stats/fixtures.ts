@@ -46,8 +46,12 @@ export const GH2008_MEAN_RANKS = [63 / 30, 97.5 / 30, 66 / 30, 130 / 30, 93.5 / 
 export const GH2008_N = 30;
 
 /** Demšar (2006), JMLR 7:1-30, Table 2: AUC of C4.5 and C4.5+m on 14 datasets. */
-export const DEMSAR_C45 = [0.763, 0.599, 0.954, 0.628, 0.882, 0.936, 0.661, 0.583, 0.775, 1.0, 0.94, 0.619, 0.972, 0.957];
-export const DEMSAR_C45M = [0.768, 0.591, 0.971, 0.661, 0.888, 0.931, 0.668, 0.583, 0.838, 1.0, 0.962, 0.666, 0.981, 0.978];
+export const DEMSAR_C45 = [
+  0.763, 0.599, 0.954, 0.628, 0.882, 0.936, 0.661, 0.583, 0.775, 1.0, 0.94, 0.619, 0.972, 0.957,
+];
+export const DEMSAR_C45M = [
+  0.768, 0.591, 0.971, 0.661, 0.888, 0.931, 0.668, 0.583, 0.838, 1.0, 0.962, 0.666, 0.981, 0.978,
+];
 
 /** Bortz, Lienert & Boehnke example discussed on r-help (2006-08): paired scores with zeros and ties. */
 export const BORTZ_X1 = [9, 14, 8, 11, 14, 10, 8, 14, 12, 14, 13, 9, 15, 12, 9];

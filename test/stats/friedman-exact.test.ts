@@ -19,7 +19,11 @@ function bruteForce(rankSums: number[], N: number): number {
       if (sums.reduce((a, x) => a + x * x, 0) >= obs) hit++;
       return;
     }
-    for (const p of perms) walk(i + 1, sums.map((s, j) => s + p[j]!));
+    for (const p of perms)
+      walk(
+        i + 1,
+        sums.map((s, j) => s + p[j]!),
+      );
   };
   walk(0, Array(k).fill(0));
   return hit / total;

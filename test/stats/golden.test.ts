@@ -15,15 +15,22 @@ import { ptukey, qtukey } from '../../src/stats/tukey.js';
 interface Golden {
   generator: string;
   padjust: { p: number[]; hommel: number[]; holm: number[]; hochberg: number[]; bonferroni: number[] }[];
-  wilcoxon: { x: number[]; y: number[]; alternative: Alternative; correct: boolean; mu: number; V: number; p: number; exact: boolean }[];
+  wilcoxon: {
+    x: number[];
+    y: number[];
+    alternative: Alternative;
+    correct: boolean;
+    mu: number;
+    V: number;
+    p: number;
+    exact: boolean;
+  }[];
   friedman: { m: number[][]; chi2: number; p: number }[];
   binom: { x: number; n: number; p0: number; p: number }[];
   tukey: { k: number; df: number | 'Inf'; alpha: number; q: number; pt: number }[];
 }
 
-const golden = JSON.parse(
-  readFileSync(new URL('./golden/r-4.2.2-random.json', import.meta.url), 'utf8'),
-) as Golden;
+const golden = JSON.parse(readFileSync(new URL('./golden/r-4.2.2-random.json', import.meta.url), 'utf8')) as Golden;
 
 /** Agreement to ~13 significant digits (R values are stored with 15). */
 function expectSame(actual: number, expected: number, rel = 1e-12): void {

@@ -65,9 +65,29 @@ describe('pAdjust: hommel (R 4.2.2 p.adjust(p, "hommel"))', () => {
       0.72178, 0.73403, 0.87182, 0.95384,
     ];
     const expected = [
-      0.0464, 0.25872, 0.29025, 0.3495714285714286, 0.41032, 0.44114, 0.57771, 0.60291, 0.618954, 0.6492,
-      0.7402725, 0.86749, 0.86749, 0.88891, 0.8971477777777778, 0.8993, 0.9175375, 0.9175375, 0.9175375, 0.9175375,
-      0.9175375, 0.9175375, ...new Array<number>(18).fill(0.95384),
+      0.0464,
+      0.25872,
+      0.29025,
+      0.3495714285714286,
+      0.41032,
+      0.44114,
+      0.57771,
+      0.60291,
+      0.618954,
+      0.6492,
+      0.7402725,
+      0.86749,
+      0.86749,
+      0.88891,
+      0.8971477777777778,
+      0.8993,
+      0.9175375,
+      0.9175375,
+      0.9175375,
+      0.9175375,
+      0.9175375,
+      0.9175375,
+      ...new Array<number>(18).fill(0.95384),
     ];
     expectClose(pAdjust(p, 'hommel'), expected, 12);
   });
@@ -123,7 +143,9 @@ describe('pAdjust: invalid input', () => {
     // @ts-expect-error unknown method
     expect(() => pAdjust([0.1], 'BH')).toThrow(/unknown/);
     // @ts-expect-error unknown method
-    expect(() => pAdjust([0.1], 'BH')).toThrow(/^unknown p-value adjustment method 'BH' \(use hommel, holm, hochberg, bonferroni, none\)$/);
+    expect(() => pAdjust([0.1], 'BH')).toThrow(
+      /^unknown p-value adjustment method 'BH' \(use hommel, holm, hochberg, bonferroni, none\)$/,
+    );
     // @ts-expect-error not an array
     expect(() => pAdjust('0.1')).toThrow(/^p must be an array of p-values$/);
     // @ts-expect-error not a number

@@ -116,7 +116,10 @@ describe('wilcoxonSignedRank: R 4.2.2 wilcox.test defaults', () => {
   // Provenance: reference §2.3, scipy 1.17.1 (asymptotic, no continuity correction): wilcox 0.010757,
   // pratt 0.010792, zsplit 0.010968.
   it('Demšar Table 2 with Pratt and zero-split (scipy numbers)', () => {
-    expect(wilcoxonSignedRank(DEMSAR_C45M, DEMSAR_C45, { zeroMethod: 'pratt', correct: false }).p).toBeCloseTo(0.010792, 6);
+    expect(wilcoxonSignedRank(DEMSAR_C45M, DEMSAR_C45, { zeroMethod: 'pratt', correct: false }).p).toBeCloseTo(
+      0.010792,
+      6,
+    );
     const zs = wilcoxonSignedRank(DEMSAR_C45M, DEMSAR_C45, { zeroMethod: 'zsplit', correct: false });
     expect(zs.p).toBeCloseTo(0.010968, 6);
     expect(zs.rPlus).toBe(93);
@@ -274,7 +277,11 @@ describe('wilcoxonSignedRank: options the R tests above leave unexercised', () =
     expect(r.p).toBeCloseTo(0.16956414519056334, 14);
     expect(r.warnings).toEqual(['cannot compute exact p-value with ties']);
     // Significant digits, not decimals: the same values scaled by 1000 tie the same way.
-    const scaled = wilcoxonSignedRank(x.map((v) => v * 1000), undefined, { digitsRank: 2 });
+    const scaled = wilcoxonSignedRank(
+      x.map((v) => v * 1000),
+      undefined,
+      { digitsRank: 2 },
+    );
     expect([scaled.statistic, scaled.hasTies]).toEqual([13, true]);
     expect(scaled.p).toBeCloseTo(0.16956414519056334, 14);
     // Three digits keep 1.04, 1.01, 1.02 apart.
@@ -291,10 +298,9 @@ describe('wilcoxonSignedRank: options the R tests above leave unexercised', () =
     expect(above.p).toBeCloseTo(0.921875, 15);
     expect(wilcoxonSignedRank([1, 2, 3, 4, -5, -6, -7, 8, 9, -10]).p).toBe(1);
     // One-sided: P(V ≥ 26) for 'greater', P(V ≤ 26) for 'less' (R: 0.5771484375, 0.4609375).
-    expect(wilcoxonSignedRank([1, 2, 3, 4, -5, -6, 7, -8, 9, -10], undefined, { alternative: 'greater' }).p).toBeCloseTo(
-      0.5771484375,
-      15,
-    );
+    expect(
+      wilcoxonSignedRank([1, 2, 3, 4, -5, -6, 7, -8, 9, -10], undefined, { alternative: 'greater' }).p,
+    ).toBeCloseTo(0.5771484375, 15);
     expect(wilcoxonSignedRank([1, 2, 3, 4, -5, -6, 7, -8, 9, -10], undefined, { alternative: 'less' }).p).toBeCloseTo(
       0.4609375,
       15,

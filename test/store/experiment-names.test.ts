@@ -5,8 +5,19 @@ import { ResultStore, type JobRow } from '../../src/store/db.js';
 import { tempDir } from '../helpers/cli.js';
 
 const row = (key: string, dataset: string): JobRow => ({
-  key, dataset, datasetHash: 'h', splitKey: 's', repeat: 0, fold: 0, structure: 'nb', structureParams: '{}',
-  estimator: null, estimatorParams: null, preprocessing: '{}', seed: '1', method: 'nb',
+  key,
+  dataset,
+  datasetHash: 'h',
+  splitKey: 's',
+  repeat: 0,
+  fold: 0,
+  structure: 'nb',
+  structureParams: '{}',
+  estimator: null,
+  estimatorParams: null,
+  preprocessing: '{}',
+  seed: '1',
+  method: 'nb',
 });
 
 describe('dataset names per experiment', () => {
@@ -16,7 +27,28 @@ describe('dataset names per experiment', () => {
       await store.registerJobs('first', [row('k1', 'iris')], 'v');
       await store.registerJobs('second', [row('k1', 'flowers')], 'v');
       await store.recordOutcomes([
-        { key: 'k1', status: 'done', preprocessMs: 0, trainMs: 0, predictMs: 0, metrics: { accuracy: 1, zero_one_loss: 0, rmse: 0, log_loss: 0, n_train: 1, n_test: 1, auc: Number.NaN, auc_ovr: Number.NaN, brier: 0, balanced_accuracy: 1, macro_f1: 1, confusion: [[1]], class_labels: ['a'] } },
+        {
+          key: 'k1',
+          status: 'done',
+          preprocessMs: 0,
+          trainMs: 0,
+          predictMs: 0,
+          metrics: {
+            accuracy: 1,
+            zero_one_loss: 0,
+            rmse: 0,
+            log_loss: 0,
+            n_train: 1,
+            n_test: 1,
+            auc: Number.NaN,
+            auc_ovr: Number.NaN,
+            brier: 0,
+            balanced_accuracy: 1,
+            macro_f1: 1,
+            confusion: [[1]],
+            class_labels: ['a'],
+          },
+        },
       ]);
       expect((await store.results('first')).map((r) => r.dataset)).toEqual(['iris']);
       expect((await store.results('second')).map((r) => r.dataset)).toEqual(['flowers']);

@@ -37,7 +37,8 @@ const data = discreteFromArrays({
   classes: [0, 0, 1, 1, 1],
   classCard: 2,
 });
-const row = (x0: number, x1: number) => discreteFromArrays({ cards: [2, 2], rows: [[x0, x1]], classes: [0], classCard: 2 });
+const row = (x0: number, x1: number) =>
+  discreteFromArrays({ cards: [2, 2], rows: [[x0, x1]], classes: [0], classCard: 2 });
 
 describe('aode structure', () => {
   it('lists one SPODE per super-parent with equal weights, joint combination and naive Bayes as fallback', () => {
@@ -65,7 +66,10 @@ describe('aode posterior by hand (Laplace)', () => {
     expect(model.posterior(row(0, 1))[0]).toBeCloseTo(15 / 31, 14);
     // Averaging posteriors instead would give (945/1841 + 5/11)/2.
     const byPosterior = new MixtureModel(
-      [0, 1].map((sp) => ({ weight: 1, model: fitModel(data, spodeStructure(2, sp), (fc) => smoothedLogProbs(fc, 1)) })),
+      [0, 1].map((sp) => ({
+        weight: 1,
+        model: fitModel(data, spodeStructure(2, sp), (fc) => smoothedLogProbs(fc, 1)),
+      })),
       'posterior',
     );
     expect(byPosterior.posterior(row(0, 1))[0]).toBeCloseTo((945 / 1841 + 5 / 11) / 2, 14);

@@ -79,7 +79,9 @@ describe('B-RAI', () => {
     for (const [k, n] of joint) {
       if (!k.startsWith('xyz|')) continue;
       const [, xv, yv, zk] = k.split('|');
-      cmi += (n / d.n) * Math.log((n * joint.get(`z|${zk}`)!) / (joint.get(`xz|${xv}|${zk}`)! * joint.get(`yz|${yv}|${zk}`)!));
+      cmi +=
+        (n / d.n) *
+        Math.log((n * joint.get(`z|${zk}`)!) / (joint.get(`xz|${xv}|${zk}`)! * joint.get(`yz|${yv}|${zk}`)!));
     }
     expect(conditionalMutualInformation(d, x, y, z)).toBeCloseTo(cmi, 12);
     expect(conditionalMutualInformation(d, x, y, z)).toBeLessThan(conditionalMutualInformation(d, 3, 4, []));
@@ -88,7 +90,9 @@ describe('B-RAI', () => {
 
 describe('B-RAI with the G-test', () => {
   it("also samples only the true structure's equivalence class from 5,000 rows", () => {
-    const s = brai.learn(sample(5000, 'brai-known'), withDefaults(brai, { test: 'g2', alpha: 0.05 }), { rng: new Rng('brai') });
+    const s = brai.learn(sample(5000, 'brai-known'), withDefaults(brai, { test: 'g2', alpha: 0.05 }), {
+      rng: new Rng('brai'),
+    });
     const truth = cpdagKey(cpdag(TRUE_PARENTS));
     for (const m of s.members!) expect(cpdagKey(cpdag(m.structure.parents))).toBe(truth);
   });

@@ -50,7 +50,14 @@ export const HH = {
  * else the previous attribute's value mod k up to probability 0.6, else uniform; then missing with
  * probability `missing`.
  */
-export function correlatedData(seed: string, n: number, cards: number[], C: number, missing: number, classTie: number): DiscreteData {
+export function correlatedData(
+  seed: string,
+  n: number,
+  cards: number[],
+  C: number,
+  missing: number,
+  classTie: number,
+): DiscreteData {
   const rng = new Rng(seed);
   const rows: number[][] = [];
   const classes: number[] = [];
@@ -74,7 +81,13 @@ export function correlatedData(seed: string, n: number, cards: number[], C: numb
  * fold, exact log P(c, x_obs) on its test rows; a row whose best class is shared by t classes (within 1e-9,
  * relative) counts 1/t. The reference the wrapper evaluators (tan-hc, fssj, bsej, kdb-hc) are checked against.
  */
-export function refitCvAccuracy(d: DiscreteData, foldOf: Int32Array, k: number, structure: Structure, alpha: number): number {
+export function refitCvAccuracy(
+  d: DiscreteData,
+  foldOf: Int32Array,
+  k: number,
+  structure: Structure,
+  alpha: number,
+): number {
   let sum = 0;
   for (let f = 0; f < k; f++) {
     const train: number[] = [];

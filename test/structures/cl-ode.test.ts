@@ -35,7 +35,7 @@ describe('cl-ode on the Hamine–Helman table (N = 12, rc = 2; I values worked i
     const bic = clOde.learn(d, { score: 'bic' }, ctx);
     expect(bic.parents).toEqual([[3], [3, 0], [3, 1], []]);
     expect(bic.info).toMatchObject({ score: 'bic', arcs: 2 });
-    expect(bic.info?.weight).toBeCloseTo(24 * HH.I12 / 2 + 12 * HH.I01 - 3 * Math.log(12), 10);
+    expect(bic.info?.weight).toBeCloseTo((24 * HH.I12) / 2 + 12 * HH.I01 - 3 * Math.log(12), 10);
   });
 });
 

@@ -88,33 +88,36 @@ describe('hill-climb on 4 nodes (543 DAGs)', () => {
   const dags = allDags(4, 3);
   it('there are 543 DAGs on 4 labelled nodes', () => expect(dags.length).toBe(543));
 
-  it.each(['bic', 'aic', 'bdeu'] as const)('%s: ends at a local optimum no single move improves, within the enumerated maximum', (score) => {
-    const d = sample('enum4', 120, 3, 0.3, 0.05);
-    const res = hillClimb(d, opts(score));
-    const s = networkScore(d, res.parents, score, 1);
-    expect(s).toBeCloseTo(res.score, 9);
-    const best = Math.max(...dags.map((g) => networkScore(d, g, score, 1)));
-    expect(res.score).toBeLessThanOrEqual(best + 1e-9);
-    // Neighbours: every DAG at one add, delete or reverse from the result.
-    const mine = canon(res.parents);
-    const key = (g: number[][]) => JSON.stringify(canon(g));
-    const arcs = (g: number[][]) => new Set(g.flatMap((p, v) => p.map((u) => `${u}>${v}`)));
-    const a0 = arcs(mine);
-    let neighbours = 0;
-    for (const g of dags) {
-      const a1 = arcs(g);
-      const removed = [...a0].filter((x) => !a1.has(x));
-      const added = [...a1].filter((x) => !a0.has(x));
-      const reversal =
-        removed.length === 1 && added.length === 1 && removed[0]!.split('>').reverse().join('>') === added[0];
-      if (removed.length + added.length === 1 || reversal) {
-        neighbours++;
-        expect(networkScore(d, g, score, 1)).toBeLessThanOrEqual(s + 1e-8);
+  it.each(['bic', 'aic', 'bdeu'] as const)(
+    '%s: ends at a local optimum no single move improves, within the enumerated maximum',
+    (score) => {
+      const d = sample('enum4', 120, 3, 0.3, 0.05);
+      const res = hillClimb(d, opts(score));
+      const s = networkScore(d, res.parents, score, 1);
+      expect(s).toBeCloseTo(res.score, 9);
+      const best = Math.max(...dags.map((g) => networkScore(d, g, score, 1)));
+      expect(res.score).toBeLessThanOrEqual(best + 1e-9);
+      // Neighbours: every DAG at one add, delete or reverse from the result.
+      const mine = canon(res.parents);
+      const key = (g: number[][]) => JSON.stringify(canon(g));
+      const arcs = (g: number[][]) => new Set(g.flatMap((p, v) => p.map((u) => `${u}>${v}`)));
+      const a0 = arcs(mine);
+      let neighbours = 0;
+      for (const g of dags) {
+        const a1 = arcs(g);
+        const removed = [...a0].filter((x) => !a1.has(x));
+        const added = [...a1].filter((x) => !a0.has(x));
+        const reversal =
+          removed.length === 1 && added.length === 1 && removed[0]!.split('>').reverse().join('>') === added[0];
+        if (removed.length + added.length === 1 || reversal) {
+          neighbours++;
+          expect(networkScore(d, g, score, 1)).toBeLessThanOrEqual(s + 1e-8);
+        }
       }
-    }
-    expect(neighbours).toBeGreaterThan(0);
-    expect(key(mine)).toBe(key(res.parents));
-  });
+      expect(neighbours).toBeGreaterThan(0);
+      expect(key(mine)).toBe(key(res.parents));
+    },
+  );
 });
 
 describe('hill-climb finds known structures', () => {

@@ -96,7 +96,12 @@ describe('kdb parameters', () => {
   });
 
   it('handles zero and one attribute', () => {
-    expect(kdb.learn(discreteFromArrays({ cards: [], rows: [[]], classes: [0], classCard: 2 }), {}, ctx).parents).toEqual([[]]);
-    expect(kdb.learn(discreteFromArrays({ cards: [2], rows: [[0], [1]], classes: [0, 1], classCard: 2 }), { k: 3 }, ctx).parents).toEqual([[1], []]);
+    expect(
+      kdb.learn(discreteFromArrays({ cards: [], rows: [[]], classes: [0], classCard: 2 }), {}, ctx).parents,
+    ).toEqual([[]]);
+    expect(
+      kdb.learn(discreteFromArrays({ cards: [2], rows: [[0], [1]], classes: [0, 1], classCard: 2 }), { k: 3 }, ctx)
+        .parents,
+    ).toEqual([[1], []]);
   });
 });

@@ -4,7 +4,14 @@ import { fssj } from '../../src/structures/fssj.js';
 import { bsej } from '../../src/structures/bsej.js';
 import { kdbHc } from '../../src/structures/kdb-hc.js';
 import { FoldFamilyEvaluator, type FeatureParents } from '../../src/structures/search/family-evaluator.js';
-import { bsejStep, fssjStep, kdbStep, semiNaiveSearch, supernodes, type GreedyStep } from '../../src/structures/search/semi-naive.js';
+import {
+  bsejStep,
+  fssjStep,
+  kdbStep,
+  semiNaiveSearch,
+  supernodes,
+  type GreedyStep,
+} from '../../src/structures/search/semi-naive.js';
 import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
 import { assertDag, type Structure } from '../../src/bn/structure.js';
 import { stratifiedKFold } from '../../src/folds/split.js';
@@ -112,7 +119,10 @@ describe('the family evaluator equals refitting every fold', () => {
     const d = correlatedData('fam-alpha', 90, [2, 3, 2], 2, 0.1, 0.3);
     const foldOf = stratifiedKFold(d.classColumn, 2, 4, new Rng('f'));
     const par: FeatureParents = [[], [0], null];
-    expect(new FoldFamilyEvaluator(d, foldOf, 4, 0.5).setCurrent(par)).toBeCloseTo(bruteForce(d, foldOf, 4, par, 0.5), 12);
+    expect(new FoldFamilyEvaluator(d, foldOf, 4, 0.5).setCurrent(par)).toBeCloseTo(
+      bruteForce(d, foldOf, 4, par, 0.5),
+      12,
+    );
   });
 });
 
@@ -133,7 +143,10 @@ describe('the step operators match an independent enumeration', () => {
   });
 
   it('supernodes are the connected components, ordered by smallest member', () => {
-    expect(supernodes([[], null, [0], [], [3], null])).toEqual([[0, 2], [3, 4]]);
+    expect(supernodes([[], null, [0], [], [3], null])).toEqual([
+      [0, 2],
+      [3, 4],
+    ]);
     expect(supernodes([[3], [], null, []])).toEqual([[0, 3], [1]]);
   });
 });
@@ -143,7 +156,13 @@ function xorData(): DiscreteData {
   const rng = new Rng('xor');
   const rows: number[][] = [];
   for (let r = 0; r < 120; r++) rows.push([r % 2, (r >> 1) % 2, rng.int(3)]);
-  return discreteFromArrays({ names: ['a', 'b', 'noise'], cards: [2, 2, 3], rows, classes: rows.map(([x, y]) => x! ^ y!), classCard: 2 });
+  return discreteFromArrays({
+    names: ['a', 'b', 'noise'],
+    cards: [2, 2, 3],
+    rows,
+    classes: rows.map(([x, y]) => x! ^ y!),
+    classCard: 2,
+  });
 }
 
 describe('hand-worked: XOR', () => {
@@ -185,8 +204,11 @@ describe('brute force: the search result is a local optimum under the stop rule'
     // The same partition the search drew.
     const foldOf = stratifiedKFold(d.classColumn, d.classCard, k, new Rng('search').derive('folds'));
     expect(res.score).toBeCloseTo(bruteForce(d, foldOf, k, res.parents, 1), 12);
-    for (let i = 1; i < res.scores.length; i++) expect(res.scores[i]!).toBeGreaterThanOrEqual(res.scores[i - 1]! - 1e-12);
-    if (res.score < 1) for (const n of neighbours(kind, res.parents)) expect(bruteForce(d, foldOf, k, n, 1)).toBeLessThan(res.score - 1e-12);
+    for (let i = 1; i < res.scores.length; i++)
+      expect(res.scores[i]!).toBeGreaterThanOrEqual(res.scores[i - 1]! - 1e-12);
+    if (res.score < 1)
+      for (const n of neighbours(kind, res.parents))
+        expect(bruteForce(d, foldOf, k, n, 1)).toBeLessThan(res.score - 1e-12);
     expect(res.scores.length).toBeGreaterThan(1);
   });
 });
@@ -206,7 +228,8 @@ describe('shipped data and parameters', () => {
 
   it('deterministic under a seed', () => {
     const d = correlatedData('det', 120, [3, 2, 3, 2], 3, 0.1, 0.3);
-    for (const learner of [fssj, bsej, kdbHc]) expect(learner.learn(d, {}, ctx('one'))).toEqual(learner.learn(d, {}, ctx('one')));
+    for (const learner of [fssj, bsej, kdbHc])
+      expect(learner.learn(d, {}, ctx('one'))).toEqual(learner.learn(d, {}, ctx('one')));
   });
 
   it('rejects bad parameters as user errors', () => {

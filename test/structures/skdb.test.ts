@@ -17,7 +17,12 @@ const ctx = { rng: new Rng('skdb') };
  * shares x_a and the first d+1 parent values of row i (the authors' "count < 2 including row i"), and a
  * missing parent or x_a stops it; model k uses depth min(k, D). O(N² m) — small data only.
  */
-function referenceRmse(d: DiscreteData, order: number[], parentsOf: number[][], K: number): { rmse: number[][]; classOnly: number } {
+function referenceRmse(
+  d: DiscreteData,
+  order: number[],
+  parentsOf: number[][],
+  K: number,
+): { rmse: number[][]; classOnly: number } {
   const n = d.n;
   const C = d.classCard;
   const y = d.classColumn;
@@ -39,9 +44,11 @@ function referenceRmse(d: DiscreteData, order: number[], parentsOf: number[][], 
       const xa = col[a]![i]!;
       if (xa !== MISSING) {
         const ps = parentsOf[a]!;
-        const inCtx = (j: number, depth: number) => ps.slice(0, depth).every((p) => col[p]![j] === col[p]![i] && col[p]![i] !== MISSING);
+        const inCtx = (j: number, depth: number) =>
+          ps.slice(0, depth).every((p) => col[p]![j] === col[p]![i] && col[p]![i] !== MISSING);
         let D = 0;
-        while (D < ps.length && col[ps[D]!]![i] !== MISSING && others.some((j) => col[a]![j] === xa && inCtx(j, D + 1))) D++;
+        while (D < ps.length && col[ps[D]!]![i] !== MISSING && others.some((j) => col[a]![j] === xa && inCtx(j, D + 1)))
+          D++;
         for (let k = 0; k <= K; k++) {
           const depth = Math.min(k, D);
           const ctxRows = others.filter((j) => col[a]![j] !== MISSING && inCtx(j, depth));
@@ -132,7 +139,8 @@ describe('skdb against the brute-force reference', () => {
     const sel = skdbSelect(d, 3);
     const ref = referenceRmse(d, sel.order, sel.parentsOf, 3);
     expect(sel.rmseClassOnly).toBeCloseTo(ref.classOnly, 13);
-    for (let k = 0; k <= 3; k++) for (let pos = 0; pos < 5; pos++) expect(sel.rmse[k]![pos]).toBeCloseTo(ref.rmse[k]![pos]!, 12);
+    for (let k = 0; k <= 3; k++)
+      for (let pos = 0; pos < 5; pos++) expect(sel.rmse[k]![pos]).toBeCloseTo(ref.rmse[k]![pos]!, 12);
   });
 });
 
@@ -161,7 +169,8 @@ describe('skdb structure', () => {
         const ps = s.parents[a]!;
         const vals = (c: number) => ps.map((q) => (q === m ? c : d.columns[q]![r]!));
         if (d.columns[a]![r]! < 0 || ps.slice(1).some((q) => d.columns[q]![r]! < 0)) continue;
-        diff += Math.log(model.prob(a, d.columns[a]![r]!, vals(0))) - Math.log(model.prob(a, d.columns[a]![r]!, vals(1)));
+        diff +=
+          Math.log(model.prob(a, d.columns[a]![r]!, vals(0))) - Math.log(model.prob(a, d.columns[a]![r]!, vals(1)));
       }
       const rowComplete = kept.every((a) => d.columns[a]![r]! >= 0);
       if (rowComplete) {
@@ -176,17 +185,22 @@ describe('skdb structure', () => {
     const rows = Array.from({ length: 40 }, (_, r) => [r % 2, (r >> 1) % 3]);
     const d = discreteFromArrays({ cards: [2, 3], rows, classes: rows.map((_, r) => (r >> 2) % 2), classCard: 2 });
     const sel = skdbSelect(d, 2);
-    for (let k = 0; k <= 2; k++) for (let pos = 0; pos < 2; pos++) expect(sel.rmse[k]![pos]!).toBeGreaterThanOrEqual(sel.rmseClassOnly);
+    for (let k = 0; k <= 2; k++)
+      for (let pos = 0; pos < 2; pos++) expect(sel.rmse[k]![pos]!).toBeGreaterThanOrEqual(sel.rmseClassOnly);
     expect(sel).toMatchObject({ nStar: 2, kStar: 0 });
     expect(skdb.learn(d, { maxK: 2 }, ctx).parents).toEqual([[2], [2], []]);
   });
 
   it('car: a 300-row sample agrees with the brute-force reference; on all 1,728 rows k* = 3 with every attribute', () => {
     const car = shipped('car');
-    const sample = selectRows(car, Array.from({ length: 300 }, (_, i) => (i * 577) % car.n));
+    const sample = selectRows(
+      car,
+      Array.from({ length: 300 }, (_, i) => (i * 577) % car.n),
+    );
     const sel = skdbSelect(sample, 5);
     const ref = referenceRmse(sample, sel.order, sel.parentsOf, 5);
-    for (let k = 0; k <= 5; k++) for (let pos = 0; pos < 6; pos++) expect(sel.rmse[k]![pos]).toBeCloseTo(ref.rmse[k]![pos]!, 12);
+    for (let k = 0; k <= 5; k++)
+      for (let pos = 0; pos < 6; pos++) expect(sel.rmse[k]![pos]).toBeCloseTo(ref.rmse[k]![pos]!, 12);
     // Every one of car's 1,728 attribute combinations occurs once, so deep contexts back off in LOO;
     // the selection keeps all six attributes with k* = 3 (value of this implementation).
     const s = skdb.learn(car, {}, ctx);

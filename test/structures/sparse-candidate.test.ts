@@ -63,7 +63,8 @@ describe('measures', () => {
     const cols = forwardSample(model, S, new Rng('sample'));
     // P(X1 = 1) = Σ_c Σ_x0 P(c) P(x0 | c) P(X1 = 1 | x0)
     let p1 = 0;
-    for (let c = 0; c < 2; c++) for (let x0 = 0; x0 < 3; x0++) p1 += model.prob(4, c) * model.prob(0, x0, [c]) * model.prob(1, 1, [x0]);
+    for (let c = 0; c < 2; c++)
+      for (let x0 = 0; x0 < 3; x0++) p1 += model.prob(4, c) * model.prob(0, x0, [c]) * model.prob(1, 1, [x0]);
     let hits = 0;
     for (let r = 0; r < S; r++) hits += cols[1]![r]!;
     expect(Math.abs(hits / S - p1)).toBeLessThan(4 * Math.sqrt((p1 * (1 - p1)) / S));
@@ -94,9 +95,19 @@ describe('candidate sets', () => {
     set(1, 2, 2);
     set(1, 3, 7);
     set(2, 3, 0);
-    expect(candidateSets(M, [[], [], [], []], 2)).toEqual([[1, 2], [0, 3], [0, 1], [0, 1]]);
+    expect(candidateSets(M, [[], [], [], []], 2)).toEqual([
+      [1, 2],
+      [0, 3],
+      [0, 1],
+      [0, 1],
+    ]);
     // Node 0 already has parent 3: it keeps it and adds the best other (1, tie with 2 → lower index).
-    expect(candidateSets(M, [[3], [], [], []], 2)).toEqual([[1, 3], [0, 3], [0, 1], [0, 1]]);
+    expect(candidateSets(M, [[3], [], [], []], 2)).toEqual([
+      [1, 3],
+      [0, 3],
+      [0, 1],
+      [0, 1],
+    ]);
   });
 });
 

@@ -99,7 +99,13 @@ function xorData(): DiscreteData {
   const rng = new Rng('xor');
   const rows: number[][] = [];
   for (let r = 0; r < 120; r++) rows.push([r % 2, (r >> 1) % 2, rng.int(3)]);
-  return discreteFromArrays({ names: ['a', 'b', 'noise'], cards: [2, 2, 3], rows, classes: rows.map(([x, y]) => x! ^ y!), classCard: 2 });
+  return discreteFromArrays({
+    names: ['a', 'b', 'noise'],
+    cards: [2, 2, 3],
+    rows,
+    classes: rows.map(([x, y]) => x! ^ y!),
+    classCard: 2,
+  });
 }
 
 describe('the greedy search', () => {
@@ -121,7 +127,8 @@ describe('the greedy search', () => {
     const d = randomData('stop', 200, [3, 3, 2, 3, 2], 2, 0);
     const eps0 = odeWrapperSearch(d, { k: 5, epsilon: 0, alpha: 1, superParent: false }, new Rng('s'));
     // Every accepted step is no worse than the one before.
-    for (let i = 1; i < eps0.scores.length; i++) expect(eps0.scores[i]!).toBeGreaterThanOrEqual(eps0.scores[i - 1]! - 1e-12);
+    for (let i = 1; i < eps0.scores.length; i++)
+      expect(eps0.scores[i]!).toBeGreaterThanOrEqual(eps0.scores[i - 1]! - 1e-12);
     // An epsilon of 1 can never be met: naive Bayes is returned with its own accuracy.
     const big = odeWrapperSearch(d, { k: 5, epsilon: 1, alpha: 1, superParent: false }, new Rng('s'));
     expect([...big.parent]).toEqual([-1, -1, -1, -1, -1]);
@@ -165,7 +172,16 @@ describe('tan-hc parameters', () => {
   });
 
   it('fewer rows than folds: k drops to the number of rows; one row: naive Bayes', () => {
-    const tiny = discreteFromArrays({ cards: [2, 2], rows: [[0, 1], [1, 0], [1, 1]], classes: [0, 1, 1], classCard: 2 });
+    const tiny = discreteFromArrays({
+      cards: [2, 2],
+      rows: [
+        [0, 1],
+        [1, 0],
+        [1, 1],
+      ],
+      classes: [0, 1, 1],
+      classCard: 2,
+    });
     expect(tanHc.learn(tiny, { k: 10 }, ctx()).info?.folds).toBe(3);
     const one = discreteFromArrays({ cards: [2, 2], rows: [[0, 1]], classes: [0], classCard: 2 });
     expect(tanHc.learn(one, {}, ctx()).parents).toEqual([[2], [2], []]);

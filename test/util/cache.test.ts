@@ -3,7 +3,14 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedJson, contentCacheKey, readContent, readFileHashed, resetCacheDir, writeContent } from '../../src/util/cache.js';
+import {
+  cachedJson,
+  contentCacheKey,
+  readContent,
+  readFileHashed,
+  resetCacheDir,
+  writeContent,
+} from '../../src/util/cache.js';
 import { compileSchema } from '../../src/spec/validator.js';
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
@@ -48,7 +55,11 @@ describe('on-disk cache', () => {
     expect(cachedJson('test-json', key, () => ({ v: 7 }))).toEqual({ v: 7 });
     expect(JSON.parse(readContent('test-json', key)!)).toEqual({ v: 7 });
     const bad = contentCacheKey('test-json', 'throws');
-    expect(() => cachedJson('test-json', bad, () => { throw new Error('boom'); })).toThrow('boom');
+    expect(() =>
+      cachedJson('test-json', bad, () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     expect(readContent('test-json', bad)).toBeUndefined();
   });
 

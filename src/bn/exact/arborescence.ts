@@ -69,7 +69,8 @@ export function maximumArborescence(n: number, root: number, w: Float64Array): I
     for (;;) {
       const v = path[path.length - 1]!;
       const u = inFrom[v]!;
-      if (u < 0 || inW[v] === -Infinity) throw new Error(`maximumArborescence: node ${inV[v] >= 0 ? inV[v] : v} cannot be reached from the root`);
+      if (u < 0 || inW[v] === -Infinity)
+        throw new Error(`maximumArborescence: node ${inV[v] >= 0 ? inV[v] : v} cannot be reached from the root`);
       if (state[u] === 2) {
         for (const p of path) state[p] = 2;
         break;

@@ -38,7 +38,13 @@ export interface CandidateScratch {
 
 export function candidateScratch(n: number): CandidateScratch {
   const M = 2 ** Math.max(0, n - 1);
-  return { ls: new Float64Array(M), bs: new Float64Array(M), pb: new Float64Array(M), q: new Float64Array(M), kept: new Uint8Array(M) };
+  return {
+    ls: new Float64Array(M),
+    bs: new Float64Array(M),
+    pb: new Float64Array(M),
+    q: new Float64Array(M),
+    kept: new Uint8Array(M),
+  };
 }
 
 export function candidateScratchBytes(n: number): number {
@@ -54,7 +60,13 @@ export function candidateScratchBytes(n: number): number {
  * as well is dropped (that subset already has K such subsets of its own); otherwise the subsets scoring at
  * least as well are counted, stopping at K.
  */
-export function parentCandidates(ls: LocalScores, x: number, K: number, scratch: CandidateScratch, signal?: AbortSignal): ParentCandidates {
+export function parentCandidates(
+  ls: LocalScores,
+  x: number,
+  K: number,
+  scratch: CandidateScratch,
+  signal?: AbortSignal,
+): ParentCandidates {
   const n = ls.n;
   const M = 2 ** (n - 1);
   const { bs, pb, kept } = scratch;
@@ -139,7 +151,12 @@ export interface ExactNetwork {
 
 /** Fixed memory of the single-best DP (besides the candidate lists, which are checked as they grow). */
 export function bestNetworkBytes(nVars: number, rows: number): number {
-  return localScoreBytes(nVars, rows) + 4 * nVars * 2 ** Math.max(0, nVars - 1) + 9 * 2 ** nVars + candidateScratchBytes(nVars);
+  return (
+    localScoreBytes(nVars, rows) +
+    4 * nVars * 2 ** Math.max(0, nVars - 1) +
+    9 * 2 ** nVars +
+    candidateScratchBytes(nVars)
+  );
 }
 
 /**
@@ -179,7 +196,11 @@ export function bestNetwork(ls: LocalScores, limitMB: number, signal?: AbortSign
 }
 
 /** Steps 2–3 given the candidates (shared with tests). */
-export function bestNetworkFrom(ls: LocalScores, cand: readonly ParentCandidates[], signal?: AbortSignal): ExactNetwork {
+export function bestNetworkFrom(
+  ls: LocalScores,
+  cand: readonly ParentCandidates[],
+  signal?: AbortSignal,
+): ExactNetwork {
   const n = ls.n;
   if (n === 0) return { parents: new Int32Array(0), score: ls.constant };
   const size = 2 ** n;

@@ -72,7 +72,7 @@ export function cpdag(parents: readonly (readonly number[])[]): Pdag {
   for (let i = 0; i < k; i++) {
     for (let j = 0; j < k; j++) {
       if (!adj[i * k + j]) continue;
-      if (dir[i * k + j] || (!dir[j * k + i])) e[i * k + j] = 1;
+      if (dir[i * k + j] || !dir[j * k + i]) e[i * k + j] = 1;
     }
   }
   return { k, e };

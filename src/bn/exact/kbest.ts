@@ -64,8 +64,15 @@ export function kBestBytes(nVars: number, rows: number, K: number): number {
 }
 
 /** The K best networks ('dag') or the best representatives of the K best classes ('ec'), best first. */
-export function kBestNetworks(ls: LocalScores, K: number, mode: KBestMode, limitMB: number, signal?: AbortSignal): ExactNetwork[] {
-  if (!Number.isInteger(K) || K < 1 || K > MAX_K) throw new UserError(`K-best search: K must be an integer in 1..${MAX_K}, got ${K}`);
+export function kBestNetworks(
+  ls: LocalScores,
+  K: number,
+  mode: KBestMode,
+  limitMB: number,
+  signal?: AbortSignal,
+): ExactNetwork[] {
+  if (!Number.isInteger(K) || K < 1 || K > MAX_K)
+    throw new UserError(`K-best search: K must be an integer in 1..${MAX_K}, got ${K}`);
   const n = ls.n;
   const what = kBestWhat(n, K, mode);
   const fixed = kBestBytes(n, ls.rows, K);
@@ -96,7 +103,11 @@ const OWN_BYTES = 8;
  * function of its own, like the other set-up loops, so that the search loop is the only long loop of
  * kBestFrom and is compiled once.)
  */
-function candidatesBySize(cand: readonly ParentCandidates[], n: number, binom: readonly Float64Array[]): { pos: Int32Array[]; rank: Int32Array[]; start: Int32Array[] } {
+function candidatesBySize(
+  cand: readonly ParentCandidates[],
+  n: number,
+  binom: readonly Float64Array[],
+): { pos: Int32Array[]; rank: Int32Array[]; start: Int32Array[] } {
   const out = { pos: [] as Int32Array[], rank: [] as Int32Array[], start: [] as Int32Array[] };
   for (let x = 0; x < n; x++) {
     const masks = cand[x]!.masks;
@@ -167,7 +178,13 @@ const NONE = 0x7fffffff;
  * keys from the full chains. The work of one subset is a function of its own (processSubset), so the
  * optimising compiler handles it, and recompiles it after a late deoptimisation, as a unit of modest size.
  */
-export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K: number, mode: KBestMode, signal?: AbortSignal): ExactNetwork[] {
+export function kBestFrom(
+  ls: LocalScores,
+  cand: readonly ParentCandidates[],
+  K: number,
+  mode: KBestMode,
+  signal?: AbortSignal,
+): ExactNetwork[] {
   const n = ls.n;
   if (n === 0) return [{ parents: new Int32Array(0), score: ls.constant }];
   const size = 2 ** n;
@@ -621,7 +638,8 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
     const e0 = rankInLayer * K;
     curI[4 * e0 + 3] = accepted;
     curBest[rankInLayer] = curF[2 * e0]!;
-    for (let e = 0; e < P; e++) curKth[rankInLayer * P + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
+    for (let e = 0; e < P; e++)
+      curKth[rankInLayer * P + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
   };
 
   for (let s = 1; s <= n; s++) {
@@ -672,7 +690,13 @@ export function kBestFrom(ls: LocalScores, cand: readonly ParentCandidates[], K:
  * agree iff {b ∈ Pa(v) : b ≠ a, b not adjacent to a} agrees for every a ∈ D; (iii) the v-structures at the
  * nodes of R are shared. adjA and adjB are scratch arrays (n entries).
  */
-export function equivalentOn(dagA: ArrayLike<number>, dagB: ArrayLike<number>, D: number, adjA: Int32Array, adjB: Int32Array): boolean {
+export function equivalentOn(
+  dagA: ArrayLike<number>,
+  dagB: ArrayLike<number>,
+  D: number,
+  adjA: Int32Array,
+  adjB: Int32Array,
+): boolean {
   for (let t = D; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
     adjA[v] = dagA[v]!;

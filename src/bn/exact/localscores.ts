@@ -118,7 +118,8 @@ export class LocalScores {
   private readonly penalty: number;
 
   constructor(data: DiscreteData, opts: LocalScoreOptions) {
-    if (!(opts.ess > 0) || !Number.isFinite(opts.ess)) throw new UserError(`exact search: ess must be a finite number > 0, got ${opts.ess}`);
+    if (!(opts.ess > 0) || !Number.isFinite(opts.ess))
+      throw new UserError(`exact search: ess must be a finite number > 0, got ${opts.ess}`);
     this.score = opts.score;
     this.ess = opts.ess;
     this.constraint = opts.constraint;
@@ -126,7 +127,8 @@ export class LocalScores {
     this.m = m;
     const anb = opts.constraint === 'anb';
     const n = anb ? m : m + 1;
-    if (n > MAX_EXACT_VARIABLES) throw new UserError(`exact search handles at most ${MAX_EXACT_VARIABLES} variables; this problem has ${n}`);
+    if (n > MAX_EXACT_VARIABLES)
+      throw new UserError(`exact search handles at most ${MAX_EXACT_VARIABLES} variables; this problem has ${n}`);
     this.n = n;
     this.nodes = Int32Array.from({ length: n }, (_, i) => i);
     this.cards = new Float64Array(n);
@@ -265,7 +267,13 @@ class SetCounter {
     }
   }
 
-  all(cols: Int32Array[], cards: Float64Array, context: Int32Array | null, contextCard: number, signal?: AbortSignal): Float64Array {
+  all(
+    cols: Int32Array[],
+    cards: Float64Array,
+    context: Int32Array | null,
+    contextCard: number,
+    signal?: AbortSignal,
+  ): Float64Array {
     const n = cols.length;
     const D = this.w.length;
     const stat = new Float64Array(2 ** n);
@@ -403,7 +411,13 @@ interface Level {
 }
 
 function newLevel(D: number): Level {
-  return { rows: new Int32Array(D), bounds: new Int32Array(D + 1), ends: new Int32Array(D + 1), gw: new Int32Array(D + 1), groups: 0 };
+  return {
+    rows: new Int32Array(D),
+    bounds: new Int32Array(D + 1),
+    ends: new Int32Array(D + 1),
+    gw: new Int32Array(D + 1),
+    groups: 0,
+  };
 }
 
 /**
@@ -510,7 +524,15 @@ class FrozenStack {
  * Splits each active cell of src by col's value into dst, keeping the parts with two or more distinct rows
  * active and handing the parts with one distinct row to `frozen`.
  */
-function refine(src: Level, col: Int32Array, card: number, dst: Level, w: Int32Array, scratch: Int32Array, frozen: FrozenStack): void {
+function refine(
+  src: Level,
+  col: Int32Array,
+  card: number,
+  dst: Level,
+  w: Int32Array,
+  scratch: Int32Array,
+  frozen: FrozenStack,
+): void {
   const rows = src.rows;
   const bounds = src.bounds;
   const ends = src.ends;

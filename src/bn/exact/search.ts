@@ -6,7 +6,14 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { DiscreteData } from '../data.js';
-import { checkMemory, completeRows, LocalScores, DEFAULT_MEMORY_LIMIT_MB, type ExactConstraint, type ExactScore } from './localscores.js';
+import {
+  checkMemory,
+  completeRows,
+  LocalScores,
+  DEFAULT_MEMORY_LIMIT_MB,
+  type ExactConstraint,
+  type ExactScore,
+} from './localscores.js';
 import { bestNetwork, bestNetworkBytes, type ExactNetwork } from './dp.js';
 import { kBestBytes, kBestNetworks, kBestWhat, type KBestMode } from './kbest.js';
 import { members } from './bits.js';
@@ -84,7 +91,12 @@ export function learnBestDag(data: DiscreteData, opts: ExactOptions): ScoredDag 
 }
 
 /** The K best DAGs ('dag') or one representative DAG of each of the K best equivalence classes ('ec'). */
-export function learnKBest(data: DiscreteData, K: number, mode: KBestMode, opts: ExactOptions): { dags: ScoredDag[]; rows: number } {
+export function learnKBest(
+  data: DiscreteData,
+  K: number,
+  mode: KBestMode,
+  opts: ExactOptions,
+): { dags: ScoredDag[]; rows: number } {
   const limit = opts.memoryLimitMB ?? DEFAULT_MEMORY_LIMIT_MB;
   const n = variables(data, opts.constraint);
   const bytes = kBestBytes(n, completeRows(data).length, K);

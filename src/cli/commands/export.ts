@@ -27,7 +27,10 @@ true in the spec).`,
     const store = await ResultStore.open(db, { readOnly: true });
     try {
       const n = await store.exportPredictions(spec.name, resolve(out), format);
-      if (n === 0) throw new UserError(`${db}: experiment '${spec.name}' has no saved predictions; run it with --save-predictions`);
+      if (n === 0)
+        throw new UserError(
+          `${db}: experiment '${spec.name}' has no saved predictions; run it with --save-predictions`,
+        );
       process.stdout.write(`${out}: ${n} predictions\n`);
       return 0;
     } finally {

@@ -5,9 +5,14 @@ const FORMATS = ['bif', 'xmlbif', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
 export const fitCommand: Command = {
-  summary: "fit one method of a spec on all rows of one dataset and write the network (BIF, XMLBIF or JSON)",
+  summary: 'fit one method of a spec on all rows of one dataset and write the network (BIF, XMLBIF or JSON)',
   usage: 'bnclab fit <spec.yaml> --dataset NAME --method LABEL --out FILE.{bif,xmlbif,json} [--format bif|xmlbif|json]',
-  options: { dataset: { type: 'string' }, method: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' } },
+  options: {
+    dataset: { type: 'string' },
+    method: { type: 'string' },
+    out: { type: 'string' },
+    format: { type: 'string' },
+  },
   help: `Options:
   --dataset NAME   a dataset of the spec (as 'bnclab plan' names it)
   --method LABEL   a method label of the spec (as the report prints it, e.g. tan/dirichlet(alpha=1))
@@ -28,7 +33,9 @@ estimators (context trees) and weighted naive Bayes are refused with a message.`
     const byExt: Record<string, Format> = { bif: 'bif', xmlbif: 'xmlbif', xml: 'xmlbif', json: 'json' };
     const format = (v['format'] as string | undefined) ?? (ext ? byExt[ext] : undefined);
     if (!format || !(FORMATS as readonly string[]).includes(format)) {
-      throw new UserError(`fit: cannot tell the format of '${out}'${v['format'] !== undefined ? ` (--format ${String(v['format'])})` : ''}; use a .bif, .xmlbif or .json file or --format bif|xmlbif|json`);
+      throw new UserError(
+        `fit: cannot tell the format of '${out}'${v['format'] !== undefined ? ` (--format ${String(v['format'])})` : ''}; use a .bif, .xmlbif or .json file or --format bif|xmlbif|json`,
+      );
     }
     const { writeFileSync } = await import('node:fs');
     const { resolve } = await import('node:path');
@@ -51,7 +58,8 @@ estimators (context trees) and weighted naive Bayes are refused with a message.`
       states: [...d.labels, d.classLabels],
     };
     names.states.forEach((s, i) => {
-      if (s.length !== model.cards[i]) throw new Error(`fit: node ${names.nodes[i]} has ${model.cards[i]} states in the model, ${s.length} labels`);
+      if (s.length !== model.cards[i])
+        throw new Error(`fit: node ${names.nodes[i]} has ${model.cards[i]} states in the model, ${s.length} labels`);
     });
     const text =
       format === 'bif'
@@ -70,7 +78,9 @@ estimators (context trees) and weighted naive Bayes are refused with a message.`
     const file = resolve(out);
     writeFileSync(file, text);
     const arcs = model.cpts.reduce((a, c) => a + c.parents.length, 0);
-    process.stdout.write(`${fit.method.label} on ${fit.dataset} (${d.n} rows, all of them): ${arcs} arcs; wrote ${format.toUpperCase()} to ${file}\n`);
+    process.stdout.write(
+      `${fit.method.label} on ${fit.dataset} (${d.n} rows, all of them): ${arcs} arcs; wrote ${format.toUpperCase()} to ${file}\n`,
+    );
     return 0;
   },
 };

@@ -32,7 +32,10 @@ does not know. <into.duckdb> is created when missing.`,
             `, ${c.notRun} not run in this shard`,
         );
         for (const w of c.warnings) log(`  note: ${w}`);
-        for (const j of c.conflicts.slice(0, 20)) log(`  conflict kept from the target (--force): ${j.dataset} ${j.method} repeat ${j.repeat} fold ${j.fold} (${j.job_key})`);
+        for (const j of c.conflicts.slice(0, 20))
+          log(
+            `  conflict kept from the target (--force): ${j.dataset} ${j.method} repeat ${j.repeat} fold ${j.fold} (${j.job_key})`,
+          );
       }
     }
     log(

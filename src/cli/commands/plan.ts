@@ -2,22 +2,23 @@ import type { Command } from '../command.js';
 import { intOption, onePositional } from '../command.js';
 
 export const planCommand: Command = {
-    summary: 'show the job grid of a spec without running anything',
-    usage: 'bnclab plan <spec.yaml> [--jobs] [--columns] [--max-jobs N] [--estimate [--cores C] [--db FILE] [--pilot]] [--shards N]',
-    options: {
-      jobs: { type: 'boolean' },
-      columns: { type: 'boolean' },
-      'max-jobs': { type: 'string' },
-      estimate: { type: 'boolean' },
-      cores: { type: 'string' },
-      db: { type: 'string' },
-      pilot: { type: 'boolean' },
-      'pilot-timeout': { type: 'string' },
-      workers: { type: 'string' },
-      shards: { type: 'string' },
-      'all-shards': { type: 'boolean' },
-    },
-    help: `Options:
+  summary: 'show the job grid of a spec without running anything',
+  usage:
+    'bnclab plan <spec.yaml> [--jobs] [--columns] [--max-jobs N] [--estimate [--cores C] [--db FILE] [--pilot]] [--shards N]',
+  options: {
+    jobs: { type: 'boolean' },
+    columns: { type: 'boolean' },
+    'max-jobs': { type: 'string' },
+    estimate: { type: 'boolean' },
+    cores: { type: 'string' },
+    db: { type: 'string' },
+    pilot: { type: 'boolean' },
+    'pilot-timeout': { type: 'string' },
+    workers: { type: 'string' },
+    shards: { type: 'string' },
+    'all-shards': { type: 'boolean' },
+  },
+  help: `Options:
   --jobs              list every job (key, dataset, method, repeat, fold)
   --columns           every dataset's class column and the type of each column
                       (without it, only for datasets that are files named in the spec)
@@ -33,52 +34,72 @@ export const planCommand: Command = {
   --all-shards        list every shard (default: at most 16 lines)
 
 Costs are static estimates per method × training-set size unless calibrated; docs/cluster.md lists them.`,
-    async run(pos, v) {
-      const file = onePositional(pos, this.usage);
-      const { loadSpecFile } = await import('../../spec/load.js');
-      const { buildPlan, describeColumns } = await import('../../spec/plan.js');
-      const { emText } = await import('../../bn/em.js');
-      const { spec } = loadSpecFile(file);
-      const plan = buildPlan(spec, { maxJobs: intOption(v['max-jobs'], '--max-jobs', 1) });
-      for (const w of plan.warnings) process.stderr.write(`bnclab: warning: ${w}\n`);
-      const out: string[] = [];
-      out.push(`${spec.name}: ${plan.jobs.length} jobs`);
-      out.push(`datasets (${plan.datasets.length}):`);
-      for (const d of plan.datasets) {
-        out.push(`  ${d.handle.name}  ${d.rows} rows, ${d.attributes} attributes, ${d.classes} classes; ${d.split.repeats} × ${d.split.folds} folds`);
-        if (d.userFile || v['columns']) for (const line of describeColumns(d, Boolean(v['columns']))) out.push(`    ${line}`);
+  async run(pos, v) {
+    const file = onePositional(pos, this.usage);
+    const { loadSpecFile } = await import('../../spec/load.js');
+    const { buildPlan, describeColumns } = await import('../../spec/plan.js');
+    const { emText } = await import('../../bn/em.js');
+    const { spec } = loadSpecFile(file);
+    const plan = buildPlan(spec, { maxJobs: intOption(v['max-jobs'], '--max-jobs', 1) });
+    for (const w of plan.warnings) process.stderr.write(`bnclab: warning: ${w}\n`);
+    const out: string[] = [];
+    out.push(`${spec.name}: ${plan.jobs.length} jobs`);
+    out.push(`datasets (${plan.datasets.length}):`);
+    for (const d of plan.datasets) {
+      out.push(
+        `  ${d.handle.name}  ${d.rows} rows, ${d.attributes} attributes, ${d.classes} classes; ${d.split.repeats} × ${d.split.folds} folds`,
+      );
+      if (d.userFile || v['columns'])
+        for (const line of describeColumns(d, Boolean(v['columns']))) out.push(`    ${line}`);
+    }
+    out.push(`methods (${spec.methods.length}):`);
+    for (const m of spec.methods) out.push(`  ${m.label}`);
+    out.push(
+      `preprocessing: discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing ${spec.preprocessing.missing}${emText(spec.preprocessing.em)}`,
+    );
+    const r = spec.resampling;
+    out.push(
+      `resampling: ${r.method}${typeof r.folds === 'number' ? (r.method === 'cv' ? `, ${r.folds} folds` : '') : `, folds from ${r.folds.file}`}, ${r.repeats} repeat(s)${r.stratified ? ', stratified' : ''}${r.method === 'holdout' ? `, test fraction ${r.test_fraction}` : ''}`,
+    );
+    if (v['jobs']) {
+      out.push('jobs:');
+      for (const j of plan.jobs)
+        out.push(`  ${j.key}  ${j.dataset.handle.name}  ${j.method.label}  repeat ${j.repeat} fold ${j.fold}`);
+    }
+    if (v['estimate'] || v['shards'] !== undefined) {
+      const os = await import('node:os');
+      const { CostModel } = await import('../../spec/cost.js');
+      const est = await import('../../cluster/estimate.js');
+      const observations = v['db'] !== undefined ? await est.readObservations(String(v['db'])) : [];
+      if (v['db'] !== undefined)
+        out.push(
+          `cost model calibrated with ${observations.reduce((a, o) => a + o.jobs, 0)} finished jobs in ${String(v['db'])}`,
+        );
+      if (v['pilot']) {
+        const { runPilot } = await import('../../cluster/pilot.js');
+        const sample = est.pilotSample(plan, new CostModel(plan));
+        const timeout = intOption(v['pilot-timeout'], '--pilot-timeout', 1) ?? 600;
+        process.stderr.write(
+          `pilot: running ${sample.length} jobs (per method the first fold of its median and upper-quartile dataset by expected cost), at most ${timeout} s each\n`,
+        );
+        const pilot = await runPilot(plan, sample, {
+          workers: intOption(v['workers'], '--workers', 1),
+          timeoutSec: timeout,
+        });
+        observations.push(...est.pilotObservations(pilot.measured));
+        out.push(
+          `pilot: ${pilot.measured.length} jobs measured in ${est.fmtHours(pilot.measured.reduce((a, r) => a + r.ms, 0))} of job time`,
+        );
+        for (const f of pilot.failed)
+          out.push(`pilot: ${f.job.dataset.handle.name} ${f.job.method.label} not measured: ${f.error.split('\n')[0]}`);
       }
-      out.push(`methods (${spec.methods.length}):`);
-      for (const m of spec.methods) out.push(`  ${m.label}`);
-      out.push(`preprocessing: discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing ${spec.preprocessing.missing}${emText(spec.preprocessing.em)}`);
-      const r = spec.resampling;
-      out.push(`resampling: ${r.method}${typeof r.folds === 'number' ? (r.method === 'cv' ? `, ${r.folds} folds` : '') : `, folds from ${r.folds.file}`}, ${r.repeats} repeat(s)${r.stratified ? ', stratified' : ''}${r.method === 'holdout' ? `, test fraction ${r.test_fraction}` : ''}`);
-      if (v['jobs']) {
-        out.push('jobs:');
-        for (const j of plan.jobs) out.push(`  ${j.key}  ${j.dataset.handle.name}  ${j.method.label}  repeat ${j.repeat} fold ${j.fold}`);
-      }
-      if (v['estimate'] || v['shards'] !== undefined) {
-        const os = await import('node:os');
-        const { CostModel } = await import('../../spec/cost.js');
-        const est = await import('../../cluster/estimate.js');
-        const observations = v['db'] !== undefined ? await est.readObservations(String(v['db'])) : [];
-        if (v['db'] !== undefined) out.push(`cost model calibrated with ${observations.reduce((a, o) => a + o.jobs, 0)} finished jobs in ${String(v['db'])}`);
-        if (v['pilot']) {
-          const { runPilot } = await import('../../cluster/pilot.js');
-          const sample = est.pilotSample(plan, new CostModel(plan));
-          const timeout = intOption(v['pilot-timeout'], '--pilot-timeout', 1) ?? 600;
-          process.stderr.write(`pilot: running ${sample.length} jobs (per method the first fold of its median and upper-quartile dataset by expected cost), at most ${timeout} s each\n`);
-          const pilot = await runPilot(plan, sample, { workers: intOption(v['workers'], '--workers', 1), timeoutSec: timeout });
-          observations.push(...est.pilotObservations(pilot.measured));
-          out.push(`pilot: ${pilot.measured.length} jobs measured in ${est.fmtHours(pilot.measured.reduce((a, r) => a + r.ms, 0))} of job time`);
-          for (const f of pilot.failed) out.push(`pilot: ${f.job.dataset.handle.name} ${f.job.method.label} not measured: ${f.error.split('\n')[0]}`);
-        }
-        const model = new CostModel(plan, observations);
-        if (v['estimate']) out.push(...est.estimateLines(plan, model, intOption(v['cores'], '--cores', 1) ?? os.availableParallelism()));
-        const shards = intOption(v['shards'], '--shards', 1);
-        if (shards !== undefined) out.push(...est.shardLines(plan, model, shards, Boolean(v['all-shards'])));
-      }
-      process.stdout.write(out.join('\n') + '\n');
-      return 0;
-    },
-  };
+      const model = new CostModel(plan, observations);
+      if (v['estimate'])
+        out.push(...est.estimateLines(plan, model, intOption(v['cores'], '--cores', 1) ?? os.availableParallelism()));
+      const shards = intOption(v['shards'], '--shards', 1);
+      if (shards !== undefined) out.push(...est.shardLines(plan, model, shards, Boolean(v['all-shards'])));
+    }
+    process.stdout.write(out.join('\n') + '\n');
+    return 0;
+  },
+};

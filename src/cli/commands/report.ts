@@ -2,16 +2,17 @@ import type { Command } from '../command.js';
 import { onePositional, numberOption } from '../command.js';
 
 export const reportCommand: Command = {
-    summary: 'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg|pdf) from the stored results',
-    usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST]',
-    options: {
-      db: { type: 'string' },
-      out: { type: 'string' },
-      control: { type: 'string' },
-      alpha: { type: 'string' },
-      metrics: { type: 'string' },
-    },
-    help: `Options:
+  summary:
+    'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg|pdf) from the stored results',
+  usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST]',
+  options: {
+    db: { type: 'string' },
+    out: { type: 'string' },
+    control: { type: 'string' },
+    alpha: { type: 'string' },
+    metrics: { type: 'string' },
+  },
+  help: `Options:
   --db FILE         results database (default: results/<spec name>.duckdb)
   --out DIR         report folder (default: results/<spec name>/)
   --control METHOD  control method label for the post-hoc tests, or 'best' (overrides compare.control)
@@ -20,17 +21,25 @@ export const reportCommand: Command = {
                     balanced_accuracy, macro_f1 (overrides compare.metrics)
 
 Reads only the database; never re-runs a learner. See docs/reports.md for the compare: and reference: sections.`,
-    async run(pos, v) {
-      const spec = onePositional(pos, this.usage);
-      const { writeExperimentReport } = await import('../../report/index.js');
-      const r = await writeExperimentReport(spec, {
-        db: v['db'] as string | undefined,
-        out: v['out'] as string | undefined,
-        control: v['control'] as string | undefined,
-        alpha: numberOption(v['alpha'], '--alpha'),
-        metrics: v['metrics'] === undefined ? undefined : (v['metrics'] as string).split(',').map((m) => m.trim()).filter(Boolean),
-      });
-      process.stdout.write(`report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg, *.pdf)\n`);
-      return 0;
-    },
-  };
+  async run(pos, v) {
+    const spec = onePositional(pos, this.usage);
+    const { writeExperimentReport } = await import('../../report/index.js');
+    const r = await writeExperimentReport(spec, {
+      db: v['db'] as string | undefined,
+      out: v['out'] as string | undefined,
+      control: v['control'] as string | undefined,
+      alpha: numberOption(v['alpha'], '--alpha'),
+      metrics:
+        v['metrics'] === undefined
+          ? undefined
+          : (v['metrics'] as string)
+              .split(',')
+              .map((m) => m.trim())
+              .filter(Boolean),
+    });
+    process.stdout.write(
+      `report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg, *.pdf)\n`,
+    );
+    return 0;
+  },
+};

@@ -8,27 +8,30 @@ const MAX_JOB_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
 function jobTimeoutOption(v: unknown): number | undefined {
   const s = numberOption(v, '--job-timeout');
   if (s !== undefined && s > MAX_JOB_TIMEOUT_S) {
-    throw new UserError(`--job-timeout: at most ${MAX_JOB_TIMEOUT_S} seconds (24.8 days), got '${String(v)}'; 0 means no limit`);
+    throw new UserError(
+      `--job-timeout: at most ${MAX_JOB_TIMEOUT_S} seconds (24.8 days), got '${String(v)}'; 0 means no limit`,
+    );
   }
   return s;
 }
 
 export const runCommand: Command = {
-    summary: 'run the jobs of a spec that are not done yet, store them, write the report',
-    usage: 'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N] [--shard I/N]',
-    options: {
-      workers: { type: 'string' },
-      db: { type: 'string' },
-      'job-timeout': { type: 'string' },
-      'fail-fast': { type: 'boolean' },
-      'rerun-failed': { type: 'boolean' },
-      'save-predictions': { type: 'boolean' },
-      'no-report': { type: 'boolean' },
-      quiet: { type: 'boolean' },
-      'max-jobs': { type: 'string' },
-      shard: { type: 'string' },
-    },
-    help: `Options:
+  summary: 'run the jobs of a spec that are not done yet, store them, write the report',
+  usage:
+    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N] [--shard I/N]',
+  options: {
+    workers: { type: 'string' },
+    db: { type: 'string' },
+    'job-timeout': { type: 'string' },
+    'fail-fast': { type: 'boolean' },
+    'rerun-failed': { type: 'boolean' },
+    'save-predictions': { type: 'boolean' },
+    'no-report': { type: 'boolean' },
+    quiet: { type: 'boolean' },
+    'max-jobs': { type: 'string' },
+    shard: { type: 'string' },
+  },
+  help: `Options:
   --workers N         worker threads (default: the machine's available parallelism)
   --db FILE           results database (default: results/<spec name>.duckdb)
   --job-timeout SEC   record a job as failed when it runs longer than SEC seconds (default: no limit)
@@ -50,49 +53,52 @@ the rest), 5 the jobs are stored but the report could not be written, 130 interr
 
 Jobs are keyed by their content (dataset, preprocessing, split, fold, structure, estimator, seed): a second
 run of the same spec runs nothing, a grown spec runs only the new jobs, and a killed run resumes.`,
-    async run(pos, v) {
-      const spec = onePositional(pos, this.usage);
-      const { runExperiment } = await import('../../runner/run.js');
-      const { parseShard } = await import('../../spec/shard.js');
-      const shard = v['shard'] !== undefined ? parseShard(String(v['shard'])) : undefined;
-      const summary = await runExperiment(spec, {
-        workers: intOption(v['workers'], '--workers', 1),
-        db: v['db'] as string | undefined,
-        jobTimeout: jobTimeoutOption(v['job-timeout']),
-        failFast: Boolean(v['fail-fast']),
-        rerunFailed: Boolean(v['rerun-failed']),
-        savePredictions: v['save-predictions'] ? true : undefined,
-        quiet: Boolean(v['quiet']),
-        maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
-        shard,
-      });
-      const log = (s: string): void => void process.stdout.write(s + '\n');
-      log(
-        `${summary.experiment}: ${summary.succeeded} jobs done, ${summary.failed} failed, ${summary.alreadyDone} already done` +
-          (summary.previouslyFailed ? `, ${summary.previouslyFailed} failed earlier (--rerun-failed to retry)` : '') +
-          (summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed > 0
-            ? `, ${summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed} not run`
-            : ''),
-      );
-      log(`results: ${summary.dbPath}`);
-      if (shard && !v['no-report']) log(`report:  none for a shard; merge the shard databases ('bnclab merge') and run 'bnclab report'`);
-      if (!v['no-report'] && !summary.interrupted && !shard) {
-        // The report stack is loaded only when a report is written.
-        const { writeExperimentReport } = await import('../../report/index.js');
-        let r;
-        try {
-          r = await writeExperimentReport(spec, { db: summary.dbPath });
-        } catch (e) {
-          // The results are stored; only the report is missing. Say so, and how to retry it alone.
-          const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
-          process.stderr.write(`bnclab: the results are stored, but the report could not be written: ${why}; fix that and run 'bnclab report ${spec}'\n`);
-          return EXIT.report;
-        }
-        log(`report:  ${r.markdown}`);
-        log(`         ${r.html}`);
-        log(`         ${r.csv}`);
+  async run(pos, v) {
+    const spec = onePositional(pos, this.usage);
+    const { runExperiment } = await import('../../runner/run.js');
+    const { parseShard } = await import('../../spec/shard.js');
+    const shard = v['shard'] !== undefined ? parseShard(String(v['shard'])) : undefined;
+    const summary = await runExperiment(spec, {
+      workers: intOption(v['workers'], '--workers', 1),
+      db: v['db'] as string | undefined,
+      jobTimeout: jobTimeoutOption(v['job-timeout']),
+      failFast: Boolean(v['fail-fast']),
+      rerunFailed: Boolean(v['rerun-failed']),
+      savePredictions: v['save-predictions'] ? true : undefined,
+      quiet: Boolean(v['quiet']),
+      maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
+      shard,
+    });
+    const log = (s: string): void => void process.stdout.write(s + '\n');
+    log(
+      `${summary.experiment}: ${summary.succeeded} jobs done, ${summary.failed} failed, ${summary.alreadyDone} already done` +
+        (summary.previouslyFailed ? `, ${summary.previouslyFailed} failed earlier (--rerun-failed to retry)` : '') +
+        (summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed > 0
+          ? `, ${summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed} not run`
+          : ''),
+    );
+    log(`results: ${summary.dbPath}`);
+    if (shard && !v['no-report'])
+      log(`report:  none for a shard; merge the shard databases ('bnclab merge') and run 'bnclab report'`);
+    if (!v['no-report'] && !summary.interrupted && !shard) {
+      // The report stack is loaded only when a report is written.
+      const { writeExperimentReport } = await import('../../report/index.js');
+      let r;
+      try {
+        r = await writeExperimentReport(spec, { db: summary.dbPath });
+      } catch (e) {
+        // The results are stored; only the report is missing. Say so, and how to retry it alone.
+        const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+        process.stderr.write(
+          `bnclab: the results are stored, but the report could not be written: ${why}; fix that and run 'bnclab report ${spec}'\n`,
+        );
+        return EXIT.report;
       }
-      if (summary.interrupted) return EXIT.interrupted;
-      return summary.failed > 0 || summary.previouslyFailed > 0 ? 1 : 0;
-    },
-  };
+      log(`report:  ${r.markdown}`);
+      log(`         ${r.html}`);
+      log(`         ${r.csv}`);
+    }
+    if (summary.interrupted) return EXIT.interrupted;
+    return summary.failed > 0 || summary.previouslyFailed > 0 ? 1 : 0;
+  },
+};

@@ -17,7 +17,8 @@ when that is not possible it is named and its jobs count as pending. A job done 
     const file = onePositional(pos, this.usage);
     const { UserError } = await import('../../util/errors.js');
     const by = String(v['by'] ?? 'both');
-    if (!['both', 'method', 'dataset'].includes(by)) throw new UserError(`--by: expected dataset, method or both, got '${by}'`);
+    if (!['both', 'method', 'dataset'].includes(by))
+      throw new UserError(`--by: expected dataset, method or both, got '${by}'`);
     const { loadSpecFile } = await import('../../spec/load.js');
     const { buildPlan } = await import('../../spec/plan.js');
     const { defaultDbPath } = await import('../../runner/run.js');
@@ -34,13 +35,20 @@ when that is not possible it is named and its jobs count as pending. A job done 
     for (const f of files) if (!existsSync(f)) log(`${f}: no database yet (its jobs count as pending)`);
     const st = await collectStatus(plan, present);
     for (const s of st.sources) {
-      if (s.how === 'snapshot') log(`${s.file}: in use by a running task; read from a snapshot copy (${s.jobs} finished jobs)`);
+      if (s.how === 'snapshot')
+        log(`${s.file}: in use by a running task; read from a snapshot copy (${s.jobs} finished jobs)`);
       else if (s.how === 'unreadable') log(`${s.file}: not read (${s.reason}); its jobs count as pending`);
     }
     const group = new Map<string, { dataset: string; method: string; done: number; failed: number; pending: number }>();
     for (const r of st.rows) {
       const id = by === 'method' ? r.method : by === 'dataset' ? r.dataset : `${r.dataset}\u0000${r.method}`;
-      const g = group.get(id) ?? { dataset: by === 'method' ? '' : r.dataset, method: by === 'dataset' ? '' : r.method, done: 0, failed: 0, pending: 0 };
+      const g = group.get(id) ?? {
+        dataset: by === 'method' ? '' : r.dataset,
+        method: by === 'dataset' ? '' : r.method,
+        done: 0,
+        failed: 0,
+        pending: 0,
+      };
       g.done += r.done;
       g.failed += r.failed;
       g.pending += r.pending;
@@ -55,12 +63,25 @@ when that is not possible it is named and its jobs count as pending. A job done 
     ]);
     const all = [[...head, 'done', 'failed', 'pending'], ...rows];
     const w = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
-    for (const r of all) log(r.map((c, i) => (i < head.length ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ').trimEnd());
+    for (const r of all)
+      log(
+        r
+          .map((c, i) => (i < head.length ? c.padEnd(w[i]!) : c.padStart(w[i]!)))
+          .join('  ')
+          .trimEnd(),
+      );
     const t = st.total;
     log(`${spec.name}: ${plan.jobs.length} jobs: ${t.done} done, ${t.failed} failed, ${t.pending} pending`);
     if (st.shards) {
       const complete = st.shards.filter((s) => s.pending === 0).length;
-      log(`shards: ${complete}/${st.shards.length} complete; ` + st.shards.filter((s) => s.pending > 0).slice(0, 20).map((s) => `${s.index}: ${s.done + s.failed}/${s.jobs}`).join(', '));
+      log(
+        `shards: ${complete}/${st.shards.length} complete; ` +
+          st.shards
+            .filter((s) => s.pending > 0)
+            .slice(0, 20)
+            .map((s) => `${s.index}: ${s.done + s.failed}/${s.jobs}`)
+            .join(', '),
+      );
     }
     return 0;
   },

@@ -49,7 +49,10 @@ printed before it runs.`,
     const { UserError } = await import('../../util/errors.js');
     const scheduler = v['scheduler'];
     if (scheduler === undefined) throw new UserError(`submit: --scheduler is required (supported: slurm)`);
-    if (scheduler !== 'slurm') throw new UserError(`--scheduler: unknown scheduler '${String(scheduler)}' (supported: slurm; for others use 'run --shard I/N', docs/cluster.md)`);
+    if (scheduler !== 'slurm')
+      throw new UserError(
+        `--scheduler: unknown scheduler '${String(scheduler)}' (supported: slurm; for others use 'run --shard I/N', docs/cluster.md)`,
+      );
     const shards = intOption(v['shards'], '--shards', 1);
     if (shards === undefined) throw new UserError(`submit: --shards N is required`);
     const time = v['time'] as string | undefined;

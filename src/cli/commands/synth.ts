@@ -14,14 +14,16 @@ function cardinalities(spec: string, attributes: number): number[] {
     cycle = Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
   } else {
     cycle = spec.split(',').map(Number);
-    if (cycle.some((c) => !Number.isInteger(c) || c < 2)) throw new UserError(`--cards: expected integers ≥ 2, a range a-b or a list, got '${spec}'`);
+    if (cycle.some((c) => !Number.isInteger(c) || c < 2))
+      throw new UserError(`--cards: expected integers ≥ 2, a range a-b or a list, got '${spec}'`);
   }
   return Array.from({ length: attributes }, (_, i) => cycle[i % cycle.length]!);
 }
 
 export const synthCommand: Command = {
   summary: 'write a CSV file sampled from a known random Bayesian network (for scaling tests)',
-  usage: 'bnclab synth <out.csv> --rows N [--attributes M] [--cards 2-5] [--classes K] [--parents P] [--numeric LIST] [--seed S]',
+  usage:
+    'bnclab synth <out.csv> --rows N [--attributes M] [--cards 2-5] [--classes K] [--parents P] [--numeric LIST] [--seed S]',
   options: {
     rows: { type: 'string' },
     attributes: { type: 'string' },
@@ -53,18 +55,37 @@ written beside the CSV as <out>.network.json, so the data's generating distribut
     const numeric = new Set<number>();
     for (const x of ((v['numeric'] as string | undefined) ?? '').split(',').filter(Boolean)) {
       const i = Number(x);
-      if (!Number.isInteger(i) || i < 1 || i > attributes) throw new UserError(`--numeric: attribute numbers 1..${attributes}, got '${x}'`);
+      if (!Number.isInteger(i) || i < 1 || i > attributes)
+        throw new UserError(`--numeric: attribute numbers 1..${attributes}, got '${x}'`);
       numeric.add(i - 1);
     }
     const { randomNetwork, writeSyntheticCsv } = await import('../../datasets/synthetic.js');
-    const net = randomNetwork({ attributes, cards: cardinalities((v['cards'] as string | undefined) ?? '2-5', attributes), classCard, maxParents, seed });
+    const net = randomNetwork({
+      attributes,
+      cards: cardinalities((v['cards'] as string | undefined) ?? '2-5', attributes),
+      classCard,
+      maxParents,
+      seed,
+    });
     writeSyntheticCsv(net, rows, seed, out, numeric);
     const netFile = out.replace(/\.csv$/i, '') + '.network.json';
     writeFileSync(
       netFile,
-      JSON.stringify({ seed, rows, names: net.names, cards: net.cards, classCard: net.classCard, numeric: [...numeric].map((i) => net.names[i]), parents: net.parents.map((ps) => ps.map((p) => net.names[p])), classPrior: [...net.classPrior], cpts: net.cpts.map((c) => [...c]) }) + '\n',
+      JSON.stringify({
+        seed,
+        rows,
+        names: net.names,
+        cards: net.cards,
+        classCard: net.classCard,
+        numeric: [...numeric].map((i) => net.names[i]),
+        parents: net.parents.map((ps) => ps.map((p) => net.names[p])),
+        classPrior: [...net.classPrior],
+        cpts: net.cpts.map((c) => [...c]),
+      }) + '\n',
     );
-    process.stdout.write(`wrote ${out} (${rows} rows, ${attributes} attributes, ${classCard} classes)\n      ${netFile}\n`);
+    process.stdout.write(
+      `wrote ${out} (${rows} rows, ${attributes} attributes, ${classCard} classes)\n      ${netFile}\n`,
+    );
     return 0;
   },
 };

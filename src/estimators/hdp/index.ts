@@ -28,7 +28,15 @@ import type { Tying } from './tree.js';
 export { LogStirlingCache, logAdd } from './stirling.js';
 export { Variates, digamma } from '../../stats/random.js';
 export { ContextTree, MAX_TK, type SamplerSettings, type Tying } from './tree.js';
-export { HdpModel, fitHdpModel, fitHdpFamilies, MAX_MATERIALIZED_CELLS, type HdpFamily, type HdpSettings, type ClassPrior } from './model.js';
+export {
+  HdpModel,
+  fitHdpModel,
+  fitHdpFamilies,
+  MAX_MATERIALIZED_CELLS,
+  type HdpFamily,
+  type HdpSettings,
+  type ClassPrior,
+} from './model.js';
 
 export type HdpParams = {
   iterations?: number;
@@ -47,23 +55,30 @@ const TYINGS: readonly Tying[] = ['none', 'same-parent', 'level', 'single'];
 /** Resolves parameters (defaults as above) into sampler settings; bad values are a UserError. */
 export function hdpSettings(params: HdpParams): HdpSettings {
   const iterations = params.iterations ?? 5000;
-  if (!Number.isInteger(iterations) || iterations < 1) throw new UserError(`hdp: iterations must be an integer >= 1, got ${iterations}`);
+  if (!Number.isInteger(iterations) || iterations < 1)
+    throw new UserError(`hdp: iterations must be an integer >= 1, got ${iterations}`);
   const burnIn = params.burnIn ?? Math.min(1000, Math.floor(iterations / 10));
   if (!Number.isInteger(burnIn) || burnIn < 0 || burnIn >= iterations) {
     throw new UserError(`hdp: burnIn must be an integer in 0..iterations-1 (${iterations - 1}), got ${burnIn}`);
   }
   const tying = params.tying ?? 'level';
-  if (!TYINGS.includes(tying)) throw new UserError(`hdp: tying must be one of ${TYINGS.join(', ')}, got '${String(tying)}'`);
+  if (!TYINGS.includes(tying))
+    throw new UserError(`hdp: tying must be one of ${TYINGS.join(', ')}, got '${String(tying)}'`);
   const prior = params.prior ?? 'code';
-  if (prior !== 'code' && prior !== 'paper') throw new UserError(`hdp: prior must be 'code' or 'paper', got '${String(prior)}'`);
+  if (prior !== 'code' && prior !== 'paper')
+    throw new UserError(`hdp: prior must be 'code' or 'paper', got '${String(prior)}'`);
   const every = params.concentrationEvery ?? 5;
-  if (!Number.isInteger(every) || every < 1) throw new UserError(`hdp: concentrationEvery must be an integer >= 1, got ${every}`);
+  if (!Number.isInteger(every) || every < 1)
+    throw new UserError(`hdp: concentrationEvery must be an integer >= 1, got ${every}`);
   const cap = params.maxConcentration ?? 4000;
-  if (!(cap > 0) || !Number.isFinite(cap)) throw new UserError(`hdp: maxConcentration must be a finite number > 0, got ${cap}`);
+  if (!(cap > 0) || !Number.isFinite(cap))
+    throw new UserError(`hdp: maxConcentration must be a finite number > 0, got ${cap}`);
   const c0 = params.initialConcentration ?? 2;
-  if (!(c0 > 0) || !(c0 <= cap)) throw new UserError(`hdp: initialConcentration must be > 0 and <= maxConcentration, got ${c0}`);
+  if (!(c0 > 0) || !(c0 <= cap))
+    throw new UserError(`hdp: initialConcentration must be > 0 and <= maxConcentration, got ${c0}`);
   const window = params.window ?? 10;
-  if (!Number.isInteger(window) || window < 1) throw new UserError(`hdp: window must be an integer >= 1, got ${window}`);
+  if (!Number.isInteger(window) || window < 1)
+    throw new UserError(`hdp: window must be an integer >= 1, got ${window}`);
   const classPrior = params.classPrior ?? 'm-estimate';
   if (classPrior !== 'm-estimate' && classPrior !== 'hdp') {
     throw new UserError(`hdp: classPrior must be 'm-estimate' or 'hdp', got '${String(classPrior)}'`);
@@ -88,18 +103,27 @@ export const hdp = registerEstimator<HdpParams>({
   title: 'Hierarchical Dirichlet process estimates (collapsed Gibbs sampler over context trees)',
   citation:
     'Petitjean, Buntine, Webb & Zaidi (2018), Accurate parameter estimation for Bayesian network classifiers ' +
-    'using hierarchical Dirichlet processes, Machine Learning 107:1303–1331; defaults of the authors\' code ' +
+    "using hierarchical Dirichlet processes, Machine Learning 107:1303–1331; defaults of the authors' code " +
     '(github.com/fpetitjean/HDP)',
   params: {
     type: 'object',
     properties: {
-      iterations: { type: 'integer', minimum: 1, description: 'Gibbs iterations (code default 5000; the paper 50,000)' },
-      burnIn: { type: 'integer', minimum: 0, description: 'Iterations before averaging starts (default min(1000, iterations/10))' },
+      iterations: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Gibbs iterations (code default 5000; the paper 50,000)',
+      },
+      burnIn: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Iterations before averaging starts (default min(1000, iterations/10))',
+      },
       tying: { type: 'string', enum: [...TYINGS], description: 'Which nodes share a concentration (default level)' },
       prior: {
         type: 'string',
         enum: ['code', 'paper'],
-        description: "Concentration prior: 'code' Gamma(2, rate 1) as the authors' code (default); 'paper' improper ν0 = μ0 = 0",
+        description:
+          "Concentration prior: 'code' Gamma(2, rate 1) as the authors' code (default); 'paper' improper ν0 = μ0 = 0",
       },
       concentrationEvery: {
         type: 'integer',
@@ -107,12 +131,17 @@ export const hdp = registerEstimator<HdpParams>({
         description: 'Sample concentrations every f iterations (code default 5; the paper samples every iteration, 1)',
       },
       maxConcentration: { type: 'number', exclusiveMinimum: 0, description: 'Cap on concentrations (code: 4000)' },
-      initialConcentration: { type: 'number', exclusiveMinimum: 0, description: 'Initial concentration, also the fixed root value (2)' },
+      initialConcentration: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'Initial concentration, also the fixed root value (2)',
+      },
       window: { type: 'integer', minimum: 1, description: 'Pseudo-counts move within ±window per iteration (10)' },
       classPrior: {
         type: 'string',
         enum: ['m-estimate', 'hdp'],
-        description: "Class distribution: 'm-estimate' (n_y + 1/C)/(N + 1) as the authors' BNC code (default), or 'hdp'",
+        description:
+          "Class distribution: 'm-estimate' (n_y + 1/C)/(N + 1) as the authors' BNC code (default), or 'hdp'",
       },
     },
     additionalProperties: false,

@@ -126,7 +126,9 @@ export class HdpModel implements JointModel {
   /** full = false: normalised posteriors (class-free families skipped); full = true: exact log joints. */
   private scores(data: DiscreteData, full: boolean): Float64Array {
     if (data.columns.length !== this.m || data.classCard !== this.classCard) {
-      throw new Error(`hdp: data has ${data.columns.length} attributes and ${data.classCard} classes, model ${this.m} and ${this.classCard}`);
+      throw new Error(
+        `hdp: data has ${data.columns.length} attributes and ${data.classCard} classes, model ${this.m} and ${this.classCard}`,
+      );
     }
     const n = data.n;
     const C = this.classCard;
@@ -282,7 +284,13 @@ export function nodeCards(train: DiscreteData): Int32Array {
 }
 
 /** Fits the HDP classifier of a single structure. */
-export function fitHdpModel(train: DiscreteData, structure: Structure, s: HdpSettings, ctx: LearnContext, stirling = new LogStirlingCache()): HdpModel {
+export function fitHdpModel(
+  train: DiscreteData,
+  structure: Structure,
+  s: HdpSettings,
+  ctx: LearnContext,
+  stirling = new LogStirlingCache(),
+): HdpModel {
   const families = fitHdpFamilies(train, structure, s, ctx.rng, stirling, ctx.signal);
   return new HdpModel(families, train.columns.length, train.classCard, nodeCards(train));
 }

@@ -53,7 +53,8 @@ export class LogStirlingCache {
   /** Bytes held by the tables. */
   bytes(): number {
     let s = this.logFact1.byteLength;
-    for (let j = 0; j < this.ratioT.length; j++) s += this.ratioT[j]!.byteLength + this.ratioN[j]!.byteLength + this.edge[j]!.byteLength;
+    for (let j = 0; j < this.ratioT.length; j++)
+      s += this.ratioT[j]!.byteLength + this.ratioN[j]!.byteLength + this.edge[j]!.byteLength;
     return s;
   }
 
@@ -170,7 +171,8 @@ export class LogStirlingCache {
         const up = row[c]!; // log S(n−1, t)
         let v: number;
         if (t > n) v = -Infinity;
-        else if (n === 0) v = 0; // S(0, 0) = 1
+        else if (n === 0)
+          v = 0; // S(0, 0) = 1
         else v = logAdd(t === 0 ? -Infinity : diag, t <= n - 1 ? lnm1 + up : -Infinity);
         rt[o + c] = t >= 1 && t <= n ? Math.exp(v - prev) : 0;
         diag = up;

@@ -67,7 +67,13 @@ export class ContextTree {
    * Builds the tree from the rows where the child and every branch variable are observed (available case).
    * `branchCols[d]` is the column of the variable tested at depth d, with cardinality `branchCards[d]`.
    */
-  constructor(child: Int32Array, K: number, branchCols: readonly Int32Array[], branchCards: readonly number[], rows: number) {
+  constructor(
+    child: Int32Array,
+    K: number,
+    branchCols: readonly Int32Array[],
+    branchCards: readonly number[],
+    rows: number,
+  ) {
     const D = branchCols.length;
     this.K = K;
     this.depth = D;

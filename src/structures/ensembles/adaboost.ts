@@ -14,15 +14,32 @@ import { registerStructure } from '../../registry.js';
 import { selectRows, type DiscreteData } from '../../bn/data.js';
 import type { Structure, StructureMember } from '../../bn/structure.js';
 import { fitCptModel, smoothedLogProbs } from '../../bn/cpt.js';
-import { ensembleDiagnostics, SCORE_DEFAULTS, SCORE_PROPERTIES, weightedBootstrap, type ScoreParams } from '../exact/common.js';
+import {
+  ensembleDiagnostics,
+  SCORE_DEFAULTS,
+  SCORE_PROPERTIES,
+  weightedBootstrap,
+  type ScoreParams,
+} from '../exact/common.js';
 import { exactStructure } from '../exact/ebn.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
 
 export type AdaboostParams = ScoreParams & { base?: 'ebn' | 'eanb'; rounds?: number; alpha?: number };
 
 /** Predicted class (first most probable) of every row of `data` under an EAP-fitted structure. */
-export function eapPredictions(fitOn: DiscreteData, structure: Structure, data: DiscreteData, alpha: number, rowWeights?: Float64Array): Int32Array {
-  const model = fitCptModel(fitOn, structure, (fc) => smoothedLogProbs(fc, alpha / (fc.childCard * fc.configs)), rowWeights);
+export function eapPredictions(
+  fitOn: DiscreteData,
+  structure: Structure,
+  data: DiscreteData,
+  alpha: number,
+  rowWeights?: Float64Array,
+): Int32Array {
+  const model = fitCptModel(
+    fitOn,
+    structure,
+    (fc) => smoothedLogProbs(fc, alpha / (fc.childCard * fc.configs)),
+    rowWeights,
+  );
   const p = model.posterior(data);
   const C = data.classCard;
   const out = new Int32Array(data.n);
@@ -63,7 +80,11 @@ export const adaboost = registerStructure<AdaboostParams>({
     properties: {
       base: { enum: ['ebn', 'eanb'], description: 'Exact learner boosted' },
       rounds: { type: 'integer', minimum: 1, maximum: 1000, description: 'Maximum number of boosting rounds' },
-      alpha: { type: 'number', exclusiveMinimum: 0, description: 'EAP equivalent sample size of the training predictions (match the estimator)' },
+      alpha: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'EAP equivalent sample size of the training predictions (match the estimator)',
+      },
       ...SCORE_PROPERTIES,
     },
     additionalProperties: false,
@@ -101,7 +122,12 @@ export const adaboost = registerStructure<AdaboostParams>({
       m,
       parents: members[0]!.structure.parents,
       members,
-      info: { rounds: errors.length, firstError: errors[0]!, lastError: errors[errors.length - 1]!, ...ensembleDiagnostics(members) },
+      info: {
+        rounds: errors.length,
+        firstError: errors[0]!,
+        lastError: errors[errors.length - 1]!,
+        ...ensembleDiagnostics(members),
+      },
     };
   },
 });

@@ -28,8 +28,17 @@ export const banMix = registerStructure<BanMixParams>({
   params: {
     type: 'object',
     properties: {
-      iterations: { type: 'integer', minimum: 1, maximum: 100000, description: 'Maximum number of boosting rounds (round j adds the j-th edge)' },
-      alpha: { type: 'number', exclusiveMinimum: 0, description: 'EAP equivalent sample size of the weighted parameters (match the estimator)' },
+      iterations: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 100000,
+        description: 'Maximum number of boosting rounds (round j adds the j-th edge)',
+      },
+      alpha: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'EAP equivalent sample size of the weighted parameters (match the estimator)',
+      },
     },
     additionalProperties: false,
   },

@@ -150,7 +150,12 @@ export function conditionalMutualInformation(data: DiscreteData, x: number, y: n
  * configuration of z seen in the data (Spirtes et al.'s adjustment for empty cells, as bnlearn and pcalg do
  * for sparse tables), at least 1.
  */
-function cmiStatistic(data: DiscreteData, x: number, y: number, z: readonly number[]): { cmi: number; n: number; dof: number } {
+function cmiStatistic(
+  data: DiscreteData,
+  x: number,
+  y: number,
+  z: readonly number[],
+): { cmi: number; n: number; dof: number } {
   const fc = familyCounts(data, x, [...z, y]);
   const rx = fc.childCard;
   const ry = fc.parentCards[fc.parentCards.length - 1]!;
@@ -291,7 +296,12 @@ function dagExtension(g: Graph, en: readonly number[], ex: readonly number[]): n
 }
 
 type GgtNode =
-  | { readonly leaf: true; readonly en: readonly number[]; readonly parents: readonly (readonly number[])[]; readonly score: number }
+  | {
+      readonly leaf: true;
+      readonly en: readonly number[];
+      readonly parents: readonly (readonly number[])[];
+      readonly score: number;
+    }
   | { readonly leaf: false; readonly hypotheses: readonly { readonly children: readonly GgtNode[] }[] };
 
 interface Learner {
@@ -309,10 +319,20 @@ function exitCondition(g: Graph, en: readonly number[], order: number): boolean 
 }
 
 /** Step 2 on the bootstrap sample `data`: remove edges into en by CI tests of the given order, orienting after each pass. */
-function refine(L: Learner, g: Graph, data: DiscreteData, en: readonly number[], ex: readonly number[], order: number): void {
+function refine(
+  L: Learner,
+  g: Graph,
+  data: DiscreteData,
+  en: readonly number[],
+  ex: readonly number[],
+  order: number,
+): void {
   const test = (a: number, b: number): boolean => {
     const sets = new Set<string>();
-    for (const [u, w] of [[a, b], [b, a]] as const) {
+    for (const [u, w] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const candidates = g.potentialParents(u).filter((p) => p !== w);
       for (const z of combinations(candidates, order)) {
         const key = z.join(',');
@@ -358,7 +378,9 @@ function split(g: Graph, en: readonly number[]): { descendants: number[]; ancest
     return out;
   };
   const units = components(en, (a, b) => g.undirected(a, b));
-  const lowest = units.filter((u) => u.every((v) => en.every((w) => !inEn.has(w) || u.includes(w) || !g.directed(v, w))));
+  const lowest = units.filter((u) =>
+    u.every((v) => en.every((w) => !inEn.has(w) || u.includes(w) || !g.directed(v, w))),
+  );
   const descendants = lowest.flat().sort((a, b) => a - b);
   if (descendants.length === en.length || descendants.length === 0) return { descendants: [...en], ancestors: [] };
   const rest = en.filter((v) => !descendants.includes(v));
@@ -424,11 +446,32 @@ export const brai = registerStructure<BraiParams>({
   params: {
     type: 'object',
     properties: {
-      hypotheses: { type: 'integer', minimum: 1, maximum: 10, description: 'Bootstrap samples s per recursion call (the paper: 3)' },
-      samples: { type: 'integer', minimum: 1, description: 'Structures sampled from the graph-generating tree and averaged' },
-      test: { enum: ['cmi', 'g2'], description: "CI test: 'cmi' (CMI ≤ threshold, as causality-lab) or 'g2' (G-test at level alpha)" },
-      threshold: { type: 'number', minimum: 0, description: "test 'cmi': independent when the conditional mutual information (nats) is at most this" },
-      alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: "test 'g2': independent when the p-value exceeds this" },
+      hypotheses: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 10,
+        description: 'Bootstrap samples s per recursion call (the paper: 3)',
+      },
+      samples: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Structures sampled from the graph-generating tree and averaged',
+      },
+      test: {
+        enum: ['cmi', 'g2'],
+        description: "CI test: 'cmi' (CMI ≤ threshold, as causality-lab) or 'g2' (G-test at level alpha)",
+      },
+      threshold: {
+        type: 'number',
+        minimum: 0,
+        description: "test 'cmi': independent when the conditional mutual information (nats) is at most this",
+      },
+      alpha: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        exclusiveMaximum: 1,
+        description: "test 'g2': independent when the p-value exceeds this",
+      },
       ess: { type: 'number', exclusiveMinimum: 0, description: 'BDeu equivalent sample size of the leaf scores' },
       temperature: { type: 'number', exclusiveMinimum: 0, description: 'Sampling ∝ exp(score / temperature)' },
     },
@@ -463,7 +506,10 @@ export const brai = registerStructure<BraiParams>({
       if (hit) hit.n++;
       else counts.set(key, { parents, n: 1, score });
     }
-    const members: StructureMember[] = [...counts.values()].map((c) => ({ weight: c.n / S, structure: { m, parents: c.parents } }));
+    const members: StructureMember[] = [...counts.values()].map((c) => ({
+      weight: c.n / S,
+      structure: { m, parents: c.parents },
+    }));
     const best = [...counts.values()].reduce((a, b) => (b.n > a.n ? b : a));
     return {
       m,

@@ -13,7 +13,14 @@ import { registerStructure } from '../../registry.js';
 import { selectRows } from '../../bn/data.js';
 import type { StructureMember } from '../../bn/structure.js';
 import { UserError } from '../../util/errors.js';
-import { apses, ensembleDiagnostics, SCORE_DEFAULTS, SCORE_PROPERTIES, scoreOptions, subsample } from '../exact/common.js';
+import {
+  apses,
+  ensembleDiagnostics,
+  SCORE_DEFAULTS,
+  SCORE_PROPERTIES,
+  scoreOptions,
+  subsample,
+} from '../exact/common.js';
 import { KB_PROPERTIES, kBestMembers, type KbParams } from '../kbest/kb.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
 
@@ -29,7 +36,12 @@ export const subbkb = registerStructure<SubbkbParams>({
     type: 'object',
     properties: {
       t: { type: 'integer', minimum: 1, maximum: 1000, description: 'Number of subsamples T' },
-      delta: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'Subsample size as a fraction δ of the training rows' },
+      delta: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 1,
+        description: 'Subsample size as a fraction δ of the training rows',
+      },
       ...KB_PROPERTIES,
       ...SCORE_PROPERTIES,
     },
@@ -64,7 +76,13 @@ export const subbkb = registerStructure<SubbkbParams>({
       ...ensembleDiagnostics(members),
     };
     if (params.apses ?? true) {
-      info['apses'] = apses(subsets, members.map((x) => x.structure.parents), o.score, o.ess, ctx.rng.derive('apses'));
+      info['apses'] = apses(
+        subsets,
+        members.map((x) => x.structure.parents),
+        o.score,
+        o.ess,
+        ctx.rng.derive('apses'),
+      );
     }
     return { m, parents: members[0]!.structure.parents, members, info };
   },

@@ -100,7 +100,8 @@ export function ensembleDiagnostics(members: readonly StructureMember[], withShd
   const flat: { w: number; s: Structure }[] = [];
   let total = 0;
   for (const m of members) total += m.weight;
-  for (const m of members) for (const s of singles(m.structure)) flat.push({ w: total > 0 ? m.weight / total : 1 / members.length, s });
+  for (const m of members)
+    for (const s of singles(m.structure)) flat.push({ w: total > 0 ? m.weight / total : 1 / members.length, s });
   const cls = (s: Structure): number => s.parents[s.m]!.length;
   let mean = 0;
   let weighted = 0;
@@ -118,7 +119,12 @@ export function ensembleDiagnostics(members: readonly StructureMember[], withShd
       pairs++;
     }
   }
-  return { structures: flat.length, classParents: mean, classParentsWeighted: weighted, meanShd: pairs > 0 ? sum / pairs : 0 };
+  return {
+    structures: flat.length,
+    classParents: mean,
+    classParentsWeighted: weighted,
+    meanShd: pairs > 0 ? sum / pairs : 0,
+  };
 }
 
 /**

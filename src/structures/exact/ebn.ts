@@ -15,7 +15,12 @@ import { SCORE_DEFAULTS, SCORE_PROPERTIES, scoreOptions, type ScoreParams } from
 export type EbnParams = ScoreParams;
 
 /** The optimal network (with the ANB constraint for 'anb') as a Structure with its diagnostics. */
-export function exactStructure(train: DiscreteData, params: ScoreParams, constraint: ExactConstraint, signal?: AbortSignal): Structure {
+export function exactStructure(
+  train: DiscreteData,
+  params: ScoreParams,
+  constraint: ExactConstraint,
+  signal?: AbortSignal,
+): Structure {
   const o = scoreOptions(params);
   const m = train.columns.length;
   const best = learnBestDag(train, { ...o, constraint, signal });

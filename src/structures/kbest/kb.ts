@@ -18,15 +18,34 @@ import { learnKBest } from '../../bn/exact/search.js';
 import type { KBestMode } from '../../bn/exact/kbest.js';
 import { MAX_K } from '../../bn/exact/kbest.js';
 import type { Rng } from '../../util/rng.js';
-import { apses, ensembleDiagnostics, posteriorWeights, SCORE_DEFAULTS, SCORE_PROPERTIES, scoreOptions, type ScoreParams } from '../exact/common.js';
+import {
+  apses,
+  ensembleDiagnostics,
+  posteriorWeights,
+  SCORE_DEFAULTS,
+  SCORE_PROPERTIES,
+  scoreOptions,
+  type ScoreParams,
+} from '../exact/common.js';
 
 export type KbParams = ScoreParams & { k?: number; anb?: boolean; mode?: KBestMode; apses?: boolean };
 
 export const KB_PROPERTIES = {
-  k: { type: 'integer', minimum: 1, maximum: MAX_K, description: 'Number of best equivalence classes (or DAGs) averaged' },
+  k: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_K,
+    description: 'Number of best equivalence classes (or DAGs) averaged',
+  },
   anb: { type: 'boolean', description: 'Restrict the search to augmented naive Bayes structures' },
-  mode: { enum: ['ec', 'dag'], description: "'ec': K best equivalence classes (Chen & Tian 2014); 'dag': K best DAGs (Tian et al. 2010)" },
-  apses: { type: 'boolean', description: 'Compute the APSES diagnostic (eq. 3 of Sugahara et al. 2022; 100 extra network scores)' },
+  mode: {
+    enum: ['ec', 'dag'],
+    description: "'ec': K best equivalence classes (Chen & Tian 2014); 'dag': K best DAGs (Tian et al. 2010)",
+  },
+  apses: {
+    type: 'boolean',
+    description: 'Compute the APSES diagnostic (eq. 3 of Sugahara et al. 2022; 100 extra network scores)',
+  },
 };
 
 /** The K best classes of `train` as weighted members (weights ∝ exp(score), in log space). */
@@ -43,7 +62,10 @@ export function kBestMembers(
     signal,
   });
   const w = posteriorWeights(dags.map((d) => d.score));
-  return { members: dags.map((d, i) => ({ weight: w[i]!, structure: { m, parents: d.parents }, score: d.score })), rows };
+  return {
+    members: dags.map((d, i) => ({ weight: w[i]!, structure: { m, parents: d.parents }, score: d.score })),
+    rows,
+  };
 }
 
 export function kbStructure(train: DiscreteData, params: KbParams, rng: Rng, signal?: AbortSignal): Structure {
@@ -57,7 +79,13 @@ export function kbStructure(train: DiscreteData, params: KbParams, rng: Rng, sig
     ...ensembleDiagnostics(members),
   };
   if (params.apses ?? true) {
-    info['apses'] = apses([train], members.map((x) => x.structure.parents), o.score, o.ess, rng.derive('apses'));
+    info['apses'] = apses(
+      [train],
+      members.map((x) => x.structure.parents),
+      o.score,
+      o.ess,
+      rng.derive('apses'),
+    );
   }
   if (members.length === 1) return { ...members[0]!.structure, info };
   const list: StructureMember[] = members.map(({ weight, structure }) => ({ weight, structure }));

@@ -40,14 +40,15 @@ export function nameRank(data: DiscreteData): Int32Array {
   return rank;
 }
 
-
 export function checkWrapperParams(id: string, p: OdeWrapperParams): { k: number; epsilon: number; alpha: number } {
   const k = p.k ?? 5;
   const epsilon = p.epsilon ?? 0;
   const alpha = p.smooth ?? 1;
   if (!Number.isInteger(k) || k < 2) throw new UserError(`${id}: k must be an integer >= 2, got ${String(k)}`);
-  if (!(epsilon >= 0) || !Number.isFinite(epsilon)) throw new UserError(`${id}: epsilon must be a number >= 0, got ${String(epsilon)}`);
-  if (!(alpha > 0) || !Number.isFinite(alpha)) throw new UserError(`${id}: smooth must be a number > 0, got ${String(alpha)}`);
+  if (!(epsilon >= 0) || !Number.isFinite(epsilon))
+    throw new UserError(`${id}: epsilon must be a number >= 0, got ${String(epsilon)}`);
+  if (!(alpha > 0) || !Number.isFinite(alpha))
+    throw new UserError(`${id}: smooth must be a number > 0, got ${String(alpha)}`);
   return { k, epsilon, alpha };
 }
 
@@ -55,8 +56,16 @@ export const WRAPPER_PARAMS = {
   type: 'object',
   properties: {
     k: { type: 'integer', minimum: 2, description: 'Folds of the internal stratified cross-validation' },
-    epsilon: { type: 'number', minimum: 0, description: 'Stop unless the best candidate beats the current accuracy minus epsilon' },
-    smooth: { type: 'number', exclusiveMinimum: 0, description: 'Dirichlet pseudo-count per cell inside the wrapper (1 = Laplace)' },
+    epsilon: {
+      type: 'number',
+      minimum: 0,
+      description: 'Stop unless the best candidate beats the current accuracy minus epsilon',
+    },
+    smooth: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'Dirichlet pseudo-count per cell inside the wrapper (1 = Laplace)',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -64,12 +73,17 @@ export const WRAPPER_PARAMS = {
 /** The most attributes a wrapper search accepts: each step scores O(m²) arcs, each over every row. */
 export const WRAPPER_MAX_ATTRIBUTES = 200;
 
-
 /**
  * Training log-probabilities per fold from per-fold counts [fold][config][value]: the training counts of
  * fold f are total − fold f, smoothed with `alpha` per cell (Dirichlet; 1 = Laplace). Same layout out.
  */
-export function foldLogTables(perFold: Float64Array, configs: number, r: number, k: number, alpha: number): Float64Array {
+export function foldLogTables(
+  perFold: Float64Array,
+  configs: number,
+  r: number,
+  k: number,
+  alpha: number,
+): Float64Array {
   const size = configs * r;
   const total = new Float64Array(size);
   for (let f = 0; f < k; f++) for (let i = 0; i < size; i++) total[i] += perFold[f * size + i]!;
@@ -88,7 +102,12 @@ export function foldLogTables(perFold: Float64Array, configs: number, r: number,
 }
 
 /** The rows of each fold (ascending) and the per-fold class prior log P(c) (training = the other folds, smoothed). */
-export function foldLayout(data: DiscreteData, foldOf: Int32Array, k: number, alpha: number): { foldRows: Int32Array[]; classLog: Float64Array } {
+export function foldLayout(
+  data: DiscreteData,
+  foldOf: Int32Array,
+  k: number,
+  alpha: number,
+): { foldRows: Int32Array[]; classLog: Float64Array } {
   const n = data.n;
   const C = data.classCard;
   const sizes = new Int32Array(k);

@@ -135,9 +135,21 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
       const t = this.table(a, ps);
       const size = t.length / this.k;
       const parentCards = Int32Array.from([C, ...ps.map((p) => data.cards[p]!)]);
-      cpts.push({ parents: [m, ...ps], card: ra, parentCards, configs: size / ra, logp: t.subarray(f * size, (f + 1) * size) });
+      cpts.push({
+        parents: [m, ...ps],
+        card: ra,
+        parentCards,
+        configs: size / ra,
+        logp: t.subarray(f * size, (f + 1) * size),
+      });
     }
-    cpts.push({ parents: [], card: C, parentCards: new Int32Array(0), configs: 1, logp: this.classLog.subarray(f * C, (f + 1) * C) });
+    cpts.push({
+      parents: [],
+      card: C,
+      parentCards: new Int32Array(0),
+      configs: 1,
+      logp: this.classLog.subarray(f * C, (f + 1) * C),
+    });
     return new CptModel([...data.cards, C], cpts);
   }
 

@@ -217,7 +217,8 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
     }
     const saved = heads.map((a) => par[a]!);
     for (let i = 0; i < na; i++) par[heads[i]!] = tails[i]!;
-    const result = na === 1 ? this.scoreOneArc(tails[0]!, heads[0]!, deltas[0]!, par) : this.scoreArcs(tails, heads, deltas, par);
+    const result =
+      na === 1 ? this.scoreOneArc(tails[0]!, heads[0]!, deltas[0]!, par) : this.scoreArcs(tails, heads, deltas, par);
     for (let i = 0; i < na; i++) par[heads[i]!] = saved[i]!;
     return result;
   }
@@ -278,7 +279,12 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
   }
 
   /** Several arcs at once (a super-parent with all its candidate children). */
-  private scoreArcs(tails: readonly number[], heads: readonly number[], deltas: Float64Array[], par: Int32Array): number {
+  private scoreArcs(
+    tails: readonly number[],
+    heads: readonly number[],
+    deltas: Float64Array[],
+    par: Int32Array,
+  ): number {
     const C = this.C;
     const S = this.S;
     const y = this.data.classColumn;
@@ -362,4 +368,3 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
     return sum / this.k;
   }
 }
-

@@ -114,7 +114,13 @@ export function odeWrapperSearch(
   return { parent, score: current, scores, folds: k };
 }
 
-export function wrapperStructure(data: DiscreteData, p: OdeWrapperParams, ctx: LearnContext, id: string, superParent: boolean): Structure {
+export function wrapperStructure(
+  data: DiscreteData,
+  p: OdeWrapperParams,
+  ctx: LearnContext,
+  id: string,
+  superParent: boolean,
+): Structure {
   const { k, epsilon, alpha } = checkWrapperParams(id, p);
   const m = attributeCount(data);
   const res = odeWrapperSearch(data, { k, epsilon, alpha, superParent }, ctx.rng, ctx.signal);
@@ -130,4 +136,3 @@ export function wrapperStructure(data: DiscreteData, p: OdeWrapperParams, ctx: L
   if (Number.isFinite(res.score)) info.cvAccuracy = res.score;
   return { m, parents, info };
 }
-

@@ -26,7 +26,14 @@ import { attributeCount, type DiscreteData } from '../../bn/data.js';
 import type { Structure } from '../../bn/structure.js';
 import { stratifiedKFold } from '../../folds/split.js';
 import type { Rng } from '../../util/rng.js';
-import { checkWrapperParams, maxRandom, SCORE_TOL, WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, type OdeWrapperParams } from './common.js';
+import {
+  checkWrapperParams,
+  maxRandom,
+  SCORE_TOL,
+  WRAPPER_MAX_ATTRIBUTES,
+  WRAPPER_PARAMS,
+  type OdeWrapperParams,
+} from './common.js';
 import { applyChanges, FoldFamilyEvaluator, type FamilyChanges, type FeatureParents } from './family-evaluator.js';
 
 export type GreedyStep = (current: FeatureParents) => FamilyChanges[];
@@ -68,7 +75,8 @@ export function supernodes(par: FeatureParents): number[][] {
   return [...groups.values()].sort((x, y) => x[0]! - y[0]!);
 }
 
-const union = (a: readonly number[], b: readonly number[]): number[] => [...new Set([...a, ...b])].sort((x, y) => x - y);
+const union = (a: readonly number[], b: readonly number[]): number[] =>
+  [...new Set([...a, ...b])].sort((x, y) => x - y);
 
 export const fssjStep: GreedyStep = (par) => {
   const out: FamilyChanges[] = [];
@@ -88,7 +96,11 @@ export const bsejStep: GreedyStep = (par) => {
     if (!ps) return;
     const change = new Map<number, readonly number[] | null>([[a, null]]);
     par.forEach((qs, b) => {
-      if (qs?.includes(a)) change.set(b, qs.filter((p) => p !== a));
+      if (qs?.includes(a))
+        change.set(
+          b,
+          qs.filter((p) => p !== a),
+        );
     });
     out.push(change);
   });
