@@ -6,18 +6,18 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { selectRows, type DiscreteData } from '../src/bn/data.js';
-import { stratifiedKFold } from '../src/folds/split.js';
-import { computeMetrics } from '../src/metrics/index.js';
-import { getEstimator, getStructure, withDefaults } from '../src/registry.js';
-import { fitPair, selectAndFit } from '../src/runner/select.js';
-import { candidates, type SelectSpec } from '../src/spec/select.js';
-import { loadSpecFile } from '../src/spec/load.js';
+import { selectRows, type DiscreteData } from '../../src/bn/data.js';
+import { stratifiedKFold } from '../../src/folds/split.js';
+import { computeMetrics } from '../../src/metrics/index.js';
+import { getEstimator, getStructure, withDefaults } from '../../src/registry.js';
+import { fitPair, selectAndFit } from '../../src/runner/select.js';
+import { candidates, type SelectSpec } from '../../src/spec/select.js';
+import { loadSpecFile } from '../../src/spec/load.js';
 const loadSpec = (f: string) => loadSpecFile(f).spec;
-import { buildPlan } from '../src/spec/plan.js';
-import { Rng } from '../src/util/rng.js';
-import { tempDir } from './helpers/cli.js';
-import '../src/methods.js';
+import { buildPlan } from '../../src/spec/plan.js';
+import { Rng } from '../../src/util/rng.js';
+import { tempDir } from '../helpers/cli.js';
+import '../../src/methods.js';
 
 /** Rows whose class is copied into each attribute with probability 0.7 (else a uniform value). */
 function data(n: number, seed: string): DiscreteData {
