@@ -24,6 +24,7 @@ import {
 import { UserError } from '../util/errors.js';
 import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
 import { closest } from '../util/text.js';
+import { canonicalJson } from '../util/hash.js';
 import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from './report-sections.js';
 import { withFileHashes } from './files.js';
 import { parseSelect, type SelectSpec } from './select.js';
@@ -54,7 +55,7 @@ export interface MethodChoice {
   readonly id: string;
   /** Full parameters: defaults overlaid with the spec's values (after sweep expansion). */
   readonly params: Params;
-  /** Only the parameters the spec set, for readable labels. */
+  /** The parameters the spec set that the label shows: those not equal to their default, and every swept one. */
   readonly given: Params;
   /** The `name` of a {id, params, name} reference (a baseline's label). */
   readonly name?: string;
@@ -501,7 +502,15 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
       const where = key !== undefined && key in params ? [...paramsPath, key] : paramsPath;
       throw new UserError(`${at(where, err.keyword === 'additionalProperties')}: ${fieldName(where)}: ${what}`);
     }
-    return { id, params: full, given, name: combos.length === 1 ? refName : undefined };
+    // The label shows a parameter only where it says something: a value other than the default, or a swept
+    // one. So `m-estimate: {m: 1}` (m's default) is the method `m-estimate`, the same label as writing nothing.
+    const shown = Object.fromEntries(
+      Object.entries(given).filter(
+        ([k, v]) =>
+          (axes.find(([a]) => a === k)?.[1].length ?? 1) > 1 || canonicalJson(v) !== canonicalJson(info.defaults[k]),
+      ),
+    );
+    return { id, params: full, given: shown, name: combos.length === 1 ? refName : undefined };
   });
 }
 

@@ -15,7 +15,7 @@ export const fitCommand: Command = {
   },
   help: `Options:
   --dataset NAME   a dataset of the spec (as 'bnclab plan' names it)
-  --method LABEL   a method label of the spec (as the report prints it, e.g. tan/dirichlet(alpha=1))
+  --method LABEL   a method label of the spec (as the report prints it, e.g. tan/dirichlet or kdb(k=2)/dirichlet(alpha=0.5))
   --out FILE       where to write; the format follows the extension (.bif, .xmlbif or .xml, .json)
   --format F       bif | xmlbif | json, when the extension does not say
 
