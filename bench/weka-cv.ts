@@ -24,6 +24,7 @@ import { loadRegistry } from '../src/datasets/registry.js';
 import type { RawTable } from '../src/datasets/table.js';
 import { packageRoot } from '../src/util/paths.js';
 import { NO_COMPARISON, alternate, loadAverage, summaryTable, type Command } from './lib/process.js';
+import { WEKA } from './lib/weka.js';
 
 const { values } = parseArgs({
   options: {
@@ -84,25 +85,12 @@ function wekaCommands(jar: string, arff: string): Command[] {
     ...base,
   ];
   return [
-    { label: 'Weka NaiveBayes', cmd: 'java', args: filtered(['weka.classifiers.bayes.NaiveBayes']) },
+    { label: 'Weka NaiveBayes', cmd: 'java', args: filtered(WEKA['nb']!) },
     {
       label: 'Weka BayesNet TAN',
       cmd: 'java',
-      args: filtered([
-        'weka.classifiers.bayes.BayesNet',
-        '--',
-        '-D',
-        '-Q',
-        'weka.classifiers.bayes.net.search.local.TAN',
-        '--',
-        '-S',
-        'ENTROPY',
-        '-E',
-        'weka.classifiers.bayes.net.estimate.SimpleEstimator',
-        '--',
-        '-A',
-        '1',
-      ]),
+      // FilteredClassifier passes the options after '--' to BayesNet.
+      args: filtered([WEKA['tan']![0]!, '--', ...WEKA['tan']!.slice(1)]),
     },
   ];
 }
