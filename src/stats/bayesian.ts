@@ -23,7 +23,7 @@
 import { Variates } from './random.js';
 import { Rng } from '../util/rng.js';
 import { studentTCdf } from './distributions.js';
-import { StatsInputError, assertFiniteVector } from './validate.js';
+import { StatsInputError, assertPairedVectors } from './validate.js';
 
 export interface RopeProbabilities {
   /** P(a − b < −rope). */
@@ -44,13 +44,6 @@ export interface CorrelatedTTestResult extends RopeProbabilities {
   readonly ropeWidth: number;
 }
 
-function checkPaired(a: readonly number[], b: readonly number[], min: number): void {
-  assertFiniteVector(a, 'a', min);
-  assertFiniteVector(b, 'b', min);
-  if (a.length !== b.length)
-    throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
-}
-
 function checkRope(rope: number): void {
   if (!(rope >= 0) || !Number.isFinite(rope))
     throw new StatsInputError(`rope must be a finite number >= 0, got ${rope}`);
@@ -66,7 +59,7 @@ export function correlatedBayesianTTest(
   rho: number,
   rope = 0,
 ): CorrelatedTTestResult {
-  checkPaired(a, b, 2);
+  assertPairedVectors(a, b, 2);
   checkRope(rope);
   if (!(rho >= 0 && rho < 1)) throw new StatsInputError(`rho must be in [0, 1), got ${rho}`);
   const n = a.length;
@@ -130,7 +123,7 @@ export function bayesianSignedRank(
   rope = 0,
   options: SignedRankOptions = {},
 ): SignedRankResult {
-  checkPaired(a, b, 1);
+  assertPairedVectors(a, b, 1);
   checkRope(rope);
   const prior = options.prior ?? 0.5;
   const samples = options.samples ?? 50000;

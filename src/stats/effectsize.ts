@@ -11,7 +11,7 @@
  */
 
 import { Rng } from '../util/rng.js';
-import { StatsInputError, assertFiniteVector } from './validate.js';
+import { StatsInputError, assertFiniteVector, assertPairedVectors } from './validate.js';
 
 export type EffectMagnitude = 'negligible' | 'small' | 'medium' | 'large';
 
@@ -87,10 +87,7 @@ export function bootstrapMeanDifference(
   b: readonly number[],
   options: BootstrapOptions = {},
 ): MeanDifferenceCI {
-  assertFiniteVector(a, 'a');
-  assertFiniteVector(b, 'b');
-  if (a.length !== b.length)
-    throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
+  assertPairedVectors(a, b);
   const resamples = options.resamples ?? 10000;
   const level = options.level ?? 0.95;
   const seed = options.seed ?? 'bnclab';

@@ -15,7 +15,7 @@
  */
 
 import { fSf, studentTTwoSidedP } from './distributions.js';
-import { StatsInputError, assertAlpha, assertFiniteVector } from './validate.js';
+import { StatsInputError, assertAlpha, assertPairedVectors } from './validate.js';
 
 export interface CorrectedTTestResult {
   /** Number of paired folds J. */
@@ -33,13 +33,6 @@ export interface CorrectedTTestResult {
   readonly alpha: number;
 }
 
-function checkPaired(a: readonly number[], b: readonly number[], minLength: number): void {
-  assertFiniteVector(a, 'a', minLength);
-  assertFiniteVector(b, 'b', minLength);
-  if (a.length !== b.length)
-    throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
-}
-
 /**
  * Corrected resampled t-test of a against b over paired folds.
  * @param testTrainRatio n_test / n_train of one fold (1/(k − 1) for k-fold CV); 0 gives the uncorrected test.
@@ -50,7 +43,7 @@ export function correctedResampledTTest(
   testTrainRatio: number,
   alpha = 0.05,
 ): CorrectedTTestResult {
-  checkPaired(a, b, 2);
+  assertPairedVectors(a, b, 2);
   assertAlpha(alpha);
   if (!(testTrainRatio >= 0) || !Number.isFinite(testTrainRatio))
     throw new StatsInputError(`testTrainRatio must be a finite number >= 0, got ${testTrainRatio}`);
@@ -97,7 +90,7 @@ export function fiveByTwoCvTests(
   if (a.length !== 5 || b.length !== 5 || [...a, ...b].some((r) => r.length !== 2)) {
     throw new StatsInputError('5×2cv tests need 5 replications of 2 folds for both classifiers');
   }
-  a.forEach((r, i) => checkPaired(r, b[i]!, 2));
+  a.forEach((r, i) => assertPairedVectors(r, b[i]!, 2));
   const p = a.map((r, i) => [r[0]! - b[i]![0]!, r[1]! - b[i]![1]!] as const);
   let sumVariance = 0;
   let sumSquares = 0;

@@ -49,6 +49,14 @@ export function assertFiniteVector(values: readonly number[], name: string, minL
   }
 }
 
+/** Throws unless `a` and `b` are finite vectors of one length (paired observations), each at least `minLength` long. */
+export function assertPairedVectors(a: readonly number[], b: readonly number[], minLength = 1): void {
+  assertFiniteVector(a, 'a', minLength);
+  assertFiniteVector(b, 'b', minLength);
+  if (a.length !== b.length)
+    throw new StatsInputError(`a and b must be paired (same length), got ${a.length} and ${b.length}`);
+}
+
 /**
  * Throws unless `matrix` is a rectangular datasets × methods matrix of finite numbers with at least
  * `minRows` rows and `minCols` columns.
