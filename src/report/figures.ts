@@ -85,12 +85,18 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
  * new key. Not every package exports its package.json, so it is read beside the resolved entry point.
  */
 export function installedVersions(packages: readonly string[]): string {
-  return packages
-    .map((p) => {
-      const root = packageRoot(dirname(createRequire(import.meta.url).resolve(p)));
-      return `${p}@${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}`;
-    })
-    .join(',');
+  return packages.map(installedVersion).join(',');
+}
+// Read once per package and process: a report asks for the same versions once per figure.
+const versionMemo = new Map<string, string>();
+function installedVersion(p: string): string {
+  let v = versionMemo.get(p);
+  if (v === undefined) {
+    const root = packageRoot(dirname(createRequire(import.meta.url).resolve(p)));
+    v = `${p}@${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}`;
+    versionMemo.set(p, v);
+  }
+  return v;
 }
 const VEGA_VERSIONS = installedVersions(['vega', 'vega-lite']);
 // How text is measured decides every figure's layout, so it is part of the cache key.
