@@ -28,6 +28,7 @@ import { evaluateReference } from '../../src/report/reference.js';
 import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-sections.js';
 import { compareResults } from '../../src/report/compare.js';
 import { buildReport } from '../../src/report/build.js';
+import { reportInput } from '../helpers/report.js';
 import { renderHtml, renderMarkdown } from '../../src/report/render.js';
 import type { ClaimResult } from '../../src/report/claims.js';
 import type { ResultRow } from '../../src/store/db.js';
@@ -399,23 +400,7 @@ T3,posthoc,accuracy,A,<,B-RAI,,0.10,Table 4,not implemented
 `,
     );
     const rows = mainRows();
-    const doc = await buildReport({
-      experiment: 'x',
-      specFile: 'x.yaml',
-      specHash: '0'.repeat(64),
-      settings: {},
-      rows,
-      expectedJobs: rows.length,
-      failed: [],
-      methods: MAIN.map((label) => ({
-        kind: 'bnc' as const,
-        label,
-        structure: { id: 'nb', params: {}, given: {} },
-        estimator: { id: 'dirichlet', params: {}, given: {} },
-      })),
-      compare: { ...DEFAULT_COMPARE, scatter: false, tests: [] },
-      reference: [r],
-    });
+    const doc = await buildReport(reportInput(rows, MAIN, { reference: [r] }));
     const t = doc.tables.find((x) => x.id === 'reference-claims')!;
     expect(t.columns.map((c) => c.header)).toEqual(['id', 'source', 'claim', 'ours', 'verdict', 'why', 'note']);
     expect(t.rows.map((x) => [x.cells[0]!.text, x.cells[4]!.text])).toEqual([

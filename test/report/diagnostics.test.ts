@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
+import { reportInput } from '../helpers/report.js';
 import { diagnosticTable } from '../../src/report/diagnostics.js';
 import { renderMarkdown } from '../../src/report/render.js';
 import { DEFAULT_COMPARE } from '../../src/spec/report-sections.js';
@@ -66,23 +67,7 @@ describe('structure diagnostics', () => {
   });
 
   it('renders a section only when compare.diagnostics asks, and says when a key is absent', async () => {
-    const base = {
-      experiment: 'x',
-      specFile: 'x.yaml',
-      specHash: '0'.repeat(64),
-      settings: {},
-      rows,
-      expectedJobs: rows.length,
-      failed: [],
-      methods: METHODS.map((label) => ({
-        kind: 'bnc' as const,
-        label,
-        structure: { id: 'nb', params: {}, given: {} },
-        estimator: { id: 'eap', params: {}, given: {} },
-      })),
-      reference: [],
-      structureInfo: info,
-    };
+    const base = reportInput(rows, METHODS, { structureInfo: info }, 'eap');
     const off = renderMarkdown(
       await buildReport({ ...base, compare: { ...DEFAULT_COMPARE, scatter: false, tests: [] } }),
     );

@@ -6,6 +6,7 @@ import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-secti
 import type { ResultRow } from '../../src/store/db.js';
 import { tempDir, ROOT } from '../helpers/cli.js';
 import { buildReport } from '../../src/report/build.js';
+import { reportInput } from '../helpers/report.js';
 import { renderHtml } from '../../src/report/render.js';
 import { parseXml } from './xml.js';
 
@@ -150,23 +151,7 @@ accuracy,A,C,1,0,0,
       row(d, 'nb-hdp', 0.9, 0.2),
       row(d, 'nb-m', 0.8, 0.3),
     ]);
-    const doc = await buildReport({
-      experiment: 'x',
-      specFile: 'x.yaml',
-      specHash: '0'.repeat(64),
-      settings: {},
-      rows,
-      expectedJobs: rows.length,
-      failed: [],
-      methods: labels.map((label) => ({
-        kind: 'bnc' as const,
-        label,
-        structure: { id: 'nb', params: {}, given: {} },
-        estimator: { id: 'dirichlet', params: {}, given: {} },
-      })),
-      compare: { ...DEFAULT_COMPARE, scatter: false, tests: [] },
-      reference: files.map((f) => ref(join(dir, f))),
-    });
+    const doc = await buildReport(reportInput(rows, labels, { reference: files.map((f) => ref(join(dir, f))) }));
     expect(doc.tables.filter((t) => t.id.startsWith('reference-')).map((t) => t.id)).toEqual(
       files.map((f) => `reference-${f.replace(/\.csv$/, '')}`),
     );
