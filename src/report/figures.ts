@@ -73,11 +73,17 @@ function useHelveticaMetrics(vega: unknown): void {
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const kind = 'vega-svg';
   const key = contentCacheKey(kind, VEGA_VERSIONS, TEXT_METRICS, canonicalJson(spec));
-  const hit = readContent(kind, key);
-  if (hit?.startsWith('<svg') && hit.trimEnd().endsWith('</svg>')) return hit;
+  const hit = cachedSvg(kind, key);
+  if (hit !== undefined) return hit;
   const svg = await renderSvgNow(spec);
   writeContent(kind, key, svg);
   return svg;
+}
+
+/** A whole SVG cached under (kind, key), or undefined on a miss (or a damaged entry, drawn afresh). */
+export function cachedSvg(kind: string, key: string): string | undefined {
+  const hit = readContent(kind, key);
+  return hit?.startsWith('<svg') && hit.trimEnd().endsWith('</svg>') ? hit : undefined;
 }
 
 /**

@@ -7,10 +7,14 @@
  * Layout: the class on top, the attributes on a circle below it (in column order), straight arcs with
  * arrowheads ending at the node boxes. Names are escaped; text widths use Helvetica metrics.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { ResultRow } from '../store/db.js';
+import { contentCacheKey, writeContent } from '../util/cache.js';
+import { canonicalJson } from '../util/hash.js';
 import type { Block, Section } from './document.js';
 import type { Figure } from './figures.js';
-import { textWidth } from './figures.js';
+import { cachedSvg, textWidth } from './figures.js';
 import { foldGroups } from './summary.js';
 
 export type ArcsByJob = ReadonlyMap<string, readonly (readonly [string, string])[]>;
@@ -82,7 +86,28 @@ function boxExit(w: number, h: number, dx: number, dy: number): number {
  * @param className the class node's name (drawn on top); the other nodes are the arcs' endpoints in the
  *   order given by `order` (attribute column order) where known.
  */
+/**
+ * The drawing of one structure, cached like the Vega figures: measuring text loads pdfkit's font metrics
+ * (tens of ms), which a report whose structures did not change should not pay. The key holds the inputs and
+ * this module's own compiled text, so a change to the drawing code is a new key.
+ */
 export function structureSvg(s: ModalStructure, className: string | undefined, order: readonly string[]): string {
+  const kind = 'structure-svg';
+  const key = contentCacheKey(kind, drawingCode(), canonicalJson({ s, className: className ?? null, order }));
+  const hit = cachedSvg(kind, key);
+  if (hit !== undefined) return hit;
+  const svg = drawStructureSvg(s, className, order);
+  writeContent(kind, key, svg);
+  return svg;
+}
+
+let drawingCodeMemo: string | undefined;
+function drawingCode(): string {
+  drawingCodeMemo ??= readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  return drawingCodeMemo;
+}
+
+function drawStructureSvg(s: ModalStructure, className: string | undefined, order: readonly string[]): string {
   const names = new Set<string>();
   for (const a of s.arcs) {
     names.add(a.parent);
