@@ -48,7 +48,7 @@ export function wanbiaObjective(
   w: ArrayLike<number>,
   grad: Float64Array,
   scratch?: Float64Array,
-  variant: WanbiaVariant = 'zaidi',
+  variant?: WanbiaVariant, // 'bnclassify', or the paper's model
 ): number {
   const C = tables.classCard;
   const n = data.n;
@@ -89,9 +89,9 @@ export function wanbiaObjective(
 export function wanbiaWeights(
   train: DiscreteData,
   alpha: number,
-  maxIterations = 100,
-  signal?: AbortSignal,
-  variant: WanbiaVariant = 'zaidi',
+  maxIterations: number,
+  signal: AbortSignal | undefined,
+  variant: WanbiaVariant,
 ): { tables: NaiveBayesTables; weights: Float64Array; optimizer: LbfgsResult } {
   const m = train.columns.length;
   const tables = naiveBayesTables(train, alpha);
