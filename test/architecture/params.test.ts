@@ -22,6 +22,7 @@ import {
   type MethodInfo,
 } from '../../src/registry.js';
 import { compileSchema } from '../../src/spec/validator.js';
+import { methodDetail } from '../../src/cli/methods.js';
 import { hdp, hdpSettings } from '../../src/estimators/hdp/index.js';
 import { scoreOptions } from '../../src/structures/exact/common.js';
 
@@ -115,6 +116,13 @@ describe('registration completes the parameters', () => {
     // The job's parameters (and so its key) hold the keyed defaults only.
     expect(withDefaults(s, {})).toEqual({ a: 1, b: 'x' });
     expect(completeParams(s, {})).toEqual({ a: 1, b: 'x', c: true });
+  });
+
+  it('the catalog shows an implicit default like any other (cl-ode drop)', () => {
+    const row = methodDetail('cl-ode')
+      .split('\n')
+      .find((l) => l.trim().startsWith('drop '));
+    expect(row).toMatch(/\| "nonPositive"\s+"negative"\s/);
   });
 
   it('the helpers behind an implementation take complete parameters only (npm run typecheck fails otherwise)', () => {
