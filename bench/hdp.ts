@@ -33,9 +33,9 @@ import { fitPreprocessor } from '../src/datasets/preprocess.js';
 import { stratifiedKFold, trainRows } from '../src/folds/split.js';
 import type { DiscreteData } from '../src/bn/data.js';
 import { previousColumnsStructure, type Structure } from '../src/bn/structure.js';
-import { getStructure, withDefaults } from '../src/registry.js';
+import { completeParams, getStructure, withDefaults } from '../src/registry.js';
 import { Rng } from '../src/util/rng.js';
-import { LogStirlingCache, fitHdpModel, hdpSettings, type HdpModel } from '../src/estimators/hdp/index.js';
+import { LogStirlingCache, fitHdpModel, hdp, hdpSettings, type HdpModel } from '../src/estimators/hdp/index.js';
 import '../src/methods.js';
 import { NO_COMPARISON, alternate, loadAverage, summaryTable } from './lib/process.js';
 
@@ -90,7 +90,13 @@ function fitTimed(
   const stirling = new LogStirlingCache();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const model = fitHdpModel(data, structure, hdpSettings({ iterations }), { rng: new Rng('bench/hdp') }, stirling);
+  const model = fitHdpModel(
+    data,
+    structure,
+    hdpSettings(completeParams(hdp, { iterations })),
+    { rng: new Rng('bench/hdp') },
+    stirling,
+  );
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000, model, mb: stirling.bytes() / 2 ** 20 };

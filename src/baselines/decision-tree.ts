@@ -20,7 +20,7 @@
  *   RandomTree). An empty branch (a value with no training weight) predicts its parent's distribution.
  * Rows carry weights (bootstrap multiplicities), so a row drawn twice counts twice.
  */
-import { registerBaseline, type Model } from '../registry.js';
+import { defineParams, registerBaseline, type Model } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
@@ -422,30 +422,32 @@ export function allRows(data: DiscreteData): { rows: Int32Array; weights: Float6
   return { rows: Int32Array.from({ length: data.n }, (_, i) => i), weights: new Float64Array(data.n).fill(1) };
 }
 
-export type DecisionTreeParams = { criterion?: SplitCriterion; maxDepth?: number };
-
-export const decisionTree = registerBaseline<DecisionTreeParams>({
+export const decisionTree = registerBaseline({
   id: 'decision-tree',
   title: 'Unpruned decision tree (C4.5-style multiway splits, gain ratio, Laplace leaves)',
   citation:
     'Quinlan (1993), C4.5: Programs for Machine Learning, Morgan Kaufmann; Quinlan (1986), Induction of decision ' +
     'trees, Machine Learning 1:81–106; Laplace leaf estimates as in Provost & Domingos (2003), Tree induction for ' +
     'probability-based ranking, Machine Learning 52:199–215',
-  params: {
-    type: 'object',
-    properties: {
-      criterion: { enum: ['gainRatio', 'gain'], description: 'Split measure: C4.5 gain ratio or ID3 information gain' },
-      maxDepth: { type: 'integer', minimum: 0, description: 'Most tests on a root-to-leaf path (0 = unlimited)' },
+  params: defineParams({
+    criterion: {
+      enum: ['gainRatio', 'gain'],
+      default: 'gainRatio',
+      description: 'Split measure: C4.5 gain ratio or ID3 information gain',
     },
-    additionalProperties: false,
-  },
-  defaults: { criterion: 'gainRatio', maxDepth: 0 },
+    maxDepth: {
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+      description: 'Most tests on a root-to-leaf path (0 = unlimited)',
+    },
+  }),
   fit(train, params) {
-    const criterion = params.criterion ?? 'gainRatio';
+    const criterion = params.criterion;
     if (criterion !== 'gain' && criterion !== 'gainRatio') {
       throw new UserError(`decision-tree: criterion must be 'gainRatio' or 'gain', got '${String(criterion)}'`);
     }
-    const maxDepth = params.maxDepth ?? 0;
+    const maxDepth = params.maxDepth;
     if (!Number.isInteger(maxDepth) || maxDepth < 0)
       throw new UserError(`decision-tree: maxDepth must be an integer >= 0, got ${String(maxDepth)}`);
     const { rows, weights } = allRows(train);

@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registerBaseline, type LearnContext, type Model } from '../registry.js';
+import { defineParams, registerBaseline, type LearnContext, type Model, type ParamsOf } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import {
   exportDiscrete,
@@ -32,14 +32,43 @@ import {
 } from '../datasets/export.js';
 import { UserError } from '../util/errors.js';
 
-export type ExternalParams = {
-  command: string[];
-  format?: ExportFormat;
-  values?: ExportValues;
-  preprocess?: boolean;
-  timeout?: number;
-  files?: Record<string, string>;
-};
+const EXTERNAL_PARAMS = defineParams({
+  command: {
+    type: 'array',
+    items: { type: 'string', minLength: 1 },
+    minItems: 1,
+    required: true,
+    description:
+      "Program and its fixed arguments, run in the spec's folder; bnclab appends <train> <test> <output> <seed>",
+  },
+  format: {
+    enum: ['csv', 'arff'] as ExportFormat[],
+    default: 'csv',
+    description: 'Data file format (CSV with a header, or ARFF); class last',
+  },
+  values: {
+    enum: ['labels', 'codes'] as ExportValues[],
+    default: 'labels',
+    description: 'Categories as their labels or as integer codes 0..r-1 (classes too)',
+  },
+  preprocess: {
+    type: 'boolean',
+    default: true,
+    description: "false: write the rows as read (numbers unbinned) instead of bnclab's preprocessing",
+  },
+  timeout: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    default: 3600,
+    description: 'Seconds before the program is killed and the job fails',
+  },
+  files: {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Filled in by bnclab: sha256 of every command argument that names a file (part of the job key)',
+  },
+});
+export type ExternalParams = ParamsOf<typeof EXTERNAL_PARAMS>;
 
 /** Fields of one CSV line; a quoted field may hold commas and doubled quotes (RFC 4180). */
 function csvFields(line: string): string[] {
@@ -128,7 +157,7 @@ function lastLine(stderr: string): string {
 class ExternalModel implements Model {
   constructor(
     private readonly train: DiscreteData,
-    private readonly params: Required<Omit<ExternalParams, 'files'>>,
+    private readonly params: ExternalParams,
     private readonly ctx: LearnContext,
     private readonly seed: number,
   ) {}
@@ -185,51 +214,15 @@ class ExternalModel implements Model {
   }
 }
 
-export const external = registerBaseline<ExternalParams>({
+export const external = registerBaseline({
   id: 'external',
   title: 'Any program run on the same folds (CSV/ARFF in, class probabilities out)',
   citation:
     'bnclab: runs a command on each fold (train file, test file, output file, seed); examples in learners/ ' +
     '(scikit-learn, XGBoost, Weka)',
-  params: {
-    type: 'object',
-    properties: {
-      command: {
-        type: 'array',
-        items: { type: 'string', minLength: 1 },
-        minItems: 1,
-        description:
-          "Program and its fixed arguments, run in the spec's folder; bnclab appends <train> <test> <output> <seed>",
-      },
-      format: { enum: ['csv', 'arff'], description: 'Data file format (CSV with a header, or ARFF); class last' },
-      values: {
-        enum: ['labels', 'codes'],
-        description: 'Categories as their labels or as integer codes 0..r-1 (classes too)',
-      },
-      preprocess: {
-        type: 'boolean',
-        description: "false: write the rows as read (numbers unbinned) instead of bnclab's preprocessing",
-      },
-      timeout: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        description: 'Seconds before the program is killed and the job fails',
-      },
-      files: {
-        type: 'object',
-        additionalProperties: { type: 'string' },
-        description: 'Filled in by bnclab: sha256 of every command argument that names a file (part of the job key)',
-      },
-    },
-    required: ['command'],
-    additionalProperties: false,
-  },
-  defaults: { format: 'csv', values: 'labels', preprocess: true, timeout: 3600 },
+  params: EXTERNAL_PARAMS,
   fileParams: (params) => (Array.isArray(params['command']) ? (params['command'] as string[]) : []),
   fit(train, params, ctx) {
-    const full = { format: 'csv', values: 'labels', preprocess: true, timeout: 3600, ...params } as Required<
-      Omit<ExternalParams, 'files'>
-    >;
-    return new ExternalModel(train, full, ctx, ctx.rng.nextUint32());
+    return new ExternalModel(train, params, ctx, ctx.rng.nextUint32());
   },
 });

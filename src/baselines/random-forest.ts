@@ -8,13 +8,12 @@
  * are in decision-tree.ts. Tree t draws its bootstrap and its attributes from ctx.rng.derive('tree t'),
  * so the forest does not depend on the order trees are grown in.
  */
-import { registerBaseline, type Model } from '../registry.js';
+import { defineParams, registerBaseline, type Model } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
 import { addTreeDistribution, growTree, normalizeRows, type Tree } from './decision-tree.js';
 
 export type FeaturesPerSplit = 'log2+1' | 'sqrt' | number;
-export type RandomForestParams = { trees?: number; featuresPerSplit?: FeaturesPerSplit; maxDepth?: number };
 
 /** K for m attributes: 'log2+1' = ⌊log2 m⌋ + 1 (Weka), 'sqrt' = ⌊√m⌋ (Breiman), or the given number; within 1..m. */
 export function featuresFor(rule: FeaturesPerSplit, m: number): number {
@@ -44,34 +43,35 @@ export class ForestModel implements Model {
   }
 }
 
-export const randomForest = registerBaseline<RandomForestParams>({
+export const randomForest = registerBaseline({
   id: 'random-forest',
   title: 'Random forest (Weka defaults: 100 trees, ⌊log2 m⌋+1 attributes per split, unpruned)',
   citation:
     'Breiman (2001), Random forests, Machine Learning 45:5–32; defaults of Weka 3.8 RandomForest/RandomTree ' +
     '(-I 100 -K 0 -M 1), as used by Petitjean, Buntine, Webb & Zaidi (2018), Machine Learning 107:2303–2331',
-  params: {
-    type: 'object',
-    properties: {
-      trees: { type: 'integer', minimum: 1, description: 'Number of trees' },
-      featuresPerSplit: {
-        description: "Attributes drawn at each node: 'log2+1' (Weka), 'sqrt' (Breiman) or a number",
-        oneOf: [{ enum: ['log2+1', 'sqrt'] }, { type: 'integer', minimum: 1 }],
-      },
-      maxDepth: { type: 'integer', minimum: 0, description: 'Most tests on a root-to-leaf path (0 = unlimited)' },
+  params: defineParams({
+    trees: { type: 'integer', minimum: 1, default: 100, description: 'Number of trees' },
+    featuresPerSplit: {
+      default: 'log2+1',
+      description: "Attributes drawn at each node: 'log2+1' (Weka), 'sqrt' (Breiman) or a number",
+      oneOf: [{ enum: ['log2+1', 'sqrt'] }, { type: 'integer', minimum: 1 }],
     },
-    additionalProperties: false,
-  },
-  defaults: { trees: 100, featuresPerSplit: 'log2+1', maxDepth: 0 },
+    maxDepth: {
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+      description: 'Most tests on a root-to-leaf path (0 = unlimited)',
+    },
+  }),
   fit(train, params, ctx) {
-    const trees = params.trees ?? 100;
+    const trees = params.trees;
     if (!Number.isInteger(trees) || trees < 1)
       throw new UserError(`random-forest: trees must be an integer >= 1, got ${String(trees)}`);
-    const maxDepth = params.maxDepth ?? 0;
+    const maxDepth = params.maxDepth;
     if (!Number.isInteger(maxDepth) || maxDepth < 0)
       throw new UserError(`random-forest: maxDepth must be an integer >= 0, got ${String(maxDepth)}`);
     const m = attributeCount(train);
-    const K = featuresFor(params.featuresPerSplit ?? 'log2+1', m);
+    const K = featuresFor(params.featuresPerSplit, m);
     const n = train.n;
     const grown: Tree[] = [];
     const counts = new Int32Array(n);

@@ -519,7 +519,7 @@ export function fitCptModelEm(
  */
 export interface EmEstimator {
   readonly id: string;
-  readonly defaults: Readonly<Record<string, unknown>>;
+  /** Registration fills in the estimator's defaults, so `params` may be the job's (or a test's) partial ones. */
   readonly pseudoCount?: (params: Record<string, unknown>, childCard: number, configs: number) => number;
 }
 
@@ -538,7 +538,6 @@ export function fitByEm(
   const pc = estimator.pseudoCount;
   if (!pc)
     throw new UserError(`missing: em: estimator '${estimator.id}' cannot be fitted by EM (use mle, dirichlet or eap)`);
-  const full = { ...estimator.defaults, ...params };
   let member = 0;
   return fitEnsemble(
     structure,
@@ -546,7 +545,7 @@ export function fitByEm(
       fitCptModelEm(
         data,
         s,
-        (_, r, q) => pc(full, r, q),
+        (_, r, q) => pc(params, r, q),
         settings,
         ctx.rng.derive(`member-${member++}`),
         rowWeights,

@@ -112,10 +112,12 @@ interface ParameterRow {
 
 function parameterRows(m: MethodInfo): ParameterRow[] {
   const props = (m.params['properties'] ?? {}) as Record<string, JsonSchema>;
+  // Implicit defaults are defaults like any other to a user (they only stay out of the job key).
+  const defaults = { ...m.implicitDefaults, ...m.defaults };
   return Object.keys(props).map((k) => ({
     name: k,
     type: typeText(props[k]!),
-    default: m.defaults[k] === undefined ? undefined : JSON.stringify(m.defaults[k]),
+    default: defaults[k] === undefined ? undefined : JSON.stringify(defaults[k]),
     meaning: String(props[k]!['description'] ?? '').replace(/\n/g, ' '),
   }));
 }

@@ -14,21 +14,13 @@
  * is `{tree: rpart, tables: renormalized}`: rpart trees (rpart-tree.ts) and each exponentiated CPT
  * renormalised, θ^w / Σ_x θ^w (weighted-nb.ts renormalizedTables). The defaults keep Hall's variant.
  */
-import { registerEstimator, type Model } from '../registry.js';
+import { defineParams, registerEstimator, type Model } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
 import { growTree, minTestingDepths, type Tree } from '../baselines/decision-tree.js';
 import { rpartMinTestingDepths } from './rpart-tree.js';
 import { assertNaiveBayes, naiveBayesTables, renormalizedTables, WeightedNaiveBayes } from './weighted-nb.js';
-
-export type AwnbParams = {
-  trees?: number;
-  subsample?: number;
-  alpha?: number;
-  tables?: 'exponent' | 'renormalized';
-  tree?: 'c45' | 'rpart';
-};
 
 /** w_i = mean over trees of 1/√(minimum testing depth), 0 for an untested attribute. */
 export function awnbWeightsFromDepths(depths: readonly Int32Array[], m: number): Float64Array {
@@ -72,7 +64,7 @@ export function awnbTrees(train: DiscreteData, trees: number, subsample: number,
   );
 }
 
-export const awnb = registerEstimator<AwnbParams>({
+export const awnb = registerEstimator({
   id: 'awnb',
   title: 'AWNB: naive Bayes attribute weights from bootstrap decision trees',
   citation:
@@ -86,48 +78,49 @@ export const awnb = registerEstimator<AwnbParams>({
     'checked against R rpart 4.1.19). (2) Tables: by default the weights are exponents on unnormalised tables, ' +
     'P(c)·Π P(x|c)^w; `tables: renormalized` applies them as bnclassify does, θ^w / Σθ^w per class. The ' +
     "bootstrap draws are bnclab's own (seeded), not R's",
-  params: {
-    type: 'object',
-    properties: {
-      trees: { type: 'integer', minimum: 1, description: 'Number of bootstrap trees M' },
-      subsample: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        maximum: 1,
-        description: 'Bootstrap size as a fraction of the training rows',
-      },
-      alpha: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)',
-      },
-      tree: {
-        enum: ['c45', 'rpart'],
-        description:
-          "Trees: c45 (default; C4.5 multiway gain ratio) or rpart (bnclassify's: rpart binary splits, information, minsplit 2, cp 0)",
-      },
-      tables: {
-        enum: ['exponent', 'renormalized'],
-        description:
-          "How weights apply: exponent (default, Hall 2007: P(c)·ΠP(x|c)^w) or renormalized (bnclassify's: each table θ^w / Σθ^w per class)",
-      },
+  params: defineParams({
+    trees: { type: 'integer', minimum: 1, default: 10, description: 'Number of bootstrap trees M' },
+    subsample: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.5,
+      description: 'Bootstrap size as a fraction of the training rows',
     },
-    additionalProperties: false,
-  },
-  defaults: { trees: 10, subsample: 0.5, alpha: 1 },
+    alpha: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 1,
+      description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)',
+    },
+    tree: {
+      enum: ['c45', 'rpart'],
+      default: 'c45',
+      inKey: false, // added after results existed: a job that does not set it keeps its key
+      description:
+        "Trees: c45 (default; C4.5 multiway gain ratio) or rpart (bnclassify's: rpart binary splits, information, minsplit 2, cp 0)",
+    },
+    tables: {
+      enum: ['exponent', 'renormalized'],
+      default: 'exponent',
+      inKey: false, // added after results existed: a job that does not set it keeps its key
+      description:
+        "How weights apply: exponent (default, Hall 2007: P(c)·ΠP(x|c)^w) or renormalized (bnclassify's: each table θ^w / Σθ^w per class)",
+    },
+  }),
   fit(train, structure, params, ctx): Model {
     const m = train.columns.length;
     assertNaiveBayes(structure, m, 'awnb');
-    const trees = params.trees ?? 10;
+    const trees = params.trees;
     if (!Number.isInteger(trees) || trees < 1)
       throw new UserError(`awnb: trees must be an integer >= 1, got ${String(trees)}`);
-    const subsample = params.subsample ?? 0.5;
+    const subsample = params.subsample;
     if (!(subsample > 0 && subsample <= 1))
       throw new UserError(`awnb: subsample must be in (0, 1], got ${String(subsample)}`);
-    const alpha = params.alpha ?? 1;
+    const alpha = params.alpha;
     if (!(alpha > 0) || !Number.isFinite(alpha))
       throw new UserError(`awnb: alpha must be a finite number > 0, got ${String(alpha)}`);
-    const treeKind = params.tree ?? 'c45';
+    const treeKind = params.tree;
     if (treeKind !== 'c45' && treeKind !== 'rpart')
       throw new UserError(`awnb: tree must be c45 or rpart, got '${String(treeKind)}'`);
     const depths =
@@ -137,7 +130,7 @@ export const awnb = registerEstimator<AwnbParams>({
           )
         : awnbTrees(train, trees, subsample, ctx.rng.derive('awnb')).map((t) => minTestingDepths(t, m));
     const weights = awnbWeightsFromDepths(depths, m);
-    const tablesMode = params.tables ?? 'exponent';
+    const tablesMode = params.tables;
     if (tablesMode !== 'exponent' && tablesMode !== 'renormalized')
       throw new UserError(`awnb: tables must be exponent or renormalized, got '${String(tablesMode)}'`);
     const nbTables = naiveBayesTables(train, alpha);

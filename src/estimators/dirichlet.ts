@@ -5,11 +5,9 @@
  * not the BDeu split α/(r_i q_i) (see `eap`). An unseen configuration's row is uniform for every α, so
  * families above SPARSE_CPT_CELLS cells are stored sparsely with the same numbers (src/bn/cpt.ts).
  */
-import { registerEstimator } from '../registry.js';
+import { defineParams, registerEstimator } from '../registry.js';
 import { fitModel, smoothedLogProbs } from '../bn/cpt.js';
 import type { FamilyCounts } from '../bn/counts.js';
-
-export type DirichletParams = { alpha?: number };
 
 /** log θ with α added to every cell. */
 export function dirichletLogProbs(fc: FamilyCounts, alpha: number): Float64Array {
@@ -18,23 +16,23 @@ export function dirichletLogProbs(fc: FamilyCounts, alpha: number): Float64Array
   return smoothedLogProbs(fc, alpha);
 }
 
-export const dirichlet = registerEstimator<DirichletParams>({
+export const dirichlet = registerEstimator({
   id: 'dirichlet',
   title: 'Dirichlet (per-cell α; α = 1 is Laplace)',
   citation:
     'Mihaljević, Bielza & Larrañaga (2018), bnclassify: Learning Bayesian Network Classifiers, R Journal 10(2), Eq. 2; ' +
     'Laplace estimate as in Friedman, Geiger & Goldszmidt (1997), Machine Learning 29:131–163',
-  params: {
-    type: 'object',
-    properties: {
-      alpha: { type: 'number', minimum: 0, description: 'Pseudo-count added to every CPT cell (1 = Laplace, 0 = MLE)' },
+  params: defineParams({
+    alpha: {
+      type: 'number',
+      minimum: 0,
+      default: 1,
+      description: 'Pseudo-count added to every CPT cell (1 = Laplace, 0 = MLE)',
     },
-    additionalProperties: false,
-  },
-  defaults: { alpha: 1 },
-  pseudoCount: (params) => params.alpha ?? 1,
+  }),
+  pseudoCount: (params) => params.alpha,
   fit(train, structure, params) {
-    const alpha = params.alpha ?? 1;
+    const alpha = params.alpha;
     return fitModel(train, structure, (fc) => dirichletLogProbs(fc, alpha));
   },
 });

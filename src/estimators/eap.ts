@@ -7,11 +7,9 @@
  * (src/bn/cpt.ts: only the configurations seen in training have their own row; every other one has the
  * row for N_ij = 0, which is uniform), so sparse and dense tables hold the same numbers.
  */
-import { registerEstimator } from '../registry.js';
+import { defineParams, registerEstimator } from '../registry.js';
 import { fitModel, smoothedLogProbs } from '../bn/cpt.js';
 import type { FamilyCounts } from '../bn/counts.js';
-
-export type EapParams = { alpha?: number };
 
 /** log θ with the BDeu pseudo-count α / (r q) in every cell. */
 export function bdeuLogProbs(fc: FamilyCounts, alpha: number): Float64Array {
@@ -19,23 +17,23 @@ export function bdeuLogProbs(fc: FamilyCounts, alpha: number): Float64Array {
   return smoothedLogProbs(fc, alpha / (fc.childCard * fc.configs));
 }
 
-export const eap = registerEstimator<EapParams>({
+export const eap = registerEstimator({
   id: 'eap',
   title: 'EAP under the BDeu prior (equivalent sample size α)',
   citation:
     'Heckerman, Geiger & Chickering (1995), Learning Bayesian networks: the combination of knowledge and ' +
     'statistical data, Machine Learning 20:197–243; Buntine (1991), Theory refinement on Bayesian networks, UAI',
-  params: {
-    type: 'object',
-    properties: {
-      alpha: { type: 'number', exclusiveMinimum: 0, description: 'Equivalent sample size, spread as α/(r·q) per cell' },
+  params: defineParams({
+    alpha: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 1,
+      description: 'Equivalent sample size, spread as α/(r·q) per cell',
     },
-    additionalProperties: false,
-  },
-  defaults: { alpha: 1 },
-  pseudoCount: (params, childCard, configs) => (params.alpha ?? 1) / (childCard * configs),
+  }),
+  pseudoCount: (params, childCard, configs) => params.alpha / (childCard * configs),
   fit(train, structure, params) {
-    const alpha = params.alpha ?? 1;
+    const alpha = params.alpha;
     return fitModel(train, structure, (fc) => bdeuLogProbs(fc, alpha));
   },
 });

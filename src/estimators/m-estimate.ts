@@ -26,7 +26,7 @@
  * grid order on ties) and the model is refitted on all rows. With fewer than 10 rows there is no holdout
  * and `m` is used.
  */
-import { registerEstimator, type Model } from '../registry.js';
+import { defineParams, registerEstimator, type Model } from '../registry.js';
 import { MISSING, selectRows, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { CptModel, fitEnsemble, weightedFamilyCounts, type NodeCpt } from '../bn/cpt.js';
@@ -36,8 +36,6 @@ import { normalizeLogRows, type JointModel } from '../bn/inference.js';
 import { rmse } from '../metrics/index.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
-
-export type MEstimateParams = { m?: number; select?: 'none' | 'holdout' };
 
 /** The paper's grid of m values for holdout selection. */
 export const M_GRID: readonly number[] = [0, 0.05, 0.2, 1, 5, 20];
@@ -376,32 +374,29 @@ export function selectM(
   return { m: grid[best]!, losses };
 }
 
-export const mEstimate = registerEstimator<MEstimateParams>({
+export const mEstimate = registerEstimator({
   id: 'm-estimate',
   title: 'm-estimates with back-off to the deepest observed context',
   citation:
     'Petitjean, Buntine, Webb & Zaidi (2018), Accurate parameter estimation for Bayesian network classifiers ' +
     'using hierarchical Dirichlet processes, Machine Learning 107:1303–1331 (m-estimate baseline); ' +
     'Cestnik (1990), Estimating probabilities: a crucial task in machine learning, ECAI',
-  params: {
-    type: 'object',
-    properties: {
-      m: {
-        type: 'number',
-        minimum: 0,
-        description: 'Equivalent sample size m of (n + m/r)/(N + m); used when select is none',
-      },
-      select: {
-        enum: ['none', 'holdout'],
-        description: 'holdout: choose m from {0, 0.05, 0.2, 1, 5, 20} by RMSE on min(N/10, 5000) held-out rows',
-      },
+  params: defineParams({
+    m: {
+      type: 'number',
+      minimum: 0,
+      default: 1,
+      description: 'Equivalent sample size m of (n + m/r)/(N + m); used when select is none',
     },
-    additionalProperties: false,
-  },
-  defaults: { m: 1, select: 'none' },
+    select: {
+      enum: ['none', 'holdout'],
+      default: 'none',
+      description: 'holdout: choose m from {0, 0.05, 0.2, 1, 5, 20} by RMSE on min(N/10, 5000) held-out rows',
+    },
+  }),
   fit(train, structure, params, ctx) {
-    const m = params.m ?? 1;
-    const select = params.select ?? 'none';
+    const m = params.m;
+    const select = params.select;
     if (!(m >= 0) || !Number.isFinite(m))
       throw new UserError(`m-estimate: m must be a finite number >= 0, got ${String(m)}`);
     if (select !== 'none' && select !== 'holdout') {

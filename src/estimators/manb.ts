@@ -18,15 +18,13 @@
  * X_i is observed. The class prior is (N_c + α) / (n + C α). The result is a CptModel on the naive Bayes
  * structure, so missing test values are marginalised exactly. The arc posteriors are on the model.
  */
-import { registerEstimator } from '../registry.js';
+import { defineParams, registerEstimator } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import { attributeClassCounts } from '../bn/counts.js';
 import { CptModel, type NodeCpt } from '../bn/cpt.js';
 import { lgamma } from '../bn/scores.js';
 import { UserError } from '../util/errors.js';
 import { assertNaiveBayes } from './weighted-nb.js';
-
-export type ManbParams = { alpha?: number; prior?: number };
 
 /** A MANB naive Bayes: the network plus P(C → X_i | D) for every attribute. */
 export class ManbModel extends CptModel {
@@ -123,7 +121,7 @@ export function fitManb(train: DiscreteData, alpha: number, prior: number): Manb
   return new ManbModel(cards, cpts, posts);
 }
 
-export const manb = registerEstimator<ManbParams>({
+export const manb = registerEstimator({
   id: 'manb',
   title: 'MANB: exact model averaging over naive Bayes feature subsets',
   citation:
@@ -131,27 +129,28 @@ export const manb = registerEstimator<ManbParams>({
     'Wei, Visweswaran & Cooper (2011), The application of naive Bayes model averaging to predict Alzheimer’s ' +
     'disease from genome-wide data, JAMIA 18(4):370–375; bnclassify (Mihaljević, Bielza & Larrañaga 2018)',
   requires: ['naive-bayes'],
-  params: {
-    type: 'object',
-    properties: {
-      alpha: { type: 'number', exclusiveMinimum: 0, description: 'Dirichlet pseudo-count per cell (1 = Laplace)' },
-      prior: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        exclusiveMaximum: 1,
-        description: 'Prior probability of each arc C → X_i',
-      },
+  params: defineParams({
+    alpha: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 1,
+      description: 'Dirichlet pseudo-count per cell (1 = Laplace)',
     },
-    additionalProperties: false,
-  },
-  defaults: { alpha: 1, prior: 0.5 },
+    prior: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      default: 0.5,
+      description: 'Prior probability of each arc C → X_i',
+    },
+  }),
   fit(train, structure, params) {
     const m = train.columns.length;
     assertNaiveBayes(structure, m, 'manb');
-    const alpha = params.alpha ?? 1;
+    const alpha = params.alpha;
     if (!(alpha > 0) || !Number.isFinite(alpha))
       throw new UserError(`manb: alpha must be a finite number > 0, got ${String(alpha)}`);
-    const prior = params.prior ?? 0.5;
+    const prior = params.prior;
     if (!(prior > 0 && prior < 1)) throw new UserError(`manb: prior must be in (0, 1), got ${String(prior)}`);
     return fitManb(train, alpha, prior);
   },

@@ -8,25 +8,22 @@
  * Families above SPARSE_CPT_CELLS cells are stored sparsely (src/bn/cpt.ts): the rows of the configurations
  * seen in training, and the uniform row shared by all the others; the numbers are those of the full table.
  */
-import { registerEstimator, type Params } from '../registry.js';
+import { defineParams, registerEstimator } from '../registry.js';
 import { fitModel, smoothedLogProbs } from '../bn/cpt.js';
 import type { FamilyCounts } from '../bn/counts.js';
-
-export type MleParams = Params;
 
 /** log θ by maximum likelihood (uniform for unseen parent configurations). */
 export function mleLogProbs(fc: FamilyCounts): Float64Array {
   return smoothedLogProbs(fc, 0);
 }
 
-export const mle = registerEstimator<MleParams>({
+export const mle = registerEstimator({
   id: 'mle',
   title: 'Maximum likelihood',
   citation:
     'Maximum-likelihood multinomial CPTs (Koller & Friedman 2009, Probabilistic Graphical Models, §17.2); ' +
     'bnclassify lp(smooth = 0) (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))',
-  params: { type: 'object', properties: {}, additionalProperties: false },
-  defaults: {},
+  params: defineParams({}),
   pseudoCount: () => 0,
   fit(train, structure) {
     return fitModel(train, structure, (fc) => mleLogProbs(fc));

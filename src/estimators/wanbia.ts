@@ -21,7 +21,7 @@
  *    renormalised model (so it is not the objective's exact gradient; L-BFGS is run with it as bnclassify
  *    runs optim). Default stays `zaidi` because it is the published method and its gradient is exact.
  */
-import { registerEstimator, type Model } from '../registry.js';
+import { defineParams, registerEstimator, type Model } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import { lbfgs, type LbfgsResult } from '../bn/lbfgs.js';
 import { UserError } from '../util/errors.js';
@@ -37,7 +37,6 @@ import {
 export { renormalizedTables };
 
 export type WanbiaVariant = 'zaidi' | 'bnclassify';
-export type WanbiaParams = { alpha?: number; maxIterations?: number; variant?: WanbiaVariant };
 
 /**
  * Negative CLL and its gradient (written into grad) at weights w. `scratch` (n × C) holds the scores and
@@ -49,7 +48,7 @@ export function wanbiaObjective(
   w: ArrayLike<number>,
   grad: Float64Array,
   scratch?: Float64Array,
-  variant: WanbiaVariant = 'zaidi',
+  variant?: WanbiaVariant, // 'bnclassify', or the paper's model
 ): number {
   const C = tables.classCard;
   const n = data.n;
@@ -90,9 +89,9 @@ export function wanbiaObjective(
 export function wanbiaWeights(
   train: DiscreteData,
   alpha: number,
-  maxIterations = 100,
-  signal?: AbortSignal,
-  variant: WanbiaVariant = 'zaidi',
+  maxIterations: number,
+  signal: AbortSignal | undefined,
+  variant: WanbiaVariant,
 ): { tables: NaiveBayesTables; weights: Float64Array; optimizer: LbfgsResult } {
   const m = train.columns.length;
   const tables = naiveBayesTables(train, alpha);
@@ -110,7 +109,7 @@ export function wanbiaWeights(
   return { tables, weights: optimizer.x, optimizer };
 }
 
-export const wanbia = registerEstimator<WanbiaParams>({
+export const wanbia = registerEstimator({
   id: 'wanbia',
   title: 'WANBIA: naive Bayes attribute weights maximising conditional log-likelihood (L-BFGS)',
   citation:
@@ -122,36 +121,34 @@ export const wanbia = registerEstimator<WanbiaParams>({
     '`bnclassify`: as bnclassify 0.4.x, each table raised to its weight and renormalised per class, ' +
     'θ^w / Σθ^w, in the objective and in prediction, with the gradient of the unnormalised model. The default ' +
     'is the published method (and its gradient is exact); choose `bnclassify` to reproduce bnclassify',
-  params: {
-    type: 'object',
-    properties: {
-      alpha: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)',
-      },
-      maxIterations: { type: 'integer', minimum: 1, description: 'Most L-BFGS iterations' },
-      variant: {
-        type: 'string',
-        enum: ['zaidi', 'bnclassify'],
-        description:
-          "zaidi (default): P(c)·ΠP(x|c)^w with the exact gradient (the paper); bnclassify: tables θ^w renormalised per class, bnclassify's gradient",
-      },
+  params: defineParams({
+    alpha: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 1,
+      description: 'Dirichlet pseudo-count of the NB tables (1 = Laplace)',
     },
-    additionalProperties: false,
-  },
-  defaults: { alpha: 1, maxIterations: 100 },
+    maxIterations: { type: 'integer', minimum: 1, default: 100, description: 'Most L-BFGS iterations' },
+    variant: {
+      type: 'string',
+      enum: ['zaidi', 'bnclassify'] as WanbiaVariant[],
+      default: 'zaidi',
+      inKey: false, // added after results existed: a job that does not set it keeps its key
+      description:
+        "zaidi (default): P(c)·ΠP(x|c)^w with the exact gradient (the paper); bnclassify: tables θ^w renormalised per class, bnclassify's gradient",
+    },
+  }),
   fit(train, structure, params, ctx): Model {
     const m = train.columns.length;
     assertNaiveBayes(structure, m, 'wanbia');
-    const alpha = params.alpha ?? 1;
+    const alpha = params.alpha;
     if (!(alpha > 0) || !Number.isFinite(alpha))
       throw new UserError(`wanbia: alpha must be a finite number > 0, got ${String(alpha)}`);
-    const maxIterations = params.maxIterations ?? 100;
+    const maxIterations = params.maxIterations;
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
       throw new UserError(`wanbia: maxIterations must be an integer >= 1, got ${String(maxIterations)}`);
     }
-    const variant = params.variant ?? 'zaidi';
+    const variant = params.variant;
     const { tables, weights } = wanbiaWeights(train, alpha, maxIterations, ctx.signal, variant);
     if (variant === 'bnclassify')
       return new WeightedNaiveBayes(renormalizedTables(tables, weights), new Float64Array(m).fill(1));

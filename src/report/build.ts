@@ -527,30 +527,35 @@ function referenceTable(id: string, r: ReferenceResult, alpha: number): Table {
   };
 }
 
-export async function buildReport(input: ReportInput): Promise<ReportDoc> {
-  const s = input.compare;
-  const labels = input.methods.map((m) => m.label);
-  const digits = s.digits ?? undefined;
-  const tableId = uniqueIds();
-  const figureId = uniqueIds();
-  const tables: Table[] = [];
-  const figures: Figure[] = [];
-  const addTable = (t: Table | null): Block[] => {
-    if (!t) return [];
-    tables.push(t);
-    return [{ kind: 'table', table: t }];
-  };
-  const addFigure = (f: Figure): Block => {
-    figures.push(f);
-    return { kind: 'figure', figure: f };
-  };
+/**
+ * What every section builder shares: the input, the comparison computed once, and the registers of tables
+ * and figures. Ids and the order of `tables` / `figures` follow the order in which the builders run, which
+ * is the order of the sections in the report.
+ */
+interface ReportContext {
+  readonly input: ReportInput;
+  readonly s: CompareSpec;
+  readonly labels: readonly string[];
+  readonly digits: number | undefined;
+  readonly comparison: Comparison;
+  readonly summaries: readonly SummaryTable[];
+  readonly references: readonly ReferenceResult[];
+  readonly tableId: (stem: string) => string;
+  readonly figureId: (stem: string) => string;
+  readonly tables: Table[];
+  readonly figures: Figure[];
+  /** Registers a table (none when null) and returns its block(s). */
+  addTable(t: Table | null): Block[];
+  /** Registers a figure and returns its block. */
+  addFigure(f: Figure): Block;
+}
 
-  const comparison = compareResults(input.rows, labels, s);
-  const sections: Section[] = [];
+type SectionBuilder = (c: ReportContext) => Section[] | Promise<Section[]>;
 
-  // Intro: what was run and how.
+/** The spec, its hash, the run settings and the job counts, above the first section. */
+function introBlocks(input: ReportInput): Block[] {
   const missing = input.expectedJobs - input.rows.length - input.failed.length;
-  const intro: Block[] = [
+  return [
     { kind: 'p', text: `Spec ${input.specFile} (sha256 ${input.specHash.slice(0, 12)}).` },
     {
       kind: 'list',
@@ -560,292 +565,359 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
       ],
     },
   ];
+}
 
-  // Per-metric results tables.
-  const summaries = REPORT_METRICS.map((m) => {
-    const compared = comparison.metrics.find((c) => c.metric.key === m.key);
-    return compared ? compared.table : summarize(input.rows, labels, m, digits);
-  });
-  for (const t of summaries) {
-    if (t.datasets.length === 0) continue;
-    sections.push({
+/** One results table per metric with data (mean ± sd per dataset × method, averages, ranks). */
+function metricSections(c: ReportContext): Section[] {
+  return c.summaries
+    .filter((t) => t.datasets.length > 0)
+    .map((t) => ({
       title: `${t.metric.title} (${t.metric.higherIsBetter ? 'higher' : 'lower'} is better)`,
       level: 2,
-      blocks: addTable(metricTable(tableId(t.metric.key), t, s, t.ranks)),
-    });
-  }
+      blocks: c.addTable(metricTable(c.tableId(t.metric.key), t, c.s, t.ranks)),
+    }));
+}
 
-  // Statistical comparisons.
-  if (input.rows.length > 0) {
-    const blocks: Block[] = [
-      { kind: 'p', text: 'Settings (every choice that changes a number):' },
-      { kind: 'list', items: [...comparisonSettings(s, comparison), ...extraStatisticsSettings(s)] },
-    ];
-    const notes = comparison.metrics.flatMap((m) => m.notes);
-    if (notes.length) blocks.push({ kind: 'list', items: notes });
-    const cautions = comparisonCautions(comparison);
-    if (cautions.length) blocks.push({ kind: 'p', text: 'Cautions:' }, { kind: 'list', items: cautions });
-    sections.push({ title: 'Statistical comparisons', level: 2, blocks });
-    const fr = friedmanTable(comparison);
-    if (fr) sections.push({ title: 'Friedman and Iman–Davenport tests', level: 3, blocks: addTable(fr) });
-    for (const m of comparison.metrics) {
-      const b: Block[] = [];
-      if (s.tests.includes('posthoc')) b.push(...addTable(posthocTable(tableId(`posthoc-${m.metric.key}`), m, s)));
-      if (m.cd && s.tests.includes('cd')) {
-        const procedure = m.cd.procedure === 'nemenyi' ? `Nemenyi, α = ${s.alpha}` : `Bonferroni–Dunn, α = ${s.alpha}`;
-        // Bonferroni–Dunn compares with a control only: draw the CD from the control, no group bars.
-        const groups = m.cd.procedure === 'nemenyi' ? cliques(m.meanRanks, m.cd.cd) : [];
+/** The settings of the comparisons, their notes and cautions. */
+function comparisonOverviewSection(c: ReportContext): Section[] {
+  const blocks: Block[] = [
+    { kind: 'p', text: 'Settings (every choice that changes a number):' },
+    { kind: 'list', items: [...comparisonSettings(c.s, c.comparison), ...extraStatisticsSettings(c.s)] },
+  ];
+  const notes = c.comparison.metrics.flatMap((m) => m.notes);
+  if (notes.length) blocks.push({ kind: 'list', items: notes });
+  const cautions = comparisonCautions(c.comparison);
+  if (cautions.length) blocks.push({ kind: 'p', text: 'Cautions:' }, { kind: 'list', items: cautions });
+  return [{ title: 'Statistical comparisons', level: 2, blocks }];
+}
+
+function friedmanSection(c: ReportContext): Section[] {
+  const fr = friedmanTable(c.comparison);
+  return fr ? [{ title: 'Friedman and Iman–Davenport tests', level: 3, blocks: c.addTable(fr) }] : [];
+}
+
+/** Per metric: the post-hoc table against the control and the critical-difference diagram. */
+async function controlSections(c: ReportContext): Promise<Section[]> {
+  const { s, comparison } = c;
+  const sections: Section[] = [];
+  for (const m of comparison.metrics) {
+    const b: Block[] = [];
+    if (s.tests.includes('posthoc')) b.push(...c.addTable(posthocTable(c.tableId(`posthoc-${m.metric.key}`), m, s)));
+    if (m.cd && s.tests.includes('cd')) {
+      const procedure = m.cd.procedure === 'nemenyi' ? `Nemenyi, α = ${s.alpha}` : `Bonferroni–Dunn, α = ${s.alpha}`;
+      // Bonferroni–Dunn compares with a control only: draw the CD from the control, no group bars.
+      const groups = m.cd.procedure === 'nemenyi' ? cliques(m.meanRanks, m.cd.cd) : [];
+      b.push(
+        c.addFigure(
+          await cdFigure(
+            c.figureId(`cd-${m.metric.key}`),
+            m.metric.title,
+            m.methods,
+            m.meanRanks,
+            m.cd.cd,
+            groups,
+            procedure,
+          ),
+        ),
+      );
+    }
+    const disagree = posthocCautions(m, comparison);
+    if (disagree.length) b.push({ kind: 'list', items: disagree });
+    if (b.length) sections.push({ title: `${m.metric.title}: comparisons with the control`, level: 3, blocks: b });
+  }
+  return sections;
+}
+
+function wdlSection(c: ReportContext): Section[] {
+  const wdl = wdlTable(c.comparison);
+  return wdl ? [{ title: 'Win/draw/loss and sign tests', level: 3, blocks: c.addTable(wdl) }] : [];
+}
+
+function wilcoxonSection(c: ReportContext): Section[] {
+  const wil = c.comparison.metrics.flatMap((m) =>
+    c.addTable(wilcoxonTable(c.tableId(`wilcoxon-${m.metric.key}`), m, c.s)),
+  );
+  return wil.length ? [{ title: 'Wilcoxon signed-rank tests', level: 3, blocks: wil }] : [];
+}
+
+/** The statistics chosen in compare.tests beyond the classical ones (stats-sections.ts). */
+function extraSections(c: ReportContext): Promise<Section[]> {
+  return extraStatisticsSections({
+    comparison: c.comparison,
+    rows: c.input.rows,
+    seed: c.input.settings['seed'] ?? '',
+    tableId: c.tableId,
+    figureId: c.figureId,
+    addTable: (t) => c.addTable(t),
+    addFigure: (f) => c.addFigure(f),
+  });
+}
+
+/** compare.scatter: per metric and compared pair, one point per dataset. */
+async function scatterSection(c: ReportContext): Promise<Section[]> {
+  const { comparison } = c;
+  if (!c.s.scatter || !comparison.pairs.length) return [];
+  const b: Block[] = [];
+  for (const m of comparison.metrics) {
+    const means = meanByDataset(c.input.rows, m.metric, undefined);
+    for (const [a, bb] of comparison.pairs) {
+      const pts = [...means.entries()].flatMap(([d, mm]) => {
+        const va = mm.get(a);
+        const vb = mm.get(bb);
+        return va !== undefined && vb !== undefined ? [{ dataset: d, a: va, b: vb }] : [];
+      });
+      if (pts.length)
         b.push(
-          addFigure(
-            await cdFigure(
-              figureId(`cd-${m.metric.key}`),
+          c.addFigure(
+            await scatterFigure(
+              c.figureId(`scatter-${m.metric.key}-${a}-vs-${bb}`),
+              a,
+              bb,
               m.metric.title,
-              m.methods,
-              m.meanRanks,
-              m.cd.cd,
-              groups,
-              procedure,
+              m.metric.higherIsBetter,
+              pts,
             ),
           ),
         );
-      }
-      const disagree = posthocCautions(m, comparison);
-      if (disagree.length) b.push({ kind: 'list', items: disagree });
-      if (b.length) sections.push({ title: `${m.metric.title}: comparisons with the control`, level: 3, blocks: b });
     }
-    const wdl = wdlTable(comparison);
-    if (wdl) sections.push({ title: 'Win/draw/loss and sign tests', level: 3, blocks: addTable(wdl) });
-    const wil = comparison.metrics.flatMap((m) => addTable(wilcoxonTable(tableId(`wilcoxon-${m.metric.key}`), m, s)));
-    if (wil.length) sections.push({ title: 'Wilcoxon signed-rank tests', level: 3, blocks: wil });
-    sections.push(
-      ...(await extraStatisticsSections({
-        comparison,
-        rows: input.rows,
-        seed: input.settings['seed'] ?? '',
-        tableId,
-        figureId,
-        addTable,
-        addFigure,
-      })),
-    );
-    if (s.scatter && comparison.pairs.length) {
-      const b: Block[] = [];
-      for (const m of comparison.metrics) {
-        const means = meanByDataset(input.rows, m.metric, undefined);
-        for (const [a, bb] of comparison.pairs) {
-          const pts = [...means.entries()].flatMap(([d, mm]) => {
-            const va = mm.get(a);
-            const vb = mm.get(bb);
-            return va !== undefined && vb !== undefined ? [{ dataset: d, a: va, b: vb }] : [];
-          });
-          if (pts.length)
-            b.push(
-              addFigure(
-                await scatterFigure(
-                  figureId(`scatter-${m.metric.key}-${a}-vs-${bb}`),
-                  a,
-                  bb,
-                  m.metric.title,
-                  m.metric.higherIsBetter,
-                  pts,
-                ),
-              ),
-            );
+  }
+  return b.length ? [{ title: 'Scatter plots', level: 3, blocks: b }] : [];
+}
+
+/** Box plots of the per-fold values of the first compared metric, one panel per dataset. */
+async function foldBoxplotSection(c: ReportContext): Promise<Section[]> {
+  const boxMetric = c.comparison.metrics[0];
+  if (!boxMetric) return [];
+  const values = c.input.rows.flatMap((r) => {
+    const v = r[boxMetric.metric.key];
+    return v === null || v === undefined ? [] : [{ dataset: r.dataset, method: r.method, value: Number(v) }];
+  });
+  if (!values.length) return [];
+  const f = await foldBoxplotFigure(
+    c.figureId(`folds-${boxMetric.metric.key}`),
+    boxMetric.metric.title,
+    c.labels,
+    values,
+  );
+  return [
+    {
+      title: `Per-fold ${boxMetric.metric.title.toLowerCase()} by dataset`,
+      level: 3,
+      blocks: [c.addFigure(f)],
+    },
+  ];
+}
+
+/** compare.sweeps: wins, draws and losses of each swept method against its reference value. */
+async function sweepSections(c: ReportContext): Promise<Section[]> {
+  const { s } = c;
+  const sections: Section[] = [];
+  for (const sw of s.sweeps) {
+    const comparisons = sweepComparisons(c.input.methods, sw);
+    const xName = sw.x ?? sw.parameter;
+    const metricKeys: CompareMetric[] = sw.metric ? [sw.metric] : [...s.metrics];
+    const b: Block[] = [];
+    for (const key of metricKeys) {
+      const metric = metricDef(key);
+      const means = meanByDataset(c.input.rows, metric, c.digits);
+      const points: SweepPoint[] = [];
+      const rows: TableRow[] = [];
+      for (const sc of comparisons) {
+        let w = 0;
+        let d = 0;
+        let l = 0;
+        for (const mm of means.values()) {
+          const x = mm.get(sc.method);
+          const r = mm.get(sc.reference);
+          if (x === undefined || r === undefined) continue;
+          const diff = x - r;
+          if (Math.abs(diff) <= s.sign.tolerance) d++;
+          else if (diff > 0 === metric.higherIsBetter) w++;
+          else l++;
         }
-      }
-      if (b.length) sections.push({ title: 'Scatter plots', level: 3, blocks: b });
-    }
-    const boxMetric = comparison.metrics[0];
-    if (boxMetric) {
-      const values = input.rows.flatMap((r) => {
-        const v = r[boxMetric.metric.key];
-        return v === null || v === undefined ? [] : [{ dataset: r.dataset, method: r.method, value: Number(v) }];
-      });
-      if (values.length) {
-        const f = await foldBoxplotFigure(
-          figureId(`folds-${boxMetric.metric.key}`),
-          boxMetric.metric.title,
-          labels,
-          values,
-        );
-        sections.push({
-          title: `Per-fold ${boxMetric.metric.title.toLowerCase()} by dataset`,
-          level: 3,
-          blocks: [addFigure(f)],
+        if (w + d + l === 0) continue;
+        points.push({ series: sc.series, x: sc.x, wins: w, losses: l });
+        rows.push({
+          cells: [
+            cell(sc.method),
+            cell(sc.reference),
+            cell(String(sc.x), { value: sc.x }),
+            cell(String(w), { value: w }),
+            cell(String(d), { value: d }),
+            cell(String(l), { value: l }),
+          ],
         });
       }
-    }
-
-    // Win/loss against a swept parameter.
-    for (const sw of s.sweeps) {
-      const comparisons = sweepComparisons(input.methods, sw);
-      const xName = sw.x ?? sw.parameter;
-      const metricKeys: CompareMetric[] = sw.metric ? [sw.metric] : [...s.metrics];
-      const b: Block[] = [];
-      for (const key of metricKeys) {
-        const metric = metricDef(key);
-        const means = meanByDataset(input.rows, metric, digits);
-        const points: SweepPoint[] = [];
-        const rows: TableRow[] = [];
-        for (const c of comparisons) {
-          let w = 0;
-          let d = 0;
-          let l = 0;
-          for (const mm of means.values()) {
-            const x = mm.get(c.method);
-            const r = mm.get(c.reference);
-            if (x === undefined || r === undefined) continue;
-            const diff = x - r;
-            if (Math.abs(diff) <= s.sign.tolerance) d++;
-            else if (diff > 0 === metric.higherIsBetter) w++;
-            else l++;
-          }
-          if (w + d + l === 0) continue;
-          points.push({ series: c.series, x: c.x, wins: w, losses: l });
-          rows.push({
-            cells: [
-              cell(c.method),
-              cell(c.reference),
-              cell(String(c.x), { value: c.x }),
-              cell(String(w), { value: w }),
-              cell(String(d), { value: d }),
-              cell(String(l), { value: l }),
-            ],
-          });
-        }
-        if (points.length === 0) continue;
-        b.push(
-          ...addTable({
-            id: tableId(`sweep-${sw.parameter}${sw.x ? `-by-${sw.x}` : ''}-${key}`),
-            caption: `${metric.title}: wins, draws and losses over datasets of each method against the same method with ${sw.parameter} = ${String(sw.reference)}.`,
-            columns: [
-              { header: 'method', align: 'l' },
-              { header: 'against', align: 'l' },
-              { header: xName, align: 'r' },
-              { header: 'wins', align: 'r' },
-              { header: 'draws', align: 'r' },
-              { header: 'losses', align: 'r' },
-            ],
-            rows,
-          }),
-        );
-        b.push(
-          addFigure(
-            await winLossSweepFigure(
-              figureId(`sweep-${sw.parameter}${sw.x ? `-by-${sw.x}` : ''}-${key}`),
-              sw.parameter,
-              sw.reference,
-              xName,
-              metric.title,
-              points,
-            ),
-          ),
-        );
-      }
-      if (b.length)
-        sections.push({ title: `Win/loss against ${sw.parameter} = ${String(sw.reference)}`, level: 3, blocks: b });
-    }
-  }
-
-  // Learning curves across experiments in the same database.
-  if (s.learningCurve && input.curveRows) {
-    const keys: CompareMetric[] = s.learningCurve.metric ? [s.learningCurve.metric] : [...s.metrics];
-    const b: Block[] = [];
-    for (const key of keys) {
-      const metric = metricDef(key);
-      const points = curvePoints([...input.curveRows.values()].flat(), metric);
       if (points.length === 0) continue;
       b.push(
-        ...addTable({
-          id: tableId(`learning-curve-${key}`),
-          caption: `${metric.title} (mean over the runs) against the number of training rows, per dataset and method, over experiment(s) ${[...input.curveRows.keys()].join(', ')}; training sizes within ${Math.round((CURVE_MERGE - 1) * 100)}% of each other form one point.`,
+        ...c.addTable({
+          id: c.tableId(`sweep-${sw.parameter}${sw.x ? `-by-${sw.x}` : ''}-${key}`),
+          caption: `${metric.title}: wins, draws and losses over datasets of each method against the same method with ${sw.parameter} = ${String(sw.reference)}.`,
           columns: [
-            { header: 'dataset', align: 'l' },
             { header: 'method', align: 'l' },
-            { header: 'training rows', align: 'r' },
-            { header: 'runs', align: 'r' },
-            { header: metric.title, align: 'r' },
+            { header: 'against', align: 'l' },
+            { header: xName, align: 'r' },
+            { header: 'wins', align: 'r' },
+            { header: 'draws', align: 'r' },
+            { header: 'losses', align: 'r' },
           ],
-          rows: points.map((p) => ({
-            cells: [
-              cell(p.dataset),
-              cell(p.method),
-              cell(fixed(p.nTrain, 1), { value: p.nTrain }),
-              cell(String(p.runs), { value: p.runs }),
-              cell(fixed(p.value, metric.digits), { value: p.value }),
-            ],
-          })),
+          rows,
         }),
       );
-      b.push(addFigure(await learningCurveFigure(figureId(`learning-curve-${key}`), metric.title, points)));
-    }
-    if (b.length) sections.push({ title: 'Learning curves', level: 3, blocks: b });
-  }
-
-  if (input.arcs) {
-    const learned = learnedStructuresSection(input.rows, input.arcs, figureId);
-    if (learned)
-      sections.push({ ...learned, blocks: learned.blocks.map((b) => (b.kind === 'figure' ? addFigure(b.figure) : b)) });
-  }
-
-  // Structure diagnostics stored per job (compare.diagnostics).
-  if (s.diagnostics.length) {
-    const blocks: Block[] = [];
-    for (const key of s.diagnostics) {
-      const t = input.structureInfo
-        ? diagnosticTable(tableId(`diagnostics-${key}`), key, input.rows, input.structureInfo, labels)
-        : null;
-      blocks.push(
-        ...(t
-          ? addTable(t)
-          : [{ kind: 'p' as const, text: `No job of this experiment stores ${key} (${diagnosticTitle(key)}).` }]),
+      b.push(
+        c.addFigure(
+          await winLossSweepFigure(
+            c.figureId(`sweep-${sw.parameter}${sw.x ? `-by-${sw.x}` : ''}-${key}`),
+            sw.parameter,
+            sw.reference,
+            xName,
+            metric.title,
+            points,
+          ),
+        ),
       );
     }
-    sections.push({ title: 'Structure diagnostics', level: 2, blocks });
+    if (b.length)
+      sections.push({ title: `Win/loss against ${sw.parameter} = ${String(sw.reference)}`, level: 3, blocks: b });
   }
+  return sections;
+}
 
-  // Reproduction against published numbers.
-  const references = input.reference.map((r) => evaluateReference(r, input.rows, labels, s, input.structureInfo));
-  if (references.length) {
-    const blocks: Block[] = [];
-    const all: string[] = references.flatMap((r) => r.claims.map((c) => c.verdict));
-    const notEvaluable = all.filter((v) => v === 'not evaluable').length;
-    blocks.push({
-      kind: 'p',
-      text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.`,
-    });
-    sections.push({ title: 'Reproduction of published results', level: 2, blocks });
-    references.forEach((r) => {
-      const t = referenceTable(
-        tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`),
-        r,
-        s.alpha,
-      );
-      const counts = (v: string): number =>
-        (r.claims as readonly { verdict: string }[]).filter((c) => c.verdict === v).length;
-      sections.push({
-        title: r.ref.title ?? r.ref.path,
-        level: 3,
-        blocks: [
-          {
-            kind: 'p',
-            text:
-              r.kind === 'claims'
-                ? `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).`
-                : `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).`,
-          },
-          ...addTable(t),
+/** Every statistical section, in report order; none without results. */
+const STATISTICS: readonly SectionBuilder[] = [
+  comparisonOverviewSection,
+  friedmanSection,
+  controlSections,
+  wdlSection,
+  wilcoxonSection,
+  extraSections,
+  scatterSection,
+  foldBoxplotSection,
+  sweepSections,
+];
+
+async function statisticsSections(c: ReportContext): Promise<Section[]> {
+  if (c.input.rows.length === 0) return [];
+  return runBuilders(c, STATISTICS);
+}
+
+/** compare.learning_curve: the metric against the training size, across experiments in the same database. */
+async function learningCurveSection(c: ReportContext): Promise<Section[]> {
+  const { s, input } = c;
+  if (!s.learningCurve || !input.curveRows) return [];
+  const curveRows = input.curveRows;
+  const keys: CompareMetric[] = s.learningCurve.metric ? [s.learningCurve.metric] : [...s.metrics];
+  const b: Block[] = [];
+  for (const key of keys) {
+    const metric = metricDef(key);
+    const points = curvePoints([...curveRows.values()].flat(), metric);
+    if (points.length === 0) continue;
+    b.push(
+      ...c.addTable({
+        id: c.tableId(`learning-curve-${key}`),
+        caption: `${metric.title} (mean over the runs) against the number of training rows, per dataset and method, over experiment(s) ${[...curveRows.keys()].join(', ')}; training sizes within ${Math.round((CURVE_MERGE - 1) * 100)}% of each other form one point.`,
+        columns: [
+          { header: 'dataset', align: 'l' },
+          { header: 'method', align: 'l' },
+          { header: 'training rows', align: 'r' },
+          { header: 'runs', align: 'r' },
+          { header: metric.title, align: 'r' },
         ],
-      });
+        rows: points.map((p) => ({
+          cells: [
+            cell(p.dataset),
+            cell(p.method),
+            cell(fixed(p.nTrain, 1), { value: p.nTrain }),
+            cell(String(p.runs), { value: p.runs }),
+            cell(fixed(p.value, metric.digits), { value: p.value }),
+          ],
+        })),
+      }),
+    );
+    b.push(c.addFigure(await learningCurveFigure(c.figureId(`learning-curve-${key}`), metric.title, points)));
+  }
+  return b.length ? [{ title: 'Learning curves', level: 3, blocks: b }] : [];
+}
+
+/** Drawings of the learned structures (structures.ts), when the arcs were read. */
+function learnedStructureSection(c: ReportContext): Section[] {
+  if (!c.input.arcs) return [];
+  const learned = learnedStructuresSection(c.input.rows, c.input.arcs, c.figureId);
+  if (!learned) return [];
+  return [{ ...learned, blocks: learned.blocks.map((b) => (b.kind === 'figure' ? c.addFigure(b.figure) : b)) }];
+}
+
+/** compare.diagnostics: structure diagnostics stored per job. */
+function diagnosticsSection(c: ReportContext): Section[] {
+  const { s, input } = c;
+  if (!s.diagnostics.length) return [];
+  const blocks: Block[] = [];
+  for (const key of s.diagnostics) {
+    const t = input.structureInfo
+      ? diagnosticTable(c.tableId(`diagnostics-${key}`), key, input.rows, input.structureInfo, c.labels)
+      : null;
+    blocks.push(
+      ...(t
+        ? c.addTable(t)
+        : [{ kind: 'p' as const, text: `No job of this experiment stores ${key} (${diagnosticTitle(key)}).` }]),
+    );
+  }
+  return [{ title: 'Structure diagnostics', level: 2, blocks }];
+}
+
+/** reference: the published numbers and claims against ours, a summary and one section per file. */
+function reproductionSections(c: ReportContext): Section[] {
+  const { references } = c;
+  if (!references.length) return [];
+  const all: string[] = references.flatMap((r) => r.claims.map((cl) => cl.verdict));
+  const notEvaluable = all.filter((v) => v === 'not evaluable').length;
+  const sections: Section[] = [
+    {
+      title: 'Reproduction of published results',
+      level: 2,
+      blocks: [
+        {
+          kind: 'p',
+          text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.`,
+        },
+      ],
+    },
+  ];
+  for (const r of references) {
+    const t = referenceTable(
+      c.tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`),
+      r,
+      c.s.alpha,
+    );
+    const counts = (v: string): number =>
+      (r.claims as readonly { verdict: string }[]).filter((cl) => cl.verdict === v).length;
+    sections.push({
+      title: r.ref.title ?? r.ref.path,
+      level: 3,
+      blocks: [
+        {
+          kind: 'p',
+          text:
+            r.kind === 'claims'
+              ? `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).`
+              : `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).`,
+        },
+        ...c.addTable(t),
+      ],
     });
   }
+  return sections;
+}
 
-  if (input.failed.length) {
-    sections.push({
+function failedJobsSection(c: ReportContext): Section[] {
+  const { failed } = c.input;
+  if (!failed.length) return [];
+  return [
+    {
       title: 'Failed jobs',
       level: 2,
-      blocks: addTable({
-        id: tableId('failed-jobs'),
+      blocks: c.addTable({
+        id: c.tableId('failed-jobs'),
         caption: 'Jobs that failed; their folds are missing from the means above.',
         columns: [
           { header: 'dataset', align: 'l' },
@@ -854,7 +926,7 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
           { header: 'fold', align: 'r' },
           { header: 'error', align: 'l' },
         ],
-        rows: input.failed.map((f) => ({
+        rows: failed.map((f) => ({
           cells: [
             cell(f.dataset),
             cell(f.method),
@@ -864,18 +936,69 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
           ],
         })),
       }),
-    });
-  }
+    },
+  ];
+}
 
+/** The report's sections, in order. */
+const SECTIONS: readonly SectionBuilder[] = [
+  metricSections,
+  statisticsSections,
+  learningCurveSection,
+  learnedStructureSection,
+  diagnosticsSection,
+  reproductionSections,
+  failedJobsSection,
+];
+
+/** Runs the builders one after another (ids and figure order depend on it), concatenating their sections. */
+async function runBuilders(c: ReportContext, builders: readonly SectionBuilder[]): Promise<Section[]> {
+  const sections: Section[] = [];
+  for (const build of builders) sections.push(...(await build(c)));
+  return sections;
+}
+
+export async function buildReport(input: ReportInput): Promise<ReportDoc> {
+  const s = input.compare;
+  const labels = input.methods.map((m) => m.label);
+  const digits = s.digits ?? undefined;
+  const comparison = compareResults(input.rows, labels, s);
+  const tables: Table[] = [];
+  const figures: Figure[] = [];
+  const c: ReportContext = {
+    input,
+    s,
+    labels,
+    digits,
+    comparison,
+    summaries: REPORT_METRICS.map(
+      (m) => comparison.metrics.find((x) => x.metric.key === m.key)?.table ?? summarize(input.rows, labels, m, digits),
+    ),
+    references: input.reference.map((r) => evaluateReference(r, input.rows, labels, s, input.structureInfo)),
+    tableId: uniqueIds(),
+    figureId: uniqueIds(),
+    tables,
+    figures,
+    addTable(t) {
+      if (!t) return [];
+      tables.push(t);
+      return [{ kind: 'table', table: t }];
+    },
+    addFigure(f) {
+      figures.push(f);
+      return { kind: 'figure', figure: f };
+    },
+  };
+  const sections = await runBuilders(c, SECTIONS);
   return {
     title: `${input.experiment}: results`,
     experiment: input.experiment,
-    intro,
+    intro: introBlocks(input),
     sections,
     tables,
     figures,
     comparison,
-    references,
-    summaries,
+    references: c.references,
+    summaries: c.summaries,
   };
 }

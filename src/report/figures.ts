@@ -457,7 +457,10 @@ export async function foldBoxplotFigure(
       height: 150,
       mark: { type: 'boxplot', extent: 'min-max', size: 18 },
       encoding: {
-        x: { field: 'method', type: 'nominal', title: null, sort: [...methods], axis: { labels: false, ticks: false } },
+        // No x axis: it would carry neither labels nor ticks (the legend names the methods), and a faceted
+        // x axis sits in the column footers, so a last row with fewer panels showed its bare domain line
+        // under the empty cells.
+        x: { field: 'method', type: 'nominal', title: null, sort: [...methods], axis: null },
         y: { field: 'value', type: 'quantitative', title: null, scale: { zero: false } },
         color: {
           field: 'method',

@@ -15,13 +15,11 @@
  * classes' joints are equal has slope −1/r_0; the weights N_ijck − mean_c' N_ijc'k then contrast each
  * class with the average. Default N' = 0.5. Missing values: available case, as TAN's CMI.
  */
-import { registerStructure, type Params } from '../registry.js';
+import { defineParams, registerStructure } from '../registry.js';
 import type { Structure } from '../bn/structure.js';
 import { accumulatePairCodes, accumulatePairCodes4, attributeClassCodes, attributeClassCounts } from '../bn/counts.js';
 import { maximumArborescence } from '../bn/exact/arborescence.js';
 import { UserError } from '../util/errors.js';
-
-export type AcllTanParams = Params & { beta?: number; nprime?: number };
 
 /**
  * aCLL term of one attribute from counts t[(k * q + j) * C + c] (k: the attribute's value, j: its
@@ -62,26 +60,21 @@ export function acllTerm(
   return total;
 }
 
-export const acllTan = registerStructure<AcllTanParams>({
+export const acllTan = registerStructure({
   id: 'acll-tan',
   title: 'TAN maximising the approximate conditional log-likelihood (aCLL), exact over trees',
   citation:
     'Carvalho, Adão & Mateus (2013), Efficient approximation of the conditional relative entropy with applications to ' +
     'discriminative learning of Bayesian network classifiers, Entropy 15(7):2716–2735; Chu & Liu (1965), Edmonds (1967)',
-  params: {
-    type: 'object',
-    properties: {
-      beta: { type: 'number', description: 'β of aCLL (default −1/r_0, r_0 the number of classes)' },
-      nprime: { type: 'number', exclusiveMinimum: 0, description: "N', the floor of the modified counts" },
-    },
-    additionalProperties: false,
-  },
-  defaults: { nprime: 0.5 },
+  params: defineParams({
+    beta: { type: 'number', description: 'β of aCLL (default −1/r_0, r_0 the number of classes)' },
+    nprime: { type: 'number', exclusiveMinimum: 0, default: 0.5, description: "N', the floor of the modified counts" },
+  }),
   learn(train, params, ctx): Structure {
     const m = train.columns.length;
     const C = train.classCard;
     const beta = params.beta ?? -1 / C;
-    const nprime = params.nprime ?? 0.5;
+    const nprime = params.nprime;
     if (!Number.isFinite(beta)) throw new UserError(`acll-tan: beta must be a finite number, got ${beta}`);
     if (!(nprime > 0)) throw new UserError(`acll-tan: nprime must be > 0, got ${nprime}`);
     const parents: number[][] = [];

@@ -14,12 +14,10 @@
  * conditional tables are the same (F(y, x_i, x_j) + 1)/(F(y, x_i) + v_j).
  * With one attribute the only SPODE is naive Bayes. With missing values F counts the rows where X_i is observed.
  */
-import { registerStructure } from '../registry.js';
+import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount } from '../bn/data.js';
 import { naiveBayesStructure, type Structure, type StructureMember } from '../bn/structure.js';
 import { UserError } from '../util/errors.js';
-
-export type AodeParams = { frequencyLimit?: number };
 
 /** The SPODE with super-parent sp over m attributes. */
 export function spodeStructure(m: number, sp: number): Structure {
@@ -46,7 +44,7 @@ function valueCounts(col: Int32Array, card: number, n: number): Float64Array {
 /** Quadratic in the number of attributes (m SPODEs of m families each). */
 export const AODE_MAX_ATTRIBUTES = 500;
 
-export const aode = registerStructure<AodeParams>({
+export const aode = registerStructure({
   id: 'aode',
   title: 'Averaged one-dependence estimators (AODE)',
   citation:
@@ -55,22 +53,17 @@ export const aode = registerStructure<AodeParams>({
     'Frequency limit: `frequencyLimit` defaults to 1, as Weka (a super-parent value must occur in at least one ' +
     "training row); bnclassify's aode has no frequency limit, so set `frequencyLimit: 0` to reproduce it (with " +
     'that setting nb, aode and manb agree with bnclassify 0.4.8 to 2e-14 in every posterior on identical data and folds).',
-  params: {
-    type: 'object',
-    properties: {
-      frequencyLimit: {
-        type: 'integer',
-        minimum: 0,
-        description:
-          'A super-parent qualifies for a row when its value there occurs in at least this many training rows',
-      },
+  params: defineParams({
+    frequencyLimit: {
+      type: 'integer',
+      minimum: 0,
+      default: 1,
+      description: 'A super-parent qualifies for a row when its value there occurs in at least this many training rows',
     },
-    additionalProperties: false,
-  },
-  defaults: { frequencyLimit: 1 },
+  }),
   maxAttributes: AODE_MAX_ATTRIBUTES,
   learn(train, params) {
-    const limit = params.frequencyLimit ?? 1;
+    const limit = params.frequencyLimit;
     if (!Number.isInteger(limit) || limit < 0) {
       throw new UserError(`aode: frequencyLimit must be an integer >= 0, got ${String(limit)}`);
     }

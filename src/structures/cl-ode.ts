@@ -22,7 +22,7 @@
  * (bnclassify ignores its `root` argument and roots each tree at its first node, i.e. root 0).
  * Parent order: the class first, then the tree parent.
  */
-import { registerStructure } from '../registry.js';
+import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { pairwiseCmi } from '../bn/information.js';
@@ -30,7 +30,6 @@ import { forestWeight, maximumSpanningForest, orientForest } from '../bn/mst.js'
 import { UserError } from '../util/errors.js';
 
 export type OdeScore = 'loglik' | 'aic' | 'bic';
-export type ClOdeParams = { score?: OdeScore; root?: number; drop?: 'negative' | 'nonPositive' };
 
 const SCORES: readonly OdeScore[] = ['loglik', 'aic', 'bic'];
 
@@ -68,7 +67,7 @@ export function odeCheckRoot(id: string, root: number, m: number): void {
   }
 }
 
-export const clOde = registerStructure<ClOdeParams>({
+export const clOde = registerStructure({
   id: 'cl-ode',
   title: 'Chow–Liu one-dependence estimator (TAN by log-likelihood, FAN by AIC or BIC)',
   citation:
@@ -79,33 +78,31 @@ export const clOde = registerStructure<ClOdeParams>({
     'has weight exactly 0 with every other column (I = 0, d = 0); by default (`drop: negative`) those edges are ' +
     'kept and join the forest into one tree through that column; `drop: nonPositive` keeps only strictly ' +
     "positive edges (an arc only when it raises the score, the FAN papers' greedy rule). Ties as `tan`",
-  params: {
-    type: 'object',
-    properties: {
-      score: {
-        enum: SCORES,
-        description: 'Arc weight: loglik = I(Xi;Xj|C) (a tree); aic = N·I − d, bic = N·I − (ln N/2)·d (a forest)',
-      },
-      root: { type: 'integer', minimum: 0, description: 'Attribute index (0-based) rooting its tree' },
-      drop: {
-        enum: ['negative', 'nonPositive'],
-        description:
-          'Edges left out before Kruskal: negative (default; bnclassify, zero-weight edges kept) or nonPositive (only strictly positive edges)',
-      },
+  params: defineParams({
+    score: {
+      enum: SCORES,
+      default: 'loglik',
+      description: 'Arc weight: loglik = I(Xi;Xj|C) (a tree); aic = N·I − d, bic = N·I − (ln N/2)·d (a forest)',
     },
-    additionalProperties: false,
-  },
-  defaults: { score: 'loglik', root: 0 },
+    root: { type: 'integer', minimum: 0, default: 0, description: 'Attribute index (0-based) rooting its tree' },
+    drop: {
+      enum: ['negative', 'nonPositive'],
+      default: 'negative',
+      inKey: false, // added after results existed: a job that does not set it keeps its key
+      description:
+        'Edges left out before Kruskal: negative (default; bnclassify, zero-weight edges kept) or nonPositive (only strictly positive edges)',
+    },
+  }),
   learn(train, params, ctx) {
     const m = attributeCount(train);
-    const score = params.score ?? 'loglik';
-    const root = params.root ?? 0;
+    const score = params.score;
+    const root = params.root;
     if (!SCORES.includes(score))
       throw new UserError(`cl-ode: unknown score '${String(score)}' (known: ${SCORES.join(', ')})`);
     odeCheckRoot('cl-ode', root, m);
     if (m === 0) return { m, parents: [[]], info: { score, root, arcs: 0, weight: 0 } };
     const w = odeWeights(train, score, ctx.signal);
-    const drop = params.drop ?? 'negative';
+    const drop = params.drop;
     if (drop !== 'negative' && drop !== 'nonPositive')
       throw new UserError(`cl-ode: drop must be negative or nonPositive, got '${String(drop)}'`);
     const edges = maximumSpanningForest(m, w, { drop });

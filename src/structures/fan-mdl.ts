@@ -19,13 +19,11 @@
  * Per-component Kruskal equals one Kruskal run over the thresholded graph (its choices within a component
  * never depend on another component's edges), which is what is computed. Ties as in bn/mst.ts.
  */
-import { registerStructure } from '../registry.js';
+import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import { pairwiseCmi } from '../bn/information.js';
 import { forestWeight, maximumSpanningForest } from '../bn/mst.js';
 import { odeCheckRoot, odeForestStructure } from './cl-ode.js';
-
-export type FanMdlParams = { root?: number };
 
 /** Hamine & Helman's threshold T_R (nats) for an edge between attributes of cardinality ri, rj. */
 export function mdlThreshold(ri: number, rj: number, classCard: number, n: number): number {
@@ -51,23 +49,18 @@ export function thresholdedCosts(data: DiscreteData, signal?: AbortSignal): { co
   return { costs, kept };
 }
 
-export const fanMdl = registerStructure<FanMdlParams>({
+export const fanMdl = registerStructure({
   id: 'fan-mdl',
   title: 'Optimal MDL augmented Bayes network (forest-augmented naive Bayes, Hamine & Helman)',
   citation:
     'Hamine & Helman (2004), Learning optimal augmented Bayes networks, arXiv preprint, University of New Mexico; ' +
     'Keogh & Pazzani (1999), Learning augmented Bayesian classifiers, AISTATS',
-  params: {
-    type: 'object',
-    properties: {
-      root: { type: 'integer', minimum: 0, description: 'Attribute index (0-based) rooting its tree' },
-    },
-    additionalProperties: false,
-  },
-  defaults: { root: 0 },
+  params: defineParams({
+    root: { type: 'integer', minimum: 0, default: 0, description: 'Attribute index (0-based) rooting its tree' },
+  }),
   learn(train, params, ctx) {
     const m = attributeCount(train);
-    const root = params.root ?? 0;
+    const root = params.root;
     odeCheckRoot('fan-mdl', root, m);
     if (m === 0) return { m, parents: [[]], info: { root, arcs: 0, candidateEdges: 0, cost: 0 } };
     const { costs, kept } = thresholdedCosts(train, ctx.signal);

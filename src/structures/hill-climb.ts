@@ -25,7 +25,7 @@
  *   accept on such data).
  * - Start: the empty graph (default) or naive Bayes (`start: nb`, every attribute with the class as parent).
  */
-import { registerStructure } from '../registry.js';
+import { defineParams, paramDecls, registerStructure, type DeclaredParams } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { familyCounts, nodeCard, nodeColumn } from '../bn/counts.js';
@@ -506,54 +506,54 @@ export function hillClimb(data: DiscreteData, o: HillClimbOptions): HillClimbRes
   };
 }
 
-export type HillClimbParams = {
-  score?: ScoreName;
-  ess?: number;
-  maxParents?: number;
-  start?: 'empty' | 'nb';
-  tabu?: number;
-  maxIterations?: number;
-};
-
 /** Validates shared search parameters (the spec validator has checked types; this catches direct calls). */
 export function hillClimbSearchOptions(
   id: string,
-  p: HillClimbParams,
+  p: HillClimbSearchParams,
 ): { score: ScoreName; ess: number; maxParents: number; tabu: number; maxIterations: number } {
-  const score = p.score ?? 'bic';
+  const { score, ess, maxParents, tabu, maxIterations } = p;
   if (!SCORE_NAMES.includes(score))
     throw new UserError(`${id}: unknown score '${String(score)}' (known: ${SCORE_NAMES.join(', ')})`);
-  const ess = p.ess ?? 1;
   if (!(ess > 0) || !Number.isFinite(ess))
     throw new UserError(`${id}: ess must be a finite number > 0, got ${String(ess)}`);
-  const maxParents = p.maxParents ?? 3;
   if (!Number.isInteger(maxParents) || maxParents < 0)
     throw new UserError(`${id}: maxParents must be an integer >= 0, got ${String(maxParents)}`);
-  const tabu = p.tabu ?? 0;
   if (!Number.isInteger(tabu) || tabu < 0)
     throw new UserError(`${id}: tabu must be an integer >= 0, got ${String(tabu)}`);
-  const maxIterations = p.maxIterations ?? 0;
   if (!Number.isInteger(maxIterations) || maxIterations < 0) {
     throw new UserError(`${id}: maxIterations must be an integer >= 0, got ${String(maxIterations)}`);
   }
   return { score, ess, maxParents, tabu, maxIterations };
 }
 
-/** JSON-Schema properties shared by the search-based learners. */
-export const hillClimbParamSchema = {
+/** The parameters shared by the search-based learners (hill-climb, sparse-candidate). */
+export const HILL_CLIMB_SEARCH_PARAMS = paramDecls({
   score: {
     enum: [...SCORE_NAMES],
+    default: 'bic',
     description: 'Decomposable score: bic (LL − ½ ln N · d), aic (LL − d), bdeu, loglik',
   },
-  ess: { type: 'number', exclusiveMinimum: 0, description: 'Equivalent sample size of the BDeu score' },
-  maxParents: { type: 'integer', minimum: 0, description: 'Most parents of any node, the class included' },
+  ess: { type: 'number', exclusiveMinimum: 0, default: 1, description: 'Equivalent sample size of the BDeu score' },
+  maxParents: {
+    type: 'integer',
+    minimum: 0,
+    default: 3,
+    description: 'Most parents of any node, the class included',
+  },
   tabu: {
     type: 'integer',
     minimum: 0,
+    default: 0,
     description: 'Tabu list length (0 = plain hill climbing); also the patience in non-improving moves',
   },
-  maxIterations: { type: 'integer', minimum: 0, description: 'Most moves (0 = until no move improves the score)' },
-} as const;
+  maxIterations: {
+    type: 'integer',
+    minimum: 0,
+    default: 0,
+    description: 'Most moves (0 = until no move improves the score)',
+  },
+});
+export type HillClimbSearchParams = DeclaredParams<typeof HILL_CLIMB_SEARCH_PARAMS>;
 
 /** Summary diagnostics of a learned general DAG. */
 export function generalDagInfo(parents: readonly (readonly number[])[]): {
@@ -577,26 +577,21 @@ export function generalDagInfo(parents: readonly (readonly number[])[]): {
   return { arcs, classParents: parents[cls]!.length, classChildren, markovBlanket: mb.size };
 }
 
-export const hillClimbLearner = registerStructure<HillClimbParams>({
+export const hillClimbLearner = registerStructure({
   id: 'hill-climb',
   title: 'General BN by steepest-ascent hill climbing (add/delete/reverse arcs; BIC, AIC or BDeu)',
   citation:
     'Heckerman, Geiger & Chickering (1995), Learning Bayesian networks: the combination of knowledge and statistical ' +
     'data, Machine Learning 20:197–243; Scutari (2010), Learning Bayesian networks with the bnlearn R package, ' +
     'Journal of Statistical Software 35(3) (hc, tabu)',
-  params: {
-    type: 'object',
-    properties: {
-      ...hillClimbParamSchema,
-      start: { enum: ['empty', 'nb'], description: 'Initial graph: empty, or naive Bayes' },
-    },
-    additionalProperties: false,
-  },
-  defaults: { score: 'bic', ess: 1, maxParents: 3, start: 'empty', tabu: 0, maxIterations: 0 },
+  params: defineParams({
+    ...HILL_CLIMB_SEARCH_PARAMS,
+    start: { enum: ['empty', 'nb'], default: 'empty', description: 'Initial graph: empty, or naive Bayes' },
+  }),
   learn(train, params, ctx): Structure {
     const opts = hillClimbSearchOptions('hill-climb', params);
     const m = attributeCount(train);
-    const start = params.start ?? 'empty';
+    const start = params.start;
     if (start !== 'empty' && start !== 'nb')
       throw new UserError(`hill-climb: start must be 'empty' or 'nb', got '${String(start)}'`);
     if (start === 'nb' && opts.maxParents < 1 && m > 0)

@@ -8,32 +8,26 @@
  * Folds, accuracy, ties, smoothing and missing values: src/structures/search/. Defaults k = 5, epsilon = 0,
  * smooth = 1 as tan-hc and kdbk = 2 as bnclassify (whose epsilon and smooth defaults are 0.01 and 0).
  */
-import { registerStructure } from '../registry.js';
+import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, type OdeWrapperParams } from './search/common.js';
+import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS } from './search/common.js';
 import { kdbStep, semiNaiveStructure, SEMI_NAIVE_NOTES } from './search/semi-naive.js';
 
-export type KdbHcParams = OdeWrapperParams & { kdbk?: number };
-
-export const kdbHc = registerStructure<KdbHcParams>({
+export const kdbHc = registerStructure({
   id: 'kdb-hc',
   title: 'kDB by greedy hill-climbing on cross-validated accuracy (bnclassify kdb)',
   citation:
     'Sahami (1996), Learning limited dependence Bayesian classifiers, KDD; the greedy wrapper of bnclassify kdb ' +
     '(Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2)), after Keogh & Pazzani (2002)',
   notes: SEMI_NAIVE_NOTES,
-  params: {
+  params: defineParams({
     ...WRAPPER_PARAMS,
-    properties: {
-      ...WRAPPER_PARAMS.properties,
-      kdbk: { type: 'integer', minimum: 1, description: 'Most attribute parents per attribute' },
-    },
-  },
-  defaults: { k: 5, epsilon: 0, smooth: 1, kdbk: 2 },
+    kdbk: { type: 'integer', minimum: 1, default: 2, description: 'Most attribute parents per attribute' },
+  }),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {
-    const kdbk = params.kdbk ?? 2;
+    const kdbk = params.kdbk;
     if (!Number.isInteger(kdbk) || kdbk < 1)
       throw new UserError(`kdb-hc: kdbk must be an integer >= 1, got ${String(kdbk)}`);
     const init = Array.from({ length: attributeCount(train) }, () => [] as number[]);

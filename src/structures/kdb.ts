@@ -12,14 +12,12 @@
  * as equal; equal MI goes to the lower attribute index, equal CMI to the parent earlier in the MI order
  * (Petal's rule). The group's code sorts float32 values with an unstable sort, so its ties are arbitrary.
  */
-import { registerStructure } from '../registry.js';
+import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { mutualInformation, pairwiseCmi } from '../bn/information.js';
 import { WEIGHT_TIE_TOLERANCE } from '../bn/mst.js';
 import { UserError } from '../util/errors.js';
-
-export type KdbParams = { k?: number };
 
 /**
  * Items sorted by decreasing value; values within WEIGHT_TIE_TOLERANCE (relative, anchored at the largest
@@ -101,22 +99,23 @@ export function kdbIntParam(id: string, name: string, k: unknown, min: number, m
   return k;
 }
 
-export const kdb = registerStructure<KdbParams>({
+export const kdb = registerStructure({
   id: 'kdb',
   title: 'k-dependence Bayesian classifier (attributes ordered by MI, parents by CMI)',
   citation:
     'Sahami (1996), Learning limited dependence Bayesian classifiers, KDD-96, 335–338; ordering and ties as in ' +
     'Martínez, Webb, Chen & Zaidi (2016), Scalable learning of Bayesian network classifiers, JMLR 17(44)',
-  params: {
-    type: 'object',
-    properties: {
-      k: { type: 'integer', minimum: 1, maximum: 5, description: 'Maximum number of attribute parents per attribute' },
+  params: defineParams({
+    k: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 5,
+      default: 1,
+      description: 'Maximum number of attribute parents per attribute',
     },
-    additionalProperties: false,
-  },
-  defaults: { k: 1 },
+  }),
   learn(train, params, ctx) {
-    const k = kdbIntParam('kdb', 'k', params.k ?? 1, 1, 5);
+    const k = kdbIntParam('kdb', 'k', params.k, 1, 5);
     const m = attributeCount(train);
     if (m === 0) return { m, parents: [[]], info: { k, arcs: 0, first: '' } };
     const order = miOrder(train);

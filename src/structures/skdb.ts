@@ -30,13 +30,11 @@
  * Memory: one attribute's tree at a time (arrays of at most N contexts per depth) and the N × (maxK+1) × C
  * running posteriors.
  */
-import { registerStructure } from '../registry.js';
+import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { pairwiseCmi } from '../bn/information.js';
 import { kdbIntParam, kdbAttributeParents, miOrder } from './kdb.js';
-
-export type SkdbParams = { maxK?: number };
 
 export interface SkdbSelection {
   readonly order: number[];
@@ -210,27 +208,23 @@ export function skdbSelect(data: DiscreteData, maxK: number, signal?: AbortSigna
   return { order, parentsOf, rmse, rmseClassOnly, nStar: bestPos + 1, kStar };
 }
 
-export const skdb = registerStructure<SkdbParams>({
+export const skdb = registerStructure({
   id: 'skdb',
   title: 'Selective kDB (attributes and k chosen by leave-one-out RMSE)',
   citation:
     'Martínez, Webb, Chen & Zaidi (2016), Scalable learning of Bayesian network classifiers, JMLR 17(44):1–35; ' +
     'k-selective variant as used by Petitjean, Buntine, Webb & Zaidi (2018), Machine Learning 107:1303–1331',
-  params: {
-    type: 'object',
-    properties: {
-      maxK: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 5,
-        description: 'Largest number of attribute parents considered (k* ≤ maxK)',
-      },
+  params: defineParams({
+    maxK: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 5,
+      default: 5,
+      description: 'Largest number of attribute parents considered (k* ≤ maxK)',
     },
-    additionalProperties: false,
-  },
-  defaults: { maxK: 5 },
+  }),
   learn(train, params, ctx): Structure {
-    const maxK = kdbIntParam('skdb', 'maxK', params.maxK ?? 5, 1, 5);
+    const maxK = kdbIntParam('skdb', 'maxK', params.maxK, 1, 5);
     const m = attributeCount(train);
     if (m === 0 || train.n === 0) {
       return { m, parents: [...Array.from({ length: m }, () => [m]), []], info: { maxK, nStar: m, kStar: 0 } };

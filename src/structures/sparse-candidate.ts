@@ -20,26 +20,14 @@
  * Cost: every round needs the pair tables of all (m + 1)² / 2 node pairs, O(m² n); the empirical ones are
  * counted once and kept (up to MAX_CACHED_PAIR_CELLS cells), the sample's are counted each round.
  */
-import { registerStructure } from '../registry.js';
+import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { accumulatePairCodes, accumulatePairCodes4, nodeCard, nodeColumn } from '../bn/counts.js';
 import { cptRowOffset, cptTable, fitCptModel, smoothedLogProbs, type CptModel } from '../bn/cpt.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
-import {
-  generalDagInfo,
-  hillClimb,
-  hillClimbSearchOptions,
-  hillClimbParamSchema,
-  type HillClimbParams,
-} from './hill-climb.js';
-
-export type SparseCandidateParams = Omit<HillClimbParams, 'start'> & {
-  k?: number;
-  maxRounds?: number;
-  samples?: number;
-};
+import { generalDagInfo, hillClimb, hillClimbSearchOptions, HILL_CLIMB_SEARCH_PARAMS } from './hill-climb.js';
 
 /**
  * Calls visit(i, j, tables) for every node pair i < j with, for each source (same nodes and cardinalities,
@@ -281,37 +269,33 @@ export function candidateSets(measure: Float64Array, parents: readonly (readonly
   });
 }
 
-export const sparseCandidate = registerStructure<SparseCandidateParams>({
+export const sparseCandidate = registerStructure({
   id: 'sparse-candidate',
   title: 'General BN by Sparse Candidate (restrict to k candidate parents by MI/discrepancy; hill-climb; iterate)',
   citation:
     'Friedman, Nachman & Pe\'er (1999), Learning Bayesian network structure from massive datasets: the "Sparse ' +
     'Candidate" algorithm, UAI 1999, 206–215',
-  params: {
-    type: 'object',
-    properties: {
-      ...hillClimbParamSchema,
-      k: { type: 'integer', minimum: 1, description: 'Candidate parents per node' },
-      maxRounds: { type: 'integer', minimum: 1, description: 'Most restrict/maximize rounds' },
-      samples: {
-        type: 'integer',
-        minimum: 0,
-        description: 'Forward samples for the discrepancy measure (0 = as many as training rows)',
-      },
+  params: defineParams({
+    ...HILL_CLIMB_SEARCH_PARAMS,
+    k: { type: 'integer', minimum: 1, default: 5, description: 'Candidate parents per node' },
+    maxRounds: { type: 'integer', minimum: 1, default: 10, description: 'Most restrict/maximize rounds' },
+    samples: {
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+      description: 'Forward samples for the discrepancy measure (0 = as many as training rows)',
     },
-    additionalProperties: false,
-  },
-  defaults: { score: 'bic', ess: 1, maxParents: 3, tabu: 0, maxIterations: 0, k: 5, maxRounds: 10, samples: 0 },
+  }),
   learn(train, params, ctx): Structure {
     const opts = hillClimbSearchOptions('sparse-candidate', params);
-    const k = params.k ?? 5;
+    const k = params.k;
     if (!Number.isInteger(k) || k < 1)
       throw new UserError(`sparse-candidate: k must be an integer >= 1, got ${String(k)}`);
-    const maxRounds = params.maxRounds ?? 10;
+    const maxRounds = params.maxRounds;
     if (!Number.isInteger(maxRounds) || maxRounds < 1) {
       throw new UserError(`sparse-candidate: maxRounds must be an integer >= 1, got ${String(maxRounds)}`);
     }
-    const samplesParam = params.samples ?? 0;
+    const samplesParam = params.samples;
     if (!Number.isInteger(samplesParam) || samplesParam < 0) {
       throw new UserError(`sparse-candidate: samples must be an integer >= 0, got ${String(samplesParam)}`);
     }

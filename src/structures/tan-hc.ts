@@ -26,18 +26,17 @@
  * maxAttributes = 200. With fewer rows than k the folds are the rows (leave-one-out); with fewer than two
  * rows there is nothing to cross-validate and naive Bayes is returned.
  */
-import { registerStructure } from '../registry.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, type OdeWrapperParams } from './search/common.js';
+import { defineParams, registerStructure } from '../registry.js';
+import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS } from './search/common.js';
 import { wrapperStructure } from './search/ode-search.js';
 
-export const tanHc = registerStructure<OdeWrapperParams>({
+export const tanHc = registerStructure({
   id: 'tan-hc',
   title: 'TAN by greedy hill-climbing on cross-validated accuracy (augmenting arcs)',
   citation:
     'Keogh & Pazzani (2002), Learning the structure of augmented Bayesian classifiers, International Journal on ' +
     'Artificial Intelligence Tools 11(4):587–601; as bnclassify tan_hc (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))',
-  params: WRAPPER_PARAMS,
-  defaults: { k: 5, epsilon: 0, smooth: 1 },
+  params: defineParams(WRAPPER_PARAMS),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {
     return wrapperStructure(train, params, ctx, 'tan-hc', false);

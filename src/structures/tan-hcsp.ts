@@ -10,18 +10,17 @@
  * Folds, accuracy, smoothing (α = `smooth`, default 1), missing values and caching are those of tan-hc
  * (src/structures/tan-hc.ts).
  */
-import { registerStructure } from '../registry.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS, type OdeWrapperParams } from './search/common.js';
+import { defineParams, registerStructure } from '../registry.js';
+import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS } from './search/common.js';
 import { wrapperStructure } from './search/ode-search.js';
 
-export const tanHcsp = registerStructure<OdeWrapperParams>({
+export const tanHcsp = registerStructure({
   id: 'tan-hcsp',
   title: 'TAN by the SuperParent hill-climbing search on cross-validated accuracy',
   citation:
     'Keogh & Pazzani (2002), Learning the structure of augmented Bayesian classifiers, International Journal on ' +
     'Artificial Intelligence Tools 11(4):587–601; as bnclassify tan_hcsp (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))',
-  params: WRAPPER_PARAMS,
-  defaults: { k: 5, epsilon: 0, smooth: 1 },
+  params: defineParams(WRAPPER_PARAMS),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {
     return wrapperStructure(train, params, ctx, 'tan-hcsp', true);

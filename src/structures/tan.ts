@@ -10,14 +10,12 @@
  * explanatory variable, so the default reproduces both.
  * Parent order: the class first, then the tree parent.
  */
-import { registerStructure } from '../registry.js';
+import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { pairwiseCmi } from '../bn/information.js';
 import { odeCheckRoot } from './cl-ode.js';
 import { forestWeight, maximumSpanningForest, orientForest } from '../bn/mst.js';
-
-export type TanParams = { root?: number };
 
 /** Builds the TAN structure from a pairwise weight matrix (m × m) and a root. */
 export function tanFromWeights(m: number, weights: Float64Array, root: number): Structure {
@@ -30,7 +28,7 @@ export function tanFromWeights(m: number, weights: Float64Array, root: number): 
   return { m, parents, info: { root, treeWeight: forestWeight(m, weights, edges), treeArcs: edges.length } };
 }
 
-export const tan = registerStructure<TanParams>({
+export const tan = registerStructure({
   id: 'tan',
   title: 'Tree-augmented naive Bayes (Chow–Liu tree on I(Xi;Xj|C))',
   citation: 'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163',
@@ -40,17 +38,17 @@ export const tan = registerStructure<TanParams>({
     "always a spanning tree. bnclassify's tan_cl agrees except where two trees have exactly equal weight: its " +
     "order among equal weights comes from Boost's Kruskal (a priority queue on negated weights, via RBGL) and " +
     'is not reproduced (no `tie: bnclassify` option, since it could not be checked against bnclassify here)',
-  params: {
-    type: 'object',
-    properties: {
-      root: { type: 'integer', minimum: 0, description: 'Attribute index (0-based) at which the tree is rooted' },
+  params: defineParams({
+    root: {
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+      description: 'Attribute index (0-based) at which the tree is rooted',
     },
-    additionalProperties: false,
-  },
-  defaults: { root: 0 },
+  }),
   learn(train, params, ctx) {
     const m = attributeCount(train);
-    const root = params.root ?? 0;
+    const root = params.root;
     odeCheckRoot('tan', root, m);
     const { cmi } = pairwiseCmi(train, ctx.signal);
     return tanFromWeights(m, cmi, root);

@@ -11,7 +11,7 @@
 import { describe, it, expect } from 'vitest';
 import '../../src/structures/index.js';
 import { fitHdpModel, hdp, hdpSettings } from '../../src/estimators/hdp/index.js';
-import { compatible, getEstimator, getStructure, withDefaults } from '../../src/registry.js';
+import { compatible, completeParams, getEstimator, getStructure, withDefaults } from '../../src/registry.js';
 import { parseSpec } from '../../src/spec/load.js';
 import { discreteFromArrays, selectRows, type DiscreteData } from '../../src/bn/data.js';
 import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
@@ -46,7 +46,7 @@ function byHand(train: DiscreteData, s: Structure, test: DiscreteData, seed: str
   const out = new Float64Array(test.n * test.classCard);
   members.forEach((mem, q) => {
     const d = mem.rows ? selectRows(train, mem.rows) : train;
-    const p = fitHdpModel(d, mem.structure, hdpSettings(PARAMS), {
+    const p = fitHdpModel(d, mem.structure, hdpSettings(completeParams(hdp, PARAMS)), {
       rng: new Rng(seed).derive(`structure/${q}`),
     }).posterior(test);
     const w = mem.weight / total;
@@ -83,10 +83,10 @@ describe('hdp fits ensemble members on their own rows', () => {
     const p = hdp.fit(train, s, PARAMS, { rng: new Rng('disjoint') }).posterior(test);
     // Separately: member 0 on the even rows with seed stream structure/0, member 1 on the odd rows with
     // structure/1, then ½ P_0 + ½ P_1 — bit for bit.
-    const pe = fitHdpModel(selectRows(train, even), tanish, hdpSettings(PARAMS), {
+    const pe = fitHdpModel(selectRows(train, even), tanish, hdpSettings(completeParams(hdp, PARAMS)), {
       rng: new Rng('disjoint').derive('structure/0'),
     }).posterior(test);
-    const po = fitHdpModel(selectRows(train, odd), naiveBayesStructure(4), hdpSettings(PARAMS), {
+    const po = fitHdpModel(selectRows(train, odd), naiveBayesStructure(4), hdpSettings(completeParams(hdp, PARAMS)), {
       rng: new Rng('disjoint').derive('structure/1'),
     }).posterior(test);
     const want = new Float64Array(pe.length);

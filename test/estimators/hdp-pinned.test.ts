@@ -25,6 +25,7 @@ import {
   hdpSettings,
   type HdpParams,
 } from '../../src/estimators/hdp/index.js';
+import { completeParams } from '../../src/registry.js';
 import { Rng } from '../../src/util/rng.js';
 
 function shipped(name: string): DiscreteData {
@@ -46,7 +47,7 @@ function fnv(p: Float64Array | Int32Array): string {
 }
 
 // Recorded from the implementation at commit a38a8bd, which the Table 1 test validates.
-const CASES: { name: string; k: number; params: HdpParams; rows: number; hash: string; first: number[] }[] = [
+const CASES: { name: string; k: number; params: Partial<HdpParams>; rows: number; hash: string; first: number[] }[] = [
   {
     name: 'car',
     k: 2,
@@ -137,7 +138,9 @@ describe('HDP posteriors are bit-identical to commit a38a8bd for a fixed seed', 
       [d.classCard, d.cards[4]!, d.cards[3]!],
       d.n,
     );
-    const settings = hdpSettings({ iterations: 300, tying: 'none', prior: 'paper', concentrationEvery: 1 });
+    const settings = hdpSettings(
+      completeParams(hdp, { iterations: 300, tying: 'none', prior: 'paper', concentrationEvery: 1 }),
+    );
     for (const logWeights of [true, false]) {
       tree.sample(settings, new LogStirlingCache(), new Variates(new Rng('pin/tree')), undefined, logWeights);
       expect(tree.size).toBe(41);

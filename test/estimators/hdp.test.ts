@@ -21,11 +21,15 @@ import {
   hdpSettings,
   type HdpParams,
 } from '../../src/estimators/hdp/index.js';
+import { completeParams } from '../../src/registry.js';
 import { UserError } from '../../src/util/errors.js';
 import { Rng } from '../../src/util/rng.js';
 import { discreteFromArrays, MISSING, type DiscreteData } from '../../src/bn/data.js';
 import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
 import { MixtureModel } from '../../src/bn/inference.js';
+
+/** The sampler settings for some parameters, the others at their defaults (as the registry fills them). */
+const settings = (p: Partial<HdpParams>) => hdpSettings(completeParams(hdp, p));
 
 /** Exact S(n, t) for n ≤ N by the recurrence, as BigInt. */
 function exactStirling(N: number): bigint[][] {
@@ -258,11 +262,7 @@ describe('context tree', () => {
       x[r] = (a[r]! + (rng.next() < 0.6 ? b[r]! : rng.int(3))) % 3;
     }
     const tr = new ContextTree(x, 3, [a, b], [3, 4], N);
-    tr.sample(
-      hdpSettings({ iterations: 300, tying: 'same-parent' }),
-      new LogStirlingCache(),
-      new Variates(new Rng('s')),
-    );
+    tr.sample(settings({ iterations: 300, tying: 'same-parent' }), new LogStirlingCache(), new Variates(new Rng('s')));
     const K = 3;
     for (let i = 0; i < tr.size; i++) {
       for (let k = 0; k < K; k++) {
@@ -285,7 +285,7 @@ describe('context tree', () => {
 
   it('the ratio products draw the same chain as the log-space weights (same seed)', () => {
     for (const d of [D1, D2]) {
-      const s = hdpSettings({ iterations: 3000, tying: 'none', concentrationEvery: 1 });
+      const s = settings({ iterations: 3000, tying: 'none', concentrationEvery: 1 });
       const a = tree1(d);
       const b = tree1(d);
       a.sample(s, new LogStirlingCache(), new Variates(new Rng('same')));
@@ -297,8 +297,8 @@ describe('context tree', () => {
 });
 
 /** Mean and sd over seeds of p(X = 0 | y = 0), p(X = 0 | y = 1) and the root's p(X = 0). */
-function table1Runs(d: { x: Int32Array; y: Int32Array }, params: HdpParams, seeds: number) {
-  const s = hdpSettings(params);
+function table1Runs(d: { x: Int32Array; y: Int32Array }, params: Partial<HdpParams>, seeds: number) {
+  const s = settings(params);
   const runs: number[][] = [];
   for (let seed = 0; seed < seeds; seed++) {
     const tr = tree1(d);
@@ -319,7 +319,7 @@ function within(mean: number, ref: number, sd: number): void {
 }
 
 describe('paper Table 1 (NB worked example): 50,000 iterations, no tying, concentrations every iteration', () => {
-  const base: HdpParams = { iterations: 50000, tying: 'none', concentrationEvery: 1 };
+  const base: Partial<HdpParams> = { iterations: 50000, tying: 'none', concentrationEvery: 1 };
 
   it('paper prior ν0 = μ0 = 0 reproduces Table 1: D1 [0.89, 0.79], D2 [0.86, 0.34]', () => {
     // reference §2 (30 seeds): D1 0.888 (0.003), 0.795 (0.0002); D2 0.858 (0.005), 0.342 (0.001); roots 0.705, 0.557
@@ -384,7 +384,7 @@ describe("heart-attack toy data (authors' Test2LevelsExampleHeartAttack), code d
     ];
     const sums = new Array<number>(queries.length).fill(0);
     const seeds = 20;
-    const s = hdpSettings({});
+    const s = settings({});
     for (let seed = 0; seed < seeds; seed++) {
       const tr = new ContextTree(cols[0]!, 2, [cols[1]!, cols[2]!], [2, 3], table.length);
       tr.sample(s, new LogStirlingCache(), new Variates(new Rng(`heart/${seed}`)));
@@ -430,11 +430,11 @@ describe('the estimator', () => {
       maxConcentration: 4000,
       window: 10,
     });
-    const s = hdpSettings({});
+    const s = settings({});
     expect(s.burnIn).toBe(500);
-    expect(hdpSettings({ iterations: 50000 }).burnIn).toBe(1000);
+    expect(settings({ iterations: 50000 }).burnIn).toBe(1000);
     expect([s.priorShape, s.priorRate]).toEqual([2, 1]);
-    expect([hdpSettings({ prior: 'paper' }).priorShape, hdpSettings({ prior: 'paper' }).priorRate]).toEqual([0, 0]);
+    expect([settings({ prior: 'paper' }).priorShape, settings({ prior: 'paper' }).priorRate]).toEqual([0, 0]);
     for (const bad of [
       { iterations: 0 },
       { iterations: 10, burnIn: 10 },
@@ -443,7 +443,7 @@ describe('the estimator', () => {
       { classPrior: 'mle' },
       { initialConcentration: 5000 },
     ]) {
-      expect(() => hdpSettings(bad as HdpParams)).toThrow(UserError);
+      expect(() => settings(bad as Partial<HdpParams>)).toThrow(UserError);
     }
   });
 
@@ -470,7 +470,7 @@ describe('the estimator', () => {
   it('complete rows use the trees; the written-out CPTs (with back-off) give the same posteriors', () => {
     const train = data('train', 300);
     const test = data('test', 80);
-    const model = fitHdpModel(train, tanish, hdpSettings({ iterations: 300 }), ctx('m'));
+    const model = fitHdpModel(train, tanish, settings({ iterations: 300 }), ctx('m'));
     const viaTrees = model.posterior(test);
     const viaCpts = model.materialize().posterior(test);
     for (let i = 0; i < viaTrees.length; i++) expect(viaTrees[i]).toBeCloseTo(viaCpts[i]!, 12);
@@ -488,7 +488,7 @@ describe('the estimator', () => {
       classes.push(base.classColumn[r]!);
     }
     const train = discreteFromArrays({ cards: [3, 2, 3], rows, classes, classCard: 2 });
-    const model = fitHdpModel(train, tanish, hdpSettings({ iterations: 200 }), ctx('b')) as HdpModel;
+    const model = fitHdpModel(train, tanish, settings({ iterations: 200 }), ctx('b')) as HdpModel;
     const fam = model.families[1]!;
     expect(fam.branch).toEqual([3, 0]);
     const tree = fam.tree!;
@@ -506,7 +506,7 @@ describe('the estimator', () => {
     const train = data('train', 300);
     const test = data('test', 60, 0.3);
     for (let a = 0; a < 3; a++) test.columns[a]![0] = MISSING;
-    const model = fitHdpModel(train, tanish, hdpSettings({ iterations: 200 }), ctx('x'));
+    const model = fitHdpModel(train, tanish, settings({ iterations: 200 }), ctx('x'));
     const p = model.posterior(test);
     const q = model.materialize().posterior(test);
     for (let i = 0; i < p.length; i++) expect(p[i]).toBeCloseTo(q[i]!, 12);
@@ -521,7 +521,7 @@ describe('the estimator', () => {
     const model = fitHdpModel(
       train,
       naiveBayesStructure(1),
-      hdpSettings({ iterations: 4000, tying: 'none', concentrationEvery: 1, prior: 'paper' }),
+      settings({ iterations: 4000, tying: 'none', concentrationEvery: 1, prior: 'paper' }),
       ctx('nb'),
     );
     const theta = Math.exp(model.families[0]!.logp[model.families[0]!.tree!.find([0]) * 2]!);
@@ -533,7 +533,7 @@ describe('the estimator', () => {
     const train = data('train', 300);
     // X2 has no class parent here: constant in c, but part of the joint.
     const s: Structure = { m: 3, parents: [[3], [3, 0], [1], []] };
-    const model = fitHdpModel(train, s, hdpSettings({ iterations: 200 }), ctx('j'));
+    const model = fitHdpModel(train, s, settings({ iterations: 200 }), ctx('j'));
     for (const test of [data('test', 40), data('test', 40, 0.3)]) {
       const a = model.logJoint(test);
       const b = model.materialize().logJoint(test);
@@ -557,10 +557,10 @@ describe('the estimator', () => {
     for (let r = 0; r < 10; r++) expect(p[2 * r]! + p[2 * r + 1]!).toBeCloseTo(1, 12);
     // combine 'joint': P(c | x) ∝ Σ_k w_k P_k(c, x), from the members fitted with the same seed streams
     const joint = hdp.fit(train, { ...s, combine: 'joint' }, { iterations: 100 }, ctx('e')).posterior(test);
-    const m0 = fitHdpModel(train, tanish, hdpSettings({ iterations: 100 }), {
+    const m0 = fitHdpModel(train, tanish, settings({ iterations: 100 }), {
       rng: new Rng('e').derive('structure/0'),
     }).logJoint(test);
-    const m1 = fitHdpModel(train, naiveBayesStructure(3), hdpSettings({ iterations: 100 }), {
+    const m1 = fitHdpModel(train, naiveBayesStructure(3), settings({ iterations: 100 }), {
       rng: new Rng('e').derive('structure/1'),
     }).logJoint(test);
     for (let r = 0; r < 10; r++) {

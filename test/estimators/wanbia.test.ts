@@ -61,7 +61,7 @@ describe('the WANBIA objective', () => {
 describe('WANBIA weights', () => {
   it('improve the training CLL over naive Bayes and satisfy the KKT conditions of the box [0, 1]', () => {
     const d = data('kkt', 400);
-    const { tables, weights, optimizer } = wanbiaWeights(d, 1);
+    const { tables, weights, optimizer } = wanbiaWeights(d, 1, 100, undefined, 'zaidi');
     const g = new Float64Array(4);
     const f = wanbiaObjective(tables, d, weights, g);
     expect(f).toBeCloseTo(optimizer.f, 9);
@@ -106,7 +106,7 @@ describe('WANBIA weights', () => {
     }
     const sStar = (lo + hi) / 2;
     expect(sStar).toBeGreaterThan(0.2);
-    const { weights } = wanbiaWeights(d, 1);
+    const { weights } = wanbiaWeights(d, 1, 100, undefined, 'zaidi');
     expect(weights[0]! + weights[1]! + weights[2]!).toBeCloseTo(sStar, 4);
   });
 
@@ -114,7 +114,7 @@ describe('WANBIA weights', () => {
     const d = data('model', 200);
     const model = wanbia.fit(d, naiveBayesStructure(4), {}, ctx) as WeightedNaiveBayes;
     expect(model).toBeInstanceOf(WeightedNaiveBayes);
-    expect([...model.weights]).toEqual([...wanbiaWeights(d, 1).weights]);
+    expect([...model.weights]).toEqual([...wanbiaWeights(d, 1, 100, undefined, 'zaidi').weights]);
     const allMissing = discreteFromArrays({
       cards: [3, 3, 2, 4],
       rows: [[-1, -1, -1, -1]],
@@ -182,6 +182,6 @@ describe("variant: bnclassify (tables θ^w renormalised per class; bnclassify's 
     const got = bn.posterior(dd);
     for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(expected[i]!, 14);
     const def = wanbia.fit(dd, s, {}, ctx) as WeightedNaiveBayes;
-    expect([...def.weights]).toEqual([...wanbiaWeights(dd, 1).weights]);
+    expect([...def.weights]).toEqual([...wanbiaWeights(dd, 1, 100, undefined, 'zaidi').weights]);
   });
 });

@@ -18,11 +18,11 @@
  *                         θ_y; the paper does not say. 'hdp': the class node gets a context tree like
  *                         any other node (without parents that is (n_y + c0/C)/(N + c0), c0 the root's).
  */
-import { registerEstimator } from '../../registry.js';
+import { defineParams, registerEstimator, type ParamsOf } from '../../registry.js';
 import { fitEnsemble } from '../../bn/cpt.js';
 import { UserError } from '../../util/errors.js';
 import { LogStirlingCache } from './stirling.js';
-import { fitHdpModel, type ClassPrior, type HdpSettings } from './model.js';
+import { fitHdpModel, type HdpSettings } from './model.js';
 import type { Tying } from './tree.js';
 
 export { LogStirlingCache, logAdd } from './stirling.js';
@@ -38,48 +38,94 @@ export {
   type ClassPrior,
 } from './model.js';
 
-export type HdpParams = {
-  iterations?: number;
-  burnIn?: number;
-  tying?: Tying;
-  prior?: 'code' | 'paper';
-  concentrationEvery?: number;
-  maxConcentration?: number;
-  initialConcentration?: number;
-  window?: number;
-  classPrior?: ClassPrior;
-};
-
 const TYINGS: readonly Tying[] = ['none', 'same-parent', 'level', 'single'];
 
-/** Resolves parameters (defaults as above) into sampler settings; bad values are a UserError. */
+const HDP_PARAMS = defineParams({
+  iterations: {
+    type: 'integer',
+    minimum: 1,
+    default: 5000,
+    description: 'Gibbs iterations (code default 5000; the paper 50,000)',
+  },
+  burnIn: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Iterations before averaging starts (default min(1000, iterations/10))',
+  },
+  tying: {
+    type: 'string',
+    enum: [...TYINGS],
+    default: 'level',
+    description: 'Which nodes share a concentration (default level)',
+  },
+  prior: {
+    type: 'string',
+    enum: ['code', 'paper'],
+    default: 'code',
+    description:
+      "Concentration prior: 'code' Gamma(2, rate 1) as the authors' code (default); 'paper' improper ν0 = μ0 = 0",
+  },
+  concentrationEvery: {
+    type: 'integer',
+    minimum: 1,
+    default: 5,
+    description: 'Sample concentrations every f iterations (code default 5; the paper samples every iteration, 1)',
+  },
+  maxConcentration: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    default: 4000,
+    description: 'Cap on concentrations (code: 4000)',
+  },
+  initialConcentration: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    default: 2,
+    description: 'Initial concentration, also the fixed root value (2)',
+  },
+  window: {
+    type: 'integer',
+    minimum: 1,
+    default: 10,
+    description: 'Pseudo-counts move within ±window per iteration (10)',
+  },
+  classPrior: {
+    type: 'string',
+    enum: ['m-estimate', 'hdp'],
+    default: 'm-estimate',
+    description: "Class distribution: 'm-estimate' (n_y + 1/C)/(N + 1) as the authors' BNC code (default), or 'hdp'",
+  },
+});
+export type HdpParams = ParamsOf<typeof HDP_PARAMS>;
+
+/** Resolves parameters (defaults as declared) into sampler settings; bad values are a UserError. */
 export function hdpSettings(params: HdpParams): HdpSettings {
-  const iterations = params.iterations ?? 5000;
+  const iterations = params.iterations;
   if (!Number.isInteger(iterations) || iterations < 1)
     throw new UserError(`hdp: iterations must be an integer >= 1, got ${iterations}`);
   const burnIn = params.burnIn ?? Math.min(1000, Math.floor(iterations / 10));
   if (!Number.isInteger(burnIn) || burnIn < 0 || burnIn >= iterations) {
     throw new UserError(`hdp: burnIn must be an integer in 0..iterations-1 (${iterations - 1}), got ${burnIn}`);
   }
-  const tying = params.tying ?? 'level';
+  const tying = params.tying;
   if (!TYINGS.includes(tying))
     throw new UserError(`hdp: tying must be one of ${TYINGS.join(', ')}, got '${String(tying)}'`);
-  const prior = params.prior ?? 'code';
+  const prior = params.prior;
   if (prior !== 'code' && prior !== 'paper')
     throw new UserError(`hdp: prior must be 'code' or 'paper', got '${String(prior)}'`);
-  const every = params.concentrationEvery ?? 5;
+  const every = params.concentrationEvery;
   if (!Number.isInteger(every) || every < 1)
     throw new UserError(`hdp: concentrationEvery must be an integer >= 1, got ${every}`);
-  const cap = params.maxConcentration ?? 4000;
+  const cap = params.maxConcentration;
   if (!(cap > 0) || !Number.isFinite(cap))
     throw new UserError(`hdp: maxConcentration must be a finite number > 0, got ${cap}`);
-  const c0 = params.initialConcentration ?? 2;
+  const c0 = params.initialConcentration;
   if (!(c0 > 0) || !(c0 <= cap))
     throw new UserError(`hdp: initialConcentration must be > 0 and <= maxConcentration, got ${c0}`);
-  const window = params.window ?? 10;
+  const window = params.window;
   if (!Number.isInteger(window) || window < 1)
     throw new UserError(`hdp: window must be an integer >= 1, got ${window}`);
-  const classPrior = params.classPrior ?? 'm-estimate';
+  const classPrior = params.classPrior;
   if (classPrior !== 'm-estimate' && classPrior !== 'hdp') {
     throw new UserError(`hdp: classPrior must be 'm-estimate' or 'hdp', got '${String(classPrior)}'`);
   }
@@ -98,64 +144,14 @@ export function hdpSettings(params: HdpParams): HdpSettings {
   };
 }
 
-export const hdp = registerEstimator<HdpParams>({
+export const hdp = registerEstimator({
   id: 'hdp',
   title: 'Hierarchical Dirichlet process estimates (collapsed Gibbs sampler over context trees)',
   citation:
     'Petitjean, Buntine, Webb & Zaidi (2018), Accurate parameter estimation for Bayesian network classifiers ' +
     "using hierarchical Dirichlet processes, Machine Learning 107:1303–1331; defaults of the authors' code " +
     '(github.com/fpetitjean/HDP)',
-  params: {
-    type: 'object',
-    properties: {
-      iterations: {
-        type: 'integer',
-        minimum: 1,
-        description: 'Gibbs iterations (code default 5000; the paper 50,000)',
-      },
-      burnIn: {
-        type: 'integer',
-        minimum: 0,
-        description: 'Iterations before averaging starts (default min(1000, iterations/10))',
-      },
-      tying: { type: 'string', enum: [...TYINGS], description: 'Which nodes share a concentration (default level)' },
-      prior: {
-        type: 'string',
-        enum: ['code', 'paper'],
-        description:
-          "Concentration prior: 'code' Gamma(2, rate 1) as the authors' code (default); 'paper' improper ν0 = μ0 = 0",
-      },
-      concentrationEvery: {
-        type: 'integer',
-        minimum: 1,
-        description: 'Sample concentrations every f iterations (code default 5; the paper samples every iteration, 1)',
-      },
-      maxConcentration: { type: 'number', exclusiveMinimum: 0, description: 'Cap on concentrations (code: 4000)' },
-      initialConcentration: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        description: 'Initial concentration, also the fixed root value (2)',
-      },
-      window: { type: 'integer', minimum: 1, description: 'Pseudo-counts move within ±window per iteration (10)' },
-      classPrior: {
-        type: 'string',
-        enum: ['m-estimate', 'hdp'],
-        description:
-          "Class distribution: 'm-estimate' (n_y + 1/C)/(N + 1) as the authors' BNC code (default), or 'hdp'",
-      },
-    },
-    additionalProperties: false,
-  },
-  defaults: {
-    iterations: 5000,
-    tying: 'level',
-    prior: 'code',
-    concentrationEvery: 5,
-    maxConcentration: 4000,
-    initialConcentration: 2,
-    window: 10,
-    classPrior: 'm-estimate',
-  },
+  params: HDP_PARAMS,
   // Row-weighted members (bAN_mix boosts by reweighting rows) give fractional counts HDP cannot sample.
   rejects: ['weighted-rows'],
   fit(train, structure, params, ctx) {

@@ -10,21 +10,13 @@
  * The training predictions use EAP parameters with equivalent sample size `alpha` (α/(r q) per cell), the
  * estimator the paper uses; pair this learner with `eap` of the same α.
  */
-import { registerStructure } from '../../registry.js';
+import { defineParams, registerStructure } from '../../registry.js';
 import { selectRows, type DiscreteData } from '../../bn/data.js';
 import type { Structure, StructureMember } from '../../bn/structure.js';
 import { fitCptModel, smoothedLogProbs } from '../../bn/cpt.js';
-import {
-  ensembleDiagnostics,
-  SCORE_DEFAULTS,
-  SCORE_PROPERTIES,
-  weightedBootstrap,
-  type ScoreParams,
-} from '../exact/common.js';
+import { ensembleDiagnostics, SCORE_PARAMS, weightedBootstrap } from '../exact/common.js';
 import { exactStructure } from '../exact/ebn.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
-
-export type AdaboostParams = ScoreParams & { base?: 'ebn' | 'eanb'; rounds?: number; alpha?: number };
 
 /** Predicted class (first most probable) of every row of `data` under an EAP-fitted structure. */
 export function eapPredictions(
@@ -69,37 +61,39 @@ export function adaboostStep(w: Float64Array, pred: Int32Array, truth: Int32Arra
   return { eps, vote: Math.log(1 / beta) };
 }
 
-export const adaboost = registerStructure<AdaboostParams>({
+export const adaboost = registerStructure({
   id: 'adaboost',
   title: 'AdaBoost.M1 over exact BN or ANB structures (boosting by resampling)',
   citation:
     'Freund & Schapire (1997), A decision-theoretic generalization of on-line learning and an application to boosting, ' +
     'J. Comput. Syst. Sci. 55:119–139; as a baseline in Sugahara, Aomi & Ueno (2022), Entropy 24(5):743',
-  params: {
-    type: 'object',
-    properties: {
-      base: { enum: ['ebn', 'eanb'], description: 'Exact learner boosted' },
-      rounds: { type: 'integer', minimum: 1, maximum: 1000, description: 'Maximum number of boosting rounds' },
-      alpha: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        description: 'EAP equivalent sample size of the training predictions (match the estimator)',
-      },
-      ...SCORE_PROPERTIES,
+  params: defineParams({
+    base: { enum: ['ebn', 'eanb'], default: 'ebn', description: 'Exact learner boosted' },
+    rounds: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 10,
+      description: 'Maximum number of boosting rounds',
     },
-    additionalProperties: false,
-  },
-  defaults: { base: 'ebn', rounds: 10, alpha: 1, ...SCORE_DEFAULTS },
+    alpha: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 1,
+      description: 'EAP equivalent sample size of the training predictions (match the estimator)',
+    },
+    ...SCORE_PARAMS,
+  }),
   maxAttributes: 23,
   learn(train, params, ctx) {
     const n = train.n;
     const m = train.columns.length;
-    const alpha = params.alpha ?? 1;
+    const alpha = params.alpha;
     const rng = ctx.rng.derive('resample');
     const w = new Float64Array(n).fill(1 / Math.max(1, n));
     const members: StructureMember[] = [];
     const errors: number[] = [];
-    for (let t = 0; t < (params.rounds ?? 10); t++) {
+    for (let t = 0; t < params.rounds; t++) {
       throwIfAborted(ctx.signal);
       const rows = weightedBootstrap(w, n, rng);
       const sample = selectRows(train, rows);

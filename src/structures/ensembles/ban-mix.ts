@@ -12,47 +12,42 @@
  * stays acyclic without a separate orientation rule; at most `iterations` rounds (the attributes minus one
  * edges cap it); AdaBoost.M1 stopping rules (ε ≥ 1/2 or ε = 0).
  */
-import { registerStructure, type Params } from '../../registry.js';
+import { defineParams, registerStructure } from '../../registry.js';
 import type { Structure, StructureMember } from '../../bn/structure.js';
 import { pairwiseCmi } from '../../bn/information.js';
 import { maximumSpanningForest, orientForest } from '../../bn/mst.js';
 import { adaboostStep, eapPredictions } from './adaboost.js';
 import { ensembleDiagnostics } from '../exact/common.js';
 
-export type BanMixParams = Params & { iterations?: number; alpha?: number };
-
-export const banMix = registerStructure<BanMixParams>({
+export const banMix = registerStructure({
   id: 'ban-mix',
   title: 'Boosted augmented naive Bayes (bAN_mix): AdaBoost adding one CMI-ranked edge per round',
   citation: 'Jing, Pavlović & Rehg (2008), Boosted Bayesian network classifiers, Machine Learning 73:155–184',
-  params: {
-    type: 'object',
-    properties: {
-      iterations: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 100000,
-        description: 'Maximum number of boosting rounds (round j adds the j-th edge)',
-      },
-      alpha: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        description: 'EAP equivalent sample size of the weighted parameters (match the estimator)',
-      },
+  params: defineParams({
+    iterations: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100000,
+      default: 10,
+      description: 'Maximum number of boosting rounds (round j adds the j-th edge)',
     },
-    additionalProperties: false,
-  },
-  defaults: { iterations: 10, alpha: 1 },
+    alpha: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 1,
+      description: 'EAP equivalent sample size of the weighted parameters (match the estimator)',
+    },
+  }),
   // Members carry rowWeights (AdaBoost's reweighting), so their counts are fractional.
   traits: ['weighted-rows'],
   learn(train, params, ctx) {
     const m = train.columns.length;
     const n = train.n;
-    const alpha = params.alpha ?? 1;
+    const alpha = params.alpha;
     const { cmi } = pairwiseCmi(train, ctx.signal);
     const edges = m > 1 ? maximumSpanningForest(m, cmi, { drop: 'none' }) : [];
     const tree = orientForest(m, edges, 0);
-    const rounds = Math.min(params.iterations ?? 10, edges.length + 1);
+    const rounds = Math.min(params.iterations, edges.length + 1);
     const w = new Float64Array(n).fill(1 / Math.max(1, n));
     const members: StructureMember[] = [];
     const parents: number[][] = [];

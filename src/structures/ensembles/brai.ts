@@ -29,7 +29,7 @@
  * RAI example uses 0.012. The threshold B-RAI's authors used for classification is not stated; it is a
  * parameter.
  */
-import { registerStructure } from '../../registry.js';
+import { defineParams, registerStructure, type ParamsOf } from '../../registry.js';
 import { selectRows, type DiscreteData } from '../../bn/data.js';
 import type { StructureMember } from '../../bn/structure.js';
 import { familyCounts } from '../../bn/counts.js';
@@ -39,23 +39,60 @@ import { throwIfAborted } from '../../bn/exact/localscores.js';
 import { bootstrap, ensembleDiagnostics } from '../exact/common.js';
 import { chiSquareSf } from '../../stats/distributions.js';
 
-export type BraiParams = {
-  hypotheses?: number;
-  samples?: number;
-  test?: 'cmi' | 'g2';
-  threshold?: number;
-  alpha?: number;
-  ess?: number;
-  temperature?: number;
-};
+const BRAI_PARAMS = defineParams({
+  hypotheses: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 10,
+    default: 3,
+    description: 'Bootstrap samples s per recursion call (the paper: 3)',
+  },
+  samples: {
+    type: 'integer',
+    minimum: 1,
+    default: 100,
+    description: 'Structures sampled from the graph-generating tree and averaged',
+  },
+  test: {
+    enum: ['cmi', 'g2'],
+    default: 'cmi',
+    description: "CI test: 'cmi' (CMI ≤ threshold, as causality-lab) or 'g2' (G-test at level alpha)",
+  },
+  threshold: {
+    type: 'number',
+    minimum: 0,
+    default: 0.012,
+    description: "test 'cmi': independent when the conditional mutual information (nats) is at most this",
+  },
+  alpha: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    exclusiveMaximum: 1,
+    default: 0.05,
+    description: "test 'g2': independent when the p-value exceeds this",
+  },
+  ess: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    default: 1,
+    description: 'BDeu equivalent sample size of the leaf scores',
+  },
+  temperature: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    default: 1,
+    description: 'Sampling ∝ exp(score / temperature)',
+  },
+});
+type BraiParams = ParamsOf<typeof BRAI_PARAMS>;
 
 /** The CI test: CMI ≤ threshold (causality-lab's), or the G-test G = 2·N·CMI against χ²(dof) at level alpha. */
 function independenceTest(p: BraiParams): (data: DiscreteData, x: number, y: number, z: readonly number[]) => boolean {
-  if ((p.test ?? 'cmi') === 'cmi') {
-    const threshold = p.threshold ?? 0.012;
+  if (p.test === 'cmi') {
+    const threshold = p.threshold;
     return (data, x, y, z) => cmiStatistic(data, x, y, z).cmi <= threshold;
   }
-  const alpha = p.alpha ?? 0.05;
+  const alpha = p.alpha;
   return (data, x, y, z) => {
     const s = cmiStatistic(data, x, y, z);
     return chiSquareSf(2 * s.n * s.cmi, s.dof) > alpha;
@@ -437,47 +474,13 @@ function sampleStructure(node: GgtNode, parents: number[][], temperature: number
   return chosen.score;
 }
 
-export const brai = registerStructure<BraiParams>({
+export const brai = registerStructure({
   id: 'brai',
   title: 'B-RAI: Bayesian model averaging over structures from recursive autonomy identification with bootstrap',
   citation:
     'Rohekar, Nisimov, Gurwicz, Koren & Novik (2018), Bayesian structure learning by recursive bootstrap, NeurIPS 31; ' +
     'Yehezkel & Lerner (2009), Bayesian network structure learning by recursive autonomy identification, JMLR 10:1527–1570',
-  params: {
-    type: 'object',
-    properties: {
-      hypotheses: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 10,
-        description: 'Bootstrap samples s per recursion call (the paper: 3)',
-      },
-      samples: {
-        type: 'integer',
-        minimum: 1,
-        description: 'Structures sampled from the graph-generating tree and averaged',
-      },
-      test: {
-        enum: ['cmi', 'g2'],
-        description: "CI test: 'cmi' (CMI ≤ threshold, as causality-lab) or 'g2' (G-test at level alpha)",
-      },
-      threshold: {
-        type: 'number',
-        minimum: 0,
-        description: "test 'cmi': independent when the conditional mutual information (nats) is at most this",
-      },
-      alpha: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        exclusiveMaximum: 1,
-        description: "test 'g2': independent when the p-value exceeds this",
-      },
-      ess: { type: 'number', exclusiveMinimum: 0, description: 'BDeu equivalent sample size of the leaf scores' },
-      temperature: { type: 'number', exclusiveMinimum: 0, description: 'Sampling ∝ exp(score / temperature)' },
-    },
-    additionalProperties: false,
-  },
-  defaults: { hypotheses: 3, samples: 100, test: 'cmi', threshold: 0.012, alpha: 0.05, ess: 1, temperature: 1 },
+  params: BRAI_PARAMS,
   // The GGT starts from the complete graph over every variable: O(k²) CI tests per bootstrap at order 0 and
   // combinatorially many at higher orders; the data sets of the SubbKB study have at most 23 variables.
   maxAttributes: 30,
@@ -486,9 +489,9 @@ export const brai = registerStructure<BraiParams>({
     const k = m + 1;
     const L: Learner = {
       train,
-      hypotheses: params.hypotheses ?? 3,
+      hypotheses: params.hypotheses,
       independent: independenceTest(params),
-      ess: params.ess ?? 1,
+      ess: params.ess,
       rng: ctx.rng.derive('bootstrap'),
       signal: ctx.signal,
       tests: 0,
@@ -497,10 +500,10 @@ export const brai = registerStructure<BraiParams>({
     const root = learnRecursively(L, Graph.complete(k), all, [], 0);
     const sampler = ctx.rng.derive('sample');
     const counts = new Map<string, { parents: number[][]; n: number; score: number }>();
-    const S = params.samples ?? 100;
+    const S = params.samples;
     for (let s = 0; s < S; s++) {
       const parents: number[][] = Array.from({ length: k }, () => []);
-      const score = sampleStructure(root, parents, params.temperature ?? 1, sampler);
+      const score = sampleStructure(root, parents, params.temperature, sampler);
       const key = JSON.stringify(parents);
       const hit = counts.get(key);
       if (hit) hit.n++;

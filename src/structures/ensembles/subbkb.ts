@@ -9,49 +9,36 @@
  * its subsample's rows (Structure member `rows`) and fitModel estimates its CPTs from those rows only.
  * score 'bic' gives SubbKB(MDL): BIC = −MDL drives the search and the weights exp(BIC).
  */
-import { registerStructure } from '../../registry.js';
+import { defineParams, registerStructure } from '../../registry.js';
 import { selectRows } from '../../bn/data.js';
 import type { StructureMember } from '../../bn/structure.js';
 import { UserError } from '../../util/errors.js';
-import {
-  apses,
-  ensembleDiagnostics,
-  SCORE_DEFAULTS,
-  SCORE_PROPERTIES,
-  scoreOptions,
-  subsample,
-} from '../exact/common.js';
-import { KB_PROPERTIES, kBestMembers, type KbParams } from '../kbest/kb.js';
+import { apses, ensembleDiagnostics, SCORE_PARAMS, scoreOptions, subsample } from '../exact/common.js';
+import { KB_PARAMS, kBestMembers } from '../kbest/kb.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
 
-export type SubbkbParams = KbParams & { t?: number; delta?: number };
-
-export const subbkb = registerStructure<SubbkbParams>({
+export const subbkb = registerStructure({
   id: 'subbkb',
   title: 'SubbKB: subbagging of K-best equivalence-class model averaging',
   citation:
     'Sugahara, Aomi & Ueno (2022), Bayesian network model averaging classifiers by subbagging, Entropy 24(5):743; ' +
     'Chen & Tian (2014), AAAI',
-  params: {
-    type: 'object',
-    properties: {
-      t: { type: 'integer', minimum: 1, maximum: 1000, description: 'Number of subsamples T' },
-      delta: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        maximum: 1,
-        description: 'Subsample size as a fraction δ of the training rows',
-      },
-      ...KB_PROPERTIES,
-      ...SCORE_PROPERTIES,
+  params: defineParams({
+    t: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'Number of subsamples T' },
+    delta: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.9,
+      description: 'Subsample size as a fraction δ of the training rows',
     },
-    additionalProperties: false,
-  },
-  defaults: { t: 10, delta: 0.9, k: 10, anb: false, mode: 'ec', apses: true, ...SCORE_DEFAULTS },
+    ...KB_PARAMS,
+    ...SCORE_PARAMS,
+  }),
   maxAttributes: 21,
   learn(train, params, ctx) {
-    const T = params.t ?? 10;
-    const delta = params.delta ?? 0.9;
+    const T = params.t;
+    const delta = params.delta;
     if (!(delta > 0 && delta <= 1)) throw new UserError(`subbkb: delta must be in (0, 1], got ${delta}`);
     const o = scoreOptions(params);
     const m = train.columns.length;
@@ -75,7 +62,7 @@ export const subbkb = registerStructure<SubbkbParams>({
       classesPerSubsample: classes / T,
       ...ensembleDiagnostics(members),
     };
-    if (params.apses ?? true) {
+    if (params.apses) {
       info['apses'] = apses(
         subsets,
         members.map((x) => x.structure.parents),

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the exact learners and the ensembles built on them: parameter schemas, resampling,
+ * Shared pieces of the exact learners and the ensembles built on them: the score parameters, resampling,
  * and the diagnostics stored per job (Sugahara, Aomi & Ueno 2022, Tables 5, 7 and 8).
  */
 import { selectRows, type DiscreteData } from '../../bn/data.js';
@@ -8,31 +8,29 @@ import { networkScore } from '../../bn/scores.js';
 import { completeRows, DEFAULT_MEMORY_LIMIT_MB, EXACT_SCORES, type ExactScore } from '../../bn/exact/localscores.js';
 import { cpdag, cpdagKey, shd } from '../../bn/exact/equivalence.js';
 import type { Rng } from '../../util/rng.js';
-import type { JsonSchema } from '../../registry.js';
+import { paramDecls, type DeclaredParams } from '../../registry.js';
 
-export type ScoreParams = {
-  score?: ExactScore;
-  ess?: number;
-  memoryLimitMB?: number;
-};
-
-export const SCORE_PROPERTIES: Record<string, JsonSchema> = {
+export const SCORE_PARAMS = paramDecls({
   score: {
     enum: [...EXACT_SCORES],
+    default: 'bdeu',
     description: 'Structure score: bdeu (log marginal likelihood), bic (= −MDL), aic or loglik',
   },
-  ess: { type: 'number', exclusiveMinimum: 0, description: 'BDeu equivalent sample size α' },
+  ess: { type: 'number', exclusiveMinimum: 0, default: 1, description: 'BDeu equivalent sample size α' },
   memoryLimitMB: {
     type: 'integer',
     minimum: 16,
+    default: DEFAULT_MEMORY_LIMIT_MB,
     description: 'Refuse (with a message) a search whose estimated memory exceeds this many MB',
   },
-};
+});
 
-export const SCORE_DEFAULTS = { score: 'bdeu', ess: 1, memoryLimitMB: DEFAULT_MEMORY_LIMIT_MB } as const;
+/** The score settings of every exact learner (complete: registration fills in the defaults). */
+export type ScoreParams = DeclaredParams<typeof SCORE_PARAMS>;
 
+/** Just the score settings, for the search (params may carry a learner's other parameters). */
 export function scoreOptions(p: ScoreParams): { score: ExactScore; ess: number; memoryLimitMB: number } {
-  return { score: p.score ?? 'bdeu', ess: p.ess ?? 1, memoryLimitMB: p.memoryLimitMB ?? DEFAULT_MEMORY_LIMIT_MB };
+  return { score: p.score, ess: p.ess, memoryLimitMB: p.memoryLimitMB };
 }
 
 /** `size` distinct rows of 0..n-1 drawn without replacement (partial Fisher–Yates), in increasing order. */

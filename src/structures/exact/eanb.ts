@@ -5,18 +5,17 @@
  * set (bn/exact/localscores.ts), which is the DP of Silander & Myllymäki with every family that breaks the
  * constraint excluded.
  */
-import { registerStructure } from '../../registry.js';
-import { SCORE_DEFAULTS, SCORE_PROPERTIES, type ScoreParams } from './common.js';
+import { defineParams, registerStructure } from '../../registry.js';
+import { SCORE_PARAMS } from './common.js';
 import { exactStructure } from './ebn.js';
 
-export const eanb = registerStructure<ScoreParams>({
+export const eanb = registerStructure({
   id: 'eanb',
   title: 'Exact augmented naive Bayes (optimal ANB under BDeu, BIC, AIC or log-likelihood)',
   citation:
     'Sugahara & Ueno (2021), Exact learning augmented naive Bayes classifier, Entropy 23(12):1703; ' +
     'Silander & Myllymäki (2006), UAI',
-  params: { type: 'object', properties: { ...SCORE_PROPERTIES }, additionalProperties: false },
-  defaults: { ...SCORE_DEFAULTS },
+  params: defineParams(SCORE_PARAMS),
   maxAttributes: 24,
   learn(train, params, ctx) {
     return exactStructure(train, params, 'anb', ctx.signal);

@@ -5,14 +5,12 @@
  * blanket (exact inference in CptModel); with the `eap` estimator the parameters are the BDeu-consistent
  * EAP estimates α_ijk = α/(r_i q_i).
  */
-import { registerStructure } from '../../registry.js';
+import { defineParams, registerStructure } from '../../registry.js';
 import type { DiscreteData } from '../../bn/data.js';
 import type { Structure } from '../../bn/structure.js';
 import { learnBestDag } from '../../bn/exact/search.js';
 import type { ExactConstraint } from '../../bn/exact/localscores.js';
-import { SCORE_DEFAULTS, SCORE_PROPERTIES, scoreOptions, type ScoreParams } from './common.js';
-
-export type EbnParams = ScoreParams;
+import { SCORE_PARAMS, scoreOptions, type ScoreParams } from './common.js';
 
 /** The optimal network (with the ANB constraint for 'anb') as a Structure with its diagnostics. */
 export function exactStructure(
@@ -32,14 +30,13 @@ export function exactStructure(
   };
 }
 
-export const ebn = registerStructure<EbnParams>({
+export const ebn = registerStructure({
   id: 'ebn',
   title: 'Exact Bayesian network (globally optimal under BDeu, BIC, AIC or log-likelihood)',
   citation:
     'Silander & Myllymäki (2006), A simple approach for finding the globally optimal Bayesian network structure, UAI; ' +
     'BDeu: Buntine (1991), Heckerman, Geiger & Chickering (1995)',
-  params: { type: 'object', properties: { ...SCORE_PROPERTIES }, additionalProperties: false },
-  defaults: { ...SCORE_DEFAULTS },
+  params: defineParams(SCORE_PARAMS),
   // 24 variables: 4-byte best-parent tables of 24 · 2^23 entries (0.8 GB) plus 2^24-entry set tables.
   maxAttributes: 23,
   learn(train, params, ctx) {

@@ -11,42 +11,39 @@
  * Diagnostics (Structure.info): classes found, the best score, the mean number of the class's parents
  * (Table 5), the mean pairwise SHD between the members' CPDAGs (Table 7) and APSES (eq. 3, Table 8).
  */
-import { registerStructure } from '../../registry.js';
+import { defineParams, paramDecls, registerStructure, type ParamsOf } from '../../registry.js';
 import type { DiscreteData } from '../../bn/data.js';
 import type { Structure, StructureMember } from '../../bn/structure.js';
 import { learnKBest } from '../../bn/exact/search.js';
 import type { KBestMode } from '../../bn/exact/kbest.js';
 import { MAX_K } from '../../bn/exact/kbest.js';
 import type { Rng } from '../../util/rng.js';
-import {
-  apses,
-  ensembleDiagnostics,
-  posteriorWeights,
-  SCORE_DEFAULTS,
-  SCORE_PROPERTIES,
-  scoreOptions,
-  type ScoreParams,
-} from '../exact/common.js';
+import { apses, ensembleDiagnostics, posteriorWeights, SCORE_PARAMS, scoreOptions } from '../exact/common.js';
 
-export type KbParams = ScoreParams & { k?: number; anb?: boolean; mode?: KBestMode; apses?: boolean };
-
-export const KB_PROPERTIES = {
+/** KB's own parameters, shared with SubbKB (which runs KB on each subsample). */
+export const KB_PARAMS = paramDecls({
   k: {
     type: 'integer',
     minimum: 1,
     maximum: MAX_K,
+    default: 10,
     description: 'Number of best equivalence classes (or DAGs) averaged',
   },
-  anb: { type: 'boolean', description: 'Restrict the search to augmented naive Bayes structures' },
+  anb: { type: 'boolean', default: false, description: 'Restrict the search to augmented naive Bayes structures' },
   mode: {
-    enum: ['ec', 'dag'],
+    enum: ['ec', 'dag'] as KBestMode[],
+    default: 'ec',
     description: "'ec': K best equivalence classes (Chen & Tian 2014); 'dag': K best DAGs (Tian et al. 2010)",
   },
   apses: {
     type: 'boolean',
+    default: true,
     description: 'Compute the APSES diagnostic (eq. 3 of Sugahara et al. 2022; 100 extra network scores)',
   },
-};
+});
+
+const KB = defineParams({ ...KB_PARAMS, ...SCORE_PARAMS });
+export type KbParams = ParamsOf<typeof KB>;
 
 /** The K best classes of `train` as weighted members (weights ∝ exp(score), in log space). */
 export function kBestMembers(
@@ -56,7 +53,7 @@ export function kBestMembers(
 ): { members: { weight: number; structure: Structure; score: number }[]; rows: number } {
   const o = scoreOptions(params);
   const m = train.columns.length;
-  const { dags, rows } = learnKBest(train, params.k ?? 10, params.mode ?? 'ec', {
+  const { dags, rows } = learnKBest(train, params.k, params.mode, {
     ...o,
     constraint: params.anb ? 'anb' : 'none',
     signal,
@@ -78,7 +75,7 @@ export function kbStructure(train: DiscreteData, params: KbParams, rng: Rng, sig
     completeRows: rows,
     ...ensembleDiagnostics(members),
   };
-  if (params.apses ?? true) {
+  if (params.apses) {
     info['apses'] = apses(
       [train],
       members.map((x) => x.structure.parents),
@@ -92,15 +89,14 @@ export function kbStructure(train: DiscreteData, params: KbParams, rng: Rng, sig
   return { m, parents: members[0]!.structure.parents, members: list, info };
 }
 
-export const kb = registerStructure<KbParams>({
+export const kb = registerStructure({
   id: 'kb',
   title: 'Model averaging over the K best equivalence classes (or DAGs)',
   citation:
     'Chen & Tian (2014), Finding the k-best equivalence classes of Bayesian network structures for model averaging, AAAI; ' +
     'Tian, He & Ram (2010), Bayesian model averaging using the k-best Bayesian network structures, UAI; ' +
     'weights as in Sugahara, Aomi & Ueno (2022), Entropy 24(5):743, eq. 1',
-  params: { type: 'object', properties: { ...KB_PROPERTIES, ...SCORE_PROPERTIES }, additionalProperties: false },
-  defaults: { k: 10, anb: false, mode: 'ec', apses: true, ...SCORE_DEFAULTS },
+  params: KB,
   maxAttributes: 21,
   learn(train, params, ctx) {
     return kbStructure(train, params, ctx.rng, ctx.signal);

@@ -7,8 +7,7 @@ import type { DiscreteData } from '../../bn/data.js';
 import { attributeCount } from '../../bn/data.js';
 import type { Rng } from '../../util/rng.js';
 import { UserError } from '../../util/errors.js';
-
-export type OdeWrapperParams = { k?: number; epsilon?: number; smooth?: number };
+import { paramDecls, type DeclaredParams } from '../../registry.js';
 
 /** Accuracies closer than this are equal (ties, the stop rule, accuracy 1). */
 export const SCORE_TOL = 1e-12;
@@ -41,9 +40,7 @@ export function nameRank(data: DiscreteData): Int32Array {
 }
 
 export function checkWrapperParams(id: string, p: OdeWrapperParams): { k: number; epsilon: number; alpha: number } {
-  const k = p.k ?? 5;
-  const epsilon = p.epsilon ?? 0;
-  const alpha = p.smooth ?? 1;
+  const { k, epsilon, smooth: alpha } = p;
   if (!Number.isInteger(k) || k < 2) throw new UserError(`${id}: k must be an integer >= 2, got ${String(k)}`);
   if (!(epsilon >= 0) || !Number.isFinite(epsilon))
     throw new UserError(`${id}: epsilon must be a number >= 0, got ${String(epsilon)}`);
@@ -52,23 +49,24 @@ export function checkWrapperParams(id: string, p: OdeWrapperParams): { k: number
   return { k, epsilon, alpha };
 }
 
-export const WRAPPER_PARAMS = {
-  type: 'object',
-  properties: {
-    k: { type: 'integer', minimum: 2, description: 'Folds of the internal stratified cross-validation' },
-    epsilon: {
-      type: 'number',
-      minimum: 0,
-      description: 'Stop unless the best candidate beats the current accuracy minus epsilon',
-    },
-    smooth: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      description: 'Dirichlet pseudo-count per cell inside the wrapper (1 = Laplace)',
-    },
+export const WRAPPER_PARAMS = paramDecls({
+  k: { type: 'integer', minimum: 2, default: 5, description: 'Folds of the internal stratified cross-validation' },
+  epsilon: {
+    type: 'number',
+    minimum: 0,
+    default: 0,
+    description: 'Stop unless the best candidate beats the current accuracy minus epsilon',
   },
-  additionalProperties: false,
-} as const;
+  smooth: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    default: 1,
+    description: 'Dirichlet pseudo-count per cell inside the wrapper (1 = Laplace)',
+  },
+});
+
+/** The wrapper parameters as every search receives them (complete: registration fills in the defaults). */
+export type OdeWrapperParams = DeclaredParams<typeof WRAPPER_PARAMS>;
 
 /** The most attributes a wrapper search accepts: each step scores O(m²) arcs, each over every row. */
 export const WRAPPER_MAX_ATTRIBUTES = 200;

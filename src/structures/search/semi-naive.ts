@@ -21,7 +21,7 @@
  * yields candidates, every candidate is scored and the best (ties at random, ctx.rng, as max_random) is
  * accepted when max − epsilon ≥ current accuracy (is_improvement), else the search stops.
  */
-import type { LearnContext, StructureLearner } from '../../registry.js';
+import { defineParams, type LearnContext, type StructureDefinition } from '../../registry.js';
 import { attributeCount, type DiscreteData } from '../../bn/data.js';
 import type { Structure } from '../../bn/structure.js';
 import { stratifiedKFold } from '../../folds/split.js';
@@ -239,14 +239,13 @@ export function semiNaiveLearner(o: {
   citation: string;
   start: 'empty' | 'nb';
   step: GreedyStep;
-}): StructureLearner<OdeWrapperParams> {
+}): StructureDefinition<OdeWrapperParams> {
   return {
     id: o.id,
     title: o.title,
     citation: o.citation,
     notes: SEMI_NAIVE_NOTES,
-    params: WRAPPER_PARAMS,
-    defaults: { k: 5, epsilon: 0, smooth: 1 },
+    params: defineParams(WRAPPER_PARAMS),
     maxAttributes: WRAPPER_MAX_ATTRIBUTES,
     learn(train, params, ctx) {
       const m = attributeCount(train);
