@@ -14,7 +14,7 @@ import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
 import { BNCLAB_VERSION } from '../version.js';
-import { WorkerPool } from './pool.js';
+import { InlineRunner, WorkerPool, type JobRunner } from './pool.js';
 import { Progress } from './progress.js';
 import { OutcomeWriter } from './writer.js';
 import { EXIT, StoreError } from '../util/errors.js';
@@ -137,7 +137,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   let interrupted = false;
   // Set when no new job may start: SIGINT/SIGTERM, --fail-fast, or a failed write.
   let stopTaking = false;
-  let pool: WorkerPool | undefined;
+  let pool: JobRunner | undefined;
   let writer: OutcomeWriter | undefined;
   // First signal: start no new job, cancel the running ones (they run next time), store every finished
   // result, exit 130. Second signal: exit at once; each stored batch is one transaction, so nothing is torn.
@@ -175,10 +175,18 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       );
     }
     if (todo.length > 0) {
-      const activePool = new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);
+      // One job and no time limit: it runs in this thread (no worker to start). Its synchronous run leaves
+      // no moment for a signal handler, so none is installed: Ctrl-C ends the process at once, as a second
+      // interrupt would, the registered plan is already committed, and the job runs next time.
+      const inline = todo.length === 1 && !((opts.jobTimeout ?? 0) > 0);
+      const activePool: JobRunner = inline
+        ? new InlineRunner()
+        : new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);
       pool = activePool;
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+      if (!inline) {
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+      }
       // Progress counts outcomes once they are stored, weighted by their expected cost for the ETA.
       const costOf = new Map(todo.map((j) => [j.key, costs.staticCost(j)]));
       const progress = opts.quiet
