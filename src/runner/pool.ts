@@ -5,7 +5,6 @@
  */
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { JobOutcome } from '../store/db.js';
@@ -26,10 +25,11 @@ interface Slot {
   busy: boolean;
 }
 
-/** The compiled worker script (tests import the TypeScript sources, but threads run the built JS). */
+/**
+ * The built worker script, by its place in the package: tests import the TypeScript sources, and the CLI
+ * runs a bundle whose chunks are not beside worker.js, but threads always run dist/src/runner/worker.js.
+ */
 function workerScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return here.replace(/pool\.js$/, 'worker.js');
   const built = join(packageRoot(), 'dist', 'src', 'runner', 'worker.js');
   if (!existsSync(built)) throw new Error(`worker script ${built} is missing: run 'npm run build'`);
   return built;
