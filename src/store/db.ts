@@ -193,7 +193,9 @@ export class ResultStore {
     const conn = await instance.connect();
     const store = new ResultStore(instance, conn, path);
     try {
-      if (!opts.readOnly) for (const sql of SCHEMA) await conn.run(sql);
+      // One transaction for the whole schema: each statement committed alone writes the catalog to the
+      // write-ahead log again, and the 20 of them cost about 3× the CPU of one commit (0.019 s vs 0.006 s).
+      if (!opts.readOnly) await conn.run(`BEGIN TRANSACTION;\n${SCHEMA.join(';\n')};\nCOMMIT`);
     } catch (e) {
       store.close();
       throw storeFailure(path, e);
