@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadSpecFile } from '../spec/load.js';
+import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { specHash } from '../spec/plan.js';
 import { ResultStore, type ResultRow } from '../store/db.js';
 import { defaultDbPath } from '../store/location.js';
@@ -32,6 +32,8 @@ export interface ReportOptions {
   readonly control?: string;
   readonly alpha?: number;
   readonly metrics?: readonly string[];
+  /** The spec as already loaded from specFile (by `run`, just before): not read and checked a second time. */
+  readonly spec?: ExperimentSpec;
 }
 
 export interface ReportFiles {
@@ -71,7 +73,7 @@ function applyOverrides(c: CompareSpec, labels: readonly string[], o: ReportOpti
 }
 
 export async function writeExperimentReport(specFile: string, opts: ReportOptions = {}): Promise<ReportFiles> {
-  const { spec } = loadSpecFile(specFile);
+  const spec = opts.spec ?? loadSpecFile(specFile).spec;
   const labels = spec.methods.map((m) => m.label);
   const compare = applyOverrides(spec.compare, labels, opts);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);

@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
-import { loadSpecFile } from '../spec/load.js';
+import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan, type ShardSpec } from '../spec/shard.js';
 import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
@@ -39,6 +39,8 @@ export interface RunOptions {
 
 export interface RunSummary {
   readonly experiment: string;
+  /** The spec as loaded and checked for this run (the report reuses it). */
+  readonly spec: ExperimentSpec;
   readonly dbPath: string;
   readonly total: number;
   readonly alreadyDone: number;
@@ -243,6 +245,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
       experiment: spec.name,
+      spec,
       dbPath,
       total: jobs.length,
       alreadyDone,

@@ -85,7 +85,7 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       const { writeExperimentReport } = await import('../../report/index.js');
       let r;
       try {
-        r = await writeExperimentReport(spec, { db: summary.dbPath });
+        r = await writeExperimentReport(spec, { db: summary.dbPath, spec: summary.spec });
       } catch (e) {
         // The results are stored; only the report is missing. Say so, and how to retry it alone.
         const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
