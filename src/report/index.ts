@@ -34,6 +34,8 @@ export interface ReportOptions {
   readonly metrics?: readonly string[];
   /** The spec as already loaded from specFile (by `run`, just before): not read and checked a second time. */
   readonly spec?: ExperimentSpec;
+  /** The results database, already open (by `run`); the caller closes it. */
+  readonly store?: ResultStore;
 }
 
 export interface ReportFiles {
@@ -77,7 +79,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   const labels = spec.methods.map((m) => m.label);
   const compare = applyOverrides(spec.compare, labels, opts);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
-  const store = await ResultStore.open(dbPath, { readOnly: true });
+  const store = opts.store ?? (await ResultStore.open(dbPath, { readOnly: true }));
   let input: ReportInput;
   try {
     const rows = await store.results(spec.name);
@@ -124,7 +126,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       arcs: await loadArcs(store, spec.name),
     };
   } finally {
-    store.close();
+    if (!opts.store) store.close();
   }
   const doc = await buildReport(input);
   return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc);

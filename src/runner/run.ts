@@ -35,6 +35,11 @@ export interface RunOptions {
   readonly maxJobs?: number;
   /** Run only shard I of N of the plan (src/spec/shard.ts); the others are left to other processes. */
   readonly shard?: ShardSpec;
+  /**
+   * Leave the database open and return it in the summary (the caller closes it): `run` writes its report
+   * from the same connection instead of opening the file a second time.
+   */
+  readonly keepStoreOpen?: boolean;
 }
 
 export interface RunSummary {
@@ -50,6 +55,8 @@ export interface RunSummary {
   /** Failed jobs left from earlier runs and not retried (see --rerun-failed). */
   readonly previouslyFailed: number;
   readonly interrupted: boolean;
+  /** The open database, with keepStoreOpen (after a run that did not fail). */
+  readonly store?: ResultStore;
 }
 
 export { defaultDbPath };
@@ -140,6 +147,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   // Set when no new job may start: SIGINT/SIGTERM, --fail-fast, or a failed write.
   let stopTaking = false;
   let pool: JobRunner | undefined;
+  let failed = false;
   let writer: OutcomeWriter | undefined;
   // First signal: start no new job, cancel the running ones (they run next time), store every finished
   // result, exit 130. Second signal: exit at once; each stored batch is one transaction, so nothing is torn.
@@ -254,14 +262,16 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       failed: stored.failed,
       previouslyFailed,
       interrupted,
+      ...(opts.keepStoreOpen ? { store } : {}),
     };
   } catch (e) {
+    failed = true;
     throw storeFailure(dbPath, e);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await pool?.close();
-    store.close();
+    if (failed || !opts.keepStoreOpen) store.close();
   }
 }
 
