@@ -21,7 +21,7 @@
  * "Time taken to build model"; ours the runner's trainMs, in a child process that reads the same
  * discretized rows from ARFF through executeJob with no discretization). Median of --weka-rounds.
  *
- *   npx tsc -p tsconfig.json && node dist/bench/catalog.js [--datasets shuttle,letter] [--rounds 5]
+ *   npm run build && node dist/bench/catalog.js [--datasets shuttle,letter] [--rounds 5]
  *        [--methods nb,tan,kdb-5,skdb,aode,hill-climb,tan-hc,random-forest] [--folds 1]
  *        [--weka-jar /usr/share/java/weka.jar] [--weka-rounds 3] [--out /tmp/catbench]
  */

@@ -16,7 +16,7 @@
  *    2-fold split (MDL, missing as a value), the paper's protocol: seconds per model and per 1,000
  *    iterations, nodes and trees.
  *
- *   npx tsc -p tsconfig.json && node dist/bench/hdp.js [--mode java|structures|all] [--datasets letter,adult]
+ *   npm run build && node dist/bench/hdp.js [--mode java|structures|all] [--datasets letter,adult]
  *        [--iterations 5000] [--only letter:1:5000,magic:5:50000] [--structures nb,tan,kdb-5,skdb]
  *        [--hdp-classpath CP] [--runs 5] [--warmup 1]
  */

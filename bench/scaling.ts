@@ -9,7 +9,7 @@
  * table (one byte per value: rows × 21). Folds: the first --folds of a stratified 10-fold split (default 1;
  * --folds 10 is full cross-validation).
  *
- *   npx tsc -p tsconfig.json && node dist/bench/scaling.js [--sizes 1e4,1e5,1e6,1e7] [--methods nb,tan,kdb-2,aode]
+ *   npm run build && node dist/bench/scaling.js [--sizes 1e4,1e5,1e6,1e7] [--methods nb,tan,kdb-2,aode]
  *        [--folds 1] [--out /tmp/bnclab-scaling]
  *
  * Generated files are kept in --out (named by rows and the network's content hash) and reused.

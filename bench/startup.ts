@@ -6,10 +6,10 @@
  * --other-bnclab DIR times a second built checkout (e.g. the main branch) in the same rounds, so its
  * figures are a before/after comparison taken side by side.
  *
- *   npx tsc -p tsconfig.json && node dist/bench/startup.js [--runs 5] [--other-bnclab DIR]
+ *   npm run build && node dist/bench/startup.js [--runs 5] [--other-bnclab DIR]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,9 @@ try {
   const rows: Command[][][] = [[[{ label: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] }]]];
   for (const b of builds) {
     const cli = join(b.dir, 'dist', 'src', 'cli', 'main.js');
+    // tsc alone leaves the CLI unbundled (scripts/bundle.mjs): it works, but starts slower than what users run.
+    if (!readFileSync(cli, 'utf8').includes('// bundled by scripts/bundle.mjs'))
+      console.log(`startup: note: ${cli} is not bundled ('npm run build' bundles it)`);
     const tag = b.tag.replace(/[^A-Za-z0-9]/g, '_');
     const db = join(work, `one-${tag}.duckdb`);
     const qsDb = join(work, `qs-${tag}.duckdb`);

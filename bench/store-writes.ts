@@ -8,7 +8,7 @@
  * 2. `run`: a whole `bnclab run` of a grid of trivial jobs (naive Bayes on iris under repeated 10-fold CV,
  *    a sweep of Dirichlet α), in process: jobs stored per second from the first to the last stored job.
  *
- *   npx tsc -p tsconfig.json && node dist/bench/store-writes.js [--mode writer|run|all] [--outcomes 100000]
+ *   npm run build && node dist/bench/store-writes.js [--mode writer|run|all] [--outcomes 100000]
  *        [--predictions] [--repeats 100] [--alphas 10] [--workers 2] [--rounds 3]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -6,7 +6,7 @@
  * written as ARFF for Weka), and are timed in turn (A B A B …), CPU and wall, median of --runs, with the load
  * average (see bench/lib/process.ts).
  *
- *   npx tsc -p tsconfig.json && node dist/bench/weka-cv.js [--datasets shuttle,letter] [--runs 5]
+ *   npm run build && node dist/bench/weka-cv.js [--datasets shuttle,letter] [--runs 5]
  *        [--workers 1] [--weka-jar /usr/share/java/weka.jar] [--other-bnclab DIR]
  *
  * Without --weka-jar only bnclab's figures are printed, and the words "no side-by-side comparison".

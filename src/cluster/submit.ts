@@ -12,12 +12,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import type { Plan } from '../spec/plan.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan } from '../spec/shard.js';
 import { UserError } from '../util/errors.js';
+import { packageRoot } from '../util/paths.js';
 import { collectStatus, shardFileName } from './status.js';
 import { fmtHours } from './estimate.js';
 
@@ -50,9 +50,12 @@ export interface SubmitResult {
 
 const sh = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-/** The default bnclab command on the compute nodes: this Node binary and this CLI, by absolute path. */
+/**
+ * The default bnclab command on the compute nodes: this Node binary and this CLI, by absolute path (found
+ * from the package root: the CLI is a bundle whose chunks do not sit in dist/src/cluster/).
+ */
 export function defaultBnclabCommand(): string {
-  const main = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
+  const main = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
   return `${sh(process.execPath)} ${sh(main)}`;
 }
 

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadSpecFile } from '../spec/load.js';
+import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { specHash } from '../spec/plan.js';
 import { ResultStore, type ResultRow } from '../store/db.js';
 import { defaultDbPath } from '../store/location.js';
@@ -32,6 +32,10 @@ export interface ReportOptions {
   readonly control?: string;
   readonly alpha?: number;
   readonly metrics?: readonly string[];
+  /** The spec as already loaded from specFile (by `run`, just before): not read and checked a second time. */
+  readonly spec?: ExperimentSpec;
+  /** The results database, already open (by `run`); the caller closes it. */
+  readonly store?: ResultStore;
 }
 
 export interface ReportFiles {
@@ -71,11 +75,11 @@ function applyOverrides(c: CompareSpec, labels: readonly string[], o: ReportOpti
 }
 
 export async function writeExperimentReport(specFile: string, opts: ReportOptions = {}): Promise<ReportFiles> {
-  const { spec } = loadSpecFile(specFile);
+  const spec = opts.spec ?? loadSpecFile(specFile).spec;
   const labels = spec.methods.map((m) => m.label);
   const compare = applyOverrides(spec.compare, labels, opts);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
-  const store = await ResultStore.open(dbPath, { readOnly: true });
+  const store = opts.store ?? (await ResultStore.open(dbPath, { readOnly: true }));
   let input: ReportInput;
   try {
     const rows = await store.results(spec.name);
@@ -122,7 +126,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       arcs: await loadArcs(store, spec.name),
     };
   } finally {
-    store.close();
+    if (!opts.store) store.close();
   }
   const doc = await buildReport(input);
   return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc);

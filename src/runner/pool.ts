@@ -5,28 +5,37 @@
  */
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { JobOutcome } from '../store/db.js';
 import type { JobPayload } from './job.js';
 import { packageRoot } from '../util/paths.js';
 
+/** What the coordinator needs of a job runner: the worker pool, or InlineRunner for a run of one job. */
+export interface JobRunner {
+  run(payload: JobPayload): Promise<JobOutcome>;
+  /** Start no more jobs: queued ones resolve at once as cancelled; running ones finish. */
+  stop(): void;
+  /** Stop and terminate the running jobs too (their outcomes resolve as cancelled). */
+  close(): Promise<void>;
+}
+
 interface Slot {
   worker: Worker;
   busy: boolean;
 }
 
-/** The compiled worker script (tests import the TypeScript sources, but threads run the built JS). */
+/**
+ * The built worker script, by its place in the package: tests import the TypeScript sources, and the CLI
+ * runs a bundle whose chunks are not beside worker.js, but threads always run dist/src/runner/worker.js.
+ */
 function workerScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return here.replace(/pool\.js$/, 'worker.js');
   const built = join(packageRoot(), 'dist', 'src', 'runner', 'worker.js');
   if (!existsSync(built)) throw new Error(`worker script ${built} is missing: run 'npm run build'`);
   return built;
 }
 
-export class WorkerPool {
+export class WorkerPool implements JobRunner {
   private readonly slots: Slot[] = [];
   private readonly limit: ReturnType<typeof pLimit>;
   private closed = false;
@@ -141,4 +150,29 @@ function cancelled(p: JobPayload): JobOutcome {
 
 function failed(p: JobPayload, error: string, ms = 0): JobOutcome {
   return { key: p.key, status: 'error', error, preprocessMs: 0, trainMs: ms, predictMs: 0 };
+}
+
+/**
+ * Runs jobs in this thread, one at a time. A worker thread costs a second start of Node and a second load of
+ * every learner module (about 0.1 s of CPU) before its job begins, so a run of one job without a time limit
+ * is cheaper here; the coordinator takes it only then (a time limit needs a thread it can terminate). The
+ * job is the same code on the same payload, so its outcome is the worker's, bit for bit.
+ */
+export class InlineRunner implements JobRunner {
+  private stopped = false;
+
+  async run(payload: JobPayload): Promise<JobOutcome> {
+    if (this.stopped) return cancelled(payload);
+    // Loaded here, not at the top: a run on worker threads never loads the learners in this thread.
+    const { executeJob } = await import('./execute.js');
+    return executeJob(payload);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+  }
 }

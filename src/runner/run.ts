@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
-import { loadSpecFile } from '../spec/load.js';
+import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan, type ShardSpec } from '../spec/shard.js';
 import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
@@ -14,7 +14,7 @@ import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
 import { BNCLAB_VERSION } from '../version.js';
-import { WorkerPool } from './pool.js';
+import { InlineRunner, WorkerPool, type JobRunner } from './pool.js';
 import { Progress } from './progress.js';
 import { OutcomeWriter } from './writer.js';
 import { EXIT, StoreError } from '../util/errors.js';
@@ -35,10 +35,17 @@ export interface RunOptions {
   readonly maxJobs?: number;
   /** Run only shard I of N of the plan (src/spec/shard.ts); the others are left to other processes. */
   readonly shard?: ShardSpec;
+  /**
+   * Leave the database open and return it in the summary (the caller closes it): `run` writes its report
+   * from the same connection instead of opening the file a second time.
+   */
+  readonly keepStoreOpen?: boolean;
 }
 
 export interface RunSummary {
   readonly experiment: string;
+  /** The spec as loaded and checked for this run (the report reuses it). */
+  readonly spec: ExperimentSpec;
   readonly dbPath: string;
   readonly total: number;
   readonly alreadyDone: number;
@@ -48,6 +55,8 @@ export interface RunSummary {
   /** Failed jobs left from earlier runs and not retried (see --rerun-failed). */
   readonly previouslyFailed: number;
   readonly interrupted: boolean;
+  /** The open database, with keepStoreOpen (after a run that did not fail). */
+  readonly store?: ResultStore;
 }
 
 export { defaultDbPath };
@@ -137,7 +146,8 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   let interrupted = false;
   // Set when no new job may start: SIGINT/SIGTERM, --fail-fast, or a failed write.
   let stopTaking = false;
-  let pool: WorkerPool | undefined;
+  let pool: JobRunner | undefined;
+  let failed = false;
   let writer: OutcomeWriter | undefined;
   // First signal: start no new job, cancel the running ones (they run next time), store every finished
   // result, exit 130. Second signal: exit at once; each stored batch is one transaction, so nothing is torn.
@@ -175,10 +185,18 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       );
     }
     if (todo.length > 0) {
-      const activePool = new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);
+      // One job and no time limit: it runs in this thread (no worker to start). Its synchronous run leaves
+      // no moment for a signal handler, so none is installed: Ctrl-C ends the process at once, as a second
+      // interrupt would, the registered plan is already committed, and the job runs next time.
+      const inline = todo.length === 1 && !((opts.jobTimeout ?? 0) > 0);
+      const activePool: JobRunner = inline
+        ? new InlineRunner()
+        : new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);
       pool = activePool;
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+      if (!inline) {
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+      }
       // Progress counts outcomes once they are stored, weighted by their expected cost for the ETA.
       const costOf = new Map(todo.map((j) => [j.key, costs.staticCost(j)]));
       const progress = opts.quiet
@@ -235,6 +253,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
       experiment: spec.name,
+      spec,
       dbPath,
       total: jobs.length,
       alreadyDone,
@@ -243,14 +262,16 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       failed: stored.failed,
       previouslyFailed,
       interrupted,
+      ...(opts.keepStoreOpen ? { store } : {}),
     };
   } catch (e) {
+    failed = true;
     throw storeFailure(dbPath, e);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await pool?.close();
-    store.close();
+    if (failed || !opts.keepStoreOpen) store.close();
   }
 }
 

@@ -5,13 +5,12 @@
  */
 import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createRequire } from 'node:module';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { DatabaseInUseError, StoreError, UserError } from '../util/errors.js';
 
-// @duckdb/node-api is CommonJS: require() loads it without the ES-module wrapper first scanning the exports of
-// its ~120 files, which cost about 0.1 s of CPU in every process that opens a database.
-const duckdb = createRequire(import.meta.url)('@duckdb/node-api') as typeof import('@duckdb/node-api');
+// The CLI runs a bundle (scripts/bundle.mjs) that holds @duckdb/node-api's ~180 CommonJS files in one chunk;
+// loaded file by file they cost about 0.04 s of CPU in every process that opens a database.
+import * as duckdb from '@duckdb/node-api';
 const { DOUBLE, INTEGER, LIST, VARCHAR, listValue } = duckdb;
 
 export interface JobRow {
@@ -194,7 +193,9 @@ export class ResultStore {
     const conn = await instance.connect();
     const store = new ResultStore(instance, conn, path);
     try {
-      if (!opts.readOnly) for (const sql of SCHEMA) await conn.run(sql);
+      // One transaction for the whole schema: each statement committed alone writes the catalog to the
+      // write-ahead log again, and the 20 of them cost about 3× the CPU of one commit (0.019 s vs 0.006 s).
+      if (!opts.readOnly) await conn.run(`BEGIN TRANSACTION;\n${SCHEMA.join(';\n')};\nCOMMIT`);
     } catch (e) {
       store.close();
       throw storeFailure(path, e);

@@ -1,6 +1,8 @@
 import type { Command } from '../command.js';
 import { onePositional, intOption, numberOption } from '../command.js';
 import { EXIT, UserError } from '../../util/errors.js';
+import type { RunSummary } from '../../runner/run.js';
+import type { ShardSpec } from '../../spec/shard.js';
 
 /** Node's timers hold at most 2³¹−1 ms (24.8 days); a longer limit would fire at once and fail every job. */
 const MAX_JOB_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
@@ -68,37 +70,53 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       quiet: Boolean(v['quiet']),
       maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
       shard,
+      // The report reads from the run's own connection: opening the file again costs a second DuckDB start.
+      keepStoreOpen: !v['no-report'] && !shard,
     });
-    const log = (s: string): void => void process.stdout.write(s + '\n');
-    log(
-      `${summary.experiment}: ${summary.succeeded} jobs done, ${summary.failed} failed, ${summary.alreadyDone} already done` +
-        (summary.previouslyFailed ? `, ${summary.previouslyFailed} failed earlier (--rerun-failed to retry)` : '') +
-        (summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed > 0
-          ? `, ${summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed} not run`
-          : ''),
-    );
-    log(`results: ${summary.dbPath}`);
-    if (shard && !v['no-report'])
-      log(`report:  none for a shard; merge the shard databases ('bnclab merge') and run 'bnclab report'`);
-    if (!v['no-report'] && !summary.interrupted && !shard) {
-      // The report stack is loaded only when a report is written.
-      const { writeExperimentReport } = await import('../../report/index.js');
-      let r;
-      try {
-        r = await writeExperimentReport(spec, { db: summary.dbPath });
-      } catch (e) {
-        // The results are stored; only the report is missing. Say so, and how to retry it alone.
-        const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
-        process.stderr.write(
-          `bnclab: the results are stored, but the report could not be written: ${why}; fix that and run 'bnclab report ${spec}'\n`,
-        );
-        return EXIT.report;
-      }
-      log(`report:  ${r.markdown}`);
-      log(`         ${r.html}`);
-      log(`         ${r.csv}`);
+    try {
+      return await afterRun(summary, spec, v, shard);
+    } finally {
+      summary.store?.close();
     }
-    if (summary.interrupted) return EXIT.interrupted;
-    return summary.failed > 0 || summary.previouslyFailed > 0 ? 1 : 0;
   },
 };
+
+/** The summary lines, then the report (from the run's open database); the exit code. */
+async function afterRun(
+  summary: RunSummary,
+  spec: string,
+  v: Record<string, unknown>,
+  shard: ShardSpec | undefined,
+): Promise<number> {
+  const log = (s: string): void => void process.stdout.write(s + '\n');
+  log(
+    `${summary.experiment}: ${summary.succeeded} jobs done, ${summary.failed} failed, ${summary.alreadyDone} already done` +
+      (summary.previouslyFailed ? `, ${summary.previouslyFailed} failed earlier (--rerun-failed to retry)` : '') +
+      (summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed > 0
+        ? `, ${summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed} not run`
+        : ''),
+  );
+  log(`results: ${summary.dbPath}`);
+  if (shard && !v['no-report'])
+    log(`report:  none for a shard; merge the shard databases ('bnclab merge') and run 'bnclab report'`);
+  if (!v['no-report'] && !summary.interrupted && !shard) {
+    // The report stack is loaded only when a report is written.
+    const { writeExperimentReport } = await import('../../report/index.js');
+    let r;
+    try {
+      r = await writeExperimentReport(spec, { db: summary.dbPath, spec: summary.spec, store: summary.store });
+    } catch (e) {
+      // The results are stored; only the report is missing. Say so, and how to retry it alone.
+      const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+      process.stderr.write(
+        `bnclab: the results are stored, but the report could not be written: ${why}; fix that and run 'bnclab report ${spec}'\n`,
+      );
+      return EXIT.report;
+    }
+    log(`report:  ${r.markdown}`);
+    log(`         ${r.html}`);
+    log(`         ${r.csv}`);
+  }
+  if (summary.interrupted) return EXIT.interrupted;
+  return summary.failed > 0 || summary.previouslyFailed > 0 ? 1 : 0;
+}

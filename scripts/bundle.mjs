@@ -1,0 +1,44 @@
+/**
+ * The second step of `npm run build`: bundles tsc's output of the two entry points the CLI starts from,
+ * dist/src/cli/main.js and dist/src/runner/worker.js, in place, with what they import (yaml, p-limit,
+ * simple-statistics, @duckdb/node-api and our ~170 modules) in a few files under dist/src/chunks/ (one per
+ * lazily loaded command or stage). Node 20 loads each ES module separately (resolve, read, compile, link), and for the
+ * commands' module graphs that costs more than running them: `plan` of the quickstart took 0.06 s less CPU
+ * bundled, a report 0.07 s (docs/architecture.md, "Start-up"). Every other file of dist/ stays tsc's output
+ * (benchmarks import from it), and tsc alone still gives a working, only slower, CLI.
+ *
+ * @duckdb/node-api (~180 CommonJS files) is bundled too; left out: @duckdb/node-bindings (it loads the
+ * native addon), and vega, vega-lite, pdfkit and svg-to-pdfkit (loaded only on a figure cache miss; pdfkit
+ * reads its font files next to its own code).
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist', 'src');
+const MARK = '// bundled by scripts/bundle.mjs';
+const entries = { 'cli/main': 'cli/main.js', 'runner/worker': 'runner/worker.js' };
+
+for (const file of Object.values(entries)) {
+  const path = join(out, file);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run tsc first (npm run build does both)`);
+  // Bundling a bundle would lose the chunks it imports (removed below): start again from tsc's output.
+  if (readFileSync(path, 'utf8').includes(MARK)) throw new Error(`${path} is already bundled: run tsc first`);
+}
+rmSync(join(out, 'chunks'), { recursive: true, force: true });
+await build({
+  cwd: root,
+  input: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, join(out, file)])),
+  platform: 'node',
+  external: [/^@duckdb\/node-bindings/, /^vega(-lite)?$/, /^pdfkit$/, /^svg-to-pdfkit$/],
+  logLevel: 'warn',
+  output: {
+    dir: out,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    banner: (chunk) => (chunk.isEntry ? MARK : ''),
+  },
+});
