@@ -237,7 +237,7 @@ function planDataset(
     columns: table.columns.map((c) => ({
       name: c.name,
       type: c.type,
-      values: c.type === 'categorical' ? c.labels.length : distinctCount(c.values),
+      values: c.type === 'categorical' ? c.labels.length : c.distinct.length,
     })),
     userFile,
     classDeclared: handle.classColumn !== undefined,
@@ -245,12 +245,6 @@ function planDataset(
     classLabels: table.classLabels,
     ...(declared ? { declaredColumns: { types: handle.columnTypes ?? {}, ignore: handle.ignore ?? [] } } : {}),
   };
-}
-
-function distinctCount(values: Float64Array): number {
-  const seen = new Set<number>();
-  for (const v of values) if (!Number.isNaN(v)) seen.add(v);
-  return seen.size;
 }
 
 /**
