@@ -13,11 +13,16 @@ export const MISSING = -1;
  */
 export type CodeColumn = Int8Array | Int16Array | Int32Array;
 
-/** A zeroed code column of n rows, the narrowest that holds codes 0..card-1 and MISSING. */
-export function codeColumn(card: number, n: number): CodeColumn {
-  if (card <= 128) return new Int8Array(n);
-  if (card <= 32768) return new Int16Array(n);
-  return new Int32Array(n);
+/**
+ * A zeroed code column of n rows, the narrowest that holds codes 0..card-1 and MISSING. `shared` puts it in
+ * a SharedArrayBuffer, which worker threads receive without a copy (the runner's loaded tables).
+ */
+export function codeColumn(card: number, n: number, shared = false): CodeColumn {
+  const width = card <= 128 ? 1 : card <= 32768 ? 2 : 4;
+  const buffer = shared ? new SharedArrayBuffer(n * width) : new ArrayBuffer(n * width);
+  if (width === 1) return new Int8Array(buffer);
+  if (width === 2) return new Int16Array(buffer);
+  return new Int32Array(buffer);
 }
 
 /** A zeroed column of n rows of the same width as col. */

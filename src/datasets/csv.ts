@@ -504,7 +504,7 @@ class CsvAccumulator {
     // Ids become ranks among the distinct numbers the kept rows have ('1' and '1.0' are one number).
     const distinct = sortedDistinct(num.filter((_, d) => used[d] === 1));
     const remap = Int32Array.from(num, (v, d) => (used[d] ? rankOf(distinct, v) : -1));
-    const ids = this.remapped(c, keep, remap, codeColumn(distinct.length, this.rowCount(keep)));
+    const ids = this.remapped(c, keep, remap, codeColumn(distinct.length, this.rowCount(keep), true));
     return { name, type: 'numeric', ids, distinct };
   }
 
@@ -516,7 +516,13 @@ class CsvAccumulator {
     const index = new Map(labels.map((l, i) => [l, i]));
     const remap = Int32Array.from(distinctValues, (v, d) => (used[d] ? index.get(v)! : -1));
     const n = this.rowCount(keep);
-    const codes = this.remapped(c, keep, remap, wide ? new Int32Array(n) : codeColumn(labels.length, n));
+    // Shared memory: the runner hands the table to its worker threads without copying it.
+    const codes = this.remapped(
+      c,
+      keep,
+      remap,
+      wide ? new Int32Array(new SharedArrayBuffer(4 * n)) : codeColumn(labels.length, n, true),
+    );
     return { name: this.names![c]!, type: 'categorical', codes, labels };
   }
 }

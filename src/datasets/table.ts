@@ -38,10 +38,19 @@ export interface RawTable {
   readonly droppedRows: number;
 }
 
+/**
+ * Whether every column of t is in shared memory (a CSV table): then a worker thread can be handed the table
+ * itself, uncopied, instead of reading the file again.
+ */
+export function isSharedTable(t: RawTable): boolean {
+  const shared = (a: ArrayBufferView): boolean => a.buffer instanceof SharedArrayBuffer;
+  return shared(t.classColumn) && t.columns.every((c) => shared(c.type === 'numeric' ? c.ids : c.codes));
+}
+
 /** A numeric column from per-row values (NaN = missing). */
 export function numericColumn(name: string, values: Float64Array): NumericColumn {
   const distinct = sortedDistinct(values.filter((v) => !Number.isNaN(v)));
-  const ids = codeColumn(distinct.length, values.length);
+  const ids = codeColumn(distinct.length, values.length, true);
   for (let r = 0; r < values.length; r++) ids[r] = Number.isNaN(values[r]!) ? -1 : rankOf(distinct, values[r]!);
   return { name, type: 'numeric', ids, distinct };
 }
