@@ -77,8 +77,13 @@ function mannWhitneyAuc(pos: Float64Array, neg: Float64Array): number {
     }
     // A NaN score equals nothing: take it alone so the walk always moves on.
     if (p === 0 && q === 0) {
-      if (i < pos.length && Number.isNaN(pos[i]!)) i++, p++;
-      else j++, q++;
+      if (i < pos.length && Number.isNaN(pos[i]!)) {
+        i++;
+        p++;
+      } else {
+        j++;
+        q++;
+      }
     }
     u += p * (negBefore + q / 2);
     negBefore += q;
