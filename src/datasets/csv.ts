@@ -187,7 +187,7 @@ export function parseCsvBytes(bytes: Uint8Array, opts: CsvOptions, chunkBytes = 
 }
 
 /**
- * parseCsvBytes for a file that arrives in pieces (src/datasets/load.ts reads it from disk 16 MiB at a
+ * parseCsvBytes for a file that arrives in pieces (src/datasets/load.ts reads it from disk 1 MiB at a
  * time, so the file's bytes are never all in memory either): push each piece in order, then finish().
  * Bytes that are not UTF-8 are a UserError naming the file.
  */

@@ -122,11 +122,15 @@ export function readFileHashed(path: string): { bytes: Buffer; sha256: string } 
   return { bytes: Buffer.concat(pieces), sha256 };
 }
 
-/** Bytes per piece of readFileInPieces. */
-const PIECE_BYTES = 16 << 20;
+/**
+ * Bytes per piece of readFileInPieces. Small pieces keep the garbage of parsing small: each piece becomes a
+ * string or two of twice its size, which only a full collection frees (measured on 10^6 rows × 21 columns:
+ * peak RSS 339 MB with 16 MiB pieces, 227 MB with 1 MiB, at the same CPU time).
+ */
+const PIECE_BYTES = 1 << 20;
 
 /**
- * Reads the file at path in pieces of 16 MiB, handing each to `onPiece` (valid only during the call), and
+ * Reads the file at path in pieces of 1 MiB, handing each to `onPiece` (valid only during the call), and
  * returns the file's sha256 (from the cache when the file's stamp matches a recorded hash); the file is
  * never whole in memory. `known(sha256)` is asked first when the hash is cached: when it returns true, the
  * file is not read at all (the caller already holds what it would make of it). `onPiece` returning false
