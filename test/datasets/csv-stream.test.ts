@@ -102,3 +102,25 @@ describe('CSV read in pieces', () => {
     expect(t.classLabels).toEqual(['A', 'B']);
   });
 });
+
+describe('coded columns widen as their dictionaries grow', () => {
+  it('Int8 → Int16 → Int32 ids while reading; codes match the labels row by row', () => {
+    // Column a: 40,000 distinct labels (past both widening points); x: 300 distinct numbers; y: 3 labels.
+    const n = 40_000;
+    const lines = ['a,x,y,class'];
+    for (let r = 0; r < n; r++)
+      lines.push(`k${(r * 7919) % n},${(r % 300) / 4},${r % 3 === 0 ? '?' : `v${r % 3}`},${r % 2}`);
+    const t = parseCsvBytes(enc.encode(lines.join('\n')), { file: 'w.csv' }, 1 << 16);
+    const [a, x, y] = t.columns;
+    if (a!.type !== 'categorical' || x!.type !== 'numeric' || y!.type !== 'categorical') throw new Error('types');
+    expect(a!.codes).toBeInstanceOf(Int32Array);
+    expect(x!.ids).toBeInstanceOf(Int16Array);
+    expect(y!.codes).toBeInstanceOf(Int8Array);
+    const xs = numericValues(x!);
+    for (let r = 0; r < n; r++) {
+      expect(a!.labels[a!.codes[r]!]).toBe(`k${(r * 7919) % n}`);
+      expect(xs[r]).toBe((r % 300) / 4);
+      expect(y!.codes[r]! < 0 ? '?' : y!.labels[y!.codes[r]!]).toBe(r % 3 === 0 ? '?' : `v${r % 3}`);
+    }
+  });
+});
