@@ -13,9 +13,16 @@
  *        [--folds 1] [--out /tmp/bnclab-scaling]
  *
  * Generated files are kept in --out (named by rows and the network's content hash) and reused.
+ *
+ * --run instead times the whole `bnclab run` of naive Bayes (Laplace) in stratified 10-fold cross-validation
+ * on each file, with --workers (default 2) worker threads and a fresh database: CPU seconds of the process
+ * (every thread), wall seconds, peak resident memory and the database's size.
+ *
+ *   node dist/bench/scaling.js --run [--sizes 1e6,1e7] [--workers 2]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +44,8 @@ const { values } = parseArgs({
     folds: { type: 'string', default: '1' },
     out: { type: 'string', default: '/tmp/bnclab-scaling' },
     child: { type: 'string' },
+    run: { type: 'boolean', default: false },
+    workers: { type: 'string', default: '2' },
     method: { type: 'string' },
   },
 });
@@ -130,8 +139,66 @@ function child(file: string, label: string, folds: number): void {
   process.stdout.write(JSON.stringify(out) + '\n');
 }
 
+/** `bnclab run` of NB in 10-fold CV on each size, timed as a whole process. */
+function runMode(sizes: number[]): void {
+  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  console.log(
+    `scaling --run: ${new Date().toISOString()}; load average ${loadAverage()}; nb/dirichlet(alpha 1), mdl, 10-fold stratified CV, ${values.workers} workers`,
+  );
+  console.log(
+    '| rows | process CPU s | wall s | peak MiB | coded MiB | peak / coded | database MiB | load average after |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---|');
+  for (const rows of sizes) {
+    const file = dataFile(rows);
+    const dir = mkdtempSync(join(tmpdir(), 'bnclab-scaling-run-'));
+    const spec = join(dir, 'nb.yaml');
+    writeFileSync(
+      spec,
+      `name: scaling-nb\nseed: 1\ndatasets: [${file}]\npreprocessing: { discretize: mdl, missing: as-value }\n` +
+        `resampling: { method: cv, folds: 10, stratified: true }\nstructures: [nb]\nestimators: [{ dirichlet: { alpha: 1 } }]\n`,
+    );
+    const db = join(dir, 'nb.duckdb');
+    const t0 = performance.now();
+    const res = spawnSync(
+      '/usr/bin/time',
+      [
+        '-f',
+        '%U %S %M',
+        process.execPath,
+        cli,
+        'run',
+        spec,
+        '--workers',
+        values.workers!,
+        '--db',
+        db,
+        '--no-report',
+        '--quiet',
+      ],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    );
+    const wallS = (performance.now() - t0) / 1000;
+    const lines = res.stderr.trim().split('\n');
+    const [user, sys, maxKiB] = lines.pop()!.trim().split(/\s+/).map(Number);
+    if (res.status !== 0) {
+      console.log(`| ${rows} | failed: ${lines.slice(-3).join(' ').slice(0, 300)} |`);
+    } else {
+      const coded = (rows * (ATTRIBUTES + 1)) / 2 ** 20;
+      const peak = maxKiB! / 1024;
+      console.log(
+        `| ${rows} | ${(user! + sys!).toFixed(2)} | ${wallS.toFixed(2)} | ${peak.toFixed(0)} | ${coded.toFixed(1)} | ${(peak / coded).toFixed(1)} | ` +
+          `${(statSync(db).size / 2 ** 20).toFixed(1)} | ${loadAverage()} |`,
+      );
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (values.child) {
   child(values.child, values.method!, Number(values.folds));
+} else if (values.run) {
+  runMode(values.sizes!.split(',').map((x) => Math.round(Number(x))));
 } else {
   const folds = Number(values.folds);
   if (!Number.isInteger(folds) || folds < 1 || folds > 10) throw new Error(`--folds: 1 to 10, got '${values.folds}'`);

@@ -56,7 +56,7 @@ function toArff(t: RawTable): string {
   out.push(`@attribute ${quote(t.className)} {${t.classLabels.map(quote).join(',')}}`, '', '@data');
   for (let r = 0; r < t.n; r++) {
     const cells = t.columns.map((c) => {
-      if (c.type === 'numeric') return Number.isNaN(c.values[r]!) ? '?' : String(c.values[r]);
+      if (c.type === 'numeric') return c.ids[r]! < 0 ? '?' : String(c.distinct[c.ids[r]!]);
       const k = c.codes[r]!;
       return k < 0 ? '?' : quote(c.labels[k]!);
     });

@@ -7,7 +7,7 @@
  * to a family's table only if the child and every parent are observed in it. Different families can
  * therefore be counted on different row subsets. The class is never missing.
  */
-import { MISSING, type DiscreteData } from './data.js';
+import { MISSING, type CodeColumn, type DiscreteData } from './data.js';
 import { UserError } from '../util/errors.js';
 
 /**
@@ -38,7 +38,7 @@ export function nodeCard(data: DiscreteData, v: number): number {
 }
 
 /** Column of node v (the class column for v === m). */
-export function nodeColumn(data: DiscreteData, v: number): Int32Array {
+export function nodeColumn(data: DiscreteData, v: number): CodeColumn {
   const m = data.columns.length;
   if (v === m) return data.classColumn;
   if (!Number.isInteger(v) || v < 0 || v > m) throw new Error(`node ${v} out of range 0..${m}`);
@@ -349,8 +349,8 @@ export function attributeClassCodes(data: DiscreteData, a: number, out?: Int32Ar
  * Does not zero t. Returns the number of rows counted.
  */
 export function accumulatePairCodes(
-  xi: Int32Array,
-  zj: Int32Array,
+  xi: CodeColumn,
+  zj: CodeColumn,
   stride: number,
   n: number,
   t: Float64Array | Int32Array,
@@ -371,11 +371,11 @@ export function accumulatePairCodes(
  * Sharing the zj load and the loop across four tables is what keeps all-pairs CMI near a bare count.
  */
 export function accumulatePairCodes4(
-  x0: Int32Array,
-  x1: Int32Array,
-  x2: Int32Array,
-  x3: Int32Array,
-  zj: Int32Array,
+  x0: CodeColumn,
+  x1: CodeColumn,
+  x2: CodeColumn,
+  x3: CodeColumn,
+  zj: CodeColumn,
   stride: number,
   n: number,
   t0: Float64Array | Int32Array,

@@ -5,6 +5,33 @@
  */
 export const MISSING = -1;
 
+/**
+ * A column of codes (or MISSING): the narrowest signed typed array that holds the column's cardinality
+ * (Int8Array up to 127 values, Int16Array up to 32,767, else Int32Array), so a table of 10^7 rows of small
+ * attributes costs one byte per value. Signed, so MISSING stays -1 in every width. Learners only read
+ * columns by index; every width reads the same numbers.
+ */
+export type CodeColumn = Int8Array | Int16Array | Int32Array;
+
+/**
+ * A zeroed code column of n rows, the narrowest that holds codes 0..card-1 and MISSING. `shared` puts it in
+ * a SharedArrayBuffer, which worker threads receive without a copy (the runner's loaded tables).
+ */
+export function codeColumn(card: number, n: number, shared = false): CodeColumn {
+  const width = card <= 128 ? 1 : card <= 32768 ? 2 : 4;
+  const buffer = shared ? new SharedArrayBuffer(n * width) : new ArrayBuffer(n * width);
+  if (width === 1) return new Int8Array(buffer);
+  if (width === 2) return new Int16Array(buffer);
+  return new Int32Array(buffer);
+}
+
+/** A zeroed column of n rows of the same width as col. */
+function columnLike(col: CodeColumn, n: number): CodeColumn {
+  if (col instanceof Int8Array) return new Int8Array(n);
+  if (col instanceof Int16Array) return new Int16Array(n);
+  return new Int32Array(n);
+}
+
 export interface DiscreteData {
   /** Number of rows. */
   readonly n: number;
@@ -14,8 +41,8 @@ export interface DiscreteData {
   readonly labels: readonly (readonly string[])[];
   /** Cardinality per attribute. */
   readonly cards: Int32Array;
-  /** One Int32Array of length n per attribute; entries are codes or MISSING. */
-  readonly columns: readonly Int32Array[];
+  /** One code column of length n per attribute; entries are codes or MISSING. */
+  readonly columns: readonly CodeColumn[];
   /** Class name and labels; classCard === classLabels.length. */
   readonly className: string;
   readonly classLabels: readonly string[];
@@ -33,7 +60,7 @@ export function attributeCount(d: DiscreteData): number {
 export function selectRows(d: DiscreteData, rows: ArrayLike<number>): DiscreteData {
   const n = rows.length;
   const columns = d.columns.map((col) => {
-    const out = new Int32Array(n);
+    const out = columnLike(col, n);
     for (let r = 0; r < n; r++) out[r] = col[rows[r]!]!;
     return out;
   });

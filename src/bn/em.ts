@@ -21,7 +21,7 @@
  *    from random starts; the run with the highest final objective is kept (ties: the earliest).
  * Families above SPARSE_CPT_CELLS cells are refused (EM keeps dense expected counts).
  */
-import type { DiscreteData } from './data.js';
+import type { CodeColumn, DiscreteData } from './data.js';
 import { assertDag, type Structure } from './structure.js';
 import { CptModel, fitEnsemble, SPARSE_CPT_CELLS, smoothedLogProbs, type NodeCpt } from './cpt.js';
 import type { Model } from './model.js';
@@ -93,7 +93,7 @@ interface Pattern {
 export class EmFitter {
   private readonly m: number;
   private readonly cards: Int32Array;
-  private readonly cols: Int32Array[];
+  private readonly cols: CodeColumn[];
   private readonly families: Family[];
   private readonly weights: Float64Array | undefined;
   private readonly n: number;

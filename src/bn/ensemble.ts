@@ -3,7 +3,7 @@
  * votes, gates, fallback) into a MixtureModel or a GatedMixtureModel. Kept apart from the CPTs (src/bn/cpt.ts)
  * so that the tables, the inference engine and the ensembles depend one way: cpt → ensemble → inference.
  */
-import { selectRows, type DiscreteData } from './data.js';
+import { selectRows, type CodeColumn, type DiscreteData } from './data.js';
 import type { Model } from './model.js';
 import type { Structure, StructureMember } from './structure.js';
 import { MixtureModel, normalizeLogRows, type JointModel } from './inference.js';
@@ -172,7 +172,7 @@ function fusedJoint(
   }
 }
 
-function addBase(col: Int32Array, stride: number, rows: Int32Array, nr: number, bases: Int32Array): void {
+function addBase(col: CodeColumn, stride: number, rows: Int32Array, nr: number, bases: Int32Array): void {
   for (let i = 0; i < nr; i++) bases[i] += col[rows[i]!]! * stride;
 }
 

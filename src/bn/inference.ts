@@ -32,7 +32,7 @@
  * not depend on the size of the full table; the MAX_ELIMINATION_CELLS limit on those restricted and
  * intermediate tables is the same for sparse and dense CPTs.
  */
-import type { DiscreteData } from './data.js';
+import type { CodeColumn, DiscreteData } from './data.js';
 import type { Model } from './model.js';
 import type { NodeCpt } from './tables.js';
 import { ConfigIndex } from './counts.js';
@@ -411,7 +411,7 @@ export class NetworkInference {
     f: number,
     classIsChild: boolean,
     sp: SparseRef,
-    cols: readonly Int32Array[],
+    cols: readonly CodeColumn[],
     complete: Uint8Array,
     out: Float64Array,
   ): void {
@@ -729,14 +729,14 @@ function compileStep(fs: SymFactor[], x: number, buffers: Float64Array[]): { ste
   return { step, result: { vars: outVars, cards: outVars.map((u) => cardOf.get(u)!), buf: output } };
 }
 
-function termBase(t: Term, cols: readonly Int32Array[], r: number): number {
+function termBase(t: Term, cols: readonly CodeColumn[], r: number): number {
   let base = 0;
   for (let q = 0; q < t.attrs.length; q++) base += cols[t.attrs[q]!]![r]! * t.strides[q]!;
   return base;
 }
 
 /** Runs a compiled plan on row r, adding log scores into out[r * C ...]. Allocates nothing. */
-function runPlan(plan: Plan, cols: readonly Int32Array[], r: number, C: number, out: Float64Array): void {
+function runPlan(plan: Plan, cols: readonly CodeColumn[], r: number, C: number, out: Float64Array): void {
   const o = r * C;
   let constant = 0;
   for (const t of plan.direct) {

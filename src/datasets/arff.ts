@@ -20,7 +20,7 @@
  */
 import { UserError } from '../util/errors.js';
 import { baseName, findClassColumn, makeTable, parseNumber, sortLabels } from './columns.js';
-import type { RawColumn, RawTable } from './table.js';
+import { numericColumn, type RawColumn, type RawTable } from './table.js';
 
 export interface ArffOptions {
   readonly file: string;
@@ -289,11 +289,7 @@ export function parseArff(text: string, opts: ArffOptions): RawTable {
   for (let a = 0; a < m; a++) {
     const attr = attrs[a]!;
     if (kind[a] === NUMERIC) {
-      columns.push({
-        name: attr.name,
-        type: 'numeric',
-        values: nums[a]!.length === kept ? nums[a]! : nums[a]!.slice(0, kept),
-      });
+      columns.push(numericColumn(attr.name, nums[a]!.length === kept ? nums[a]! : nums[a]!.slice(0, kept)));
       continue;
     }
     const col = codes[a]!.length === kept ? codes[a]! : codes[a]!.slice(0, kept);

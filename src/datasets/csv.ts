@@ -21,7 +21,8 @@ import {
   sortLabels,
   type ColumnType,
 } from './columns.js';
-import type { RawColumn, RawTable } from './table.js';
+import { codeColumn, type CodeColumn } from '../bn/data.js';
+import { rankOf, sortedDistinct, type RawColumn, type RawTable } from './table.js';
 
 export interface CsvOptions {
   /** Path shown in error messages. */
@@ -178,39 +179,108 @@ const CHUNK_BYTES = 16 << 20;
  * coded table.
  */
 export function parseCsvBytes(bytes: Uint8Array, opts: CsvOptions, chunkBytes = CHUNK_BYTES): RawTable {
-  const acc = new CsvAccumulator(opts);
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
-  let carry = '';
-  let line = 1;
-  for (let at = 0; at < bytes.length || carry.length > 0; at += chunkBytes) {
-    const last = at + chunkBytes >= bytes.length;
-    const piece =
-      carry +
-      decoder.decode(bytes.subarray(Math.min(at, bytes.length), Math.min(at + chunkBytes, bytes.length)), {
-        stream: !last,
-      });
-    const end = tokenize(piece, opts.file, acc.sink, line, last);
-    carry = piece.slice(end.index);
-    line = end.line;
-    if (last) break;
+  const reader = new CsvPieceReader(opts);
+  for (let at = 0; at < bytes.length; at += chunkBytes) {
+    reader.push(bytes.subarray(at, Math.min(at + chunkBytes, bytes.length)));
   }
-  return acc.finish();
+  return reader.finish();
 }
 
-/** A growable Int32Array. */
-class IntColumn {
-  data = new Int32Array(1024);
+/**
+ * parseCsvBytes for a file that arrives in pieces (src/datasets/load.ts reads it from disk 1 MiB at a
+ * time, so the file's bytes are never all in memory either): push each piece in order, then finish().
+ * Bytes that are not UTF-8 are a UserError naming the file.
+ */
+export class CsvPieceReader {
+  private readonly acc: CsvAccumulator;
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: false, fatal: true });
+  private carry = '';
+  private line = 1;
+
+  constructor(private readonly opts: CsvOptions) {
+    this.acc = new CsvAccumulator(opts);
+  }
+
+  push(bytes: Uint8Array): void {
+    this.parse(bytes, false);
+  }
+
+  finish(): RawTable {
+    this.parse(new Uint8Array(0), true);
+    return this.acc.finish();
+  }
+
+  private parse(bytes: Uint8Array, last: boolean): void {
+    let text: string;
+    try {
+      text = this.decoder.decode(bytes, { stream: !last });
+    } catch {
+      throw new UserError(`${this.opts.file}: the file is not UTF-8 text; convert it (e.g. iconv -f latin1 -t utf-8)`);
+    }
+    const piece = this.carry + text;
+    const end = tokenize(piece, this.opts.file, this.acc.sink, this.line, last);
+    this.carry = piece.slice(end.index);
+    this.line = end.line;
+  }
+}
+
+/**
+ * A growable column of dictionary ids (-1 = missing) in the narrowest signed typed array the ids so far
+ * need: ids are handed out in increasing order, so it widens at most twice (Int8 → Int16 → Int32). It grows
+ * by half, so a column of 10^7 one-byte ids never holds more than about 15 MB.
+ */
+class IdColumn {
+  data: CodeColumn = new Int8Array(1024);
   length = 0;
+  private max = 127;
   push(v: number): void {
+    if (v > this.max) this.widen(v);
     if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
+      const next = this.alloc(this.data.length + (this.data.length >> 1));
       next.set(this.data);
       this.data = next;
     }
     this.data[this.length++] = v;
   }
-  values(): Int32Array {
+  values(): CodeColumn {
     return this.data.subarray(0, this.length);
+  }
+  private widen(v: number): void {
+    this.max = v > 32767 ? 2147483647 : 32767;
+    const next = this.alloc(this.data.length);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+  private alloc(n: number): CodeColumn {
+    return this.max > 32767 ? new Int32Array(n) : this.max > 127 ? new Int16Array(n) : new Int8Array(n);
+  }
+}
+
+/**
+ * Line of each data row, for messages: row r starts on line r + offset, where the offset changes only at a
+ * blank line or a quoted line break, so only those changes are kept (nothing per row).
+ */
+class RowLines {
+  private readonly rows: number[] = [];
+  private readonly offsets: number[] = [];
+  count = 0;
+  push(line: number): void {
+    const offset = line - this.count;
+    if (this.offsets.length === 0 || this.offsets[this.offsets.length - 1] !== offset) {
+      this.rows.push(this.count);
+      this.offsets.push(offset);
+    }
+    this.count++;
+  }
+  lineOf(r: number): number {
+    let lo = 0;
+    let hi = this.rows.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.rows[mid]! <= r) lo = mid;
+      else hi = mid - 1;
+    }
+    return r + this.offsets[lo]!;
   }
 }
 
@@ -269,9 +339,9 @@ class CsvAccumulator {
   private names: string[] | null = null;
   private dicts: Map<string, number>[] = [];
   private distinctValues: string[][] = [];
-  private ids: IntColumn[] = [];
+  private ids: (IdColumn | null)[] = [];
   private packed: PackedIds[] = [];
-  private readonly lines = new IntColumn();
+  private readonly lines = new RowLines();
   private readonly missing: Set<string>;
 
   constructor(private readonly opts: CsvOptions) {
@@ -287,7 +357,7 @@ class CsvAccumulator {
       this.names = names;
       this.dicts = fields.map(() => new Map([...this.missing].map((m) => [m, -1])));
       this.distinctValues = fields.map(() => []);
-      this.ids = fields.map(() => new IntColumn());
+      this.ids = fields.map(() => new IdColumn());
       this.packed = fields.map(() => new PackedIds());
       return;
     }
@@ -329,8 +399,8 @@ class CsvAccumulator {
     const file = this.opts.file;
     const names = this.names;
     if (names === null) throw new UserError(`${file}: empty file (no header row)`);
-    const lines = this.lines.values();
-    if (lines.length === 0) throw new UserError(`${file}: no data rows after the header`);
+    const total = this.lines.count;
+    if (total === 0) throw new UserError(`${file}: no data rows after the header`);
 
     const types = this.opts.columnTypes ?? {};
     for (const name of Object.keys(types)) {
@@ -346,43 +416,71 @@ class CsvAccumulator {
     let kept = 0;
     for (let r = 0; r < classIds.length; r++) if (classIds[r]! >= 0) kept++;
     if (kept === 0) throw new UserError(`${file}: every row has a missing class value in column '${names[classIdx]}'`);
-    const dropped = lines.length - kept;
-    const keep = new Int32Array(kept);
-    for (let r = 0, k = 0; r < classIds.length; r++) if (classIds[r]! >= 0) keep[k++] = r;
+    const dropped = total - kept;
+    // Kept rows are listed only when some are dropped (no row list for a complete file).
+    let keep: Int32Array | null = null;
+    if (dropped > 0) {
+      keep = new Int32Array(kept);
+      for (let r = 0, k = 0; r < classIds.length; r++) if (classIds[r]! >= 0) keep[k++] = r;
+    }
 
     const columns: RawColumn[] = [];
     for (let c = 0; c < names.length; c++) {
       if (c === classIdx) continue;
-      columns.push(this.column(c, types[names[c]!], keep, dropped > 0, lines));
+      columns.push(this.column(c, types[names[c]!], keep));
+      // This column's dictionary ids are done with: let them go before the next column is coded.
+      this.ids[c] = null;
     }
-    const cls = this.categorical(classIdx, keep, dropped > 0);
+    const cls = this.categorical(classIdx, keep, true);
+    this.ids[classIdx] = null;
     if (cls.type !== 'categorical') throw new Error('unreachable: the class column is categorical');
-    return makeTable(this.opts.name ?? baseName(file), columns, names[classIdx]!, cls.labels, cls.codes, dropped);
+    return makeTable(
+      this.opts.name ?? baseName(file),
+      columns,
+      names[classIdx]!,
+      cls.labels,
+      cls.codes as Int32Array,
+      dropped,
+    );
   }
 
-  /** Ids of column c on the kept rows, and which distinct values those rows use. */
-  private keptIds(c: number, keep: Int32Array, subset: boolean): { ids: Int32Array; used: Uint8Array } {
-    const all = this.ids[c]!.values();
-    const ids = subset ? Int32Array.from(keep, (r) => all[r]!) : all;
+  /** Which distinct values of column c the kept rows use. */
+  private usedIds(c: number, keep: Int32Array | null): Uint8Array {
     const used = new Uint8Array(this.distinctValues[c]!.length);
-    if (subset) {
-      for (let r = 0; r < ids.length; r++) if (ids[r]! >= 0) used[ids[r]!] = 1;
+    if (keep) {
+      const all = this.ids[c]!.values();
+      for (let k = 0; k < keep.length; k++) if (all[keep[k]!]! >= 0) used[all[keep[k]!]!] = 1;
     } else {
       used.fill(1);
     }
-    return { ids, used };
+    return used;
   }
 
-  private column(
-    c: number,
-    declared: ColumnType | undefined,
-    keep: Int32Array,
-    subset: boolean,
-    lines: Int32Array,
-  ): RawColumn {
+  /** Column c on the kept rows with each id replaced by remap[id] (-1 stays -1), written into `out`. */
+  private remapped(c: number, keep: Int32Array | null, remap: Int32Array, out: CodeColumn): CodeColumn {
+    const all = this.ids[c]!.values();
+    if (keep) {
+      for (let k = 0; k < keep.length; k++) {
+        const id = all[keep[k]!]!;
+        out[k] = id < 0 ? -1 : remap[id]!;
+      }
+    } else {
+      for (let r = 0; r < out.length; r++) {
+        const id = all[r]!;
+        out[r] = id < 0 ? -1 : remap[id]!;
+      }
+    }
+    return out;
+  }
+
+  private rowCount(keep: Int32Array | null): number {
+    return keep ? keep.length : this.lines.count;
+  }
+
+  private column(c: number, declared: ColumnType | undefined, keep: Int32Array | null): RawColumn {
     const name = this.names![c]!;
-    if (declared === 'categorical') return this.categorical(c, keep, subset);
-    const { ids, used } = this.keptIds(c, keep, subset);
+    if (declared === 'categorical') return this.categorical(c, keep, false);
+    const used = this.usedIds(c, keep);
     const distinctValues = this.distinctValues[c]!;
     const num = new Float64Array(distinctValues.length);
     let numeric = true;
@@ -393,28 +491,38 @@ class CsvAccumulator {
     if (!numeric) {
       if (declared === 'numeric') {
         // The first kept row with a value that is not a number, as a row-by-row reader would report it.
-        let r = 0;
-        while (ids[r]! < 0 || !Number.isNaN(num[ids[r]!]!)) r++;
-        const line = lines[subset ? keep[r]! : r]!;
+        const all = this.ids[c]!.values();
+        const row = (k: number): number => (keep ? keep[k]! : k);
+        let k = 0;
+        while (all[row(k)]! < 0 || !Number.isNaN(num[all[row(k)]!]!)) k++;
         throw new UserError(
-          `${this.opts.file}:${line}: column '${name}' is numeric in the registry but has value '${distinctValues[ids[r]!]}'`,
+          `${this.opts.file}:${this.lines.lineOf(row(k))}: column '${name}' is numeric in the registry but has value '${distinctValues[all[row(k)]!]}'`,
         );
       }
-      return this.categorical(c, keep, subset);
+      return this.categorical(c, keep, false);
     }
-    const values = new Float64Array(ids.length);
-    for (let r = 0; r < ids.length; r++) values[r] = ids[r]! < 0 ? NaN : num[ids[r]!]!;
-    return { name, type: 'numeric', values };
+    // Ids become ranks among the distinct numbers the kept rows have ('1' and '1.0' are one number).
+    const distinct = sortedDistinct(num.filter((_, d) => used[d] === 1));
+    const remap = Int32Array.from(num, (v, d) => (used[d] ? rankOf(distinct, v) : -1));
+    const ids = this.remapped(c, keep, remap, codeColumn(distinct.length, this.rowCount(keep), true));
+    return { name, type: 'numeric', ids, distinct };
   }
 
-  private categorical(c: number, keep: Int32Array, subset: boolean): RawColumn {
-    const { ids, used } = this.keptIds(c, keep, subset);
+  /** Column c as codes into its sorted labels; an Int32Array when `wide` (the class column). */
+  private categorical(c: number, keep: Int32Array | null, wide: boolean): RawColumn {
+    const used = this.usedIds(c, keep);
     const distinctValues = this.distinctValues[c]!;
     const labels = sortLabels(distinctValues.filter((_, d) => used[d]));
     const index = new Map(labels.map((l, i) => [l, i]));
     const remap = Int32Array.from(distinctValues, (v, d) => (used[d] ? index.get(v)! : -1));
-    const codes = new Int32Array(ids.length);
-    for (let r = 0; r < ids.length; r++) codes[r] = ids[r]! < 0 ? -1 : remap[ids[r]!]!;
+    const n = this.rowCount(keep);
+    // Shared memory: the runner hands the table to its worker threads without copying it.
+    const codes = this.remapped(
+      c,
+      keep,
+      remap,
+      wide ? new Int32Array(new SharedArrayBuffer(4 * n)) : codeColumn(labels.length, n, true),
+    );
     return { name: this.names![c]!, type: 'categorical', codes, labels };
   }
 }

@@ -17,7 +17,7 @@
  *
  * Missing values (NaN) are ignored when fitting and map to MISSING.
  */
-import { MISSING } from '../bn/data.js';
+import { MISSING, type CodeColumn } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
 
 export type DiscretizeMethod = 'mdl' | 'median' | 'equal-frequency' | 'none';
@@ -112,6 +112,81 @@ export function fitDiscretizer(
         `unknown discretisation method '${String(method)}' (known: mdl, median, equal-frequency, none)`,
       );
   }
+}
+
+/**
+ * fitDiscretizer for a coded numeric column (ids into the ascending distinct values, -1 = missing; see
+ * RawTable): one pass over the training rows counts them per distinct value and class, and the cuts come
+ * from those counts, with no sort. The cuts are those of fitDiscretizer on the same values: every method
+ * reads the sorted training values only through their class counts at distinct values (MDL evaluates a
+ * candidate only between distinct values, so the last row of a run of equal values sees exactly the counts
+ * of all runs up to it), and median and equal-frequency read the sorted values themselves, rebuilt here.
+ */
+export function fitDiscretizerCoded(
+  ids: CodeColumn,
+  distinct: Float64Array,
+  classes: Int32Array,
+  classCard: number,
+  rows: ArrayLike<number>,
+  method: DiscretizeMethod,
+  opts: { readonly bins?: number } = {},
+): FittedCuts {
+  if (method === 'none') return { cuts: [] };
+  const K = classCard;
+  const all = new Int32Array(distinct.length * K);
+  let m = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const id = ids[r]!;
+    if (id >= 0) {
+      all[id * K + classes[r]!]!++;
+      m++;
+    }
+  }
+  // Keep the distinct values some training row has, in order, with their class counts.
+  let G = 0;
+  const gv = new Float64Array(distinct.length);
+  const gc = new Int32Array(distinct.length * K);
+  for (let d = 0; d < distinct.length; d++) {
+    let t = 0;
+    for (let c = 0; c < K; c++) t += all[d * K + c]!;
+    if (t === 0) continue;
+    gv[G] = distinct[d]!;
+    gc.set(all.subarray(d * K, d * K + K), G * K);
+    G++;
+  }
+  const v = gv.subarray(0, G);
+  const counts = gc.subarray(0, G * K);
+  switch (method) {
+    case 'mdl':
+      return { cuts: mdlCutsGrouped(v, counts, K, m) };
+    case 'median':
+      return { cuts: medianCut(expandGroups(v, counts, K, m)) };
+    case 'equal-frequency': {
+      const bins = opts.bins ?? DEFAULT_EQUAL_FREQUENCY_BINS;
+      if (!Number.isInteger(bins) || bins < 2) {
+        throw new UserError(`equal-frequency discretisation needs an integer number of bins >= 2, got ${bins}`);
+      }
+      return { cuts: equalFrequencyCuts(expandGroups(v, counts, K, m), bins) };
+    }
+    default:
+      throw new UserError(
+        `unknown discretisation method '${String(method)}' (known: mdl, median, equal-frequency, none)`,
+      );
+  }
+}
+
+/** The sorted training values: each distinct value repeated as often as training rows have it. */
+function expandGroups(v: Float64Array, counts: Int32Array, K: number, m: number): Float64Array {
+  const out = new Float64Array(m);
+  let k = 0;
+  for (let g = 0; g < v.length; g++) {
+    let t = 0;
+    for (let c = 0; c < K; c++) t += counts[g * K + c]!;
+    out.fill(v[g]!, k, k + t);
+    k += t;
+  }
+  return out;
 }
 
 /** Bin of value: the first j with value <= cuts[j], else cuts.length; MISSING for NaN. */
@@ -297,6 +372,84 @@ export function mdlCuts(v: Float64Array, y: Int32Array, classCard: number): numb
   const recurse = (first: number, end: number): void => {
     if (end - first < 2) return;
     const s = mdlBestSplit(v, y, classCard, first, end, ln);
+    if (!s.accepted) return;
+    recurse(first, s.index + 1);
+    cuts.push(s.cut);
+    recurse(s.index + 1, end);
+  };
+  recurse(0, v.length);
+  return cuts;
+}
+
+/**
+ * mdlBestSplit on runs of equal values: v holds the distinct values [first, end) ascending and
+ * counts[g·K + c] the rows of value g and class c. The same arithmetic in the same order as the row-wise
+ * version at the rows where it evaluates a candidate (the last row of each run), so the same split; `index`
+ * is the last run of the left part.
+ */
+function mdlBestSplitGrouped(
+  v: Float64Array,
+  counts: Int32Array,
+  K: number,
+  first: number,
+  end: number,
+  ln: Float64Array,
+): MdlSplit {
+  const left = new Float64Array(K);
+  const right = new Float64Array(K);
+  let n = 0;
+  for (let g = first; g < end; g++) {
+    for (let c = 0; c < K; c++) {
+      right[c]! += counts[g * K + c]!;
+      n += counts[g * K + c]!;
+    }
+  }
+  const prior = right.slice();
+  const priorEntropy = entropyBits(prior);
+  let best = priorEntropy;
+  let bestIndex = -1;
+  let bestCut = NaN;
+  const bestLeft = new Float64Array(K);
+  const bestRight = new Float64Array(K);
+  for (let g = first; g < end - 1; g++) {
+    for (let c = 0; c < K; c++) {
+      left[c]! += counts[g * K + c]!;
+      right[c]! -= counts[g * K + c]!;
+    }
+    if (v[g]! < v[g + 1]!) {
+      const e = conditionalEntropyTab(left, right, K, ln);
+      if (e < best) {
+        best = e;
+        bestIndex = g;
+        bestCut = (v[g]! + v[g + 1]!) / 2;
+        bestLeft.set(left);
+        bestRight.set(right);
+      }
+    }
+  }
+  const gain = priorEntropy - best;
+  if (bestIndex < 0 || gain <= 0) {
+    return { index: bestIndex, cut: bestCut, priorEntropy, entropy: best, gain, threshold: NaN, accepted: false };
+  }
+  const numCutPoints = n - 1;
+  const k = nonzero(prior);
+  const k1 = nonzero(bestLeft);
+  const k2 = nonzero(bestRight);
+  const e1 = entropyBits(bestLeft);
+  const e2 = entropyBits(bestRight);
+  const delta = log2(Math.pow(3, k) - 2) - (k * priorEntropy - k2 * e2 - k1 * e1);
+  const threshold = (log2(numCutPoints) + delta) / n;
+  return { index: bestIndex, cut: bestCut, priorEntropy, entropy: best, gain, threshold, accepted: gain > threshold };
+}
+
+/** mdlCuts from runs of equal values (see mdlBestSplitGrouped); m is the number of rows. */
+export function mdlCutsGrouped(v: Float64Array, counts: Int32Array, K: number, m: number): number[] {
+  const cuts: number[] = [];
+  const ln = lnTable(m);
+  const recurse = (first: number, end: number): void => {
+    // One run has no candidate cut (the row-wise version finds none either).
+    if (end - first < 2) return;
+    const s = mdlBestSplitGrouped(v, counts, K, first, end, ln);
     if (!s.accepted) return;
     recurse(first, s.index + 1);
     cuts.push(s.cut);

@@ -49,7 +49,7 @@ function discreteColumns(d: DiscreteData, values: ExportValues): ExportColumn[] 
 function rawColumns(t: RawTable, values: ExportValues): ExportColumn[] {
   const cols: ExportColumn[] = t.columns.map((c) => {
     if (c.type === 'numeric') {
-      return { name: c.name, cell: (r: number) => (Number.isNaN(c.values[r]!) ? undefined : String(c.values[r]!)) };
+      return { name: c.name, cell: (r: number) => (c.ids[r]! < 0 ? undefined : String(c.distinct[c.ids[r]!]!)) };
     }
     return {
       name: c.name,

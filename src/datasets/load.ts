@@ -6,10 +6,10 @@
 import { isUtf8 } from 'node:buffer';
 import { isAbsolute, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
-import { readFileHashed } from '../util/cache.js';
+import { readFileHashed, readFileInPieces } from '../util/cache.js';
 import { parseArff } from './arff.js';
 import type { ColumnType } from './columns.js';
-import { parseCsvBytes } from './csv.js';
+import { CsvPieceReader } from './csv.js';
 import { packageRoot as findRepoRoot } from '../util/paths.js';
 import type { DatasetFormat } from './registry.js';
 import type { RawTable } from './table.js';
@@ -42,35 +42,41 @@ const cache = new Map<string, LoadedDataset>();
 export function loadDataset(entry: LoadableDataset): LoadedDataset {
   const path = entry.path ?? (isAbsolute(entry.file) ? entry.file : resolve(findRepoRoot(), entry.file));
   const format: DatasetFormat = entry.format ?? (entry.file.toLowerCase().endsWith('.arff') ? 'arff' : 'csv');
-  let bytes: Buffer;
-  let sha256: string;
-  try {
-    // The hash of an unchanged file (same size, inode and times) comes from the on-disk cache.
-    ({ bytes, sha256 } = readFileHashed(path));
-  } catch (e) {
+  const keyOf = (sha256: string): string =>
+    JSON.stringify([
+      path,
+      sha256,
+      entry.name,
+      format,
+      entry.classColumn ?? null,
+      entry.columnTypes ?? null,
+      entry.ignore ?? null,
+    ]);
+  const checkHash = (sha256: string): void => {
+    if (entry.sha256 && entry.sha256 !== sha256) {
+      throw new UserError(
+        `${entry.file}: sha256 mismatch for data set '${entry.name}': registry expects ${entry.sha256.slice(0, 12)}..., file has ${sha256.slice(0, 12)}... (file modified or corrupt)`,
+      );
+    }
+  };
+  const cannotRead = (e: unknown): UserError => {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(`${entry.file}: cannot read data set '${entry.name}' (${code ?? (e as Error).message})`);
-  }
-  if (entry.sha256 && entry.sha256 !== sha256) {
-    throw new UserError(
-      `${entry.file}: sha256 mismatch for data set '${entry.name}': registry expects ${entry.sha256.slice(0, 12)}..., file has ${sha256.slice(0, 12)}... (file modified or corrupt)`,
-    );
-  }
-  const key = JSON.stringify([
-    path,
-    sha256,
-    entry.name,
-    format,
-    entry.classColumn ?? null,
-    entry.columnTypes ?? null,
-    entry.ignore ?? null,
-  ]);
-  const hit = cache.get(key);
-  if (hit) return hit;
-
-  checkText(bytes, entry.file);
+    return new UserError(`${entry.file}: cannot read data set '${entry.name}' (${code ?? (e as Error).message})`);
+  };
   let table: RawTable;
+  let sha256: string;
   if (format === 'arff') {
+    let bytes: Buffer;
+    try {
+      // The hash of an unchanged file (same size, inode and times) comes from the on-disk cache.
+      ({ bytes, sha256 } = readFileHashed(path));
+    } catch (e) {
+      throw cannotRead(e);
+    }
+    checkHash(sha256);
+    const hit = cache.get(keyOf(sha256));
+    if (hit) return hit;
+    checkText(bytes, entry.file);
     table = parseArff(bytes.toString('utf8'), {
       file: entry.file,
       name: entry.name,
@@ -78,13 +84,43 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
     });
     if (entry.columnTypes) checkDeclaredTypes(table, entry.columnTypes, entry.file);
   } else {
-    // Read in pieces, straight into coded columns: the file is never one string.
-    table = parseCsvBytes(bytes, {
+    // Read from disk in pieces straight into coded columns: neither the file's bytes nor its text is ever
+    // whole in memory. A table this process already holds is not read again when the file's hash is cached.
+    let hit: LoadedDataset | undefined;
+    const reader = new CsvPieceReader({
       file: entry.file,
       name: entry.name,
       ...(entry.classColumn ? { classColumn: entry.classColumn } : {}),
       ...(entry.columnTypes ? { columnTypes: entry.columnTypes } : {}),
     });
+    // A piece that cannot be read as CSV stops parsing; its error is raised after the file's hash is checked
+    // (a modified registry file is reported as such, not by what is wrong inside it).
+    let failure: unknown;
+    try {
+      sha256 = readFileInPieces(
+        path,
+        (piece, offset) => {
+          try {
+            checkPiece(piece, offset, entry.file);
+            reader.push(piece);
+            return true;
+          } catch (e) {
+            failure = e;
+            return false;
+          }
+        },
+        (known) => {
+          hit = cache.get(keyOf(known));
+          return hit !== undefined;
+        },
+      );
+    } catch (e) {
+      throw cannotRead(e);
+    }
+    checkHash(sha256);
+    if (hit) return hit;
+    if (failure !== undefined) throw failure;
+    table = reader.finish();
   }
   if (entry.ignore && entry.ignore.length > 0) table = withoutColumns(table, entry.ignore, entry.file);
   if (table.columns.length === 0) {
@@ -93,7 +129,7 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
     );
   }
   const loaded: LoadedDataset = { table, sha256 };
-  cache.set(key, loaded);
+  cache.set(keyOf(sha256), loaded);
   return loaded;
 }
 
@@ -116,16 +152,26 @@ function withoutColumns(table: RawTable, ignore: readonly string[], file: string
  * never makes the file one string); the message never echoes the bytes themselves.
  */
 function checkText(bytes: Buffer, file: string): void {
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b)
+  checkPiece(bytes, 0, file);
+  if (!isUtf8(bytes))
+    throw new UserError(`${file}: the file is not UTF-8 text; convert it (e.g. iconv -f latin1 -t utf-8)`);
+}
+
+/**
+ * checkText for one piece of a file read in pieces, at byte `offset`: compressed archives by their first
+ * bytes, and zero bytes. UTF-8 is checked by the CSV reader's decoder as it decodes.
+ */
+function checkPiece(bytes: Uint8Array, offset: number, file: string): void {
+  if (offset === 0 && bytes[0] === 0x1f && bytes[1] === 0x8b)
     throw new UserError(`${file}: the file is gzip-compressed, not text; decompress it first (gunzip)`);
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
+  if (offset === 0 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
     throw new UserError(`${file}: the file is a zip archive, not text; extract the data file first`);
   }
   const nul = bytes.indexOf(0);
   if (nul >= 0)
-    throw new UserError(`${file}: the file holds binary data (a zero byte at offset ${nul}), not CSV/ARFF text`);
-  if (!isUtf8(bytes))
-    throw new UserError(`${file}: the file is not UTF-8 text; convert it (e.g. iconv -f latin1 -t utf-8)`);
+    throw new UserError(
+      `${file}: the file holds binary data (a zero byte at offset ${offset + nul}), not CSV/ARFF text`,
+    );
 }
 
 /** Forget cached tables (tests, or a long-lived process that changes files). */

@@ -27,7 +27,7 @@
  * and `m` is used.
  */
 import { defineParams, registerEstimator, type Model } from '../registry.js';
-import { MISSING, selectRows, type DiscreteData } from '../bn/data.js';
+import { MISSING, selectRows, type CodeColumn, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { CptModel, fitEnsemble, weightedFamilyCounts, type NodeCpt } from '../bn/cpt.js';
 import { assertDag } from '../bn/structure.js';
@@ -42,9 +42,9 @@ export const M_GRID: readonly number[] = [0, 0.05, 0.2, 1, 5, 20];
 export const HOLDOUT_MAX = 5000;
 
 // Columns are scanned once per data set, not once per family.
-const missingCache = new WeakMap<Int32Array, boolean>();
+const missingCache = new WeakMap<CodeColumn, boolean>();
 
-function hasMissing(col: Int32Array): boolean {
+function hasMissing(col: CodeColumn): boolean {
   let h = missingCache.get(col);
   if (h === undefined) {
     h = false;

@@ -7,6 +7,7 @@ import { loadDataset } from '../datasets/load.js';
 import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
 import type { DiscreteData } from '../bn/data.js';
+import type { RawTable } from '../datasets/table.js';
 import { computeMetrics } from '../metrics/index.js';
 import { classificationMetrics } from '../metrics/classification.js';
 import {
@@ -27,12 +28,51 @@ import { selectAndFit } from './select.js';
 import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
 
-/** Preprocessed folds are reused by every method of the same dataset/fold inside one worker. */
+/**
+ * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
+ * at most FOLD_CACHE_BYTES of them, so on a large dataset (a fold of 10^7 rows takes some 250 MB) a worker
+ * holds the fold it works on and not the whole cross-validation.
+ */
 const foldCache = new Map<
   string,
-  { train: DiscreteData; test: DiscreteData; trainIndex: Int32Array; testIndex: Int32Array; preMs: number }
+  {
+    train: DiscreteData;
+    test: DiscreteData;
+    trainIndex: Int32Array;
+    testIndex: Int32Array;
+    preMs: number;
+    bytes: number;
+  }
 >();
 const FOLD_CACHE_LIMIT = 32;
+const FOLD_CACHE_BYTES = 256 << 20;
+
+/** Tables handed over by the coordinator (in shared memory), one per dataset content, kept like loadDataset's. */
+const sharedTables = new Map<string, RawTable>();
+
+/** The job's table: the coordinator's shared copy when the payload has one, else read by this worker. */
+function tableOf(p: Pick<JobPayload, 'dataset' | 'table'>): RawTable {
+  if (!p.table) return loadDataset(p.dataset).table;
+  const d = p.dataset;
+  const key = JSON.stringify([d.sha256, d.classColumn ?? null, d.columnTypes ?? null, d.ignore ?? null]);
+  let t = sharedTables.get(key);
+  if (!t) {
+    // Keep the first copy received: later payloads carry new views of the same shared memory.
+    t = p.table;
+    sharedTables.set(key, t);
+  }
+  return t;
+}
+
+/** Bytes of the typed arrays of a preprocessed fold. */
+function foldBytes(...parts: (DiscreteData | Int32Array)[]): number {
+  let b = 0;
+  for (const p of parts) {
+    if (ArrayBuffer.isView(p)) b += p.byteLength;
+    else b += p.classColumn.byteLength + p.columns.reduce((s, c) => s + c.byteLength, 0);
+  }
+  return b;
+}
 
 export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   let preprocessMs = 0;
@@ -95,7 +135,10 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
  * `fold` (the split's training and test rows) lets a baseline read the unpreprocessed rows (`external`).
  */
 export function learn(
-  p: Pick<JobPayload, 'kind' | 'structure' | 'estimator' | 'dataset' | 'preprocessing' | 'specDir' | 'select'>,
+  p: Pick<
+    JobPayload,
+    'kind' | 'structure' | 'estimator' | 'dataset' | 'table' | 'preprocessing' | 'specDir' | 'select'
+  >,
   train: DiscreteData,
   rng: Rng,
   signal?: AbortSignal,
@@ -109,9 +152,7 @@ export function learn(
     );
   }
   if (p.kind === 'baseline') {
-    const rawFold = fold
-      ? () => ({ table: loadDataset(p.dataset).table, train: fold.trainIndex, test: fold.testIndex })
-      : undefined;
+    const rawFold = fold ? () => ({ table: tableOf(p), train: fold.trainIndex, test: fold.testIndex }) : undefined;
     const ctx = { rng: rng.derive('baseline'), signal, dir: p.specDir, rawFold };
     return { model: (info as Baseline).fit(train, p.structure.params, ctx) };
   }
@@ -136,16 +177,27 @@ function preparedFold(p: JobPayload) {
   const hit = foldCache.get(cacheKey);
   if (hit) return { ...hit, preMs: 0 };
   const t0 = performance.now();
-  const { table } = loadDataset(p.dataset);
+  const table = tableOf(p);
+  // Room is made for a fold before it is built (see FOLD_CACHE_BYTES): about a byte per value, the class
+  // and the row lists 4 bytes per row.
+  const expected = table.n * (table.columns.length + 12);
+  let cached = 0;
+  for (const e of foldCache.values()) cached += e.bytes;
+  for (const [k, e] of foldCache) {
+    if (cached + expected <= FOLD_CACHE_BYTES) break;
+    foldCache.delete(k);
+    cached -= e.bytes;
+  }
   const trainIndex = trainRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   const testIndex = testRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   if (testIndex.length === 0) throw new Error(`fold ${p.fold} of repeat ${p.repeat} has no test rows`);
   const pre: Preprocessor = fitPreprocessor(table, trainIndex, p.preprocessing);
   const train = pre.transform(table, pre.trainRows());
   const test = pre.transform(table, testIndex);
-  const entry = { train, test, trainIndex, testIndex, preMs: performance.now() - t0 };
+  const bytes = foldBytes(train, test, trainIndex, testIndex);
+  const entry = { train, test, trainIndex, testIndex, preMs: performance.now() - t0, bytes };
   if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
-  foldCache.set(cacheKey, entry);
+  if (bytes <= FOLD_CACHE_BYTES) foldCache.set(cacheKey, entry);
   return entry;
 }
 

@@ -4,6 +4,7 @@ import type { Params } from '../registry.js';
 import type { SelectSpec } from '../spec/select.js';
 
 import type { DatasetHandle } from '../datasets/handle.js';
+import type { RawTable } from '../datasets/table.js';
 
 export type { DatasetHandle };
 
@@ -12,6 +13,11 @@ export interface JobPayload {
   /** Seed of the learner's random source (derived from the job key, never from the job's position). */
   readonly seed: string;
   readonly dataset: DatasetHandle;
+  /**
+   * The dataset's table as the coordinator loaded it, when its columns are in shared memory: the worker
+   * uses it instead of reading the file, and two workers hold one copy. Otherwise the worker loads it.
+   */
+  readonly table?: RawTable;
   readonly preprocessing: PreprocessingSpec;
   /** The split's row → test-fold assignment for this job's repeat, and its key (for caching). */
   readonly splitKey: string;

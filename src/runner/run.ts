@@ -19,6 +19,7 @@ import { Progress } from './progress.js';
 import { OutcomeWriter } from './writer.js';
 import { EXIT, StoreError } from '../util/errors.js';
 import type { JobPayload } from './job.js';
+import { isSharedTable } from '../datasets/table.js';
 
 export interface RunOptions {
   readonly db?: string;
@@ -284,6 +285,7 @@ export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): 
     key: j.key,
     seed: j.seed,
     dataset: j.dataset.handle,
+    ...(isSharedTable(j.dataset.table) ? { table: j.dataset.table } : {}),
     preprocessing: plan.spec.preprocessing,
     splitKey: j.dataset.splitKey,
     repeat: j.repeat,

@@ -7,6 +7,7 @@ import { loadDataset } from '../datasets/load.js';
 import { completeRows } from '../datasets/preprocess.js';
 import { instantiateSplit } from '../folds/resampling.js';
 import { testRows, type SplitInstance } from '../folds/split.js';
+import type { RawTable } from '../datasets/table.js';
 import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
 import { UserError } from '../util/errors.js';
 import { RESULTS_VERSION } from '../version.js';
@@ -20,6 +21,8 @@ export interface PlannedDataset {
   readonly classes: number;
   readonly splitKey: string;
   readonly split: SplitInstance;
+  /** The loaded table (its columns in shared memory when read from CSV; see sharedTable). */
+  readonly table: RawTable;
   /** The class column and each attribute's type as read (what `plan` and `run` report for a user's file). */
   readonly className: string;
   readonly columns: readonly {
@@ -226,8 +229,11 @@ function planDataset(
     throw e;
   }
   const splitKey = splitContentKey(split);
+  // In shared memory, like the table's columns: every job's payload carries them to a worker thread uncopied.
+  split = { ...split, assignment: split.assignment.map(sharedCopy) };
   return {
     handle: { ...handle, sha256 },
+    table,
     rows: table.n,
     attributes: table.columns.length,
     classes: table.classLabels.length,
@@ -237,7 +243,7 @@ function planDataset(
     columns: table.columns.map((c) => ({
       name: c.name,
       type: c.type,
-      values: c.type === 'categorical' ? c.labels.length : distinctCount(c.values),
+      values: c.type === 'categorical' ? c.labels.length : c.distinct.length,
     })),
     userFile,
     classDeclared: handle.classColumn !== undefined,
@@ -245,12 +251,6 @@ function planDataset(
     classLabels: table.classLabels,
     ...(declared ? { declaredColumns: { types: handle.columnTypes ?? {}, ignore: handle.ignore ?? [] } } : {}),
   };
-}
-
-function distinctCount(values: Float64Array): number {
-  const seen = new Set<number>();
-  for (const v of values) if (!Number.isNaN(v)) seen.add(v);
-  return seen.size;
 }
 
 /**
@@ -278,6 +278,12 @@ export function describeColumns(d: PlannedDataset, detail: boolean): string[] {
       );
   }
   return lines;
+}
+
+function sharedCopy(a: Int32Array): Int32Array {
+  const out = new Int32Array(new SharedArrayBuffer(a.byteLength));
+  out.set(a);
+  return out;
 }
 
 /** The split's identity is its content: the same partition has the same key whichever way it was made. */

@@ -15,7 +15,7 @@
  * With one attribute the only SPODE is naive Bayes. With missing values F counts the rows where X_i is observed.
  */
 import { defineParams, registerStructure } from '../registry.js';
-import { attributeCount } from '../bn/data.js';
+import { attributeCount, type CodeColumn } from '../bn/data.js';
 import { naiveBayesStructure, type Structure, type StructureMember } from '../bn/structure.js';
 import { UserError } from '../util/errors.js';
 
@@ -32,7 +32,7 @@ export function spodeStructure(m: number, sp: number): Structure {
  * its own: V8 optimises a small function called once per attribute far sooner than the same loop inlined
  * in learn, which in a fresh process ran several times slower (one-shot runs such as bench/catalog.ts).
  */
-function valueCounts(col: Int32Array, card: number, n: number): Float64Array {
+function valueCounts(col: CodeColumn, card: number, n: number): Float64Array {
   const freq = new Float64Array(card);
   for (let r = 0; r < n; r++) {
     const v = col[r]!;

@@ -26,7 +26,7 @@
  * - Start: the empty graph (default) or naive Bayes (`start: nb`, every attribute with the class as parent).
  */
 import { defineParams, paramDecls, registerStructure, type DeclaredParams } from '../registry.js';
-import { attributeCount, type DiscreteData } from '../bn/data.js';
+import { attributeCount, type CodeColumn, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { familyCounts, nodeCard, nodeColumn } from '../bn/counts.js';
 import { scoreFromCounts, SCORE_NAMES, type ScoreName } from '../bn/scores.js';
@@ -80,11 +80,11 @@ function mix32(x: number): number {
 
 /** tk[xk * Q + z] += 1 for rows with z >= 0 and xk observed, four columns per pass (monomorphic on Float64Array). */
 function count4(
-  x0: Int32Array,
-  x1: Int32Array,
-  x2: Int32Array,
-  x3: Int32Array,
-  z: Int32Array,
+  x0: CodeColumn,
+  x1: CodeColumn,
+  x2: CodeColumn,
+  x3: CodeColumn,
+  z: CodeColumn,
   Q: number,
   n: number,
   t0: Float64Array,
@@ -110,7 +110,7 @@ class Search {
   readonly N: number;
   readonly n: number;
   readonly cards: Int32Array;
-  readonly cols: Int32Array[];
+  readonly cols: CodeColumn[];
   readonly pa: number[][];
   readonly ch: number[][];
   readonly adj: Uint8Array;
@@ -293,7 +293,7 @@ class Search {
    */
   private countCandidates(
     cand: readonly number[],
-    z: Int32Array,
+    z: CodeColumn,
     Q: number,
     visit: (u: number, t: Float64Array) => void,
   ): void {

@@ -21,7 +21,7 @@
  * counted once and kept (up to MAX_CACHED_PAIR_CELLS cells), the sample's are counted each round.
  */
 import { defineParams, registerStructure } from '../registry.js';
-import { attributeCount, type DiscreteData } from '../bn/data.js';
+import { attributeCount, type CodeColumn, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { accumulatePairCodes, accumulatePairCodes4, nodeCard, nodeColumn } from '../bn/counts.js';
 import { cptRowOffset, cptTable, fitCptModel, smoothedLogProbs, type CptModel } from '../bn/cpt.js';
@@ -35,7 +35,7 @@ import { generalDagInfo, hillClimb, hillClimbSearchOptions, HILL_CLIMB_SEARCH_PA
  * both are observed. The tables are reused between calls; four pairs share each pass over the rows.
  */
 export function forEachPairTable(
-  sources: readonly { readonly cols: readonly Int32Array[]; readonly n: number }[],
+  sources: readonly { readonly cols: readonly CodeColumn[]; readonly n: number }[],
   cards: ArrayLike<number>,
   visit: (i: number, j: number, tables: readonly Float64Array[]) => void,
   signal?: AbortSignal,
@@ -100,7 +100,7 @@ export function pairMutualInformation(t: Float64Array, ri: number, rj: number): 
   return Math.max(0, s / total);
 }
 
-function nodeColumns(data: DiscreteData): { cols: Int32Array[]; cards: Int32Array } {
+function nodeColumns(data: DiscreteData): { cols: CodeColumn[]; cards: Int32Array } {
   const N = attributeCount(data) + 1;
   return {
     cols: Array.from({ length: N }, (_, v) => nodeColumn(data, v)),

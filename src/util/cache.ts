@@ -17,7 +17,7 @@
  * speed: the value was computed and is used either way, so a failed write is not an error.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BNCLAB_VERSION } from '../version.js';
 import { packageRoot } from './paths.js';
@@ -114,34 +114,74 @@ function sameStamp(a: FileStamp, b: FileStamp): boolean {
  * the hash; otherwise the bytes are hashed and the entry replaced. Throws what reading the file throws.
  */
 export function readFileHashed(path: string): { bytes: Buffer; sha256: string } {
+  const pieces: Buffer[] = [];
+  const sha256 = readFileInPieces(path, (piece) => {
+    pieces.push(Buffer.from(piece));
+    return true;
+  });
+  return { bytes: Buffer.concat(pieces), sha256 };
+}
+
+/**
+ * Bytes per piece of readFileInPieces. Small pieces keep the garbage of parsing small: each piece becomes a
+ * string or two of twice its size, which only a full collection frees (measured on 10^6 rows × 21 columns:
+ * peak RSS 339 MB with 16 MiB pieces, 227 MB with 1 MiB, at the same CPU time).
+ */
+const PIECE_BYTES = 1 << 20;
+
+/**
+ * Reads the file at path in pieces of 1 MiB, handing each to `onPiece` (valid only during the call), and
+ * returns the file's sha256 (from the cache when the file's stamp matches a recorded hash); the file is
+ * never whole in memory. `known(sha256)` is asked first when the hash is cached: when it returns true, the
+ * file is not read at all (the caller already holds what it would make of it). `onPiece` returning false
+ * stops it being called (the rest is still read for the hash).
+ */
+export function readFileInPieces(
+  path: string,
+  onPiece: (piece: Uint8Array, offset: number) => boolean,
+  known?: (sha256: string) => boolean,
+): string {
   const fd = openSync(path, 'r');
-  let bytes: Buffer;
-  let before: FileStamp;
-  let after: FileStamp;
-  try {
-    before = stampOf(fstatSync(fd, { bigint: true }));
-    bytes = readFileSync(fd);
-    after = stampOf(fstatSync(fd, { bigint: true }));
-  } finally {
-    closeSync(fd);
-  }
   const kind = 'file-sha256';
   const key = createHash('sha256').update(path).digest('hex');
-  const stable = sameStamp(before, after);
-  if (stable) {
+  try {
+    const before = stampOf(fstatSync(fd, { bigint: true }));
+    let cached: string | undefined;
     const hit = readContent(kind, key);
     if (hit !== undefined) {
       try {
         const e = JSON.parse(hit) as { path: string; stamp: FileStamp; sha256: string };
-        if (e.path === path && sameStamp(e.stamp, before) && /^[0-9a-f]{64}$/.test(e.sha256))
-          return { bytes, sha256: e.sha256 };
+        if (e.path === path && sameStamp(e.stamp, before) && /^[0-9a-f]{64}$/.test(e.sha256)) cached = e.sha256;
       } catch {
         // damaged entry: hash afresh below
       }
     }
+    if (cached !== undefined && known?.(cached)) return cached;
+    const hash = cached === undefined ? createHash('sha256') : null;
+    const buf = Buffer.allocUnsafe(PIECE_BYTES);
+    let offset = 0;
+    let wanted = true;
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      const piece = buf.subarray(0, n);
+      hash?.update(piece);
+      if (wanted) wanted = onPiece(piece, offset);
+      else if (!hash) break;
+      offset += n;
+    }
+    const after = stampOf(fstatSync(fd, { bigint: true }));
+    // A file that changed while it was read is hashed again next time (and its cached hash is not used).
+    if (!sameStamp(before, after)) {
+      if (cached !== undefined) throw new Error(`${path} changed while it was read`);
+      return hash!.digest('hex');
+    }
+    if (cached !== undefined) return cached;
+    const sha256 = hash!.digest('hex');
+    // Only a file that did not change while it was read is recorded.
+    writeContent(kind, key, JSON.stringify({ path, stamp: before, sha256 }));
+    return sha256;
+  } finally {
+    closeSync(fd);
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  // Only a file that did not change while it was read is recorded.
-  if (stable) writeContent(kind, key, JSON.stringify({ path, stamp: before, sha256 }));
-  return { bytes, sha256 };
 }

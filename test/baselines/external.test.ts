@@ -13,6 +13,7 @@ import { parsePredictions } from '../../src/baselines/external.js';
 import { exportDiscrete, exportRaw } from '../../src/datasets/export.js';
 import { parseArff } from '../../src/datasets/arff.js';
 import { discreteFromArrays } from '../../src/bn/data.js';
+import { numericColumn } from '../../src/datasets/table.js';
 
 // Every job starts a Node process; on a loaded machine the CLI runs take minutes.
 const SLOW = 600_000;
@@ -199,7 +200,7 @@ describe('external baseline: files and output', () => {
     const table = {
       name: 't',
       n: 2,
-      columns: [{ name: 'x', type: 'numeric' as const, values: Float64Array.from([1.25, Number.NaN]) }],
+      columns: [numericColumn('x', Float64Array.from([1.25, Number.NaN]))],
       className: 'c',
       classLabels: ['a', 'b'],
       classColumn: Int32Array.from([1, 0]),

@@ -15,7 +15,7 @@ import {
   rowsWithClass,
   sortLabels,
 } from '../../src/datasets/columns.js';
-import type { RawColumn, RawTable } from '../../src/datasets/table.js';
+import { numericColumn, type RawColumn, type RawTable } from '../../src/datasets/table.js';
 
 // The header helpers (tokenising, quoting, @attribute parsing) did not change and are shared with the
 // new reader; the oracle is the old line-splitting data section below.
@@ -129,7 +129,7 @@ export function parseArffOracle(text: string, opts: ArffOptions): RawTable {
           throw new UserError(`${file}:${keptLines[r]}: attribute '${attr.name}' is numeric but has value '${v}'`);
         values[r] = x;
       }
-      columns.push({ name: attr.name, type: 'numeric', values });
+      columns.push(numericColumn(attr.name, values));
       continue;
     } else {
       if (attr.type.kind === 'numeric') {

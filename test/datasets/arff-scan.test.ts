@@ -50,7 +50,7 @@ function asArff(name: string): string {
   lines.push(`@attribute ${q(table.className)} {${table.classLabels.map(q).join(',')}}`, '@data');
   for (let r = 0; r < table.n; r++) {
     const row = table.columns.map((c) => {
-      if (c.type === 'numeric') return Number.isNaN(c.values[r]!) ? '?' : String(c.values[r]);
+      if (c.type === 'numeric') return c.ids[r]! < 0 ? '?' : String(c.distinct[c.ids[r]!]);
       return c.codes[r]! < 0 ? '?' : q(c.labels[c.codes[r]!]!);
     });
     row.push(q(table.classLabels[table.classColumn[r]!]!));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseArff } from '../../src/datasets/arff.js';
-import type { RawTable } from '../../src/datasets/table.js';
+import { numericValues, type RawTable } from '../../src/datasets/table.js';
 import { UserError } from '../../src/util/errors.js';
 
 const FIX = new URL('../fixtures/datasets/', import.meta.url);
@@ -45,7 +45,7 @@ describe('parseArff', () => {
     const outlook = t.columns[0]!;
     expect(outlook.type === 'categorical' && Array.from(outlook.codes)).toEqual([0, 0, 1, 2, 2, 2]);
     const hum = t.columns[2]!;
-    expect(hum.type === 'numeric' && Array.from(hum.values)).toEqual([85, 90, 86, NaN, 80, 70]);
+    expect(hum.type === 'numeric' && Array.from(numericValues(hum))).toEqual([85, 90, 86, NaN, 80, 70]);
   });
 
   it("prefers an attribute named 'class', accepts double quotes, escapes and string attributes", () => {
@@ -67,7 +67,7 @@ describe('parseArff', () => {
     // String attributes become categorical with sorted labels; a quoted '?' is a value, not missing.
     expect(labelsOf(t, 's')).toEqual(['?', 'abc', "it's"]);
     const n = t.columns[1]!;
-    expect(n.type === 'numeric' && Array.from(n.values)).toEqual([3, NaN, 5]);
+    expect(n.type === 'numeric' && Array.from(numericValues(n))).toEqual([3, NaN, 5]);
   });
 
   it('drops rows with a missing class and keeps declared but unused nominal values', () => {

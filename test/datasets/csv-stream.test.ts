@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCsv, parseCsvBytes } from '../../src/datasets/csv.js';
 import { loadRegistry } from '../../src/datasets/registry.js';
 import { Rng } from '../../src/util/rng.js';
+import { numericValues } from '../../src/datasets/table.js';
 
 const enc = new TextEncoder();
 
@@ -97,7 +98,29 @@ describe('CSV read in pieces', () => {
     if (a.type !== 'categorical' || b.type !== 'numeric') throw new Error('unexpected column types');
     expect(a.labels).toEqual(['abcdefgh', '~!']); // 'abcdefg' was only in the dropped row; ' ~! ' trims to '~!'
     expect(Array.from(a.codes)).toEqual([0, 1, 1, -1]);
-    expect(Array.from(b.values)).toEqual([1, NaN, 1, 2]);
+    expect(Array.from(numericValues(b))).toEqual([1, NaN, 1, 2]);
     expect(t.classLabels).toEqual(['A', 'B']);
+  });
+});
+
+describe('coded columns widen as their dictionaries grow', () => {
+  it('Int8 → Int16 → Int32 ids while reading; codes match the labels row by row', () => {
+    // Column a: 40,000 distinct labels (past both widening points); x: 300 distinct numbers; y: 3 labels.
+    const n = 40_000;
+    const lines = ['a,x,y,class'];
+    for (let r = 0; r < n; r++)
+      lines.push(`k${(r * 7919) % n},${(r % 300) / 4},${r % 3 === 0 ? '?' : `v${r % 3}`},${r % 2}`);
+    const t = parseCsvBytes(enc.encode(lines.join('\n')), { file: 'w.csv' }, 1 << 16);
+    const [a, x, y] = t.columns;
+    if (a!.type !== 'categorical' || x!.type !== 'numeric' || y!.type !== 'categorical') throw new Error('types');
+    expect(a!.codes).toBeInstanceOf(Int32Array);
+    expect(x!.ids).toBeInstanceOf(Int16Array);
+    expect(y!.codes).toBeInstanceOf(Int8Array);
+    const xs = numericValues(x!);
+    for (let r = 0; r < n; r++) {
+      expect(a!.labels[a!.codes[r]!]).toBe(`k${(r * 7919) % n}`);
+      expect(xs[r]).toBe((r % 300) / 4);
+      expect(y!.codes[r]! < 0 ? '?' : y!.labels[y!.codes[r]!]).toBe(r % 3 === 0 ? '?' : `v${r % 3}`);
+    }
   });
 });

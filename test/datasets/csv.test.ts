@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/datasets/csv.js';
-import type { RawColumn, RawTable } from '../../src/datasets/table.js';
+import { numericValues, type RawColumn, type RawTable } from '../../src/datasets/table.js';
 import { UserError } from '../../src/util/errors.js';
 
 const FIX = new URL('../fixtures/datasets/', import.meta.url);
@@ -22,7 +22,7 @@ function decoded(t: RawTable, name: string): (string | null)[] {
 function numbers(t: RawTable, name: string): number[] {
   const c = col(t, name);
   if (c.type !== 'numeric') throw new Error(`${name} is categorical`);
-  return Array.from(c.values);
+  return Array.from(numericValues(c));
 }
 
 /** The UserError message thrown by f (fails the test if f does not throw a UserError). */

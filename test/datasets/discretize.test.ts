@@ -8,12 +8,16 @@ import {
   entropyBits,
   equalFrequencyCuts,
   fitDiscretizer,
+  fitDiscretizerCoded,
   mdlBestSplit,
   mdlCuts,
+  mdlCutsGrouped,
   medianCut,
 } from '../../src/datasets/discretize.js';
 import { MISSING } from '../../src/bn/data.js';
 import { UserError } from '../../src/util/errors.js';
+import { numericColumn, numericValues } from '../../src/datasets/table.js';
+import { Rng } from '../../src/util/rng.js';
 
 const f64 = (xs: number[]): Float64Array => Float64Array.from(xs);
 const i32 = (xs: number[]): Int32Array => Int32Array.from(xs);
@@ -107,7 +111,7 @@ describe('MDL (Fayyad & Irani, Weka rule)', () => {
     const t = parseCsv(readFileSync(new URL('../../data/uci/iris.csv', import.meta.url), 'utf8'), { file: 'iris.csv' });
     const cuts: Record<string, number[]> = {};
     for (const c of t.columns) {
-      if (c.type === 'numeric') cuts[c.name] = fitDiscretizer(c.values, t.classColumn, 3, all(t.n), 'mdl').cuts;
+      if (c.type === 'numeric') cuts[c.name] = fitDiscretizer(numericValues(c), t.classColumn, 3, all(t.n), 'mdl').cuts;
     }
     const expected: Record<string, number[]> = {
       sepallength: [5.55, 6.15],
@@ -195,5 +199,54 @@ describe('applyCuts and labels', () => {
 
   it("'none' gives no cuts", () => {
     expect(fitDiscretizer(f64([1, 2]), i32([0, 1]), 2, all(2), 'none').cuts).toEqual([]);
+  });
+});
+
+describe('cuts from counts per distinct value (coded numeric columns)', () => {
+  // fitDiscretizerCoded must give exactly the row-wise fitDiscretizer's cuts: random columns with many ties,
+  // missing values, 2 to 4 classes, training rows that skip rows or list a row twice.
+  it('equal to the row-wise cuts for mdl, median and equal-frequency on random data', () => {
+    const rng = new Rng('coded-discretizer');
+    let mdlCutsSeen = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 2 + rng.int(400);
+      const K = 2 + rng.int(3);
+      const levels = 1 + rng.int(trial % 3 === 0 ? 500 : 12);
+      const values = new Float64Array(n);
+      const classes = new Int32Array(n);
+      for (let r = 0; r < n; r++) {
+        const level = rng.int(levels);
+        values[r] = rng.next() < 0.05 ? NaN : (level - levels / 3) * 0.37;
+        // Classes follow the value loosely, so MDL has cuts to find.
+        classes[r] = rng.next() < 0.7 ? Math.min(K - 1, Math.floor((level * K) / levels)) : rng.int(K);
+      }
+      const rows = Int32Array.from({ length: n + rng.int(n) }, (_, i) => (i < n && rng.next() < 0.8 ? i : rng.int(n)));
+      const col = numericColumn('x', values);
+      for (const method of ['mdl', 'median', 'equal-frequency'] as const) {
+        const expected = fitDiscretizer(values, classes, K, rows, method, { bins: 2 + (trial % 5) }).cuts;
+        const got = fitDiscretizerCoded(col.ids, col.distinct, classes, K, rows, method, {
+          bins: 2 + (trial % 5),
+        }).cuts;
+        expect(got, `trial ${trial} ${method}`).toEqual(expected);
+        if (method === 'mdl') mdlCutsSeen += expected.length;
+      }
+    }
+    // The comparison is only worth something when MDL accepts cuts.
+    expect(mdlCutsSeen).toBeGreaterThan(100);
+  });
+
+  it('mdlCutsGrouped on the worked example of the row-wise version', () => {
+    // Values 1,1,2,3,3,3 with classes a,a,a,b,b,b: one run per distinct value.
+    const v = f64([1, 1, 2, 3, 3, 3]);
+    const y = i32([0, 0, 0, 1, 1, 1]);
+    expect(mdlCutsGrouped(f64([1, 2, 3]), i32([2, 0, 1, 0, 0, 3]), 2, 6)).toEqual(mdlCuts(v, y, 2));
+  });
+
+  it('numericColumn codes values as ranks of the ascending distinct values; 0 and -0 are one value', () => {
+    const c = numericColumn('x', f64([2.5, NaN, -1, 2.5, 0, -0, 7]));
+    expect(Array.from(c.distinct)).toEqual([-1, 0, 2.5, 7]);
+    expect(Array.from(c.ids)).toEqual([2, -1, 0, 2, 1, 1, 3]);
+    expect(c.ids).toBeInstanceOf(Int8Array);
+    expect(Array.from(numericValues(c))).toEqual([2.5, NaN, -1, 2.5, 0, 0, 7]);
   });
 });

@@ -15,7 +15,7 @@ const median = (missing: PreprocessOptions['missing']): PreprocessOptions => ({
   discretize: { method: 'median' },
   missing,
 });
-const cols = (d: { columns: readonly Int32Array[] }): number[][] => d.columns.map((c) => Array.from(c));
+const cols = (d: { columns: readonly ArrayLike<number>[] }): number[][] => d.columns.map((c) => Array.from(c));
 
 describe('fitPreprocessor', () => {
   it("'as-value': cuts from training rows only, '?' category where the table has missing values", () => {

@@ -33,7 +33,7 @@ function completeLines(name: string): number[] {
 }
 
 function hasMissing(table: RawTable, r: number): boolean {
-  return table.columns.some((c) => (c.type === 'numeric' ? Number.isNaN(c.values[r]!) : c.codes[r] === -1));
+  return table.columns.some((c) => (c.type === 'numeric' ? c.ids : c.codes)[r] === -1);
 }
 
 function split(name: string, resampling: ResamplingSpec, keep: boolean) {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { computeMetrics as accuracyMetrics } from '../../src/metrics/index.js';
+import { Rng } from '../../src/util/rng.js';
 import {
   classificationMetrics as computeMetrics,
   aucHandTill,
@@ -149,5 +150,61 @@ describe('metrics by hand where sklearn refuses (a class absent from the test ro
     expect(aucHandTill(P, y, 3)).toBeNaN();
     expect(aucOneVsRestWeighted(P, y, 3)).toBeNaN();
     expect(balancedAccuracy(confusionMatrix(P, y, 3), 3)).toBe(0.25);
+  });
+});
+
+describe('AUC against the pairwise definition', () => {
+  // U counts every (positive, negative) pair: 1 when the positive scores higher, ½ on a tie. Whole and half
+  // counts are exact in doubles, so the sorted walk must give the very same numbers.
+  function pairwise(p: Float64Array, y: number[], C: number, c: number, pos: number, neg: number): number {
+    let u = 0;
+    let np = 0;
+    let nn = 0;
+    for (let a = 0; a < y.length; a++) if (y[a] === pos) np++;
+    for (let b = 0; b < y.length; b++) if (neg < 0 ? y[b] !== pos : y[b] === neg) nn++;
+    for (let a = 0; a < y.length; a++) {
+      if (y[a] !== pos) continue;
+      for (let b = 0; b < y.length; b++) {
+        if (neg < 0 ? y[b] === pos : y[b] !== neg) continue;
+        const d = p[a * C + c]! - p[b * C + c]!;
+        u += d > 0 ? 1 : d === 0 ? 0.5 : 0;
+      }
+    }
+    return np === 0 || nn === 0 ? NaN : u / (np * nn);
+  }
+
+  it('Hand & Till and one-vs-rest equal the pairwise counts on random posteriors with many ties', () => {
+    const rng = new Rng('auc-pairwise');
+    for (let trial = 0; trial < 60; trial++) {
+      const C = 2 + rng.int(3);
+      const n = 1 + rng.int(120);
+      const y = Array.from({ length: n }, () => rng.int(C));
+      const p = new Float64Array(n * C);
+      for (let r = 0; r < n; r++) {
+        // Scores on a coarse grid, so ties are common.
+        const w = Array.from({ length: C }, () => 1 + rng.int(4));
+        const s = w.reduce((a, b) => a + b, 0);
+        for (let c = 0; c < C; c++) p[r * C + c] = w[c]! / s;
+      }
+      const counts = Array.from({ length: C }, (_, k) => y.filter((v) => v === k).length);
+      let sum = 0;
+      let pairs = 0;
+      for (let i = 0; i < C; i++) {
+        for (let j = i + 1; j < C; j++) {
+          if (counts[i] === 0 || counts[j] === 0) continue;
+          sum += (pairwise(p, y, C, i, i, j) + pairwise(p, y, C, j, j, i)) / 2;
+          pairs++;
+        }
+      }
+      expect(aucHandTill(p, y, C), `trial ${trial}`).toBe(pairs === 0 ? NaN : sum / pairs);
+      let ovr = 0;
+      let weight = 0;
+      for (let c = 0; c < C; c++) {
+        if (counts[c] === 0 || counts[c] === n) continue;
+        ovr += counts[c]! * pairwise(p, y, C, c, c, -1);
+        weight += counts[c]!;
+      }
+      expect(aucOneVsRestWeighted(p, y, C), `trial ${trial}`).toBe(weight === 0 ? NaN : ovr / weight);
+    }
   });
 });

@@ -13,6 +13,7 @@
  * tied groups); after burn-in, p = (n + c · p_parent) / (N + c) top-down (Eqs. 12–14) and its running sum.
  * Root: t_k = min(1, n_k), concentration fixed at its initial value and never sampled, base 1/K.
  */
+import type { CodeColumn } from '../../bn/data.js';
 import type { LogStirlingCache } from './stirling.js';
 import { digamma, type Variates } from '../../stats/random.js';
 
@@ -68,9 +69,9 @@ export class ContextTree {
    * `branchCols[d]` is the column of the variable tested at depth d, with cardinality `branchCards[d]`.
    */
   constructor(
-    child: Int32Array,
+    child: CodeColumn,
     K: number,
-    branchCols: readonly Int32Array[],
+    branchCols: readonly CodeColumn[],
     branchCards: readonly number[],
     rows: number,
   ) {

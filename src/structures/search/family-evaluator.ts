@@ -18,7 +18,7 @@
  * missing values, so it factors out of the sum over them). Other rows are scored by exact inference
  * (NetworkInference: variable elimination over the missing values) on the fold's tables.
  */
-import { selectRows, type DiscreteData } from '../../bn/data.js';
+import { selectRows, type CodeColumn, type DiscreteData } from '../../bn/data.js';
 import { CptModel, type NodeCpt } from '../../bn/cpt.js';
 import { UserError } from '../../util/errors.js';
 import { FoldEvaluatorBase, foldLogTables } from './common.js';
@@ -58,8 +58,8 @@ export function applyChanges(current: FeatureParents, changes: FamilyChanges): (
 
 interface Term {
   readonly t: Float64Array;
-  readonly xa: Int32Array;
-  readonly pcols: Int32Array[];
+  readonly xa: CodeColumn;
+  readonly pcols: CodeColumn[];
   readonly pcards: Int32Array;
   readonly ra: number;
   /** Cells per class value in one fold's table. */
