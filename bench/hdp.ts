@@ -10,8 +10,9 @@
  *    load average; bench/lib/process.ts): our fit in a child process of this script (load, median
  *    binarisation, trees, sampling) and a small driver of ours, compiled with javac against CP into a
  *    temporary folder, that reads the same coded rows and builds the same trees with their ProbabilityTree
- *    (LEVEL tying, concentrations sampled every 5 iterations, as our defaults). Without it: "no side-by-side
- *    comparison".
+ *    (LEVEL tying, concentrations sampled every 5 iterations, as our defaults). Both sides print their total
+ *    tree node count; the benchmark prints both and stops with an error if they differ in any run. Without
+ *    it: "no side-by-side comparison".
  * 2. `structures`: nb, tan, kdb-5 and skdb (when registered) with HDP on the first training fold of a
  *    2-fold split (MDL, missing as a value), the paper's protocol: seconds per model and per 1,000
  *    iterations, nodes and trees.
@@ -112,8 +113,10 @@ function table(head: string[], rows: string[][]): void {
 }
 
 /** Our driver of the authors' ProbabilityTree: the same trees as previousColumnsStructure, from coded rows. */
-const DRIVER = `import hdp.ProbabilityTree;
+const DRIVER = `import hdp.ProbabilityNode;
+import hdp.ProbabilityTree;
 import hdp.TyingStrategy;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.List;
@@ -131,6 +134,10 @@ public class BnclabHdpDriver {
       for (int j = 0; j < f.length; j++) d[r][j] = Integer.parseInt(f[j]);
     }
     int m = d[0].length - 1; // column 0 is the class
+    // The tree's root is package-private; its nodes per depth are public (getAllNodesAtRelativeDepth).
+    Field rootField = ProbabilityTree.class.getDeclaredField("root");
+    rootField.setAccessible(true);
+    long nodes = 0;
     for (int i = 0; i < m; i++) {
       int p = Math.min(i, k);
       int[][] rows = new int[n][p + 2];
@@ -141,8 +148,10 @@ public class BnclabHdpDriver {
       }
       ProbabilityTree t = new ProbabilityTree(false, iterations, TyingStrategy.LEVEL, 5);
       t.addDataset(rows);
+      ProbabilityNode root = (ProbabilityNode) rootField.get(t);
+      for (int depth = 0; depth <= p + 1; depth++) nodes += root.getAllNodesAtRelativeDepth(depth).size();
     }
-    System.out.println("trees " + m);
+    System.out.println("trees " + m + ", nodes " + nodes);
   }
 }
 `;
@@ -153,6 +162,13 @@ function childJob(job: string): void {
   const d = loadAll(name!, 'median');
   const { cpuMs, model } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, Number(ks)), Number(its));
   console.log(`nodes ${model.diagnostics().nodes}, fit CPU ${(cpuMs / 1000).toFixed(2)} s`);
+}
+
+/** The tree node count a side printed ("nodes N"); throws when it printed none. */
+function nodeCount(stdout: string, side: string): number {
+  const m = /\bnodes (\d+)/.exec(stdout);
+  if (!m) throw new Error(`${side} printed no node count: ${stdout.trim().slice(0, 200)}`);
+  return Number(m[1]);
 }
 
 /** Time each job side by side with the authors' Java code (see the header). */
@@ -187,9 +203,19 @@ function sideBySide(jobs: readonly string[], classpath: string, runs: number): v
         (s) => process.stderr.write(`${job}:${s}\n`),
         Number(values.warmup),
       );
+      // Same trees on both sides, or the timings compare different work: every run's node count must agree.
+      const ours = summaries[0]!.runs.map((r) => nodeCount(r.stdout, 'bnclab'));
+      const theirs = summaries[1]!.runs.map((r) => nodeCount(r.stdout, 'Java driver'));
+      const counts = new Set([...ours, ...theirs]);
+      if (counts.size !== 1) {
+        throw new Error(
+          `${job}: node counts differ between the two sides: bnclab ${ours.join(', ')}; Java ${theirs.join(', ')}`,
+        );
+      }
       console.log(
         `\n${job}: whole process side by side (median of ${runs}; ours: ${summaries[0]!.runs[0]!.stdout.trim()})`,
       );
+      console.log(`nodes: bnclab ${ours[0]}, authors' Java ${theirs[0]} (equal in every run)`);
       console.log(summaryTable(summaries));
       console.log(`load average at the end: ${loadAverage()}`);
     }

@@ -13,6 +13,21 @@ describe('Rng', () => {
     expect(d1.nextUint32()).not.toBe(d2.nextUint32());
   });
 
+  it('next() is the 53-bit double of two consecutive nextUint32 draws (27 + 26 high bits), interleaved freely', () => {
+    // next() steps the state on local copies; it must stay the same stream as the two-call definition.
+    const a = new Rng('next');
+    const b = new Rng('next');
+    for (let i = 0; i < 20000; i++) {
+      if (i % 7 === 3) {
+        expect(a.nextUint32()).toBe(b.nextUint32()); // mixing the two kinds of draw keeps them in step
+        continue;
+      }
+      const hi = b.nextUint32() >>> 5;
+      const lo = b.nextUint32() >>> 6;
+      expect(a.next()).toBe((hi * 67108864 + lo) / 9007199254740992);
+    }
+  });
+
   it('draws uniform doubles in [0,1) and unbiased integers', () => {
     const r = new Rng('u');
     const counts = [0, 0, 0, 0, 0, 0];

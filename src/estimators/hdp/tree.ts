@@ -360,6 +360,7 @@ export class ContextTree {
       }
     }
     const pairsEnd = pairs.length;
+    const forceLogs = logWeights === true; // a plain boolean: the test below is one compare in the hot loop
     const rng = vr.rng;
     const iters = s.iterations;
     for (let iter = 0; iter < iters; iter++) {
@@ -394,24 +395,42 @@ export class ContextTree {
         const m = hi - lo;
         const c = cVal[pairs[q + 4]!]!;
         const pRatio = ratioN[pj]!;
-        let pIdx = (pt & 63) * rowCapN[pj]! + pn - tOld + lo + 1 - (pj << 6);
+        const pIdx0 = (pt & 63) * rowCapN[pj]! + pn - tOld + lo + 1 - (pj << 6);
         let den = cVal[pairs[q + 5]!]! + pN + lo - tOld;
         let v = 1;
         let sum = 1;
-        let lowest = 1;
+        // tiny: some weight fell below 1e-280 (the old `min(weights) < 1e-280`, without Math.min's NaN and −0
+        // branches; where they differ, a NaN weight, the sum is NaN and the log path is taken either way).
+        let tiny = 0;
         lp[0] = 1;
         const jl = (lo + 1) >> 6;
         if (jl === J) {
           const own = ratioT[jl]!;
-          let oIdx = ((nn - (jl << 6)) << 6) + ((lo + 1) & 63);
-          for (let x = 1; x <= m; x++) {
-            v *= (own[oIdx++]! * c * pRatio[pIdx++]!) / den;
+          const oB = ((nn - (jl << 6)) << 6) + ((lo + 1) & 63) - 1;
+          const pB = pIdx0 - 1;
+          // Two steps per pass: V8 re-checks the arrays once per loop iteration, not once per step.
+          let x = 1;
+          for (; x < m; x += 2) {
+            v *= (own[oB + x]! * c * pRatio[pB + x]!) / den;
             den += 1;
             lp[x] = v;
             sum += v;
-            lowest = Math.min(lowest, v);
+            tiny |= +(v < 1e-280);
+            v *= (own[oB + x + 1]! * c * pRatio[pB + x + 1]!) / den;
+            den += 1;
+            lp[x + 1] = v;
+            sum += v;
+            tiny |= +(v < 1e-280);
+          }
+          if (x === m) {
+            v *= (own[oB + x]! * c * pRatio[pB + x]!) / den;
+            den += 1;
+            lp[x] = v;
+            sum += v;
+            tiny |= +(v < 1e-280);
           }
         } else {
+          let pIdx = pIdx0;
           for (let x = 1; x <= m; x++) {
             const tt = lo + x;
             const j = tt >> 6;
@@ -419,10 +438,10 @@ export class ContextTree {
             den += 1;
             lp[x] = v;
             sum += v;
-            lowest = Math.min(lowest, v);
+            tiny |= +(v < 1e-280);
           }
         }
-        if (logWeights || !(sum < 1e280) || lowest < 1e-280) {
+        if (!(sum < 1e280) || tiny !== 0 || forceLogs) {
           // Products out of range (extreme counts or concentrations): the same weights from the logs.
           stirling.ensure(nn > pRow ? nn : pRow, hi > pt ? hi : pt);
           const pg = pairs[q + 5]!;
@@ -444,10 +463,15 @@ export class ContextTree {
           }
         }
         let u = rng.next() * sum;
+        // x = the first j < m with u − lp[0] − … − lp[j−1] < lp[j], else m. Counted without a data-dependent
+        // branch (the stopping point is random, so a loop that exits there mispredicts on most pairs): once
+        // a test fails, `on` stays 0 and the later subtractions no longer matter.
         let x = 0;
-        while (x < m && u >= lp[x]!) {
-          u -= lp[x]!;
-          x++;
+        let on = 1;
+        for (let j = 0; j < m; j++) {
+          on &= +(u >= lp[j]!);
+          x += on;
+          u -= lp[j]!;
         }
         // Unconditional (a stay adds 0): a taken/not-taken branch here is a coin flip for the predictor.
         const d = lo + x - tOld;
