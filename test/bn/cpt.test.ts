@@ -15,7 +15,12 @@ const TAN: Structure = { m: 3, parents: [[3], [3, 0], [3], []] };
 describe('smoothedLogProbs', () => {
   // X2 | C on the tiny data (row 7 has X2 missing): C = 0 → X2 counts (2, 1, 1); C = 1 → (1, 1, 1).
   it('log((N_jk + a)/(N_j + r·a)) row by row', () => {
-    const counts = { counts: Float64Array.from([2, 1, 1, 1, 1, 1]), childCard: 3, parentCards: Int32Array.of(2), configs: 2 };
+    const counts = {
+      counts: Float64Array.from([2, 1, 1, 1, 1, 1]),
+      childCard: 3,
+      parentCards: Int32Array.of(2),
+      configs: 2,
+    };
     const lp = [...smoothedLogProbs(counts, 1)].map(Math.exp);
     const want = [3 / 7, 2 / 7, 2 / 7, 2 / 6, 2 / 6, 2 / 6];
     lp.forEach((p, i) => expect(p).toBeCloseTo(want[i]!, 15));
@@ -24,7 +29,12 @@ describe('smoothedLogProbs', () => {
   });
 
   it('a row with no counts and a = 0 is uniform; with a > 0 it is uniform through the pseudo-counts', () => {
-    const counts = { counts: Float64Array.from([0, 0, 0, 4, 0, 0]), childCard: 3, parentCards: Int32Array.of(2), configs: 2 };
+    const counts = {
+      counts: Float64Array.from([0, 0, 0, 4, 0, 0]),
+      childCard: 3,
+      parentCards: Int32Array.of(2),
+      configs: 2,
+    };
     const ml = smoothedLogProbs(counts, 0);
     expect([...ml.subarray(0, 3)]).toEqual([-Math.log(3), -Math.log(3), -Math.log(3)]);
     expect([...ml.subarray(3)]).toEqual([0, -Infinity, -Infinity]);

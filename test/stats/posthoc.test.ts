@@ -178,7 +178,7 @@ describe('post-hoc input checks and options', () => {
     expect(lowC.settings).toEqual({ adjust: 'hommel', higherIsBetter: false, digits: null });
   });
 
-  it('results hold a copy of the mean ranks, not the caller\'s array', () => {
+  it("results hold a copy of the mean ranks, not the caller's array", () => {
     const ranks = [1.5, 2.5, 2];
     const a = posthocVsControlFromRanks(ranks, 4, 0);
     const b = posthocAllPairsFromRanks(ranks, 4);
