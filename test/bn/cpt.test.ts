@@ -116,6 +116,26 @@ describe('CptModel', () => {
     expect(model.prob(1, 1, [1, 1])).toBeCloseTo(3 / 5, 15);
   });
 
+  it('prob of a node without parents needs no parent values', () => {
+    const model = fitCptModel(tinyData(), TAN, laplace);
+    expect(model.prob(3, 0)).toBeCloseTo(1 / 2, 15); // (4 + 1)/(8 + 2)
+  });
+
+  // X0 | C; X1 | X0 (no class); C, maximum likelihood, fitted without row 5 (X0 = 1, X1 = 0, C = 1): then X0 = 1
+  // only occurs with X1 = 1 (rows 3, 4, 6), so θ(X1 = 0 | X0 = 1) = 0 and row 5 has P(x) = 0. The posterior keeps
+  // the class factors only (module comment of inference.ts): P(C) = (4/7, 3/7), P(X0 = 1 | C) = (1/4, 2/3), so
+  // P(C | X0 = 1) ∝ (1/7, 2/7) = (1/3, 2/3); the joint is -Infinity for both classes.
+  it('posterior uses the class factors only, so a zero in a factor without the class does not erase it', () => {
+    const d = selectRows(tinyData(), [0, 1, 2, 3, 4, 6, 7]);
+    const s: Structure = { m: 3, parents: [[3], [0], [], []] };
+    const model = fitCptModel(d, s, (fc) => smoothedLogProbs(fc, 0));
+    const row = selectRows(tinyData(), [5]);
+    const p = model.posterior(row);
+    expect(p[0]).toBeCloseTo(1 / 3, 14);
+    expect(p[1]).toBeCloseTo(2 / 3, 14);
+    expect([...model.logJoint(row)]).toEqual([-Infinity, -Infinity]);
+  });
+
   it('fusedFactors flattens the dense tables (class factors first) and is null when a table is sparse', () => {
     // X0 | C; X1 | X0 (no class); X2 | C; C. Class factors 0, 2, 3, then 1.
     const s: Structure = { m: 3, parents: [[3], [0], [3], []] };
