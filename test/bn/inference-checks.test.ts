@@ -29,6 +29,16 @@ describe('NetworkInference rejects malformed tables', () => {
     expect(() => new NetworkInference(cards, [dense([1], 2, [3]), classCpt])).not.toThrow();
   });
 
+  it('a network of the class alone (no attributes) gives the class prior', () => {
+    const prior = Float64Array.from([0.2, 0.3, 0.5].map(Math.log));
+    const net = new NetworkInference(Int32Array.of(3), [
+      { parents: [], card: 3, parentCards: new Int32Array(0), configs: 1, logp: prior },
+    ]);
+    const d = discreteFromArrays({ cards: [], rows: [[], []], classes: [0, 1], classCard: 3 });
+    const p = normalizeLogRows(net.logScores(d, false), 3);
+    [0.2, 0.3, 0.5, 0.2, 0.3, 0.5].forEach((v, i) => expect(p[i]).toBeCloseTo(v, 15));
+  });
+
   it('no class, wrong number of tables, wrong child cardinality', () => {
     expect(() => new NetworkInference(new Int32Array(0), [])).toThrow(/^inference: cards must include the class$/);
     expect(() => new NetworkInference(cards, [classCpt])).toThrow(/^inference: 1 CPTs for 2 nodes$/);
@@ -94,6 +104,8 @@ describe('normalizeLogRows and logSumExp', () => {
     expect(logSumExp(a, 2)).toBeCloseTo(Math.log(4), 15);
     expect(logSumExp(a, 3)).toBeCloseTo(Math.log(104), 14);
     expect(logSumExp(Float64Array.from([-Infinity, -Infinity]), 2)).toBe(-Infinity);
+    // Entries past len are not read: a large one there would make exp underflow to 0 for the first two.
+    expect(logSumExp(Float64Array.from([0, 0, 2000]), 2)).toBeCloseTo(Math.log(2), 15);
     expect(logSumExp(Float64Array.from([-1000, -1000 + Math.log(3)]), 2)).toBeCloseTo(-1000 + Math.log(4), 12);
   });
 });
