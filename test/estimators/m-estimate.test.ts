@@ -309,6 +309,9 @@ describe('checks and boundaries', () => {
       expect(() => mEstimate.fit(tinyData(), s, { m }, ctx)).toThrow(/^m-estimate: m must be a finite number >= 0/);
     }
     expect(() => mEstimate.fit(tinyData(), s, { m: 0 }, ctx)).not.toThrow();
+    expect(() => mEstimate.fit(tinyData(), s, { select: 'cv' as never }, ctx)).toThrow(
+      /^m-estimate: select must be 'none' or 'holdout', got 'cv'$/,
+    );
     expect(() => fitMEstimateNetwork(tinyData(), naiveBayesStructure(2), 1)).toThrow(
       /^structure has 2 attributes, data has 3$/,
     );
@@ -358,7 +361,7 @@ describe('checks and boundaries', () => {
     }
     const d = discreteFromArrays({ cards: [2, 3], rows, classes, classCard: 2 });
     const s = naiveBayesStructure(2);
-    for (const size of [25, 999, n]) {
+    for (const size of [15, 25, 999, n]) {
       const part =
         size === n
           ? d
