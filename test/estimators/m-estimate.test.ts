@@ -10,6 +10,7 @@ import {
   M_GRID,
 } from '../../src/estimators/m-estimate.js';
 import { getEstimator } from '../../src/registry.js';
+import { rmse } from '../../src/metrics/index.js';
 import { CptModel } from '../../src/bn/cpt.js';
 import { discreteFromArrays, MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
 import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
@@ -298,5 +299,108 @@ describe('ensemble members with their own rows and row weights (bootstrap / boos
     const a = mEstimate.fit(d, ens, { m: 1 }, ctx).posterior(test);
     const b = mEstimate.fit(selectRows(d, rows), nb, { m: 1 }, ctx).posterior(test);
     expect(a[0]).toBeCloseTo(b[0]!, 14);
+  });
+});
+
+describe('checks and boundaries', () => {
+  it('rejects a non-finite m, a structure over other attributes and test data of another shape', () => {
+    const s = naiveBayesStructure(3);
+    for (const m of [Infinity, NaN]) {
+      expect(() => mEstimate.fit(tinyData(), s, { m }, ctx)).toThrow(/^m-estimate: m must be a finite number >= 0/);
+    }
+    expect(() => mEstimate.fit(tinyData(), s, { m: 0 }, ctx)).not.toThrow();
+    expect(() => mEstimate.fit(tinyData(), s, { select: 'cv' as never }, ctx)).toThrow(
+      /^m-estimate: select must be 'none' or 'holdout', got 'cv'$/,
+    );
+    expect(() => fitMEstimateNetwork(tinyData(), naiveBayesStructure(2), 1)).toThrow(
+      /^structure has 2 attributes, data has 3$/,
+    );
+    expect(() => new BackoffTreeModel(tinyData(), naiveBayesStructure(4), 1)).toThrow(
+      /^structure has 4 attributes, data has 3$/,
+    );
+    const tree = new BackoffTreeModel(tinyData(), s, 1);
+    const shapes = [
+      { cards: [2, 2], rows: [[0, 0]], classCard: 2 },
+      { cards: [2, 2, 3], rows: [[0, 0, 0]], classCard: 3 },
+      { cards: [2, 2, 4], rows: [[0, 0, 0]], classCard: 2 },
+    ];
+    for (const { cards, rows, classCard } of shapes) {
+      const other = discreteFromArrays({ cards, rows, classes: [0], classCard });
+      expect(() => tree.logJoint(other)).toThrow(/^m-estimate: data do not match the model/);
+    }
+  });
+
+  it('select: holdout with fewer than 10 rows fits the given m', () => {
+    const s = naiveBayesStructure(3);
+    const test = discreteFromArrays({ cards: [2, 2, 3], rows: [[1, 0, 2]], classes: [0], classCard: 2 });
+    const held = mEstimate.fit(tinyData(), s, { m: 5, select: 'holdout' }, ctx).posterior(test);
+    const fixed = mEstimate.fit(tinyData(), s, { m: 5 }, ctx).posterior(test);
+    expect([...held]).toEqual([...fixed]);
+    expect([...held]).not.toEqual([...mEstimate.fit(tinyData(), s, { m: 1 }, ctx).posterior(test)]);
+  });
+
+  it('selectM: on equal losses the first m of the grid wins', () => {
+    // One class: every posterior is 1, so every m has RMSE 0.
+    const rows = Array.from({ length: 30 }, (_, r) => [r % 2]);
+    const d = discreteFromArrays({ cards: [2], rows, classes: rows.map(() => 0), classCard: 1 });
+    const sel = selectM(d, naiveBayesStructure(1), new Rng('ties'), [5, 0.2, 1])!;
+    expect(sel.losses).toEqual([0, 0, 0]);
+    expect(sel.m).toBe(5);
+  });
+
+  it('selectM scores each m on the first min(⌊N/10⌋, 5000) rows of the seeded permutation, fitted on the rest', () => {
+    // Recomputed here from the definition: shuffle 0..N-1 with the same stream, hold out the first nh rows.
+    const rng = new Rng('cap');
+    const n = 50_020;
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < n; r++) {
+      const c = rng.int(2);
+      classes.push(c);
+      rows.push([rng.next() < 0.7 ? c : 1 - c, rng.int(3)]);
+    }
+    const d = discreteFromArrays({ cards: [2, 3], rows, classes, classCard: 2 });
+    const s = naiveBayesStructure(2);
+    for (const size of [15, 25, 999, n]) {
+      const part =
+        size === n
+          ? d
+          : selectRows(
+              d,
+              Array.from({ length: size }, (_, i) => i),
+            );
+      const perm = new Rng('sel-cap').shuffle(Array.from({ length: size }, (_, i) => i));
+      const nh = Math.min(Math.floor(size / 10), 5000);
+      const hold = selectRows(
+        part,
+        perm.slice(0, nh).sort((a, b) => a - b),
+      );
+      const rest = selectRows(
+        part,
+        perm.slice(nh).sort((a, b) => a - b),
+      );
+      const want = M_GRID.map((m) => rmse(fitMEstimateNetwork(rest, s, m).posterior(hold), hold.classColumn, 2));
+      const got = selectM(part, s, new Rng('sel-cap'))!;
+      got.losses.forEach((l, i) => expect(l).toBeCloseTo(want[i]!, 14));
+      expect(got.m).toBe(M_GRID[want.indexOf(Math.min(...want))]);
+    }
+  });
+
+  it('a family of exactly 2^20 cells still gets a full table; one more value of the child does not', () => {
+    // X1 | C, X0: 2 · 1024 · 512 = 2^20 cells. With 513 values of X1 the family exceeds the limit.
+    const make = (card1: number) =>
+      discreteFromArrays({
+        cards: [1024, card1],
+        rows: [
+          [0, 0],
+          [1, 1],
+          [2, 1],
+        ],
+        classes: [0, 1, 1],
+        classCard: 2,
+      });
+    const s: Structure = { m: 2, parents: [[2], [2, 0], []] };
+    expect(mEstimate.fit(make(512), s, { m: 1 }, ctx)).toBeInstanceOf(CptModel);
+    expect(mEstimate.fit(make(513), s, { m: 1 }, ctx)).toBeInstanceOf(BackoffTreeModel);
   });
 });

@@ -180,3 +180,45 @@ describe('folds given as data: subsamples', () => {
     expect(Array.from(testRows(s, 0, 1))).toEqual([3]);
   });
 });
+
+describe('boundaries and fold-file details', () => {
+  it('plain k-fold allows k = 2 and a holdout allows a single test row', () => {
+    const a = plainKFold(4, 2, new Rng('k2'));
+    expect([...a].sort()).toEqual([0, 0, 1, 1]);
+    const classes = Int32Array.from([0, 0, 1, 1, 1]);
+    for (const stratified of [true, false]) {
+      const h = holdout(classes, 2, 0.2, stratified, new Rng('one'));
+      expect([...h].filter((f) => f === 0)).toHaveLength(1); // round(5 · 0.2) = 1
+    }
+  });
+
+  it('stratified holdout: equal remainders go to the lowest class code', () => {
+    // Three classes of one row each, one test row: every remainder is 1/3, so class 0 gets it, for every seed.
+    for (const seed of ['a', 'b', 'c', 'd']) {
+      expect([...holdout(Int32Array.from([2, 1, 0]), 3, 1 / 3, true, new Rng(seed))]).toEqual([-1, -1, 0]);
+    }
+  });
+
+  it('a byte-order mark is dropped, so a numeric first line is a row, not a header', () => {
+    expect([...parseFoldFile('\uFEFF1\n2\n', 'f.csv', 2).assignment[0]!]).toEqual([0, 1]);
+  });
+
+  it('a header is any first line that is not fold values, even one starting with a digit', () => {
+    const s = parseFoldFile('1st,2nd\n10,20\n20,10\n', 'f.csv', 2);
+    expect([...s.assignment[0]!]).toEqual([0, 1]);
+    expect([...s.assignment[1]!]).toEqual([1, 0]);
+    expect([...parseFoldFile('1,2nd\n1,2\n2,1\n', 'f.csv', 2).assignment[1]!]).toEqual([1, 0]);
+    // Multi-digit labels on the first line: not a header.
+    expect([...parseFoldFile('10\n20\n', 'f.csv', 2).assignment[0]!]).toEqual([0, 1]);
+  });
+
+  it('cells and trailing lines are trimmed: blank cells are -1, padded labels and out are read', () => {
+    const s = parseFoldFile('1 ,  \n out , 2\n2,1\n   \n', 'f.csv', 3);
+    expect([...s.assignment[0]!]).toEqual([0, -2, 1]);
+    expect([...s.assignment[1]!]).toEqual([-1, 1, 0]);
+  });
+
+  it('error lines count the header', () => {
+    expect(() => parseFoldFile('fold\n1\n2\nx\n', 'f.csv', 3)).toThrow(/^f\.csv:4: fold 'x' is not an integer$/);
+  });
+});

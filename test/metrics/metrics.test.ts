@@ -58,6 +58,11 @@ describe('metrics', () => {
     expect(m.logLoss).toBeCloseTo(logLoss(P, Y, 3), 15);
   });
 
+  it('one class is a valid (degenerate) class count: every row is a hit with p_true = 1', () => {
+    const p = Float64Array.from([1, 1, 1]);
+    expect(computeMetrics(p, [0, 0, 0], 1)).toEqual({ n: 3, accuracy: 1, zeroOneLoss: 0, rmse: 0, logLoss: 0 });
+  });
+
   it('rejects mismatched shapes and class codes; an empty set gives NaN', () => {
     expect(() => accuracy(P, [0, 1, 2], 3)).toThrow(/posterior cells/);
     expect(() => accuracy(P, [0, 1, 2, 3], 3)).toThrow(/row 3 has class 3 outside 0\.\.2/);

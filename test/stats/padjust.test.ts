@@ -170,3 +170,16 @@ describe('pAdjust: a p-value of exactly 0', () => {
     expectClose(pAdjust([0, 0.04, 0.5], 'hommel', 6), [0, 0.2, 1], 15);
   });
 });
+
+describe('pAdjust: hommel to the last bit', () => {
+  // Provenance: R 4.2.2 sprintf("%.17g", p.adjust(p, "hommel")) for this p. Each step of Hommel's recursion
+  // copies q[n - j] to the positions above it (R: q[i2] <- q[n - m]); skipping that copy changes only the last
+  // bit here (0.7759728408028279 instead of 0.77597284080282802), so the comparison is exact.
+  it('matches R exactly, ties at 0.75 included', () => {
+    const p = [0.02341979151168163, 0.004435684235955122, 0.75, 0.75, 0.7759728408028279, 0.06366184077474996];
+    expect(pAdjust(p, 'hommel')).toEqual([
+      0.11709895755840816, 0.026614105415730734, 0.77597284080282802, 0.77597284080282802, 0.77597284080282802,
+      0.25464736309899982,
+    ]);
+  });
+});

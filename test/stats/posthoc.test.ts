@@ -128,6 +128,67 @@ describe('posthocAllPairs', () => {
   });
 });
 
+describe('post-hoc input checks and options', () => {
+  it('the FromRanks forms reject too few or non-finite ranks and a bad N, naming the argument', () => {
+    for (const f of [
+      (r: number[], n: number) => posthocVsControlFromRanks(r, n, 0),
+      (r: number[], n: number) => posthocAllPairsFromRanks(r, n),
+    ]) {
+      expect(() => f([1], 3)).toThrow(/^meanRanks must have at least 2 element/);
+      expect(() => f([1, NaN], 3)).toThrow(/^meanRanks\[1\] must be a finite number/);
+      expect(() => f([1, 2], 0)).toThrow(/^nDatasets must be an integer >= 1/);
+      expect(() => f([1, 2], 2.5)).toThrow(/^nDatasets must be an integer >= 1/);
+    }
+  });
+
+  it('the matrix forms reject a single method with their own message', () => {
+    expect(() => posthocVsControl([[0.5], [0.7]], 0)).toThrow(/^post-hoc comparisons need at least 2 methods$/);
+    expect(() => posthocAllPairs([[0.5], [0.7]])).toThrow(/^post-hoc comparisons need at least 2 methods$/);
+  });
+
+  // k = 2, N = 2: ranks (1, 2) and (2, 1) give mean ranks 1.5, 1.5, so z = 0 and p = 1.
+  it('all pairs with exactly two methods', () => {
+    const r = posthocAllPairs([
+      [0.9, 0.8],
+      [0.7, 0.8],
+    ]);
+    expect(r.comparisons).toHaveLength(1);
+    expect(r.comparisons[0]).toMatchObject({ i: 0, j: 1, rankDifference: 0, z: 0, p: 1, pAdjusted: 1 });
+  });
+
+  // Worked by hand: with digits = 2 the first row rounds to (0.80, 0.80, 0.70), ranks (1.5, 1.5, 3); unrounded
+  // it ranks (2, 1, 3). Second row (0.9, 0.8, 0.7): ranks (1, 2, 3). Lower-is-better reverses every rank r to
+  // k + 1 − r.
+  it('higherIsBetter and digits reach the ranking (both matrix forms)', () => {
+    const m = [
+      [0.801, 0.804, 0.7],
+      [0.9, 0.8, 0.7],
+    ];
+    expect(posthocAllPairs(m).meanRanks).toEqual([1.5, 1.5, 3]);
+    expect(posthocVsControl(m, 0).meanRanks).toEqual([1.5, 1.5, 3]);
+    const rounded = posthocAllPairs(m, { digits: 2 });
+    expect(rounded.meanRanks).toEqual([1.25, 1.75, 3]);
+    expect(rounded.settings).toEqual({ adjust: 'hommel', higherIsBetter: true, digits: 2 });
+    expect(posthocVsControl(m, 0, { digits: 2 }).meanRanks).toEqual([1.25, 1.75, 3]);
+    const low = posthocAllPairs(m, { higherIsBetter: false });
+    expect(low.meanRanks).toEqual([2.5, 2.5, 1]);
+    expect(low.settings.higherIsBetter).toBe(false);
+    const lowC = posthocVsControl(m, 'best', { higherIsBetter: false });
+    expect(lowC.control).toBe(2);
+    expect(lowC.settings).toEqual({ adjust: 'hommel', higherIsBetter: false, digits: null });
+  });
+
+  it("results hold a copy of the mean ranks, not the caller's array", () => {
+    const ranks = [1.5, 2.5, 2];
+    const a = posthocVsControlFromRanks(ranks, 4, 0);
+    const b = posthocAllPairsFromRanks(ranks, 4);
+    expect(a.meanRanks).toEqual(ranks);
+    expect(a.meanRanks).not.toBe(ranks);
+    expect(b.meanRanks).toEqual(ranks);
+    expect(b.meanRanks).not.toBe(ranks);
+  });
+});
+
 describe('critical differences', () => {
   // Provenance: R 4.2.2 qtukey(1 - alpha, k, Inf)/sqrt(2), k = 2..10 (reference §2.5 table; equals Orange's
   // compute_CD table and Demšar's Table 5).

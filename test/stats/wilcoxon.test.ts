@@ -321,3 +321,91 @@ describe('wilcoxonSignedRank: options the R tests above leave unexercised', () =
     expect(plain.p).toBeCloseTo(0.4660334182645042, 14);
   });
 });
+
+describe('wilcoxonSignedRank: warnings, descriptions and input checks', () => {
+  // Provenance: R 4.2.2 wilcox.test(c(0.5, 1, -2, 3.5, 4, -0.25, 5), exact = FALSE) → V = 23,
+  // p = 0.1507855650279713, no warning; wilcox.test(c(1, 2, 2, 3, -1), exact = FALSE) → p = 0.13441657417036029,
+  // no warning (with exact = NULL the same p and "cannot compute exact p-value with ties").
+  it('exact = false asks for the normal approximation: no warning about ties', () => {
+    const r = wilcoxonSignedRank([0.5, 1, -2, 3.5, 4, -0.25, 5], undefined, { exact: false });
+    expect([r.statistic, r.method, r.warnings]).toEqual([23, 'normal', []]);
+    expect(r.p).toBeCloseTo(0.1507855650279713, 14);
+    const tied = wilcoxonSignedRank([1, 2, 2, 3, -1], undefined, { exact: false });
+    expect(tied.warnings).toEqual([]);
+    expect(tied.p).toBeCloseTo(0.13441657417036029, 14);
+    const auto = wilcoxonSignedRank([1, 2, 2, 3, -1]);
+    expect(auto.warnings).toEqual(['cannot compute exact p-value with ties']);
+    expect(auto.p).toBe(tied.p);
+  });
+
+  // R returns p = 1 ('greater') and 0 ('less') here because its z is ∓Inf after the continuity correction of a
+  // zero-variance statistic; with every difference zero there is no evidence either way, so the p-value is
+  // left undefined for every alternative.
+  it('all differences zero: p and z are NaN for one-sided alternatives too', () => {
+    for (const alternative of ['greater', 'less', 'two.sided'] as const) {
+      const r = wilcoxonSignedRank([0, 0, 0], undefined, { alternative });
+      expect(r.p).toBeNaN();
+      expect(r.z).toBeNaN();
+      expect(r.warnings).toContain('all differences are zero: the p-value is undefined');
+    }
+  });
+
+  it('tolerance is inclusive: |d| equal to it counts as zero', () => {
+    const r = wilcoxonSignedRank([0.5, 1, -2, 3.5, 4, -0.25, 5], undefined, { tolerance: 0.5 });
+    expect([r.nZeros, r.n]).toEqual([2, 5]);
+  });
+
+  it('the zero method is named only when there are zeros; an even number of zeros is never dropped', () => {
+    const noZeros = wilcoxonSignedRank([0.5, 1, -2, 3.5, 4, -0.25, 5], undefined, { zeroMethod: 'pratt' });
+    expect(noZeros.methodDescription).toBe('Wilcoxon signed rank exact test');
+    const even = wilcoxonSignedRank([0, 0, 1, -2, 3, 4], undefined, { zeroMethod: 'zsplit', dropOddZero: true });
+    expect(even.methodDescription).toBe('Wilcoxon signed rank test with continuity correction (zero method: zsplit)');
+    const odd = wilcoxonSignedRank([0, 1, -2, 3, 4], undefined, { zeroMethod: 'zsplit', dropOddZero: true });
+    expect(odd.methodDescription).toBe(
+      'Wilcoxon signed rank test with continuity correction (zero method: zsplit, odd zero dropped)',
+    );
+  });
+
+  it('bad options are rejected with a message naming the option', () => {
+    // @ts-expect-error invalid option value
+    expect(() => wilcoxonSignedRank([1], undefined, { alternative: 'x' })).toThrow(
+      /^alternative must be one of two\.sided, greater, less, got 'x'$/,
+    );
+    // @ts-expect-error invalid option value
+    expect(() => wilcoxonSignedRank([1], undefined, { zeroMethod: 'x' })).toThrow(
+      /^zeroMethod must be one of wilcox, pratt, zsplit, got 'x'$/,
+    );
+    expect(() => wilcoxonSignedRank([1], undefined, { mu: NaN })).toThrow(/^mu must be a finite number/);
+    expect(() => wilcoxonSignedRank([1], undefined, { tolerance: Infinity })).toThrow(
+      /^tolerance must be a finite number/,
+    );
+    for (const digitsRank of [0, -1, 1.5, NaN]) {
+      expect(() => wilcoxonSignedRank([1, 2], undefined, { digitsRank })).toThrow(
+        new RegExp(`^digitsRank must be a positive integer or Infinity, got ${digitsRank}$`),
+      );
+    }
+    expect(wilcoxonSignedRank([1, 2], undefined, { digitsRank: 1 }).settings.digitsRank).toBe(1);
+  });
+});
+
+describe('wilcoxonCriticalT: boundaries', () => {
+  // Provenance: R 4.2.2 qsignrank(p, 5) - 1 with P(V ≤ s) = (1, 2, 3, 5, 7)/32 for s = 0..4:
+  // p = 0.0625/2 = 1/32 → -1 (none significant); p = 0.1875/2 = 3/32 → 1; p = 0.25/2 → 2. At 1/32 and 3/32
+  // the cumulative probability equals alpha/2 exactly, so >= (not >) decides.
+  it('alpha/2 equal to a cumulative probability', () => {
+    expect(wilcoxonCriticalT(5, 0.0625)).toBeNull();
+    expect(wilcoxonCriticalT(5, 0.1875)).toBe(1);
+    expect(wilcoxonCriticalT(5, 0.25)).toBe(2);
+  });
+
+  it('n = 1 is valid (nothing significant); bad n and alpha are rejected', () => {
+    expect(wilcoxonCriticalT(1)).toBeNull();
+    for (const n of [0, -3, 2.5, NaN]) {
+      expect(() => wilcoxonCriticalT(n)).toThrow(new RegExp(`^n must be a positive integer, got ${n}$`));
+    }
+    for (const alpha of [0, 1, -0.1, 1.5, NaN]) {
+      expect(() => wilcoxonCriticalT(10, alpha)).toThrow(new RegExp(`^alpha must be in \\(0, 1\\), got ${alpha}$`));
+    }
+    expect(wilcoxonCriticalT(10, 0.999)).toBe(26); // R: qsignrank(0.4995, 10) - 1
+  });
+});
