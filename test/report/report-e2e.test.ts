@@ -76,11 +76,23 @@ beforeAll(async () => {
   const store = await ResultStore.open(db, { readOnly: true });
   try {
     for (const metric of ['accuracy', 'rmse', 'zero_one_loss']) {
+      // Summed here in fold order, not with SQL avg(): DuckDB aggregates in parallel in no fixed order, so two
+      // methods with the same fold values could get means a last bit apart and lose a tie the report sees.
       const rows = await store.query(
-        `SELECT dataset, method, avg(${metric}) AS v FROM results WHERE experiment = 'report-e2e' GROUP BY ALL`,
+        `SELECT dataset, method, ${metric} AS v FROM results WHERE experiment = 'report-e2e'
+         ORDER BY dataset, method, "repeat", fold`,
       );
+      const sums: Record<string, Record<string, [number, number]>> = {};
+      for (const r of rows) {
+        const cell = ((sums[r['dataset'] as string] ??= {})[r['method'] as string] ??= [0, 0]);
+        cell[0] += r['v'] as number;
+        cell[1]++;
+      }
       means[metric] = {};
-      for (const r of rows) (means[metric]![r['dataset'] as string] ??= {})[r['method'] as string] = r['v'] as number;
+      for (const [d, byMethod] of Object.entries(sums)) {
+        means[metric]![d] = {};
+        for (const [m, [sum, n]] of Object.entries(byMethod)) means[metric]![d]![m] = sum / n;
+      }
     }
     const lc = await store.query(
       `SELECT experiment, dataset, avg(n_train) AS n FROM results WHERE experiment LIKE 'report-lc-%' AND method = 'nb/dirichlet' GROUP BY ALL`,
