@@ -31,7 +31,7 @@
  * Memory: back-pointers (sink, rank in the sub-list, parent set: 8 bytes) for K entries of every subset, and
  * scores and sink masks (16 bytes an entry) for two layers of subset sizes only.
  */
-import { binomialTable, popcount } from './bits.js';
+import { binomialTable } from './bits.js';
 import { checkMemory, localScoreBytes, throwIfAborted, type LocalScores } from './localscores.js';
 import { allCandidates, candidateScratchBytes, type ExactNetwork, type ParentCandidates } from './dp.js';
 import { UserError } from '../../util/errors.js';
@@ -194,22 +194,11 @@ export function kBestFrom(
   let maxPLayer = 1;
   for (let s = 0; s < n; s++) maxPLayer = Math.max(maxPLayer, binom[n - 1]![s]!);
   const P = PARENT_PREFIX;
-  // Back-pointer of entry r of the subset W of size s and colexicographic rank ρ among its size, at
-  // 2·((start[s] + ρ)·K + r): the sink's parent mask, then sink | (rank in the sub-list << 5). A layer is
-  // thus written in order, and the rests of the current candidates are read near each other.
+  // Back-pointer of entry r of the subset W at 2·(W·K + r): the sink's parent mask, then
+  // sink | (rank in the sub-list << 5). Indexed by the mask itself (every subset has its K slots, as many as
+  // by layer and rank), so following a chain needs no rank computation: the rest of entry (W, r) is
+  // (W \ {sink}, rank in the sub-list). A layer is written in increasing mask order.
   const back = new Int32Array(2 * size * K);
-  const start = new Float64Array(n + 2);
-  for (let t = 0; t <= n; t++) start[t + 1] = start[t]! + binom[n]![t]!;
-  const stride = n + 2;
-  const binomFlat = new Int32Array((n + 1) * stride);
-  for (let a = 0; a <= n; a++) for (let b = 0; b <= n + 1; b++) binomFlat[a * stride + b] = binom[a]![b]!;
-  /** Colexicographic rank of a set among the sets of its size: Σ_k C(b_k, k), members b_1 < b_2 < … */
-  const colexRank = (set: number): number => {
-    let rk = 0;
-    let k = 0;
-    for (let q = set; q !== 0; q &= q - 1) rk += binomFlat[(31 - Math.clz32(q & -q)) * stride + ++k]!;
-    return rk;
-  };
   // The lists of the two current layers, 16 bytes per entry e = rank·K + r: the score (Float64 index 2e),
   // the network's sinks as a mask (Int32 index 4e + 2), and in entry 0 of each subset the list length
   // (Int32 index 4e + 3); one subset's data thus shares cache lines.
@@ -451,36 +440,31 @@ export function kBestFrom(
   const unwind = (rest: number, rank: number, dag: Int32Array, off: number): void => {
     let cur = rest;
     let r = rank;
-    let sz = popcount(cur);
     while (cur !== 0) {
-      const idx = 2 * ((start[sz]! + colexRank(cur)) * K + r);
+      const idx = 2 * (cur * K + r);
       const code = back[idx + 1]!;
       const x = code & 31;
       dag[off + x] = back[idx]!;
       r = code >>> 5;
       cur ^= 1 << x;
-      sz--;
     }
   };
 
   /**
-   * Whether two networks over W of size s (each given as its sink, the sink's parents, the colexicographic
-   * rank of W minus the sink and the network's rank in that set's list) are Markov equivalent. Both
-   * back-pointer chains are followed together, one sink at a time, until they reach the same entry (R, r),
-   * at the latest the empty network: the two DAGs then agree on every parent set inside R, no node of R has
-   * a parent among the peeled nodes W \ R, and equivalentOn compares the peeled nodes only.
+   * Whether two networks over W (each given as its sink, the sink's parents and the network's rank in the
+   * list of W minus the sink) are Markov equivalent. Both back-pointer chains are followed together, one
+   * sink at a time, until they reach the same entry (R, r), at the latest the empty network: the two DAGs
+   * then agree on every parent set inside R, no node of R has a parent among the peeled nodes W \ R, and
+   * equivalentOn compares the peeled nodes only.
    */
   const equivalent = (
     xa: number,
     paA: number,
-    ka0: number,
     ra0: number,
     xb: number,
     paB: number,
-    kb0: number,
     rb0: number,
     W: number,
-    s: number,
   ): boolean => {
     dagA[xa] = paA;
     dagB[xb] = paB;
@@ -488,17 +472,9 @@ export function kBestFrom(
     let cb = W ^ (1 << xb);
     let ra = ra0;
     let rb = rb0;
-    let ka = ka0;
-    let kb = kb0;
-    let sz = s - 1;
     while (ca !== cb || ra !== rb) {
-      if (sz < s - 1) {
-        ka = colexRank(ca);
-        kb = ca === cb ? ka : colexRank(cb);
-      }
-      const ia = 2 * ((start[sz]! + ka) * K + ra);
-      const ib = 2 * ((start[sz]! + kb) * K + rb);
-      sz--;
+      const ia = 2 * (ca * K + ra);
+      const ib = 2 * (cb * K + rb);
       const codeA = back[ia + 1]!;
       const codeB = back[ib + 1]!;
       const ya = codeA & 31;
@@ -513,8 +489,8 @@ export function kBestFrom(
     return equivalentOn(dagA, dagB, W ^ ca, adjA, adjB);
   };
 
-  /** The list of the subset W (of size s, colexicographic rank rankInLayer) from the lists of the layer below. */
-  const processSubset = (W: number, s: number, rankInLayer: number): void => {
+  /** The list of the subset W (colexicographic rank rankInLayer among its size) from the lists of the layer below. */
+  const processSubset = (W: number, rankInLayer: number): void => {
     hN = 0;
     const sBits = ranksWithout(W, wRanks);
     // Ranks of compress(W \ {b_i}, b_i) among the parent sets of b_i: the members after b_i move down one
@@ -582,7 +558,7 @@ export function kBestFrom(
       collect(x, W ^ (1 << x), bound);
     }
     let accepted = 0;
-    const wEntry = (start[s]! + rankInLayer) * K;
+    const wEntry = W * K;
     while (hN > 0 && accepted < K) {
       const score = hS[0]!;
       const tie = hT[0]!;
@@ -618,7 +594,7 @@ export function kBestFrom(
         const idx = 2 * (wEntry + r);
         const code = back[idx + 1]!;
         const ax = code & 31;
-        if (equivalent(ax, back[idx]!, sinkRank[ax]!, code >>> 5, x, pa, sinkRank[x]!, i, W, s)) {
+        if (equivalent(ax, back[idx]!, code >>> 5, x, pa, i, W)) {
           dup = true;
           break;
         }
@@ -655,7 +631,7 @@ export function kBestFrom(
     // Masks of popcount s in increasing order = colexicographic rank order.
     for (let W = (1 << s) - 1; W >= 0; W = nextSameBits(W, size), rankInLayer++) {
       if ((rankInLayer & 0x3ff) === 0x3ff) throwIfAborted(signal);
-      processSubset(W, s, rankInLayer);
+      processSubset(W, rankInLayer);
     }
     const tBuf = prevBuf;
     prevBuf = curBuf;
