@@ -349,27 +349,23 @@ export function kBestFrom(
   // The candidates of the current W at or above the bound, then a max-heap of them by score, ties by the
   // packed (sink, i, position of the parent set) ascending, so the order is deterministic. For one sink the
   // positions of W \ {x}'s parent ranks increase with the rank, so this is the order of (sink, i, j), and a
-  // popped entry needs no parent-rank lookup. (5 + 14 + 30 bits: exact in a double.)
-  let cap = 4 * K + 2 * n + 16;
-  let hS = new Float64Array(cap);
-  let hT = new Float64Array(cap);
+  // popped entry needs no parent-rank lookup. (5 + 14 + 30 bits: exact in a double.) At most one entry per
+  // column (sink, parent rank < K) is in the heap at a time, so n·K slots never overflow.
+  const hS = new Float64Array(n * K + 1);
+  const hT = new Float64Array(n * K + 1);
   let hN = 0;
   // Packed as (x · TIE_XI + i) · TIE_I + pp: the product leaves the small-integer range from the first
   // layers on, so the optimised code treats it as a double from the start instead of deoptimising later.
   const TIE_XI = 2 ** 14;
   const TIE_I = 2 ** 30;
   const INV_TIE_I = 2 ** -30; // exact: a power of two
-  const push = (s: number, t: number): void => {
-    if (hN === cap) {
-      cap *= 2;
-      const f = new Float64Array(cap);
-      f.set(hS);
-      hS = f;
-      const g = new Float64Array(cap);
-      g.set(hT);
-      hT = g;
-    }
+  // The heap functions take no floating-point arguments (the entry to place is already in hS/hT): a double
+  // passed to a call that is not inlined is boxed, millions of short-lived allocations per search.
+  /** Adds the entry written at hS/hT[hN]. */
+  const siftUp = (): void => {
     let p = hN++;
+    const s = hS[p]!;
+    const t = hT[p]!;
     while (p > 0) {
       const q = (p - 1) >> 1;
       const qs = hS[q]!;
@@ -381,8 +377,11 @@ export function kBestFrom(
     hS[p] = s;
     hT[p] = t;
   };
-  /** Moves (s, t) down from position p of the heap hS/hT[0, hN). */
-  const siftDown = (p: number, s: number, t: number): void => {
+  /** Moves the entry at the root down to its place in hS/hT[0, hN). */
+  const siftDown = (): void => {
+    const s = hS[0]!;
+    const t = hT[0]!;
+    let p = 0;
     for (;;) {
       let c = 2 * p + 1;
       if (c >= hN) break;
@@ -396,17 +395,25 @@ export function kBestFrom(
     hS[p] = s;
     hT[p] = t;
   };
+  /** Removes the root. */
   const pop = (): void => {
     hN--;
-    if (hN > 0) siftDown(0, hS[hN]!, hT[hN]!);
+    if (hN > 0) {
+      hS[0] = hS[hN]!;
+      hT[0] = hT[hN]!;
+      siftDown();
+    }
   };
+  // The bound of the current W, for collect (a slot rather than an argument, see above).
+  const boundAt = new Float64Array(1);
 
   /**
    * Opens the columns of sink x (column j: parent rank j with the sub-networks in order) whose heads reach
    * the bound: each pushes its first entry that passes the highest-sink test, and a popped entry pushes the
    * next one of its column (see below).
    */
-  const collect = (x: number, sub: number, bound: number): void => {
+  const collect = (x: number, sub: number): void => {
+    const bound = boundAt[0]!;
     const cx = cand[x]!;
     const base = sinkRank[x]! * K;
     const nc = prevI[4 * base + 3]!;
@@ -422,7 +429,11 @@ export function kBestFrom(
       while (i < nc && (prevI[4 * (base + i) + 2]! & above) !== 0) i++;
       if (i < nc) {
         const sc = prevF[2 * (base + i)]! + ps;
-        if (sc >= bound) push(sc, (x * TIE_XI + i) * TIE_I + pp);
+        if (sc >= bound) {
+          hS[hN] = sc;
+          hT[hN] = (x * TIE_XI + i) * TIE_I + pp;
+          siftUp();
+        }
       }
     }
   };
@@ -548,6 +559,7 @@ export function kBestFrom(
     }
     kthBound -= SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(kthBound));
     if (kthBound > bound) bound = kthBound;
+    boundAt[0] = bound;
     q = 0;
     for (let t = W; t !== 0; t &= t - 1, q++) {
       if (!(sinkH[q]! >= bound)) continue;
@@ -555,7 +567,7 @@ export function kBestFrom(
       sinkRank[x] = wRanks[q]!;
       pOff[x] = (x * maxPLayer + cRanks[q]!) * P;
       extLen[x] = 0;
-      collect(x, W ^ (1 << x), bound);
+      collect(x, W ^ (1 << x));
     }
     let accepted = 0;
     const wEntry = W * K;
@@ -566,21 +578,23 @@ export function kBestFrom(
       const x = xi >>> 14;
       const i = xi & (TIE_XI - 1);
       const pp = tie - xi * TIE_I;
-      pop();
       const cx = cand[x]!;
       const pa = cx.masks[pp]!;
       const base = sinkRank[x]! * K;
       const sinks = (prevI[4 * (base + i) + 2]! & ~pa) | (1 << x);
       {
-        // the next entry of the column that passes the highest-sink test
+        // the next entry of the column that passes the highest-sink test replaces the popped root (one
+        // sift instead of a pop and a push; the keys are distinct, so the order popped is the same)
         const above = ~pa & (-1 << (x + 1));
         const nc = prevI[4 * base + 3]!;
         let ni = i + 1;
         while (ni < nc && (prevI[4 * (base + ni) + 2]! & above) !== 0) ni++;
-        if (ni < nc) {
-          const s1 = prevF[2 * (base + ni)]! + cx.scores[pp]!;
-          if (s1 >= bound) push(s1, (x * TIE_XI + ni) * TIE_I + pp);
-        }
+        const s1 = ni < nc ? prevF[2 * (base + ni)]! + cx.scores[pp]! : Number.NaN; // NaN fails the test below
+        if (s1 >= bound) {
+          hS[0] = s1;
+          hT[0] = (x * TIE_XI + ni) * TIE_I + pp;
+          siftDown();
+        } else pop();
       }
       // 'ec': different DAGs of one class may still arrive from different sinks
       let dup = false;
