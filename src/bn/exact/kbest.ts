@@ -275,12 +275,15 @@ export function kBestFrom(
       }
       for (let r = 0; r < count; r++) {
         // The P = 3 smallest distinct positions of {own} ∪ the sub-lists, kept in a0 < a1 < a2; each
-        // sub-list is ascending, so it is left at its first entry that cannot enter.
+        // sub-list is ascending, so it is left at its first entry that cannot enter. Most sub-lists are the
+        // three already found (C \ {y} holds C's best sets for every y outside them): skipped at once.
         let a0 = ownLayer[r]!;
         let a1 = NONE;
         let a2 = NONE;
         for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
           const p = (base + layerSubRanks[q]!) * P;
+          const v0 = pPrev[p]!;
+          if (v0 >= a2 || (v0 === a0 && pPrev[p + 1] === a1 && pPrev[p + 2] === a2)) continue;
           for (let e = p; e < p + P; e++) {
             const v = pPrev[e]!;
             if (v >= a2) break;
