@@ -208,18 +208,18 @@ export function kBestFrom(
   let prevI = new Int32Array(prevBuf);
   let curF = new Float64Array(curBuf);
   let curI = new Int32Array(curBuf);
-  // The best and the K-th best score of each subset of the two layers (-Infinity for a short list), packed.
-  let prevBest = new Float64Array(maxLayer);
-  let curBest = new Float64Array(maxLayer);
-  // rows[e] = ⌈K / (e + 1)⌉; kth[rank·P + e] = the score of entry rows[e] − 1 of the subset (-Infinity if
-  // the list is shorter), so rows[e] entries × (e + 1) parent sets make at least K pairs.
+  // The best score and the rectangle corners of each subset of the two layers, packed KB = P + 1 to a
+  // subset (32 bytes, one cache line), read for every sink of every W: [rank·KB] the best score,
+  // [rank·KB + 1 + e] the score of entry rows[e] − 1 of the list (-Infinity if the list is shorter), where
+  // rows[e] = ⌈K / (e + 1)⌉, so rows[e] entries × (e + 1) parent sets make at least K pairs.
+  const KB = P + 1;
   const rows = Array.from({ length: P }, (_, e) => Math.ceil(K / (e + 1)));
-  let prevKth = new Float64Array(maxLayer * P);
-  let curKth = new Float64Array(maxLayer * P);
+  let prevKB = new Float64Array(maxLayer * KB);
+  let curKB = new Float64Array(maxLayer * KB);
   prevF[0] = 0;
   prevI[3] = 1;
-  prevBest[0] = 0;
-  for (let e = 0; e < P; e++) prevKth[e] = rows[e] === 1 ? 0 : -Infinity;
+  prevKB[0] = 0;
+  for (let e = 0; e < P; e++) prevKB[1 + e] = rows[e] === 1 ? 0 : -Infinity;
 
   // Parent-prefix layers: [x][rank of C among the subsets of its size][0..P).
   let pPrev = new Int32Array(n * maxPLayer * P);
@@ -524,14 +524,14 @@ export function kBestFrom(
     {
       const q = sBits - 1;
       const x = bitsBuf[q]!;
-      const ko = wRanks[q]! * P;
+      const ko = wRanks[q]! * KB + 1;
       const po = (x * maxPLayer + cRanks[q]!) * P;
       const sc = cand[x]!.scores;
       for (let e = 0; e < P && e < K; e++) {
         const pp = pPrev[po + e]!;
         if (pp === NONE) break;
         // entry rows[e] − 1 of the rest's list (-Infinity if shorter) + parent rank e
-        const b = prevKth[ko + e]! + sc[pp]!;
+        const b = prevKB[ko + e]! + sc[pp]!;
         if (b > bound) bound = b;
       }
     }
@@ -542,23 +542,23 @@ export function kBestFrom(
       const x = 31 - Math.clz32(t & -t);
       const po = (x * maxPLayer + cRanks[q]!) * P;
       const b0 = cand[x]!.scores[pPrev[po]!]!;
-      const ko = wRanks[q]! * P;
-      const k = prevKth[ko]! + b0;
+      const ko = wRanks[q]! * KB + 1;
+      const k = prevKB[ko]! + b0;
       if (k > kthBound) kthBound = k;
       if (K > 1) {
         const sc = cand[x]!.scores;
         const p1 = pPrev[po + 1]!;
         if (p1 !== NONE) {
-          const k1 = prevKth[ko + 1]! + sc[p1]!;
+          const k1 = prevKB[ko + 1]! + sc[p1]!;
           if (k1 > kthBound) kthBound = k1;
           const p2 = pPrev[po + 2]!;
           if (p2 !== NONE && K > 2) {
-            const k2 = prevKth[ko + 2]! + sc[p2]!;
+            const k2 = prevKB[ko + 2]! + sc[p2]!;
             if (k2 > kthBound) kthBound = k2;
           }
         }
       }
-      sinkH[q] = prevBest[wRanks[q]!]! + b0;
+      sinkH[q] = prevKB[ko - 1]! + b0;
     }
     kthBound -= SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(kthBound));
     if (kthBound > bound) bound = kthBound;
@@ -630,9 +630,9 @@ export function kBestFrom(
     if (accepted === 0) throw new UserError('K-best search: no network has a finite score');
     const e0 = rankInLayer * K;
     curI[4 * e0 + 3] = accepted;
-    curBest[rankInLayer] = curF[2 * e0]!;
+    curKB[rankInLayer * KB] = curF[2 * e0]!;
     for (let e = 0; e < P; e++)
-      curKth[rankInLayer * P + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
+      curKB[rankInLayer * KB + 1 + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
   };
 
   for (let s = 1; s <= n; s++) {
@@ -657,12 +657,9 @@ export function kBestFrom(
     prevI = new Int32Array(prevBuf);
     curF = new Float64Array(curBuf);
     curI = new Int32Array(curBuf);
-    const tb = prevBest;
-    prevBest = curBest;
-    curBest = tb;
-    const tk = prevKth;
-    prevKth = curKth;
-    curKth = tk;
+    const tk = prevKB;
+    prevKB = curKB;
+    curKB = tk;
   }
   const full = size - 1;
   const out: ExactNetwork[] = [];
