@@ -100,11 +100,10 @@ export function parentCandidates(
       const k = popcount(c);
       if (k < 30 && 2 ** k - 1 < K) keep = true;
       else {
+        // The strict subsets in increasing order (t ← (t − c) & c), the small ones first: a small set
+        // usually scores better than a large one, so the count reaches K early.
         let better = 0;
-        for (let t = (c - 1) & c; ; t = (t - 1) & c) {
-          if (v[t]! >= s && ++better >= K) break;
-          if (t === 0) break;
-        }
+        for (let t = 0; t !== c; t = (t - c) & c) if (v[t]! >= s && ++better >= K) break;
         keep = better < K;
       }
     }
