@@ -698,12 +698,12 @@ export function equivalentOn(
     for (let p = dagA[v]! & D; p !== 0; p &= p - 1) adjA[31 - Math.clz32(p & -p)] |= bit;
     for (let p = dagB[v]! & D; p !== 0; p &= p - 1) adjB[31 - Math.clz32(p & -p)] |= bit;
   }
+  // (i) and (ii) in one pass: a v-structure test at v may run before a later node's adjacencies are
+  // compared, but it reads adjacencies of A only, and a difference it finds is a difference either way
+  // (equal skeletons: a v-structure differs; unequal: a later node returns false anyway).
   for (let t = D; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
     if (adjA[v] !== adjB[v]) return false;
-  }
-  for (let t = D; t !== 0; t &= t - 1) {
-    const v = 31 - Math.clz32(t & -t);
     const pa = dagA[v]!;
     const pb = dagB[v]!;
     if (pa === pb) continue; // same parents, same adjacencies: same v-structures at v
