@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateScratch, sortByScore } from '../../src/bn/exact/dp.js';
+import { candidateScratch, RADIX_MIN, sortByScore } from '../../src/bn/exact/dp.js';
 import { Rng } from '../../src/util/rng.js';
 
 /** The order the candidate lists had before the radix sort: score descending, ties by set ascending. */
@@ -24,6 +24,7 @@ describe('sortByScore (candidate parent sets by score)', () => {
         if (rng.next() < 0.6) order.push(c);
       }
       const ord = Int32Array.from(order);
+      expect(ord.length).toBeGreaterThanOrEqual(RADIX_MIN); // the radix path
       expect(Array.from(sortByScore(ord, v, scratch))).toEqual(reference(ord, v));
     }
   });

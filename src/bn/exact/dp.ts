@@ -141,6 +141,9 @@ export function parentCandidates(
   return { masks, scores, bestPos };
 }
 
+/** Shortest list sorted by sortByScore's radix passes. */
+export const RADIX_MIN = 512;
+
 /**
  * The sets of `order` (increasing) by score v[c] descending, ties by set ascending: the order of
  * `sort((a, b) => v[b] - v[a] || a - b)`, by a stable least-significant-digit radix sort on the scores' bits
@@ -150,6 +153,9 @@ export function parentCandidates(
  */
 export function sortByScore(order: Int32Array, v: Float64Array, scratch: CandidateScratch): Int32Array {
   const m = order.length;
+  // A short list (the single-best search's, typically) sorts faster by comparison than through six
+  // passes over 2,048 digit counts.
+  if (m < RADIX_MIN) return Int32Array.from(Array.from(order).sort((a, b) => v[b]! - v[a]! || a - b));
   const hi = new Uint32Array(scratch.bs.buffer, 0, m);
   const lo = new Uint32Array(scratch.bs.buffer, 4 * m, m);
   let perm = new Int32Array(scratch.pb.buffer, 0, m);
