@@ -34,6 +34,9 @@ export interface CandidateScratch {
   pb: Float64Array;
   q: Float64Array;
   kept: Uint8Array;
+  /** One number and its bits, and the digit counts of sortByScore. */
+  bits: Float64Array;
+  radix: Int32Array;
 }
 
 export function candidateScratch(n: number): CandidateScratch {
@@ -44,6 +47,8 @@ export function candidateScratch(n: number): CandidateScratch {
     pb: new Float64Array(M),
     q: new Float64Array(M),
     kept: new Uint8Array(M),
+    bits: new Float64Array(1),
+    radix: new Int32Array(2048),
   };
 }
 
@@ -95,11 +100,10 @@ export function parentCandidates(
       const k = popcount(c);
       if (k < 30 && 2 ** k - 1 < K) keep = true;
       else {
+        // The strict subsets in increasing order (t ← (t − c) & c), the small ones first: a small set
+        // usually scores better than a large one, so the count reaches K early.
         let better = 0;
-        for (let t = (c - 1) & c; ; t = (t - 1) & c) {
-          if (v[t]! >= s && ++better >= K) break;
-          if (t === 0) break;
-        }
+        for (let t = 0; t !== c; t = (t - c) & c) if (v[t]! >= s && ++better >= K) break;
         keep = better < K;
       }
     }
@@ -112,7 +116,7 @@ export function parentCandidates(
   let k = 0;
   for (let c = 0; c < M; c++) if (kept[c]) order[k++] = c;
   // Sort by score descending, ties by full mask ascending (compression preserves mask order).
-  const sorted = Array.from(order).sort((a, b) => v[b]! - v[a]! || a - b);
+  const sorted = sortByScore(order, v, scratch);
   const masks = new Int32Array(count);
   const scores = new Float64Array(count);
   const lowMask = (1 << x) - 1;
@@ -135,6 +139,69 @@ export function parentCandidates(
     bestPos[c] = best;
   }
   return { masks, scores, bestPos };
+}
+
+/** Shortest list sorted by sortByScore's radix passes. */
+export const RADIX_MIN = 512;
+
+/**
+ * The sets of `order` (increasing) by score v[c] descending, ties by set ascending: the order of
+ * `sort((a, b) => v[b] - v[a] || a - b)`, by a stable least-significant-digit radix sort on the scores' bits
+ * (11 bits a pass, passes where every key has the same digit skipped). With K > 1 a variable keeps thousands
+ * of candidates, and a comparison sort of them cost more than the search's whole single-best DP. Reuses
+ * the scratch arrays bs (keys) and pb (permutations), which the caller no longer needs.
+ */
+export function sortByScore(order: Int32Array, v: Float64Array, scratch: CandidateScratch): Int32Array {
+  const m = order.length;
+  // A short list (the single-best search's, typically) sorts faster by comparison than through six
+  // passes over 2,048 digit counts.
+  if (m < RADIX_MIN) return Int32Array.from(Array.from(order).sort((a, b) => v[b]! - v[a]! || a - b));
+  const hi = new Uint32Array(scratch.bs.buffer, 0, m);
+  const lo = new Uint32Array(scratch.bs.buffer, 4 * m, m);
+  let perm = new Int32Array(scratch.pb.buffer, 0, m);
+  let tmp = new Int32Array(scratch.pb.buffer, 4 * m, m);
+  const bits = scratch.bits;
+  const bitsHi = new Uint32Array(bits.buffer); // [0] the low word, [1] the high word (little-endian, as Node runs)
+  for (let i = 0; i < m; i++) {
+    bits[0] = v[order[i]!]! + 0; // -0 → +0: equal scores are ties
+    const h = bitsHi[1]!;
+    const l = bitsHi[0]!;
+    // Descending order of the numbers = ascending order of these keys: a negative number keeps its bits
+    // (a larger magnitude, a larger key), a non-negative one has all but the sign bit complemented (a
+    // larger number, a smaller key; sign bit 0, below every negative number).
+    if ((h & 0x80000000) !== 0) {
+      hi[i] = h;
+      lo[i] = l;
+    } else {
+      hi[i] = ~h & 0x7fffffff;
+      lo[i] = ~l >>> 0;
+    }
+    perm[i] = i;
+  }
+  const count = scratch.radix;
+  for (let pass = 0; pass < 6; pass++) {
+    const key = pass < 3 ? lo : hi;
+    const shift = 11 * (pass % 3);
+    count.fill(0);
+    for (let i = 0; i < m; i++) count[(key[i]! >>> shift) & 2047]++;
+    if (count[(key[0]! >>> shift) & 2047] === m) continue; // one digit: the pass changes nothing
+    let sum = 0;
+    for (let d = 0; d < 2048; d++) {
+      const c = count[d]!;
+      count[d] = sum;
+      sum += c;
+    }
+    for (let j = 0; j < m; j++) {
+      const i = perm[j]!;
+      tmp[count[(key[i]! >>> shift) & 2047]!++] = i;
+    }
+    const t = perm;
+    perm = tmp;
+    tmp = t;
+  }
+  const sorted = new Int32Array(m);
+  for (let j = 0; j < m; j++) sorted[j] = order[perm[j]!]!;
+  return sorted;
 }
 
 /** Bytes the candidate lists of a variable take. */

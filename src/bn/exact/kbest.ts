@@ -31,7 +31,7 @@
  * Memory: back-pointers (sink, rank in the sub-list, parent set: 8 bytes) for K entries of every subset, and
  * scores and sink masks (16 bytes an entry) for two layers of subset sizes only.
  */
-import { binomialTable, popcount } from './bits.js';
+import { binomialTable } from './bits.js';
 import { checkMemory, localScoreBytes, throwIfAborted, type LocalScores } from './localscores.js';
 import { allCandidates, candidateScratchBytes, type ExactNetwork, type ParentCandidates } from './dp.js';
 import { UserError } from '../../util/errors.js';
@@ -194,22 +194,11 @@ export function kBestFrom(
   let maxPLayer = 1;
   for (let s = 0; s < n; s++) maxPLayer = Math.max(maxPLayer, binom[n - 1]![s]!);
   const P = PARENT_PREFIX;
-  // Back-pointer of entry r of the subset W of size s and colexicographic rank ρ among its size, at
-  // 2·((start[s] + ρ)·K + r): the sink's parent mask, then sink | (rank in the sub-list << 5). A layer is
-  // thus written in order, and the rests of the current candidates are read near each other.
+  // Back-pointer of entry r of the subset W at 2·(W·K + r): the sink's parent mask, then
+  // sink | (rank in the sub-list << 5). Indexed by the mask itself (every subset has its K slots, as many as
+  // by layer and rank), so following a chain needs no rank computation: the rest of entry (W, r) is
+  // (W \ {sink}, rank in the sub-list). A layer is written in increasing mask order.
   const back = new Int32Array(2 * size * K);
-  const start = new Float64Array(n + 2);
-  for (let t = 0; t <= n; t++) start[t + 1] = start[t]! + binom[n]![t]!;
-  const stride = n + 2;
-  const binomFlat = new Int32Array((n + 1) * stride);
-  for (let a = 0; a <= n; a++) for (let b = 0; b <= n + 1; b++) binomFlat[a * stride + b] = binom[a]![b]!;
-  /** Colexicographic rank of a set among the sets of its size: Σ_k C(b_k, k), members b_1 < b_2 < … */
-  const colexRank = (set: number): number => {
-    let rk = 0;
-    let k = 0;
-    for (let q = set; q !== 0; q &= q - 1) rk += binomFlat[(31 - Math.clz32(q & -q)) * stride + ++k]!;
-    return rk;
-  };
   // The lists of the two current layers, 16 bytes per entry e = rank·K + r: the score (Float64 index 2e),
   // the network's sinks as a mask (Int32 index 4e + 2), and in entry 0 of each subset the list length
   // (Int32 index 4e + 3); one subset's data thus shares cache lines.
@@ -219,18 +208,18 @@ export function kBestFrom(
   let prevI = new Int32Array(prevBuf);
   let curF = new Float64Array(curBuf);
   let curI = new Int32Array(curBuf);
-  // The best and the K-th best score of each subset of the two layers (-Infinity for a short list), packed.
-  let prevBest = new Float64Array(maxLayer);
-  let curBest = new Float64Array(maxLayer);
-  // rows[e] = ⌈K / (e + 1)⌉; kth[rank·P + e] = the score of entry rows[e] − 1 of the subset (-Infinity if
-  // the list is shorter), so rows[e] entries × (e + 1) parent sets make at least K pairs.
+  // The best score and the rectangle corners of each subset of the two layers, packed KB = P + 1 to a
+  // subset (32 bytes, one cache line), read for every sink of every W: [rank·KB] the best score,
+  // [rank·KB + 1 + e] the score of entry rows[e] − 1 of the list (-Infinity if the list is shorter), where
+  // rows[e] = ⌈K / (e + 1)⌉, so rows[e] entries × (e + 1) parent sets make at least K pairs.
+  const KB = P + 1;
   const rows = Array.from({ length: P }, (_, e) => Math.ceil(K / (e + 1)));
-  let prevKth = new Float64Array(maxLayer * P);
-  let curKth = new Float64Array(maxLayer * P);
+  let prevKB = new Float64Array(maxLayer * KB);
+  let curKB = new Float64Array(maxLayer * KB);
   prevF[0] = 0;
   prevI[3] = 1;
-  prevBest[0] = 0;
-  for (let e = 0; e < P; e++) prevKth[e] = rows[e] === 1 ? 0 : -Infinity;
+  prevKB[0] = 0;
+  for (let e = 0; e < P; e++) prevKB[1 + e] = rows[e] === 1 ? 0 : -Infinity;
 
   // Parent-prefix layers: [x][rank of C among the subsets of its size][0..P).
   let pPrev = new Int32Array(n * maxPLayer * P);
@@ -286,12 +275,15 @@ export function kBestFrom(
       }
       for (let r = 0; r < count; r++) {
         // The P = 3 smallest distinct positions of {own} ∪ the sub-lists, kept in a0 < a1 < a2; each
-        // sub-list is ascending, so it is left at its first entry that cannot enter.
+        // sub-list is ascending, so it is left at its first entry that cannot enter. Most sub-lists are the
+        // three already found (C \ {y} holds C's best sets for every y outside them): skipped at once.
         let a0 = ownLayer[r]!;
         let a1 = NONE;
         let a2 = NONE;
         for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
           const p = (base + layerSubRanks[q]!) * P;
+          const v0 = pPrev[p]!;
+          if (v0 >= a2 || (v0 === a0 && pPrev[p + 1] === a1 && pPrev[p + 2] === a2)) continue;
           for (let e = p; e < p + P; e++) {
             const v = pPrev[e]!;
             if (v >= a2) break;
@@ -360,27 +352,23 @@ export function kBestFrom(
   // The candidates of the current W at or above the bound, then a max-heap of them by score, ties by the
   // packed (sink, i, position of the parent set) ascending, so the order is deterministic. For one sink the
   // positions of W \ {x}'s parent ranks increase with the rank, so this is the order of (sink, i, j), and a
-  // popped entry needs no parent-rank lookup. (5 + 14 + 30 bits: exact in a double.)
-  let cap = 4 * K + 2 * n + 16;
-  let hS = new Float64Array(cap);
-  let hT = new Float64Array(cap);
+  // popped entry needs no parent-rank lookup. (5 + 14 + 30 bits: exact in a double.) At most one entry per
+  // column (sink, parent rank < K) is in the heap at a time, so n·K slots never overflow.
+  const hS = new Float64Array(n * K + 1);
+  const hT = new Float64Array(n * K + 1);
   let hN = 0;
   // Packed as (x · TIE_XI + i) · TIE_I + pp: the product leaves the small-integer range from the first
   // layers on, so the optimised code treats it as a double from the start instead of deoptimising later.
   const TIE_XI = 2 ** 14;
   const TIE_I = 2 ** 30;
   const INV_TIE_I = 2 ** -30; // exact: a power of two
-  const push = (s: number, t: number): void => {
-    if (hN === cap) {
-      cap *= 2;
-      const f = new Float64Array(cap);
-      f.set(hS);
-      hS = f;
-      const g = new Float64Array(cap);
-      g.set(hT);
-      hT = g;
-    }
+  // The heap functions take no floating-point arguments (the entry to place is already in hS/hT): a double
+  // passed to a call that is not inlined is boxed, millions of short-lived allocations per search.
+  /** Adds the entry written at hS/hT[hN]. */
+  const siftUp = (): void => {
     let p = hN++;
+    const s = hS[p]!;
+    const t = hT[p]!;
     while (p > 0) {
       const q = (p - 1) >> 1;
       const qs = hS[q]!;
@@ -392,8 +380,11 @@ export function kBestFrom(
     hS[p] = s;
     hT[p] = t;
   };
-  /** Moves (s, t) down from position p of the heap hS/hT[0, hN). */
-  const siftDown = (p: number, s: number, t: number): void => {
+  /** Moves the entry at the root down to its place in hS/hT[0, hN). */
+  const siftDown = (): void => {
+    const s = hS[0]!;
+    const t = hT[0]!;
+    let p = 0;
     for (;;) {
       let c = 2 * p + 1;
       if (c >= hN) break;
@@ -407,17 +398,25 @@ export function kBestFrom(
     hS[p] = s;
     hT[p] = t;
   };
+  /** Removes the root. */
   const pop = (): void => {
     hN--;
-    if (hN > 0) siftDown(0, hS[hN]!, hT[hN]!);
+    if (hN > 0) {
+      hS[0] = hS[hN]!;
+      hT[0] = hT[hN]!;
+      siftDown();
+    }
   };
+  // The bound of the current W, for collect (a slot rather than an argument, see above).
+  const boundAt = new Float64Array(1);
 
   /**
    * Opens the columns of sink x (column j: parent rank j with the sub-networks in order) whose heads reach
    * the bound: each pushes its first entry that passes the highest-sink test, and a popped entry pushes the
    * next one of its column (see below).
    */
-  const collect = (x: number, sub: number, bound: number): void => {
+  const collect = (x: number, sub: number): void => {
+    const bound = boundAt[0]!;
     const cx = cand[x]!;
     const base = sinkRank[x]! * K;
     const nc = prevI[4 * base + 3]!;
@@ -433,7 +432,11 @@ export function kBestFrom(
       while (i < nc && (prevI[4 * (base + i) + 2]! & above) !== 0) i++;
       if (i < nc) {
         const sc = prevF[2 * (base + i)]! + ps;
-        if (sc >= bound) push(sc, (x * TIE_XI + i) * TIE_I + pp);
+        if (sc >= bound) {
+          hS[hN] = sc;
+          hT[hN] = (x * TIE_XI + i) * TIE_I + pp;
+          siftUp();
+        }
       }
     }
   };
@@ -451,36 +454,31 @@ export function kBestFrom(
   const unwind = (rest: number, rank: number, dag: Int32Array, off: number): void => {
     let cur = rest;
     let r = rank;
-    let sz = popcount(cur);
     while (cur !== 0) {
-      const idx = 2 * ((start[sz]! + colexRank(cur)) * K + r);
+      const idx = 2 * (cur * K + r);
       const code = back[idx + 1]!;
       const x = code & 31;
       dag[off + x] = back[idx]!;
       r = code >>> 5;
       cur ^= 1 << x;
-      sz--;
     }
   };
 
   /**
-   * Whether two networks over W of size s (each given as its sink, the sink's parents, the colexicographic
-   * rank of W minus the sink and the network's rank in that set's list) are Markov equivalent. Both
-   * back-pointer chains are followed together, one sink at a time, until they reach the same entry (R, r),
-   * at the latest the empty network: the two DAGs then agree on every parent set inside R, no node of R has
-   * a parent among the peeled nodes W \ R, and equivalentOn compares the peeled nodes only.
+   * Whether two networks over W (each given as its sink, the sink's parents and the network's rank in the
+   * list of W minus the sink) are Markov equivalent. Both back-pointer chains are followed together, one
+   * sink at a time, until they reach the same entry (R, r), at the latest the empty network: the two DAGs
+   * then agree on every parent set inside R, no node of R has a parent among the peeled nodes W \ R, and
+   * equivalentOn compares the peeled nodes only.
    */
   const equivalent = (
     xa: number,
     paA: number,
-    ka0: number,
     ra0: number,
     xb: number,
     paB: number,
-    kb0: number,
     rb0: number,
     W: number,
-    s: number,
   ): boolean => {
     dagA[xa] = paA;
     dagB[xb] = paB;
@@ -488,17 +486,9 @@ export function kBestFrom(
     let cb = W ^ (1 << xb);
     let ra = ra0;
     let rb = rb0;
-    let ka = ka0;
-    let kb = kb0;
-    let sz = s - 1;
     while (ca !== cb || ra !== rb) {
-      if (sz < s - 1) {
-        ka = colexRank(ca);
-        kb = ca === cb ? ka : colexRank(cb);
-      }
-      const ia = 2 * ((start[sz]! + ka) * K + ra);
-      const ib = 2 * ((start[sz]! + kb) * K + rb);
-      sz--;
+      const ia = 2 * (ca * K + ra);
+      const ib = 2 * (cb * K + rb);
       const codeA = back[ia + 1]!;
       const codeB = back[ib + 1]!;
       const ya = codeA & 31;
@@ -513,8 +503,8 @@ export function kBestFrom(
     return equivalentOn(dagA, dagB, W ^ ca, adjA, adjB);
   };
 
-  /** The list of the subset W (of size s, colexicographic rank rankInLayer) from the lists of the layer below. */
-  const processSubset = (W: number, s: number, rankInLayer: number): void => {
+  /** The list of the subset W (colexicographic rank rankInLayer among its size) from the lists of the layer below. */
+  const processSubset = (W: number, rankInLayer: number): void => {
     hN = 0;
     const sBits = ranksWithout(W, wRanks);
     // Ranks of compress(W \ {b_i}, b_i) among the parent sets of b_i: the members after b_i move down one
@@ -534,14 +524,14 @@ export function kBestFrom(
     {
       const q = sBits - 1;
       const x = bitsBuf[q]!;
-      const ko = wRanks[q]! * P;
+      const ko = wRanks[q]! * KB + 1;
       const po = (x * maxPLayer + cRanks[q]!) * P;
       const sc = cand[x]!.scores;
       for (let e = 0; e < P && e < K; e++) {
         const pp = pPrev[po + e]!;
         if (pp === NONE) break;
         // entry rows[e] − 1 of the rest's list (-Infinity if shorter) + parent rank e
-        const b = prevKth[ko + e]! + sc[pp]!;
+        const b = prevKB[ko + e]! + sc[pp]!;
         if (b > bound) bound = b;
       }
     }
@@ -552,26 +542,27 @@ export function kBestFrom(
       const x = 31 - Math.clz32(t & -t);
       const po = (x * maxPLayer + cRanks[q]!) * P;
       const b0 = cand[x]!.scores[pPrev[po]!]!;
-      const ko = wRanks[q]! * P;
-      const k = prevKth[ko]! + b0;
+      const ko = wRanks[q]! * KB + 1;
+      const k = prevKB[ko]! + b0;
       if (k > kthBound) kthBound = k;
       if (K > 1) {
         const sc = cand[x]!.scores;
         const p1 = pPrev[po + 1]!;
         if (p1 !== NONE) {
-          const k1 = prevKth[ko + 1]! + sc[p1]!;
+          const k1 = prevKB[ko + 1]! + sc[p1]!;
           if (k1 > kthBound) kthBound = k1;
           const p2 = pPrev[po + 2]!;
           if (p2 !== NONE && K > 2) {
-            const k2 = prevKth[ko + 2]! + sc[p2]!;
+            const k2 = prevKB[ko + 2]! + sc[p2]!;
             if (k2 > kthBound) kthBound = k2;
           }
         }
       }
-      sinkH[q] = prevBest[wRanks[q]!]! + b0;
+      sinkH[q] = prevKB[ko - 1]! + b0;
     }
     kthBound -= SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(kthBound));
     if (kthBound > bound) bound = kthBound;
+    boundAt[0] = bound;
     q = 0;
     for (let t = W; t !== 0; t &= t - 1, q++) {
       if (!(sinkH[q]! >= bound)) continue;
@@ -579,10 +570,10 @@ export function kBestFrom(
       sinkRank[x] = wRanks[q]!;
       pOff[x] = (x * maxPLayer + cRanks[q]!) * P;
       extLen[x] = 0;
-      collect(x, W ^ (1 << x), bound);
+      collect(x, W ^ (1 << x));
     }
     let accepted = 0;
-    const wEntry = (start[s]! + rankInLayer) * K;
+    const wEntry = W * K;
     while (hN > 0 && accepted < K) {
       const score = hS[0]!;
       const tie = hT[0]!;
@@ -590,21 +581,23 @@ export function kBestFrom(
       const x = xi >>> 14;
       const i = xi & (TIE_XI - 1);
       const pp = tie - xi * TIE_I;
-      pop();
       const cx = cand[x]!;
       const pa = cx.masks[pp]!;
       const base = sinkRank[x]! * K;
       const sinks = (prevI[4 * (base + i) + 2]! & ~pa) | (1 << x);
       {
-        // the next entry of the column that passes the highest-sink test
+        // the next entry of the column that passes the highest-sink test replaces the popped root (one
+        // sift instead of a pop and a push; the keys are distinct, so the order popped is the same)
         const above = ~pa & (-1 << (x + 1));
         const nc = prevI[4 * base + 3]!;
         let ni = i + 1;
         while (ni < nc && (prevI[4 * (base + ni) + 2]! & above) !== 0) ni++;
-        if (ni < nc) {
-          const s1 = prevF[2 * (base + ni)]! + cx.scores[pp]!;
-          if (s1 >= bound) push(s1, (x * TIE_XI + ni) * TIE_I + pp);
-        }
+        const s1 = ni < nc ? prevF[2 * (base + ni)]! + cx.scores[pp]! : Number.NaN; // NaN fails the test below
+        if (s1 >= bound) {
+          hS[0] = s1;
+          hT[0] = (x * TIE_XI + ni) * TIE_I + pp;
+          siftDown();
+        } else pop();
       }
       // 'ec': different DAGs of one class may still arrive from different sinks
       let dup = false;
@@ -618,7 +611,7 @@ export function kBestFrom(
         const idx = 2 * (wEntry + r);
         const code = back[idx + 1]!;
         const ax = code & 31;
-        if (equivalent(ax, back[idx]!, sinkRank[ax]!, code >>> 5, x, pa, sinkRank[x]!, i, W, s)) {
+        if (equivalent(ax, back[idx]!, code >>> 5, x, pa, i, W)) {
           dup = true;
           break;
         }
@@ -637,9 +630,9 @@ export function kBestFrom(
     if (accepted === 0) throw new UserError('K-best search: no network has a finite score');
     const e0 = rankInLayer * K;
     curI[4 * e0 + 3] = accepted;
-    curBest[rankInLayer] = curF[2 * e0]!;
+    curKB[rankInLayer * KB] = curF[2 * e0]!;
     for (let e = 0; e < P; e++)
-      curKth[rankInLayer * P + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
+      curKB[rankInLayer * KB + 1 + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
   };
 
   for (let s = 1; s <= n; s++) {
@@ -655,7 +648,7 @@ export function kBestFrom(
     // Masks of popcount s in increasing order = colexicographic rank order.
     for (let W = (1 << s) - 1; W >= 0; W = nextSameBits(W, size), rankInLayer++) {
       if ((rankInLayer & 0x3ff) === 0x3ff) throwIfAborted(signal);
-      processSubset(W, s, rankInLayer);
+      processSubset(W, rankInLayer);
     }
     const tBuf = prevBuf;
     prevBuf = curBuf;
@@ -664,12 +657,9 @@ export function kBestFrom(
     prevI = new Int32Array(prevBuf);
     curF = new Float64Array(curBuf);
     curI = new Int32Array(curBuf);
-    const tb = prevBest;
-    prevBest = curBest;
-    curBest = tb;
-    const tk = prevKth;
-    prevKth = curKth;
-    curKth = tk;
+    const tk = prevKB;
+    prevKB = curKB;
+    curKB = tk;
   }
   const full = size - 1;
   const out: ExactNetwork[] = [];
@@ -708,12 +698,12 @@ export function equivalentOn(
     for (let p = dagA[v]! & D; p !== 0; p &= p - 1) adjA[31 - Math.clz32(p & -p)] |= bit;
     for (let p = dagB[v]! & D; p !== 0; p &= p - 1) adjB[31 - Math.clz32(p & -p)] |= bit;
   }
+  // (i) and (ii) in one pass: a v-structure test at v may run before a later node's adjacencies are
+  // compared, but it reads adjacencies of A only, and a difference it finds is a difference either way
+  // (equal skeletons: a v-structure differs; unequal: a later node returns false anyway).
   for (let t = D; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
     if (adjA[v] !== adjB[v]) return false;
-  }
-  for (let t = D; t !== 0; t &= t - 1) {
-    const v = 31 - Math.clz32(t & -t);
     const pa = dagA[v]!;
     const pb = dagB[v]!;
     if (pa === pb) continue; // same parents, same adjacencies: same v-structures at v
