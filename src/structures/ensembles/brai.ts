@@ -35,7 +35,7 @@ import type { StructureMember } from '../../bn/structure.js';
 import { localScore } from '../../bn/scores.js';
 import type { Rng } from '../../util/rng.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
-import { bootstrap, ensembleDiagnostics } from '../exact/common.js';
+import { ensembleDiagnostics } from '../exact/common.js';
 import { chiSquareSf } from '../../stats/distributions.js';
 
 export type BraiParams = {
@@ -100,17 +100,39 @@ function patternsOf(data: DiscreteData): Patterns {
   return { columns: codes.map((c) => Int32Array.from(c)), cards, rowPattern, count: index.size };
 }
 
-/** A bootstrap sample as the patterns it drew and how many of its rows have each. */
+/**
+ * A bootstrap sample as the patterns it drew and how many of its rows have each, with the mixed-radix index
+ * of each conditioning set's configuration per pattern, cached: the tests of one refinement step reuse the
+ * same few conditioning sets for many pairs.
+ */
 interface Sample {
   readonly columns: readonly Int32Array[];
   readonly cards: Int32Array;
   readonly weights: Float64Array;
+  readonly zIndex: Map<string, Float64Array>;
 }
 
-/** The bootstrap sample of the rows `rows` (with repeats) as weighted patterns. */
-function sampleOf(P: Patterns, rows: Int32Array): Sample {
+/** Conditioning sets cached per sample; beyond this many the cache starts over (memory: 8 bytes × patterns each). */
+const Z_CACHE_LIMIT = 4096;
+
+/**
+ * A bootstrap sample of n rows drawn with replacement, as weighted patterns. The draws are those of
+ * bootstrap(n, n, rng) (n calls of rng.int(n)); only their multiplicities matter, so they are not sorted.
+ */
+function bootstrapSample(P: Patterns, n: number, rng: Rng): Sample {
   const w = new Float64Array(P.count);
-  for (let i = 0; i < rows.length; i++) w[P.rowPattern[rows[i]!]!]! += 1;
+  for (let i = 0; i < n; i++) w[P.rowPattern[rng.int(n)]!]! += 1;
+  return sampleOfWeights(P, w);
+}
+
+/** The sample holding every row once. */
+function fullSample(P: Patterns): Sample {
+  const w = new Float64Array(P.count);
+  for (let r = 0; r < P.rowPattern.length; r++) w[P.rowPattern[r]!]! += 1;
+  return sampleOfWeights(P, w);
+}
+
+function sampleOfWeights(P: Patterns, w: Float64Array): Sample {
   let used = 0;
   for (let p = 0; p < P.count; p++) if (w[p]! > 0) used++;
   const keep = new Int32Array(used);
@@ -126,7 +148,28 @@ function sampleOf(P: Patterns, rows: Int32Array): Sample {
     for (let i = 0; i < used; i++) out[i] = col[keep[i]!]!;
     return out;
   });
-  return { columns, cards: P.cards, weights };
+  return { columns, cards: P.cards, weights, zIndex: new Map() };
+}
+
+/** Configuration index of z per pattern, z[0] most significant; −1 where some z is missing. */
+function zIndexOf(sample: Sample, z: readonly number[]): Float64Array {
+  const key = z.join(',');
+  const hit = sample.zIndex.get(key);
+  if (hit) return hit;
+  const P = sample.weights.length;
+  const out = new Float64Array(P);
+  for (const v of z) {
+    const col = sample.columns[v]!;
+    const r = sample.cards[v]!;
+    for (let p = 0; p < P; p++) {
+      const c = col[p]!;
+      const prev = out[p]!;
+      out[p] = prev < 0 || c < 0 ? -1 : prev * r + c;
+    }
+  }
+  if (sample.zIndex.size >= Z_CACHE_LIMIT) sample.zIndex.clear();
+  sample.zIndex.set(key, out);
+  return out;
 }
 
 /**
@@ -209,8 +252,7 @@ function* combinations(items: readonly number[], size: number, start = 0, prefix
 
 /** Empirical conditional mutual information I(x; y | z) in nats over the rows where all are observed. */
 export function conditionalMutualInformation(data: DiscreteData, x: number, y: number, z: readonly number[]): number {
-  const all = Int32Array.from({ length: data.n }, (_, r) => r);
-  return cmiStatistic(sampleOf(patternsOf(data), all), x, y, z).cmi;
+  return cmiStatistic(fullSample(patternsOf(data)), x, y, z).cmi;
 }
 
 /**
@@ -237,47 +279,33 @@ function cmiStatistic(
   for (const v of z) qz *= cards[v]!;
   const cx = columns[x]!;
   const cy = columns[y]!;
-  const zc = z.map((v) => columns[v]!);
-  const zr = z.map((v) => cards[v]!);
-  const nzv = z.length;
-  const rxy = rx * ry;
-  // Cell index of each pattern observed on x, y and z (−1: a missing value, not counted).
-  const cell = new Float64Array(P);
+  const zi = zIndexOf(sample, z);
+  const cells = qz * rx * ry;
+  if (cells <= 4 * P + 64) {
+    const counts = new Float64Array(cells);
+    for (let p = 0; p < P; p++) {
+      const xv = cx[p]!;
+      const yv = cy[p]!;
+      const c = zi[p]!;
+      if ((xv | yv) < 0 || c < 0) continue;
+      counts[(c * ry + yv) * rx + xv]! += weights[p]!;
+    }
+    return cmiOfCells(counts, undefined, rx, ry);
+  }
+  // Sparse: the non-empty cells, then their indices in increasing order.
+  const byCell = new Map<number, number>();
   for (let p = 0; p < P; p++) {
     const xv = cx[p]!;
     const yv = cy[p]!;
-    if ((xv | yv) < 0) {
-      cell[p] = -1;
-      continue;
-    }
-    let c = 0;
-    let i = 0;
-    for (; i < nzv; i++) {
-      const v = zc[i]![p]!;
-      if (v < 0) break;
-      c = c * zr[i]! + v;
-    }
-    cell[p] = i < nzv ? -1 : (c * ry + yv) * rx + xv;
+    const c = zi[p]!;
+    if ((xv | yv) < 0 || c < 0) continue;
+    const cell = (c * ry + yv) * rx + xv;
+    byCell.set(cell, (byCell.get(cell) ?? 0) + weights[p]!);
   }
-  const cells = qz * rxy;
-  if (cells <= 4 * P + 64) {
-    const counts = new Float64Array(cells);
-    for (let p = 0; p < P; p++) if (cell[p]! >= 0) counts[cell[p]!]! += weights[p]!;
-    return cmiOfCells(counts, undefined, rx, ry);
-  }
-  const order = Array.from({ length: P }, (_, p) => p)
-    .filter((p) => cell[p]! >= 0)
-    .sort((a, b) => cell[a]! - cell[b]!);
-  const at: number[] = [];
-  const n: number[] = [];
-  for (const p of order) {
-    if (at.length > 0 && at[at.length - 1] === cell[p]) n[n.length - 1]! += weights[p]!;
-    else {
-      at.push(cell[p]!);
-      n.push(weights[p]!);
-    }
-  }
-  return cmiOfCells(Float64Array.from(n), Float64Array.from(at), rx, ry);
+  const at = Float64Array.from(byCell.keys()).sort();
+  const n = new Float64Array(at.length);
+  for (let i = 0; i < at.length; i++) n[i] = byCell.get(at[i]!)!;
+  return cmiOfCells(n, at, rx, ry);
 }
 
 /**
@@ -299,30 +327,50 @@ export function cmiOfCells(
   const ny = new Float64Array(ry);
   let cmi = 0;
   let seen = 0;
-  // One z configuration at a time: entries [lo, hi) of `counts` (dense: the block of rx·ry cells).
+  if (!at) {
+    for (let base = 0; base < len; base += rxy) {
+      nx.fill(0);
+      ny.fill(0);
+      let nz = 0;
+      for (let yv = 0; yv < ry; yv++) {
+        for (let xv = 0; xv < rx; xv++) {
+          const n = counts[base + yv * rx + xv]!;
+          nx[xv]! += n;
+          ny[yv]! += n;
+          nz += n;
+        }
+      }
+      if (nz === 0) continue;
+      seen++;
+      for (let yv = 0; yv < ry; yv++) {
+        for (let xv = 0; xv < rx; xv++) {
+          const n = counts[base + yv * rx + xv]!;
+          if (n > 0) cmi += (n / total) * Math.log((n * nz) / (nx[xv]! * ny[yv]!));
+        }
+      }
+    }
+    return { cmi, n: total, dof: Math.max(1, (rx - 1) * (ry - 1) * seen) };
+  }
+  // Sparse: runs of entries with the same z configuration, in increasing cell index (= yv, then xv).
   for (let lo = 0; lo < len; ) {
-    const z = at ? Math.floor(at[lo]! / rxy) : lo / rxy;
+    const z = Math.floor(at[lo]! / rxy);
     let hi = lo;
-    if (at) while (hi < len && Math.floor(at[hi]! / rxy) === z) hi++;
-    else hi = lo + rxy;
+    while (hi < len && Math.floor(at[hi]! / rxy) === z) hi++;
     nx.fill(0);
     ny.fill(0);
     let nz = 0;
     for (let i = lo; i < hi; i++) {
-      const c = at ? at[i]! - z * rxy : i - lo;
-      const cnt = counts[i]!;
-      nx[c % rx]! += cnt;
-      ny[(c - (c % rx)) / rx]! += cnt;
-      nz += cnt;
+      const c = at[i]! - z * rxy;
+      const n = counts[i]!;
+      nx[c % rx]! += n;
+      ny[(c - (c % rx)) / rx]! += n;
+      nz += n;
     }
-    if (nz > 0) {
-      seen++;
-      for (let i = lo; i < hi; i++) {
-        const cnt = counts[i]!;
-        if (cnt <= 0) continue;
-        const c = at ? at[i]! - z * rxy : i - lo;
-        cmi += (cnt / total) * Math.log((cnt * nz) / (nx[c % rx]! * ny[(c - (c % rx)) / rx]!));
-      }
+    seen++;
+    for (let i = lo; i < hi; i++) {
+      const c = at[i]! - z * rxy;
+      const n = counts[i]!;
+      cmi += (n / total) * Math.log((n * nz) / (nx[c % rx]! * ny[(c - (c % rx)) / rx]!));
     }
     lo = hi;
   }
@@ -543,7 +591,7 @@ function learnRecursively(L: Learner, g: Graph, en: readonly number[], ex: reado
   const hypotheses: { children: GgtNode[] }[] = [];
   for (let h = 0; h < L.hypotheses; h++) {
     const gh = start.copy();
-    const sample = sampleOf(L.patterns, bootstrap(L.train.n, L.train.n, L.rng));
+    const sample = bootstrapSample(L.patterns, L.train.n, L.rng);
     refine(L, gh, sample, en, ex, order);
     const { descendants, ancestors } = split(gh, en);
     const children: GgtNode[] = [];
