@@ -30,13 +30,12 @@
  * parameter.
  */
 import { defineParams, registerStructure, type ParamsOf } from '../../registry.js';
-import { selectRows, type DiscreteData } from '../../bn/data.js';
+import type { DiscreteData } from '../../bn/data.js';
 import type { StructureMember } from '../../bn/structure.js';
-import { familyCounts } from '../../bn/counts.js';
 import { localScore } from '../../bn/scores.js';
 import type { Rng } from '../../util/rng.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
-import { bootstrap, ensembleDiagnostics } from '../exact/common.js';
+import { ensembleDiagnostics } from '../exact/common.js';
 import { chiSquareSf } from '../../stats/distributions.js';
 
 const BRAI_PARAMS = defineParams({
@@ -87,16 +86,127 @@ const BRAI_PARAMS = defineParams({
 type BraiParams = ParamsOf<typeof BRAI_PARAMS>;
 
 /** The CI test: CMI ≤ threshold (causality-lab's), or the G-test G = 2·N·CMI against χ²(dof) at level alpha. */
-function independenceTest(p: BraiParams): (data: DiscreteData, x: number, y: number, z: readonly number[]) => boolean {
+function independenceTest(p: BraiParams): (sample: Sample, x: number, y: number, z: readonly number[]) => boolean {
   if (p.test === 'cmi') {
     const threshold = p.threshold;
-    return (data, x, y, z) => cmiStatistic(data, x, y, z).cmi <= threshold;
+    return (sample, x, y, z) => cmiStatistic(sample, x, y, z).cmi <= threshold;
   }
   const alpha = p.alpha;
-  return (data, x, y, z) => {
-    const s = cmiStatistic(data, x, y, z);
+  return (sample, x, y, z) => {
+    const s = cmiStatistic(sample, x, y, z);
     return chiSquareSf(2 * s.n * s.cmi, s.dof) > alpha;
   };
+}
+
+/**
+ * The training rows as their distinct value patterns over every node (attributes, then the class) and each
+ * row's pattern. A CI test counts patterns weighted by how often the bootstrap drew their rows instead of
+ * counting rows: after median binarisation magic has at most 2^11 patterns for 17,118 training rows, so a
+ * test reads a few hundred entries instead of 17,118 rows. The counts are the same integers either way.
+ */
+interface Patterns {
+  /** Per node, the code of each pattern (MISSING stays MISSING: it is skipped when counting, as familyCounts does). */
+  readonly columns: readonly Int32Array[];
+  readonly cards: Int32Array;
+  readonly rowPattern: Int32Array;
+  readonly count: number;
+}
+
+function patternsOf(data: DiscreteData): Patterns {
+  const m = data.columns.length;
+  const k = m + 1;
+  const index = new Map<string, number>();
+  const rowPattern = new Int32Array(data.n);
+  const codes: number[][] = Array.from({ length: k }, () => []);
+  const row = new Int32Array(k);
+  for (let r = 0; r < data.n; r++) {
+    for (let v = 0; v < m; v++) row[v] = data.columns[v]![r]!;
+    row[m] = data.classColumn[r]!;
+    const key = row.join(',');
+    let p = index.get(key);
+    if (p === undefined) {
+      p = index.size;
+      index.set(key, p);
+      for (let v = 0; v < k; v++) codes[v]!.push(row[v]!);
+    }
+    rowPattern[r] = p;
+  }
+  const cards = new Int32Array(k);
+  for (let v = 0; v < m; v++) cards[v] = data.cards[v]!;
+  cards[m] = data.classCard;
+  return { columns: codes.map((c) => Int32Array.from(c)), cards, rowPattern, count: index.size };
+}
+
+/**
+ * A bootstrap sample as the patterns it drew and how many of its rows have each, with the mixed-radix index
+ * of each conditioning set's configuration per pattern, cached: the tests of one refinement step reuse the
+ * same few conditioning sets for many pairs.
+ */
+interface Sample {
+  readonly columns: readonly Int32Array[];
+  readonly cards: Int32Array;
+  readonly weights: Float64Array;
+  readonly zIndex: Map<string, Float64Array>;
+}
+
+/** Conditioning sets cached per sample; beyond this many the cache starts over (memory: 8 bytes × patterns each). */
+const Z_CACHE_LIMIT = 4096;
+
+/**
+ * A bootstrap sample of n rows drawn with replacement, as weighted patterns. The draws are those of
+ * bootstrap(n, n, rng) (n calls of rng.int(n)); only their multiplicities matter, so they are not sorted.
+ */
+function bootstrapSample(P: Patterns, n: number, rng: Rng): Sample {
+  const w = new Float64Array(P.count);
+  for (let i = 0; i < n; i++) w[P.rowPattern[rng.int(n)]!]! += 1;
+  return sampleOfWeights(P, w);
+}
+
+/** The sample holding every row once. */
+function fullSample(P: Patterns): Sample {
+  const w = new Float64Array(P.count);
+  for (let r = 0; r < P.rowPattern.length; r++) w[P.rowPattern[r]!]! += 1;
+  return sampleOfWeights(P, w);
+}
+
+function sampleOfWeights(P: Patterns, w: Float64Array): Sample {
+  let used = 0;
+  for (let p = 0; p < P.count; p++) if (w[p]! > 0) used++;
+  const keep = new Int32Array(used);
+  const weights = new Float64Array(used);
+  for (let p = 0, i = 0; p < P.count; p++) {
+    if (w[p]! > 0) {
+      keep[i] = p;
+      weights[i++] = w[p]!;
+    }
+  }
+  const columns = P.columns.map((col) => {
+    const out = new Int32Array(used);
+    for (let i = 0; i < used; i++) out[i] = col[keep[i]!]!;
+    return out;
+  });
+  return { columns, cards: P.cards, weights, zIndex: new Map() };
+}
+
+/** Configuration index of z per pattern, z[0] most significant; −1 where some z is missing. */
+function zIndexOf(sample: Sample, z: readonly number[]): Float64Array {
+  const key = z.join(',');
+  const hit = sample.zIndex.get(key);
+  if (hit) return hit;
+  const P = sample.weights.length;
+  const out = new Float64Array(P);
+  for (const v of z) {
+    const col = sample.columns[v]!;
+    const r = sample.cards[v]!;
+    for (let p = 0; p < P; p++) {
+      const c = col[p]!;
+      const prev = out[p]!;
+      out[p] = prev < 0 || c < 0 ? -1 : prev * r + c;
+    }
+  }
+  if (sample.zIndex.size >= Z_CACHE_LIMIT) sample.zIndex.clear();
+  sample.zIndex.set(key, out);
+  return out;
 }
 
 /**
@@ -179,52 +289,127 @@ function* combinations(items: readonly number[], size: number, start = 0, prefix
 
 /** Empirical conditional mutual information I(x; y | z) in nats over the rows where all are observed. */
 export function conditionalMutualInformation(data: DiscreteData, x: number, y: number, z: readonly number[]): number {
-  return cmiStatistic(data, x, y, z).cmi;
+  return cmiStatistic(fullSample(patternsOf(data)), x, y, z).cmi;
 }
 
 /**
  * The CMI with what the G-test needs: the rows counted and the degrees of freedom (r_x − 1)(r_y − 1) per
  * configuration of z seen in the data (Spirtes et al.'s adjustment for empty cells, as bnlearn and pcalg do
  * for sparse tables), at least 1.
+ *
+ * Cells are indexed as familyCounts(data, x, [...z, y]) lays them out (z first and most significant, x
+ * fastest) and the sum runs over the non-empty cells in increasing index, so the statistic is the same
+ * floating-point number whether the table is dense or sparse. A table with many more cells than patterns
+ * (high-order tests on letter: 2^k · 26 cells) is counted sparsely, by sorting the patterns' cell indices.
  */
 function cmiStatistic(
-  data: DiscreteData,
+  sample: Sample,
   x: number,
   y: number,
   z: readonly number[],
 ): { cmi: number; n: number; dof: number } {
-  const fc = familyCounts(data, x, [...z, y]);
-  const rx = fc.childCard;
-  const ry = fc.parentCards[fc.parentCards.length - 1]!;
-  const qz = fc.configs / ry;
-  const c = fc.counts;
+  const { columns, cards, weights } = sample;
+  const P = weights.length;
+  const rx = cards[x]!;
+  const ry = cards[y]!;
+  let qz = 1;
+  for (const v of z) qz *= cards[v]!;
+  const cx = columns[x]!;
+  const cy = columns[y]!;
+  const zi = zIndexOf(sample, z);
+  const cells = qz * rx * ry;
+  if (cells <= 4 * P + 64) {
+    const counts = new Float64Array(cells);
+    for (let p = 0; p < P; p++) {
+      const xv = cx[p]!;
+      const yv = cy[p]!;
+      const c = zi[p]!;
+      if ((xv | yv) < 0 || c < 0) continue;
+      counts[(c * ry + yv) * rx + xv]! += weights[p]!;
+    }
+    return cmiOfCells(counts, undefined, rx, ry);
+  }
+  // Sparse: the non-empty cells, then their indices in increasing order.
+  const byCell = new Map<number, number>();
+  for (let p = 0; p < P; p++) {
+    const xv = cx[p]!;
+    const yv = cy[p]!;
+    const c = zi[p]!;
+    if ((xv | yv) < 0 || c < 0) continue;
+    const cell = (c * ry + yv) * rx + xv;
+    byCell.set(cell, (byCell.get(cell) ?? 0) + weights[p]!);
+  }
+  const at = Float64Array.from(byCell.keys()).sort();
+  const n = new Float64Array(at.length);
+  for (let i = 0; i < at.length; i++) n[i] = byCell.get(at[i]!)!;
+  return cmiOfCells(n, at, rx, ry);
+}
+
+/**
+ * CMI, rows and degrees of freedom from the non-empty cells: a dense table (`at` undefined) or the sorted
+ * cell indices `at` with their counts. Both visit the cells in increasing index and add the same terms.
+ */
+export function cmiOfCells(
+  counts: Float64Array,
+  at: Float64Array | undefined,
+  rx: number,
+  ry: number,
+): { cmi: number; n: number; dof: number } {
+  const rxy = rx * ry;
+  const len = counts.length;
   let total = 0;
-  for (let i = 0; i < c.length; i++) total += c[i]!;
+  for (let i = 0; i < len; i++) total += counts[i]!;
   if (total === 0) return { cmi: 0, n: 0, dof: 1 };
-  let cmi = 0;
-  let seen = 0;
   const nx = new Float64Array(rx);
   const ny = new Float64Array(ry);
-  for (let zc = 0; zc < qz; zc++) {
+  let cmi = 0;
+  let seen = 0;
+  if (!at) {
+    for (let base = 0; base < len; base += rxy) {
+      nx.fill(0);
+      ny.fill(0);
+      let nz = 0;
+      for (let yv = 0; yv < ry; yv++) {
+        for (let xv = 0; xv < rx; xv++) {
+          const n = counts[base + yv * rx + xv]!;
+          nx[xv]! += n;
+          ny[yv]! += n;
+          nz += n;
+        }
+      }
+      if (nz === 0) continue;
+      seen++;
+      for (let yv = 0; yv < ry; yv++) {
+        for (let xv = 0; xv < rx; xv++) {
+          const n = counts[base + yv * rx + xv]!;
+          if (n > 0) cmi += (n / total) * Math.log((n * nz) / (nx[xv]! * ny[yv]!));
+        }
+      }
+    }
+    return { cmi, n: total, dof: Math.max(1, (rx - 1) * (ry - 1) * seen) };
+  }
+  // Sparse: runs of entries with the same z configuration, in increasing cell index (= yv, then xv).
+  for (let lo = 0; lo < len; ) {
+    const z = Math.floor(at[lo]! / rxy);
+    let hi = lo;
+    while (hi < len && Math.floor(at[hi]! / rxy) === z) hi++;
     nx.fill(0);
     ny.fill(0);
     let nz = 0;
-    for (let yv = 0; yv < ry; yv++) {
-      for (let xv = 0; xv < rx; xv++) {
-        const n = c[(zc * ry + yv) * rx + xv]!;
-        nx[xv]! += n;
-        ny[yv]! += n;
-        nz += n;
-      }
+    for (let i = lo; i < hi; i++) {
+      const c = at[i]! - z * rxy;
+      const n = counts[i]!;
+      nx[c % rx]! += n;
+      ny[(c - (c % rx)) / rx]! += n;
+      nz += n;
     }
-    if (nz === 0) continue;
     seen++;
-    for (let yv = 0; yv < ry; yv++) {
-      for (let xv = 0; xv < rx; xv++) {
-        const n = c[(zc * ry + yv) * rx + xv]!;
-        if (n > 0) cmi += (n / total) * Math.log((n * nz) / (nx[xv]! * ny[yv]!));
-      }
+    for (let i = lo; i < hi; i++) {
+      const c = at[i]! - z * rxy;
+      const n = counts[i]!;
+      cmi += (n / total) * Math.log((n * nz) / (nx[c % rx]! * ny[(c - (c % rx)) / rx]!));
     }
+    lo = hi;
   }
   return { cmi, n: total, dof: Math.max(1, (rx - 1) * (ry - 1) * seen) };
 }
@@ -343,11 +528,14 @@ type GgtNode =
 
 interface Learner {
   readonly train: DiscreteData;
+  readonly patterns: Patterns;
   readonly hypotheses: number;
-  readonly independent: (data: DiscreteData, x: number, y: number, z: readonly number[]) => boolean;
+  readonly independent: (sample: Sample, x: number, y: number, z: readonly number[]) => boolean;
   readonly ess: number;
   readonly rng: Rng;
   readonly signal?: AbortSignal;
+  /** BDeu of a family on all training rows: leaves of different hypotheses often share families. */
+  readonly familyScores: Map<string, number>;
   tests: number;
 }
 
@@ -356,14 +544,7 @@ function exitCondition(g: Graph, en: readonly number[], order: number): boolean 
 }
 
 /** Step 2 on the bootstrap sample `data`: remove edges into en by CI tests of the given order, orienting after each pass. */
-function refine(
-  L: Learner,
-  g: Graph,
-  data: DiscreteData,
-  en: readonly number[],
-  ex: readonly number[],
-  order: number,
-): void {
+function refine(L: Learner, g: Graph, data: Sample, en: readonly number[], ex: readonly number[], order: number): void {
   const test = (a: number, b: number): boolean => {
     const sets = new Set<string>();
     for (const [u, w] of [
@@ -431,7 +612,15 @@ function learnRecursively(L: Learner, g: Graph, en: readonly number[], ex: reado
     let score = Number.NEGATIVE_INFINITY;
     if (parents) {
       score = 0;
-      for (const v of en) score += localScore(L.train, v, parents[v]!, 'bdeu', L.ess);
+      for (const v of en) {
+        const key = `${v}:${parents[v]!.join(',')}`;
+        let s = L.familyScores.get(key);
+        if (s === undefined) {
+          s = localScore(L.train, v, parents[v]!, 'bdeu', L.ess);
+          L.familyScores.set(key, s);
+        }
+        score += s;
+      }
     }
     return { leaf: true, en, parents: parents ?? [], score };
   }
@@ -439,7 +628,7 @@ function learnRecursively(L: Learner, g: Graph, en: readonly number[], ex: reado
   const hypotheses: { children: GgtNode[] }[] = [];
   for (let h = 0; h < L.hypotheses; h++) {
     const gh = start.copy();
-    const sample = selectRows(L.train, bootstrap(L.train.n, L.train.n, L.rng));
+    const sample = bootstrapSample(L.patterns, L.train.n, L.rng);
     refine(L, gh, sample, en, ex, order);
     const { descendants, ancestors } = split(gh, en);
     const children: GgtNode[] = [];
@@ -451,27 +640,36 @@ function learnRecursively(L: Learner, g: Graph, en: readonly number[], ex: reado
   return { leaf: false, hypotheses };
 }
 
-/** Sample one structure from the GGT: writes the leaves' families into parents, returns its score. */
-function sampleStructure(node: GgtNode, parents: number[][], temperature: number, rng: Rng): number {
-  if (node.leaf) {
-    for (const v of node.en) parents[v] = [...(node.parents[v] ?? [])];
-    return node.score;
-  }
-  const drafts = node.hypotheses.map((h) => {
-    const p = parents.map((x) => x.slice());
-    let score = 0;
-    for (const c of h.children) score += sampleStructure(c, p, temperature, rng);
-    return { p, score };
-  });
-  const max = Math.max(...drafts.map((d) => d.score));
-  const w = drafts.map((d) => (max === Number.NEGATIVE_INFINITY ? 1 : Math.exp((d.score - max) / temperature)));
-  const total = w.reduce((a, b) => a + b, 0);
-  let u = rng.next() * total;
-  let pick = 0;
-  while (pick < w.length - 1 && u >= w[pick]!) u -= w[pick++]!;
-  const chosen = drafts[pick]!;
-  chosen.p.forEach((x, v) => (parents[v] = x));
-  return chosen.score;
+/**
+ * Sample one structure from the GGT, bottom-up: every hypothesis' score is the sum of its sub-trees' sampled
+ * scores, then one hypothesis is drawn ∝ exp(score / temperature). The draws are made in post-order (each
+ * node's after its sub-trees'); the chosen path's leaves then write their families. Returns the score.
+ */
+function sampleStructure(root: GgtNode, parents: number[][], temperature: number, rng: Rng): number {
+  const choice = new Map<GgtNode, number>();
+  const draw = (node: GgtNode): number => {
+    if (node.leaf) return node.score;
+    const scores = node.hypotheses.map((h) => {
+      let score = 0;
+      for (const c of h.children) score += draw(c);
+      return score;
+    });
+    const max = Math.max(...scores);
+    const w = scores.map((s) => (max === Number.NEGATIVE_INFINITY ? 1 : Math.exp((s - max) / temperature)));
+    const total = w.reduce((a, b) => a + b, 0);
+    let u = rng.next() * total;
+    let pick = 0;
+    while (pick < w.length - 1 && u >= w[pick]!) u -= w[pick++]!;
+    choice.set(node, pick);
+    return scores[pick]!;
+  };
+  const write = (node: GgtNode): void => {
+    if (node.leaf) for (const v of node.en) parents[v] = [...(node.parents[v] ?? [])];
+    else for (const c of node.hypotheses[choice.get(node)!]!.children) write(c);
+  };
+  const score = draw(root);
+  write(root);
+  return score;
 }
 
 export const brai = registerStructure({
@@ -489,6 +687,8 @@ export const brai = registerStructure({
     const k = m + 1;
     const L: Learner = {
       train,
+      patterns: patternsOf(train),
+      familyScores: new Map(),
       hypotheses: params.hypotheses,
       independent: independenceTest(params),
       ess: params.ess,
