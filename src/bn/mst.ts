@@ -2,11 +2,20 @@
  * Maximum weight spanning tree / forest (Kruskal) and its orientation, for Chow–Liu style learners
  * (TAN, CL-ODE with penalised weights).
  *
- * Tie rule (deterministic, independent of input order): candidate edges are sorted by weight, largest
- * first. Each maximal run of edges whose weights lie within WEIGHT_TIE_TOLERANCE · max(1, |w_lead|, |w|)
- * of the run's leading (largest) weight w_lead is treated as tied, and a run is taken in increasing (i, j)
- * order (i < j). The tolerance keeps the tree stable when equal-in-theory weights differ in the last bits
- * (e.g. CMI of two identical column pairs summed in a different order).
+ * Ties. Candidate edges are sorted by weight, largest first. Each maximal run of edges whose weights lie
+ * within WEIGHT_TIE_TOLERANCE · max(1, |w_lead|, |w|) of the run's leading (largest) weight w_lead is
+ * treated as tied (the tolerance keeps the tree stable when equal-in-theory weights differ in the last
+ * bits, e.g. CMI of two identical column pairs summed in a different order). Within a run:
+ *  - tie 'first' (default): edges are taken in increasing (i, j) order (i < j);
+ *  - tie 'bnclassify': edges are taken in the order bnclassify 0.4.8 takes them. Its max_weight_forest
+ *    negates the weights and calls Boost's kruskal_minimum_spanning_tree (src/bh.cpp, bh_mstree_kruskal),
+ *    which pushes the graph's edges, in insertion order, one by one into a std::priority_queue ordered by
+ *    std::greater on the weight and pops them until the queue is empty. bnclassify inserts the edges in
+ *    combn order over the columns, (0,1), (0,2), …, (0,k−1), (1,2), …, after dropping negative weights;
+ *    an undirected Boost adjacency_list iterates its edges in insertion order. The pop order among equal
+ *    weights is then fixed by libstdc++'s binary heap (std::push_heap / std::pop_heap, bits/stl_heap.h),
+ *    reproduced step by step in boostKruskalOrder. Both programs accept an edge iff its ends are in
+ *    different trees, so the union–find details do not matter, only the pop order.
  */
 
 export const WEIGHT_TIE_TOLERANCE = 1e-12;
@@ -20,6 +29,62 @@ export interface SpanningForestOptions {
   readonly drop?: 'none' | 'negative' | 'nonPositive';
   /** Relative tie tolerance; defaults to WEIGHT_TIE_TOLERANCE. */
   readonly tieTolerance?: number;
+  /** Order among tied edges: 'first' (increasing (i, j), default) or 'bnclassify' (Boost's Kruskal heap). */
+  readonly tie?: TieRule;
+}
+
+/** The tie rules of maximumSpanningForest. */
+export type TieRule = 'first' | 'bnclassify';
+export const TIE_RULES: readonly TieRule[] = ['first', 'bnclassify'];
+
+/**
+ * The order in which Boost's kruskal_minimum_spanning_tree (Boost 1.74 with libstdc++ 12, as bnclassify
+ * is built) pops edges 0..e−1, pushed in index order, from std::priority_queue<Edge, vector,
+ * indirect_cmp<weight, std::greater>> over the negated weights −w. comp(a, b) = (−w[a] > −w[b]) =
+ * (w[a] < w[b]): a max-heap on w. push = push_back + __push_heap (sift up while comp(parent, value));
+ * pop = swap the last element into the root's hole via __adjust_heap (move the hole down to the larger
+ * child, the right one unless comp(right, left), then the lone left child at the bottom) followed by
+ * __push_heap of the old last element from the hole. Equal weights are never reordered by comp, so the
+ * pop order among them is the heap's mechanics, which this follows line by line.
+ */
+export function boostKruskalOrder(w: Float64Array, e: number): Int32Array {
+  const heap = new Int32Array(e);
+  const comp = (a: number, b: number): boolean => w[a]! < w[b]!;
+  // __push_heap(first, hole, top, value)
+  const pushUp = (hole: number, top: number, value: number): void => {
+    let parent = Math.trunc((hole - 1) / 2);
+    while (hole > top && comp(heap[parent]!, value)) {
+      heap[hole] = heap[parent]!;
+      hole = parent;
+      parent = Math.trunc((hole - 1) / 2);
+    }
+    heap[hole] = value;
+  };
+  for (let x = 0; x < e; x++) pushUp(x, 0, x);
+  const out = new Int32Array(e);
+  for (let len = e; len > 0; len--) {
+    out[e - len] = heap[0]!;
+    if (len === 1) break;
+    // pop_heap: the last element (index len − 1) is re-inserted from the root's hole over len − 1 slots.
+    const value = heap[len - 1]!;
+    heap[len - 1] = heap[0]!;
+    const n = len - 1;
+    let hole = 0;
+    let second = 0;
+    while (second < Math.trunc((n - 1) / 2)) {
+      second = 2 * (second + 1);
+      if (comp(heap[second]!, heap[second - 1]!)) second--;
+      heap[hole] = heap[second]!;
+      hole = second;
+    }
+    if ((n & 1) === 0 && second === Math.trunc((n - 2) / 2)) {
+      second = 2 * (second + 1);
+      heap[hole] = heap[second - 1]!;
+      hole = second - 1;
+    }
+    pushUp(hole, 0, value);
+  }
+  return out;
 }
 
 /** An undirected edge with i < j. */
@@ -33,6 +98,8 @@ export function maximumSpanningForest(k: number, weights: Float64Array, options:
   if (weights.length < k * k)
     throw new Error(`maximumSpanningForest: weights has ${weights.length} cells, need ${k * k}`);
   const drop = options.drop ?? 'none';
+  const tie = options.tie ?? 'first';
+  if (!TIE_RULES.includes(tie)) throw new Error(`maximumSpanningForest: unknown tie rule '${String(tie)}'`);
   const tol = options.tieTolerance ?? WEIGHT_TIE_TOLERANCE;
   const total = (k * (k - 1)) / 2;
   const ei = new Int32Array(total);
@@ -52,7 +119,7 @@ export function maximumSpanningForest(k: number, weights: Float64Array, options:
     }
   }
   // Candidates are generated in (i, j) order, so a stable index sort by weight leaves exact ties in (i, j) order.
-  const order = Array.from({ length: e }, (_, x) => x);
+  let order = Array.from({ length: e }, (_, x) => x);
   order.sort((a, b) => ew[b]! - ew[a]! || a - b);
   // Near-ties: within each run anchored at its largest weight, restore (i, j) order (= candidate index order).
   for (let s = 0; s < e; ) {
@@ -66,9 +133,12 @@ export function maximumSpanningForest(k: number, weights: Float64Array, options:
     if (t - s > 1) {
       const run = order.slice(s, t).sort((a, b) => a - b);
       for (let x = s; x < t; x++) order[x] = run[x - s]!;
+      // bnclassify's heap compares weights exactly; near-ties become exact ties at the run's leading weight.
+      if (tie === 'bnclassify') for (let x = s; x < t; x++) ew[order[x]!] = lead;
     }
     s = t;
   }
+  if (tie === 'bnclassify') order = Array.from(boostKruskalOrder(ew, e));
   // Kruskal with union–find (path halving, union by size).
   const parent = new Int32Array(k);
   const size = new Int32Array(k).fill(1);

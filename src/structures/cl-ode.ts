@@ -15,9 +15,8 @@
  * orientation of the joined trees, not the likelihood). `drop: nonPositive` keeps only strictly positive
  * edges: an arc is added only when it raises the score, as the FAN papers' greedy rule reads; the
  * default is kept so that existing results do not change.
- * Ties between equal weights: the rule of bn/mst.ts ((i, j) order within a tie). bnclassify's order
- * (Boost's Kruskal on negated weights through RBGL) depends on its priority queue and graph edge order and
- * could not be checked against bnclassify here, so no `tie: bnclassify` option is offered.
+ * Ties between equal weights: the rules of bn/mst.ts, `tie: first` ((i, j) order within a tie, default)
+ * or `tie: bnclassify` (the pop order of bnclassify's Boost Kruskal heap over its combn edge order).
  * Orientation: the tree holding `root` is rooted there, every other tree at its lowest-index attribute
  * (bnclassify ignores its `root` argument and roots each tree at its first node, i.e. root 0).
  * Parent order: the class first, then the tree parent.
@@ -28,6 +27,7 @@ import type { Structure } from '../bn/structure.js';
 import { pairwiseCmi } from '../bn/information.js';
 import { forestWeight, maximumSpanningForest, orientForest } from '../bn/mst.js';
 import { UserError } from '../util/errors.js';
+import { checkTie, TIE_PARAM } from './spanning-tie.js';
 
 export type OdeScore = 'loglik' | 'aic' | 'bic';
 
@@ -77,7 +77,8 @@ export const clOde = registerStructure({
     'Edges with negative weight are dropped (bnclassify keeps w ≥ 0). A column with one value in a training fold ' +
     'has weight exactly 0 with every other column (I = 0, d = 0); by default (`drop: negative`) those edges are ' +
     'kept and join the forest into one tree through that column; `drop: nonPositive` keeps only strictly ' +
-    "positive edges (an arc only when it raises the score, the FAN papers' greedy rule). Ties as `tan`",
+    "positive edges (an arc only when it raises the score, the FAN papers' greedy rule). Ties as `tan` " +
+    '(`tie: first | bnclassify`)',
   params: defineParams({
     score: {
       enum: SCORES,
@@ -92,6 +93,7 @@ export const clOde = registerStructure({
       description:
         'Edges left out before Kruskal: negative (default; bnclassify, zero-weight edges kept) or nonPositive (only strictly positive edges)',
     },
+    ...TIE_PARAM,
   }),
   learn(train, params, ctx) {
     const m = attributeCount(train);
@@ -105,7 +107,8 @@ export const clOde = registerStructure({
     const drop = params.drop;
     if (drop !== 'negative' && drop !== 'nonPositive')
       throw new UserError(`cl-ode: drop must be negative or nonPositive, got '${String(drop)}'`);
-    const edges = maximumSpanningForest(m, w, { drop });
+    const tie = checkTie('cl-ode', params.tie);
+    const edges = maximumSpanningForest(m, w, { drop, tie });
     const s = odeForestStructure(m, edges, root);
     return { ...s, info: { score, root, arcs: edges.length, weight: forestWeight(m, w, edges) } };
   },

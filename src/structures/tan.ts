@@ -2,8 +2,9 @@
  * Tree-augmented naive Bayes (Friedman, Geiger & Goldszmidt 1997, Construct-TAN):
  *  1. weights I(Xi; Xj | C) (empirical, nats, available case) for every attribute pair;
  *  2. a maximum weight spanning tree over the attributes (Kruskal; ties as documented in bn/mst.ts:
- *     weights equal within 1e-12 relative go in increasing (i, j) order). All edges are candidates, even
- *     zero-weight ones, so the result is always a spanning tree;
+ *     weights equal within 1e-12 relative go in increasing (i, j) order with `tie: first`, the default,
+ *     or in the order of bnclassify's Boost Kruskal with `tie: bnclassify`). All edges are candidates,
+ *     even zero-weight ones, so the result is always a spanning tree;
  *  3. orientation away from the root by BFS; the class becomes a parent of every attribute.
  * Root: param `root` (attribute index), default 0, the first attribute. bnclassify's tan_cl roots the tree
  * at its first node in column order (its `root` argument is ignored) and bnlearn's tree.bayes at the first
@@ -15,13 +16,14 @@ import { attributeCount } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { pairwiseCmi } from '../bn/information.js';
 import { odeCheckRoot } from './cl-ode.js';
-import { forestWeight, maximumSpanningForest, orientForest } from '../bn/mst.js';
+import { forestWeight, maximumSpanningForest, orientForest, type TieRule } from '../bn/mst.js';
+import { checkTie, TIE_NOTES, TIE_PARAM } from './spanning-tie.js';
 
 /** Builds the TAN structure from a pairwise weight matrix (m × m) and a root. */
-export function tanFromWeights(m: number, weights: Float64Array, root: number): Structure {
+export function tanFromWeights(m: number, weights: Float64Array, root: number, tie: TieRule = 'first'): Structure {
   const parents: number[][] = [];
   if (m === 0) return { m, parents: [[]], info: { root: -1, treeWeight: 0, treeArcs: 0 } };
-  const edges = maximumSpanningForest(m, weights, { drop: 'none' });
+  const edges = maximumSpanningForest(m, weights, { drop: 'none', tie });
   const tree = orientForest(m, edges, root);
   for (let a = 0; a < m; a++) parents.push(tree[a]! < 0 ? [m] : [m, tree[a]!]);
   parents.push([]);
@@ -32,12 +34,7 @@ export const tan = registerStructure({
   id: 'tan',
   title: 'Tree-augmented naive Bayes (Chow–Liu tree on I(Xi;Xj|C))',
   citation: 'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163',
-  notes:
-    'Ties: Kruskal takes edges by weight, largest first; weights equal within 1e-12 (relative) go in increasing ' +
-    '(i, j) column order (bn/mst.ts). Every edge is a candidate, zero-weight ones included, so the result is ' +
-    "always a spanning tree. bnclassify's tan_cl agrees except where two trees have exactly equal weight: its " +
-    "order among equal weights comes from Boost's Kruskal (a priority queue on negated weights, via RBGL) and " +
-    'is not reproduced (no `tie: bnclassify` option, since it could not be checked against bnclassify here)',
+  notes: TIE_NOTES + ' Every edge is a candidate, zero-weight ones included, so the result is always a spanning tree',
   params: defineParams({
     root: {
       type: 'integer',
@@ -45,12 +42,14 @@ export const tan = registerStructure({
       default: 0,
       description: 'Attribute index (0-based) at which the tree is rooted',
     },
+    ...TIE_PARAM,
   }),
   learn(train, params, ctx) {
     const m = attributeCount(train);
     const root = params.root;
     odeCheckRoot('tan', root, m);
+    const tie = checkTie('tan', params.tie);
     const { cmi } = pairwiseCmi(train, ctx.signal);
-    return tanFromWeights(m, cmi, root);
+    return tanFromWeights(m, cmi, root, tie);
   },
 });

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { forestWeight, maximumSpanningForest, orientForest } from '../../src/bn/mst.js';
+import { boostKruskalOrder, forestWeight, maximumSpanningForest, orientForest } from '../../src/bn/mst.js';
 import { pairwiseCmi } from '../../src/bn/information.js';
 import type { DiscreteData } from '../../src/bn/data.js';
 import { readCsvAsDiscrete } from './fixtures.js';
@@ -72,6 +72,108 @@ describe('maximumSpanningForest', () => {
   it('handles 0 and 1 nodes', () => {
     expect(maximumSpanningForest(0, new Float64Array(0))).toEqual([]);
     expect(maximumSpanningForest(1, new Float64Array(1))).toEqual([]);
+  });
+});
+
+describe("tie: bnclassify (Boost's Kruskal heap order, as bnclassify 0.4.8)", () => {
+  it('pops six equal edges in the order worked by hand from libstdc++ push_heap / pop_heap', () => {
+    // comp(a, b) = w[a] < w[b] is never true, so pushes never sift up: heap = [0 1 2 3 4 5].
+    // pop 1: out 0; last (5) re-enters from the root's hole over 5 slots: hole 0 -> right child 2
+    //        (comp(2, 1) false), 2 has no pair of children in 5 slots, 5 goes into slot 2: [2 1 5 3 4].
+    // pop 2: out 2; 4 re-enters over 4 slots: hole 0 -> slot 2 (5 moves up), 4 into slot 2: [5 1 4 3].
+    // pop 3: out 5; 3 over 3 slots: hole 0 -> slot 2 (4 moves up), 3 into slot 2: [4 1 3].
+    // pop 4: out 4; 3 over 2 slots: only a left child: 1 moves up, 3 into slot 1: [1 3].
+    // pop 5: out 1; pop 6: out 3.
+    expect([...boostKruskalOrder(new Float64Array(6).fill(1), 6)]).toEqual([0, 2, 5, 4, 1, 3]);
+    // Distinct weights pop largest first whatever the insertion order.
+    expect([...boostKruskalOrder(Float64Array.from([1, 5, 3, 4, 2]), 5)]).toEqual([1, 3, 2, 4, 0]);
+  });
+
+  it('four attributes with equal weights: first gives the star at 0, bnclassify the path-like tree 1-0-3-2', () => {
+    // combn edges (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) pop as 0, 2, 5, 4, 1, 3 (above): (0,1), (0,3), (2,3) join
+    // all four nodes; Boost 1.74's kruskal_minimum_spanning_tree on bnclassify's graph type returns the same.
+    const w = matrix(4, { '0,1': 1, '0,2': 1, '0,3': 1, '1,2': 1, '1,3': 1, '2,3': 1 });
+    expect(maximumSpanningForest(4, w)).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+    ]);
+    expect(maximumSpanningForest(4, w, { tie: 'bnclassify' })).toEqual([
+      [0, 1],
+      [0, 3],
+      [2, 3],
+    ]);
+  });
+
+  // Weight vectors over the combn pairs (0,1), (0,2), …, with the edges Boost 1.74's
+  // kruskal_minimum_spanning_tree returned, in order, for bnclassify's graph (undirected vecS
+  // adjacency_list, edges added in combn order with weight −w, w < 0 left out). Picked from 3000 random
+  // tie-heavy cases, all of which agreed, among those where tie: first gives a different forest.
+  const BOOST_CASES = [
+    {
+      k: 9,
+      ws: [
+        0, 1, 1, 1, -1, 1, 1, 1, 1, 0, 1, -1, 0, -1, -1, 1, 1, 1, -1, 0, 1, 0, -1, 0, 1, 1, 0, 0, 1, -1, -1, -1, 0, 0,
+        1, 0,
+      ],
+      boost: '0,2 0,3 0,8 2,5 6,8 0,7 2,4 1,4',
+    },
+    {
+      k: 8,
+      ws: [0, 0, -1, 0, 0, -1, 0, 0, -1, -1, 0, 0, 0, 0, 0, -1, 0, -1, -1, -1, 0, -1, 0, -1, 0, -1, -1, -1],
+      boost: '0,1 0,4 1,5 4,7 3,6 2,6 2,4',
+    },
+    {
+      k: 9,
+      ws: [
+        0, 1, 2, 1, -1, 1, -1, 1, 0, 0, 1, 0, 0, -1, 0, -1, 1, 2, 1, 1, 2, 2, 0, 0, 0, -1, 2, 0, -1, 1, 0, -1, -1, -1,
+        -1, 2,
+      ],
+      boost: '0,3 2,5 7,8 2,8 4,5 3,4 2,6 1,4',
+    },
+    {
+      k: 9,
+      ws: [
+        0, -1, 0, 2, 0, -1, 2, 0, 2, -1, -1, 1, 2, 0, 1, 0, 2, 0, 1, 1, 1, 1, 1, 0, -1, 2, -1, -1, 0, 0, 0, 1, 1, 1, 0,
+        0,
+      ],
+      boost: '0,4 1,2 2,4 0,7 3,8 1,6 5,8 5,7',
+    },
+  ];
+
+  it.each(BOOST_CASES)('reproduces Boost on a tie-heavy %# (k = $k)', ({ k, ws, boost }) => {
+    const w = new Float64Array(k * k);
+    let x = 0;
+    for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) w[i * k + j] = w[j * k + i] = ws[x++]!;
+    const got = maximumSpanningForest(k, w, { drop: 'negative', tie: 'bnclassify' });
+    expect(got.map(([i, j]) => `${i},${j}`).join(' ')).toBe(boost);
+    const first = maximumSpanningForest(k, w, { drop: 'negative' });
+    expect(first.map(([i, j]) => `${i},${j}`).sort()).not.toEqual(boost.split(' ').sort());
+    expect(forestWeight(k, w, first)).toBe(forestWeight(k, w, got));
+  });
+
+  it('gives the same forest as tie: first when no two weights are equal', () => {
+    let seed = 7;
+    const next = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let t = 0; t < 50; t++) {
+      const k = 2 + (t % 9);
+      const w = new Float64Array(k * k);
+      for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) w[i * k + j] = w[j * k + i] = next() - 0.3;
+      for (const drop of ['none', 'negative'] as const)
+        expect(maximumSpanningForest(k, w, { drop, tie: 'bnclassify' })).toEqual(maximumSpanningForest(k, w, { drop }));
+    }
+  });
+
+  it('treats near-ties (1e-12 relative) as exact ties, as the first rule does', () => {
+    const exact = matrix(4, { '0,1': 0.3, '0,2': 0.3, '0,3': 0.3, '1,2': 0.3, '1,3': 0.3, '2,3': 0.3 });
+    const near = matrix(4, { '0,1': 0.3, '0,2': 0.3 + 1e-15, '0,3': 0.3, '1,2': 0.3, '1,3': 0.3 - 1e-15, '2,3': 0.3 });
+    expect(maximumSpanningForest(4, near, { tie: 'bnclassify' })).toEqual(
+      maximumSpanningForest(4, exact, { tie: 'bnclassify' }),
+    );
+  });
+
+  it('rejects an unknown tie rule', () => {
+    expect(() => maximumSpanningForest(2, new Float64Array(4), { tie: 'last' as never })).toThrow(/tie rule/);
   });
 });
 

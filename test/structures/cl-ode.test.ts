@@ -109,3 +109,40 @@ describe('cl-ode zero-weight edges (a single-valued column: I = 0 and d = 0, wei
     expect(() => clOde.learn(d, { drop: 'zero' } as never, ctx)).toThrow(UserError);
   });
 });
+
+describe("tie: bnclassify on four copies of one column (six equal weights; checked against bnclassify 0.4.8's tan_cl)", () => {
+  // Every pair has the same table, so every weight is the same number in bnclab and in bnclassify
+  // (loglik I = 0.56233514461880818, aic 2.4986811569504654 in both). Boost's heap pops the combn edges
+  // (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) as 0, 2, 5, 4, 1, 3 (test/bn/mst.test.ts), so Kruskal keeps
+  // (0,1), (0,3), (2,3): X0 -> X1, X0 -> X3, X3 -> X2, which is what tan_cl(score = 'loglik' | 'aic' | 'bic')
+  // returned on this table in R (families: X1 <- X0, X2 <- X3, X3 <- X0), and likewise for bic. tie: first gives the star at X0.
+  const A = [0, 0, 0, 1, 1, 1, 1, 0];
+  const d = discreteFromArrays({
+    cards: [2, 2, 2, 2],
+    rows: A.map((a) => [a, a, a, a]),
+    classes: [0, 0, 0, 0, 1, 1, 1, 1],
+    classCard: 2,
+  });
+  const star = [[4], [4, 0], [4, 0], [4, 0], []];
+  const boost = [[4], [4, 0], [4, 3], [4, 0], []];
+
+  it('tan', () => {
+    expect(odeWeights(d, 'loglik')[1]).toBeCloseTo(0.56233514461880818, 15);
+    expect(tan.learn(d, {}, ctx).parents).toEqual(star);
+    expect(tan.learn(d, { tie: 'first' }, ctx).parents).toEqual(star);
+    expect(tan.learn(d, { tie: 'bnclassify' }, ctx).parents).toEqual(boost);
+  });
+
+  it('cl-ode (loglik, aic, bic: all six weights positive and equal)', () => {
+    expect(odeWeights(d, 'aic')[1]).toBeCloseTo(2.4986811569504654, 14);
+    for (const score of ['loglik', 'aic', 'bic'] as const) {
+      expect(clOde.learn(d, { score }, ctx).parents).toEqual(star);
+      expect(clOde.learn(d, { score, tie: 'bnclassify' }, ctx).parents).toEqual(boost);
+    }
+  });
+
+  it('rejects an unknown tie rule on one line', () => {
+    expect(() => tan.learn(d, { tie: 'last' } as never, ctx)).toThrow(UserError);
+    expect(() => clOde.learn(d, { tie: 'last' } as never, ctx)).toThrow(/cl-ode: tie must be first or bnclassify/);
+  });
+});

@@ -12,7 +12,11 @@
  * depend on the order of floating-point additions.
  *
  * Cost: a family's per-fold tables come from one pass over the rows (all folds at once, training =
- * total − fold) and are cached. The class scores of the current structure are kept per row; a candidate
+ * total − fold) and are cached. Row scoring reads compact tables: the parent configurations are numbered
+ * in the order they first occur in the rows, so a table has at most n configurations per class however
+ * many the parents' cardinalities multiply to (joined supernodes in fssj and bsej reach millions, nearly
+ * all empty); its cells hold the very numbers of the dense table's occurring configurations (same counts,
+ * same operations), so scores are unchanged. The dense table is built only for exact inference. The class scores of the current structure are kept per row; a candidate
  * that changes some families is scored on a row by swapping those families' terms, which is exact whenever
  * every variable of the old and new families is observed in the row (such a factor does not depend on the
  * missing values, so it factors out of the sum over them). Other rows are scored by exact inference
@@ -56,11 +60,17 @@ export function applyChanges(current: FeatureParents, changes: FamilyChanges): (
   return next;
 }
 
+/** Per-fold log tables over the parent configurations that occur: [fold][c][config id][x_a]. */
+interface CompactTable {
+  readonly t: Float64Array;
+  /** Config id of each row's parent values, −1 where a parent is missing. */
+  readonly rowCfg: Int32Array;
+}
+
 interface Term {
   readonly t: Float64Array;
   readonly xa: CodeColumn;
-  readonly pcols: CodeColumn[];
-  readonly pcards: Int32Array;
+  readonly rowCfg: Int32Array;
   readonly ra: number;
   /** Cells per class value in one fold's table. */
   readonly stride: number;
@@ -70,13 +80,19 @@ interface Term {
 export class FoldFamilyEvaluator extends FoldEvaluatorBase {
   private readonly tables = new Map<string, Float64Array>();
   private cachedCells = 0;
+  private readonly compactTables = new Map<string, CompactTable>();
+  private compactCells = 0;
   private current: FeatureParents = [];
   /** log P(c, x_obs) of every row under the current structure, n × C. */
   private readonly S: Float64Array;
 
+  /** Whether any attribute value is missing (else every row is scored by swapping terms). */
+  private readonly hasMissing: boolean;
+
   constructor(data: DiscreteData, foldOf: Int32Array, k: number, alpha: number) {
     super(data, foldOf, k, alpha);
     this.S = new Float64Array(this.n * this.C);
+    this.hasMissing = data.columns.some((col) => col.some((v) => v < 0));
   }
 
   /** Per-fold log θ(x_a | c, x_ps), laid out [fold][c][config of ps][x_a] (ps in the given order). */
@@ -121,6 +137,52 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
     return out;
   }
 
+  /** The compact form of table(a, ps): only the parent configurations that occur in the rows (see Cost above). */
+  compactTable(a: number, ps: readonly number[]): CompactTable {
+    const key = `${a}|${ps.join(',')}`;
+    const hit = this.compactTables.get(key);
+    if (hit) return hit;
+    const { C, k, n, data } = this;
+    const ra = data.cards[a]!;
+    const cols = ps.map((p) => data.columns[p]!);
+    const cards = ps.map((p) => data.cards[p]!);
+    const rowCfg = new Int32Array(n);
+    const ids = new Map<number, number>();
+    rows: for (let r = 0; r < n; r++) {
+      let cfg = 0;
+      for (let q = 0; q < ps.length; q++) {
+        const u = cols[q]![r]!;
+        if (u < 0) {
+          rowCfg[r] = -1;
+          continue rows;
+        }
+        cfg = cfg * cards[q]! + u;
+      }
+      let id = ids.get(cfg);
+      if (id === undefined) ids.set(cfg, (id = ids.size));
+      rowCfg[r] = id;
+    }
+    const U = Math.max(1, ids.size);
+    const size = C * U * ra;
+    const cnt = new Float64Array(k * size);
+    const xa = data.columns[a]!;
+    const y = data.classColumn;
+    for (let r = 0; r < n; r++) {
+      const v = xa[r]!;
+      const u = rowCfg[r]!;
+      if (v < 0 || u < 0) continue;
+      cnt[this.foldOf[r]! * size + (y[r]! * U + u) * ra + v]++;
+    }
+    const out = { t: foldLogTables(cnt, C * U, ra, k, this.alpha), rowCfg };
+    if (this.compactCells + out.t.length > CACHE_CELLS) {
+      this.compactTables.clear();
+      this.compactCells = 0;
+    }
+    this.compactTables.set(key, out);
+    this.compactCells += out.t.length;
+    return out;
+  }
+
   /** Fold f's network for the structure: per-fold tables viewed as CPTs; attributes outside the model contribute 0. */
   private foldModel(par: FeatureParents, f: number): CptModel {
     const { m, C, data } = this;
@@ -155,29 +217,17 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
 
   /** Attribute a's term with parents ps, looked up once for many rows. */
   private term(a: number, ps: readonly number[], sign: number): Term {
-    const { data } = this;
-    let P = 1;
-    for (const p of ps) P *= data.cards[p]!;
-    const ra = data.cards[a]!;
-    return {
-      t: this.table(a, ps),
-      xa: data.columns[a]!,
-      pcols: ps.map((p) => data.columns[p]!),
-      pcards: Int32Array.from(ps, (p) => data.cards[p]!),
-      ra,
-      stride: P * ra,
-      sign,
-    };
+    const ra = this.data.cards[a]!;
+    const { t, rowCfg } = this.compactTable(a, ps);
+    return { t, xa: this.data.columns[a]!, rowCfg, ra, stride: (t.length / this.k / this.C) | 0, sign };
   }
 
   /** Adds a term for row r (fully observed family) of fold f into out[o .. o + C). */
   private addTerm(term: Term, r: number, f: number, out: Float64Array, o: number): void {
     const { C } = this;
-    let cfg = 0;
-    for (let q = 0; q < term.pcols.length; q++) cfg = cfg * term.pcards[q]! + term.pcols[q]![r]!;
-    const base = f * C * term.stride + cfg * term.ra + term.xa[r]!;
-    const t = term.t;
     const st = term.stride;
+    const base = f * C * st + term.rowCfg[r]! * term.ra + term.xa[r]!;
+    const t = term.t;
     if (term.sign > 0) for (let c = 0; c < C; c++) out[o + c] += t[base + c * st]!;
     else for (let c = 0; c < C; c++) out[o + c] -= t[base + c * st]!;
   }
@@ -264,11 +314,12 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
       const hard: number[] = [];
       let credit = 0;
       for (const r of rows) {
-        if (!this.observed(vars, r)) {
+        if (this.hasMissing && !this.observed(vars, r)) {
           hard.push(r);
           continue;
         }
-        buf.set(S.subarray(r * C, (r + 1) * C));
+        // A plain copy: a subarray view per row costs an allocation in this innermost loop.
+        for (let c = 0, o = r * C; c < C; c++) buf[c] = S[o + c]!;
         for (const t of terms) this.addTerm(t, r, f, buf, 0);
         credit += rowCredit(buf, 0, C, y[r]!);
       }
