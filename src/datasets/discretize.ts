@@ -349,12 +349,26 @@ export function mdlBestSplit(
       }
     }
   }
+  return mdlVerdict(prior, bestLeft, bestRight, priorEntropy, best, bestIndex, bestCut, n);
+}
+
+/** Fayyad & Irani's MDL acceptance of the best split found (shared by the row-wise and grouped searches). */
+function mdlVerdict(
+  prior: Float64Array,
+  bestLeft: Float64Array,
+  bestRight: Float64Array,
+  priorEntropy: number,
+  best: number,
+  bestIndex: number,
+  bestCut: number,
+  n: number,
+): MdlSplit {
   const gain = priorEntropy - best;
   if (bestIndex < 0 || gain <= 0) {
     return { index: bestIndex, cut: bestCut, priorEntropy, entropy: best, gain, threshold: NaN, accepted: false };
   }
   // Without Weka's "better encoding" the number of candidate cuts is taken as N − 1.
-  const numCutPoints = end - first - 1;
+  const numCutPoints = n - 1;
   const k = nonzero(prior);
   const k1 = nonzero(bestLeft);
   const k2 = nonzero(bestRight);
@@ -427,19 +441,7 @@ function mdlBestSplitGrouped(
       }
     }
   }
-  const gain = priorEntropy - best;
-  if (bestIndex < 0 || gain <= 0) {
-    return { index: bestIndex, cut: bestCut, priorEntropy, entropy: best, gain, threshold: NaN, accepted: false };
-  }
-  const numCutPoints = n - 1;
-  const k = nonzero(prior);
-  const k1 = nonzero(bestLeft);
-  const k2 = nonzero(bestRight);
-  const e1 = entropyBits(bestLeft);
-  const e2 = entropyBits(bestRight);
-  const delta = log2(Math.pow(3, k) - 2) - (k * priorEntropy - k2 * e2 - k1 * e1);
-  const threshold = (log2(numCutPoints) + delta) / n;
-  return { index: bestIndex, cut: bestCut, priorEntropy, entropy: best, gain, threshold, accepted: gain > threshold };
+  return mdlVerdict(prior, bestLeft, bestRight, priorEntropy, best, bestIndex, bestCut, n);
 }
 
 /** mdlCuts from runs of equal values (see mdlBestSplitGrouped); m is the number of rows. */
