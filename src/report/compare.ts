@@ -14,7 +14,7 @@ import { signTest, winDrawLoss, type SignTestResult, type WinDrawLossResult } fr
 import { roundDecimals } from '../stats/validate.js';
 import { wilcoxonSignedRank, type WilcoxonResult } from '../stats/wilcoxon.js';
 import type { CompareMetric, CompareSpec } from '../spec/report-sections.js';
-import { REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
+import { hasValue, REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
 
 export interface PairComparison {
   /** Method labels; W/D/L counts are those of `a` against `b`. */
@@ -127,7 +127,7 @@ function completeMatrix(
   const values: number[][] = [];
   table.datasets.forEach((d, i) => {
     const row = table.cells[i]!;
-    if (row.every((c) => c !== undefined)) {
+    if (row.every(hasValue)) {
       datasets.push(d);
       values.push(row.map((c) => roundDecimals(c!.mean, digits)));
     }

@@ -73,7 +73,7 @@ export function summarize(
       return v ? meanSd(v) : undefined;
     }),
   );
-  const complete = cells.filter((row) => row.every((c) => c !== undefined)) as Cell[][];
+  const complete = cells.filter((row) => row.every(hasValue)) as Cell[][];
   const average = methods.map((_, j) =>
     complete.length ? complete.reduce((s, row) => s + row[j]!.mean, 0) / complete.length : NaN,
   );
@@ -84,6 +84,15 @@ export function summarize(
       ).meanRanks
     : methods.map(() => NaN);
   return { metric, datasets, methods, cells, average, ranks, completeDatasets: complete.length };
+}
+
+/**
+ * A cell that counts towards averages, ranks and tests: a job finished and its mean is a number. A mean is
+ * NaN where the metric is undefined on some fold (e.g. AUC when a test fold lacks a class); such a dataset
+ * is left out of that metric's comparison like one with a missing job, not passed on to the tests as NaN.
+ */
+export function hasValue(c: Cell | undefined): c is Cell {
+  return c !== undefined && Number.isFinite(c.mean);
 }
 
 function meanSd(v: number[]): Cell {
