@@ -7,13 +7,11 @@ import {
   cutLabels,
   entropyBits,
   equalFrequencyCuts,
-  fitDiscretizer,
   fitDiscretizerCoded,
-  mdlBestSplit,
-  mdlCuts,
   mdlCutsGrouped,
   medianCut,
 } from '../../src/datasets/discretize.js';
+import { fitDiscretizer, mdlBestSplit, mdlCuts } from './discretize-rowwise.js';
 import { MISSING } from '../../src/bn/data.js';
 import { UserError } from '../../src/util/errors.js';
 import { numericColumn, numericValues } from '../../src/datasets/table.js';
