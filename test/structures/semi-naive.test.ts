@@ -12,12 +12,12 @@ import {
   supernodes,
   type GreedyStep,
 } from '../../src/structures/search/semi-naive.js';
-import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
+import type { DiscreteData } from '../../src/bn/data.js';
 import { assertDag, type Structure } from '../../src/bn/structure.js';
 import { stratifiedKFold } from '../../src/folds/split.js';
 import { Rng } from '../../src/util/rng.js';
 import { UserError } from '../../src/util/errors.js';
-import { correlatedData, refitCvAccuracy, shipped } from './catalog-data.js';
+import { correlatedData, refitCvAccuracy, shipped, xorData } from './catalog-data.js';
 
 const ctx = (seed = 'semi') => ({ rng: new Rng(seed) });
 
@@ -150,20 +150,6 @@ describe('the step operators match an independent enumeration', () => {
     expect(supernodes([[3], [], null, []])).toEqual([[0, 3], [1]]);
   });
 });
-
-/** Class = a xor b; noise is independent. NB is at chance, a joint of a and b classifies perfectly. */
-function xorData(): DiscreteData {
-  const rng = new Rng('xor');
-  const rows: number[][] = [];
-  for (let r = 0; r < 120; r++) rows.push([r % 2, (r >> 1) % 2, rng.int(3)]);
-  return discreteFromArrays({
-    names: ['a', 'b', 'noise'],
-    cards: [2, 2, 3],
-    rows,
-    classes: rows.map(([x, y]) => x! ^ y!),
-    classCard: 2,
-  });
-}
 
 describe('hand-worked: XOR', () => {
   it('bsej joins a and b at its first step (a, the earlier supernode, gets b as parent) and stops at accuracy 1', () => {

@@ -10,7 +10,7 @@ import { assertDag, type Structure } from '../../src/bn/structure.js';
 import { stratifiedKFold } from '../../src/folds/split.js';
 import { Rng } from '../../src/util/rng.js';
 import { UserError } from '../../src/util/errors.js';
-import { correlatedData, refitCvAccuracy, shipped } from './catalog-data.js';
+import { correlatedData, refitCvAccuracy, shipped, xorData } from './catalog-data.js';
 
 const ctx = () => ({ rng: new Rng('tan-hc') });
 
@@ -93,20 +93,6 @@ describe('candidate moves (bnclassify augment_ode and superparent_children)', ()
     expect(superParentChildren(Int32Array.from([-1, 0, 1]))).toEqual([]);
   });
 });
-
-/** Class = X0 xor X1; X2 is noise. Naive Bayes is at chance; the arc between X0 and X1 classifies perfectly. */
-function xorData(): DiscreteData {
-  const rng = new Rng('xor');
-  const rows: number[][] = [];
-  for (let r = 0; r < 120; r++) rows.push([r % 2, (r >> 1) % 2, rng.int(3)]);
-  return discreteFromArrays({
-    names: ['a', 'b', 'noise'],
-    cards: [2, 2, 3],
-    rows,
-    classes: rows.map(([x, y]) => x! ^ y!),
-    classCard: 2,
-  });
-}
 
 describe('the greedy search', () => {
   it('tan-hc adds a -> b on XOR data (a sorts before b), reaches accuracy 1 and stops there', () => {
