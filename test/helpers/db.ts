@@ -1,5 +1,5 @@
 /** Read a results database in a test, read-only, closing it afterwards. */
-import { ResultStore } from '../../src/store/db.js';
+import { ResultStore, type JobRow } from '../../src/store/db.js';
 
 export async function readDb<T>(path: string, fn: (s: ResultStore) => Promise<T>): Promise<T> {
   const s = await ResultStore.open(path, { readOnly: true });
@@ -18,3 +18,22 @@ export async function query(db: string, sql: string): Promise<Record<string, unk
 /** Every stored metric of an experiment, by job key: two runs agree when these rows are equal. */
 export const METRIC_SQL = `SELECT job_key, dataset, method, "repeat", fold, accuracy, zero_one_loss, rmse, log_loss, n_train, n_test, n_arcs, n_feature_arcs
                     FROM results WHERE experiment = $1 ORDER BY job_key`;
+
+/** A minimal registered job (nb, one fold) for store tests: only the key and the dataset name vary. */
+export function jobRow(key: string, dataset = 'd'): JobRow {
+  return {
+    key,
+    dataset,
+    datasetHash: 'h',
+    splitKey: 's',
+    repeat: 0,
+    fold: 0,
+    structure: 'nb',
+    structureParams: '{}',
+    estimator: null,
+    estimatorParams: null,
+    preprocessing: '{}',
+    seed: '1',
+    method: 'nb',
+  };
+}

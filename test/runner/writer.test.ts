@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { OutcomeWriter, type OutcomeSink } from '../../src/runner/writer.js';
 import { ResultStore, type JobOutcome } from '../../src/store/db.js';
 import { tempDir } from '../helpers/cli.js';
+import { jobRow } from '../helpers/db.js';
 
 function outcome(i: number, status: 'done' | 'error' = 'done'): JobOutcome {
   return {
@@ -111,21 +112,7 @@ describe('ResultStore.recordOutcomes', () => {
     const store = await ResultStore.open(join(tempDir(), 'w.duckdb'));
     await store.registerJobs(
       'x',
-      keys.map((key) => ({
-        key,
-        dataset: 'd',
-        datasetHash: 'h',
-        splitKey: 's',
-        repeat: 0,
-        fold: 0,
-        structure: 'nb',
-        structureParams: '{}',
-        estimator: null,
-        estimatorParams: null,
-        preprocessing: '{}',
-        seed: '1',
-        method: 'nb',
-      })),
+      keys.map((key) => jobRow(key)),
       'test',
     );
     return store;

@@ -3,22 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { ResultStore, type JobRow } from '../../src/store/db.js';
 import { tempDir } from '../helpers/cli.js';
+import { jobRow } from '../helpers/db.js';
 
-const row = (key: string, dataset: string): JobRow => ({
-  key,
-  dataset,
-  datasetHash: 'h',
-  splitKey: 's',
-  repeat: 0,
-  fold: 0,
-  structure: 'nb',
-  structureParams: '{}',
-  estimator: null,
-  estimatorParams: null,
-  preprocessing: '{}',
-  seed: '1',
-  method: 'nb',
-});
+const row = (key: string, dataset: string): JobRow => jobRow(key, dataset);
 
 describe('dataset names per experiment', () => {
   it('a second experiment sharing a job reports its own dataset name', async () => {
