@@ -32,3 +32,37 @@ export function reportInput(
     ...overrides,
   };
 }
+
+/**
+ * One fold's result row of experiment 'x' (nb/dirichlet, repeat 0): accuracy as given, 0-1 loss its complement,
+ * RMSE and log loss `rmse`; any other field through `extra`.
+ */
+export function resultRow(
+  dataset: string,
+  method: string,
+  fold: number,
+  accuracy: number,
+  rmse: number,
+  extra: Partial<ResultRow> = {},
+): ResultRow {
+  return {
+    experiment: 'x',
+    job_key: `${dataset}${method}${fold}`,
+    dataset,
+    method,
+    structure: 'nb',
+    estimator: 'dirichlet',
+    repeat: 0,
+    fold,
+    accuracy,
+    zero_one_loss: 1 - accuracy,
+    rmse,
+    log_loss: rmse,
+    n_train: 1,
+    n_test: 1,
+    n_arcs: 0,
+    train_ms: 0,
+    predict_ms: 0,
+    ...extra,
+  } as ResultRow;
+}

@@ -6,7 +6,7 @@ import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-secti
 import type { ResultRow } from '../../src/store/db.js';
 import { tempDir, ROOT } from '../helpers/cli.js';
 import { buildReport } from '../../src/report/build.js';
-import { reportInput } from '../helpers/report.js';
+import { reportInput, resultRow } from '../helpers/report.js';
 import { renderHtml } from '../../src/report/render.js';
 import { parseXml } from './xml.js';
 
@@ -24,25 +24,7 @@ function ref(file: string, extra: Partial<ReferenceSpec> = {}): ReferenceSpec {
 }
 
 function row(dataset: string, method: string, accuracy: number, rmse: number, fold = 0): ResultRow {
-  return {
-    experiment: 'x',
-    job_key: `${dataset}${method}${fold}`,
-    dataset,
-    method,
-    structure: 'nb',
-    estimator: 'dirichlet',
-    repeat: 0,
-    fold,
-    accuracy,
-    zero_one_loss: 1 - accuracy,
-    rmse,
-    log_loss: rmse,
-    n_train: 1,
-    n_test: 1,
-    n_arcs: 0,
-    train_ms: 0,
-    predict_ms: 0,
-  } as ResultRow;
+  return resultRow(dataset, method, fold, accuracy, rmse);
 }
 
 function file(text: string): string {

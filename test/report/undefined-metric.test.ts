@@ -8,6 +8,7 @@ import { compareResults } from '../../src/report/compare.js';
 import { REPORT_METRICS, summarize } from '../../src/report/summary.js';
 import { DEFAULT_COMPARE } from '../../src/spec/report-sections.js';
 import type { ResultRow } from '../../src/store/db.js';
+import { resultRow } from '../helpers/report.js';
 
 const METHODS = ['a', 'b', 'c'];
 const DATASETS = ['d1', 'd2', 'd3', 'd4'];
@@ -19,27 +20,9 @@ function rows(): ResultRow[] {
     METHODS.forEach((method, j) => {
       for (let fold = 0; fold < 2; fold++) {
         const acc = 0.5 + 0.1 * j + 0.01 * i;
-        out.push({
-          experiment: 'x',
-          job_key: `${dataset}-${method}-${fold}`,
-          dataset,
-          method,
-          structure: 'nb',
-          estimator: 'dirichlet',
-          repeat: 0,
-          fold,
-          accuracy: acc,
-          zero_one_loss: 1 - acc,
-          rmse: 1 - acc,
-          log_loss: 1 - acc,
-          // d2's second fold has no AUC for method b: the cell's mean is NaN.
-          auc: dataset === 'd2' && method === 'b' && fold === 1 ? Number.NaN : acc,
-          n_train: 9,
-          n_test: 1,
-          n_arcs: 0,
-          train_ms: 1,
-          predict_ms: 1,
-        } as ResultRow);
+        // d2's second fold has no AUC for method b: the cell's mean is NaN.
+        const auc = dataset === 'd2' && method === 'b' && fold === 1 ? Number.NaN : acc;
+        out.push(resultRow(dataset, method, fold, acc, 1 - acc, { auc }));
       }
     });
   });
