@@ -20,7 +20,6 @@
  *
  *   node dist/bench/scaling.js --run [--sizes 1e6,1e7] [--workers 2]
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +34,7 @@ import { getEstimator, getStructure, withDefaults } from '../src/registry.js';
 import { contentKey } from '../src/util/hash.js';
 import { Rng } from '../src/util/rng.js';
 import '../src/methods.js';
-import { loadAverage } from './lib/process.js';
+import { loadAverage, type ProcessTiming, timeProcess } from './lib/process.js';
 
 const { values } = parseArgs({
   options: {
@@ -159,38 +158,23 @@ function runMode(sizes: number[]): void {
         `resampling: { method: cv, folds: 10, stratified: true }\nstructures: [nb]\nestimators: [{ dirichlet: { alpha: 1 } }]\n`,
     );
     const db = join(dir, 'nb.duckdb');
-    const t0 = performance.now();
-    const res = spawnSync(
-      '/usr/bin/time',
-      [
-        '-f',
-        '%U %S %M',
-        process.execPath,
-        cli,
-        'run',
-        spec,
-        '--workers',
-        values.workers!,
-        '--db',
-        db,
-        '--no-report',
-        '--quiet',
-      ],
-      { encoding: 'utf8', maxBuffer: 64 << 20 },
-    );
-    const wallS = (performance.now() - t0) / 1000;
-    const lines = res.stderr.trim().split('\n');
-    const [user, sys, maxKiB] = lines.pop()!.trim().split(/\s+/).map(Number);
-    if (res.status !== 0) {
-      console.log(`| ${rows} | failed: ${lines.slice(-3).join(' ').slice(0, 300)} |`);
-    } else {
-      const coded = (rows * (ATTRIBUTES + 1)) / 2 ** 20;
-      const peak = maxKiB! / 1024;
-      console.log(
-        `| ${rows} | ${(user! + sys!).toFixed(2)} | ${wallS.toFixed(2)} | ${peak.toFixed(0)} | ${coded.toFixed(1)} | ${(peak / coded).toFixed(1)} | ` +
-          `${(statSync(db).size / 2 ** 20).toFixed(1)} | ${loadAverage()} |`,
-      );
+    let t: ProcessTiming;
+    try {
+      t = timeProcess({
+        label: `run ${rows}`,
+        cmd: process.execPath,
+        args: [cli, 'run', spec, '--workers', values.workers!, '--db', db, '--no-report', '--quiet'],
+      });
+    } catch (e) {
+      console.log(`| ${rows} | failed: ${(e as Error).message.split('\n').slice(-3).join(' ').slice(0, 300)} |`);
+      rmSync(dir, { recursive: true, force: true });
+      continue;
     }
+    const coded = (rows * (ATTRIBUTES + 1)) / 2 ** 20;
+    console.log(
+      `| ${rows} | ${t.cpuS.toFixed(2)} | ${t.wallS.toFixed(2)} | ${t.peakMiB.toFixed(0)} | ${coded.toFixed(1)} | ${(t.peakMiB / coded).toFixed(1)} | ` +
+        `${(statSync(db).size / 2 ** 20).toFixed(1)} | ${loadAverage()} |`,
+    );
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -214,40 +198,24 @@ if (values.child) {
   for (const rows of sizes) {
     const file = dataFile(rows);
     for (const label of values.methods!.split(',')) {
-      const t0 = performance.now();
-      const res = spawnSync(
-        '/usr/bin/time',
-        [
-          '-f',
-          '%U %S %M',
-          process.execPath,
-          '--max-old-space-size=16384',
-          script,
-          '--child',
-          file,
-          '--method',
-          label,
-          '--folds',
-          String(folds),
-        ],
-        {
-          encoding: 'utf8',
-          maxBuffer: 64 << 20,
-        },
-      );
-      const wallS = (performance.now() - t0) / 1000;
-      const lines = res.stderr.trim().split('\n');
-      const [user, sys, maxKiB] = lines.pop()!.trim().split(/\s+/).map(Number);
-      if (res.status !== 0) {
-        console.log(`| ${rows} | ${label} | failed: ${lines.slice(-3).join(' ').slice(0, 300)} |`);
+      let t: ProcessTiming;
+      try {
+        t = timeProcess({
+          label: `${label} ${rows}`,
+          cmd: process.execPath,
+          args: ['--max-old-space-size=16384', script, '--child', file, '--method', label, '--folds', String(folds)],
+        });
+      } catch (e) {
+        console.log(
+          `| ${rows} | ${label} | failed: ${(e as Error).message.split('\n').slice(-3).join(' ').slice(0, 300)} |`,
+        );
         continue;
       }
-      const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as ChildResult;
+      const r = JSON.parse(t.stdout.trim().split('\n').pop()!) as ChildResult;
       const coded = (rows * (ATTRIBUTES + 1)) / 2 ** 20;
-      const peak = maxKiB! / 1024;
       console.log(
         `| ${rows} | ${label} | ${r.loadS.toFixed(2)} | ${r.discretizeS.toFixed(2)} | ${r.trainS.toFixed(2)} | ${r.predictS.toFixed(2)} | ` +
-          `${(user! + sys!).toFixed(2)} | ${wallS.toFixed(2)} | ${peak.toFixed(0)} | ${coded.toFixed(1)} | ${(peak / coded).toFixed(1)} | ${r.accuracy.toFixed(4)} |`,
+          `${t.cpuS.toFixed(2)} | ${t.wallS.toFixed(2)} | ${t.peakMiB.toFixed(0)} | ${coded.toFixed(1)} | ${(t.peakMiB / coded).toFixed(1)} | ${r.accuracy.toFixed(4)} |`,
       );
     }
     process.stderr.write(`  ${rows} rows done; load average ${loadAverage()}\n`);
