@@ -135,11 +135,21 @@ interface MetricRef {
 class Values {
   /** dataset → method → "repeat/fold" → value */
   private readonly cells = new Map<string, Map<string, Map<string, number>>>();
+  /**
+   * dataset\0method pairs with a fold where the metric is undefined (NaN, e.g. AUC when a test fold lacks a
+   * class): they have no value here, as in the report's tables (summary.ts hasValue), rather than a mean over
+   * the other folds.
+   */
+  private readonly undefinedOn = new Set<string>();
 
   constructor(rows: readonly ResultRow[], metric: MetricRef) {
     for (const r of rows) {
       const v = metric.value(r);
-      if (v === undefined || !Number.isFinite(v)) continue;
+      if (v === undefined) continue;
+      if (!Number.isFinite(v)) {
+        this.undefinedOn.add(`${r.dataset}\u0000${r.method}`);
+        continue;
+      }
       let byMethod = this.cells.get(r.dataset);
       if (!byMethod) this.cells.set(r.dataset, (byMethod = new Map()));
       let folds = byMethod.get(r.method);
@@ -149,6 +159,7 @@ class Values {
   }
 
   folds(dataset: string, method: string): ReadonlyMap<string, number> | undefined {
+    if (this.undefinedOn.has(`${dataset}\u0000${method}`)) return undefined;
     return this.cells.get(dataset)?.get(method);
   }
 
@@ -163,10 +174,6 @@ class Values {
   hasMethod(method: string): boolean {
     for (const m of this.cells.values()) if (m.has(method)) return true;
     return false;
-  }
-
-  methodsOn(dataset: string): string[] {
-    return [...(this.cells.get(dataset)?.keys() ?? [])];
   }
 }
 

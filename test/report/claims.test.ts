@@ -367,6 +367,24 @@ c5,cell,accuracy,A,,,shuttle-small,0.9693,,
     expect(r.get('c3')!.value).toBeCloseTo(0.83, 15);
   });
 
+  it('cell: a metric undefined on one fold (NaN) leaves the method without a value there, as in the tables', () => {
+    // AUC equal to accuracy, except A's fold 2 on d3, where it is undefined (a test fold without a class).
+    const rows = mainRows().map((r) => ({
+      ...r,
+      auc: r.dataset === 'd3' && r.method === 'A' && r.fold === 2 ? Number.NaN : r.accuracy,
+    }));
+    const r = evaluate(
+      `n1,cell,auc,A,,,d3,0.83,,
+n2,cell,auc,B,,,d3,0.83,,
+`,
+      rows,
+      MAIN,
+    );
+    expect(r.get('n1')!.verdict).toBe('not evaluable');
+    expect(r.get('n1')!.reason).toContain('A has no');
+    expect(r.get('n2')!.verdict).not.toBe('not evaluable');
+  });
+
   it('rejects malformed claims with the file line', () => {
     const cases: [string, RegExp][] = [
       ['x,ranking,accuracy,A,>,B,,,,\n', /claims\.csv:2: kind: unknown claim kind 'ranking'/],
