@@ -1,6 +1,7 @@
 /**
  * ExperimentSpec → Plan: datasets resolved and loaded once (checksums verified), one split instance per
- * dataset shared by every method, and the sorted list of jobs with content keys and derived seeds.
+ * dataset shared by every method, and the list of jobs with content keys and derived seeds, in the spec's
+ * order: datasets as listed (a group's members in name order), then repeat, fold and method as listed.
  */
 import { loadRegistry, userFileEntry, type DatasetEntry } from '../datasets/registry.js';
 import { loadDataset } from '../datasets/load.js';
@@ -120,9 +121,9 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
   const datasets: PlannedDataset[] = [];
   // Every dataset is checked before any error is thrown, so one run of `plan` lists all that fail.
   const failures: string[] = [];
-  for (const { handle, where, userFile, declared } of [...handles.values()].sort((a, b) =>
-    a.handle.name.localeCompare(b.handle.name),
-  )) {
+  // In the spec's order (a group's members in name order): a researcher lists the cheap datasets first, and
+  // the jobs run in plan order. Job keys and seeds are content, so the order changes no number.
+  for (const { handle, where, userFile, declared } of handles.values()) {
     try {
       const d = planDataset(spec, handle, where, userFile, byContent, warnings, declared);
       if (d) datasets.push(d);
