@@ -8,7 +8,6 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
-import { buildPlan } from '../spec/plan.js';
 import { runExperiment, type RunSummary } from '../runner/run.js';
 import { ResultStore, type ResultRow } from '../store/db.js';
 import { UserError } from '../util/errors.js';
@@ -47,14 +46,17 @@ async function runGrid(specFile: string, o: GridOptions): Promise<Grid> {
     const store = await ResultStore.open(db, { readOnly: true });
     let rows: ResultRow[];
     let failed: Grid['failed'];
+    // The spec's own jobs, by key: with --db a database may also hold jobs that other specs of this name
+    // registered (registration adds, it never forgets), and a baseline or check is about this spec.
+    const jobs = run.plan.jobs.map((j) => ({ key: j.key, dataset: j.dataset.handle.name, method: j.method.label }));
     try {
-      rows = await store.results(spec.name);
-      failed = await store.failedJobs(spec.name);
+      rows = await store.resultsOf(spec.name, jobs);
+      failed = await store.failedJobsOf(jobs);
     } finally {
       store.close();
     }
     const datasets: Record<string, { sha256: string; split: string }> = {};
-    for (const d of buildPlan(spec).datasets) datasets[d.handle.name] = { sha256: d.handle.sha256, split: d.splitKey };
+    for (const d of run.plan.datasets) datasets[d.handle.name] = { sha256: d.handle.sha256, split: d.splitKey };
     return { spec, rows, run, failed, datasets };
   } finally {
     if (tmp) rmSync(tmp, { recursive: true, force: true });

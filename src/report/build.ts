@@ -23,7 +23,15 @@ import { evaluateReference, type ReferenceResult } from './reference.js';
 import { learnedStructuresSection, type ArcsByJob } from './structures.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from '../spec/report-sections.js';
 import { extraStatisticsSections, extraStatisticsSettings } from './stats-sections.js';
-import { REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
+import {
+  isPartial,
+  partialGroups,
+  REPORT_METRICS,
+  summarize,
+  type MetricDef,
+  type PlannedFolds,
+  type SummaryTable,
+} from './summary.js';
 import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
 import type { Block, Section } from './document.js';
 
@@ -58,6 +66,16 @@ export interface ReportInput {
   /** Run settings (seed, preprocessing, resampling, database), printed at the top. */
   readonly settings: Readonly<Record<string, string>>;
   readonly methods: readonly MethodSpec[];
+  /**
+   * The spec's datasets in its order: the per-dataset tables and report.csv list them so (a paper's table
+   * lists them as the spec does); datasets not named here follow in name order. Absent: name order.
+   */
+  readonly datasets?: readonly string[];
+  /**
+   * Folds the spec's plan has per dataset × method (`dataset\0method`): a cell with fewer finished folds is
+   * marked and left out of averages, ranks, tests and claims. Absent: no cell is taken for partial.
+   */
+  readonly planned?: PlannedFolds;
   readonly rows: readonly ResultRow[];
   readonly expectedJobs: number;
   readonly failed: readonly FailedJob[];
@@ -120,26 +138,74 @@ function displayDigits(metric: MetricDef, s: CompareSpec): number {
   return s.digits !== null ? Math.min(metric.digits, s.digits) : metric.digits;
 }
 
-/** Per-dataset table with the best value per row in bold, an average row and average ranks (SubbKB Table 3). */
-function metricTable(id: string, t: SummaryTable, s: CompareSpec, ranks: readonly number[]): Table {
+/** The footnote marks of the per-dataset tables: fewer folds than planned, and a metric undefined on a fold. */
+export const PARTIAL_MARK = '†';
+export const UNDEFINED_MARK = '‡';
+
+/**
+ * Per-dataset table with the best value per row in bold, an average row and average ranks (SubbKB Table 3).
+ * A cell over fewer folds than planned shows its mean ± sd with PARTIAL_MARK (no finished fold: '–' with the
+ * mark); a cell whose metric is undefined on some fold shows '–' with UNDEFINED_MARK (an empty CSV field).
+ * Neither counts towards the best value, the averages or the ranks, and a note under the table says why.
+ */
+function metricTable(
+  id: string,
+  t: SummaryTable,
+  s: CompareSpec,
+  ranks: readonly number[],
+  planned: PlannedFolds | undefined,
+  planDatasets: readonly string[] = [],
+): Table {
   const digits = displayDigits(t.metric, s);
+  const partial: string[] = [];
+  const undefinedOn: string[] = [];
   const rows: TableRow[] = t.datasets.map((d, i) => {
     const row = t.cells[i]!;
-    const shown = row.map((c) => (c ? Number(c.mean.toFixed(digits)) : undefined));
+    const counts = (c: (typeof row)[number]): boolean => c !== undefined && Number.isFinite(c.mean) && !isPartial(c);
+    const shown = row.map((c) => (counts(c) ? Number(c!.mean.toFixed(digits)) : undefined));
     const defined = shown.filter((v): v is number => v !== undefined);
     const best =
       defined.length >= 2 ? (t.metric.higherIsBetter ? Math.max(...defined) : Math.min(...defined)) : undefined;
     return {
       cells: [
         cell(d),
-        ...row.map((c, j) =>
-          c
-            ? cell(`${c.mean.toFixed(digits)} ± ${c.sd.toFixed(digits)}`, { bold: shown[j] === best, value: c.mean })
-            : cell('–', { value: null }),
-        ),
+        ...row.map((c, j) => {
+          const m = t.methods[j]!;
+          const plan = planned?.get(`${d}\u0000${m}`);
+          if (!c) {
+            if (plan === undefined) return cell('–', { value: null });
+            partial.push(`${m} on ${d}: 0 of ${plan} folds`);
+            return cell(`–${PARTIAL_MARK}`, { value: null });
+          }
+          const part = isPartial(c);
+          if (part) partial.push(`${m} on ${d}: ${c.n} of ${c.planned} folds`);
+          const mark = part ? PARTIAL_MARK : '';
+          if (!Number.isFinite(c.mean)) {
+            undefinedOn.push(`${m} on ${d} (${c.undefinedFolds ?? '?'} of ${c.n} folds)`);
+            return cell(`–${UNDEFINED_MARK}${mark}`, { value: null });
+          }
+          return cell(`${c.mean.toFixed(digits)} ± ${c.sd.toFixed(digits)}${mark}`, {
+            bold: shown[j] !== undefined && shown[j] === best,
+            value: c.mean,
+          });
+        }),
       ],
     };
   });
+  const notes: string[] = [];
+  if (partial.length)
+    notes.push(
+      `${PARTIAL_MARK} Fewer finished folds than the plan has (jobs failed or not run yet): the mean is over other test rows than the other methods', so this dataset is left out of the average, the ranks and every test for ${t.metric.title}: ${partial.join('; ')}.`,
+    );
+  if (undefinedOn.length)
+    notes.push(
+      `${UNDEFINED_MARK} ${t.metric.title} is undefined on some fold (e.g. an AUC on a test fold with one class), so there is no mean and this dataset is left out of the average, the ranks and every test for ${t.metric.title}: ${undefinedOn.join('; ')}.`,
+    );
+  const absent = planDatasets.filter((d) => !t.datasets.includes(d));
+  if (absent.length)
+    notes.push(
+      `Not in the table: ${absent.length} dataset${absent.length > 1 ? 's' : ''} of the spec with no finished fold of any method (jobs failed or not run yet): ${absent.join(', ')}.`,
+    );
   rows.push({
     ruleAbove: true,
     summary: true,
@@ -161,6 +227,7 @@ function metricTable(id: string, t: SummaryTable, s: CompareSpec, ranks: readonl
     caption: `${t.metric.title} (${t.metric.higherIsBetter ? 'higher' : 'lower'} is better): mean ± standard deviation over folds; the best mean per dataset in bold. Averages and ranks over the ${t.completeDatasets} datasets on which every method has results.`,
     columns: [{ header: 'dataset', align: 'l' }, ...t.methods.map((m) => ({ header: m, align: 'r' as const }))],
     rows,
+    ...(notes.length ? { notes } : {}),
   };
 }
 
@@ -425,6 +492,8 @@ function meanByDataset(
     const m = new Map<string, number>();
     for (const [k, v] of byMethod) {
       const mean = v.reduce((a, b) => a + b, 0) / v.length;
+      // A metric undefined on some fold has no mean (summary.ts hasValue): no scatter point, no win or loss.
+      if (!Number.isFinite(mean)) continue;
       m.set(k, digits === undefined ? mean : Number(mean.toFixed(digits)));
     }
     out.set(d, m);
@@ -538,6 +607,12 @@ interface ReportContext {
   readonly labels: readonly string[];
   readonly digits: number | undefined;
   readonly comparison: Comparison;
+  /**
+   * The rows the statistics read: every row but those of a dataset × method with fewer finished folds than
+   * planned (summary.ts partialGroups), which no test compares with complete ones.
+   */
+  readonly statRows: readonly ResultRow[];
+  /** Per-metric summaries for display: datasets in the spec's order (input.datasets). */
   readonly summaries: readonly SummaryTable[];
   readonly references: readonly ReferenceResult[];
   readonly tableId: (stem: string) => string;
@@ -574,7 +649,7 @@ function metricSections(c: ReportContext): Section[] {
     .map((t) => ({
       title: `${t.metric.title} (${t.metric.higherIsBetter ? 'higher' : 'lower'} is better)`,
       level: 2,
-      blocks: c.addTable(metricTable(c.tableId(t.metric.key), t, c.s, t.ranks)),
+      blocks: c.addTable(metricTable(c.tableId(t.metric.key), t, c.s, t.ranks, c.input.planned, c.input.datasets)),
     }));
 }
 
@@ -644,7 +719,7 @@ function wilcoxonSection(c: ReportContext): Section[] {
 function extraSections(c: ReportContext): Promise<Section[]> {
   return extraStatisticsSections({
     comparison: c.comparison,
-    rows: c.input.rows,
+    rows: c.statRows,
     seed: c.input.settings['seed'] ?? '',
     tableId: c.tableId,
     figureId: c.figureId,
@@ -659,7 +734,7 @@ async function scatterSection(c: ReportContext): Promise<Section[]> {
   if (!c.s.scatter || !comparison.pairs.length) return [];
   const b: Block[] = [];
   for (const m of comparison.metrics) {
-    const means = meanByDataset(c.input.rows, m.metric, undefined);
+    const means = meanByDataset(c.statRows, m.metric, undefined);
     for (const [a, bb] of comparison.pairs) {
       const pts = [...means.entries()].flatMap(([d, mm]) => {
         const va = mm.get(a);
@@ -719,7 +794,7 @@ async function sweepSections(c: ReportContext): Promise<Section[]> {
     const b: Block[] = [];
     for (const key of metricKeys) {
       const metric = metricDef(key);
-      const means = meanByDataset(c.input.rows, metric, c.digits);
+      const means = meanByDataset(c.statRows, metric, c.digits);
       const points: SweepPoint[] = [];
       const rows: TableRow[] = [];
       for (const sc of comparisons) {
@@ -958,11 +1033,28 @@ async function runBuilders(c: ReportContext, builders: readonly SectionBuilder[]
   return sections;
 }
 
+/**
+ * The table with its datasets in the spec's order (those the order does not name after them, by name); the
+ * averages and ranks are the table's own, computed in name order, so the order changes no number.
+ */
+export function inDatasetOrder(t: SummaryTable, order: readonly string[] | undefined): SummaryTable {
+  if (!order) return t;
+  const at = new Map(order.map((d, i) => [d, i]));
+  const idx = [...t.datasets.keys()].sort((a, b) => {
+    const x = at.get(t.datasets[a]!) ?? Infinity;
+    const y = at.get(t.datasets[b]!) ?? Infinity;
+    return x !== y ? x - y : a - b;
+  });
+  return { ...t, datasets: idx.map((i) => t.datasets[i]!), cells: idx.map((i) => t.cells[i]!) };
+}
+
 export async function buildReport(input: ReportInput): Promise<ReportDoc> {
   const s = input.compare;
   const labels = input.methods.map((m) => m.label);
   const digits = s.digits ?? undefined;
-  const comparison = compareResults(input.rows, labels, s);
+  const comparison = compareResults(input.rows, labels, s, input.planned);
+  const partial = partialGroups(input.rows, input.planned);
+  const statRows = partial.size ? input.rows.filter((r) => !partial.has(`${r.dataset}\u0000${r.method}`)) : input.rows;
   const tables: Table[] = [];
   const figures: Figure[] = [];
   const c: ReportContext = {
@@ -971,10 +1063,15 @@ export async function buildReport(input: ReportInput): Promise<ReportDoc> {
     labels,
     digits,
     comparison,
-    summaries: REPORT_METRICS.map(
-      (m) => comparison.metrics.find((x) => x.metric.key === m.key)?.table ?? summarize(input.rows, labels, m, digits),
+    statRows,
+    summaries: REPORT_METRICS.map((m) =>
+      inDatasetOrder(
+        comparison.metrics.find((x) => x.metric.key === m.key)?.table ??
+          summarize(input.rows, labels, m, digits, input.planned),
+        input.datasets,
+      ),
     ),
-    references: input.reference.map((r) => evaluateReference(r, input.rows, labels, s, input.structureInfo)),
+    references: input.reference.map((r) => evaluateReference(r, statRows, labels, s, input.structureInfo)),
     tableId: uniqueIds(),
     figureId: uniqueIds(),
     tables,

@@ -108,9 +108,9 @@ export function isClaimsHeader(header: readonly string[]): boolean {
 /** jobs.structure_info of an experiment's finished jobs, parsed, by job key. */
 export async function loadStructureInfo(
   store: ResultStore,
-  experiment: string,
+  keys: readonly string[],
 ): Promise<Map<string, Record<string, unknown>>> {
-  const rows = await store.structureInfo(experiment);
+  const rows = await store.structureInfoOf(keys);
   const out = new Map<string, Record<string, unknown>>();
   for (const r of rows) {
     try {

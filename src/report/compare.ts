@@ -14,7 +14,15 @@ import { signTest, winDrawLoss, type SignTestResult, type WinDrawLossResult } fr
 import { roundDecimals } from '../stats/validate.js';
 import { wilcoxonSignedRank, type WilcoxonResult } from '../stats/wilcoxon.js';
 import type { CompareMetric, CompareSpec } from '../spec/report-sections.js';
-import { hasValue, REPORT_METRICS, summarize, type MetricDef, type SummaryTable } from './summary.js';
+import {
+  hasValue,
+  isPartial,
+  REPORT_METRICS,
+  summarize,
+  type MetricDef,
+  type PlannedFolds,
+  type SummaryTable,
+} from './summary.js';
 
 export interface PairComparison {
   /** Method labels; W/D/L counts are those of `a` against `b`. */
@@ -85,13 +93,18 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * @param planned folds the spec's plan has per dataset × method: a dataset × method with fewer finished
+ *   folds is left out of every test (summary.ts hasValue) and named in the notes.
+ */
 export function compareResults(
   rows: readonly ResultRow[],
   methodOrder: readonly string[],
   settings: CompareSpec,
+  planned?: PlannedFolds,
 ): Comparison {
   const digits = settings.digits ?? undefined;
-  const tables = settings.metrics.map((k) => summarize(rows, methodOrder, metricDef(k), digits));
+  const tables = settings.metrics.map((k) => summarize(rows, methodOrder, metricDef(k), digits, planned));
   const methods = tables[0]?.methods ?? [];
 
   // The control: given, or the best mean rank on the first metric.
@@ -155,6 +168,17 @@ function compareMetric(
       `${metric.title}: ${unrecorded} of ${rows.length} jobs have no value (stored before bnclab recorded this metric) and are left out; run the spec into a fresh database (--db) to include them.`,
     );
   }
+  const partial: string[] = [];
+  table.datasets.forEach((d, i) =>
+    table.cells[i]!.forEach((c, j) => {
+      if (isPartial(c)) partial.push(`${table.methods[j]} on ${d} (${c!.n} of ${c!.planned} folds)`);
+    }),
+  );
+  if (partial.length > 0) {
+    notes.push(
+      `${metric.title}: ${partial.length} dataset × method cell${partial.length > 1 ? 's have' : ' has'} fewer finished folds than the plan (jobs failed or not run yet), so ${partial.length > 1 ? 'their means are' : 'its mean is'} over other test rows than the other methods'; those datasets are left out of this metric's averages, ranks and tests for the methods concerned: ${partial.join('; ')}.`,
+    );
+  }
   const { datasets, values, meanRanks } = completeMatrix(table, digits);
   const k = table.methods.length;
   const N = datasets.length;
@@ -193,17 +217,20 @@ function compareMetric(
     }
   }
 
-  // Pairs use every dataset on which both methods have results (not only the complete ones).
+  // Pairs use every dataset on which both methods have results (not only the complete ones): a value over
+  // all planned folds and defined on each (hasValue), as in the rank tests.
   const byDataset = foldValues(rows, metric.key);
   const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / v.length;
   const raw = pairs.map(([a, b]) => {
     const ds: string[] = [];
     const xa: number[] = [];
     const xb: number[] = [];
-    for (const d of table.datasets) {
+    const ja = table.methods.indexOf(a);
+    const jb = table.methods.indexOf(b);
+    for (const [i, d] of table.datasets.entries()) {
       const va = byDataset.get(d)?.get(a);
       const vb = byDataset.get(d)?.get(b);
-      if (va && vb) {
+      if (va && vb && hasValue(table.cells[i]![ja]) && hasValue(table.cells[i]![jb])) {
         ds.push(d);
         xa.push(roundDecimals(mean(va), digits));
         xb.push(roundDecimals(mean(vb), digits));

@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
-import { specHash } from '../spec/plan.js';
-import { ResultStore, type ResultRow } from '../store/db.js';
+import { buildPlan, specHash, type Plan } from '../spec/plan.js';
+import { ResultStore, type JobRef, type ResultRow } from '../store/db.js';
 import { defaultDbPath } from '../store/location.js';
 import { UserError } from '../util/errors.js';
 import { closest } from '../util/text.js';
@@ -36,6 +36,23 @@ export interface ReportOptions {
   readonly spec?: ExperimentSpec;
   /** The results database, already open (by `run`); the caller closes it. */
   readonly store?: ResultStore;
+  /** The spec's plan, already built (by `run`): its jobs are what the report shows. */
+  readonly plan?: Plan;
+}
+
+/** The jobs of a plan as the spec names them (dataset name, method label). */
+export function planJobRefs(plan: Plan): JobRef[] {
+  return plan.jobs.map((j) => ({ key: j.key, dataset: j.dataset.handle.name, method: j.method.label }));
+}
+
+/** Planned folds (repeat × fold jobs) per dataset × method, keyed `dataset\0method`. */
+export function plannedFolds(jobs: readonly JobRef[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const j of jobs) {
+    const k = `${j.dataset}\u0000${j.method}`;
+    out.set(k, (out.get(k) ?? 0) + 1);
+  }
+  return out;
 }
 
 export interface ReportFiles {
@@ -79,13 +96,17 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   const labels = spec.methods.map((m) => m.label);
   const compare = applyOverrides(spec.compare, labels, opts);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
+  // The report shows what this spec asks for: its plan's jobs, found by key (whichever spec of this name, or
+  // other experiment in the database, ran them), named as this spec names them. A spec run in phases under
+  // one name, or a subset of it run last, hides nothing from the report of the whole spec.
+  const plan = opts.plan ?? buildPlan(spec);
+  const jobs = planJobRefs(plan);
   const store = opts.store ?? (await ResultStore.open(dbPath, { readOnly: true }));
   let input: ReportInput;
   try {
-    const rows = await store.results(spec.name);
-    const failed = await store.failedJobs(spec.name);
-    const summary = await store.jobSummary(spec.name);
-    const expectedJobs = summary.reduce((a, s) => a + s.n, 0);
+    const rows = await store.resultsOf(spec.name, jobs);
+    const failed = await store.failedJobsOf(jobs);
+    const expectedJobs = jobs.length;
     let curveRows: Map<string, ResultRow[]> | undefined;
     if (compare.learningCurve) {
       curveRows = new Map();
@@ -114,6 +135,8 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
         database: dbPath,
       },
       methods: spec.methods,
+      datasets: plan.datasets.map((d) => d.handle.name),
+      planned: plannedFolds(jobs),
       rows,
       expectedJobs,
       failed,
@@ -122,8 +145,16 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       curveRows,
       // Structure diagnostics are read only when the report tabulates them or a reference file may use them.
       structureInfo:
-        spec.reference.length || compare.diagnostics.length ? await loadStructureInfo(store, spec.name) : undefined,
-      arcs: await loadArcs(store, spec.name),
+        spec.reference.length || compare.diagnostics.length
+          ? await loadStructureInfo(
+              store,
+              jobs.map((j) => j.key),
+            )
+          : undefined,
+      arcs: await loadArcs(
+        store,
+        jobs.map((j) => j.key),
+      ),
     };
   } finally {
     if (!opts.store) store.close();
@@ -137,12 +168,16 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
  * autorank, pandas) see only datasets; the averages and ranks are in renderSummaryCsv.
  */
 export function renderLongCsv(tables: readonly SummaryTable[]): string {
-  const out = ['metric,dataset,method,mean,sd,folds'];
+  // mean and sd are empty where the metric is undefined on some fold (no mean); folds < planned_folds marks a
+  // dataset × method with jobs failed or not run yet (planned_folds empty when the plan is not known).
+  const out = ['metric,dataset,method,mean,sd,folds,planned_folds'];
+  const num = (x: number): string => (Number.isFinite(x) ? String(x) : '');
   for (const t of tables) {
     t.datasets.forEach((d, i) =>
       t.methods.forEach((m, j) => {
         const c = t.cells[i]![j];
-        if (c) out.push([t.metric.key, csvField(d), csvField(m), c.mean, c.sd, c.n].join(','));
+        if (c)
+          out.push([t.metric.key, csvField(d), csvField(m), num(c.mean), num(c.sd), c.n, c.planned ?? ''].join(','));
       }),
     );
   }
@@ -160,10 +195,10 @@ export function renderSummaryCsv(tables: readonly SummaryTable[]): string {
   return out.join('\n') + '\n';
 }
 
-/** The learned arcs of the experiment's finished jobs, by job key. */
-async function loadArcs(store: ResultStore, experiment: string): Promise<Map<string, [string, string][]>> {
+/** The learned arcs of the given jobs, by job key. */
+async function loadArcs(store: ResultStore, keys: readonly string[]): Promise<Map<string, [string, string][]>> {
   const out = new Map<string, [string, string][]>();
-  const rows = await store.learnedArcs(experiment);
+  const rows = await store.learnedArcsOf(keys);
   for (const r of rows) {
     const k = String(r['job_key']);
     let a = out.get(k);

@@ -29,7 +29,12 @@ export const REPORT_METRICS: readonly MetricDef[] = [
 export interface Cell {
   readonly mean: number;
   readonly sd: number;
+  /** Folds (repeat × fold jobs) with a value. */
   readonly n: number;
+  /** Folds the spec's plan has for this dataset × method; absent when the plan is not known. */
+  readonly planned?: number;
+  /** Folds on which the metric is undefined (NaN), when there are any: the mean is then NaN. */
+  readonly undefinedFolds?: number;
 }
 
 export interface SummaryTable {
@@ -54,6 +59,7 @@ export function summarize(
   methodOrder: readonly string[],
   metric: MetricDef,
   rankDigits?: number,
+  planned?: PlannedFolds,
 ): SummaryTable {
   // Jobs stored before a metric existed have NULL for it: they are left out, never read as 0.
   rows = rows.filter((r) => r[metric.key] !== null && r[metric.key] !== undefined);
@@ -70,7 +76,8 @@ export function summarize(
   const cells = datasets.map((d) =>
     methods.map((m) => {
       const v = groups.get(`${d}\u0000${m}`);
-      return v ? meanSd(v) : undefined;
+      const p = planned?.get(`${d}\u0000${m}`);
+      return v ? { ...meanSd(v), ...(p !== undefined ? { planned: p } : {}) } : undefined;
     }),
   );
   const complete = cells.filter((row) => row.every(hasValue)) as Cell[][];
@@ -87,19 +94,50 @@ export function summarize(
 }
 
 /**
- * A cell that counts towards averages, ranks and tests: a job finished and its mean is a number. A mean is
- * NaN where the metric is undefined on some fold (e.g. AUC when a test fold lacks a class); such a dataset
- * is left out of that metric's comparison like one with a missing job, not passed on to the tests as NaN.
+ * A cell that counts towards averages, ranks and tests: a job finished and its mean is a number, over every
+ * fold the plan has. A mean is NaN where the metric is undefined on some fold (e.g. AUC when a test fold
+ * lacks a class); such a dataset is left out of that metric's comparison like one with a missing job, not
+ * passed on to the tests as NaN. A cell with fewer folds than planned (jobs failed or not run yet) is left out
+ * the same way: its mean is over other test rows than the other methods' means, so comparing them would
+ * compare different data without saying so.
  */
 export function hasValue(c: Cell | undefined): c is Cell {
-  return c !== undefined && Number.isFinite(c.mean);
+  return c !== undefined && Number.isFinite(c.mean) && !isPartial(c);
+}
+
+/** Fewer folds finished than the plan has (failed or not run yet). */
+export function isPartial(c: Cell | undefined): boolean {
+  return c !== undefined && c.planned !== undefined && c.n < c.planned;
+}
+
+/** Planned folds per dataset × method, keyed `dataset\0method`. */
+export type PlannedFolds = ReadonlyMap<string, number>;
+
+/**
+ * The dataset × method groups (`dataset\0method`) of `rows` with fewer rows than planned: jobs failed or not
+ * run yet. Groups the plan does not list are not partial (nothing to compare with).
+ */
+export function partialGroups(rows: readonly ResultRow[], planned: PlannedFolds | undefined): Set<string> {
+  const out = new Set<string>();
+  if (!planned) return out;
+  const n = new Map<string, number>();
+  for (const r of rows) {
+    const k = `${r.dataset}\u0000${r.method}`;
+    n.set(k, (n.get(k) ?? 0) + 1);
+  }
+  for (const [k, c] of n) {
+    const p = planned.get(k);
+    if (p !== undefined && c < p) out.add(k);
+  }
+  return out;
 }
 
 function meanSd(v: number[]): Cell {
   const n = v.length;
   const mean = v.reduce((a, b) => a + b, 0) / n;
   const sd = n > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 0;
-  return { mean, sd, n };
+  const undefinedFolds = v.filter((x) => !Number.isFinite(x)).length;
+  return { mean, sd, n, ...(undefinedFolds > 0 ? { undefinedFolds } : {}) };
 }
 
 /** Rows grouped per dataset × method (in order of first appearance), each group in (repeat, fold) order. */

@@ -95,6 +95,9 @@ const TEX_TEXT: Record<string, string> = {
   '–': '--',
   '—': '---',
   '…': '\\ldots{}',
+  // The per-dataset tables' footnote marks (fewer folds than planned; a metric undefined on a fold).
+  '†': '\\textdagger{}',
+  '‡': '\\textdaggerdbl{}',
 };
 
 /** Characters typeset in math mode; consecutive ones share one $…$. */

@@ -47,6 +47,8 @@ export interface RunSummary {
   readonly experiment: string;
   /** The spec as loaded and checked for this run (the report reuses it). */
   readonly spec: ExperimentSpec;
+  /** The spec's plan (the report and check read its jobs' results). */
+  readonly plan: Plan;
   readonly dbPath: string;
   readonly total: number;
   readonly alreadyDone: number;
@@ -255,6 +257,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     return {
       experiment: spec.name,
       spec,
+      plan,
       dbPath,
       total: jobs.length,
       alreadyDone,

@@ -30,6 +30,13 @@ export interface JobRow {
   readonly method: string;
 }
 
+/** A planned job as a spec names it: its key, the dataset name and the method label. */
+export interface JobRef {
+  readonly key: string;
+  readonly dataset: string;
+  readonly method: string;
+}
+
 export interface JobMetrics {
   readonly accuracy: number;
   readonly zero_one_loss: number;
@@ -247,7 +254,10 @@ export class ResultStore {
     );
   }
 
-  /** Replace the experiment's record of its datasets (names, class labels and attribute names in order). */
+  /**
+   * Record the experiment's datasets (names, class labels and attribute names in order): added to those of
+   * earlier runs, a dataset already recorded under this name updated (as registerJobs adds jobs).
+   */
   async saveExperimentDatasets(
     experiment: string,
     datasets: readonly {
@@ -260,10 +270,9 @@ export class ResultStore {
   ): Promise<void> {
     await this.conn.run('BEGIN TRANSACTION');
     try {
-      await this.conn.run(`DELETE FROM experiment_datasets WHERE experiment = $1`, [experiment], [VARCHAR]);
       for (const d of datasets) {
         await this.conn.run(
-          `INSERT INTO experiment_datasets VALUES ($1, $2, $3, $4, $5, $6)`,
+          `INSERT OR REPLACE INTO experiment_datasets VALUES ($1, $2, $3, $4, $5, $6)`,
           [experiment, d.name, d.hash, d.classColumn, listValue([...d.classLabels]), listValue([...d.attributeNames])],
           [VARCHAR, VARCHAR, VARCHAR, VARCHAR, LIST(VARCHAR), LIST(VARCHAR)],
         );
@@ -368,9 +377,14 @@ export class ResultStore {
       app.closeSync();
       appE.closeSync();
       await this.conn.run(`INSERT INTO jobs SELECT * FROM new_jobs ON CONFLICT (job_key) DO NOTHING`);
-      // The experiment's job list is exactly this plan: a shrunk spec forgets jobs it no longer names.
-      await this.conn.run(`DELETE FROM experiment_jobs WHERE experiment = $1`, [experiment], [VARCHAR]);
-      await this.conn.run(`INSERT INTO experiment_jobs SELECT * FROM new_experiment_jobs`);
+      // Registration adds this plan's jobs to the experiment's list and forgets none: a spec run in phases
+      // (the cheap datasets first, under the same name) must not hide the results of the earlier phases.
+      // What a report, status or check shows is the plan of the spec it is given (resultsOf and friends),
+      // not this list; the list says which jobs any spec of this name has registered (the results view).
+      await this.conn.run(
+        `INSERT INTO experiment_jobs SELECT * FROM new_experiment_jobs
+         ON CONFLICT (experiment, job_key) DO UPDATE SET method = excluded.method, dataset = excluded.dataset`,
+      );
       await this.conn.run('COMMIT');
     } catch (e) {
       await this.rollbackKeeping(e);
@@ -588,6 +602,103 @@ export class ResultStore {
     )) as unknown as ResultRow[];
   }
 
+  /**
+   * The finished jobs among `jobs` (a spec's plan), whichever experiment registered them, named as the plan
+   * names them: what `report <spec>` and `check` show. Ordered as results() orders them (dataset, method,
+   * repeat, fold, by code point), so the statistics see the rows in the same order.
+   */
+  async resultsOf(experiment: string, jobs: readonly JobRef[]): Promise<ResultRow[]> {
+    const byKey = refsByKey(jobs);
+    const has = new Set(
+      (
+        await this.query(
+          `SELECT column_name FROM information_schema.columns WHERE table_name = 'job_metrics' AND table_schema = 'main'`,
+        )
+      ).map((r) => String(r['column_name'])),
+    );
+    // A database opened read-only keeps the schema it was written with; metrics it predates read as NULL.
+    const added = (
+      [
+        ['n_feature_arcs', 'INTEGER'],
+        ['auc', 'DOUBLE'],
+        ['auc_ovr', 'DOUBLE'],
+        ['brier', 'DOUBLE'],
+        ['balanced_accuracy', 'DOUBLE'],
+        ['macro_f1', 'DOUBLE'],
+      ] as const
+    ).map(([c, t]) => (has.has(c) ? `m.${c}` : `NULL::${t} AS ${c}`));
+    const rows = await this.queryKeys(
+      `SELECT j.job_key, j.structure, j.estimator, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
+              m.n_train, m.n_test, m.n_arcs, j.train_ms, j.predict_ms, ${added.join(', ')}
+       FROM jobs j JOIN job_metrics m USING (job_key) JOIN (SELECT unnest($1) AS job_key) k USING (job_key)
+       WHERE j.status = 'done'`,
+      [...byKey.keys()],
+    );
+    const out = rows.map((r) => {
+      const ref = byKey.get(String(r['job_key']))!;
+      return { experiment, ...r, dataset: ref.dataset, method: ref.method } as unknown as ResultRow;
+    });
+    return out.sort(
+      (a, b) =>
+        codeOrder(a.dataset, b.dataset) || codeOrder(a.method, b.method) || a.repeat - b.repeat || a.fold - b.fold,
+    );
+  }
+
+  /** The failed jobs among `jobs` (a spec's plan) with their error, named as the plan names them. */
+  async failedJobsOf(
+    jobs: readonly JobRef[],
+  ): Promise<{ job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[]> {
+    const byKey = refsByKey(jobs);
+    const rows = await this.queryKeys(
+      `SELECT j.job_key, j."repeat", j.fold, j.error FROM jobs j JOIN (SELECT unnest($1) AS job_key) k USING (job_key)
+       WHERE j.status = 'error'`,
+      [...byKey.keys()],
+    );
+    return rows
+      .map((r) => {
+        const ref = byKey.get(String(r['job_key']))!;
+        return {
+          job_key: String(r['job_key']),
+          dataset: ref.dataset,
+          method: ref.method,
+          repeat: Number(r['repeat']),
+          fold: Number(r['fold']),
+          error: String(r['error']),
+        };
+      })
+      .sort(
+        (a, b) =>
+          codeOrder(a.dataset, b.dataset) || codeOrder(a.method, b.method) || a.repeat - b.repeat || a.fold - b.fold,
+      );
+  }
+
+  /** jobs.structure_info (JSON text) of the finished jobs among `keys` that stored one. */
+  async structureInfoOf(keys: readonly string[]): Promise<{ job_key: string; structure_info: string }[]> {
+    return (await this.queryKeys(
+      `SELECT j.job_key, j.structure_info FROM jobs j JOIN (SELECT unnest($1) AS job_key) k USING (job_key)
+       WHERE j.status = 'done' AND j.structure_info IS NOT NULL`,
+      [...new Set(keys)],
+    )) as { job_key: string; structure_info: string }[];
+  }
+
+  /** The learned arcs (parent → child) of the jobs among `keys`. */
+  async learnedArcsOf(keys: readonly string[]): Promise<{ job_key: string; parent: string; child: string }[]> {
+    return (await this.queryKeys(
+      `SELECT s.job_key, s.parent, s.child FROM structures s JOIN (SELECT unnest($1) AS job_key) k USING (job_key)`,
+      [...new Set(keys)],
+    )) as { job_key: string; parent: string; child: string }[];
+  }
+
+  /** A read query whose one parameter $1 is a list of job keys (a join against it, not a text IN list). */
+  private async queryKeys(sql: string, keys: readonly string[]): Promise<Record<string, unknown>[]> {
+    const r = await this.conn.runAndReadAll(sql, [listValue([...keys])], [VARCHAR_LIST]);
+    return r.getRowObjectsJS().map((row) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'bigint' ? Number(v) : v;
+      return out;
+    });
+  }
+
   /** Jobs of an experiment with their status and error, for summaries. */
   async jobSummary(experiment: string): Promise<{ status: string; n: number }[]> {
     return (await this.query(
@@ -638,6 +749,18 @@ export class ResultStore {
 const DOUBLE_LIST = LIST(DOUBLE);
 const INTEGER_MATRIX = LIST(LIST(INTEGER));
 const VARCHAR_LIST = LIST(VARCHAR);
+
+/** Job refs by key (a key planned twice is one job: the first name wins, as the plan runs it once). */
+function refsByKey(jobs: readonly JobRef[]): Map<string, JobRef> {
+  const out = new Map<string, JobRef>();
+  for (const j of jobs) if (!out.has(j.key)) out.set(j.key, j);
+  return out;
+}
+
+/** Code-point order, as DuckDB's ORDER BY sorts VARCHAR (not localeCompare). */
+function codeOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /** A SQL string literal (COPY takes no bound parameters). */
 function sqlString(s: string): string {

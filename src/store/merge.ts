@@ -13,7 +13,8 @@
  *     outcome rows: for each job taken, the target's rows are replaced by the shard's.
  *   - experiment_jobs (membership) and tables without job_key (experiments, datasets, splits, folds, …):
  *     rows the target lacks are inserted (by primary key where the table has one, else by whole row).
- * The experiment rows must agree on spec hash and bnclab version unless forced.
+ * The experiment rows must agree on the bnclab version unless forced; another spec hash under the same name
+ * (a spec run in phases) merges with a note, since reports are driven by the spec they are given.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -267,7 +268,7 @@ async function mergeOne(
   }
 }
 
-/** The shard's experiments must be the target's: same spec hash and bnclab version (unless forced). */
+/** The shard's experiments must have the target's bnclab version (unless forced); another spec hash is a note. */
 async function checkExperiments(
   conn: DuckDBConnection,
   shardPath: string,
@@ -281,12 +282,18 @@ async function checkExperiments(
      WHERE s.spec_hash IS DISTINCT FROM t.spec_hash OR s.bnclab_version IS DISTINCT FROM t.bnclab_version`,
   );
   for (const d of diffs) {
-    const what =
-      d['s_hash'] !== d['t_hash']
-        ? `spec hash ${String(d['s_hash']).slice(0, 12)} differs from the target's ${String(d['t_hash']).slice(0, 12)} (a different spec)`
-        : `bnclab version ${String(d['s_version'])} differs from the target's ${String(d['t_version'])}`;
-    const line = `${shardPath}: experiment '${String(d['name'])}': ${what}`;
-    if (!opts.force) throw new UserError(`${line}; refusing to merge (--force to merge anyway)`);
-    warnings.push(`${line}; merged because of --force`);
+    const name = String(d['name']);
+    if (d['s_version'] !== d['t_version']) {
+      const line = `${shardPath}: experiment '${name}': bnclab version ${String(d['s_version'])} differs from the target's ${String(d['t_version'])}`;
+      if (!opts.force) throw new UserError(`${line}; refusing to merge (--force to merge anyway)`);
+      warnings.push(`${line}; merged because of --force`);
+    } else {
+      // Another spec under the same name (a phase of a spec run in parts, say): jobs merge by content key,
+      // membership only grows, and `report <spec>` shows the jobs of the spec it is given, so nothing of
+      // either spec is lost or mixed into the other's report. The target keeps its spec text.
+      warnings.push(
+        `experiment '${name}': spec hash ${String(d['s_hash']).slice(0, 12)} differs from the target's ${String(d['t_hash']).slice(0, 12)} (another spec under this name): its jobs are added by key; 'bnclab report <spec>' shows the jobs of the spec it is given`,
+      );
+    }
   }
 }

@@ -6,7 +6,7 @@ export const mergeCommand: Command = {
   usage: 'bnclab merge <into.duckdb> <shard.duckdb>... [--force]',
   options: { force: { type: 'boolean' }, quiet: { type: 'boolean' } },
   help: `Options:
-  --force   merge shards whose experiment has a different spec hash or bnclab version, and on a conflict
+  --force   merge shards whose experiment has a different bnclab version, and on a conflict
             (the same job done in both with different metrics) keep the target's result and go on
   --quiet   print only the totals
 
@@ -14,7 +14,9 @@ Each shard is merged in one transaction: a refused or failed shard changes nothi
 shard twice adds nothing. Finished jobs (done, or failed with their error) are taken from a shard when the
 target does not have them done; a failure never replaces a done job. A conflict means nondeterminism: the
 merge stops naming the jobs (exit 1). Every table and column of the shards merges, also ones this version
-does not know. <into.duckdb> is created when missing.`,
+does not know. <into.duckdb> is created when missing. A shard of another spec under the same experiment name
+(a spec run in phases) merges with a note: jobs are keyed by content, and 'bnclab report <spec>' shows the
+jobs of the spec it is given.`,
   async run(pos, v) {
     if (pos.length < 2) throw new UserError(`usage: ${this.usage}`);
     const [into, ...shards] = pos as [string, ...string[]];

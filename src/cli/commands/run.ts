@@ -104,7 +104,12 @@ async function afterRun(
     const { writeExperimentReport } = await import('../../report/index.js');
     let r;
     try {
-      r = await writeExperimentReport(spec, { db: summary.dbPath, spec: summary.spec, store: summary.store });
+      r = await writeExperimentReport(spec, {
+        db: summary.dbPath,
+        spec: summary.spec,
+        plan: summary.plan,
+        store: summary.store,
+      });
     } catch (e) {
       // The results are stored; only the report is missing. Say so, and how to retry it alone.
       const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
