@@ -27,7 +27,7 @@ estimators: [dirichlet]
 compare: { metrics: [accuracy], tests: [friedman, wilcoxon, sign] }
 `;
 
-/** Datasets of report.csv's accuracy rows, in file order, with their folds and planned folds. */
+/** report.csv's accuracy rows in file order: dataset, method, folds and planned folds (`folds/planned`). */
 function reportRows(dir: string): string[] {
   const csv = readCsv(readFileSync(join(dir, 'report.csv'), 'utf8'), 'report.csv');
   return csv.records
