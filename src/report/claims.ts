@@ -105,7 +105,7 @@ export function isClaimsHeader(header: readonly string[]): boolean {
   return CLAIM_COLUMNS.every((c) => header.includes(c));
 }
 
-/** jobs.structure_info of an experiment's finished jobs, parsed, by job key. */
+/** jobs.structure_info of the given finished jobs (a spec's plan), parsed, by job key. */
 export async function loadStructureInfo(
   store: ResultStore,
   keys: readonly string[],

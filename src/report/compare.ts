@@ -176,7 +176,7 @@ function compareMetric(
   );
   if (partial.length > 0) {
     notes.push(
-      `${metric.title}: ${partial.length} dataset × method cell${partial.length > 1 ? 's have' : ' has'} fewer finished folds than the plan (jobs failed or not run yet), so ${partial.length > 1 ? 'their means are' : 'its mean is'} over other test rows than the other methods'; those datasets are left out of this metric's averages, ranks and tests for the methods concerned: ${partial.join('; ')}.`,
+      `${metric.title}: ${partial.length} dataset × method cell${partial.length > 1 ? 's have' : ' has'} fewer finished folds than the plan (jobs failed or not run yet), so ${partial.length > 1 ? 'their means are' : 'its mean is'} over other test rows than the other methods'; those datasets are left out of this metric's averages and rank tests, and of the pairwise tests of the methods concerned: ${partial.join('; ')}.`,
     );
   }
   const { datasets, values, meanRanks } = completeMatrix(table, digits);

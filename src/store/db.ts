@@ -577,6 +577,10 @@ export class ResultStore {
     return r.rowsChanged;
   }
 
+  /**
+   * Every finished job registered under the experiment's name, by any spec of that name (the learning curve's
+   * other experiments; a spec's own report reads resultsOf its plan).
+   */
   async results(experiment: string): Promise<ResultRow[]> {
     // A database opened read-only keeps the view it was written with; metrics it predates read as NULL.
     const has = new Set(
@@ -697,42 +701,6 @@ export class ResultStore {
       for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'bigint' ? Number(v) : v;
       return out;
     });
-  }
-
-  /** Jobs of an experiment with their status and error, for summaries. */
-  async jobSummary(experiment: string): Promise<{ status: string; n: number }[]> {
-    return (await this.query(
-      `SELECT j.status, count(*)::INTEGER AS n FROM jobs j JOIN experiment_jobs e USING (job_key)
-       WHERE e.experiment = $1 GROUP BY j.status ORDER BY j.status`,
-      [experiment],
-    )) as { status: string; n: number }[];
-  }
-
-  async failedJobs(
-    experiment: string,
-  ): Promise<{ job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[]> {
-    return (await this.query(
-      `SELECT j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j."repeat", j.fold, j.error FROM jobs j JOIN experiment_jobs e USING (job_key)
-       WHERE e.experiment = $1 AND j.status = 'error' ORDER BY j.dataset, e.method, j."repeat", j.fold`,
-      [experiment],
-    )) as { job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[];
-  }
-
-  /** jobs.structure_info (JSON text) of an experiment's finished jobs that stored one. */
-  async structureInfo(experiment: string): Promise<{ job_key: string; structure_info: string }[]> {
-    return (await this.query(
-      `SELECT j.job_key, j.structure_info FROM jobs j JOIN experiment_jobs e USING (job_key)
-       WHERE e.experiment = $1 AND j.status = 'done' AND j.structure_info IS NOT NULL`,
-      [experiment],
-    )) as { job_key: string; structure_info: string }[];
-  }
-
-  /** The learned arcs (parent → child) of an experiment's jobs. */
-  async learnedArcs(experiment: string): Promise<{ job_key: string; parent: string; child: string }[]> {
-    return (await this.query(
-      `SELECT s.job_key, s.parent, s.child FROM structures s JOIN experiment_jobs e USING (job_key) WHERE e.experiment = $1`,
-      [experiment],
-    )) as { job_key: string; parent: string; child: string }[];
   }
 
   /** Parameterized read query returning plain objects (numbers as JS numbers). */
