@@ -5,6 +5,9 @@
  * every statistic stays what it was in name order.
  */
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildReport, PARTIAL_MARK, UNDEFINED_MARK, type ReportDoc } from '../../src/report/build.js';
 import { renderLongCsv } from '../../src/report/index.js';
 import { renderHtml, renderMarkdown } from '../../src/report/render.js';
@@ -84,6 +87,31 @@ describe('cells with fewer folds than planned', () => {
     // Without a plan nothing is known to be partial: b on d2 counts (its 2 folds), as before.
     const old = await report(false);
     expect(old.comparison.metrics[0]!.datasets).toEqual(['d1', 'd2', 'd3', 'd5']);
+  });
+});
+
+describe('claims of a reference file', () => {
+  it('see no value for a method on a dataset where it has fewer folds than planned', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bnclab-partial-')), 'claims.csv');
+    writeFileSync(
+      file,
+      'id,kind,metric,method_a,relation,method_b,dataset,value,source,note\n' +
+        'p1,cell,accuracy,b,,,d2,0.81,,\n' +
+        'p2,cell,accuracy,a,,,d2,0.61,,\n',
+    );
+    const reference = [{ file, path: 'claims.csv', title: null, methods: {}, datasets: {}, scale: 1, tolerance: 0.01 }];
+    const doc = await buildReport(reportInput(rows(), METHODS, { planned, datasets: SPEC_ORDER, reference }));
+    const claims = doc.references[0]!;
+    if (claims.kind !== 'claims') throw new Error(`expected claims, got ${claims.kind}`);
+    const byId = new Map(claims.claims.map((c) => [c.id, c]));
+    expect(byId.get('p1')!.verdict).toBe('not evaluable');
+    expect(byId.get('p1')!.reason).toContain('b has no');
+    expect(byId.get('p2')!.verdict).not.toBe('not evaluable');
+    // Without the plan the claim reads b's 2 folds.
+    const old = await buildReport(reportInput(rows(), METHODS, { reference }));
+    const oldClaims = old.references[0]!;
+    if (oldClaims.kind !== 'claims') throw new Error('expected claims');
+    expect(oldClaims.claims[0]!.verdict).not.toBe('not evaluable');
   });
 });
 
