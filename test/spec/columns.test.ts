@@ -75,13 +75,13 @@ describe('class column and column types of a user file', () => {
     expect(new Set(plain.jobs.map((j) => j.key))).not.toEqual(new Set(declared.jobs.map((j) => j.key)));
   });
 
-  it('lists every dataset that fails, and the numeric advice mentions declaring the column categorical', () => {
+  it("lists every dataset that fails, in the spec's order, and the numeric advice mentions declaring the column categorical", () => {
     const dir = tempDir();
     classFirst(dir);
     expect(() =>
       plan(dir, `  - cfirst.csv\n  - { file: ${BC}, name: bc }`, 'preprocessing: { discretize: none }\n'),
     ).toThrow(
-      /^2 datasets fail:\n {2}.*dataset bc: column 'deg-malig' is numeric; .*declare it in the dataset entry: \{file: \.\.\., categorical: \[deg-malig\]\}\n {2}.*dataset cfirst: column 'deg-malig' is numeric/,
+      /^2 datasets fail:\n {2}.*dataset cfirst: column 'deg-malig' is numeric; .*declare it in the dataset entry: \{file: \.\.\., categorical: \[deg-malig\]\}\n {2}.*dataset bc: column 'deg-malig' is numeric/,
     );
   });
 });
