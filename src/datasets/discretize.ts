@@ -39,7 +39,7 @@ export const DEFAULT_EQUAL_FREQUENCY_BINS = 10;
 export function fitDiscretizerCoded(
   ids: CodeColumn,
   distinct: Float64Array,
-  classes: Int32Array,
+  classes: CodeColumn,
   classCard: number,
   rows: ArrayLike<number>,
   method: DiscretizeMethod,
