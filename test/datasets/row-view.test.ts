@@ -68,11 +68,11 @@ describe('a preprocessor row view', () => {
       const { pre, rows, test } = fold('as-value', 7);
       const s = getStructure(structure)!;
       const e = getEstimator('dirichlet')!;
-      const fit = (d: DiscreteData) => {
+      const posteriors = (d: DiscreteData) => {
         const st = s.learn(d, withDefaults(s, {}), { rng: new Rng('a') });
         return e.fit(d, st, withDefaults(e, { alpha: 1 }), { rng: new Rng('b') }).posterior(test);
       };
-      expect(fit(pre.view(table, rows))).toEqual(fit(pre.transform(table, rows)));
+      expect(posteriors(pre.view(table, rows))).toEqual(posteriors(pre.transform(table, rows)));
     });
   }
 });
