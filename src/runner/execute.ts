@@ -193,7 +193,8 @@ function preparedFold(p: JobPayload) {
   // count through it, copied only for those that read the columns.
   const train = pre.view(table, pre.trainRows());
   const test = pre.transform(table, testIndex);
-  const bytes = foldBytes(train, test, trainIndex, testIndex);
+  // The view holds the training row numbers itself (counted in its bytes) unless rows were dropped.
+  const bytes = foldBytes(train, test, testIndex, ...(pre.trainRows() === trainIndex ? [] : [trainIndex]));
   const entry = { train, test, trainIndex, testIndex, preMs: performance.now() - t0, bytes };
   if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
   if (bytes <= FOLD_CACHE_BYTES) foldCache.set(cacheKey, entry);
