@@ -95,25 +95,30 @@ export function viewedData(meta: Omit<DiscreteData, 'n' | 'columns' | 'classColu
   const n = rows.length;
   const state: { view: RowView; columns?: CodeColumn[]; classColumn?: Int32Array } = { view };
   const d = { ...meta, n } as DiscreteData;
+  // Once built, each becomes a plain property: a learner that reads d.classColumn[r] row by row then pays
+  // no getter call per row.
   Object.defineProperty(d, 'columns', {
     enumerable: true,
+    configurable: true,
     get(): readonly CodeColumn[] {
-      state.columns ??= view.columns.map((col, a) => {
+      state.columns = view.columns.map((col, a) => {
         const out = codeColumn(meta.cards[a]!, n);
         for (let i = 0; i < n; i++) out[i] = col[rows[i]!]!;
         return out;
       });
+      Object.defineProperty(d, 'columns', { value: state.columns, enumerable: true });
       return state.columns;
     },
   });
   Object.defineProperty(d, 'classColumn', {
     enumerable: true,
+    configurable: true,
     get(): Int32Array {
-      if (!state.classColumn) {
-        state.classColumn = new Int32Array(n);
-        for (let i = 0; i < n; i++) state.classColumn[i] = view.classColumn[rows[i]!]!;
-      }
-      return state.classColumn;
+      const built = new Int32Array(n);
+      for (let i = 0; i < n; i++) built[i] = view.classColumn[rows[i]!]!;
+      state.classColumn = built;
+      Object.defineProperty(d, 'classColumn', { value: built, enumerable: true });
+      return built;
     },
   });
   rowViews.set(d, state);
