@@ -7,7 +7,7 @@
  * to a family's table only if the child and every parent are observed in it. Different families can
  * therefore be counted on different row subsets. The class is never missing.
  */
-import { MISSING, type CodeColumn, type DiscreteData } from './data.js';
+import { MISSING, rowViewOf, type CodeColumn, type DiscreteData, type RowView } from './data.js';
 import { UserError } from '../util/errors.js';
 
 /**
@@ -31,7 +31,7 @@ export interface FamilyCounts {
 
 /** Cardinality of node v (attribute card, or classCard for v === m). */
 export function nodeCard(data: DiscreteData, v: number): number {
-  const m = data.columns.length;
+  const m = data.cards.length;
   if (v === m) return data.classCard;
   if (!Number.isInteger(v) || v < 0 || v > m) throw new Error(`node ${v} out of range 0..${m}`);
   return data.cards[v]!;
@@ -39,7 +39,7 @@ export function nodeCard(data: DiscreteData, v: number): number {
 
 /** Column of node v (the class column for v === m). */
 export function nodeColumn(data: DiscreteData, v: number): CodeColumn {
-  const m = data.columns.length;
+  const m = data.cards.length;
   if (v === m) return data.classColumn;
   if (!Number.isInteger(v) || v < 0 || v > m) throw new Error(`node ${v} out of range 0..${m}`);
   return data.columns[v]!;
@@ -74,6 +74,11 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
     throw new Error(`familyCounts: family of node ${child} with parents [${parents.join(', ')}] needs ${cells} cells`);
   }
   const counts = new Float64Array(cells);
+  const view = rowViewOf(data);
+  if (view) {
+    countThroughView(view, counts, child, parents, parentCards, childCard);
+    return { counts, childCard, parentCards, configs };
+  }
   const x = nodeColumn(data, child);
   const n = data.n;
   // Specialised loops for the common family sizes; `(a | b) < 0` tests both codes for MISSING (-1) at once.
@@ -116,6 +121,67 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
     }
   }
   return { counts, childCard, parentCards, configs };
+}
+
+/**
+ * familyCounts' loops for a row view (see RowView): the same rows in the same order, each read as row
+ * rows[i] of the view's columns, so the counts are the same numbers as on the copied rows.
+ */
+function countThroughView(
+  view: RowView,
+  counts: Float64Array,
+  child: number,
+  parents: readonly number[],
+  parentCards: Int32Array,
+  childCard: number,
+): void {
+  const m = view.columns.length;
+  const col = (v: number): CodeColumn => (v === m ? view.classColumn : view.columns[v]!);
+  const rows = view.rows;
+  const n = rows.length;
+  const x = col(child);
+  const k = parents.length;
+  if (k === 0) {
+    for (let i = 0; i < n; i++) {
+      const v = x[rows[i]!]!;
+      if (v >= 0) counts[v]!++;
+    }
+  } else if (k === 1) {
+    const p0 = col(parents[0]!);
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      const v = x[r]!;
+      const a = p0[r]!;
+      if ((v | a) < 0) continue;
+      counts[a * childCard + v]!++;
+    }
+  } else if (k === 2) {
+    const p0 = col(parents[0]!);
+    const p1 = col(parents[1]!);
+    const c1 = parentCards[1]!;
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      const v = x[r]!;
+      const a = p0[r]!;
+      const b = p1[r]!;
+      if ((v | a | b) < 0) continue;
+      counts[(a * c1 + b) * childCard + v]!++;
+    }
+  } else {
+    const cols = parents.map(col);
+    rows: for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      const v = x[r]!;
+      if (v < 0) continue;
+      let cfg = 0;
+      for (let j = 0; j < k; j++) {
+        const a = cols[j]![r]!;
+        if (a < 0) continue rows;
+        cfg = cfg * parentCards[j]! + a;
+      }
+      counts[cfg * childCard + v]!++;
+    }
+  }
 }
 
 /** familyCounts with each row counted by its weight (available case, same layout). */

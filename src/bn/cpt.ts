@@ -8,7 +8,7 @@
  * estimators it serves (smoothedLogProbs: mle, dirichlet, eap) give every unseen configuration the same row,
  * so both forms hold the same numbers.
  */
-import type { DiscreteData } from './data.js';
+import { attributeCount, type DiscreteData } from './data.js';
 import { assertDag, type Structure } from './structure.js';
 import type { Model } from './model.js';
 import { familyCounts, nodeCard, sparseFamilyCounts, weightedFamilyCounts, type FamilyCounts } from './counts.js';
@@ -98,7 +98,7 @@ export function fitCptModel(
   rowWeights?: Float64Array,
   options: CptFitOptions = {},
 ): CptModel {
-  const m = train.columns.length;
+  const m = attributeCount(train);
   if (structure.m !== m) throw new Error(`structure has ${structure.m} attributes, data has ${m}`);
   assertDag(structure);
   const sparseAbove = options.sparseAbove ?? SPARSE_CPT_CELLS;

@@ -51,9 +51,89 @@ export interface DiscreteData {
   readonly classColumn: Int32Array;
 }
 
-/** Number of attributes (class excluded). */
+/** Number of attributes (class excluded); never builds the columns of a row view. */
 export function attributeCount(d: DiscreteData): number {
-  return d.columns.length;
+  return d.cards.length;
+}
+
+/**
+ * Some rows of longer columns: row i of the data set is row rows[i] of every column. A fold's training
+ * rows are nine tenths of the table; counting them through their row numbers from columns the fold shares
+ * with the table (or builds once for every row, the discretized ones) saves copying them.
+ */
+export interface RowView {
+  /** One column per attribute, each at least as long as the largest row number, codes as the data set's. */
+  readonly columns: readonly CodeColumn[];
+  readonly classColumn: CodeColumn;
+  /** Ascending row numbers; rows.length is the data set's n. */
+  readonly rows: Int32Array;
+  /** Bytes of the arrays made for this view alone (the row numbers and columns not shared with the table). */
+  readonly ownBytes: number;
+}
+
+/** A view's data set → the view and the columns built from it so far. */
+const rowViews = new WeakMap<DiscreteData, { view: RowView; columns?: CodeColumn[]; classColumn?: Int32Array }>();
+
+/**
+ * The row view `d` was made from (see viewedData), or undefined. Counting kernels that read a view
+ * (familyCounts) ask for it first; everything else reads `d.columns` as usual. A view is kept aside rather
+ * than as a property, so an object spread of `d` ({...d, n: 0}, selectAttributes) is plain data, never a
+ * view whose columns no longer match.
+ */
+export function rowViewOf(d: DiscreteData): RowView | undefined {
+  return rowViews.get(d)?.view;
+}
+
+/**
+ * A DiscreteData over a row view. Its `columns` and `classColumn` are built (exactly what copying the rows
+ * gives: each column in the width of its cardinality, the class as Int32) the first time something reads
+ * them, so a learner that does not count through the view gets the same data as before; a learner that does
+ * never pays for the copy.
+ */
+export function viewedData(meta: Omit<DiscreteData, 'n' | 'columns' | 'classColumn'>, view: RowView): DiscreteData {
+  const rows = view.rows;
+  const n = rows.length;
+  const state: { view: RowView; columns?: CodeColumn[]; classColumn?: Int32Array } = { view };
+  const d = { ...meta, n } as DiscreteData;
+  // Once built, each becomes a plain property: a learner that reads d.classColumn[r] row by row then pays
+  // no getter call per row.
+  Object.defineProperty(d, 'columns', {
+    enumerable: true,
+    configurable: true,
+    get(): readonly CodeColumn[] {
+      state.columns = view.columns.map((col, a) => {
+        const out = codeColumn(meta.cards[a]!, n);
+        for (let i = 0; i < n; i++) out[i] = col[rows[i]!]!;
+        return out;
+      });
+      Object.defineProperty(d, 'columns', { value: state.columns, enumerable: true });
+      return state.columns;
+    },
+  });
+  Object.defineProperty(d, 'classColumn', {
+    enumerable: true,
+    configurable: true,
+    get(): Int32Array {
+      const built = new Int32Array(n);
+      for (let i = 0; i < n; i++) built[i] = view.classColumn[rows[i]!]!;
+      state.classColumn = built;
+      Object.defineProperty(d, 'classColumn', { value: built, enumerable: true });
+      return built;
+    },
+  });
+  rowViews.set(d, state);
+  return d;
+}
+
+/** Bytes of the typed arrays d holds itself (for a row view: its own arrays and whatever was built from it). */
+export function dataBytes(d: DiscreteData): number {
+  const state = rowViews.get(d);
+  if (!state) return d.classColumn.byteLength + d.columns.reduce((s, c) => s + c.byteLength, 0);
+  return (
+    state.view.ownBytes +
+    (state.classColumn?.byteLength ?? 0) +
+    (state.columns?.reduce((s, c) => s + c.byteLength, 0) ?? 0)
+  );
 }
 
 /** Rows [rows] of d as a new DiscreteData sharing labels and cardinalities. */

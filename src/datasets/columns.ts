@@ -4,6 +4,7 @@
  */
 import { basename } from 'node:path';
 import { UserError } from '../util/errors.js';
+import type { CodeColumn } from '../bn/data.js';
 import type { RawColumn, RawTable } from './table.js';
 
 export type ColumnType = 'numeric' | 'categorical';
@@ -102,7 +103,7 @@ export function makeTable(
   attributes: RawColumn[],
   className: string,
   classLabels: string[],
-  classColumn: Int32Array,
+  classColumn: CodeColumn,
   droppedRows: number,
 ): RawTable {
   return { name, n: classColumn.length, columns: attributes, className, classLabels, classColumn, droppedRows };

@@ -178,8 +178,13 @@ const CHUNK_BYTES = 16 << 20;
  * dictionary of distinct values as it is read), so a file of 10^7 rows reads in memory proportional to the
  * coded table.
  */
-export function parseCsvBytes(bytes: Uint8Array, opts: CsvOptions, chunkBytes = CHUNK_BYTES): RawTable {
-  const reader = new CsvPieceReader(opts);
+export function parseCsvBytes(
+  bytes: Uint8Array,
+  opts: CsvOptions,
+  chunkBytes = CHUNK_BYTES,
+  layout?: IdLayout,
+): RawTable {
+  const reader = new CsvPieceReader(opts, layout ?? { bytes: bytes.length });
   for (let at = 0; at < bytes.length; at += chunkBytes) {
     reader.push(bytes.subarray(at, Math.min(at + chunkBytes, bytes.length)));
   }
@@ -197,8 +202,16 @@ export class CsvPieceReader {
   private carry = '';
   private line = 1;
 
-  constructor(private readonly opts: CsvOptions) {
-    this.acc = new CsvAccumulator(opts);
+  /**
+   * `size.bytes`, the file's size when known, bounds its rows (a row of c fields takes at least c bytes: c − 1
+   * commas and a line end), so each column reserves room for that many rows up front and never moves; an
+   * IdLayout instead sets the reservation and step (tests).
+   */
+  constructor(
+    private readonly opts: CsvOptions,
+    size: { readonly bytes: number } | IdLayout = { bytes: 0 },
+  ) {
+    this.acc = new CsvAccumulator(opts, size);
   }
 
   push(bytes: Uint8Array): void {
@@ -225,34 +238,96 @@ export class CsvPieceReader {
 }
 
 /**
- * A growable column of dictionary ids (-1 = missing) in the narrowest signed typed array the ids so far
- * need: ids are handed out in increasing order, so it widens at most twice (Int8 → Int16 → Int32). It grows
- * by half, so a column of 10^7 one-byte ids never holds more than about 15 MB.
+ * How IdColumns grow: each column reserves room for `reserveRows` rows of address space (none of it memory
+ * until written) and makes `stepRows` more rows usable at a time; a column that outgrows its reservation
+ * moves to one four times larger. Reading a file, the reservation is the most rows it can hold (see
+ * CsvPieceReader), so no column moves. Tests pass small numbers to exercise every path.
+ */
+export interface IdLayout {
+  readonly reserveRows: number;
+  readonly stepRows: number;
+}
+
+/** A growable SharedArrayBuffer (ES2024; Node 20 has it, TypeScript's ES2022 library does not declare it). */
+interface GrowableSab extends SharedArrayBuffer {
+  grow(byteLength: number): void;
+}
+const GrowableSab = SharedArrayBuffer as unknown as new (
+  length: number,
+  opts: { maxByteLength: number },
+) => GrowableSab;
+
+const DEFAULT_LAYOUT: IdLayout = { reserveRows: 1 << 20, stepRows: 1 << 20 };
+
+/**
+ * A growable column of dictionary ids (-1 = missing) in a growable SharedArrayBuffer, in the narrowest
+ * signed width the ids so far need (ids are handed out in increasing order, so it widens at most twice:
+ * Int8 → Int16 → Int32). Growing the buffer in place copies nothing and leaves no garbage, and finish()
+ * codes the column in place when the codes are as wide as the ids (always, unless rows were dropped), so
+ * the table's column is this very buffer: reading a file of 10^7 rows never holds a column twice. The
+ * buffer may end up to one step longer than the column; the bytes past the end are never touched, so they
+ * take no memory.
  */
 class IdColumn {
-  data: CodeColumn = new Int8Array(1024);
   length = 0;
   private max = 127;
+  private reserve: number;
+  private sab: GrowableSab;
+  private data: CodeColumn;
+
+  constructor(private readonly layout: IdLayout) {
+    this.reserve = Math.max(1, layout.reserveRows);
+    this.sab = this.allocate(this.reserve);
+    this.data = this.view(0);
+  }
+
   push(v: number): void {
     if (v > this.max) this.widen(v);
-    if (this.length === this.data.length) {
-      const next = this.alloc(this.data.length + (this.data.length >> 1));
-      next.set(this.data);
-      this.data = next;
-    }
+    if (this.length === this.data.length) this.grow();
     this.data[this.length++] = v;
   }
+
+  /** The ids of every row so far (a view: coding a column in place writes through it). */
   values(): CodeColumn {
-    return this.data.subarray(0, this.length);
+    return this.view(this.length);
   }
+
+  private grow(): void {
+    const rows = this.length + Math.max(1, this.layout.stepRows);
+    if (rows > this.reserve) this.move(this.data.subarray(0, this.length), Math.max(rows, 4 * this.reserve), rows);
+    else this.sab.grow(rows * this.width());
+    this.data = this.view(rows);
+  }
+
   private widen(v: number): void {
+    const old = this.data.subarray(0, this.length);
+    const rows = this.data.length;
     this.max = v > 32767 ? 2147483647 : 32767;
-    const next = this.alloc(this.data.length);
-    next.set(this.data.subarray(0, this.length));
-    this.data = next;
+    this.move(old, this.reserve, rows);
+    this.data = this.view(rows);
   }
-  private alloc(n: number): CodeColumn {
-    return this.max > 32767 ? new Int32Array(n) : this.max > 127 ? new Int16Array(n) : new Int8Array(n);
+
+  /** Copy `old` into a new buffer of the current width reserving `reserve` rows, `rows` of them usable. */
+  private move(old: CodeColumn, reserve: number, rows: number): void {
+    this.reserve = reserve;
+    this.sab = this.allocate(reserve);
+    this.sab.grow(rows * this.width());
+    this.view(old.length).set(old);
+  }
+
+  private allocate(reserve: number): GrowableSab {
+    return new GrowableSab(0, { maxByteLength: reserve * this.width() });
+  }
+
+  private width(): number {
+    return this.max > 32767 ? 4 : this.max > 127 ? 2 : 1;
+  }
+
+  private view(rows: number): CodeColumn {
+    const w = this.width();
+    if (w === 1) return new Int8Array(this.sab, 0, rows);
+    if (w === 2) return new Int16Array(this.sab, 0, rows);
+    return new Int32Array(this.sab, 0, rows);
   }
 }
 
@@ -344,7 +419,10 @@ class CsvAccumulator {
   private readonly lines = new RowLines();
   private readonly missing: Set<string>;
 
-  constructor(private readonly opts: CsvOptions) {
+  constructor(
+    private readonly opts: CsvOptions,
+    private readonly size: { readonly bytes: number } | IdLayout = { bytes: 0 },
+  ) {
     this.missing = new Set(opts.missing ?? ['?', '']);
   }
 
@@ -357,7 +435,15 @@ class CsvAccumulator {
       this.names = names;
       this.dicts = fields.map(() => new Map([...this.missing].map((m) => [m, -1])));
       this.distinctValues = fields.map(() => []);
-      this.ids = fields.map(() => new IdColumn());
+      const size = this.size;
+      const layout =
+        'reserveRows' in size
+          ? size
+          : {
+              ...DEFAULT_LAYOUT,
+              reserveRows: Math.max(DEFAULT_LAYOUT.reserveRows, Math.ceil(size.bytes / fields.length)),
+            };
+      this.ids = fields.map(() => new IdColumn(layout));
       this.packed = fields.map(() => new PackedIds());
       return;
     }
@@ -431,17 +517,10 @@ class CsvAccumulator {
       // This column's dictionary ids are done with: let them go before the next column is coded.
       this.ids[c] = null;
     }
-    const cls = this.categorical(classIdx, keep, true);
+    const cls = this.categorical(classIdx, keep);
     this.ids[classIdx] = null;
     if (cls.type !== 'categorical') throw new Error('unreachable: the class column is categorical');
-    return makeTable(
-      this.opts.name ?? baseName(file),
-      columns,
-      names[classIdx]!,
-      cls.labels,
-      cls.codes as Int32Array,
-      dropped,
-    );
+    return makeTable(this.opts.name ?? baseName(file), columns, names[classIdx]!, cls.labels, cls.codes, dropped);
   }
 
   /** Which distinct values of column c the kept rows use. */
@@ -449,23 +528,33 @@ class CsvAccumulator {
     const used = new Uint8Array(this.distinctValues[c]!.length);
     if (keep) {
       const all = this.ids[c]!.values();
-      for (let k = 0; k < keep.length; k++) if (all[keep[k]!]! >= 0) used[all[keep[k]!]!] = 1;
+      for (let k = 0; k < keep.length; k++) {
+        const id = all[keep[k]!]!;
+        if (id >= 0) used[id] = 1;
+      }
     } else {
       used.fill(1);
     }
     return used;
   }
 
-  /** Column c on the kept rows with each id replaced by remap[id] (-1 stays -1), written into `out`. */
-  private remapped(c: number, keep: Int32Array | null, remap: Int32Array, out: CodeColumn): CodeColumn {
+  /**
+   * Column c on the kept rows with each id replaced by remap[id] (-1 stays -1), as a column of `card`
+   * values: written over the ids themselves when they are as wide as the codes need (kept row k comes from
+   * row keep[k] >= k, so writing row k never overwrites an id still to be read), else into a new array.
+   */
+  private remapped(c: number, keep: Int32Array | null, remap: Int32Array, card: number): CodeColumn {
     const all = this.ids[c]!.values();
+    const n = this.rowCount(keep);
+    const fresh = codeColumn(card, 0, true);
+    const out = fresh.BYTES_PER_ELEMENT === all.BYTES_PER_ELEMENT ? all.subarray(0, n) : codeColumn(card, n, true);
     if (keep) {
-      for (let k = 0; k < keep.length; k++) {
+      for (let k = 0; k < n; k++) {
         const id = all[keep[k]!]!;
         out[k] = id < 0 ? -1 : remap[id]!;
       }
     } else {
-      for (let r = 0; r < out.length; r++) {
+      for (let r = 0; r < n; r++) {
         const id = all[r]!;
         out[r] = id < 0 ? -1 : remap[id]!;
       }
@@ -479,7 +568,7 @@ class CsvAccumulator {
 
   private column(c: number, declared: ColumnType | undefined, keep: Int32Array | null): RawColumn {
     const name = this.names![c]!;
-    if (declared === 'categorical') return this.categorical(c, keep, false);
+    if (declared === 'categorical') return this.categorical(c, keep);
     const used = this.usedIds(c, keep);
     const distinctValues = this.distinctValues[c]!;
     const num = new Float64Array(distinctValues.length);
@@ -499,30 +588,24 @@ class CsvAccumulator {
           `${this.opts.file}:${this.lines.lineOf(row(k))}: column '${name}' is numeric in the registry but has value '${distinctValues[all[row(k)]!]}'`,
         );
       }
-      return this.categorical(c, keep, false);
+      return this.categorical(c, keep);
     }
     // Ids become ranks among the distinct numbers the kept rows have ('1' and '1.0' are one number).
     const distinct = sortedDistinct(num.filter((_, d) => used[d] === 1));
     const remap = Int32Array.from(num, (v, d) => (used[d] ? rankOf(distinct, v) : -1));
-    const ids = this.remapped(c, keep, remap, codeColumn(distinct.length, this.rowCount(keep), true));
+    const ids = this.remapped(c, keep, remap, distinct.length);
     return { name, type: 'numeric', ids, distinct };
   }
 
-  /** Column c as codes into its sorted labels; an Int32Array when `wide` (the class column). */
-  private categorical(c: number, keep: Int32Array | null, wide: boolean): RawColumn {
+  /** Column c as codes into its sorted labels (the class column too: one byte per row for up to 128 classes). */
+  private categorical(c: number, keep: Int32Array | null): RawColumn {
     const used = this.usedIds(c, keep);
     const distinctValues = this.distinctValues[c]!;
     const labels = sortLabels(distinctValues.filter((_, d) => used[d]));
     const index = new Map(labels.map((l, i) => [l, i]));
     const remap = Int32Array.from(distinctValues, (v, d) => (used[d] ? index.get(v)! : -1));
-    const n = this.rowCount(keep);
     // Shared memory: the runner hands the table to its worker threads without copying it.
-    const codes = this.remapped(
-      c,
-      keep,
-      remap,
-      wide ? new Int32Array(new SharedArrayBuffer(4 * n)) : codeColumn(labels.length, n, true),
-    );
+    const codes = this.remapped(c, keep, remap, labels.length);
     return { name: this.names![c]!, type: 'categorical', codes, labels };
   }
 }

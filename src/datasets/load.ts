@@ -4,6 +4,7 @@
  * and the returned table is shared between them, so callers must treat it as read-only.
  */
 import { isUtf8 } from 'node:buffer';
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { readFileHashed, readFileInPieces } from '../util/cache.js';
@@ -87,12 +88,22 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
     // Read from disk in pieces straight into coded columns: neither the file's bytes nor its text is ever
     // whole in memory. A table this process already holds is not read again when the file's hash is cached.
     let hit: LoadedDataset | undefined;
-    const reader = new CsvPieceReader({
-      file: entry.file,
-      name: entry.name,
-      ...(entry.classColumn ? { classColumn: entry.classColumn } : {}),
-      ...(entry.columnTypes ? { columnTypes: entry.columnTypes } : {}),
-    });
+    let bytes: number;
+    try {
+      bytes = statSync(path).size;
+    } catch (e) {
+      throw cannotRead(e);
+    }
+    // The file's size bounds its rows, so each column reserves its room once and grows in place.
+    const reader = new CsvPieceReader(
+      {
+        file: entry.file,
+        name: entry.name,
+        ...(entry.classColumn ? { classColumn: entry.classColumn } : {}),
+        ...(entry.columnTypes ? { columnTypes: entry.columnTypes } : {}),
+      },
+      { bytes },
+    );
     // A piece that cannot be read as CSV stops parsing; its error is raised after the file's hash is checked
     // (a modified registry file is reported as such, not by what is wrong inside it).
     let failure: unknown;

@@ -23,7 +23,7 @@
  *   as 'drop-rows' (a no-op on complete training rows).
  * - Attributes that end up with a single value are kept (they do not change any posterior).
  */
-import { codeColumn, MISSING, type DiscreteData } from '../bn/data.js';
+import { codeColumn, MISSING, viewedData, type CodeColumn, type DiscreteData } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
 import {
   applyCuts,
@@ -64,6 +64,12 @@ export interface Preprocessor {
   trainRows(): Int32Array;
   /** Discrete view of rows of table (the table the preprocessor was fitted on, or one with the same schema). */
   transform(table: RawTable, rows: ArrayLike<number>): DiscreteData;
+  /**
+   * The same data as transform(table, rows) for ascending `rows`, as a row view (src/bn/data.ts, viewedData):
+   * a categorical column whose codes need no change is the table's own column, every other column is
+   * coded once for every row of the table, and nothing is copied per row until a learner reads `columns`.
+   */
+  view(table: RawTable, rows: Int32Array): DiscreteData;
   describe(): PreprocessSummary;
 }
 
@@ -177,41 +183,26 @@ export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: Pr
     transform(t: RawTable, rows: ArrayLike<number>): DiscreteData {
       checkSchema(table, t);
       const n = rows.length;
-      const columns = plans.map((p, a) => {
-        // One byte per value for the usual cardinalities: at 10^7 rows the data of a fold is a quarter of Int32.
-        const out = codeColumn(p.labels.length, n);
-        const col = t.columns[a]!;
-        if (col.type === 'numeric') {
-          // The bin of each distinct value once, then one lookup per row.
-          const cuts = p.cuts!;
-          const bin = Int32Array.from(col.distinct, (v) => applyCuts(v, cuts));
-          const ids = col.ids;
-          for (let i = 0; i < n; i++) {
-            const id = ids[rows[i]!]!;
-            out[i] = id < 0 ? p.missingCode : bin[id]!;
-          }
-        } else {
-          const codes = col.codes;
-          for (let i = 0; i < n; i++) {
-            const c = codes[rows[i]!]!;
-            out[i] = c < 0 ? p.missingCode : c;
-          }
-        }
-        return out;
-      });
+      const columns = plans.map((p, a) => codeRows(p, t.columns[a]!, rows, n));
       const classColumn = new Int32Array(n);
       for (let i = 0; i < n; i++) classColumn[i] = t.classColumn[rows[i]!]!;
-      return {
-        n,
-        names,
-        labels,
-        cards,
-        columns,
-        className: t.className,
-        classLabels: t.classLabels,
-        classCard: t.classLabels.length,
-        classColumn,
-      };
+      return { n, names, labels, cards, columns, ...classOf(t), classColumn };
+    },
+    view(t: RawTable, rows: Int32Array): DiscreteData {
+      checkSchema(table, t);
+      let ownBytes = rows.byteLength;
+      const columns = plans.map((p, a) => {
+        const col = t.columns[a]!;
+        // Codes used as they are: a categorical column with no missing code to replace, as wide as its copy.
+        if (col.type === 'categorical' && p.missingCode === MISSING && sameWidth(col.codes, p.labels.length)) {
+          return col.codes;
+        }
+        const out = codeRows(p, col, null, t.n);
+        ownBytes += out.byteLength;
+        return out;
+      });
+      const meta = { names, labels, cards, ...classOf(t) };
+      return viewedData(meta, { columns, classColumn: t.classColumn, rows, ownBytes });
     },
     describe(): PreprocessSummary {
       const cuts: Record<string, number[]> = {};
@@ -231,6 +222,53 @@ export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: Pr
       };
     },
   };
+}
+
+/** The class fields of a DiscreteData made from t. */
+function classOf(t: RawTable): { className: string; classLabels: readonly string[]; classCard: number } {
+  return { className: t.className, classLabels: t.classLabels, classCard: t.classLabels.length };
+}
+
+/** Whether col has the width codeColumn gives `card` values. */
+function sameWidth(col: CodeColumn, card: number): boolean {
+  return col.BYTES_PER_ELEMENT === codeColumn(card, 0).BYTES_PER_ELEMENT;
+}
+
+/** The plan's codes of column col on `rows` (every row of the table when null; n rows). */
+function codeRows(p: Plan, col: RawColumn, rows: ArrayLike<number> | null, n: number): CodeColumn {
+  // One byte per value for the usual cardinalities: at 10^7 rows the data of a fold is a quarter of Int32.
+  const out = codeColumn(p.labels.length, n);
+  if (col.type === 'numeric') {
+    // The bin of each distinct value once, then one lookup per row.
+    const cuts = p.cuts!;
+    const bin = Int32Array.from(col.distinct, (v) => applyCuts(v, cuts));
+    const ids = col.ids;
+    if (rows) {
+      for (let i = 0; i < n; i++) {
+        const id = ids[rows[i]!]!;
+        out[i] = id < 0 ? p.missingCode : bin[id]!;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const id = ids[i]!;
+        out[i] = id < 0 ? p.missingCode : bin[id]!;
+      }
+    }
+  } else {
+    const codes = col.codes;
+    if (rows) {
+      for (let i = 0; i < n; i++) {
+        const c = codes[rows[i]!]!;
+        out[i] = c < 0 ? p.missingCode : c;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const c = codes[i]!;
+        out[i] = c < 0 ? p.missingCode : c;
+      }
+    }
+  }
+  return out;
 }
 
 /** "?" unless a real value is already spelled that way. */

@@ -33,7 +33,8 @@ export interface RawTable {
   readonly columns: readonly RawColumn[];
   readonly className: string;
   readonly classLabels: readonly string[];
-  readonly classColumn: Int32Array;
+  /** Class codes (never missing), in the narrowest width that holds them, as the attribute columns. */
+  readonly classColumn: CodeColumn;
   /** Rows removed because their class value was missing. */
   readonly droppedRows: number;
 }

@@ -42,7 +42,7 @@ export function foldFilePath(spec: ResamplingSpec, datasetName: string, specDir:
  */
 export function instantiateSplit(
   spec: ResamplingSpec,
-  dataset: { name: string; sha256: string; classes: Int32Array; classCard: number; keep?: Int32Array },
+  dataset: { name: string; sha256: string; classes: ArrayLike<number>; classCard: number; keep?: Int32Array },
   experimentSeed: string,
   specDir: string,
 ): SplitInstance {

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { loadDataset } from '../datasets/load.js';
 import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
-import type { DiscreteData } from '../bn/data.js';
+import { attributeCount, dataBytes, type DiscreteData } from '../bn/data.js';
 import type { RawTable } from '../datasets/table.js';
 import { computeMetrics } from '../metrics/index.js';
 import { classificationMetrics } from '../metrics/classification.js';
@@ -64,13 +64,10 @@ function tableOf(p: Pick<JobPayload, 'dataset' | 'table'>): RawTable {
   return t;
 }
 
-/** Bytes of the typed arrays of a preprocessed fold. */
+/** Bytes of the typed arrays of a preprocessed fold (those it shares with the table not counted). */
 function foldBytes(...parts: (DiscreteData | Int32Array)[]): number {
   let b = 0;
-  for (const p of parts) {
-    if (ArrayBuffer.isView(p)) b += p.byteLength;
-    else b += p.classColumn.byteLength + p.columns.reduce((s, c) => s + c.byteLength, 0);
-  }
+  for (const p of parts) b += ArrayBuffer.isView(p) ? p.byteLength : dataBytes(p);
   return b;
 }
 
@@ -146,9 +143,9 @@ export function learn(
 ): { model: Model; structure?: Structure } {
   const info = p.kind === 'baseline' ? getBaseline(p.structure.id) : getStructure(p.structure.id);
   if (!info) throw new Error(`unknown ${p.kind === 'baseline' ? 'baseline' : 'structure'} '${p.structure.id}'`);
-  if (info.maxAttributes !== undefined && train.columns.length > info.maxAttributes) {
+  if (info.maxAttributes !== undefined && attributeCount(train) > info.maxAttributes) {
     throw new UserError(
-      `${p.structure.id} handles at most ${info.maxAttributes} attributes; ${p.dataset.name} has ${train.columns.length}`,
+      `${p.structure.id} handles at most ${info.maxAttributes} attributes; ${p.dataset.name} has ${attributeCount(train)}`,
     );
   }
   if (p.kind === 'baseline') {
@@ -192,9 +189,12 @@ function preparedFold(p: JobPayload) {
   const testIndex = testRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   if (testIndex.length === 0) throw new Error(`fold ${p.fold} of repeat ${p.repeat} has no test rows`);
   const pre: Preprocessor = fitPreprocessor(table, trainIndex, p.preprocessing);
-  const train = pre.transform(table, pre.trainRows());
+  // The training rows as a view of the table (see Preprocessor.view): counted in place by the learners that
+  // count through it, copied only for those that read the columns.
+  const train = pre.view(table, pre.trainRows());
   const test = pre.transform(table, testIndex);
-  const bytes = foldBytes(train, test, trainIndex, testIndex);
+  // The view holds the training row numbers itself (counted in its bytes) unless rows were dropped.
+  const bytes = foldBytes(train, test, testIndex, ...(pre.trainRows() === trainIndex ? [] : [trainIndex]));
   const entry = { train, test, trainIndex, testIndex, preMs: performance.now() - t0, bytes };
   if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
   if (bytes <= FOLD_CACHE_BYTES) foldCache.set(cacheKey, entry);

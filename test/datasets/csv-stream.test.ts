@@ -104,6 +104,33 @@ describe('CSV read in pieces', () => {
 });
 
 describe('coded columns widen as their dictionaries grow', () => {
+  it('columns grown a row or a few at a time, moved or widened, give the same table (dropped rows too)', () => {
+    // Column a gets its 129th and 32,769th distinct label after many steps of growth, so the ids read so far
+    // are widened; rows without a class (every 7th) are dropped, so the codes are not the ids row for row.
+    const n = 33_000;
+    const lines = ['a,x,class'];
+    for (let r = 0; r < n; r++) lines.push(`k${r},${(r * 37) % 301},${r % 7 === 3 ? '?' : `c${r % 3}`}`);
+    const text = lines.join('\n');
+    const whole = parseCsv(text, { file: 'p.csv' });
+    expect(whole.droppedRows).toBe(4714);
+    // Reservations of 1 to 100 rows (the columns move to larger buffers many times), steps of 1 to 64 rows.
+    for (const [reserveRows, stepRows] of [
+      [1, 1],
+      [3, 2],
+      [100, 64],
+      [1 << 16, 7],
+    ] as const) {
+      const got = parseCsvBytes(enc.encode(text), { file: 'p.csv' }, 1 << 14, { reserveRows, stepRows });
+      expect(got, `reserve ${reserveRows}, step ${stepRows}`).toEqual(whole);
+    }
+    const a = whole.columns[0]!;
+    if (a.type !== 'categorical') throw new Error('types');
+    // The ids reached 33,000 while reading (Int32 pieces); the kept rows use 28,286 labels, so Int16 codes.
+    expect(a.codes).toBeInstanceOf(Int16Array);
+    expect(a.labels).toHaveLength(28_286);
+    expect(whole.classColumn).toBeInstanceOf(Int8Array);
+  });
+
   it('Int8 → Int16 → Int32 ids while reading; codes match the labels row by row', () => {
     // Column a: 40,000 distinct labels (past both widening points); x: 300 distinct numbers; y: 3 labels.
     const n = 40_000;

@@ -72,7 +72,7 @@ function sortedTrainingRows(values: Float64Array, rows: ArrayLike<number>, order
 
 export function fitDiscretizer(
   values: Float64Array,
-  classes: Int32Array,
+  classes: ArrayLike<number>,
   classCard: number,
   rows: ArrayLike<number>,
   method: DiscretizeMethod,

@@ -233,6 +233,23 @@ describe('cuts from counts per distinct value (coded numeric columns)', () => {
     expect(mdlCutsSeen).toBeGreaterThan(100);
   });
 
+  it('mdlCutsGrouped with a c·ln c table cut short gives the cuts of the full table (entries computed alike)', () => {
+    const rng = new Rng('ln-table');
+    let cutsSeen = 0;
+    for (let trial = 0; trial < 100; trial++) {
+      const G = 2 + rng.int(300);
+      const K = 2 + rng.int(3);
+      const v = Float64Array.from({ length: G }, (_, g) => g * 0.5);
+      // Class counts per value that drift with the value, so there are cuts to accept.
+      const counts = Int32Array.from({ length: G * K }, (_, i) => rng.int(Math.floor(i / K) % K === i % K ? 900 : 200));
+      const m = counts.reduce((a, c) => a + c, 0);
+      const full = mdlCutsGrouped(v, counts, K, m, m);
+      for (const lnMax of [0, 1, 7, 1000]) expect(mdlCutsGrouped(v, counts, K, m, lnMax), `${trial}`).toEqual(full);
+      cutsSeen += full.length;
+    }
+    expect(cutsSeen).toBeGreaterThan(50);
+  });
+
   it('mdlCutsGrouped on the worked example of the row-wise version', () => {
     // Values 1,1,2,3,3,3 with classes a,a,a,b,b,b: one run per distinct value.
     const v = f64([1, 1, 2, 3, 3, 3]);

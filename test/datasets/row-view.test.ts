@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { dataBytes, rowViewOf, type DiscreteData } from '../../src/bn/data.js';
+import { familyCounts } from '../../src/bn/counts.js';
+import { loadDataset } from '../../src/datasets/load.js';
+import { fitPreprocessor, type PreprocessOptions } from '../../src/datasets/preprocess.js';
+import { stratifiedKFold, testRows, trainRows } from '../../src/folds/split.js';
+import { getEstimator, getStructure, withDefaults } from '../../src/registry.js';
+import { loadRegistry } from '../../src/datasets/registry.js';
+import { Rng } from '../../src/util/rng.js';
+import '../../src/methods.js';
+
+// hepatitis: numeric and categorical columns, missing values in both, two classes.
+const entry = loadRegistry().get('hepatitis');
+const { table } = loadDataset(entry);
+const assignment = stratifiedKFold(table.classColumn, table.classLabels.length, 10, new Rng('row-view'));
+const split = { repeats: 1, folds: 10, assignment: [assignment] };
+
+function fold(missing: PreprocessOptions['missing'], f = 3) {
+  const pre = fitPreprocessor(table, trainRows(split, 0, f), { discretize: { method: 'mdl' }, missing });
+  return { pre, rows: pre.trainRows(), test: pre.transform(table, testRows(split, 0, f)) };
+}
+
+/** Every field of a DiscreteData, read as plain values (typed arrays keep their type). */
+const fields = (d: DiscreteData) => ({ ...d });
+
+describe('a preprocessor row view', () => {
+  for (const missing of ['as-value', 'drop-rows', 'available-case'] as const) {
+    it(`counts without copying and builds exactly transform's data on demand (missing: ${missing})`, () => {
+      const { pre, rows } = fold(missing);
+      const copy = pre.transform(table, rows);
+      const view = pre.view(table, rows);
+      expect(rowViewOf(view)).toBeDefined();
+      expect(view.n).toBe(copy.n);
+      const before = dataBytes(view);
+      // Far less than the copy: the row numbers and the discretized (numeric) columns, over every row.
+      expect(before).toBeLessThan(dataBytes(copy) + 4 * table.n);
+      const m = copy.cards.length;
+      const families: [number, number[]][] = [
+        [m, []],
+        [0, [m]],
+        [5, [m, 2]],
+        [14, [m, 2, 7]],
+        [1, []],
+        [17, [3, 12, 15, m]],
+      ];
+      for (const [child, parents] of families) {
+        expect(familyCounts(view, child, parents), `${child} | ${parents}`).toEqual(familyCounts(copy, child, parents));
+      }
+      expect(dataBytes(view)).toBe(before); // counting built nothing
+      // Reading the columns builds them: the same arrays, widths included, as transform gives.
+      expect(fields(view)).toEqual(fields(copy));
+      view.columns.forEach((c, a) => expect(c.constructor, `column ${a}`).toBe(copy.columns[a]!.constructor));
+      expect(view.classColumn).toBeInstanceOf(Int32Array);
+      expect(dataBytes(view)).toBe(before + dataBytes(copy));
+    });
+  }
+
+  it('an object spread of a view is plain data (no view whose columns could differ)', () => {
+    const { pre, rows } = fold('as-value');
+    const view = pre.view(table, rows);
+    const spread: DiscreteData = { ...view, columns: view.columns.slice(0, 3), cards: view.cards.slice(0, 3) };
+    expect(rowViewOf(spread)).toBeUndefined();
+    expect(familyCounts(spread, 2, [3])).toEqual(familyCounts(pre.transform(table, rows), 2, [m(view)]));
+  });
+
+  for (const structure of ['nb', 'tan', 'kdb', 'aode']) {
+    it(`${structure} with Laplace estimates: the same posteriors bit for bit from the view as from the copy`, () => {
+      const { pre, rows, test } = fold('as-value', 7);
+      const s = getStructure(structure)!;
+      const e = getEstimator('dirichlet')!;
+      const posteriors = (d: DiscreteData) => {
+        const st = s.learn(d, withDefaults(s, {}), { rng: new Rng('a') });
+        return e.fit(d, st, withDefaults(e, { alpha: 1 }), { rng: new Rng('b') }).posterior(test);
+      };
+      expect(posteriors(pre.view(table, rows))).toEqual(posteriors(pre.transform(table, rows)));
+    });
+  }
+});
+
+function m(d: DiscreteData): number {
+  return d.cards.length;
+}
