@@ -529,13 +529,16 @@ type GgtNode =
 interface Learner {
   readonly train: DiscreteData;
   readonly patterns: Patterns;
+  /** The rows one hypothesis tests on: a bootstrap sample (B-RAI), or every training row (plain RAI). */
+  readonly resample: () => Sample;
   readonly hypotheses: number;
   readonly independent: (sample: Sample, x: number, y: number, z: readonly number[]) => boolean;
   readonly ess: number;
-  readonly rng: Rng;
   readonly signal?: AbortSignal;
   /** BDeu of a family on all training rows: leaves of different hypotheses often share families. */
   readonly familyScores: Map<string, number>;
+  /** Called with the graph at each leaf (plain RAI reads its skeleton); B-RAI leaves it out. */
+  readonly onLeaf?: (g: Graph, en: readonly number[], ex: readonly number[]) => void;
   tests: number;
 }
 
@@ -608,6 +611,7 @@ function split(g: Graph, en: readonly number[]): { descendants: number[]; ancest
 function learnRecursively(L: Learner, g: Graph, en: readonly number[], ex: readonly number[], order: number): GgtNode {
   throwIfAborted(L.signal);
   if (exitCondition(g, en, order)) {
+    L.onLeaf?.(g, en, ex);
     const parents = dagExtension(g, en, ex);
     let score = Number.NEGATIVE_INFINITY;
     if (parents) {
@@ -628,7 +632,7 @@ function learnRecursively(L: Learner, g: Graph, en: readonly number[], ex: reado
   const hypotheses: { children: GgtNode[] }[] = [];
   for (let h = 0; h < L.hypotheses; h++) {
     const gh = start.copy();
-    const sample = bootstrapSample(L.patterns, L.train.n, L.rng);
+    const sample = L.resample();
     refine(L, gh, sample, en, ex, order);
     const { descendants, ancestors } = split(gh, en);
     const children: GgtNode[] = [];
@@ -672,6 +676,52 @@ function sampleStructure(root: GgtNode, parents: number[][], temperature: number
   return score;
 }
 
+/**
+ * RAI itself (Yehezkel & Lerner 2009): the same recursion with one hypothesis per call whose CI tests use
+ * every training row instead of a bootstrap sample. B-RAI adds only the resampling and the scoring on top
+ * of it, so this is what can be compared, decision for decision, with another RAI program on identical
+ * input (causality-lab's LearnStructRAI; test/structures/brai-reference.test.ts). Returns the DAG the
+ * leaves assemble, whether every leaf had a DAG extension (a leaf without one contributes no parents) and
+ * the number of CI tests.
+ */
+export function rai(
+  train: DiscreteData,
+  params: Partial<BraiParams>,
+): { parents: number[][]; extended: boolean; skeleton: [number, number][]; ciTests: number } {
+  const p = { ...BRAI_PARAMS.defaults, ...params } as BraiParams;
+  const patterns = patternsOf(train);
+  const every = fullSample(patterns);
+  const k = train.columns.length + 1;
+  const key = (u: number, v: number) => (u < v ? u * k + v : v * k + u);
+  const edges = new Set<number>();
+  const L: Learner = {
+    train,
+    patterns,
+    resample: () => every,
+    familyScores: new Map(),
+    hypotheses: 1,
+    independent: independenceTest(p),
+    ess: p.ess,
+    // A leaf owns the edges into its endogenous nodes, from each other and from its exogenous nodes.
+    onLeaf: (g, en, ex) => {
+      for (const v of en) for (const u of [...en, ...ex]) if (u !== v && g.adjacent(u, v)) edges.add(key(u, v));
+    },
+    tests: 0,
+  };
+  const all = Array.from({ length: k }, (_, i) => i);
+  const root = learnRecursively(L, Graph.complete(k), all, [], 0);
+  const parents: number[][] = Array.from({ length: k }, () => []);
+  let extended = true;
+  const write = (node: GgtNode): void => {
+    if (!node.leaf) for (const c of node.hypotheses[0]!.children) write(c);
+    else if (node.score === Number.NEGATIVE_INFINITY) extended = false;
+    else for (const v of node.en) parents[v] = [...node.parents[v]!];
+  };
+  write(root);
+  const skeleton = [...edges].sort((a, b) => a - b).map((e): [number, number] => [Math.floor(e / k), e % k]);
+  return { parents, extended, skeleton, ciTests: L.tests };
+}
+
 export const brai = registerStructure({
   id: 'brai',
   title: 'B-RAI: Bayesian model averaging over structures from recursive autonomy identification with bootstrap',
@@ -685,14 +735,16 @@ export const brai = registerStructure({
   learn(train, params, ctx) {
     const m = train.columns.length;
     const k = m + 1;
+    const patterns = patternsOf(train);
+    const rng = ctx.rng.derive('bootstrap');
     const L: Learner = {
       train,
-      patterns: patternsOf(train),
+      patterns,
+      resample: () => bootstrapSample(patterns, train.n, rng),
       familyScores: new Map(),
       hypotheses: params.hypotheses,
       independent: independenceTest(params),
       ess: params.ess,
-      rng: ctx.rng.derive('bootstrap'),
       signal: ctx.signal,
       tests: 0,
     };
