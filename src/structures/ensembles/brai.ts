@@ -27,7 +27,13 @@
  * CI test: empirical conditional mutual information (nats) of the bootstrap sample, independence when it is
  * at most `threshold`, as causality-lab's CondIndepCMI (IntelLabs/causality-lab, the authors' code), whose
  * RAI example uses 0.012. The threshold B-RAI's authors used for classification is not stated; it is a
- * parameter.
+ * parameter (causality-lab's experiment utilities choose it per data set by the BDeu score of the learned
+ * graph). It is one number for every test: it does not grow with the degrees of freedom or the conditioning
+ * set, nor shrink with the rows, while the plug-in CMI of independent variables is about
+ * (r_x − 1)(r_y − 1)·q_z / (2n) (2n·CMI is the G statistic, ≈ χ²). So on a few hundred rows with
+ * many-valued attributes few tests find independence and the graph stays nearly complete (BRAI_NOTES; the
+ * statistic and RAI's skeleton are checked against causality-lab in test/structures/brai-reference.test.ts).
+ * `test: g2` is the G-test at level alpha, whose critical value grows with the degrees of freedom.
  */
 import { defineParams, registerStructure, type ParamsOf } from '../../registry.js';
 import type { DiscreteData } from '../../bn/data.js';
@@ -529,13 +535,16 @@ type GgtNode =
 interface Learner {
   readonly train: DiscreteData;
   readonly patterns: Patterns;
+  /** The rows one hypothesis tests on: a bootstrap sample (B-RAI), or every training row (plain RAI). */
+  readonly resample: () => Sample;
   readonly hypotheses: number;
   readonly independent: (sample: Sample, x: number, y: number, z: readonly number[]) => boolean;
   readonly ess: number;
-  readonly rng: Rng;
   readonly signal?: AbortSignal;
   /** BDeu of a family on all training rows: leaves of different hypotheses often share families. */
   readonly familyScores: Map<string, number>;
+  /** Called with the graph at each leaf (plain RAI reads its skeleton); B-RAI leaves it out. */
+  readonly onLeaf?: (g: Graph, en: readonly number[], ex: readonly number[]) => void;
   tests: number;
 }
 
@@ -608,6 +617,7 @@ function split(g: Graph, en: readonly number[]): { descendants: number[]; ancest
 function learnRecursively(L: Learner, g: Graph, en: readonly number[], ex: readonly number[], order: number): GgtNode {
   throwIfAborted(L.signal);
   if (exitCondition(g, en, order)) {
+    L.onLeaf?.(g, en, ex);
     const parents = dagExtension(g, en, ex);
     let score = Number.NEGATIVE_INFINITY;
     if (parents) {
@@ -628,7 +638,7 @@ function learnRecursively(L: Learner, g: Graph, en: readonly number[], ex: reado
   const hypotheses: { children: GgtNode[] }[] = [];
   for (let h = 0; h < L.hypotheses; h++) {
     const gh = start.copy();
-    const sample = bootstrapSample(L.patterns, L.train.n, L.rng);
+    const sample = L.resample();
     refine(L, gh, sample, en, ex, order);
     const { descendants, ancestors } = split(gh, en);
     const children: GgtNode[] = [];
@@ -672,6 +682,78 @@ function sampleStructure(root: GgtNode, parents: number[][], temperature: number
   return score;
 }
 
+/**
+ * RAI itself (Yehezkel & Lerner 2009): the same recursion with one hypothesis per call whose CI tests use
+ * every training row instead of a bootstrap sample. B-RAI adds only the resampling and the scoring on top
+ * of it, so this is what can be compared, decision for decision, with another RAI program on identical
+ * input (causality-lab's LearnStructRAI; test/structures/brai-reference.test.ts). Returns the DAG the
+ * leaves assemble, whether every leaf had a DAG extension (a leaf without one contributes no parents), the
+ * skeleton the leaves hold (edges into their endogenous nodes) and the number of CI tests.
+ *
+ * causality-lab's RAI differs from ours in two rules, so the recursion can split differently: it keeps an
+ * edge whose v-structure orientations conflict out of Meek's rules (made undirected only after them; ours
+ * makes it undirected at once, so R1 may orient it), and its descendant set is every endogenous node below
+ * the highest topological level (RAI's paper and ours: the lowest level). On breast-cancer's 277 rows the
+ * skeletons agree with CMI ≤ 0.005 and ≤ 0.012 and, with 0.03 and 0.06, ours keeps one class edge more
+ * (inv-nodes, deg-malig); on the 249 rows of its first training fold they agree at all four thresholds.
+ * Either change would also change `test: g2`'s structures.
+ */
+export function rai(
+  train: DiscreteData,
+  params: Partial<BraiParams>,
+): { parents: number[][]; extended: boolean; skeleton: [number, number][]; ciTests: number } {
+  const p = { ...BRAI_PARAMS.defaults, ...params } as BraiParams;
+  const patterns = patternsOf(train);
+  const every = fullSample(patterns);
+  const k = train.columns.length + 1;
+  const key = (u: number, v: number) => (u < v ? u * k + v : v * k + u);
+  const edges = new Set<number>();
+  const L: Learner = {
+    train,
+    patterns,
+    resample: () => every,
+    familyScores: new Map(),
+    hypotheses: 1,
+    independent: independenceTest(p),
+    ess: p.ess,
+    // A leaf owns the edges into its endogenous nodes, from each other and from its exogenous nodes.
+    onLeaf: (g, en, ex) => {
+      for (const v of en) for (const u of [...en, ...ex]) if (u !== v && g.adjacent(u, v)) edges.add(key(u, v));
+    },
+    tests: 0,
+  };
+  const all = Array.from({ length: k }, (_, i) => i);
+  const root = learnRecursively(L, Graph.complete(k), all, [], 0);
+  const parents: number[][] = Array.from({ length: k }, () => []);
+  let extended = true;
+  const write = (node: GgtNode): void => {
+    if (!node.leaf) for (const c of node.hypotheses[0]!.children) write(c);
+    else if (node.score === Number.NEGATIVE_INFINITY) extended = false;
+    else for (const v of node.en) parents[v] = [...node.parents[v]!];
+  };
+  write(root);
+  const skeleton = [...edges].sort((a, b) => a - b).map((e): [number, number] => [Math.floor(e / k), e % k]);
+  return { parents, extended, skeleton, ciTests: L.tests };
+}
+
+/** Shown in docs/methods.md: what `test: cmi` does on small data (issue 14), with the evidence. */
+const BRAI_NOTES =
+  "`test: cmi` is causality-lab's CondIndepCMI (statistic and RAI skeleton checked against it): independent " +
+  'when the plug-in CMI is at most `threshold`, one number for every test. Under independence the plug-in ' +
+  'CMI is about (r_x − 1)(r_y − 1)·q_z / (2n), so on a few hundred rows with many-valued attributes, and more ' +
+  'so at higher orders and on bootstrap samples (fewer distinct rows), independence is rarely found and the ' +
+  'graph stays nearly complete. On breast-cancer (277 rows, median discretization) age × tumor-size has ' +
+  'CMI 0.085 (G-test p = 0.60; 0.090 expected under independence) and RAI keeps 28 of 45 edges with ' +
+  'CMI ≤ 0.012 against 6 with the G-test at 0.05. The class then has children with seven co-parents (first ' +
+  'fold: tumor-size, 8,640 parent configurations for 249 training rows), whose EAP tables hold one or two rows ' +
+  "per configuration: a configuration seen with the majority class but never with the test row's value " +
+  'gets probability ~1e−5, the same configuration never seen with the minority class 1/r, so many ' +
+  'majority rows go to the minority class. In 10-fold CV (Table 3 protocol) cmi predicts the minority class ' +
+  'for 131 of 277 test rows (81 are minority) and reaches accuracy 0.50; g2 0.71, the majority rate 0.71. ' +
+  "No threshold repairs it (0.03, 0.06, 0.1: 0.59, 0.65, 0.70): the class's strongest dependences " +
+  "(deg-malig 0.061, node-caps 0.039) are no larger than the independent age × tumor-size's. `test: g2` " +
+  '(critical value growing with the degrees of freedom) is what experiments/subbkb-2022-table3.yaml uses.';
+
 export const brai = registerStructure({
   id: 'brai',
   title: 'B-RAI: Bayesian model averaging over structures from recursive autonomy identification with bootstrap',
@@ -679,20 +761,23 @@ export const brai = registerStructure({
     'Rohekar, Nisimov, Gurwicz, Koren & Novik (2018), Bayesian structure learning by recursive bootstrap, NeurIPS 31; ' +
     'Yehezkel & Lerner (2009), Bayesian network structure learning by recursive autonomy identification, JMLR 10:1527–1570',
   params: BRAI_PARAMS,
+  notes: BRAI_NOTES,
   // The GGT starts from the complete graph over every variable: O(k²) CI tests per bootstrap at order 0 and
   // combinatorially many at higher orders; the data sets of the SubbKB study have at most 23 variables.
   maxAttributes: 30,
   learn(train, params, ctx) {
     const m = train.columns.length;
     const k = m + 1;
+    const patterns = patternsOf(train);
+    const rng = ctx.rng.derive('bootstrap');
     const L: Learner = {
       train,
-      patterns: patternsOf(train),
+      patterns,
+      resample: () => bootstrapSample(patterns, train.n, rng),
       familyScores: new Map(),
       hypotheses: params.hypotheses,
       independent: independenceTest(params),
       ess: params.ess,
-      rng: ctx.rng.derive('bootstrap'),
       signal: ctx.signal,
       tests: 0,
     };
