@@ -17,6 +17,12 @@
  *   node dist/bench/exact.js zoo hepatitis        some data sets
  *   node dist/bench/exact.js --steps ebn,kb10     some steps (scores, ebn, eanb, kb10, kb100, subbkb10)
  *   node dist/bench/exact.js --timeout 600        per-step limit in seconds (default 900)
+ *   node dist/bench/exact.js zoo --steps ebn,kb10 --rounds 5
+ *                                                 the steps' children in turn (ebn, kb10, ebn, kb10, …), 5
+ *                                                 rounds: every run's line, then per step the median CPU and
+ *                                                 wall seconds, and the ratios to EBN as the median of the
+ *                                                 rounds' ratios (each from two runs side by side), with the
+ *                                                 load average at the start and the end
  *   node dist/bench/exact.js --bene /tmp/bene --runs 5 heart-statlog zoo house-votes-84 --steps ebn
  */
 import { spawnSync } from 'node:child_process';
@@ -36,7 +42,7 @@ import { stratifiedKFold } from '../src/folds/split.js';
 import { getStructure, getEstimator } from '../src/registry.js';
 import { Rng } from '../src/util/rng.js';
 import '../src/methods.js';
-import { NO_COMPARISON, alternate, loadAverage, summaryTable } from './lib/process.js';
+import { NO_COMPARISON, alternate, loadAverage, median, summaryTable } from './lib/process.js';
 
 /** Data sets by variable count (attributes + class): 10, 14–15, 17–18, 19–20, 21, 23. */
 const DATASETS = [
@@ -138,63 +144,94 @@ function main(): void {
   let timeout = 900;
   let bene: string | undefined;
   let runs = 5;
+  let rounds = 1;
   const names: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--steps') steps = args[++i]!.split(',') as Step[];
     else if (args[i] === '--timeout') timeout = Number(args[++i]);
     else if (args[i] === '--bene') bene = args[++i];
     else if (args[i] === '--runs') runs = Number(args[++i]);
+    else if (args[i] === '--rounds') rounds = Number(args[++i]);
     else names.push(args[i]!);
   }
   for (const s of steps) if (!STEPS.includes(s)) throw new Error(`unknown step '${s}' (known: ${STEPS.join(', ')})`);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, got ${rounds}`);
   const script = fileURLToPath(import.meta.url);
   console.log(`exact: ${new Date().toISOString()}; load average ${loadAverage()}`);
   console.log('data set         vars   rows  step       seconds  cpu s   peak MB  detail');
   for (const name of names.length ? names : DATASETS) {
-    const cpuOf = new Map<Step, number>();
-    const wallOf = new Map<Step, number>();
-    for (const step of steps) {
-      const res = spawnSync(process.execPath, [script, '--child', name, step], {
-        encoding: 'utf8',
-        timeout: timeout * 1000,
-      });
-      let line: string;
-      if (res.status !== 0 || !res.stdout.trim()) {
-        const why =
-          res.error?.message.includes('ETIMEDOUT') || res.signal
-            ? `stopped after ${timeout} s`
-            : (res.stderr.trim().split('\n').pop() ?? 'failed');
-        line = `${name.padEnd(16)} ${''.padStart(4)} ${''.padStart(6)}  ${step.padEnd(9)}  ${why}`;
-      } else {
-        const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as {
-          error?: string;
-          seconds: number;
-          cpuSeconds: number;
-          peakMB: number;
-          detail: string;
-          vars: number;
-          rows: number;
-        };
-        if (r.error) {
-          console.log(`${name.padEnd(16)} ${''.padStart(4)} ${''.padStart(6)}  ${step.padEnd(9)}  refused: ${r.error}`);
-          continue;
+    // cpu and wall seconds of each step, one entry per round (NaN where the step failed or was refused)
+    const cpuOf = new Map<Step, number[]>(steps.map((st) => [st, []]));
+    const wallOf = new Map<Step, number[]>(steps.map((st) => [st, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const step of steps) {
+        const res = spawnSync(process.execPath, [script, '--child', name, step], {
+          encoding: 'utf8',
+          timeout: timeout * 1000,
+        });
+        let line: string;
+        let cpu = Number.NaN;
+        let wall = Number.NaN;
+        if (res.status !== 0 || !res.stdout.trim()) {
+          const why =
+            res.error?.message.includes('ETIMEDOUT') || res.signal
+              ? `stopped after ${timeout} s`
+              : (res.stderr.trim().split('\n').pop() ?? 'failed');
+          line = `${name.padEnd(16)} ${''.padStart(4)} ${''.padStart(6)}  ${step.padEnd(9)}  ${why}`;
+        } else {
+          const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as {
+            error?: string;
+            seconds: number;
+            cpuSeconds: number;
+            peakMB: number;
+            detail: string;
+            vars: number;
+            rows: number;
+          };
+          if (r.error)
+            line = `${name.padEnd(16)} ${''.padStart(4)} ${''.padStart(6)}  ${step.padEnd(9)}  refused: ${r.error}`;
+          else {
+            cpu = r.cpuSeconds;
+            wall = r.seconds;
+            line =
+              `${name.padEnd(16)} ${String(r.vars).padStart(4)} ${String(r.rows).padStart(6)}  ${step.padEnd(9)} ` +
+              `${r.seconds.toFixed(2).padStart(8)} ${r.cpuSeconds.toFixed(2).padStart(6)} ${r.peakMB.toFixed(0).padStart(9)}  ${r.detail}`;
+          }
         }
-        cpuOf.set(step, r.cpuSeconds);
-        wallOf.set(step, r.seconds);
-        line =
-          `${name.padEnd(16)} ${String(r.vars).padStart(4)} ${String(r.rows).padStart(6)}  ${step.padEnd(9)} ` +
-          `${r.seconds.toFixed(2).padStart(8)} ${r.cpuSeconds.toFixed(2).padStart(6)} ${r.peakMB.toFixed(0).padStart(9)}  ${r.detail}`;
+        cpuOf.get(step)!.push(cpu);
+        wallOf.get(step)!.push(wall);
+        console.log(line);
       }
-      console.log(line);
     }
-    const ebn = wallOf.get('ebn');
+    const ok = (xs: number[]): number[] => xs.filter((x) => Number.isFinite(x));
+    if (rounds > 1) {
+      for (const step of steps) {
+        const c = ok(cpuOf.get(step)!);
+        const w = ok(wallOf.get(step)!);
+        if (c.length)
+          console.log(
+            `${name.padEnd(16)} ${step.padEnd(9)} median of ${c.length}: ${median(c).toFixed(3)} cpu s, ${median(w).toFixed(3)} s wall`,
+          );
+      }
+    }
+    const ebnCpu = cpuOf.get('ebn');
+    const ebnWall = wallOf.get('ebn');
     for (const k of ['kb10', 'kb100'] as const) {
-      const v = wallOf.get(k);
-      if (ebn && v)
+      const c = cpuOf.get(k);
+      const w = wallOf.get(k);
+      if (!ebnCpu || !ebnWall || !c || !w) continue;
+      // the ratio of each round (the two runs of that round side by side), then their median
+      const cpuRatios = ok(c.map((v, i) => v / ebnCpu[i]!));
+      const wallRatios = ok(w.map((v, i) => v / ebnWall[i]!));
+      if (cpuRatios.length)
         console.log(
-          `${name.padEnd(16)} ${k.toUpperCase()} / EBN: ${(v / ebn).toFixed(2)} wall, ${(cpuOf.get(k)! / cpuOf.get('ebn')!).toFixed(2)} cpu`,
+          `${name.padEnd(16)} ${k.toUpperCase()} / EBN: ${median(wallRatios).toFixed(2)} wall, ${median(cpuRatios).toFixed(2)} cpu` +
+            (rounds > 1
+              ? ` (median of ${cpuRatios.length} rounds; cpu ${cpuRatios.map((x) => x.toFixed(2)).join(' ')})`
+              : ''),
         );
     }
+    if (rounds > 1) console.log(`load average at the end: ${loadAverage()}`);
     if (steps.includes('ebn')) {
       if (bene) compareWithBene(name, script, bene, runs);
       else console.log(`${name.padEnd(16)} EBN vs bene: ${NO_COMPARISON} (give --bene DIR)`);

@@ -74,12 +74,74 @@ export function parentCandidates(
 ): ParentCandidates {
   const n = ls.n;
   const M = 2 ** (n - 1);
-  const { bs, pb, kept } = scratch;
+  const { kept } = scratch;
   const v = scratch.ls;
   ls.fillLocal(x, v, scratch.q);
+  const count = markCandidates(v, K, M, scratch, signal);
+  // Sort by score descending, ties by full mask ascending (compression preserves mask order).
+  const sorted = sortByScore(keptSets(kept, count), v, scratch);
+  const masks = new Int32Array(count);
+  const scores = new Float64Array(count);
+  fillCandidates(sorted, v, x, masks, scores);
+  // K > 1: the K-best search merges per-subset lists itself from the sorted list.
+  if (K > 1) return { masks, scores, bestPos: new Int32Array(0) };
+  return { masks, scores, bestPos: bestPositions(sorted, M) };
+}
+
+// parentCandidates runs its loops in functions of their own: a function compiled while one of its loops
+// runs meets the code after that loop with no record of the types there, is thrown away and compiled
+// again (on 17 variables, every loop of every variable's call compiled and thrown away once more).
+
+/** The sets c with kept[c] = 1, in increasing order. */
+function keptSets(kept: Uint8Array, count: number): Int32Array {
+  const order = new Int32Array(count);
+  let k = 0;
+  for (let c = 0; k < count; c++) if (kept[c]) order[k++] = c;
+  return order;
+}
+
+/** The candidates' masks over the DP variables (x's own bit left out of the compressed set) and scores. */
+function fillCandidates(sorted: Int32Array, v: Float64Array, x: number, masks: Int32Array, scores: Float64Array): void {
+  const lowMask = (1 << x) - 1;
+  for (let i = 0; i < sorted.length; i++) {
+    const c = sorted[i]!;
+    masks[i] = ((c >>> x) << (x + 1)) | (c & lowMask);
+    scores[i] = v[c]!;
+  }
+}
+
+/** bestPos[c] = position of the best candidate inside the compressed set c (K = 1). */
+function bestPositions(sorted: Int32Array, M: number): Int32Array {
+  const bestPos = new Int32Array(M).fill(-1);
+  for (let i = 0; i < sorted.length; i++) bestPos[sorted[i]!] = i;
+  // bestPos[c] = min(own position, bestPos of the immediate subsets): the best candidate inside c.
+  for (let c = 1; c < M; c++) {
+    let best = bestPos[c]!;
+    for (let t = c; t !== 0; t &= t - 1) {
+      const p = bestPos[c ^ (t & -t)]!;
+      if (p >= 0 && (best < 0 || p < best)) best = p;
+    }
+    bestPos[c] = best;
+  }
+  return bestPos;
+}
+
+/**
+ * The scan of parentCandidates: kept[c] = 1 for the candidates among the M sets c (scores v), with the
+ * best score inside each set (bs) and the best score of a dropped set inside it (pb); returns how many are
+ * kept.
+ */
+function markCandidates(
+  v: Float64Array,
+  K: number,
+  M: number,
+  scratch: CandidateScratch,
+  signal?: AbortSignal,
+): number {
+  const { bs, pb, kept } = scratch;
   let count = 0;
   for (let c = 0; c < M; c++) {
-    if ((c & 0xffff) === 0xffff) throwIfAborted(signal);
+    if ((c & 0xffff) === 0) throwIfAborted(signal); // from the first pass, so not first met in compiled code
     let bsS = -Infinity;
     let pbS = -Infinity;
     for (let t = c; t !== 0; t &= t - 1) {
@@ -112,33 +174,7 @@ export function parentCandidates(
     bs[c] = s > bsS ? s : bsS;
     if (K > 1) pb[c] = keep || pbS > s ? pbS : s;
   }
-  const order = new Int32Array(count);
-  let k = 0;
-  for (let c = 0; c < M; c++) if (kept[c]) order[k++] = c;
-  // Sort by score descending, ties by full mask ascending (compression preserves mask order).
-  const sorted = sortByScore(order, v, scratch);
-  const masks = new Int32Array(count);
-  const scores = new Float64Array(count);
-  const lowMask = (1 << x) - 1;
-  for (let i = 0; i < count; i++) {
-    const c = sorted[i]!;
-    masks[i] = ((c >>> x) << (x + 1)) | (c & lowMask);
-    scores[i] = v[c]!;
-  }
-  // K > 1: the K-best search merges per-subset lists itself from the sorted list.
-  if (K > 1) return { masks, scores, bestPos: new Int32Array(0) };
-  const bestPos = new Int32Array(M).fill(-1);
-  for (let i = 0; i < count; i++) bestPos[sorted[i]!] = i;
-  // bestPos[c] = min(own position, bestPos of the immediate subsets): the best candidate inside c.
-  for (let c = 1; c < M; c++) {
-    let best = bestPos[c]!;
-    for (let t = c; t !== 0; t &= t - 1) {
-      const p = bestPos[c ^ (t & -t)]!;
-      if (p >= 0 && (best < 0 || p < best)) best = p;
-    }
-    bestPos[c] = best;
-  }
-  return { masks, scores, bestPos };
+  return count;
 }
 
 /** Shortest list sorted by sortByScore's radix passes. */

@@ -101,7 +101,9 @@ const OWN_BYTES = 8;
  * Each variable's candidate positions grouped by the size of the set, with the colexicographic rank of the
  * compressed set among the sets of that size: the entries of size t are [start[t], start[t + 1]). (A
  * function of its own, like the other set-up loops, so that the search loop is the only long loop of
- * kBestFrom and is compiled once.)
+ * kBestFrom and is compiled once. Its two loops over the candidates are functions of their own too: a
+ * function compiled while its first loop runs reaches the code after that loop with no record of the types
+ * it meets there, is thrown away and compiled again, twice per variable list at first.)
  */
 function candidatesBySize(
   cand: readonly ParentCandidates[],
@@ -115,31 +117,47 @@ function candidatesBySize(
     const start = new Int32Array(n + 1);
     const size = new Int32Array(m);
     const rank = new Int32Array(m);
-    const lowMask = (1 << x) - 1;
-    for (let p = 0; p < m; p++) {
-      const full = masks[p]!;
-      const c = ((full >>> (x + 1)) << x) | (full & lowMask);
-      let k = 0;
-      let rk = 0;
-      for (let q = c; q !== 0; q &= q - 1) rk += binom[31 - Math.clz32(q & -q)]![++k]!;
-      size[p] = k;
-      rank[p] = rk;
-      start[k + 1]++;
-    }
+    sizesAndRanks(masks, x, binom, size, rank, start);
     for (let k = 0; k < n; k++) start[k + 1] += start[k]!;
-    const fill = start.slice(0, n);
     const pos = new Int32Array(m);
     const rk = new Int32Array(m);
-    for (let p = 0; p < m; p++) {
-      const at = fill[size[p]!]!++;
-      pos[at] = p;
-      rk[at] = rank[p]!;
-    }
+    groupBySize(size, rank, start.slice(0, n), pos, rk);
     out.pos.push(pos);
     out.rank.push(rk);
     out.start.push(start);
   }
   return out;
+}
+
+/** Size and compressed colexicographic rank of each of x's candidates; start[size + 1] counts them. */
+function sizesAndRanks(
+  masks: Int32Array,
+  x: number,
+  binom: readonly Float64Array[],
+  size: Int32Array,
+  rank: Int32Array,
+  start: Int32Array,
+): void {
+  const lowMask = (1 << x) - 1;
+  for (let p = 0; p < masks.length; p++) {
+    const full = masks[p]!;
+    const c = ((full >>> (x + 1)) << x) | (full & lowMask);
+    let k = 0;
+    let rk = 0;
+    for (let q = c; q !== 0; q &= q - 1) rk += binom[31 - Math.clz32(q & -q)]![++k]!;
+    size[p] = k;
+    rank[p] = rk;
+    start[k + 1]++;
+  }
+}
+
+/** Positions and ranks in order of size (stable): fill[k] is the next free entry of size k. */
+function groupBySize(size: Int32Array, rank: Int32Array, fill: Int32Array, pos: Int32Array, rk: Int32Array): void {
+  for (let p = 0; p < size.length; p++) {
+    const at = fill[size[p]!]!++;
+    pos[at] = p;
+    rk[at] = rank[p]!;
+  }
 }
 
 /** Padding of a parent prefix past its last candidate (larger than every position). */
@@ -282,8 +300,12 @@ export function kBestFrom(
         let a2 = NONE;
         for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
           const p = (base + layerSubRanks[q]!) * P;
+          // (all three read and compared on every pass: a comparison first met in optimised code throws
+          // that code away, and in the first layers the second and third entries never match)
           const v0 = pPrev[p]!;
-          if (v0 >= a2 || (v0 === a0 && pPrev[p + 1] === a1 && pPrev[p + 2] === a2)) continue;
+          const v1 = pPrev[p + 1]!;
+          const v2 = pPrev[p + 2]!;
+          if (v0 >= a2 || ((v0 ^ a0) | (v1 ^ a1) | (v2 ^ a2)) === 0) continue;
           for (let e = p; e < p + P; e++) {
             const v = pPrev[e]!;
             if (v >= a2) break;
@@ -397,15 +419,6 @@ export function kBestFrom(
     }
     hS[p] = s;
     hT[p] = t;
-  };
-  /** Removes the root. */
-  const pop = (): void => {
-    hN--;
-    if (hN > 0) {
-      hS[0] = hS[hN]!;
-      hT[0] = hT[hN]!;
-      siftDown();
-    }
   };
   // The bound of the current W, for collect (a slot rather than an argument, see above).
   const boundAt = new Float64Array(1);
@@ -596,8 +609,14 @@ export function kBestFrom(
         if (s1 >= bound) {
           hS[0] = s1;
           hT[0] = (x * TIE_XI + ni) * TIE_I + pp;
-          siftDown();
-        } else pop();
+        } else {
+          // a pop: the last entry moves to the root
+          hN--;
+          hS[0] = hS[hN]!;
+          hT[0] = hT[hN]!;
+        }
+        // one call site of the sift, so the compiled processSubset holds one copy of it
+        if (hN > 1) siftDown();
       }
       // 'ec': different DAGs of one class may still arrive from different sinks
       let dup = false;
@@ -635,6 +654,30 @@ export function kBestFrom(
       curKB[rankInLayer * KB + 1 + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
   };
 
+  // The layer loop and the output are functions of their own, so kBestFrom's body never runs long enough to
+  // be compiled itself: the subset loop (131,071 iterations on 17 variables) would otherwise have the whole
+  // body compiled on the stack, and compiled again once the code after the loop, which it had not yet
+  // seen run, is reached.
+  /** The lists of the subsets of size s, in increasing mask order (= colexicographic rank order). */
+  const runLayer = (s: number): void => {
+    let rankInLayer = 0;
+    for (let W = (1 << s) - 1; W >= 0; W = nextSameBits(W, size), rankInLayer++) {
+      if ((rankInLayer & 0x3ff) === 0) throwIfAborted(signal); // from the first subset: not first met compiled
+      processSubset(W, rankInLayer);
+    }
+  };
+  /** The networks of the full set's list, from its back-pointers. */
+  const networks = (): ExactNetwork[] => {
+    const full = size - 1;
+    const out: ExactNetwork[] = [];
+    for (let r = 0; r < prevI[3]!; r++) {
+      const dag = new Int32Array(n);
+      unwind(full, r, dag, 0);
+      out.push({ parents: dag, score: prevF[2 * r]! + ls.constant });
+    }
+    return out;
+  };
+
   for (let s = 1; s <= n; s++) {
     throwIfAborted(signal);
     {
@@ -644,12 +687,7 @@ export function kBestFrom(
       pPrev = pCur;
       pCur = t1;
     }
-    let rankInLayer = 0;
-    // Masks of popcount s in increasing order = colexicographic rank order.
-    for (let W = (1 << s) - 1; W >= 0; W = nextSameBits(W, size), rankInLayer++) {
-      if ((rankInLayer & 0x3ff) === 0x3ff) throwIfAborted(signal);
-      processSubset(W, rankInLayer);
-    }
+    runLayer(s);
     const tBuf = prevBuf;
     prevBuf = curBuf;
     curBuf = tBuf;
@@ -661,14 +699,7 @@ export function kBestFrom(
     prevKB = curKB;
     curKB = tk;
   }
-  const full = size - 1;
-  const out: ExactNetwork[] = [];
-  for (let r = 0; r < prevI[3]!; r++) {
-    const dag = new Int32Array(n);
-    unwind(full, r, dag, 0);
-    out.push({ parents: dag, score: prevF[2 * r]! + ls.constant });
-  }
-  return out;
+  return networks();
 }
 
 /**
