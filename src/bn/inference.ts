@@ -31,6 +31,11 @@
  * family to the observed values enumerates only the assignments of its missing members, so its cost does
  * not depend on the size of the full table; the MAX_ELIMINATION_CELLS limit on those restricted and
  * intermediate tables is the same for sparse and dense CPTs.
+ *
+ * Loop counters that index typed arrays are compared unsigned (`i >>> 0 < n`): the same test for every count
+ * here (0 ≤ i < 2^31), but a counter that runs the wrong way becomes 2^32 − 1 and ends the loop at once, where
+ * `i < n` would let it read undefined from a typed array forever (a mutation test then times out instead of
+ * failing). The comparison costs no measurable time (docs/architecture.md, "Mutation testing").
  */
 import type { CodeColumn, DiscreteData } from './data.js';
 import type { Model } from './model.js';
@@ -51,25 +56,25 @@ export interface JointModel extends Model {
  */
 export function normalizeLogRows(scores: Float64Array, C: number): Float64Array {
   const n = scores.length / C;
-  for (let r = 0; r < n; r++) {
+  for (let r = 0; r >>> 0 < n; r++) {
     const o = r * C;
     let mx = -Infinity;
-    for (let c = 0; c < C; c++) {
+    for (let c = 0; c >>> 0 < C; c++) {
       const v = scores[o + c]!;
       if (v !== v) throw new Error(`inference: NaN log score in row ${r}`);
       if (v > mx) mx = v;
     }
     if (mx === -Infinity) {
-      for (let c = 0; c < C; c++) scores[o + c] = 1 / C;
+      for (let c = 0; c >>> 0 < C; c++) scores[o + c] = 1 / C;
       continue;
     }
     let s = 0;
-    for (let c = 0; c < C; c++) {
+    for (let c = 0; c >>> 0 < C; c++) {
       const e = Math.exp(scores[o + c]! - mx);
       scores[o + c] = e;
       s += e;
     }
-    for (let c = 0; c < C; c++) scores[o + c]! /= s;
+    for (let c = 0; c >>> 0 < C; c++) scores[o + c]! /= s;
   }
   return scores;
 }
@@ -77,10 +82,10 @@ export function normalizeLogRows(scores: Float64Array, C: number): Float64Array 
 /** log Σ exp(a[i]) over the first len entries, stable; -Infinity when every entry is. */
 export function logSumExp(a: Float64Array, len: number): number {
   let mx = -Infinity;
-  for (let i = 0; i < len; i++) if (a[i]! > mx) mx = a[i]!;
+  for (let i = 0; i >>> 0 < len; i++) if (a[i]! > mx) mx = a[i]!;
   if (mx === -Infinity) return -Infinity;
   let s = 0;
-  for (let i = 0; i < len; i++) s += Math.exp(a[i]! - mx);
+  for (let i = 0; i >>> 0 < len; i++) s += Math.exp(a[i]! - mx);
   return mx + Math.log(s);
 }
 
@@ -133,7 +138,7 @@ function classBlocks(sp: SparseRef, ccs: number, C: number): ClassBlocks | null 
   }
   if (contexts.size * C > 2 * K * card) return null;
   const offsets = new Int32Array(contexts.size * C).fill(def);
-  for (let id = 0; id < K; id++) offsets[ctxOf[id]! * C + cls[id]!] = id * card;
+  for (let id = 0; id >>> 0 < K; id++) offsets[ctxOf[id]! * C + cls[id]!] = id * card;
   return { contexts, offsets };
 }
 
@@ -244,7 +249,7 @@ export class NetworkInference {
       nodes.forEach((v, x) => {
         const f = this.fam[v]!;
         const st = this.famStride[v]!;
-        for (let q = 0; q < f.length; q++) {
+        for (let q = 0; q >>> 0 < f.length; q++) {
           if (f[q] === m) cls[x] = st[q]!;
           else {
             attr.push(f[q]!);
@@ -258,7 +263,7 @@ export class NetworkInference {
       nodes.forEach((v, x) => {
         if (!this.sparse[v]) return;
         dense[1]![x] = 0;
-        for (let q = start[x]!; q < start[x + 1]!; q++) dense[0]![q] = 0;
+        for (let q = start[x]!; q >>> 0 < start[x + 1]!; q++) dense[0]![q] = 0;
       });
       return { start, attr: Int32Array.from(attr), stride, cls, dense };
     };
@@ -277,7 +282,7 @@ export class NetworkInference {
     this.ofAttrStride = Int32Array.from(of.dense[0]!);
     this.ofAttrStrideF = Float64Array.from(of.stride);
     const blanket: number[] = [];
-    for (let a = 0; a < m; a++) if (inBlanket[a]) blanket.push(a);
+    for (let a = 0; a >>> 0 < m; a++) if (inBlanket[a]) blanket.push(a);
     this.blanket = Int32Array.from(blanket);
   }
 
@@ -289,7 +294,7 @@ export class NetworkInference {
     if (data.classCard !== this.classCard) {
       throw new Error(`inference: data has ${data.classCard} classes, model has ${this.classCard}`);
     }
-    for (let a = 0; a < m; a++) {
+    for (let a = 0; a >>> 0 < m; a++) {
       if (data.cards[a] !== this.cards[a]) {
         throw new Error(`inference: attribute ${a} has ${data.cards[a]} values in data, ${this.cards[a]} in the model`);
       }
@@ -312,12 +317,12 @@ export class NetworkInference {
     if (full) {
       for (let a = 0; a < m; a++) {
         const col = cols[a]!;
-        for (let r = 0; r < n; r++) if (col[r]! < 0) complete[r] = 0;
+        for (let r = 0; r >>> 0 < n; r++) if (col[r]! < 0) complete[r] = 0;
       }
     } else {
       for (const a of this.blanket) {
         const col = cols[a]!;
-        for (let r = 0; r < n; r++) if (col[r]! < 0) complete[r] = 0;
+        for (let r = 0; r >>> 0 < n; r++) if (col[r]! < 0) complete[r] = 0;
       }
     }
     // Fast path, factor by factor (in node order, dense or sparse) over all complete rows.
@@ -334,38 +339,38 @@ export class NetworkInference {
       const s0 = this.cfStart[f]!;
       const s1 = this.cfStart[f + 1]!;
       if (s1 === s0) {
-        for (let r = 0; r < n; r++) {
+        for (let r = 0; r >>> 0 < n; r++) {
           if (!complete[r]) continue;
           const o = r * C;
-          for (let c = 0; c < C; c++) out[o + c] += lp[c * cs]!;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[c * cs]!;
         }
       } else if (s1 - s0 === 1) {
         const col = cols[this.cfAttr[s0]!]!;
         const st = this.cfAttrStride[s0]!;
-        for (let r = 0; r < n; r++) {
+        for (let r = 0; r >>> 0 < n; r++) {
           if (!complete[r]) continue;
           const base = col[r]! * st;
           const o = r * C;
-          for (let c = 0; c < C; c++) out[o + c] += lp[base + c * cs]!;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[base + c * cs]!;
         }
       } else if (s1 - s0 === 2) {
         const colA = cols[this.cfAttr[s0]!]!;
         const stA = this.cfAttrStride[s0]!;
         const colB = cols[this.cfAttr[s0 + 1]!]!;
         const stB = this.cfAttrStride[s0 + 1]!;
-        for (let r = 0; r < n; r++) {
+        for (let r = 0; r >>> 0 < n; r++) {
           if (!complete[r]) continue;
           const base = colA[r]! * stA + colB[r]! * stB;
           const o = r * C;
-          for (let c = 0; c < C; c++) out[o + c] += lp[base + c * cs]!;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[base + c * cs]!;
         }
       } else {
-        for (let r = 0; r < n; r++) {
+        for (let r = 0; r >>> 0 < n; r++) {
           if (!complete[r]) continue;
           let base = 0;
           for (let q = s0; q < s1; q++) base += cols[this.cfAttr[q]!]![r]! * this.cfAttrStride[q]!;
           const o = r * C;
-          for (let c = 0; c < C; c++) out[o + c] += lp[base + c * cs]!;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[base + c * cs]!;
         }
       }
     }
@@ -377,28 +382,28 @@ export class NetworkInference {
         const s1 = this.ofStart[f + 1]!;
         const sp = this.sparse[this.ofNode[f]!]!;
         if (sp) {
-          for (let r = 0; r < n; r++) {
+          for (let r = 0; r >>> 0 < n; r++) {
             if (!complete[r]) continue;
             let cell = 0;
             for (let q = s0; q < s1; q++) cell += cols[this.ofAttr[q]!]![r]! * this.ofAttrStrideF[q]!;
             const v = sparseCell(sp, cell);
             const o = r * C;
-            for (let c = 0; c < C; c++) out[o + c] += v;
+            for (let c = 0; c >>> 0 < C; c++) out[o + c] += v;
           }
           continue;
         }
         const lp = this.cpts[this.ofNode[f]!]!.logp!;
-        for (let r = 0; r < n; r++) {
+        for (let r = 0; r >>> 0 < n; r++) {
           if (!complete[r]) continue;
           let idx = 0;
           for (let q = s0; q < s1; q++) idx += cols[this.ofAttr[q]!]![r]! * this.ofAttrStride[q]!;
           const v = lp[idx]!;
           const o = r * C;
-          for (let c = 0; c < C; c++) out[o + c] += v;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += v;
         }
       }
     }
-    for (let r = 0; r < n; r++) if (!complete[r]) this.rowWithMissing(data, r, full, out);
+    for (let r = 0; r >>> 0 < n; r++) if (!complete[r]) this.rowWithMissing(data, r, full, out);
     return out;
   }
 
@@ -423,14 +428,14 @@ export class NetworkInference {
     const stride = this.cfAttrStrideF;
     const { index, rows, card, def } = sp;
     if (classIsChild) {
-      for (let r = 0; r < n; r++) {
+      for (let r = 0; r >>> 0 < n; r++) {
         if (!complete[r]) continue;
         let base = 0;
         for (let q = s0; q < s1; q++) base += cols[attr[q]!]![r]! * stride[q]!;
         const id = index.get(base / card); // every stride here is a multiple of card
         const off = id < 0 ? def : id * card;
         const o = r * C;
-        for (let c = 0; c < C; c++) out[o + c] += rows[off + c]!;
+        for (let c = 0; c >>> 0 < C; c++) out[o + c] += rows[off + c]!;
       }
       return;
     }
@@ -444,7 +449,7 @@ export class NetworkInference {
     if (blocks) {
       // One lookup per row for the context; the class values' rows are then read from its block.
       const { contexts, offsets } = blocks;
-      for (let r = 0; r < n; r++) {
+      for (let r = 0; r >>> 0 < n; r++) {
         if (!complete[r]) continue;
         let base = 0;
         for (let q = s0; q < s1; q++) base += cols[attr[q]!]![r]! * stride[q]!;
@@ -454,22 +459,22 @@ export class NetworkInference {
         const b = contexts.get(cfg0);
         if (b < 0) {
           const v = rows[def + x]!;
-          for (let c = 0; c < C; c++) out[o + c] += v;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += v;
         } else {
           const bo = b * C;
-          for (let c = 0; c < C; c++) out[o + c] += rows[offsets[bo + c]! + x]!;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += rows[offsets[bo + c]! + x]!;
         }
       }
       return;
     }
-    for (let r = 0; r < n; r++) {
+    for (let r = 0; r >>> 0 < n; r++) {
       if (!complete[r]) continue;
       let base = 0;
       for (let q = s0; q < s1; q++) base += cols[attr[q]!]![r]! * stride[q]!;
       const cfg0 = Math.floor(base / card);
       const x = base - cfg0 * card;
       const o = r * C;
-      for (let c = 0; c < C; c++) {
+      for (let c = 0; c >>> 0 < C; c++) {
         const id = index.get(cfg0 + c * ccs);
         out[o + c] += rows[(id < 0 ? def : id * card) + x]!;
       }
@@ -505,7 +510,7 @@ export class NetworkInference {
     // 1. Relevant nodes: ancestors (inclusive) of the observed attributes and of the class.
     const rel = new Uint8Array(m + 1);
     const stack: number[] = [];
-    for (let v = 0; v <= m; v++) {
+    for (let v = 0; v >>> 0 <= m; v++) {
       if (obs[v]) {
         rel[v] = 1;
         stack.push(v);
@@ -525,7 +530,7 @@ export class NetworkInference {
     const constants: Term[] = [];
     const tables: TableSpec[] = [];
     const symbolic: SymFactor[] = [];
-    for (let v = 0; v <= m; v++) {
+    for (let v = 0; v >>> 0 <= m; v++) {
       if (!rel[v]) continue;
       const f = this.fam[v]!;
       const st = this.famStride[v]!;
@@ -535,7 +540,7 @@ export class NetworkInference {
       const obsStrides: number[] = [];
       const scope: { u: number; stride: number }[] = [];
       let cs = -1;
-      for (let q = 0; q < f.length; q++) {
+      for (let q = 0; q >>> 0 < f.length; q++) {
         const u = f[q]!;
         if (u === m) cs = st[q]!;
         if (u === m || !obs[u]) scope.push({ u, stride: st[q]! });
@@ -565,7 +570,7 @@ export class NetworkInference {
       const offsets = new Float64Array(size);
       const assign = new Int32Array(scope.length);
       let off = 0;
-      for (let t = 0; t < size; t++) {
+      for (let t = 0; t >>> 0 < size; t++) {
         offsets[t] = off;
         for (let q = scope.length - 1; q >= 0; q--) {
           assign[q]++;
@@ -592,7 +597,7 @@ export class NetworkInference {
       };
       for (const fa of symbolic) {
         const first = find(fa.vars[0]!);
-        for (let q = 1; q < fa.vars.length; q++) {
+        for (let q = 1; q >>> 0 < fa.vars.length; q++) {
           const b = find(fa.vars[q]!);
           if (b !== first) uf[b] = first;
         }
@@ -703,12 +708,12 @@ function compileStep(fs: SymFactor[], x: number, buffers: Float64Array[]): { ste
   const strideMap = fs.map((f) => {
     const own = new Int32Array(f.vars.length);
     let s = 1;
-    for (let q = f.vars.length - 1; q >= 0; q--) {
+    for (let q = f.vars.length - 1; q >>> 0 < f.vars.length; q--) {
       own[q] = s;
       s *= f.cards[q]!;
     }
     const sm = new Int32Array(d);
-    for (let q = 0; q < d; q++) {
+    for (let q = 0; q >>> 0 < d; q++) {
       const at = f.vars.indexOf(U[q]!);
       sm[q] = at < 0 ? 0 : own[at]!;
     }
@@ -742,16 +747,16 @@ function runPlan(plan: Plan, cols: readonly CodeColumn[], r: number, C: number, 
   for (const t of plan.direct) {
     const base = termBase(t, cols, r);
     const sp = t.sp;
-    if (sp) for (let c = 0; c < C; c++) out[o + c] += sparseCell(sp, base + c * t.cs);
-    else for (let c = 0; c < C; c++) out[o + c] += t.lp[base + c * t.cs]!;
+    if (sp) for (let c = 0; c >>> 0 < C; c++) out[o + c] += sparseCell(sp, base + c * t.cs);
+    else for (let c = 0; c >>> 0 < C; c++) out[o + c] += t.lp[base + c * t.cs]!;
   }
   for (const t of plan.constants)
     constant += t.sp ? sparseCell(t.sp, termBase(t, cols, r)) : t.lp[termBase(t, cols, r)]!;
   for (const t of plan.tables) {
     const base = termBase(t, cols, r);
     const { buf, offsets, lp, sp } = t;
-    if (sp) for (let i = 0; i < buf.length; i++) buf[i] = sparseCell(sp, base + offsets[i]!);
-    else for (let i = 0; i < buf.length; i++) buf[i] = lp[base + offsets[i]!]!;
+    if (sp) for (let i = 0; i >>> 0 < buf.length; i++) buf[i] = sparseCell(sp, base + offsets[i]!);
+    else for (let i = 0; i >>> 0 < buf.length; i++) buf[i] = lp[base + offsets[i]!]!;
   }
   const bufs = plan.buffers;
   for (const s of plan.steps) {
@@ -761,12 +766,12 @@ function runPlan(plan: Plan, cols: readonly CodeColumn[], r: number, C: number, 
     const res = bufs[s.output]!;
     assign.fill(0);
     idx.fill(0);
-    for (let oc = 0; oc < res.length; oc++) {
-      for (let k = 0; k < rx; k++) {
+    for (let oc = 0; oc >>> 0 < res.length; oc++) {
+      for (let k = 0; k >>> 0 < rx; k++) {
         let v = 0;
         for (let f = 0; f < nf; f++) v += bufs[inputs[f]!]![idx[f]!]!;
         tmp[k] = v;
-        for (let q = d - 1; q >= 0; q--) {
+        for (let q = d - 1; q >>> 0 < d; q--) {
           assign[q]++;
           for (let f = 0; f < nf; f++) idx[f] += strideMap[f]![q]!;
           if (assign[q]! < cards[q]!) break;
@@ -778,10 +783,10 @@ function runPlan(plan: Plan, cols: readonly CodeColumn[], r: number, C: number, 
     }
   }
   for (const { buf, hasClass } of plan.results) {
-    if (hasClass) for (let c = 0; c < C; c++) out[o + c] += bufs[buf]![c]!;
+    if (hasClass) for (let c = 0; c >>> 0 < C; c++) out[o + c] += bufs[buf]![c]!;
     else if (plan.full) constant += bufs[buf]![0]!;
   }
-  if (constant !== 0) for (let c = 0; c < C; c++) out[o + c] += constant;
+  if (constant !== 0) for (let c = 0; c >>> 0 < C; c++) out[o + c] += constant;
 }
 
 /**
@@ -823,7 +828,7 @@ export class MixtureModel implements Model {
       for (const { weight, model } of this.members) {
         if (weight === 0) continue;
         const p = model.posterior(data);
-        for (let i = 0; i < size; i++) out[i] += weight * p[i]!;
+        for (let i = 0; i >>> 0 < size; i++) out[i] += weight * p[i]!;
       }
       return out;
     }
@@ -833,7 +838,7 @@ export class MixtureModel implements Model {
       if (weight === 0) continue;
       const lw = Math.log(weight);
       const lj = (model as JointModel).logJoint(data);
-      for (let i = 0; i < size; i++) {
+      for (let i = 0; i >>> 0 < size; i++) {
         const a = acc[i]!;
         const b = lj[i]! + lw;
         if (b === -Infinity) continue;

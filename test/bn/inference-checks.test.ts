@@ -125,6 +125,53 @@ describe('MixtureModel checks', () => {
     expect(() => new MixtureModel([{ weight: 1, model: postOnly }])).not.toThrow();
   });
 
+  it('a negative weight is named as such', () => {
+    expect(() => new MixtureModel([{ weight: -1, model: nb }])).toThrow(/^MixtureModel: invalid weight -1$/);
+  });
+
+  /** A member with fixed log joints for a one-row, two-class data set. */
+  const fixed = (lj: number[]) => ({
+    posterior: (): Float64Array => normalizeLogRows(Float64Array.from(lj), 2),
+    logJoint: (): Float64Array => Float64Array.from(lj),
+  });
+  const oneRow = discreteFromArrays({ cards: [2], rows: [[0]], classes: [0], classCard: 2 });
+
+  it("combine 'joint': P(c | x) ∝ Σ_k w_k P_k(c, x) with unequal weights, zero joints and joints 1000 nats apart", () => {
+    // Weights 1 : 3. P(c, x): member A (0.02, 0), member B (0.01, 0.05): ∝ (0.25·0.02 + 0.75·0.01, 0.75·0.05).
+    const mix = new MixtureModel(
+      [
+        { weight: 1, model: fixed([Math.log(0.02), -Infinity]) },
+        { weight: 3, model: fixed([Math.log(0.01), Math.log(0.05)]) },
+      ],
+      'joint',
+    );
+    const a = 0.25 * 0.02 + 0.75 * 0.01;
+    const b = 0.75 * 0.05;
+    const p = mix.posterior(oneRow);
+    expect(p[0]).toBeCloseTo(a / (a + b), 14);
+    expect(p[1]).toBeCloseTo(b / (a + b), 14);
+    // A class with zero joint under every member keeps probability 0 (no NaN from -Infinity - -Infinity).
+    const zero = new MixtureModel(
+      [
+        { weight: 1, model: fixed([Math.log(0.02), -Infinity]) },
+        { weight: 1, model: fixed([Math.log(0.01), -Infinity]) },
+      ],
+      'joint',
+    );
+    expect([...zero.posterior(oneRow)]).toEqual([1, 0]);
+    // log-add-exp of -1 and -1001 (+ log 1/2 each): the larger term first, so exp never overflows.
+    const apart = new MixtureModel(
+      [
+        { weight: 1, model: fixed([-1, -2]) },
+        { weight: 1, model: fixed([-1001, -2]) },
+      ],
+      'joint',
+    );
+    const q = apart.posterior(oneRow);
+    const e1 = Math.exp(-1) + Math.exp(-1001);
+    expect(q[0]).toBeCloseTo(e1 / (e1 + 2 * Math.exp(-2)), 14);
+  });
+
   it('a member of weight 0 takes no part, in both combine modes', () => {
     const d = tinyData();
     const failing = {

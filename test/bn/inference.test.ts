@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { CptModel, fitCptModel, fitModel, smoothedLogProbs, type NodeCpt } from '../../src/bn/cpt.js';
 import { MAX_ELIMINATION_CELLS, MixtureModel, normalizeLogRows } from '../../src/bn/inference.js';
+import { ConfigIndex } from '../../src/bn/counts.js';
 import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
 import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
 import { Rng } from '../../src/util/rng.js';
@@ -252,7 +253,216 @@ describe('exact marginalisation of missing values against brute-force summation'
     const row = Array.from({ length: m }, (_, a) => (a < k ? -1 : 0));
     expect(2 ** 21).toBeGreaterThan(MAX_ELIMINATION_CELLS);
     expect(() => model.posterior(rowsOf([row], 2, cards.slice(0, m)))).toThrow(
-      /row 0: summing out missing attribute \d+ needs a table/,
+      /^inference: row 0: summing out missing attribute \d+ needs a table of \d+ cells \(> 1000000\); too many connected missing values for exact marginalisation$/,
+    );
+  });
+});
+
+/**
+ * The same network twice: dense tables, and sparse ones holding the same numbers. In the sparse copy of a
+ * node the configurations in a random subset keep their own rows (indexed in a random order, so ids differ
+ * from configuration numbers) and every other configuration shares one default row; the dense table is
+ * rewritten to hold that default row there too. A node for which own gives null stays dense in both.
+ */
+function denseAndSparse(
+  rng: Rng,
+  cards: number[],
+  parents: number[][],
+  zeroProb: number,
+  own: (v: number, configs: number) => number[] | null,
+): [CptModel, CptModel] {
+  const dense = randomModel(rng, cards, parents, zeroProb);
+  const sparseCpts: NodeCpt[] = dense.cpts.map((cpt, v) => {
+    const ownRows = own(v, cpt.configs);
+    if (ownRows === null) return cpt;
+    const card = cpt.card;
+    const logp = Float64Array.from(cpt.logp!);
+    const defRow = Array.from({ length: card }, () => 0.05 + rng.next());
+    const z = defRow.reduce((a, b) => a + b, 0);
+    const index = new ConfigIndex();
+    for (const j of ownRows) index.add(j);
+    const rows = new Float64Array((ownRows.length + 1) * card);
+    ownRows.forEach((j, id) => rows.set(logp.subarray(j * card, (j + 1) * card), id * card));
+    for (let k = 0; k < card; k++) rows[ownRows.length * card + k] = Math.log(defRow[k]! / z);
+    for (let j = 0; j < cpt.configs; j++)
+      if (index.get(j) < 0) logp.set(rows.subarray(ownRows.length * card), j * card);
+    (dense.cpts[v] as { logp: Float64Array }).logp = logp;
+    return { parents: cpt.parents, card, parentCards: cpt.parentCards, configs: cpt.configs, index, rows };
+  });
+  return [new CptModel(cards, dense.cpts), new CptModel(cards, sparseCpts)];
+}
+
+/** Both models' posteriors and joints on these rows equal the enumerated joint of the dense one, bit for bit alike. */
+function expectEnumerated(dense: CptModel, sparse: CptModel, rows: number[][]): void {
+  const C = dense.classCard;
+  const data = rowsOf(rows, C, [...dense.cards.slice(0, dense.m)]);
+  for (const model of [dense, sparse]) {
+    const post = model.posterior(data);
+    const lj = model.logJoint(data);
+    rows.forEach((row, r) => {
+      const joint = bruteForceJoint(dense, row);
+      const z = joint.reduce((a, b) => a + b, 0);
+      for (let c = 0; c < C; c++) {
+        if (z > 0) expect(post[r * C + c]).toBeCloseTo(joint[c]! / z, 10);
+        if (joint[c]! > 0) expect(lj[r * C + c]).toBeCloseTo(Math.log(joint[c]!), 9);
+        else expect(lj[r * C + c]).toBe(-Infinity);
+      }
+    });
+  }
+  // Same numbers added in the same order: reading them through the index changes no bit.
+  expect([...sparse.logJoint(data)]).toEqual([...dense.logJoint(data)]);
+  expect([...sparse.posterior(data)]).toEqual([...dense.posterior(data)]);
+}
+
+describe('sparse tables against brute-force summation', () => {
+  it('random DAGs mixing sparse and dense nodes, up to 5 classes, complete and missing rows', () => {
+    const rng = new Rng('inference-sparse-brute-force');
+    for (let trial = 0; trial < 40; trial++) {
+      const m = 1 + rng.int(5);
+      const cards = [...Array.from({ length: m }, () => 2 + rng.int(2)), 2 + rng.int(4)];
+      const [dense, sparse] = denseAndSparse(rng, cards, randomDag(rng, m, 3), trial % 4 === 0 ? 0.2 : 0, (_, q) =>
+        rng.next() < 0.25 ? null : rng.shuffle(Array.from({ length: q }, (_, j) => j)).filter(() => rng.next() < 0.6),
+      );
+      // Rows 0-7 complete, rows 8-15 with about 40 % missing values.
+      const rows = Array.from({ length: 16 }, (_, r) =>
+        Array.from({ length: m }, (_, a) => (r >= 8 && rng.next() < 0.4 ? -1 : rng.int(cards[a]!))),
+      );
+      expectEnumerated(dense, sparse, rows);
+    }
+  });
+
+  it('a class parent with one own row per context: read per class value, not regrouped by context', () => {
+    // X1 | C, X0 with 5 classes, X0 ternary, X1 binary: 3 own rows (one per X0 value), 3 contexts, and
+    // 3 contexts · 5 classes > 2 · 3 rows · 2 cells, so the blocks would outweigh the rows.
+    const cards = [3, 2, 5];
+    const parents = [[2], [2, 0], []];
+    // Configuration of X1's family = c · 3 + x0: own rows (c=1, x0=0), (c=4, x0=1), (c=2, x0=2).
+    const [dense, sparse] = denseAndSparse(new Rng('class-parent-sparse'), cards, parents, 0, (v) =>
+      v === 1 ? [3, 13, 8] : v === 0 ? [1, 3] : [],
+    );
+    const rows: number[][] = [];
+    for (let x0 = -1; x0 < 3; x0++) for (let x1 = -1; x1 < 2; x1++) rows.push([x0, x1]);
+    expectEnumerated(dense, sparse, rows);
+  });
+});
+
+/** A sparse table of node `card` values over these parents holding only its default row `row` (probabilities). */
+function defaultOnly(parents: number[], parentCards: number[], row: number[]): NodeCpt {
+  const index = new ConfigIndex();
+  return {
+    parents,
+    card: row.length,
+    parentCards: Int32Array.from(parentCards),
+    configs: parentCards.reduce((a, b) => a * b, 1),
+    index,
+    rows: Float64Array.from(row.map(Math.log)),
+  };
+}
+
+describe('pruning, elimination order and the elimination limit', () => {
+  it('barren nodes are pruned before any table is built: a barren child of 21 missing parents costs nothing', () => {
+    // X0..X20 binary, parent C; O (node 21, ternary) | C; B (node 22) | X0..X20, missing and observed by no one.
+    // B's family over its missing members would need 2^22 cells (> 10^6): only pruning makes the row answerable.
+    const m = 23;
+    const parents: number[][] = [...Array.from({ length: 22 }, () => [m]), [], []];
+    const cards = [...new Array<number>(21).fill(2), 3, 2, 2];
+    const base = randomModel(new Rng('barren'), cards, parents);
+    const x = Array.from({ length: 21 }, (_, a) => a);
+    const model = new CptModel(cards, [
+      ...base.cpts.slice(0, 22),
+      defaultOnly(x, new Array<number>(21).fill(2), [0.3, 0.7]),
+      base.cpts[m]!,
+    ]);
+    const row = [...new Array<number>(21).fill(-1), 1, -1];
+    const joint = [0, 1].map((c) => model.prob(m, c) * model.prob(21, 1, [c]));
+    const data = rowsOf([row], 2, cards.slice(0, m));
+    const post = model.posterior(data);
+    const lj = model.logJoint(data);
+    for (const c of [0, 1]) {
+      expect(post[c]).toBeCloseTo(joint[c]! / (joint[0]! + joint[1]!), 14);
+      expect(lj[c]).toBeCloseTo(Math.log(joint[c]!), 13);
+    }
+  });
+
+  it('the greedy order sums out the leaves before their hub (hub first would need 2^22 cells)', () => {
+    // L0..L19 (nodes 0-19) | H, C; H (node 20) | C; O_i (node 21 + i) | L_i observed; C = node 41.
+    // P(c, o) = P(c) Σ_h P(h | c) Π_i Σ_l P(l | h, c) P(o_i | l), computed here directly.
+    const m = 41;
+    const parents: number[][] = [
+      ...Array.from({ length: 20 }, () => [20, m]),
+      [m],
+      ...Array.from({ length: 20 }, (_, i) => [i]),
+      [],
+    ];
+    const cards = new Array<number>(m + 1).fill(2);
+    const model = randomModel(new Rng('hub'), cards, parents);
+    const rng = new Rng('hub-rows');
+    const o = Array.from({ length: 20 }, () => rng.int(2));
+    const joint = [0, 1].map((c) => {
+      let total = 0;
+      for (const h of [0, 1]) {
+        let p = model.prob(20, h, [c]);
+        for (let i = 0; i < 20; i++) {
+          let s = 0;
+          for (const l of [0, 1]) s += model.prob(i, l, [h, c]) * model.prob(21 + i, o[i]!, [l]);
+          p *= s;
+        }
+        total += p;
+      }
+      return model.prob(m, c) * total;
+    });
+    const data = rowsOf([[...new Array<number>(21).fill(-1), ...o]], 2, cards.slice(0, m));
+    const post = model.posterior(data);
+    const lj = model.logJoint(data);
+    for (const c of [0, 1]) {
+      expect(post[c]).toBeCloseTo(joint[c]! / (joint[0]! + joint[1]!), 12);
+      expect(lj[c]).toBeCloseTo(Math.log(joint[c]!), 10);
+    }
+  });
+
+  it('a table of exactly MAX_ELIMINATION_CELLS cells is allowed, one more value is refused', () => {
+    // A0..A5 (10 values each, no parents) all missing; Y (node 6) | A0..A5 observed; O (node 7) | C; C = node 8.
+    // In 'joint' mode Y's table over its missing parents, and summing out any A_i, take 10^6 cells. Y is sparse: own rows for
+    // three configurations S, the default row for the rest, so P(Y = y) = Σ_S P(a) θ_a + (1 − Σ_S P(a)) θ_def.
+    const build = (card0: number): CptModel => {
+      const cards = [card0, 10, 10, 10, 10, 10, 2, 2, 2];
+      const base = randomModel(new Rng('limit'), cards, [[], [], [], [], [], [], [], [8], []]);
+      const own = [0, 123456, 999999];
+      const index = new ConfigIndex();
+      for (const cfg of own) index.add(cfg);
+      const theta = [0.9, 0.2, 0.35, 0.6]; // P(Y = 1) for the three own rows and the default row
+      const y: NodeCpt = {
+        parents: [0, 1, 2, 3, 4, 5],
+        card: 2,
+        parentCards: Int32Array.from(cards.slice(0, 6)),
+        configs: card0 * 10 ** 5,
+        index,
+        rows: Float64Array.from(theta.flatMap((t) => [Math.log(1 - t), Math.log(t)])),
+      };
+      return new CptModel(cards, [...base.cpts.slice(0, 6), y, ...base.cpts.slice(7)]);
+    };
+    const model = build(10);
+    expect(10 ** 6).toBe(MAX_ELIMINATION_CELLS);
+    const row = [-1, -1, -1, -1, -1, -1, 1, 0];
+    const data = rowsOf([row], 2, [10, 10, 10, 10, 10, 10, 2, 2]);
+    // P(a) of a configuration (A0 most significant).
+    const pa = (cfg: number): number => {
+      let p = 1;
+      for (let i = 5; i >= 0; i--, cfg = Math.floor(cfg / 10)) p *= model.prob(i, cfg % 10);
+      return p;
+    };
+    const inS = [0, 123456, 999999].map(pa);
+    const py = inS.reduce((acc, p, k) => acc + p * [0.9, 0.2, 0.35][k]!, 0) + (1 - inS.reduce((a, b) => a + b)) * 0.6;
+    const pc = [0, 1].map((c) => model.prob(8, c) * model.prob(7, 0, [c]));
+    const post = model.posterior(data);
+    const lj = model.logJoint(data);
+    for (const c of [0, 1]) {
+      expect(post[c]).toBeCloseTo(pc[c]! / (pc[0]! + pc[1]!), 14);
+      expect(lj[c]).toBeCloseTo(Math.log(pc[c]! * py), 12);
+    }
+    // Only 'joint' reads Y: for the posterior its factor is constant in c.
+    expect(() => build(11).logJoint(rowsOf([row], 2, [11, 10, 10, 10, 10, 10, 2, 2]))).toThrow(
+      /^inference: row 0: the family of node 6 over its missing attributes needs 1100000 cells \(> 1000000\); too many missing values for exact marginalisation$/,
     );
   });
 });
