@@ -267,6 +267,38 @@ describe('context trees for large families (BackoffTreeModel)', () => {
     new BackoffTreeModel(d, odd, 1).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(dense[i]!, 12));
   });
 
+  it('training rows with missing parents or weight 0 count as in the full tables (available case)', () => {
+    // A row stops at its first missing parent, and a context reached only by rows of weight 0 is backed off
+    // from, in trees as in tables; m = 0 with a child never observed gives the uniform 1/r in both.
+    const rng = new Rng('tree-missing');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 80; r++) {
+      const c = rng.int(2);
+      classes.push(c);
+      rows.push([0, 1, 2].map((a) => (rng.next() < 0.2 ? MISSING : rng.next() < 0.5 ? (c + a) % 3 : rng.int(3))));
+      rows[r]!.push(MISSING);
+    }
+    const d = discreteFromArrays({ cards: [3, 3, 3, 2], rows, classes, classCard: 2 });
+    const s: Structure = { m: 4, parents: [[4], [4, 0], [4, 1, 0], [4, 2], []] };
+    const test = discreteFromArrays({
+      cards: [3, 3, 3, 2],
+      rows: Array.from({ length: 27 }, (_, i) => [i % 3, Math.floor(i / 3) % 3, Math.floor(i / 9), i % 2]),
+      classes: new Array<number>(27).fill(0),
+      classCard: 2,
+    });
+    const w = Float64Array.from({ length: 80 }, (_, r) => (r % 4 === 0 ? 0 : 1 + (r % 3)));
+    for (const [m, weights] of [
+      [1, undefined],
+      [0.2, w],
+      [0, w],
+    ] as const) {
+      const dense = fitMEstimateNetwork(d, s, m, weights).logJoint(test);
+      const tree = new BackoffTreeModel(d, s, m, weights).logJoint(test);
+      dense.forEach((v, i) => expect(tree[i]).toBeCloseTo(v, 12));
+    }
+  });
+
   it('a missing value: the node drops out, a missing parent ends the context (tiny data, X2 | C, X1, X0)', () => {
     const s: Structure = { m: 3, parents: [[3], [3], [3, 1, 0], []] };
     const tree = new BackoffTreeModel(tinyData(), s, 1);
