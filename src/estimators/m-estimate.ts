@@ -41,22 +41,10 @@ import { UserError } from '../util/errors.js';
 export const M_GRID: readonly number[] = [0, 0.05, 0.2, 1, 5, 20];
 export const HOLDOUT_MAX = 5000;
 
-// Columns are scanned once per data set, not once per family.
-const missingCache = new WeakMap<CodeColumn, boolean>();
-
+// A native scan per family, repeated rather than cached: familyCounts reads the same columns anyway, and a
+// module-level cache keyed by column kept state across calls (and across mutation-test runs).
 function hasMissing(col: CodeColumn): boolean {
-  let h = missingCache.get(col);
-  if (h === undefined) {
-    h = false;
-    for (let r = 0; r < col.length; r++) {
-      if (col[r]! === MISSING) {
-        h = true;
-        break;
-      }
-    }
-    missingCache.set(col, h);
-  }
-  return h;
+  return col.includes(MISSING);
 }
 
 /**
@@ -155,6 +143,26 @@ export function fitMEstimateNetwork(
  */
 export const DENSE_FAMILY_CELLS = 1 << 20;
 export const DENSE_TOTAL_CELLS = 1 << 23;
+
+/** Cell limits of the full-table representation; a parameter so that tests can reach both sides cheaply. */
+export interface DenseLimits {
+  readonly family: number;
+  readonly total: number;
+}
+export const DENSE_LIMITS: DenseLimits = { family: DENSE_FAMILY_CELLS, total: DENSE_TOTAL_CELLS };
+
+/** Whether the structure's full tables stay within the limits (reads the cardinalities only). */
+export function fitsFullTables(train: DiscreteData, structure: Structure, limits: DenseLimits = DENSE_LIMITS): boolean {
+  let total = 0;
+  let largest = 0;
+  structure.parents.forEach((ps, v) => {
+    let cells = nodeCard(train, v);
+    for (const p of ps) cells *= nodeCard(train, p);
+    total += cells;
+    largest = Math.max(largest, cells);
+  });
+  return largest <= limits.family && total <= limits.total;
+}
 
 /** Index of key in sorted keys, or -1. */
 function find(keys: Float64Array, key: number): number {
@@ -333,18 +341,11 @@ export function fitMEstimateSingle(
   structure: Structure,
   m: number,
   rowWeights?: Float64Array,
+  limits: DenseLimits = DENSE_LIMITS,
 ): Model {
-  let total = 0;
-  let largest = 0;
-  structure.parents.forEach((ps, v) => {
-    let cells = nodeCard(train, v);
-    for (const p of ps) cells *= nodeCard(train, p);
-    total += cells;
-    largest = Math.max(largest, cells);
-  });
-  if (largest <= DENSE_FAMILY_CELLS && total <= DENSE_TOTAL_CELLS)
-    return fitMEstimateNetwork(train, structure, m, rowWeights);
-  return new BackoffTreeModel(train, structure, m, rowWeights);
+  return fitsFullTables(train, structure, limits)
+    ? fitMEstimateNetwork(train, structure, m, rowWeights)
+    : new BackoffTreeModel(train, structure, m, rowWeights);
 }
 
 /** Ensembles as fitModel fits them: members' own rows and row weights (counts become sums of weights). */

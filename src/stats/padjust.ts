@@ -4,8 +4,9 @@
  * - `bonferroni`: min(1, n·p).
  * - `holm` (Holm 1979): step-down, min(1, cummax((n − i + 1)·p_(i))).
  * - `hochberg` (Hochberg 1988): step-up, min(1, cummin((n − i + 1)·p_(i))) from the largest p.
- * - `hommel` (Hommel 1988), R's algorithm (contributed to R by Gordon Smyth); with n = 2 R switches to
- *   Hochberg, which is what Hommel's procedure reduces to for two hypotheses.
+ * - `hommel` (Hommel 1988), R's algorithm (contributed to R by Gordon Smyth). R switches to Hochberg for
+ *   n = 2 and returns p unchanged for n ≤ 1; the general recursion gives those same values (for n = 2 it
+ *   is min(2·p_(1), p_(2)) and p_(2), Hochberg's), so neither case needs a branch here.
  * - `none`: unchanged.
  *
  * Missing values: NaN entries are treated like R's NA — kept in place, and not counted in `n`.
@@ -18,9 +19,9 @@ export type PAdjustMethod = 'hommel' | 'holm' | 'hochberg' | 'bonferroni' | 'non
 
 export const P_ADJUST_METHODS: readonly PAdjustMethod[] = ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'];
 
-/** Stable ascending order of indices by value. */
+/** Ascending order of indices by value; equal values keep their input order (Array.prototype.sort is stable). */
 function orderAscending(p: readonly number[]): number[] {
-  return [...p.keys()].sort((a, b) => p[a] - p[b] || a - b);
+  return [...p.keys()].sort((a, b) => p[a] - p[b]);
 }
 
 function bonferroni(p: readonly number[], n: number): number[] {
@@ -40,7 +41,7 @@ function holm(p: readonly number[], n: number): number[] {
 
 function hochberg(p: readonly number[], n: number): number[] {
   const m = p.length;
-  const o = [...p.keys()].sort((a, b) => p[b] - p[a] || a - b); // descending
+  const o = [...p.keys()].sort((a, b) => p[b] - p[a]); // descending, ties in input order (stable sort)
   const out = new Array<number>(m);
   let run = Infinity;
   o.forEach((k, r) => {
@@ -52,27 +53,27 @@ function hochberg(p: readonly number[], n: number): number[] {
 }
 
 function hommel(pIn: readonly number[], n: number): number[] {
-  const m = pIn.length;
-  if (n === 2) return hochberg(pIn, n);
-  const p = pIn.concat(new Array<number>(n - m).fill(1));
+  // R pads the family with p = 1 for the n − m hypotheses not given.
+  const p = pIn.concat(new Array<number>(n - pIn.length).fill(1));
   const o = orderAscending(p);
   const s = o.map((k) => p[k]);
-  let init = Infinity;
-  for (let i = 0; i < n; i++) init = Math.min(init, (n * s[i]) / (i + 1));
-  const q = new Array<number>(n).fill(init);
-  const pa = new Array<number>(n).fill(init);
-  for (let j = n - 1; j >= 2; j--) {
-    let q1 = Infinity;
-    for (let k = 2; k <= j; k++) q1 = Math.min(q1, (j * s[n - j + k - 1]) / k);
-    for (let i = 0; i <= n - j; i++) q[i] = Math.min(j * s[i], q1);
-    for (let i = n - j + 1; i < n; i++) q[i] = q[n - j];
-    for (let i = 0; i < n; i++) pa[i] = Math.max(pa[i], q[i]);
+  // Array methods instead of index loops (R's vector operations, line by line): a loop counter that a
+  // mutation test turns around (i++ → i--) would run forever instead of failing a test.
+  let pa = new Array<number>(n).fill(s.reduce((a, v, i) => Math.min(a, (n * v) / (i + 1)), Infinity));
+  for (const j of Array.from({ length: n - 2 }, (_, t) => n - 1 - t)) {
+    // R (its m is j here): q1 <- min(m*p[i2]/(2L:m)); q[i1] <- pmin(m*p[i1], q1); q[i2] <- q[n-m+1];
+    // pa <- pmax(pa, q)
+    const q1 = s.slice(n - j + 1).reduce((a, v, t) => Math.min(a, (j * v) / (t + 2)), Infinity);
+    const q = s.map((v) => Math.min(j * v, q1));
+    q.fill(q[n - j], n - j + 1);
+    pa = pa.map((v, i) => Math.max(v, q[i]));
   }
-  const out = new Array<number>(n);
+  // rank[k]: the position of p[k] in the sorted order.
+  const rank = new Int32Array(n);
   o.forEach((k, r) => {
-    out[k] = Math.max(pa[r], s[r]);
+    rank[k] = r;
   });
-  return out.slice(0, m);
+  return pIn.map((_, k) => Math.max(pa[rank[k]], s[rank[k]]));
 }
 
 /**
@@ -106,9 +107,8 @@ export function pAdjust(p: readonly number[], method: PAdjustMethod = 'hommel', 
     throw new StatsInputError(`n must be an integer >= the number of non-missing p-values (${m}), got ${String(n)}`);
   }
   const out = p.map(() => NaN);
-  if (m === 0) return out;
   let adj: number[];
-  if (nn <= 1 || method === 'none') adj = vals.slice();
+  if (method === 'none') adj = vals;
   else if (method === 'bonferroni') adj = bonferroni(vals, nn);
   else if (method === 'holm') adj = holm(vals, nn);
   else if (method === 'hochberg') adj = hochberg(vals, nn);

@@ -3,7 +3,10 @@ import '../../src/estimators/index.js';
 import '../../src/structures/index.js';
 import {
   BackoffTreeModel,
+  DENSE_LIMITS,
   fitMEstimateNetwork,
+  fitMEstimateSingle,
+  fitsFullTables,
   mEstimate,
   mEstimateCpt,
   selectM,
@@ -97,6 +100,9 @@ describe('available case per context', () => {
     const swapped = mEstimateCpt(d, 0, [1, 2], 1);
     const s = 2 * 2 + 0;
     expectClose(probs(swapped.logp, s * 2, s * 2 + 2), [1 / 2, 1 / 2]);
+    // With X1 the only parent (every parent has a missing value), (X1=2) backs off to the root, which counts
+    // all 6 rows: 1/2, 1/2 (summing the full table would count the 4 rows with X1 observed: 3/10, 7/10).
+    expectClose(probs(mEstimateCpt(d, 0, [1], 1).logp, 4, 6), [1 / 2, 1 / 2]);
   });
 
   it('an empty root context (child never observed) gives the uniform distribution', () => {
@@ -186,6 +192,34 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
     expect(selected).not.toEqual([...mEstimate.fit(d, structure, { m: 1, select: 'none' }, ctx).posterior(d)]);
   });
 
+  it("select: holdout splits with ctx.rng.derive('m-holdout'): pinned choices for two seeds", () => {
+    // 60 rows where each attribute copies the class with probability 0.3: the losses of the grid are close,
+    // so the chosen m follows the split (seed 'd' picks 20, seed 'e' picks 0; another stream label, e.g. '',
+    // gives 0.2 and 20).
+    const rng = new Rng('weak');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 60; r++) {
+      const c = rng.int(2);
+      classes.push(c);
+      rows.push([0, 1, 2].map(() => (rng.next() < 0.3 ? c : rng.int(2))));
+    }
+    const d = discreteFromArrays({ cards: [2, 2, 2], rows, classes, classCard: 2 });
+    const s = naiveBayesStructure(3);
+    const posterior = (params: { m?: number; select?: 'none' | 'holdout' }, seed: string) => [
+      ...mEstimate.fit(d, s, params, { rng: new Rng(seed) }).posterior(d),
+    ];
+    for (const [seed, m] of [
+      ['d', 20],
+      ['e', 0],
+    ] as const) {
+      expect(selectM(d, s, new Rng(seed).derive('m-holdout'))!.m).toBe(m);
+      const held = posterior({ m: 1, select: 'holdout' }, seed);
+      expect(held).toEqual(posterior({ m }, seed));
+      for (const other of M_GRID.filter((g) => g !== m)) expect(held).not.toEqual(posterior({ m: other }, seed));
+    }
+  });
+
   it('kDB-2 on car with select: holdout gives finite posteriors summing to 1', () => {
     const car = shipped('car');
     const s = kdb.learn(car, { k: 2 }, ctx);
@@ -231,6 +265,38 @@ describe('context trees for large families (BackoffTreeModel)', () => {
     const odd: Structure = { m: 5, parents: [[5], [0, 5], [1, 0], [2, 1, 0, 5], [], []] };
     const dense = fitMEstimateNetwork(d, odd, 1).logJoint(test);
     new BackoffTreeModel(d, odd, 1).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(dense[i]!, 12));
+  });
+
+  it('training rows with missing parents or weight 0 count as in the full tables (available case)', () => {
+    // A row stops at its first missing parent, and a context reached only by rows of weight 0 is backed off
+    // from, in trees as in tables; m = 0 with a child never observed gives the uniform 1/r in both.
+    const rng = new Rng('tree-missing');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 80; r++) {
+      const c = rng.int(2);
+      classes.push(c);
+      rows.push([0, 1, 2].map((a) => (rng.next() < 0.2 ? MISSING : rng.next() < 0.5 ? (c + a) % 3 : rng.int(3))));
+      rows[r]!.push(MISSING);
+    }
+    const d = discreteFromArrays({ cards: [3, 3, 3, 2], rows, classes, classCard: 2 });
+    const s: Structure = { m: 4, parents: [[4], [4, 0], [4, 1, 0], [4, 2], []] };
+    const test = discreteFromArrays({
+      cards: [3, 3, 3, 2],
+      rows: Array.from({ length: 27 }, (_, i) => [i % 3, Math.floor(i / 3) % 3, Math.floor(i / 9), i % 2]),
+      classes: new Array<number>(27).fill(0),
+      classCard: 2,
+    });
+    const w = Float64Array.from({ length: 80 }, (_, r) => (r % 4 === 0 ? 0 : 1 + (r % 3)));
+    for (const [m, weights] of [
+      [1, undefined],
+      [0.2, w],
+      [0, w],
+    ] as const) {
+      const dense = fitMEstimateNetwork(d, s, m, weights).logJoint(test);
+      const tree = new BackoffTreeModel(d, s, m, weights).logJoint(test);
+      dense.forEach((v, i) => expect(tree[i]).toBeCloseTo(v, 12));
+    }
   });
 
   it('a missing value: the node drops out, a missing parent ends the context (tiny data, X2 | C, X1, X0)', () => {
@@ -383,6 +449,53 @@ describe('checks and boundaries', () => {
       const got = selectM(part, s, new Rng('sel-cap'))!;
       got.losses.forEach((l, i) => expect(l).toBeCloseTo(want[i]!, 14));
       expect(got.m).toBe(M_GRID[want.indexOf(Math.min(...want))]);
+    }
+  });
+
+  it('tables adding up to exactly 2^23 cells (none above 2^20) still fit full tables; one cell more does not', () => {
+    // Class (2 cells), X0 | C (2·1024), X1..X7 | C, X0 (2·1024·512 = 2^20 each), X8 | C, X0 (2·1024·510) and a
+    // parentless X9 with 2046 values: 2 + 2048 + 7·2^20 + 1,044,480 + 2046 = 2^23 cells. Only the
+    // cardinalities are read, so one row suffices.
+    const make = (card9: number) =>
+      discreteFromArrays({
+        cards: [1024, ...new Array<number>(7).fill(512), 510, card9],
+        rows: [new Array<number>(10).fill(0)],
+        classes: [0],
+        classCard: 2,
+      });
+    const s: Structure = { m: 10, parents: [[10], ...new Array<number[]>(8).fill([10, 0]), [], []] };
+    expect(fitsFullTables(make(2046), s)).toBe(true);
+    expect(fitsFullTables(make(2047), s)).toBe(false);
+    expect(fitsFullTables(make(2047), s, { ...DENSE_LIMITS, total: (1 << 23) + 1 })).toBe(true);
+  });
+
+  it("both sides of the switch give the same estimates (limits lowered to the structure's own sizes)", () => {
+    // kDB-2 on 200 noisy rows: the largest family and the total, then each limit one cell lower.
+    const rng = new Rng('switch');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 200; r++) {
+      const c = rng.int(3);
+      classes.push(c);
+      rows.push([0, 1, 2, 3].map((a) => (rng.next() < 0.5 ? (c + a) % 4 : rng.int(4))));
+    }
+    const d = discreteFromArrays({ cards: [4, 4, 4, 4], rows, classes, classCard: 3 });
+    const s = kdb.learn(d, { k: 2 }, ctx);
+    const card = (v: number) => (v === 4 ? 3 : 4);
+    const cells = s.parents.map((ps, v) => ps.reduce((a, p) => a * card(p), card(v)));
+    const family = Math.max(...cells);
+    const total = cells.reduce((a, b) => a + b, 0);
+    expect(family).toBe(3 * 4 * 4 * 4);
+    const at = fitMEstimateSingle(d, s, 1, undefined, { family, total });
+    expect(at).toBeInstanceOf(CptModel);
+    const want = at.posterior(d);
+    for (const limits of [
+      { family: family - 1, total },
+      { family, total: total - 1 },
+    ]) {
+      const over = fitMEstimateSingle(d, s, 1, undefined, limits);
+      expect(over).toBeInstanceOf(BackoffTreeModel);
+      over.posterior(d).forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 13));
     }
   });
 

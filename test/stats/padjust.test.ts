@@ -182,4 +182,11 @@ describe('pAdjust: hommel to the last bit', () => {
       0.25464736309899982,
     ]);
   });
+
+  // Provenance: R 4.2.2 sprintf("%.17g", p.adjust(c(0.08, 0.37, 0, 0.4), "hommel")) = 0.23999999999999999
+  // 0.40000000000000002 0 0.40000000000000002. Without that copy (or with it starting past n − j) the positions
+  // above n − j keep q1, which is not below the copied value, and 0.37 and 0.4 come out one bit above 0.4.
+  it('matches R exactly where the copied value is below q1', () => {
+    expect(pAdjust([0.08, 0.37, 0, 0.4], 'hommel')).toEqual([0.24, 0.4, 0, 0.4]);
+  });
 });
