@@ -88,6 +88,16 @@ const ADDED_METRIC_COLUMNS: readonly (readonly [string, string])[] = [
   ['class_labels', 'VARCHAR[]'],
 ];
 
+/** Result columns a database written by an older bnclab may lack: read as typed NULLs there. */
+const LATER_RESULT_COLUMNS = [
+  ['n_feature_arcs', 'INTEGER'],
+  ['auc', 'DOUBLE'],
+  ['auc_ovr', 'DOUBLE'],
+  ['brier', 'DOUBLE'],
+  ['balanced_accuracy', 'DOUBLE'],
+  ['macro_f1', 'DOUBLE'],
+] as const;
+
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS experiments (
      name VARCHAR PRIMARY KEY, spec_file VARCHAR, spec_hash VARCHAR, spec_text VARCHAR, seed VARCHAR,
@@ -588,16 +598,7 @@ export class ResultStore {
         String(r['column_name']),
       ),
     );
-    const added = (
-      [
-        ['n_feature_arcs', 'INTEGER'],
-        ['auc', 'DOUBLE'],
-        ['auc_ovr', 'DOUBLE'],
-        ['brier', 'DOUBLE'],
-        ['balanced_accuracy', 'DOUBLE'],
-        ['macro_f1', 'DOUBLE'],
-      ] as const
-    ).map(([c, t]) => (has.has(c) ? c : `NULL::${t} AS ${c}`));
+    const added = LATER_RESULT_COLUMNS.map(([c, t]) => (has.has(c) ? c : `NULL::${t} AS ${c}`));
     return (await this.query(
       `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, accuracy, zero_one_loss,
               rmse, log_loss, n_train, n_test, n_arcs, train_ms, predict_ms, ${added.join(', ')}
@@ -621,16 +622,7 @@ export class ResultStore {
       ).map((r) => String(r['column_name'])),
     );
     // A database opened read-only keeps the schema it was written with; metrics it predates read as NULL.
-    const added = (
-      [
-        ['n_feature_arcs', 'INTEGER'],
-        ['auc', 'DOUBLE'],
-        ['auc_ovr', 'DOUBLE'],
-        ['brier', 'DOUBLE'],
-        ['balanced_accuracy', 'DOUBLE'],
-        ['macro_f1', 'DOUBLE'],
-      ] as const
-    ).map(([c, t]) => (has.has(c) ? `m.${c}` : `NULL::${t} AS ${c}`));
+    const added = LATER_RESULT_COLUMNS.map(([c, t]) => (has.has(c) ? `m.${c}` : `NULL::${t} AS ${c}`));
     const rows = await this.queryKeys(
       `SELECT j.job_key, j.structure, j.estimator, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
               m.n_train, m.n_test, m.n_arcs, j.train_ms, j.predict_ms, ${added.join(', ')}
