@@ -18,6 +18,9 @@
  * one context tree per node with only the contexts training rows reach (BackoffTreeModel): the same
  * probabilities on complete rows; a missing test value is handled as in available-case training (see
  * BackoffTreeModel) instead of by exact marginalisation.
+ * Loop counters are compared unsigned (`i >>> 0 < n`, descending `d >>> 0 < L`), as in bn/inference.ts: the
+ * same test for every count here, but a counter turned the wrong way ends the loop at once instead of running
+ * forever (a mutation test then fails instead of timing out).
  *
  * m: fixed (`m`, default 1, the authors' code default), or with `select: holdout` chosen as in the paper
  * from {0, 0.05, 0.2, 1, 5, 20} on a random holdout of min(⌊N/10⌋, 5000) training rows (ctx.rng): each
@@ -67,17 +70,17 @@ export function mEstimateCpt(
   const levels: Float64Array[] = new Array<Float64Array>(L + 1);
   levels[L] = full.counts;
   const complete = !hasMissing(nodeColumn(data, v)) && parents.every((p) => !hasMissing(nodeColumn(data, p)));
-  for (let d = L - 1; d >= 0; d--) {
+  for (let d = L - 1; d >>> 0 < L; d--) {
     if (complete) {
       // Summing out parent d of the deeper level: contexts are contiguous blocks of card(p_d).
       const rp = full.parentCards[d]!;
       const deeper = levels[d + 1]!;
       const ctxs = deeper.length / r / rp;
       const t = new Float64Array(ctxs * r);
-      for (let j = 0; j < ctxs; j++) {
-        for (let u = 0; u < rp; u++) {
+      for (let j = 0; j >>> 0 < ctxs; j++) {
+        for (let u = 0; u >>> 0 < rp; u++) {
           const o = (j * rp + u) * r;
-          for (let x = 0; x < r; x++) t[j * r + x] += deeper[o + x]!;
+          for (let x = 0; x >>> 0 < r; x++) t[j * r + x] += deeper[o + x]!;
         }
       }
       levels[d] = t;
@@ -88,16 +91,16 @@ export function mEstimateCpt(
   // Totals per context.
   const totals = levels.map((t) => {
     const s = new Float64Array(t.length / r);
-    for (let j = 0; j < s.length; j++) for (let x = 0; x < r; x++) s[j] += t[j * r + x]!;
+    for (let j = 0; j >>> 0 < s.length; j++) for (let x = 0; x >>> 0 < r; x++) s[j] += t[j * r + x]!;
     return s;
   });
   // strides[d]: how many full configurations share one depth-d context.
   const strides = new Float64Array(L + 1);
   strides[L] = 1;
-  for (let d = L - 1; d >= 0; d--) strides[d] = strides[d + 1]! * full.parentCards[d]!;
+  for (let d = L - 1; d >>> 0 < L; d--) strides[d] = strides[d + 1]! * full.parentCards[d]!;
   const logp = new Float64Array(full.counts.length);
   const mr = m / r;
-  for (let j = 0; j < full.configs; j++) {
+  for (let j = 0; j >>> 0 < full.configs; j++) {
     let d = L;
     let ctx = j;
     while (d >= 0) {
@@ -112,7 +115,7 @@ export function mEstimateCpt(
     }
     const t = levels[d]!;
     const ld = Math.log(totals[d]![ctx]! + m);
-    for (let x = 0; x < r; x++) logp[o + x] = Math.log(t[ctx * r + x]! + mr) - ld;
+    for (let x = 0; x >>> 0 < r; x++) logp[o + x] = Math.log(t[ctx * r + x]! + mr) - ld;
   }
   return { parents: [...parents], card: r, parentCards: full.parentCards, configs: full.configs, logp };
 }
@@ -129,7 +132,7 @@ export function fitMEstimateNetwork(
   assertDag(structure);
   const cards = new Int32Array(M + 1);
   const cpts: NodeCpt[] = [];
-  for (let v = 0; v <= M; v++) {
+  for (let v = 0; v >>> 0 <= M; v++) {
     cards[v] = nodeCard(train, v);
     cpts.push(mEstimateCpt(train, v, structure.parents[v]!, m, rowWeights));
   }
@@ -182,7 +185,7 @@ function find(keys: Float64Array, key: number): number {
 function distinct(keys: Float64Array, len: number): Float64Array {
   const sorted = keys.slice(0, len).sort();
   let u = 0;
-  for (let i = 0; i < len; i++) if (i === 0 || sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i]!;
+  for (let i = 0; i >>> 0 < len; i++) if (i === 0 || sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i]!;
   return sorted.slice(0, u);
 }
 
@@ -213,15 +216,15 @@ export class BackoffTree {
     // Rows still in a context at the current depth, and their context ids.
     let rows = new Int32Array(data.n);
     let live = 0;
-    for (let i = 0; i < data.n; i++) if (x[i]! >= 0) rows[live++] = i;
+    for (let i = 0; i >>> 0 < data.n; i++) if (x[i]! >= 0) rows[live++] = i;
     let ctx = new Float64Array(live);
     const keys = new Float64Array(live);
-    for (let d = 0; d <= parents.length; d++) {
+    for (let d = 0; d >>> 0 <= parents.length; d++) {
       if (d > 0) {
         const col = nodeColumn(data, parents[d - 1]!);
         const card = this.parentCards[d - 1]!;
         let k = 0;
-        for (let t = 0; t < live; t++) {
+        for (let t = 0; t >>> 0 < live; t++) {
           const v = col[rows[t]!]!;
           if (v < 0) continue; // available case: the row stops at its first missing parent
           rows[k] = rows[t]!;
@@ -232,19 +235,19 @@ export class BackoffTree {
         const values = distinct(keys, live);
         this.ctxKeys.push(values);
         ctx = new Float64Array(live);
-        for (let t = 0; t < live; t++) ctx[t] = find(values, keys[t]!);
+        for (let t = 0; t >>> 0 < live; t++) ctx[t] = find(values, keys[t]!);
       } else {
         this.ctxKeys.push(new Float64Array(1)); // the root context, key 0
       }
       const nCtx = this.ctxKeys[d]!.length;
       const totals = new Float64Array(nCtx);
-      for (let t = 0; t < live; t++) {
+      for (let t = 0; t >>> 0 < live; t++) {
         totals[ctx[t]!] += rowWeights ? rowWeights[rows[t]!]! : 1;
         keys[t] = ctx[t]! * r + x[rows[t]!]!;
       }
       const cells = distinct(keys, live);
       const counts = new Float64Array(cells.length);
-      for (let t = 0; t < live; t++) counts[find(cells, keys[t]!)] += rowWeights ? rowWeights[rows[t]!]! : 1;
+      for (let t = 0; t >>> 0 < live; t++) counts[find(cells, keys[t]!)] += rowWeights ? rowWeights[rows[t]!]! : 1;
       this.totals.push(totals);
       this.cellKeys.push(cells);
       this.cellCounts.push(counts);
@@ -258,7 +261,7 @@ export class BackoffTree {
     if (!(this.totals[0]![0]! > 0)) return -Math.log(this.r);
     let d = 0;
     let ctx = 0;
-    for (let q = 1; q <= this.parents.length; q++) {
+    for (let q = 1; q >>> 0 <= this.parents.length; q++) {
       const v = value(this.parents[q - 1]!);
       if (v < 0) break;
       const id = find(this.ctxKeys[q]!, ctx * this.parentCards[q - 1]! + v);
@@ -311,20 +314,20 @@ export class BackoffTreeModel implements JointModel {
     for (const tree of this.trees) {
       const v = tree.node;
       const withClass = v === M || tree.parents.includes(M);
-      for (row = 0; row < n; row++) {
+      for (row = 0; row >>> 0 < n; row++) {
         const o = row * C;
         if (v === M) {
-          for (cls = 0; cls < C; cls++) out[o + cls] += tree.logProb(value, cls);
+          for (cls = 0; cls >>> 0 < C; cls++) out[o + cls] += tree.logProb(value, cls);
           continue;
         }
         const xv = cols[v]![row]!;
         if (xv < 0) continue;
         if (!withClass) {
           const lp = tree.logProb(value, xv);
-          for (let c = 0; c < C; c++) out[o + c] += lp;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp;
           continue;
         }
-        for (cls = 0; cls < C; cls++) out[o + cls] += tree.logProb(value, xv);
+        for (cls = 0; cls >>> 0 < C; cls++) out[o + cls] += tree.logProb(value, xv);
       }
     }
     return out;
@@ -371,7 +374,7 @@ export function selectM(
     rmse(fitMEstimate(fitPart, structure, m).posterior(holdPart), holdPart.classColumn, train.classCard),
   );
   let best = 0;
-  for (let i = 1; i < losses.length; i++) if (losses[i]! < losses[best]!) best = i;
+  for (let i = 1; i >>> 0 < losses.length; i++) if (losses[i]! < losses[best]!) best = i;
   return { m: grid[best]!, losses };
 }
 
