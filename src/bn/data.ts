@@ -25,6 +25,12 @@ export function codeColumn(card: number, n: number, shared = false): CodeColumn 
   return new Int32Array(buffer);
 }
 
+/** out[i] = col[rows[i]] for every i < out.length: rows picked out of a column (a fold's rows, a view's copy). */
+function gatherRows<T extends CodeColumn>(out: T, col: CodeColumn, rows: ArrayLike<number>): T {
+  for (let i = 0; i < out.length; i++) out[i] = col[rows[i]!]!;
+  return out;
+}
+
 /** A zeroed column of n rows of the same width as col. */
 function columnLike(col: CodeColumn, n: number): CodeColumn {
   if (col instanceof Int8Array) return new Int8Array(n);
@@ -101,11 +107,7 @@ export function viewedData(meta: Omit<DiscreteData, 'n' | 'columns' | 'classColu
     enumerable: true,
     configurable: true,
     get(): readonly CodeColumn[] {
-      state.columns = view.columns.map((col, a) => {
-        const out = codeColumn(meta.cards[a]!, n);
-        for (let i = 0; i < n; i++) out[i] = col[rows[i]!]!;
-        return out;
-      });
+      state.columns = view.columns.map((col, a) => gatherRows(codeColumn(meta.cards[a]!, n), col, rows));
       Object.defineProperty(d, 'columns', { value: state.columns, enumerable: true });
       return state.columns;
     },
@@ -114,8 +116,7 @@ export function viewedData(meta: Omit<DiscreteData, 'n' | 'columns' | 'classColu
     enumerable: true,
     configurable: true,
     get(): Int32Array {
-      const built = new Int32Array(n);
-      for (let i = 0; i < n; i++) built[i] = view.classColumn[rows[i]!]!;
+      const built = gatherRows(new Int32Array(n), view.classColumn, rows);
       state.classColumn = built;
       Object.defineProperty(d, 'classColumn', { value: built, enumerable: true });
       return built;
@@ -139,13 +140,8 @@ export function dataBytes(d: DiscreteData): number {
 /** Rows [rows] of d as a new DiscreteData sharing labels and cardinalities. */
 export function selectRows(d: DiscreteData, rows: ArrayLike<number>): DiscreteData {
   const n = rows.length;
-  const columns = d.columns.map((col) => {
-    const out = columnLike(col, n);
-    for (let r = 0; r < n; r++) out[r] = col[rows[r]!]!;
-    return out;
-  });
-  const classColumn = new Int32Array(n);
-  for (let r = 0; r < n; r++) classColumn[r] = d.classColumn[rows[r]!]!;
+  const columns = d.columns.map((col) => gatherRows(columnLike(col, n), col, rows));
+  const classColumn = gatherRows(new Int32Array(n), d.classColumn, rows);
   return { ...d, n, columns, classColumn };
 }
 
