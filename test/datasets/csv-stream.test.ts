@@ -103,6 +103,37 @@ describe('CSV read in pieces', () => {
   });
 });
 
+it('blank lines add no value to a column whose missing markers leave out the empty string', () => {
+  // Read byte by byte, a blank line is one empty field; it must not reach the first column's dictionary.
+  sameEitherWay('a,class\n\nx,p\n   \ny,q\n\n', [1, 2, 3, 100], { file: 'b.csv', missing: ['NA'] });
+  sameEitherWay('a\n\nx\n\ny\n', [1, 2, 100], { file: 'b.csv', missing: ['NA'] });
+});
+
+it('a byte-order mark or a character after a closing quote cut by a piece boundary', () => {
+  sameEitherWay('\ufeffa,class\n1,p\n', [1, 2, 3, 4]);
+  sameEitherWay('a,class\n"x"日,p\n', [1, 2, 3, 9, 10, 11, 100]);
+  sameEitherWay('a,class\n"x" \u00a0,p\n', [1, 2, 11, 12, 100]);
+});
+
+it('bytes that are not UTF-8 are one error at every piece size, wherever they fall', () => {
+  const good = enc.encode('a,class\n1,p\né,q\n');
+  for (const bad of [
+    [0xff],
+    [0xc3], // a lead byte without its continuation
+    [0xe6, 0x97], // cut short
+    [0x80], // a continuation byte alone
+  ]) {
+    for (const at of [8, 11, good.length]) {
+      const bytes = new Uint8Array([...good.subarray(0, at), ...bad, ...good.subarray(at)]);
+      for (const size of [1, 2, 3, 5, 100]) {
+        expect(() => parseCsvBytes(bytes, { file: 'u.csv' }, size), `${bad} at ${at}, pieces of ${size}`).toThrow(
+          'u.csv: the file is not UTF-8 text; convert it (e.g. iconv -f latin1 -t utf-8)',
+        );
+      }
+    }
+  }
+});
+
 describe('coded columns widen as their dictionaries grow', () => {
   it('columns grown a row or a few at a time, moved or widened, give the same table (dropped rows too)', () => {
     // Column a gets its 129th and 32,769th distinct label after many steps of growth, so the ids read so far
