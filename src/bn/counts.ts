@@ -7,7 +7,7 @@
  * to a family's table only if the child and every parent are observed in it. Different families can
  * therefore be counted on different row subsets. The class is never missing.
  */
-import { MISSING, rowViewOf, type CodeColumn, type DiscreteData, type RowView } from './data.js';
+import { codeColumn, MISSING, rowViewOf, type CodeColumn, type DiscreteData, type RowView } from './data.js';
 import { UserError } from '../util/errors.js';
 
 /**
@@ -373,7 +373,8 @@ export function sparseFamilyCounts(
 
 /**
  * Fast path for I(X;C): counts of (attribute a, class) laid out [x * classCard + c], over rows where a is
- * observed. `out` (length >= cards[a] * classCard) is reused and zeroed when given.
+ * observed. `out` (length >= cards[a] * classCard) is reused and zeroed when given. A row view is counted
+ * through its row numbers (never copied).
  */
 export function attributeClassCounts(data: DiscreteData, a: number, out?: Float64Array): Float64Array {
   const C = data.classCard;
@@ -381,6 +382,18 @@ export function attributeClassCounts(data: DiscreteData, a: number, out?: Float6
   const t = out ?? new Float64Array(size);
   if (t.length < size) throw new Error(`attributeClassCounts: buffer has ${t.length} cells, need ${size}`);
   t.fill(0, 0, size);
+  const view = rowViewOf(data);
+  if (view) {
+    const x = view.columns[a]!;
+    const y = view.classColumn;
+    const rows = view.rows;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      const v = x[r]!;
+      if (v >= 0) t[v * C + y[r]!]!++;
+    }
+    return t;
+  }
   const x = data.columns[a]!;
   const y = data.classColumn;
   const n = data.n;
@@ -393,13 +406,26 @@ export function attributeClassCounts(data: DiscreteData, a: number, out?: Float6
 
 /**
  * Per-row joint code z[r] = x_a[r] * classCard + c[r], or MISSING where attribute a is missing. Precomputing
- * it once per attribute halves the loads in the pairwise (Xi, Xj, C) loop.
+ * it once per attribute halves the loads in the pairwise (Xi, Xj, C) loop. For a row view, z[i] is that of
+ * the view's row i. `out` must hold codes up to cards[a] * classCard - 1 (codeColumn of that many values).
  */
-export function attributeClassCodes(data: DiscreteData, a: number, out?: Int32Array): Int32Array {
+export function attributeClassCodes(data: DiscreteData, a: number, out?: CodeColumn): CodeColumn {
   const n = data.n;
-  const z = out ?? new Int32Array(n);
-  if (z.length < n) throw new Error(`attributeClassCodes: buffer has ${z.length} cells, need ${n}`);
   const C = data.classCard;
+  const z = out ?? codeColumn(data.cards[a]! * C, n);
+  if (z.length < n) throw new Error(`attributeClassCodes: buffer has ${z.length} cells, need ${n}`);
+  const view = rowViewOf(data);
+  if (view) {
+    const x = view.columns[a]!;
+    const y = view.classColumn;
+    const rows = view.rows;
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      const v = x[r]!;
+      z[i] = v < 0 ? MISSING : v * C + y[r]!;
+    }
+    return z;
+  }
   const x = data.columns[a]!;
   const y = data.classColumn;
   for (let r = 0; r < n; r++) {
@@ -464,6 +490,84 @@ export function accumulatePairCodes4(
 }
 
 /**
+ * accumulatePairCodes over a row view: xi is a view column (read at rows[i]) and zj is indexed by view row
+ * (attributeClassCodes of the view), so the counts are those of the copied rows.
+ */
+export function accumulatePairCodesRows(
+  xi: CodeColumn,
+  rows: Int32Array,
+  zj: CodeColumn,
+  stride: number,
+  n: number,
+  t: Float64Array | Int32Array,
+): number {
+  let used = 0;
+  for (let i = 0; i < n; i++) {
+    const a = xi[rows[i]!]!;
+    const b = zj[i]!;
+    if ((a | b) < 0) continue;
+    t[a * stride + b]!++;
+    used++;
+  }
+  return used;
+}
+
+/** accumulatePairCodes4 over a row view (see accumulatePairCodesRows). */
+export function accumulatePairCodes4Rows(
+  x0: CodeColumn,
+  x1: CodeColumn,
+  x2: CodeColumn,
+  x3: CodeColumn,
+  rows: Int32Array,
+  zj: CodeColumn,
+  stride: number,
+  n: number,
+  t0: Float64Array | Int32Array,
+  t1: Float64Array | Int32Array,
+  t2: Float64Array | Int32Array,
+  t3: Float64Array | Int32Array,
+): void {
+  for (let i = 0; i < n; i++) {
+    const b = zj[i]!;
+    if (b < 0) continue;
+    const r = rows[i]!;
+    const a0 = x0[r]!;
+    const a1 = x1[r]!;
+    const a2 = x2[r]!;
+    const a3 = x3[r]!;
+    if (a0 >= 0) t0[a0 * stride + b]!++;
+    if (a1 >= 0) t1[a1 * stride + b]!++;
+    if (a2 >= 0) t2[a2 * stride + b]!++;
+    if (a3 >= 0) t3[a3 * stride + b]!++;
+  }
+}
+
+/**
+ * How many rows take each value of attribute a (missing values not counted); a row view through its row
+ * numbers.
+ */
+export function valueCounts(data: DiscreteData, a: number): Float64Array {
+  const freq = new Float64Array(data.cards[a]!);
+  const view = rowViewOf(data);
+  if (view) {
+    const col = view.columns[a]!;
+    const rows = view.rows;
+    for (let i = 0; i < rows.length; i++) {
+      const v = col[rows[i]!]!;
+      if (v >= 0) freq[v]++;
+    }
+    return freq;
+  }
+  const col = data.columns[a]!;
+  const n = data.n;
+  for (let r = 0; r < n; r++) {
+    const v = col[r]!;
+    if (v >= 0) freq[v]++;
+  }
+  return freq;
+}
+
+/**
  * Fast path for I(Xi;Xj|C): counts laid out [(xi * card_j + xj) * classCard + c] over rows where both
  * attributes are observed. `out` (length >= card_i * card_j * classCard) is reused and zeroed when given.
  */
@@ -475,6 +579,21 @@ export function pairClassCounts(data: DiscreteData, i: number, j: number, out?: 
   const t = out ?? new Float64Array(size);
   if (t.length < size) throw new Error(`pairClassCounts: buffer has ${t.length} cells, need ${size}`);
   t.fill(0, 0, size);
+  const view = rowViewOf(data);
+  if (view) {
+    const xi = view.columns[i]!;
+    const xj = view.columns[j]!;
+    const y = view.classColumn;
+    const rows = view.rows;
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows[k]!;
+      const a = xi[r]!;
+      const b = xj[r]!;
+      if ((a | b) < 0) continue;
+      t[(a * cj + b) * C + y[r]!]!++;
+    }
+    return t;
+  }
   const xi = data.columns[i]!;
   const xj = data.columns[j]!;
   const y = data.classColumn;

@@ -8,10 +8,12 @@
  * both Xi and Xj are observed, and all its marginals (N_ic, N_jc, N_c, N) come from that same table, as
  * bnclassify's `cmi_table` does. With no usable row the value is 0.
  */
-import type { DiscreteData } from './data.js';
+import { attributeCount, codeColumn, rowViewOf, type DiscreteData } from './data.js';
 import {
   accumulatePairCodes,
   accumulatePairCodes4,
+  accumulatePairCodes4Rows,
+  accumulatePairCodesRows,
   attributeClassCodes,
   attributeClassCounts,
   pairClassCounts,
@@ -63,10 +65,18 @@ export function cmiScratch(maxCard: number, C: number): CmiScratch {
   };
 }
 
+/**
+ * Counts below this have their x·ln x in the table; larger ones (a few cells of a table over many rows) are
+ * computed as the table would hold them. Without the cap the table had an entry per training row: 72 MB
+ * at 9·10^6 rows.
+ */
+const NLOGN_TABLE_MAX = 1 << 16;
+
 /** x·ln x for the integer counts 0..n, grown on demand: CMI of all pairs then needs no Math.log per cell. */
-function nlognTable(s: CmiScratch, n: number): Float64Array {
+function nlognTable(s: CmiScratch, total: number): Float64Array {
+  const n = Math.min(total, NLOGN_TABLE_MAX - 1);
   if (s.nlogn.length > n) return s.nlogn;
-  const size = Math.max(n + 1, s.nlogn.length * 2);
+  const size = Math.min(Math.max(n + 1, s.nlogn.length * 2), NLOGN_TABLE_MAX);
   const t = new Float64Array(size);
   for (let v = 2; v < size; v++) t[v] = v * Math.log(v);
   s.nlogn = t;
@@ -147,7 +157,7 @@ export interface PairwiseCmi {
  * so long runs can be cancelled.
  */
 export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseCmi {
-  const m = data.columns.length;
+  const m = attributeCount(data);
   const C = data.classCard;
   const n = data.n;
   const cmi = new Float64Array(m * m);
@@ -157,8 +167,12 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
   // Int32 counts keep four pair tables twice as likely to stay in L1/L2 as doubles would.
   const tables = [0, 1, 2, 3].map(() => new Int32Array(maxCard * maxCard * C));
   const scratch = cmiScratch(maxCard, C);
-  const zj = new Int32Array(n);
-  const cols = data.columns;
+  // One byte per row when every (value, class) code fits: a quarter of Int32 on 10^7 rows.
+  const zj = codeColumn(maxCard * C, n);
+  // A row view is counted through its row numbers, never copied (the training rows of a large data set).
+  const view = rowViewOf(data);
+  const cols = view ? view.columns : data.columns;
+  const rows = view?.rows;
   const store = (i: number, j: number, t: Int32Array): void => {
     const v = cmiFromCounts(t, data.cards[i]!, data.cards[j]!, C, scratch);
     cmi[i * m + j] = cmi[j * m + i] = v;
@@ -172,13 +186,31 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
     for (; i + 4 <= j; i += 4) {
       for (let k = 0; k < 4; k++) tables[k]!.fill(0, 0, data.cards[i + k]! * stride);
       const [t0, t1, t2, t3] = tables as [Int32Array, Int32Array, Int32Array, Int32Array];
-      accumulatePairCodes4(cols[i]!, cols[i + 1]!, cols[i + 2]!, cols[i + 3]!, zj, stride, n, t0, t1, t2, t3);
+      if (rows) {
+        accumulatePairCodes4Rows(
+          cols[i]!,
+          cols[i + 1]!,
+          cols[i + 2]!,
+          cols[i + 3]!,
+          rows,
+          zj,
+          stride,
+          n,
+          t0,
+          t1,
+          t2,
+          t3,
+        );
+      } else {
+        accumulatePairCodes4(cols[i]!, cols[i + 1]!, cols[i + 2]!, cols[i + 3]!, zj, stride, n, t0, t1, t2, t3);
+      }
       for (let k = 0; k < 4; k++) store(i + k, j, tables[k]!);
     }
     for (; i < j; i++) {
       const t = tables[0]!;
       t.fill(0, 0, data.cards[i]! * stride);
-      accumulatePairCodes(cols[i]!, zj, stride, n, t);
+      if (rows) accumulatePairCodesRows(cols[i]!, rows, zj, stride, n, t);
+      else accumulatePairCodes(cols[i]!, zj, stride, n, t);
       store(i, j, t);
     }
   }

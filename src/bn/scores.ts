@@ -47,12 +47,14 @@ export function lgamma(x: number): number {
   return HALF_LOG_2PI + (z + 0.5) * Math.log(t) - t + Math.log(a);
 }
 
-// x ln x for integer x, shared by every LL evaluation (counts are integers unless rows are weighted).
+// x ln x for integer x, shared by every LL evaluation (counts are integers unless rows are weighted). Counts
+// at or above the limit (a few cells of a family over many rows) are computed as the table would hold them;
+// the table once grew to 2^24 entries (128 MB) on a large data set.
 let xlnxTable = new Float64Array(2);
-const XLNX_TABLE_LIMIT = 1 << 24;
+const XLNX_TABLE_LIMIT = 1 << 16;
 
 function xlnxUpTo(n: number): Float64Array {
-  if (n < xlnxTable.length || n >= XLNX_TABLE_LIMIT) return xlnxTable;
+  if (n < xlnxTable.length || xlnxTable.length >= XLNX_TABLE_LIMIT) return xlnxTable;
   const size = Math.min(XLNX_TABLE_LIMIT, Math.max(n + 1, xlnxTable.length * 2));
   const t = new Float64Array(size);
   for (let v = 2; v < size; v++) t[v] = v * Math.log(v);

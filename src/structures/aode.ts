@@ -15,7 +15,8 @@
  * With one attribute the only SPODE is naive Bayes. With missing values F counts the rows where X_i is observed.
  */
 import { defineParams, registerStructure } from '../registry.js';
-import { attributeCount, type CodeColumn } from '../bn/data.js';
+import { attributeCount } from '../bn/data.js';
+import { valueCounts } from '../bn/counts.js';
 import { naiveBayesStructure, type Structure, type StructureMember } from '../bn/structure.js';
 import { UserError } from '../util/errors.js';
 
@@ -25,20 +26,6 @@ export function spodeStructure(m: number, sp: number): Structure {
   for (let a = 0; a < m; a++) parents.push(a === sp ? [m] : [m, sp]);
   parents.push([]);
   return { m, parents };
-}
-
-/**
- * How many of the first n rows take each value of a column (missing values not counted). A function of
- * its own: V8 optimises a small function called once per attribute far sooner than the same loop inlined
- * in learn, which in a fresh process ran several times slower (one-shot runs such as bench/catalog.ts).
- */
-function valueCounts(col: CodeColumn, card: number, n: number): Float64Array {
-  const freq = new Float64Array(card);
-  for (let r = 0; r < n; r++) {
-    const v = col[r]!;
-    if (v >= 0) freq[v]++;
-  }
-  return freq;
 }
 
 /** Quadratic in the number of attributes (m SPODEs of m families each). */
@@ -74,7 +61,7 @@ export const aode = registerStructure({
     let gatedValues = 0;
     for (let i = 0; i < m; i++) {
       const card = train.cards[i]!;
-      const freq = valueCounts(train.columns[i]!, card, train.n);
+      const freq = valueCounts(train, i);
       const values: number[] = [];
       for (let v = 0; v < card; v++) if (freq[v]! >= limit) values.push(v);
       gatedValues += card - values.length;

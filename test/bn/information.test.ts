@@ -61,6 +61,18 @@ describe('conditional mutual information I(Xi;Xj|C) in nats', () => {
     expect(conditionalMutualInformation(tinyData(), 1, 2)).toBeCloseTo((3 * ln(3)) / 7, 14);
   });
 
+  it('counts above the x ln x table (2^16) give the value of the definition', () => {
+    // One class; cells (0,0) 300000, (0,1) 100000, (1,0) 70000, (1,1) 1 (layout [(x*2+y)*1+c]).
+    const t = Float64Array.from([300000, 100000, 70000, 1]);
+    const N = 470001;
+    const cell = (nxy: number, nx: number, ny: number): number => (nxy / N) * ln((nxy * N) / (nx * ny));
+    const expected =
+      cell(300000, 400000, 370000) + cell(100000, 400000, 100001) + cell(70000, 70001, 370000) + cell(1, 70001, 100001);
+    expect(cmiFromCounts(t, 2, 2, 1)).toBeCloseTo(expected, 12);
+    // The same counts as integers in an Int32 table (the pairwise loop's) give the same bits.
+    expect(cmiFromCounts(Int32Array.from(t), 2, 2, 1)).toBe(cmiFromCounts(t, 2, 2, 1));
+  });
+
   it('is 0 when X and Y are independent within each class', () => {
     // Per class the (x,y) table is a product: C=0 [[1,1],[1,1]], C=1 [[2,1],[4,2]].
     const t = Float64Array.from([1, 2, 1, 1, 1, 4, 1, 2]); // [(x*2+y)*2+c]
