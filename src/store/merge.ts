@@ -12,7 +12,8 @@
  *   - every other table with a job_key column (job_metrics, structures, predictions, …) holds per-job
  *     outcome rows: for each job taken, the target's rows are replaced by the shard's.
  *   - experiment_jobs (membership) and tables without job_key (experiments, datasets, splits, folds, …):
- *     rows the target lacks are inserted (by primary key where the table has one, else by whole row).
+ *     rows the target lacks are inserted (by primary key where the table has one, else by whole row; folds,
+ *     which new databases create without a key, by split: the rows of a split the target has no row of).
  * The experiment rows must agree on the bnclab version unless forced; another spec hash under the same name
  * (a spec run in phases) merges with a note, since reports are driven by the spec they are given.
  */
@@ -241,6 +242,11 @@ async function mergeOne(
           );
         } else if (hasPk) {
           await conn.run(`INSERT OR IGNORE INTO ${into} (${cols}) SELECT ${cols} FROM ${from}`);
+        } else if (t.name === 'folds') {
+          // A split's rows are stored all at once, so a split the target has rows of is complete there.
+          await conn.run(
+            `INSERT INTO ${into} (${cols}) SELECT ${cols} FROM ${from} WHERE split_key NOT IN (SELECT DISTINCT split_key FROM ${into})`,
+          );
         } else {
           await conn.run(
             `INSERT INTO ${into} (${cols}) SELECT ${cols} FROM ${from} EXCEPT SELECT ${cols} FROM ${into}`,

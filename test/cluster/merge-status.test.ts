@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { ResultStore } from '../../src/store/db.js';
 import { SAME_TABLES, differences } from '../helpers/db-compare.js';
 
@@ -134,6 +135,30 @@ describe('shards, merge and status', () => {
     const again = cli(['merge', target, failed], { cwd });
     expect(again.stdout).toContain('1 failed here but done in the target (kept done)');
     expect(await sql(target, `SELECT status FROM jobs WHERE job_key = '${key}'`)).toEqual([{ status: 'done' }]);
+  });
+
+  it("stores each split's fold rows once, also into a database made when folds had a primary key", async () => {
+    const rowsOf = async (db: string) => (await sql(db, `SELECT count(*)::INTEGER AS n FROM folds`))[0]!['n'] as number;
+    const perShard = await rowsOf(shard(1));
+    expect(perShard).toBeGreaterThan(0);
+    // Every shard stored the same splits; merged, each row is there once.
+    const target = join(cwd, 'folds-once.duckdb');
+    expect(cli(['merge', target, shard(1), shard(2), shard(3)], { cwd }).code).toBe(0);
+    expect(await rowsOf(target)).toBe(perShard);
+    // A database from before: folds with its primary key (the schema leaves an existing table as it is).
+    const old = join(cwd, 'old-schema.duckdb');
+    const inst = await DuckDBInstance.create(old);
+    const conn = await inst.connect();
+    await conn.run(`CREATE TABLE folds (
+      split_key VARCHAR, "repeat" INTEGER, "row" INTEGER, fold INTEGER, PRIMARY KEY (split_key, "repeat", "row"))`);
+    conn.closeSync();
+    inst.closeSync();
+    expect(cli(['merge', old, shard(1), shard(2)], { cwd }).code).toBe(0);
+    expect(await rowsOf(old)).toBe(perShard);
+    expect(await differences(local, old, { folds: '*' })).toEqual({ folds: 0 });
+    // A run into it stores nothing twice either (its splits are there already).
+    expect(cli(['run', SMALL, '--db', old, '--workers', '1', '--no-report', '--quiet'], { cwd }).code).toBe(0);
+    expect(await rowsOf(old)).toBe(perShard);
   });
 
   it('status reads a shard that a running task holds open, read-only', async () => {
