@@ -45,22 +45,21 @@ const LF = 10;
 const SPACE = 32;
 const TAB = 9;
 
+/** One record: its field values and the 1-based line where it starts. */
+type RecordSink = (fields: string[], line: number) => void;
+
 /**
- * One record: field values and the 1-based line where it starts. A short unquoted field of printable ASCII
- * without spaces (1 to 7 characters, codes 33–126) comes as a number instead of a string: its characters
- * packed in base 128 (see unpack), which reading a large file looks up without making a string.
+ * A short unquoted field of printable ASCII without spaces (1 to 7 bytes, codes 33–126), which the byte
+ * reader looks up without making a string: its first 4 bytes packed in base 128 as `lo`, the rest as `hi`
+ * (0 when there are none). No byte is 0 in base 128, so every such field has its own pair, and lo > 0.
  */
-type Field = string | number;
-type RecordSink = (fields: Field[], line: number) => void;
+const PACKED_MAX = 7;
 
 /** The text of a packed field. */
-function unpack(key: number): string {
+function unpack(lo: number, hi: number): string {
   let out = '';
-  while (key > 0) {
-    const c = key % 128;
-    out = String.fromCharCode(c) + out;
-    key = (key - c) / 128;
-  }
+  for (let key = hi; key > 0; key >>>= 7) out = String.fromCharCode(key & 127) + out;
+  for (let key = lo; key > 0; key >>>= 7) out = String.fromCharCode(key & 127) + out;
   return out;
 }
 
@@ -83,7 +82,7 @@ function tokenize(text: string, file: string, sink: RecordSink, firstLine = 1, f
   while (i < n) {
     const recStart = i;
     const recLine = line;
-    const fields: Field[] = [];
+    const fields: string[] = [];
     let blank = true;
     for (;;) {
       let j = i;
@@ -119,25 +118,13 @@ function tokenize(text: string, file: string, sink: RecordSink, firstLine = 1, f
         fields.push(value);
       } else {
         let k = j;
-        let key = 0;
-        let packable = true;
         for (; k < n; k++) {
           const c = text.charCodeAt(k);
           if (c === COMMA || c === CR || c === LF) break;
-          if (packable) {
-            if (c < 33 || c > 126 || k - j >= 7) packable = false;
-            else key = key * 128 + c;
-          }
         }
-        if (packable && k > j) {
-          // Nothing to trim: no character of the field is whitespace.
-          blank = false;
-          fields.push(key);
-        } else {
-          const value = text.slice(j, k).trim();
-          if (value !== '' || fields.length > 0 || (k < n && text.charCodeAt(k) === COMMA)) blank = false;
-          fields.push(value);
-        }
+        const value = text.slice(j, k).trim();
+        if (value !== '' || fields.length > 0 || (k < n && text.charCodeAt(k) === COMMA)) blank = false;
+        fields.push(value);
         j = k;
       }
       if (j >= n) {
@@ -306,14 +293,15 @@ function tokenizeBytes(
   while (i < n) {
     const recStart = i;
     const recLine = line;
-    const header: Field[] | null = acc.hasHeader() ? null : [];
+    const header: string[] | null = acc.hasHeader() ? null : [];
     const width = row.length;
     let count = 0;
     let blank = true;
     for (;;) {
       let j = i;
       while (j < n && (buf[j] === SPACE || buf[j] === TAB)) j++;
-      let packed = -1;
+      let lo = 0;
+      let hi = 0;
       let value = '';
       if (j < n && buf[j] === QUOTE) {
         blank = false;
@@ -344,20 +332,21 @@ function tokenizeBytes(
         while (j < n && (buf[j] === SPACE || buf[j] === TAB)) j++;
       } else {
         let k = j;
-        let key = 0;
-        let packable = true;
+        let packable = header === null;
         for (; k < n; k++) {
           const c = buf[k]!;
           if (c === COMMA || c === CR || c === LF) break;
           if (packable) {
-            if (c < 33 || c > 126 || k - j >= 7) packable = false;
-            else key = key * 128 + c;
+            if (c < 33 || c > 126 || k - j >= PACKED_MAX) packable = false;
+            else if (k - j < 4) lo = (lo << 7) | c;
+            else hi = (hi << 7) | c;
           }
         }
         if (packable && k > j) {
+          // Nothing to trim: no byte of the field is whitespace.
           blank = false;
-          packed = key;
         } else {
+          lo = 0;
           value = buf.toString('utf8', j, k).trim();
           if (value !== '' || count > 0 || (k < n && buf[k] === COMMA)) blank = false;
         }
@@ -367,9 +356,8 @@ function tokenizeBytes(
       // fields' new values are already in their dictionaries then, in the same order of first appearance.
       if (j >= n && !final) return { index: recStart, line: recLine };
       // A blank record (one empty field) adds nothing, not even '' to a dictionary.
-      if (header) header.push(packed >= 0 ? packed : value);
-      else if (!blank && count < width)
-        row[count] = packed >= 0 ? acc.packedId(count, packed) : acc.valueId(count, value);
+      if (header) header.push(value);
+      else if (!blank && count < width) row[count] = lo > 0 ? acc.packedId(count, lo, hi) : acc.valueId(count, value);
       count++;
       if (j >= n) {
         i = n;
@@ -529,45 +517,51 @@ class RowLines {
 const ABSENT = -2;
 
 /**
- * Ids of packed fields (see Field): an open-addressing hash table on typed arrays, several times faster
- * than a Map for the millions of lookups of a large file. Keys are positive (0 marks an empty slot).
+ * Ids of packed fields (see PACKED_MAX): an open-addressing hash table on typed arrays, keyed by the pair
+ * (lo, hi), several times faster than a Map for the millions of lookups of a large file. lo > 0 for every
+ * key, so lo = 0 marks an empty slot.
  */
 class PackedIds {
-  private keys = new Float64Array(64);
+  private lo = new Int32Array(64);
+  private hi = new Int32Array(64);
   private ids = new Int32Array(64);
   private size = 0;
 
-  private slot(key: number): number {
-    const mask = this.keys.length - 1;
-    let h = (Math.imul(key >>> 0, 0x9e3779b1) ^ Math.imul(Math.floor(key / 4294967296), 0x85ebca6b)) & mask;
+  private slot(lo: number, hi: number): number {
+    const mask = this.lo.length - 1;
+    let h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1);
+    h = (h ^ (h >>> 15)) & mask;
     for (;;) {
-      const k = this.keys[h]!;
-      if (k === key || k === 0) return h;
+      const k = this.lo[h]!;
+      if ((k === lo && this.hi[h] === hi) || k === 0) return h;
       h = (h + 1) & mask;
     }
   }
 
-  get(key: number): number {
-    const h = this.slot(key);
-    return this.keys[h] === key ? this.ids[h]! : ABSENT;
+  get(lo: number, hi: number): number {
+    const h = this.slot(lo, hi);
+    return this.lo[h] === lo ? this.ids[h]! : ABSENT;
   }
 
-  set(key: number, id: number): void {
-    if (2 * (this.size + 1) > this.keys.length) {
-      const [keys, ids] = [this.keys, this.ids];
-      this.keys = new Float64Array(keys.length * 2);
-      this.ids = new Int32Array(keys.length * 2);
-      for (let i = 0; i < keys.length; i++) {
-        if (keys[i] !== 0) {
-          const h = this.slot(keys[i]!);
-          this.keys[h] = keys[i]!;
+  set(lo: number, hi: number, id: number): void {
+    if (2 * (this.size + 1) > this.lo.length) {
+      const [los, his, ids] = [this.lo, this.hi, this.ids];
+      this.lo = new Int32Array(los.length * 2);
+      this.hi = new Int32Array(los.length * 2);
+      this.ids = new Int32Array(los.length * 2);
+      for (let i = 0; i < los.length; i++) {
+        if (los[i] !== 0) {
+          const h = this.slot(los[i]!, his[i]!);
+          this.lo[h] = los[i]!;
+          this.hi[h] = his[i]!;
           this.ids[h] = ids[i]!;
         }
       }
     }
-    const h = this.slot(key);
-    if (this.keys[h] !== key) this.size++;
-    this.keys[h] = key;
+    const h = this.slot(lo, hi);
+    if (this.lo[h] !== lo) this.size++;
+    this.lo[h] = lo;
+    this.hi[h] = hi;
     this.ids[h] = id;
   }
 }
@@ -597,7 +591,7 @@ class CsvAccumulator {
     const header = this.names;
     const file = this.opts.file;
     if (header === null) {
-      const names = fields.map((f) => (typeof f === 'number' ? unpack(f) : f));
+      const names = fields;
       checkHeader(names, file, line);
       this.names = names;
       this.dicts = fields.map(() => new Map([...this.missing].map((m) => [m, -1])));
@@ -619,7 +613,7 @@ class CsvAccumulator {
     }
     for (let c = 0; c < fields.length; c++) {
       const v = fields[c]!;
-      this.ids[c]!.push(typeof v === 'number' ? this.packedId(c, v) : this.idOf(c, v));
+      this.ids[c]!.push(this.idOf(c, v));
     }
     this.lines.push(line);
   };
@@ -636,13 +630,13 @@ class CsvAccumulator {
     return this.row;
   }
 
-  /** The id of a packed field (see Field) in column c. */
-  packedId(c: number, key: number): number {
+  /** The id of a packed field (see PACKED_MAX) in column c. */
+  packedId(c: number, lo: number, hi: number): number {
     const packed = this.packed[c]!;
-    let id = packed.get(key);
+    let id = packed.get(lo, hi);
     if (id === ABSENT) {
-      id = this.idOf(c, unpack(key));
-      packed.set(key, id);
+      id = this.idOf(c, unpack(lo, hi));
+      packed.set(lo, hi, id);
     }
     return id;
   }
