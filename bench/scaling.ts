@@ -5,9 +5,11 @@
  * child process, which times its phases: load (read the CSV file, hash it, parse it into typed columns),
  * discretize (MDL cut points fitted on the training rows of each fold, applied to training and test rows),
  * train (structure and parameters), predict (class posteriors of the test rows); then its CPU seconds
- * (user + system, the whole process), wall seconds and peak resident memory, beside the size of the coded
- * table (one byte per value: rows × 21). Folds: the first --folds of a stratified 10-fold split (default 1;
- * --folds 10 is full cross-validation).
+ * (user + system, the whole process), wall seconds and peak resident memory, beside two sizes of the table:
+ * "coded", one byte per value (rows × 21), and "table", the table as loaded, where a column takes the width
+ * its cardinality needs (the numeric columns' 20,000 distinct values two bytes until they are discretized:
+ * rows × 26). Folds: the first --folds of a stratified 10-fold split (default 1; --folds 10 is full
+ * cross-validation). The child runs with Node's default heap settings, as the CLI does.
  *
  *   npm run build && node dist/bench/scaling.js [--sizes 1e4,1e5,1e6,1e7] [--methods nb,tan,kdb-2,aode]
  *        [--folds 1] [--out /tmp/bnclab-scaling]
@@ -82,6 +84,8 @@ function dataFile(rows: number): string {
 }
 
 interface ChildResult {
+  /** Bytes of the table as loaded: each column in the width its cardinality needs, the class included. */
+  tableBytes: number;
   loadS: number;
   discretizeS: number;
   trainS: number;
@@ -109,7 +113,16 @@ function child(file: string, label: string, folds: number): void {
     return d;
   };
   const { table } = loadDataset({ name: 'synthetic', file });
-  const out: ChildResult = { loadS: lap(), discretizeS: 0, trainS: 0, predictS: 0, accuracy: 0 };
+  const out: ChildResult = {
+    tableBytes:
+      table.classColumn.byteLength +
+      table.columns.reduce((s, c) => s + (c.type === 'numeric' ? c.ids : c.codes).byteLength, 0),
+    loadS: lap(),
+    discretizeS: 0,
+    trainS: 0,
+    predictS: 0,
+    accuracy: 0,
+  };
   const assignment = stratifiedKFold(table.classColumn, table.classLabels.length, 10, new Rng('bench/scaling'));
   const split = { repeats: 1, folds: 10, assignment: [assignment] };
   let hits = 0;
@@ -192,9 +205,9 @@ if (values.child) {
     `scaling: ${new Date().toISOString()}; load average ${loadAverage()}; ${ATTRIBUTES} attributes (5 numeric), binary class, ${folds} fold(s) of 10`,
   );
   console.log(
-    '| rows | method | load CPU s | discretize CPU s | train CPU s | predict CPU s | process CPU s | wall s | peak MiB | coded MiB | peak / coded | accuracy |',
+    '| rows | method | load CPU s | discretize CPU s | train CPU s | predict CPU s | process CPU s | wall s | peak MiB | coded MiB | peak / coded | table MiB | peak / table | accuracy |',
   );
-  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const rows of sizes) {
     const file = dataFile(rows);
     for (const label of values.methods!.split(',')) {
@@ -203,7 +216,7 @@ if (values.child) {
         t = timeProcess({
           label: `${label} ${rows}`,
           cmd: process.execPath,
-          args: ['--max-old-space-size=16384', script, '--child', file, '--method', label, '--folds', String(folds)],
+          args: [script, '--child', file, '--method', label, '--folds', String(folds)],
         });
       } catch (e) {
         console.log(
@@ -213,9 +226,11 @@ if (values.child) {
       }
       const r = JSON.parse(t.stdout.trim().split('\n').pop()!) as ChildResult;
       const coded = (rows * (ATTRIBUTES + 1)) / 2 ** 20;
+      const table = r.tableBytes / 2 ** 20;
       console.log(
         `| ${rows} | ${label} | ${r.loadS.toFixed(2)} | ${r.discretizeS.toFixed(2)} | ${r.trainS.toFixed(2)} | ${r.predictS.toFixed(2)} | ` +
-          `${t.cpuS.toFixed(2)} | ${t.wallS.toFixed(2)} | ${t.peakMiB.toFixed(0)} | ${coded.toFixed(1)} | ${(t.peakMiB / coded).toFixed(1)} | ${r.accuracy.toFixed(4)} |`,
+          `${t.cpuS.toFixed(2)} | ${t.wallS.toFixed(2)} | ${t.peakMiB.toFixed(0)} | ${coded.toFixed(1)} | ${(t.peakMiB / coded).toFixed(2)} | ` +
+          `${table.toFixed(1)} | ${(t.peakMiB / table).toFixed(2)} | ${r.accuracy.toFixed(4)} |`,
       );
     }
     process.stderr.write(`  ${rows} rows done; load average ${loadAverage()}\n`);
