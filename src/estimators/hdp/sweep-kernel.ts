@@ -62,6 +62,17 @@ interface SweepExports {
     maxLogInvQ: number,
   ): number;
   log(x: number): number;
+  estimates(
+    size: number,
+    K: number,
+    n: number,
+    nSum: number,
+    parent: number,
+    conc: number,
+    cVal: number,
+    pCur: number,
+    pSum: number,
+  ): void;
 }
 
 export interface SweepViews {
@@ -72,6 +83,9 @@ export interface SweepViews {
   readonly cVal: Float64Array;
   /** Shape and rate of the group whose concentration is being sampled (`concentrations`). */
   readonly acc: Float64Array;
+  /** This iteration's estimates and their running sums (`estimates`). */
+  readonly pCur: Float64Array;
+  readonly pSum: Float64Array;
 }
 
 /** The copy of one chunk of the Stirling tables: which arrays it copied, how many rows, and where. */
@@ -111,6 +125,11 @@ export class SweepKernel {
   private lpAt = 0;
   private membersAt = 0;
   private accAt = 0;
+  private parentAt = 0;
+  private concAt = 0;
+  private pCurAt = 0;
+  private pSumAt = 0;
+  private K = 0;
   private end = 0;
   /** Chunks in the directory (sync). */
   private chunks = 0;
@@ -142,11 +161,14 @@ export class SweepKernel {
   begin(
     pairs: Int32Array,
     members: Int32Array,
-    nk: number,
-    nodes: number,
+    parent: Int32Array,
+    conc: Int32Array,
+    K: number,
     groups: number,
     lpLength: number,
   ): SweepViews {
+    const nodes = parent.length;
+    const nk = nodes * K;
     let at = STATE;
     const take = (bytes: number): number => {
       const o = at;
@@ -162,6 +184,11 @@ export class SweepKernel {
     this.lpAt = take(lpLength * 8);
     this.membersAt = take(members.byteLength);
     this.accAt = take(16);
+    this.parentAt = take(nodes * 4);
+    this.concAt = take(nodes * 4);
+    this.pCurAt = take(nk * 8);
+    this.pSumAt = take(nk * 8);
+    this.K = K;
     this.end = at;
     this.lengths = { nk, nodes, groups };
     this.copies = [];
@@ -170,6 +197,8 @@ export class SweepKernel {
     this.i32.fill(0, DIR >> 2, STATE >> 2);
     this.i32.set(pairs, this.pairsAt >> 2);
     this.i32.set(members, this.membersAt >> 2);
+    this.i32.set(parent, this.parentAt >> 2);
+    this.i32.set(conc, this.concAt >> 2);
     return this.views;
   }
 
@@ -281,6 +310,22 @@ export class SweepKernel {
     return r;
   }
 
+  /** Step 3 below the root, from the root's estimate in views.pCur (the running sums in views.pSum). */
+  estimates(): void {
+    const { nodes } = this.lengths;
+    this.ex.estimates(
+      nodes,
+      this.K,
+      this.nAt,
+      this.nSumAt,
+      this.parentAt,
+      this.concAt,
+      this.cValAt,
+      this.pCurAt,
+      this.pSumAt,
+    );
+  }
+
   /** The kernel's logarithm (Math.log's algorithm; for positive normal x), for tests. */
   log(x: number): number {
     return this.ex.log(x);
@@ -317,6 +362,8 @@ export class SweepKernel {
       tSum: new Int32Array(buffer, this.tSumAt, nodes),
       cVal: new Float64Array(buffer, this.cValAt, groups),
       acc: new Float64Array(buffer, this.accAt, 2),
+      pCur: new Float64Array(buffer, this.pCurAt, nk),
+      pSum: new Float64Array(buffer, this.pSumAt, nk),
     };
   }
 }

@@ -1,5 +1,6 @@
-;; The pseudo-count sweep of the HDP Gibbs sampler (ContextTree.sample in tree.ts, step 1), and the small
-;; nodes' part of its concentration step (step 2), in WebAssembly.
+;; The pseudo-count sweep of the HDP Gibbs sampler (ContextTree.sample in tree.ts, step 1), the small
+;; nodes' part of its concentration step (step 2) and its estimates below the root (step 3), in
+;; WebAssembly.
 ;;
 ;; It is the JavaScript loop of tree.ts pair for pair: the same window, the same neighbour-ratio products in
 ;; the same order of IEEE operations, the same uniform from the same xoshiro128** stream and the same
@@ -22,6 +23,8 @@
 ;;   rng    the xoshiro128** state, 4 int32 (read at entry, written back at exit)
 ;;   members  int32 node ids of the tied concentration groups, one group after another
 ;;   acc    float64 shape and rate of the group being sampled (step 2)
+;;   parent, conc  int32 per node: its parent and its concentration group (step 3)
+;;   pCur, pSum    float64 per (node, value): this iteration's estimates and their running sums (step 3)
 (module
   (memory (export "memory") 1)
 
@@ -401,4 +404,48 @@
     (i32.store offset=8 (local.get $rng) (local.get $s2))
     (i32.store offset=12 (local.get $rng) (local.get $s3))
     (local.get $ret))
+
+  ;; Step 3 below the root, top-down (Eqs. 12–14): p = (n + c · p_parent) / (N + c) for nodes 1 .. size − 1,
+  ;; as inv = 1 / (N + c) and (n_k + c · p_parent,k) · inv, added to the running sums. The root's estimate is
+  ;; in pCur already.
+  (func (export "estimates")
+    (param $size i32) (param $K i32) (param $n i32) (param $nSum i32) (param $parent i32) (param $conc i32)
+    (param $cVal i32) (param $pCur i32) (param $pSum i32)
+    (local $i i32) (local $k i32) (local $io i32) (local $po i32) (local $a i32) (local $c f64) (local $inv f64) (local $v f64)
+    (local.set $i (i32.const 1))
+    (local.set $io (local.get $K))
+    (block $done
+      (loop $node
+        (br_if $done (i32.ge_s (local.get $i) (local.get $size)))
+        (local.set $c
+          (f64.load
+            (i32.add (local.get $cVal)
+              (i32.shl (i32.load (i32.add (local.get $conc) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 3)))))
+        (local.set $inv
+          (f64.div (f64.const 1)
+            (f64.add
+              (f64.convert_i32_s (i32.load (i32.add (local.get $nSum) (i32.shl (local.get $i) (i32.const 2)))))
+              (local.get $c))))
+        (local.set $po
+          (i32.mul (i32.load (i32.add (local.get $parent) (i32.shl (local.get $i) (i32.const 2)))) (local.get $K)))
+        (local.set $k (i32.const 0))
+        (loop $value
+          (local.set $v
+            (f64.mul
+              (f64.add
+                (f64.convert_i32_s
+                  (i32.load (i32.add (local.get $n) (i32.shl (i32.add (local.get $io) (local.get $k)) (i32.const 2)))))
+                (f64.mul (local.get $c)
+                  (f64.load
+                    (i32.add (local.get $pCur) (i32.shl (i32.add (local.get $po) (local.get $k)) (i32.const 3))))))
+              (local.get $inv)))
+          (local.set $a (i32.shl (i32.add (local.get $io) (local.get $k)) (i32.const 3)))
+          (f64.store (i32.add (local.get $pCur) (local.get $a)) (local.get $v))
+          (f64.store (i32.add (local.get $pSum) (local.get $a))
+            (f64.add (f64.load (i32.add (local.get $pSum) (local.get $a))) (local.get $v)))
+          (local.set $k (i32.add (local.get $k) (i32.const 1)))
+          (br_if $value (i32.lt_s (local.get $k) (local.get $K))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $io (i32.add (local.get $io) (local.get $K)))
+        (br $node))))
 )

@@ -307,7 +307,8 @@ export class ContextTree {
     logWeights = false,
     kernel: SweepKernel | null = logWeights ? null : SweepKernel.get(),
   ): void {
-    const { K, parent, size, pSum } = this;
+    const { K, parent, size } = this;
+    let pSum: Float64Array = this.pSum;
     this.initialise(s.initialConcentration);
     const { conc, count: G, members } = this.groups(s.tying);
     // The state the sweep moves. With the WebAssembly kernel these are views of its memory (the tree's own
@@ -340,7 +341,7 @@ export class ContextTree {
     const lp = new Float64Array(2 * w + 1);
     const every = s.concentrationEvery;
     const offset = Math.floor(every / 2);
-    const pCur = new Float64Array(size * K);
+    let pCur: Float64Array = new Float64Array(size * K);
     const { ratioT, ratioN, rowCapN, filled, filledN } = stirling;
     // The (node, value) pairs that can ever be sampled, deepest nodes first, values ascending. A node's n_k
     // never exceeds the data count of value k below it (t ≤ n at every level), and n_k ≤ 1 fixes t = n, so
@@ -380,14 +381,15 @@ export class ContextTree {
     const rng = vr.rng;
     const iters = s.iterations;
     if (kernel) {
-      const v = kernel.begin(pairs, memberList, size * K, size, G + 1, 2 * w + 1);
+      const v = kernel.begin(pairs, memberList, parent, conc, K, G + 1, 2 * w + 1);
       v.n.set(n);
       v.t.set(t);
       v.nSum.set(nSum);
       v.tSum.set(tSum);
       v.cVal.set(cVal);
+      v.pSum.set(this.pSum);
       kernel.sync(stirling);
-      ({ n, t, nSum, tSum, cVal } = kernel.views);
+      ({ n, t, nSum, tSum, cVal, pCur, pSum } = kernel.views);
     }
     /**
      * One pair's pseudo-count (Alg. 3 and 4): the whole sweep without the kernel, and with it the pairs it
@@ -519,7 +521,7 @@ export class ContextTree {
           step(q);
         }
         // the rows the handed-back pairs added to the tables, for the next iteration
-        if (kernel.sync(stirling)) ({ n, t, nSum, tSum, cVal } = kernel.views);
+        if (kernel.sync(stirling)) ({ n, t, nSum, tSum, cVal, pCur, pSum } = kernel.views);
       } else {
         for (let q = 0; q < pairsEnd; q += REC) step(q);
       }
@@ -574,7 +576,9 @@ export class ContextTree {
           pCur[k] = v;
           pSum[k] += v;
         }
-        if (K === 2) {
+        if (kernel) {
+          kernel.estimates();
+        } else if (K === 2) {
           // binary child (every median-binarised attribute): the same operations, unrolled
           for (let i = 1, io = 2; i < size; i++, io += 2) {
             const c = cVal[conc[i]!]!;
@@ -609,6 +613,7 @@ export class ContextTree {
       this.t.set(t);
       this.nSum.set(nSum);
       this.tSum.set(tSum);
+      this.pSum.set(pSum);
     }
   }
 
