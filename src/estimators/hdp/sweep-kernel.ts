@@ -20,6 +20,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Variates } from '../../stats/random.js';
 import type { Rng } from '../../util/rng.js';
 import type { LogStirlingCache } from './stirling.js';
 
@@ -60,7 +61,7 @@ interface SweepExports {
     acc: number,
     rng: number,
     maxLogInvQ: number,
-  ): number;
+  ): void;
   log(x: number): number;
   estimates(
     size: number,
@@ -81,7 +82,8 @@ export interface SweepViews {
   readonly nSum: Int32Array;
   readonly tSum: Int32Array;
   readonly cVal: Float64Array;
-  /** Shape and rate of the group whose concentration is being sampled (`concentrations`). */
+  /** Shape and rate of the group whose concentration is being sampled, and Variates' spare normal (1 or 0,
+   * its value) (`concentrations`). */
   readonly acc: Float64Array;
   /** This iteration's estimates and their running sums (`estimates`). */
   readonly pCur: Float64Array;
@@ -139,7 +141,10 @@ export class SweepKernel {
   handedBack = 0;
 
   private constructor(bytes: Uint8Array<ArrayBuffer>) {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+    // Math.exp and Math.log1p are the module's imports: the gamma variates of step 2 call them as JavaScript does.
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
+      Math: { exp: Math.exp, log1p: Math.log1p },
+    });
     this.ex = instance.exports as unknown as SweepExports;
     this.refresh();
   }
@@ -183,7 +188,7 @@ export class SweepKernel {
     this.cValAt = take(groups * 8);
     this.lpAt = take(lpLength * 8);
     this.membersAt = take(members.byteLength);
-    this.accAt = take(16);
+    this.accAt = take(32);
     this.parentAt = take(nodes * 4);
     this.concAt = take(nodes * 4);
     this.pCurAt = take(nk * 8);
@@ -289,25 +294,17 @@ export class SweepKernel {
   }
 
   /**
-   * Step 2's small nodes for members[from .. to) (offsets in the `members` given to begin) of a group with
-   * concentration c, from the shape and rate in views.acc, which it updates: −1 when all are done, else
-   * the first member with N > 16, which JavaScript samples before calling again from the next.
+   * Step 2's draws for members[from .. to) (offsets in the `members` given to begin) of a group with
+   * concentration c: shape and rate accumulated in views.acc (set them first), from `vr`'s stream and
+   * spare normal.
    */
-  concentrations(from: number, to: number, c: number, rng: Rng, maxLogInvQ: number): number {
-    rng.saveState(this.i32, RNG >> 2);
-    const r = this.ex.concentrations(
-      this.membersAt,
-      from,
-      to,
-      c,
-      this.nSumAt,
-      this.tSumAt,
-      this.accAt,
-      RNG,
-      maxLogInvQ,
-    );
-    rng.loadState(this.i32, RNG >> 2);
-    return r;
+  concentrations(from: number, to: number, c: number, vr: Variates, maxLogInvQ: number): void {
+    const acc = this.views.acc;
+    vr.saveSpare(acc, 2);
+    vr.rng.saveState(this.i32, RNG >> 2);
+    this.ex.concentrations(this.membersAt, from, to, c, this.nSumAt, this.tSumAt, this.accAt, RNG, maxLogInvQ);
+    vr.rng.loadState(this.i32, RNG >> 2);
+    vr.loadSpare(acc, 2);
   }
 
   /** Step 3 below the root, from the root's estimate in views.pCur (the running sums in views.pSum). */
@@ -361,7 +358,7 @@ export class SweepKernel {
       nSum: new Int32Array(buffer, this.nSumAt, nodes),
       tSum: new Int32Array(buffer, this.tSumAt, nodes),
       cVal: new Float64Array(buffer, this.cValAt, groups),
-      acc: new Float64Array(buffer, this.accAt, 2),
+      acc: new Float64Array(buffer, this.accAt, 4),
       pCur: new Float64Array(buffer, this.pCurAt, nk),
       pSum: new Float64Array(buffer, this.pSumAt, nk),
     };

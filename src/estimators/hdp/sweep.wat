@@ -26,19 +26,139 @@
 ;;   parent, conc  int32 per node: its parent and its concentration group (step 3)
 ;;   pCur, pSum    float64 per (node, value): this iteration's estimates and their running sums (step 3)
 (module
+  ;; Math.exp and Math.log1p themselves (V8 calls its C functions for imported Math builtins directly)
+  (import "Math" "exp" (func $exp (param f64) (result f64)))
+  (import "Math" "log1p" (func $log1p (param f64) (result f64)))
   (memory (export "memory") 1)
 
-  ;; Math.log for a positive normal x (the uniforms of step 2 lie in [2^−53, 1)), bit for bit: V8 computes
-  ;; Math.log with fdlibm's __ieee754_log (FreeBSD msun e_log.c, in V8's src/base/ieee754.cc), and this is
-  ;; that algorithm with the same IEEE operations in the same order, without its branches for zero,
-  ;; negative, subnormal, infinite and NaN arguments. Inline here, it saves the call out of the sandbox
-  ;; per uniform. test/estimators/hdp-wasm.test.ts compares it with Math.log.
+  ;; The xoshiro128** state and Variates' spare normal while step 2 draws gamma variates ($next, $normal).
+  (global $g0 (mut i32) (i32.const 0))
+  (global $g1 (mut i32) (i32.const 0))
+  (global $g2 (mut i32) (i32.const 0))
+  (global $g3 (mut i32) (i32.const 0))
+  (global $spare (mut f64) (f64.const 0))
+  (global $hasSpare (mut i32) (i32.const 0))
+
+  ;; Rng.next() on the globals: two xoshiro128** steps, 27 + 26 bits
+  (func $next (result f64)
+    (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32) (local $tmp i32) (local $r1 i32) (local $r2 i32)
+    (local.set $s0 (global.get $g0))
+    (local.set $s1 (global.get $g1))
+    (local.set $s2 (global.get $g2))
+    (local.set $s3 (global.get $g3))
+    (local.set $r1
+      (i32.shr_u (i32.mul (i32.rotl (i32.mul (local.get $s1) (i32.const 5)) (i32.const 7)) (i32.const 9)) (i32.const 5)))
+    (local.set $tmp (i32.shl (local.get $s1) (i32.const 9)))
+    (local.set $s2 (i32.xor (local.get $s2) (local.get $s0)))
+    (local.set $s3 (i32.xor (local.get $s3) (local.get $s1)))
+    (local.set $s1 (i32.xor (local.get $s1) (local.get $s2)))
+    (local.set $s0 (i32.xor (local.get $s0) (local.get $s3)))
+    (local.set $s2 (i32.xor (local.get $s2) (local.get $tmp)))
+    (local.set $s3 (i32.rotl (local.get $s3) (i32.const 11)))
+    (local.set $r2
+      (i32.shr_u (i32.mul (i32.rotl (i32.mul (local.get $s1) (i32.const 5)) (i32.const 7)) (i32.const 9)) (i32.const 6)))
+    (local.set $tmp (i32.shl (local.get $s1) (i32.const 9)))
+    (local.set $s2 (i32.xor (local.get $s2) (local.get $s0)))
+    (local.set $s3 (i32.xor (local.get $s3) (local.get $s1)))
+    (local.set $s1 (i32.xor (local.get $s1) (local.get $s2)))
+    (local.set $s0 (i32.xor (local.get $s0) (local.get $s3)))
+    (local.set $s2 (i32.xor (local.get $s2) (local.get $tmp)))
+    (global.set $g0 (local.get $s0))
+    (global.set $g1 (local.get $s1))
+    (global.set $g2 (local.get $s2))
+    (global.set $g3 (i32.rotl (local.get $s3) (i32.const 11)))
+    (f64.div
+      (f64.add (f64.mul (f64.convert_i32_u (local.get $r1)) (f64.const 67108864)) (f64.convert_i32_u (local.get $r2)))
+      (f64.const 9007199254740992)))
+
+  ;; Variates.uniform(): next() until it is not 0
+  (func $uniform (result f64)
+    (local $u f64)
+    (loop $again
+      (local.set $u (call $next))
+      (br_if $again (i32.eqz (f64.gt (local.get $u) (f64.const 0)))))
+    (local.get $u))
+
+  ;; Variates.normal(): Marsaglia's polar method, the second value of each pair kept for the next call
+  (func $normal (result f64)
+    (local $u f64) (local $v f64) (local $s f64) (local $f f64)
+    (if (global.get $hasSpare)
+      (then (global.set $hasSpare (i32.const 0)) (return (global.get $spare))))
+    (loop $again
+      (local.set $u (f64.sub (f64.mul (f64.const 2) (call $next)) (f64.const 1)))
+      (local.set $v (f64.sub (f64.mul (f64.const 2) (call $next)) (f64.const 1)))
+      (local.set $s (f64.add (f64.mul (local.get $u) (local.get $u)) (f64.mul (local.get $v) (local.get $v))))
+      (if (i32.and (f64.gt (local.get $s) (f64.const 0)) (f64.lt (local.get $s) (f64.const 1)))
+        (then
+          (local.set $f
+            (f64.sqrt (f64.div (f64.mul (f64.const -2) (call $log (local.get $s))) (local.get $s))))
+          (global.set $spare (f64.mul (local.get $v) (local.get $f)))
+          (global.set $hasSpare (i32.const 1))
+          (return (f64.mul (local.get $u) (local.get $f)))))
+      (br $again))
+    (unreachable))
+
+  ;; Variates.mtGamma(a), a >= 1: Marsaglia & Tsang
+  (func $mtGamma (param $a f64) (result f64)
+    (local $d f64) (local $c f64) (local $x f64) (local $v f64) (local $u f64) (local $x2 f64)
+    (local.set $d (f64.sub (local.get $a) (f64.div (f64.const 1) (f64.const 3))))
+    (local.set $c (f64.div (f64.const 1) (f64.sqrt (f64.mul (f64.const 9) (local.get $d)))))
+    (loop $again
+      (loop $positive
+        (local.set $x (call $normal))
+        (local.set $v (f64.add (f64.const 1) (f64.mul (local.get $c) (local.get $x))))
+        (br_if $positive (f64.le (local.get $v) (f64.const 0))))
+      (local.set $v (f64.mul (f64.mul (local.get $v) (local.get $v)) (local.get $v)))
+      (local.set $u (call $uniform))
+      (local.set $x2 (f64.mul (local.get $x) (local.get $x)))
+      (if (f64.lt (local.get $u)
+            (f64.sub (f64.const 1) (f64.mul (f64.mul (f64.const 0.0331) (local.get $x2)) (local.get $x2))))
+        (then (return (f64.mul (local.get $d) (local.get $v)))))
+      (if (f64.lt (call $log (local.get $u))
+            (f64.add (f64.mul (f64.const 0.5) (local.get $x2))
+              (f64.mul (local.get $d)
+                (f64.add (f64.sub (f64.const 1) (local.get $v)) (call $log (local.get $v))))))
+        (then (return (f64.mul (local.get $d) (local.get $v)))))
+      (br $again))
+    (unreachable))
+
+  ;; Variates.logGamma(shape): log X, X ~ Gamma(shape, 1); shape < 1 by Gamma(a + 1) · U^(1/a)
+  (func $logGamma (param $shape f64) (result f64)
+    (if (f64.lt (local.get $shape) (f64.const 1))
+      (then
+        (return
+          (f64.add
+            (call $log (call $mtGamma (f64.add (local.get $shape) (f64.const 1))))
+            (f64.div (call $log (call $uniform)) (local.get $shape))))))
+    (call $log (call $mtGamma (local.get $shape))))
+
+  ;; Variates.logInvBeta(a, b) for b > 16: log((X + Y)/X), X ~ Gamma(a), Y ~ Gamma(b), from log X and log Y
+  (func $logInvBetaLarge (param $a f64) (param $b f64) (result f64)
+    (local $z f64)
+    (local.set $z (f64.sub (call $logGamma (local.get $b)) (call $logGamma (local.get $a))))
+    (if (result f64) (f64.gt (local.get $z) (f64.const 35))
+      (then (f64.add (local.get $z) (call $exp (f64.neg (local.get $z)))))
+      (else (call $log1p (call $exp (local.get $z))))))
+
+  ;; Math.log for x >= 0 (uniforms, gamma variates), bit for bit: V8 computes Math.log with fdlibm's
+  ;; __ieee754_log (FreeBSD msun e_log.c, in V8's src/base/ieee754.cc), and this is that algorithm with
+  ;; the same IEEE operations in the same order, without its branches for negative, infinite and NaN
+  ;; arguments (none reaches it). Inline here, it saves the call out of the sandbox per uniform.
+  ;; test/estimators/hdp-wasm.test.ts compares it with Math.log.
   (func $log (export "log") (param $x f64) (result f64)
     (local $bits i64) (local $hx i32) (local $k i32) (local $i i32) (local $j i32)
     (local $f f64) (local $s f64) (local $dk f64) (local $z f64) (local $w f64) (local $r f64) (local $hfsq f64)
     (local.set $bits (i64.reinterpret_f64 (local.get $x)))
     (local.set $hx (i32.wrap_i64 (i64.shr_u (local.get $bits) (i64.const 32))))
-    (local.set $k (i32.sub (i32.shr_s (local.get $hx) (i32.const 20)) (i32.const 1023)))
+    ;; x < 2^−1022: log(0) = −∞; a subnormal x is scaled up by 2^54
+    (if (i32.lt_s (local.get $hx) (i32.const 0x00100000))
+      (then
+        (if (f64.eq (local.get $x) (f64.const 0)) (then (return (f64.const -inf))))
+        (local.set $k (i32.const -54))
+        (local.set $x (f64.mul (local.get $x) (f64.const 1.80143985094819840000e+16)))
+        (local.set $bits (i64.reinterpret_f64 (local.get $x)))
+        (local.set $hx (i32.wrap_i64 (i64.shr_u (local.get $bits) (i64.const 32))))))
+    (local.set $k (i32.add (local.get $k) (i32.sub (i32.shr_s (local.get $hx) (i32.const 20)) (i32.const 1023))))
     (local.set $hx (i32.and (local.get $hx) (i32.const 0x000fffff)))
     (local.set $i (i32.and (i32.add (local.get $hx) (i32.const 0x95f64)) (i32.const 0x100000)))
     ;; normalize x or x/2: the high word becomes hx | (i ^ 0x3ff00000)
@@ -126,17 +246,17 @@
 
   ;; Step 2 for members[from .. to) of one group with concentration c: for each node with N = nSum > 0,
   ;; shape += tSum and rate += min(log(1/q), maxLogInvQ) with q ~ Beta(c, N) drawn as Variates.logInvBeta
-  ;; draws it for N <= 16: Σ_i −log(U_i)/(c + i), each U from Variates.uniform() (Rng.next(), again while
-  ;; 0). Returns −1, or the first member with N > 16 (two gamma variates, left to JavaScript); shape and
-  ;; rate are read from acc and written back either way.
+  ;; draws it: for N <= 16 Σ_i −log(U_i)/(c + i), each U from Variates.uniform() (Rng.next(), again while
+  ;; 0), else from two gamma variates. acc holds shape, rate, and Variates' spare normal (has one: 1 or 0,
+  ;; its value), read at entry and written back.
   (func (export "concentrations")
     (param $members i32) (param $from i32) (param $to i32) (param $c f64)
     (param $nSum i32) (param $tSum i32) (param $acc i32) (param $rng i32) (param $maxLogInvQ f64)
-    (result i32)
-    (local $ret i32) (local $idx i32) (local $node i32) (local $N i32) (local $i i32)
+    (local $idx i32) (local $node i32) (local $N i32) (local $i i32)
     (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32) (local $tmp i32) (local $r1 i32) (local $r2 i32)
     (local $shape f64) (local $rate f64) (local $li f64) (local $u f64)
-    (local.set $ret (i32.const -1))
+    (global.set $hasSpare (i32.trunc_f64_s (f64.load offset=16 (local.get $acc))))
+    (global.set $spare (f64.load offset=24 (local.get $acc)))
     (local.set $shape (f64.load offset=0 (local.get $acc)))
     (local.set $rate (f64.load offset=8 (local.get $acc)))
     (local.set $s0 (i32.load offset=0 (local.get $rng)))
@@ -151,11 +271,26 @@
         (local.set $N (i32.load (i32.add (local.get $nSum) (i32.shl (local.get $node) (i32.const 2)))))
         (block $next
           (br_if $next (i32.eqz (local.get $N)))
-          (if (i32.gt_s (local.get $N) (i32.const 16)) (then (local.set $ret (local.get $idx)) (br $out)))
           (local.set $shape
             (f64.add (local.get $shape)
               (f64.convert_i32_s
                 (i32.load (i32.add (local.get $tSum) (i32.shl (local.get $node) (i32.const 2)))))))
+          (if (i32.gt_s (local.get $N) (i32.const 16))
+            (then
+              ;; two gamma variates, drawing through the globals
+              (global.set $g0 (local.get $s0))
+              (global.set $g1 (local.get $s1))
+              (global.set $g2 (local.get $s2))
+              (global.set $g3 (local.get $s3))
+              (local.set $li (call $logInvBetaLarge (local.get $c) (f64.convert_i32_s (local.get $N))))
+              (local.set $s0 (global.get $g0))
+              (local.set $s1 (global.get $g1))
+              (local.set $s2 (global.get $g2))
+              (local.set $s3 (global.get $g3))
+              (local.set $rate
+                (f64.add (local.get $rate)
+                  (select (local.get $li) (local.get $maxLogInvQ) (f64.lt (local.get $li) (local.get $maxLogInvQ)))))
+              (br $next)))
           (local.set $li (f64.const 0))
           (local.set $i (i32.const 0))
           (loop $draw
@@ -204,11 +339,12 @@
         (br $member)))
     (f64.store offset=0 (local.get $acc) (local.get $shape))
     (f64.store offset=8 (local.get $acc) (local.get $rate))
+    (f64.store offset=16 (local.get $acc) (f64.convert_i32_s (global.get $hasSpare)))
+    (f64.store offset=24 (local.get $acc) (global.get $spare))
     (i32.store offset=0 (local.get $rng) (local.get $s0))
     (i32.store offset=4 (local.get $rng) (local.get $s1))
     (i32.store offset=8 (local.get $rng) (local.get $s2))
-    (i32.store offset=12 (local.get $rng) (local.get $s3))
-    (local.get $ret))
+    (i32.store offset=12 (local.get $rng) (local.get $s3)))
 
   ;; sweep(q, end, …) runs the pairs of records q, q + 6, … < end (offsets in int32 units, as tree.ts counts
   ;; them) and returns −1, or the first record it leaves to JavaScript.

@@ -532,18 +532,11 @@ export class ContextTree {
           let shape = s.priorShape;
           let rate = s.priorRate;
           if (kernel) {
-            // Nodes with N <= 16 in the kernel (its inline Math.log); between them, here, the larger ones.
+            // the same loop in the kernel, with Variates' draws ported bit for bit (sweep.wat)
             const acc = kernel.views.acc;
             acc[0] = shape;
             acc[1] = rate;
-            const to = memberStart[g + 1]!;
-            let q = kernel.concentrations(memberStart[g]!, to, c, rng, MAX_LOG_INV_Q);
-            for (; q >= 0; q = kernel.concentrations(q + 1, to, c, rng, MAX_LOG_INV_Q)) {
-              const j = memberList[q]!;
-              acc[0] += tSum[j]!;
-              const li = vr.logInvBeta(c, nSum[j]!);
-              acc[1] += li < MAX_LOG_INV_Q ? li : MAX_LOG_INV_Q;
-            }
+            kernel.concentrations(memberStart[g]!, memberStart[g + 1]!, c, vr, MAX_LOG_INV_Q);
             shape = acc[0]!;
             rate = acc[1]!;
           } else {
