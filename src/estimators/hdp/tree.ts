@@ -297,7 +297,9 @@ export class ContextTree {
   /**
    * Runs the Gibbs sampler (Alg. 1) from the initial state; afterwards `average()` gives the estimates.
    * `logWeights` computes every window from the log tables (the slow reference path the ratio products
-   * are tested against) instead of only when the products leave the double range.
+   * are tested against) instead of only when the products leave the double range. `kernel`: the
+   * WebAssembly sampler (sweep.wat) runs the iterations, with this JavaScript loop for the pairs it hands
+   * back; null runs them all here. Both give the same numbers bit for bit (test/estimators/hdp-wasm.test.ts).
    */
   sample(
     s: SamplerSettings,
