@@ -11,8 +11,9 @@
  *    binarisation, trees, sampling) and a small driver of ours, compiled with javac against CP into a
  *    temporary folder, that reads the same coded rows and builds the same trees with their ProbabilityTree
  *    (LEVEL tying, concentrations sampled every 5 iterations, as our defaults). Both sides print their total
- *    tree node count; the benchmark prints both and stops with an error if they differ in any run. Without
- *    it: "no side-by-side comparison".
+ *    tree node count; the benchmark prints both and stops with an error if they differ in any run. Our
+ *    child also says which sampler ran (the WebAssembly kernel, or the JavaScript loop where dist/ has no
+ *    sweep.wasm). Without it: "no side-by-side comparison".
  * 2. `structures`: nb, tan, kdb-5 and skdb (when registered) with HDP on the first training fold of a
  *    2-fold split (MDL, missing as a value), the paper's protocol: seconds per model and per 1,000
  *    iterations, nodes and trees.
@@ -37,6 +38,7 @@ import { previousColumnsStructure, type Structure } from '../src/bn/structure.js
 import { completeParams, getStructure, withDefaults } from '../src/registry.js';
 import { Rng } from '../src/util/rng.js';
 import { LogStirlingCache, fitHdpModel, hdp, hdpSettings, type HdpModel } from '../src/estimators/hdp/index.js';
+import { SweepKernel } from '../src/estimators/hdp/sweep-kernel.js';
 import '../src/methods.js';
 import { NO_COMPARISON, alternate, loadAverage, summaryTable } from './lib/process.js';
 
@@ -161,7 +163,10 @@ function childJob(job: string): void {
   const [name, ks, its] = job.split(':');
   const d = loadAll(name!, 'median');
   const { cpuMs, model } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, Number(ks)), Number(its));
-  console.log(`nodes ${model.diagnostics().nodes}, fit CPU ${(cpuMs / 1000).toFixed(2)} s`);
+  // Which sampler ran: without dist/.../sweep.wasm (a build without scripts/wasm.mjs) the JavaScript loop
+  // gives the same numbers more slowly, and a comparison should say so.
+  const kernel = SweepKernel.get() ? 'WebAssembly' : 'JavaScript (no sweep.wasm)';
+  console.log(`nodes ${model.diagnostics().nodes}, fit CPU ${(cpuMs / 1000).toFixed(2)} s, sampler ${kernel}`);
 }
 
 /** The tree node count a side printed ("nodes N"); throws when it printed none. */

@@ -16,6 +16,18 @@ export class Variates {
 
   constructor(readonly rng: Rng) {}
 
+  /** Writes the spare normal (to[at] = 1 when there is one, else 0; to[at + 1] its value), for a kernel. */
+  saveSpare(to: Float64Array, at: number): void {
+    to[at] = this.hasSpare ? 1 : 0;
+    to[at + 1] = this.spare;
+  }
+
+  /** Takes the spare normal back from a kernel that drew normals (the layout of saveSpare). */
+  loadSpare(from: Float64Array, at: number): void {
+    this.hasSpare = from[at] === 1;
+    this.spare = from[at + 1]!;
+  }
+
   /** Uniform on (0, 1) (never 0, so its log is finite). */
   uniform(): number {
     for (;;) {

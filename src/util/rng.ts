@@ -24,6 +24,31 @@ export class Rng {
     return new Rng(`${this.s0}:${this.s1}:${this.s2}:${this.s3}/${purpose}`);
   }
 
+  /** Writes the state (four 32-bit words) to to[at .. at + 3], for a WebAssembly kernel that draws from it. */
+  saveState(to: Int32Array, at: number): void {
+    to[at] = this.s0;
+    to[at + 1] = this.s1;
+    to[at + 2] = this.s2;
+    to[at + 3] = this.s3;
+  }
+
+  /**
+   * Takes the state back from from[at .. at + 3] after the kernel drew from it. Only when it moved: the
+   * words are then held as signed 32-bit numbers, as next() leaves them (derive() prints them), and a
+   * state no draw touched keeps its representation.
+   */
+  loadState(from: Int32Array, at: number): void {
+    const s0 = from[at]!;
+    const s1 = from[at + 1]!;
+    const s2 = from[at + 2]!;
+    const s3 = from[at + 3]!;
+    if (s0 === (this.s0 | 0) && s1 === (this.s1 | 0) && s2 === (this.s2 | 0) && s3 === (this.s3 | 0)) return;
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+
   /** Uniform 32-bit unsigned integer. */
   nextUint32(): number {
     const result = Math.imul(rotl(Math.imul(this.s1, 5), 7), 9) >>> 0;

@@ -16,6 +16,7 @@
 import type { CodeColumn } from '../../bn/data.js';
 import type { LogStirlingCache } from './stirling.js';
 import { digamma, type Variates } from '../../stats/random.js';
+import { SweepKernel } from './sweep-kernel.js';
 
 export type Tying = 'none' | 'same-parent' | 'level' | 'single';
 
@@ -296,14 +297,27 @@ export class ContextTree {
   /**
    * Runs the Gibbs sampler (Alg. 1) from the initial state; afterwards `average()` gives the estimates.
    * `logWeights` computes every window from the log tables (the slow reference path the ratio products
-   * are tested against) instead of only when the products leave the double range.
+   * are tested against) instead of only when the products leave the double range. `kernel`: the
+   * WebAssembly sampler (sweep.wat) runs the iterations, with this JavaScript loop for the pairs it hands
+   * back; null runs them all here. Both give the same numbers bit for bit (test/estimators/hdp-wasm.test.ts).
    */
-  sample(s: SamplerSettings, stirling: LogStirlingCache, vr: Variates, signal?: AbortSignal, logWeights = false): void {
-    const { K, n, t, nSum, tSum, parent, size, pSum } = this;
+  sample(
+    s: SamplerSettings,
+    stirling: LogStirlingCache,
+    vr: Variates,
+    signal?: AbortSignal,
+    logWeights = false,
+    kernel: SweepKernel | null = logWeights ? null : SweepKernel.get(),
+  ): void {
+    const { K, parent, size } = this;
+    let pSum: Float64Array = this.pSum;
     this.initialise(s.initialConcentration);
     const { conc, count: G, members } = this.groups(s.tying);
+    // The state the sweep moves. With the WebAssembly kernel these are views of its memory (the tree's own
+    // arrays are copied in here and back at the end), renewed when its memory grows (between iterations).
+    let { n, t, nSum, tSum } = this;
     // Group values; index G is the root's fixed concentration.
-    const cVal = new Float64Array(G + 1).fill(s.initialConcentration);
+    let cVal: Float64Array = new Float64Array(G + 1).fill(s.initialConcentration);
     const cLog = new Float64Array(G + 1).fill(Math.log(s.initialConcentration));
     // lrf[g][N] = log Γ(c_g + N) − log Γ(c_g), filled lazily up to lrfLen[g] and reset when c_g changes.
     const lrf: Float64Array[] = [];
@@ -329,7 +343,7 @@ export class ContextTree {
     const lp = new Float64Array(2 * w + 1);
     const every = s.concentrationEvery;
     const offset = Math.floor(every / 2);
-    const pCur = new Float64Array(size * K);
+    let pCur: Float64Array = new Float64Array(size * K);
     const { ratioT, ratioN, rowCapN, filled, filledN } = stirling;
     // The (node, value) pairs that can ever be sampled, deepest nodes first, values ascending. A node's n_k
     // never exceeds the data count of value k below it (t ≤ n at every level), and n_k ≤ 1 fixes t = n, so
@@ -361,124 +375,157 @@ export class ContextTree {
     }
     const pairsEnd = pairs.length;
     const forceLogs = logWeights === true; // a plain boolean: the test below is one compare in the hot loop
+    // The groups' members one after another (group g from memberStart[g]), for the kernel's step 2.
+    const memberStart = new Int32Array(G + 1);
+    for (let g = 0; g < G; g++) memberStart[g + 1] = memberStart[g]! + members[g]!.length;
+    const memberList = new Int32Array(memberStart[G]!);
+    for (let g = 0; g < G; g++) memberList.set(members[g]!, memberStart[g]!);
     const rng = vr.rng;
     const iters = s.iterations;
+    if (kernel) {
+      const v = kernel.begin(pairs, memberList, parent, conc, K, G + 1, 2 * w + 1);
+      v.n.set(n);
+      v.t.set(t);
+      v.nSum.set(nSum);
+      v.tSum.set(tSum);
+      v.cVal.set(cVal);
+      v.pSum.set(this.pSum);
+      kernel.sync(stirling);
+      ({ n, t, nSum, tSum, cVal, pCur, pSum } = kernel.views);
+    }
+    /**
+     * One pair's pseudo-count (Alg. 3 and 4): the whole sweep without the kernel, and with it the pairs it
+     * hands back (tables to grow, or the log path).
+     */
+    const step = (q: number): void => {
+      const ik = pairs[q]!;
+      const nn = n[ik]!;
+      if (nn < 2) return; // t = n is forced (and already holds)
+      const pk = pairs[q + 1]!;
+      const tOld = t[ik]!;
+      const pn = n[pk]!;
+      const pt = t[pk]!;
+      let lo = tOld - w;
+      if (lo < 1) lo = 1;
+      if (lo < tOld - (pn - pt)) lo = tOld - (pn - pt);
+      let hi = tOld + w;
+      if (hi > nn) hi = nn;
+      if (hi > MAX_TK) hi = MAX_TK;
+      if (hi <= lo) return; // tOld is the only admissible value
+      const p = pairs[q + 3]!;
+      const pN = nSum[p]!; // current: the previous values' moves have changed it
+      // Make the tables cover every lookup below: B(n, lo+1..hi) and P(pn + lo−tOld+1 .. pn + hi−tOld, pt).
+      const J = hi >> 6;
+      if (J >= filled.length || nn >= filled[J]!) stirling.ensure(nn, hi);
+      const pj = pt >> 6;
+      const pRow = pn + hi - tOld;
+      if (pj >= filledN.length || pRow >= filledN[pj]!) stirling.ensureN(pRow, pt);
+      // Unnormalised P(t) = S(n, t) c^t S(pn + t − tOld, pt) / [Γ(c_p + N_p + t − tOld) / Γ(c_p)]
+      // (Alg. 4), relative to t = lo, by the neighbour ratios
+      //   P(t) / P(t−1) = B(n, t) · c · P_n(pn + t − tOld, pt) / (c_p + N_p + t − 1 − tOld).
+      const m = hi - lo;
+      const c = cVal[pairs[q + 4]!]!;
+      const pRatio = ratioN[pj]!;
+      const pIdx0 = (pt & 63) * rowCapN[pj]! + pn - tOld + lo + 1 - (pj << 6);
+      let den = cVal[pairs[q + 5]!]! + pN + lo - tOld;
+      let v = 1;
+      let sum = 1;
+      // tiny: some weight fell below 1e-280 (the old `min(weights) < 1e-280`, without Math.min's NaN and −0
+      // branches; where they differ, a NaN weight, the sum is NaN and the log path is taken either way).
+      let tiny = 0;
+      lp[0] = 1;
+      const jl = (lo + 1) >> 6;
+      if (jl === J) {
+        const own = ratioT[jl]!;
+        const oB = ((nn - (jl << 6)) << 6) + ((lo + 1) & 63) - 1;
+        const pB = pIdx0 - 1;
+        // Two steps per pass: V8 re-checks the arrays once per loop iteration, not once per step.
+        let x = 1;
+        for (; x < m; x += 2) {
+          v *= (own[oB + x]! * c * pRatio[pB + x]!) / den;
+          den += 1;
+          lp[x] = v;
+          sum += v;
+          tiny |= +(v < 1e-280);
+          v *= (own[oB + x + 1]! * c * pRatio[pB + x + 1]!) / den;
+          den += 1;
+          lp[x + 1] = v;
+          sum += v;
+          tiny |= +(v < 1e-280);
+        }
+        if (x === m) {
+          v *= (own[oB + x]! * c * pRatio[pB + x]!) / den;
+          den += 1;
+          lp[x] = v;
+          sum += v;
+          tiny |= +(v < 1e-280);
+        }
+      } else {
+        let pIdx = pIdx0;
+        for (let x = 1; x <= m; x++) {
+          const tt = lo + x;
+          const j = tt >> 6;
+          v *= (ratioT[j]![((nn - (j << 6)) << 6) + (tt & 63)]! * c * pRatio[pIdx++]!) / den;
+          den += 1;
+          lp[x] = v;
+          sum += v;
+          tiny |= +(v < 1e-280);
+        }
+      }
+      if (!(sum < 1e280) || tiny !== 0 || forceLogs) {
+        // Products out of range (extreme counts or concentrations): the same weights from the logs.
+        stirling.ensure(nn > pRow ? nn : pRow, hi > pt ? hi : pt);
+        const pg = pairs[q + 5]!;
+        let lr = lrf[pg]!;
+        if (pN + hi - tOld >= lrfLen[pg]!) lr = extendLrf(pg, pN + hi - tOld);
+        const logc = cLog[pairs[q + 4]!]!;
+        let mx = -Infinity;
+        for (let x = 0; x <= m; x++) {
+          const tt = lo + x;
+          const w = stirling.get(nn, tt) + tt * logc + stirling.get(pn - tOld + tt, pt) - lr[pN - tOld + tt]!;
+          lp[x] = w;
+          if (w > mx) mx = w;
+        }
+        sum = 0;
+        for (let x = 0; x <= m; x++) {
+          const e = Math.exp(lp[x]! - mx);
+          lp[x] = e;
+          sum += e;
+        }
+      }
+      let u = rng.next() * sum;
+      // x = the first j < m with u − lp[0] − … − lp[j−1] < lp[j], else m. Counted without a data-dependent
+      // branch (the stopping point is random, so a loop that exits there mispredicts on most pairs): once
+      // a test fails, `on` stays 0 and the later subtractions no longer matter.
+      let x = 0;
+      let on = 1;
+      for (let j = 0; j < m; j++) {
+        on &= +(u >= lp[j]!);
+        x += on;
+        u -= lp[j]!;
+      }
+      // Unconditional (a stay adds 0): a taken/not-taken branch here is a coin flip for the predictor.
+      const d = lo + x - tOld;
+      t[ik] = lo + x;
+      tSum[pairs[q + 2]!]! += d;
+      n[pk]! += d;
+      nSum[p]! += d;
+    };
     for (let iter = 0; iter < iters; iter++) {
       if ((iter & 63) === 0) signal?.throwIfAborted();
       // 1. pseudo-counts, deepest nodes first (Alg. 3 and 4)
-      for (let q = 0; q < pairsEnd; q += REC) {
-        const ik = pairs[q]!;
-        const nn = n[ik]!;
-        if (nn < 2) continue; // t = n is forced (and already holds)
-        const pk = pairs[q + 1]!;
-        const tOld = t[ik]!;
-        const pn = n[pk]!;
-        const pt = t[pk]!;
-        let lo = tOld - w;
-        if (lo < 1) lo = 1;
-        if (lo < tOld - (pn - pt)) lo = tOld - (pn - pt);
-        let hi = tOld + w;
-        if (hi > nn) hi = nn;
-        if (hi > MAX_TK) hi = MAX_TK;
-        if (hi <= lo) continue; // tOld is the only admissible value
-        const p = pairs[q + 3]!;
-        const pN = nSum[p]!; // current: the previous values' moves have changed it
-        // Make the tables cover every lookup below: B(n, lo+1..hi) and P(pn + lo−tOld+1 .. pn + hi−tOld, pt).
-        const J = hi >> 6;
-        if (J >= filled.length || nn >= filled[J]!) stirling.ensure(nn, hi);
-        const pj = pt >> 6;
-        const pRow = pn + hi - tOld;
-        if (pj >= filledN.length || pRow >= filledN[pj]!) stirling.ensureN(pRow, pt);
-        // Unnormalised P(t) = S(n, t) c^t S(pn + t − tOld, pt) / [Γ(c_p + N_p + t − tOld) / Γ(c_p)]
-        // (Alg. 4), relative to t = lo, by the neighbour ratios
-        //   P(t) / P(t−1) = B(n, t) · c · P_n(pn + t − tOld, pt) / (c_p + N_p + t − 1 − tOld).
-        const m = hi - lo;
-        const c = cVal[pairs[q + 4]!]!;
-        const pRatio = ratioN[pj]!;
-        const pIdx0 = (pt & 63) * rowCapN[pj]! + pn - tOld + lo + 1 - (pj << 6);
-        let den = cVal[pairs[q + 5]!]! + pN + lo - tOld;
-        let v = 1;
-        let sum = 1;
-        // tiny: some weight fell below 1e-280 (the old `min(weights) < 1e-280`, without Math.min's NaN and −0
-        // branches; where they differ, a NaN weight, the sum is NaN and the log path is taken either way).
-        let tiny = 0;
-        lp[0] = 1;
-        const jl = (lo + 1) >> 6;
-        if (jl === J) {
-          const own = ratioT[jl]!;
-          const oB = ((nn - (jl << 6)) << 6) + ((lo + 1) & 63) - 1;
-          const pB = pIdx0 - 1;
-          // Two steps per pass: V8 re-checks the arrays once per loop iteration, not once per step.
-          let x = 1;
-          for (; x < m; x += 2) {
-            v *= (own[oB + x]! * c * pRatio[pB + x]!) / den;
-            den += 1;
-            lp[x] = v;
-            sum += v;
-            tiny |= +(v < 1e-280);
-            v *= (own[oB + x + 1]! * c * pRatio[pB + x + 1]!) / den;
-            den += 1;
-            lp[x + 1] = v;
-            sum += v;
-            tiny |= +(v < 1e-280);
-          }
-          if (x === m) {
-            v *= (own[oB + x]! * c * pRatio[pB + x]!) / den;
-            den += 1;
-            lp[x] = v;
-            sum += v;
-            tiny |= +(v < 1e-280);
-          }
-        } else {
-          let pIdx = pIdx0;
-          for (let x = 1; x <= m; x++) {
-            const tt = lo + x;
-            const j = tt >> 6;
-            v *= (ratioT[j]![((nn - (j << 6)) << 6) + (tt & 63)]! * c * pRatio[pIdx++]!) / den;
-            den += 1;
-            lp[x] = v;
-            sum += v;
-            tiny |= +(v < 1e-280);
-          }
+      if (kernel) {
+        for (
+          let q = kernel.run(0, pairsEnd, rng, w, MAX_TK);
+          q >= 0;
+          q = kernel.run(q + REC, pairsEnd, rng, w, MAX_TK)
+        ) {
+          step(q);
         }
-        if (!(sum < 1e280) || tiny !== 0 || forceLogs) {
-          // Products out of range (extreme counts or concentrations): the same weights from the logs.
-          stirling.ensure(nn > pRow ? nn : pRow, hi > pt ? hi : pt);
-          const pg = pairs[q + 5]!;
-          let lr = lrf[pg]!;
-          if (pN + hi - tOld >= lrfLen[pg]!) lr = extendLrf(pg, pN + hi - tOld);
-          const logc = cLog[pairs[q + 4]!]!;
-          let mx = -Infinity;
-          for (let x = 0; x <= m; x++) {
-            const tt = lo + x;
-            const w = stirling.get(nn, tt) + tt * logc + stirling.get(pn - tOld + tt, pt) - lr[pN - tOld + tt]!;
-            lp[x] = w;
-            if (w > mx) mx = w;
-          }
-          sum = 0;
-          for (let x = 0; x <= m; x++) {
-            const e = Math.exp(lp[x]! - mx);
-            lp[x] = e;
-            sum += e;
-          }
-        }
-        let u = rng.next() * sum;
-        // x = the first j < m with u − lp[0] − … − lp[j−1] < lp[j], else m. Counted without a data-dependent
-        // branch (the stopping point is random, so a loop that exits there mispredicts on most pairs): once
-        // a test fails, `on` stays 0 and the later subtractions no longer matter.
-        let x = 0;
-        let on = 1;
-        for (let j = 0; j < m; j++) {
-          on &= +(u >= lp[j]!);
-          x += on;
-          u -= lp[j]!;
-        }
-        // Unconditional (a stay adds 0): a taken/not-taken branch here is a coin flip for the predictor.
-        const d = lo + x - tOld;
-        t[ik] = lo + x;
-        tSum[pairs[q + 2]!]! += d;
-        n[pk]! += d;
-        nSum[p]! += d;
+        // the rows the handed-back pairs added to the tables, for the next iteration
+        if (kernel.sync(stirling)) ({ n, t, nSum, tSum, cVal, pCur, pSum } = kernel.views);
+      } else {
+        for (let q = 0; q < pairsEnd; q += REC) step(q);
       }
       // 2. concentrations (Alg. 5), each tied group from the Beta/Gamma augmentation
       if ((iter + offset) % every === 0) {
@@ -486,14 +533,24 @@ export class ContextTree {
           const c = cVal[g]!;
           let shape = s.priorShape;
           let rate = s.priorRate;
-          const mem = members[g]!;
-          for (let q = 0; q < mem.length; q++) {
-            const j = mem[q]!;
-            const N = nSum[j]!;
-            if (N === 0) continue;
-            shape += tSum[j]!;
-            const li = vr.logInvBeta(c, N);
-            rate += li < MAX_LOG_INV_Q ? li : MAX_LOG_INV_Q;
+          if (kernel) {
+            // the same loop in the kernel, with Variates' draws ported bit for bit (sweep.wat)
+            const acc = kernel.views.acc;
+            acc[0] = shape;
+            acc[1] = rate;
+            kernel.concentrations(memberStart[g]!, memberStart[g + 1]!, c, vr, MAX_LOG_INV_Q);
+            shape = acc[0]!;
+            rate = acc[1]!;
+          } else {
+            const mem = members[g]!;
+            for (let q = 0; q < mem.length; q++) {
+              const j = mem[q]!;
+              const N = nSum[j]!;
+              if (N === 0) continue;
+              shape += tSum[j]!;
+              const li = vr.logInvBeta(c, N);
+              rate += li < MAX_LOG_INV_Q ? li : MAX_LOG_INV_Q;
+            }
           }
           let next = shape > 0 && rate > 0 ? vr.gamma(shape) / rate : s.maxConcentration;
           if (!(next <= s.maxConcentration)) next = s.maxConcentration;
@@ -514,7 +571,9 @@ export class ContextTree {
           pCur[k] = v;
           pSum[k] += v;
         }
-        if (K === 2) {
+        if (kernel) {
+          kernel.estimates();
+        } else if (K === 2) {
           // binary child (every median-binarised attribute): the same operations, unrolled
           for (let i = 1, io = 2; i < size; i++, io += 2) {
             const c = cVal[conc[i]!]!;
@@ -544,6 +603,13 @@ export class ContextTree {
       }
     }
     for (let i = 0; i < size; i++) this.concentration[i] = cVal[conc[i]!]!;
+    if (kernel) {
+      this.n.set(n);
+      this.t.set(t);
+      this.nSum.set(nSum);
+      this.tSum.set(tSum);
+      this.pSum.set(pSum);
+    }
   }
 
   /**
