@@ -160,7 +160,8 @@ function markCandidates(
     else if (pbS >= s) keep = false;
     else {
       const k = popcount(c);
-      if (k < 30 && 2 ** k - 1 < K) keep = true;
+      if (k < 30 && (1 << k) - 1 < K)
+        keep = true; // fewer strict subsets than K (a shift, not a call of pow)
       else {
         // The strict subsets in increasing order (t ← (t − c) & c), the small ones first: a small set
         // usually scores better than a large one, so the count reaches K early.
