@@ -326,7 +326,7 @@ export function kBestFrom(
     let count = 0;
     for (let C = t === 0 ? 0 : (1 << t) - 1; C >= 0 && C < limit; count++) {
       ranksWithout(C, subRanks);
-      for (let q = 0; q < t; q++) layerSubRanks[count * t + q] = subRanks[q]!;
+      for (let q = 0; q < t; q++) layerSubRanks[count * t + q] = subRanks[q]! * P;
       if (t === 0) {
         count++;
         break;
@@ -337,6 +337,7 @@ export function kBestFrom(
     const dst = (t & 1) * pHalf;
     for (let x = 0; x < n; x++) {
       const base = x * maxPLayer;
+      const from = src + base * P; // x's prefixes of layer t - 1
       ownLayer.fill(NONE, 0, count);
       {
         const pos = ownPos[x]!;
@@ -351,7 +352,7 @@ export function kBestFrom(
         let a1 = NONE;
         let a2 = NONE;
         for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
-          const p = src + (base + layerSubRanks[q]!) * P;
+          const p = from + layerSubRanks[q]!;
           // (all three read and compared on every pass: a comparison first met in optimised code throws
           // that code away, and in the first layers the second and third entries never match)
           const v0 = pLay[p]!;
@@ -592,43 +593,33 @@ export function kBestFrom(
       cRanks[i] = cRanks[i]! + prefix;
       prefix += bin[bitsBuf[i]! * stride + i + 1]!;
     }
-    // The bound from the highest member (see above): rectangles of a rows × (e + 1) parent sets, a·(e + 1) ≥ K.
-    let bound = -Infinity;
-    {
-      const q = sBits - 1;
-      const x = bitsBuf[q]!;
-      const ko = prevK + wRanks[q]! * KB + 1;
-      const po = pSrc + (x * maxPLayer + cRanks[q]!) * P;
-      for (let e = 0; e < P && e < K; e++) {
-        const pp = pLay[po + e]!;
-        if (pp === NONE) break;
-        // entry rows[e] − 1 of the rest's list (-Infinity if shorter) + parent rank e
-        const b = kbs[ko + e]! + candScore[pp]!;
-        if (b > bound) bound = b;
-      }
-    }
-    // The rectangle bound of every sink (see above), less the rounding margin, and each sink's best pair.
+    // The rectangle bound of every sink (see above): entry rows[e] − 1 of the rest's list (-Infinity if
+    // shorter) + parent rank e, for rectangles of rows[e] × (e + 1) pairs, rows[e]·(e + 1) ≥ K; the highest
+    // member's, exact, is the bound so far when the loop ends, and the largest of all, less the rounding
+    // margin, may raise it. Also each sink's best pair.
     let kthBound = -Infinity;
+    let bound = -Infinity;
     let q = 0;
     for (let t = W; t !== 0; t &= t - 1, q++) {
       const x = 31 - Math.clz32(t & -t);
       const po = pSrc + (x * maxPLayer + cRanks[q]!) * P;
-      const b0 = candScore[pLay[po]!]!;
+      const b0 = candScore[pLay[po]!]!; // the empty set is a candidate: never NONE
       const ko = prevK + wRanks[q]! * KB + 1;
-      const k = kbs[ko]! + b0;
-      if (k > kthBound) kthBound = k;
+      let k = kbs[ko]! + b0;
       if (K > 1) {
         const p1 = pLay[po + 1]!;
         if (p1 !== NONE) {
           const k1 = kbs[ko + 1]! + candScore[p1]!;
-          if (k1 > kthBound) kthBound = k1;
+          if (k1 > k) k = k1;
           const p2 = pLay[po + 2]!;
           if (p2 !== NONE && K > 2) {
             const k2 = kbs[ko + 2]! + candScore[p2]!;
-            if (k2 > kthBound) kthBound = k2;
+            if (k2 > k) k = k2;
           }
         }
       }
+      if (k > kthBound) kthBound = k;
+      bound = k; // the last sink is the highest member
       sinkH[q] = kbs[ko - 1]! + b0;
     }
     kthBound -= SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(kthBound));
@@ -678,12 +669,11 @@ export function kBestFrom(
       }
       // 'ec': different DAGs of one class may still arrive from different sinks
       let dup = false;
-      const tol = SCORE_TIE_TOLERANCE * (score < -1 ? -score : score > 1 ? score : 1);
       // the accepted entries from the last up, while their scores tie (the decrement sits in the test, so it
       // has run before the code is optimised)
       let r = ecMode ? accepted : 0;
       while (r-- > 0) {
-        if (accScore[r]! - score > tol) break;
+        if (accScore[r]! - score > SCORE_TIE_TOLERANCE * (score < -1 ? -score : score > 1 ? score : 1)) break;
         if (accX[r] === x) continue;
         const idx = 2 * (wEntry + r);
         const code = back[idx + 1]!;
