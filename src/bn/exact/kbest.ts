@@ -144,7 +144,7 @@ function candidatesBySize(
     const start = new Int32Array(n + 1);
     const size = new Int32Array(m);
     const rank = new Int32Array(m);
-    sizesAndRanks(masks, x, n, bin, size, rank, start);
+    sizesAndRanks(masks, x, (1 << x) - 1, n + 2, bin, size, rank, start);
     for (let k = 0; k < n; k++) start[k + 1] += start[k]!;
     const pos = new Int32Array(m);
     const rk = new Int32Array(m);
@@ -156,18 +156,22 @@ function candidatesBySize(
   return out;
 }
 
-/** Size and compressed colexicographic rank of each of x's candidates; start[size + 1] counts them. */
+/**
+ * Size and compressed colexicographic rank of each of x's candidates; start[size + 1] counts them. (lowMask,
+ * the bits below x, and stride, the row length of bin, come from the caller: the first call runs its start
+ * before the function has a feedback vector, so an operation placed before the loop had no type feedback
+ * when the function was compiled, and that code was thrown away on its next call.)
+ */
 function sizesAndRanks(
   masks: Int32Array,
   x: number,
-  n: number,
+  lowMask: number,
+  stride: number,
   bin: Int32Array,
   size: Int32Array,
   rank: Int32Array,
   start: Int32Array,
 ): void {
-  const lowMask = (1 << x) - 1;
-  const stride = n + 2;
   for (let p = 0; p < masks.length; p++) {
     const full = masks[p]!;
     const c = ((full >>> (x + 1)) << x) | (full & lowMask);
@@ -389,14 +393,12 @@ export function kBestFrom(
   const ext = new Int32Array(n * K);
   const extLen = new Int32Array(n);
   const extDone = new Uint8Array(n);
-  /** Position (in the flat candidate arrays, within x's run) of parent rank j inside `sub` = W \ {x}, or -1. */
+  /**
+   * Position (in the flat candidate arrays, within x's run) of parent rank j, P <= j < K, inside `sub` =
+   * W \ {x}, or -1 (collect reads the ranks below P from the prefix itself).
+   */
   const parentAt = (x: number, sub: number, j: number): number => {
-    if (j >= K) return -1;
     const po = pOff[x]!;
-    if (j < P) {
-      const v = pLay[po + j]!;
-      return v === NONE ? -1 : v;
-    }
     const eo = x * K;
     if (extLen[x] === 0) {
       if (pLay[po + P - 1] === NONE) return -1; // a short prefix holds every candidate inside sub
@@ -487,9 +489,10 @@ export function kBestFrom(
     const nc = layI[4 * base + 3]!;
     const high = -1 << (x + 1);
     const top = layF[2 * base]!;
-    for (let j = 0; ; j++) {
-      const pp = parentAt(x, sub, j);
-      if (pp < 0) return;
+    const po = pOff[x]!;
+    for (let j = 0; j < K; j++) {
+      const pp = j < P ? pLay[po + j]! : parentAt(x, sub, j);
+      if (pp < 0 || pp === NONE) return;
       const ps = candScore[pp]!;
       if (!(top + ps >= bound)) return; // and so is every later column
       const above = ~candMask[pp]! & high;
