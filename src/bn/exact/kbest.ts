@@ -325,7 +325,19 @@ export function kBestFrom(
   // layer is filled from them (a dense table of positions by set would be read out of order, 2^(n-1) a variable).
   const { pos: ownPos, rank: ownRank, start: ownStart } = candidatesBySize(candMask, candStart, n, bin);
   const ownLayer = new Int32Array(maxPLayer);
+  /**
+   * The parent lists of the sets of size t (layer t), from those of layer t - 1: the sets and the offsets of
+   * their immediate subsets' lists are listed once for all variables, then each variable's lists are merged
+   * by a call of their own (a call per variable rather than one loop over all of them: the merge is then
+   * compiled once, as a function called many times, instead of being compiled while its loop runs and again
+   * for the next layer).
+   */
   const buildParentLayer = (t: number): void => {
+    const count = layerSubsets(t);
+    for (let x = 0; x < n; x++) parentListsOf(x, t, count);
+  };
+  /** Lists the offsets (rank · P) of the immediate subsets of each set of size t; returns the number of sets. */
+  const layerSubsets = (t: number): number => {
     const limit = 2 ** (n - 1);
     let count = 0;
     for (let C = t === 0 ? 0 : (1 << t) - 1; C >= 0 && C < limit; count++) {
@@ -337,52 +349,54 @@ export function kBestFrom(
       }
       C = nextSameBits(C, limit);
     }
+    return count;
+  };
+  /** Variable x's parent lists of the `count` sets of size t. */
+  const parentListsOf = (x: number, t: number, count: number): void => {
     const src = ((t + 1) & 1) * pHalf; // layer t - 1
     const dst = (t & 1) * pHalf;
-    for (let x = 0; x < n; x++) {
-      const base = x * maxPLayer;
-      const from = src + base * P; // x's prefixes of layer t - 1
-      ownLayer.fill(NONE, 0, count);
-      {
-        const pos = ownPos[x]!;
-        const rk = ownRank[x]!;
-        for (let e = ownStart[x]![t]!, end = ownStart[x]![t + 1]!; e < end; e++) ownLayer[rk[e]!] = pos[e]!;
-      }
-      for (let r = 0; r < count; r++) {
-        // The P = 3 smallest distinct positions of {own} ∪ the sub-lists, kept in a0 < a1 < a2; each
-        // sub-list is ascending, so it is left at its first entry that cannot enter. Most sub-lists are the
-        // three already found (C \ {y} holds C's best sets for every y outside them): skipped at once.
-        let a0 = ownLayer[r]!;
-        let a1 = NONE;
-        let a2 = NONE;
-        for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
-          const p = from + layerSubRanks[q]!;
-          // (all three read and compared on every pass: a comparison first met in optimised code throws
-          // that code away, and in the first layers the second and third entries never match)
-          const v0 = pLay[p]!;
-          const v1 = pLay[p + 1]!;
-          const v2 = pLay[p + 2]!;
-          if (v0 >= a2 || ((v0 ^ a0) | (v1 ^ a1) | (v2 ^ a2)) === 0) continue;
-          for (let e = p; e < p + P; e++) {
-            const v = pLay[e]!;
-            if (v >= a2) break;
-            if (v < a1) {
-              if (v < a0) {
-                a2 = a1;
-                a1 = a0;
-                a0 = v;
-              } else if (v !== a0) {
-                a2 = a1;
-                a1 = v;
-              }
-            } else if (v !== a1) a2 = v;
-          }
+    const base = x * maxPLayer;
+    const from = src + base * P; // x's prefixes of layer t - 1
+    ownLayer.fill(NONE, 0, count);
+    {
+      const pos = ownPos[x]!;
+      const rk = ownRank[x]!;
+      for (let e = ownStart[x]![t]!, end = ownStart[x]![t + 1]!; e < end; e++) ownLayer[rk[e]!] = pos[e]!;
+    }
+    for (let r = 0; r < count; r++) {
+      // The P = 3 smallest distinct positions of {own} ∪ the sub-lists, kept in a0 < a1 < a2; each
+      // sub-list is ascending, so it is left at its first entry that cannot enter. Most sub-lists are the
+      // three already found (C \ {y} holds C's best sets for every y outside them): skipped at once.
+      let a0 = ownLayer[r]!;
+      let a1 = NONE;
+      let a2 = NONE;
+      for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
+        const p = from + layerSubRanks[q]!;
+        // (all three read and compared on every pass: a comparison first met in optimised code throws
+        // that code away, and in the first layers the second and third entries never match)
+        const v0 = pLay[p]!;
+        const v1 = pLay[p + 1]!;
+        const v2 = pLay[p + 2]!;
+        if (v0 >= a2 || ((v0 ^ a0) | (v1 ^ a1) | (v2 ^ a2)) === 0) continue;
+        for (let e = p; e < p + P; e++) {
+          const v = pLay[e]!;
+          if (v >= a2) break;
+          if (v < a1) {
+            if (v < a0) {
+              a2 = a1;
+              a1 = a0;
+              a0 = v;
+            } else if (v !== a0) {
+              a2 = a1;
+              a1 = v;
+            }
+          } else if (v !== a1) a2 = v;
         }
-        const out = dst + (base + r) * P;
-        pLay[out] = a0;
-        pLay[out + 1] = a1;
-        pLay[out + 2] = a2;
       }
+      const out = dst + (base + r) * P;
+      pLay[out] = a0;
+      pLay[out + 1] = a1;
+      pLay[out + 2] = a2;
     }
   };
 
