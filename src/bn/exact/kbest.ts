@@ -211,11 +211,10 @@ const NONE = 0x7fffffff;
  *
  * Parent lists: for every variable x and compressed subset C of the others, the positions (in the flat
  * candidate arrays, where x's sorted list is one run) of the best PARENT_PREFIX candidates ⊆ C, ascending and
- * NONE-padded, as the smallest
- * distinct positions of {C} ∪ ⋃_{y ∈ C} list(C \ {y}) (any subset in the top L of C is in the top L of
- * C \ {y} for every y ∉ it). The lists are built one subset size at a time, two sizes kept, just ahead of the
- * network layer that needs them; a rank beyond a full prefix is found by scanning the candidate list past
- * the prefix's end.
+ * NONE-padded, as the smallest distinct positions of {C} ∪ ⋃_{y ∈ C} list(C \ {y}) (any subset in the top L
+ * of C is in the top L of C \ {y} for every y ∉ it). The lists are built one subset size at a time, two sizes
+ * kept, just ahead of the network layer that needs them; a rank beyond a full prefix is found by scanning the
+ * candidate list past the prefix's end.
  *
  * Per subset W the candidates are enumerated best first by a bounded merge: a heap of (score, sink, i, j),
  * ties broken by (sink, i, j) ascending, so the accepted order is the sorted order of all valid candidates
