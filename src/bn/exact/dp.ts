@@ -30,8 +30,11 @@ export interface ParentCandidates {
 /** Reused per-variable work arrays (2^(n-1) entries each). */
 export interface CandidateScratch {
   ls: Float64Array;
+  /** markCandidates' bounds of each set, the two halves of one buffer (see markCandidates). */
   bs: Float64Array;
   pb: Float64Array;
+  /** The same buffer, as one pair of bounds per set for the K-best scan (markCandidatesK). */
+  pairs: Float64Array;
   q: Float64Array;
   kept: Uint8Array;
   /** One number and its bits, and the digit counts of sortByScore. */
@@ -41,10 +44,12 @@ export interface CandidateScratch {
 
 export function candidateScratch(n: number): CandidateScratch {
   const M = 2 ** Math.max(0, n - 1);
+  const bounds = new ArrayBuffer(16 * M);
   return {
     ls: new Float64Array(M),
-    bs: new Float64Array(M),
-    pb: new Float64Array(M),
+    bs: new Float64Array(bounds, 0, M),
+    pb: new Float64Array(bounds, 8 * M, M),
+    pairs: new Float64Array(bounds),
     q: new Float64Array(M),
     kept: new Uint8Array(M),
     bits: new Float64Array(1),
@@ -77,7 +82,7 @@ export function parentCandidates(
   const { kept } = scratch;
   const v = scratch.ls;
   ls.fillLocal(x, v, scratch.q);
-  const count = markCandidates(v, K, M, scratch, signal);
+  const count = K === 1 ? markCandidates(v, K, M, scratch, signal) : markCandidatesK(v, K, M, scratch, signal);
   // Sort by score descending, ties by full mask ascending (compression preserves mask order).
   const sorted = sortByScore(keptSets(kept, count), v, scratch);
   const masks = new Int32Array(count);
@@ -129,7 +134,8 @@ function bestPositions(sorted: Int32Array, M: number): Int32Array {
 /**
  * The scan of parentCandidates: kept[c] = 1 for the candidates among the M sets c (scores v), with the
  * best score inside each set (bs) and the best score of a dropped set inside it (pb); returns how many are
- * kept.
+ * kept. Correct for every K; parentCandidates uses it for the single-best search (K = 1) and
+ * markCandidatesK, the same scan with the two bounds of a set side by side, for K > 1.
  */
 function markCandidates(
   v: Float64Array,
@@ -160,7 +166,8 @@ function markCandidates(
     else if (pbS >= s) keep = false;
     else {
       const k = popcount(c);
-      if (k < 30 && 2 ** k - 1 < K) keep = true;
+      if (k < 30 && (1 << k) - 1 < K)
+        keep = true; // fewer strict subsets than K (a shift, not a call of pow)
       else {
         // The strict subsets in increasing order (t ← (t − c) & c), the small ones first: a small set
         // usually scores better than a large one, so the count reaches K early.
@@ -173,6 +180,55 @@ function markCandidates(
     if (keep) count++;
     bs[c] = s > bsS ? s : bsS;
     if (K > 1) pb[c] = keep || pbS > s ? pbS : s;
+  }
+  return count;
+}
+
+/**
+ * markCandidates for K > 1, with the best score inside each set and the best score of a dropped set inside it
+ * side by side at pairs[2c] and pairs[2c + 1]: the scan reads both for every immediate subset, one cache
+ * line instead of two (on 2^19 sets a variable, a tenth of the scan's time); returns how many are kept.
+ */
+function markCandidatesK(
+  v: Float64Array,
+  K: number,
+  M: number,
+  scratch: CandidateScratch,
+  signal?: AbortSignal,
+): number {
+  const { pairs, kept } = scratch;
+  let count = 0;
+  for (let c = 0; c < M; c++) {
+    if ((c & 0xffff) === 0) throwIfAborted(signal); // from the first pass, so not first met in compiled code
+    let bsS = -Infinity;
+    let pbS = -Infinity;
+    for (let t = c; t !== 0; t &= t - 1) {
+      const sub = 2 * (c ^ (t & -t));
+      const b = pairs[sub]!;
+      if (b > bsS) bsS = b;
+      const p = pairs[sub + 1]!;
+      if (p > pbS) pbS = p;
+    }
+    const s = v[c]!;
+    let keep: boolean;
+    if (c === 0 || s > bsS) keep = true;
+    else if (pbS >= s) keep = false;
+    else {
+      const k = popcount(c);
+      if (k < 30 && (1 << k) - 1 < K)
+        keep = true; // fewer strict subsets than K (a shift, not a call of pow)
+      else {
+        // The strict subsets in increasing order (t ← (t − c) & c), the small ones first: a small set
+        // usually scores better than a large one, so the count reaches K early.
+        let better = 0;
+        for (let t = 0; t !== c; t = (t - c) & c) if (v[t]! >= s && ++better >= K) break;
+        keep = better < K;
+      }
+    }
+    kept[c] = keep ? 1 : 0;
+    if (keep) count++;
+    pairs[2 * c] = s > bsS ? s : bsS;
+    pairs[2 * c + 1] = keep || pbS > s ? pbS : s;
   }
   return count;
 }
@@ -192,10 +248,11 @@ export function sortByScore(order: Int32Array, v: Float64Array, scratch: Candida
   // A short list (the single-best search's, typically) sorts faster by comparison than through six
   // passes over 2,048 digit counts.
   if (m < RADIX_MIN) return Int32Array.from(Array.from(order).sort((a, b) => v[b]! - v[a]! || a - b));
-  const hi = new Uint32Array(scratch.bs.buffer, 0, m);
-  const lo = new Uint32Array(scratch.bs.buffer, 4 * m, m);
-  let perm = new Int32Array(scratch.pb.buffer, 0, m);
-  let tmp = new Int32Array(scratch.pb.buffer, 4 * m, m);
+  const { bs, pb } = scratch;
+  const hi = new Uint32Array(bs.buffer, bs.byteOffset, m);
+  const lo = new Uint32Array(bs.buffer, bs.byteOffset + 4 * m, m);
+  let perm = new Int32Array(pb.buffer, pb.byteOffset, m);
+  let tmp = new Int32Array(pb.buffer, pb.byteOffset + 4 * m, m);
   const bits = scratch.bits;
   const bitsHi = new Uint32Array(bits.buffer); // [0] the low word, [1] the high word (little-endian, as Node runs)
   for (let i = 0; i < m; i++) {

@@ -94,8 +94,34 @@ function nextSameBits(w: number, limit: number): number {
   return (((r ^ w) >>> 2) / lo) | r;
 }
 
-/** Bytes per candidate parent set of kBestFrom's own tables (its position and rank by size). */
-const OWN_BYTES = 8;
+/**
+ * Bytes per candidate parent set of kBestFrom's own tables: its mask and score in the flat arrays, its
+ * position and rank by size.
+ */
+const OWN_BYTES = 20;
+
+/** Largest number of candidates (all variables together): a position takes 30 bits of a heap entry's key. */
+const MAX_POSITIONS = 2 ** 30;
+
+/** Every variable's candidates concatenated: x's at [start[x], start[x + 1]), in x's order. */
+function flatCandidates(cand: readonly ParentCandidates[]): {
+  masks: Int32Array;
+  scores: Float64Array;
+  start: Int32Array;
+} {
+  const start = new Int32Array(cand.length + 1);
+  for (let x = 0; x < cand.length; x++) start[x + 1] = start[x]! + cand[x]!.masks.length;
+  const total = start[cand.length]!;
+  if (total >= MAX_POSITIONS)
+    throw new UserError(`K-best search: ${total} candidate parent sets, over ${MAX_POSITIONS}`);
+  const masks = new Int32Array(total);
+  const scores = new Float64Array(total);
+  for (let x = 0; x < cand.length; x++) {
+    masks.set(cand[x]!.masks, start[x]!);
+    scores.set(cand[x]!.scores, start[x]!);
+  }
+  return { masks, scores, start };
+}
 
 /**
  * Each variable's candidate positions grouped by the size of the set, with the colexicographic rank of the
@@ -106,22 +132,23 @@ const OWN_BYTES = 8;
  * it meets there, is thrown away and compiled again, twice per variable list at first.)
  */
 function candidatesBySize(
-  cand: readonly ParentCandidates[],
+  candMask: Int32Array,
+  candStart: Int32Array,
   n: number,
-  binom: readonly Float64Array[],
+  bin: Int32Array,
 ): { pos: Int32Array[]; rank: Int32Array[]; start: Int32Array[] } {
   const out = { pos: [] as Int32Array[], rank: [] as Int32Array[], start: [] as Int32Array[] };
   for (let x = 0; x < n; x++) {
-    const masks = cand[x]!.masks;
+    const masks = candMask.subarray(candStart[x]!, candStart[x + 1]!);
     const m = masks.length;
     const start = new Int32Array(n + 1);
     const size = new Int32Array(m);
     const rank = new Int32Array(m);
-    sizesAndRanks(masks, x, binom, size, rank, start);
+    sizesAndRanks(masks, x, (1 << x) - 1, n + 2, bin, size, rank, start);
     for (let k = 0; k < n; k++) start[k + 1] += start[k]!;
     const pos = new Int32Array(m);
     const rk = new Int32Array(m);
-    groupBySize(size, rank, start.slice(0, n), pos, rk);
+    groupBySize(size, rank, candStart[x]!, start.slice(0, n), pos, rk);
     out.pos.push(pos);
     out.rank.push(rk);
     out.start.push(start);
@@ -129,33 +156,49 @@ function candidatesBySize(
   return out;
 }
 
-/** Size and compressed colexicographic rank of each of x's candidates; start[size + 1] counts them. */
+/**
+ * Size and compressed colexicographic rank of each of x's candidates; start[size + 1] counts them. (lowMask,
+ * the bits below x, and stride, the row length of bin, come from the caller: the first call runs its start
+ * before the function has a feedback vector, so an operation placed before the loop had no type feedback
+ * when the function was compiled, and that code was thrown away on its next call.)
+ */
 function sizesAndRanks(
   masks: Int32Array,
   x: number,
-  binom: readonly Float64Array[],
+  lowMask: number,
+  stride: number,
+  bin: Int32Array,
   size: Int32Array,
   rank: Int32Array,
   start: Int32Array,
 ): void {
-  const lowMask = (1 << x) - 1;
   for (let p = 0; p < masks.length; p++) {
     const full = masks[p]!;
     const c = ((full >>> (x + 1)) << x) | (full & lowMask);
     let k = 0;
     let rk = 0;
-    for (let q = c; q !== 0; q &= q - 1) rk += binom[31 - Math.clz32(q & -q)]![++k]!;
+    for (let q = c; q !== 0; q &= q - 1) rk += bin[(31 - Math.clz32(q & -q)) * stride + ++k]!;
     size[p] = k;
     rank[p] = rk;
     start[k + 1]++;
   }
 }
 
-/** Positions and ranks in order of size (stable): fill[k] is the next free entry of size k. */
-function groupBySize(size: Int32Array, rank: Int32Array, fill: Int32Array, pos: Int32Array, rk: Int32Array): void {
+/**
+ * Positions (offset added: positions in the flat candidate arrays) and ranks in order of size (stable): fill[k]
+ * is the next free entry of size k.
+ */
+function groupBySize(
+  size: Int32Array,
+  rank: Int32Array,
+  offset: number,
+  fill: Int32Array,
+  pos: Int32Array,
+  rk: Int32Array,
+): void {
   for (let p = 0; p < size.length; p++) {
     const at = fill[size[p]!]!++;
-    pos[at] = p;
+    pos[at] = offset + p;
     rk[at] = rank[p]!;
   }
 }
@@ -166,12 +209,12 @@ const NONE = 0x7fffffff;
 /**
  * The DP given the candidate parent sets (computed with K' >= max(K, 2)).
  *
- * Parent lists: for every variable x and compressed subset C of the others, the positions (in x's sorted
- * candidate list) of the best PARENT_PREFIX candidates ⊆ C, ascending and NONE-padded, as the smallest
- * distinct positions of {C} ∪ ⋃_{y ∈ C} list(C \ {y}) (any subset in the top L of C is in the top L of
- * C \ {y} for every y ∉ it). The lists are built one subset size at a time, two sizes kept, just ahead of the
- * network layer that needs them; a rank beyond a full prefix is found by scanning the candidate list past
- * the prefix's end.
+ * Parent lists: for every variable x and compressed subset C of the others, the positions (in the flat
+ * candidate arrays, where x's sorted list is one run) of the best PARENT_PREFIX candidates ⊆ C, ascending and
+ * NONE-padded, as the smallest distinct positions of {C} ∪ ⋃_{y ∈ C} list(C \ {y}) (any subset in the top L
+ * of C is in the top L of C \ {y} for every y ∉ it). The lists are built one subset size at a time, two sizes
+ * kept, just ahead of the network layer that needs them; a rank beyond a full prefix is found by scanning the
+ * candidate list past the prefix's end.
  *
  * Per subset W the candidates are enumerated best first by a bounded merge: a heap of (score, sink, i, j),
  * ties broken by (sink, i, j) ascending, so the accepted order is the sorted order of all valid candidates
@@ -207,6 +250,13 @@ export function kBestFrom(
   if (n === 0) return [{ parents: new Int32Array(0), score: ls.constant }];
   const size = 2 ** n;
   const binom = binomialTable(n);
+  // C(a, b) at bin[a·(n + 2) + b], as 32-bit integers (C(30, 15) < 2^31) for the rank arithmetic of the search.
+  const stride = n + 2;
+  const bin = new Int32Array((n + 1) * stride);
+  for (let a = 0; a <= n; a++) for (let b = 0; b < stride; b++) bin[a * stride + b] = binom[a]![b]!;
+  // Every variable's candidates in one pair of arrays, x's at [candStart[x], candStart[x + 1]): a position is
+  // an index into them, so reading a candidate's mask or score is one typed-array access.
+  const { masks: candMask, scores: candScore, start: candStart } = flatCandidates(cand);
   let maxLayer = 1;
   for (let s = 0; s <= n; s++) maxLayer = Math.max(maxLayer, binom[n]![s]!);
   let maxPLayer = 1;
@@ -217,31 +267,34 @@ export function kBestFrom(
   // by layer and rank), so following a chain needs no rank computation: the rest of entry (W, r) is
   // (W \ {sink}, rank in the sub-list). A layer is written in increasing mask order.
   const back = new Int32Array(2 * size * K);
-  // The lists of the two current layers, 16 bytes per entry e = rank·K + r: the score (Float64 index 2e),
-  // the network's sinks as a mask (Int32 index 4e + 2), and in entry 0 of each subset the list length
-  // (Int32 index 4e + 3); one subset's data thus shares cache lines.
-  let prevBuf = new ArrayBuffer(16 * maxLayer * K);
-  let curBuf = new ArrayBuffer(16 * maxLayer * K);
-  let prevF = new Float64Array(prevBuf);
-  let prevI = new Int32Array(prevBuf);
-  let curF = new Float64Array(curBuf);
-  let curI = new Int32Array(curBuf);
-  // The best score and the rectangle corners of each subset of the two layers, packed KB = P + 1 to a
-  // subset (32 bytes, one cache line), read for every sink of every W: [rank·KB] the best score,
-  // [rank·KB + 1 + e] the score of entry rows[e] − 1 of the list (-Infinity if the list is shorter), where
-  // rows[e] = ⌈K / (e + 1)⌉, so rows[e] entries × (e + 1) parent sets make at least K pairs.
+  // The per-layer tables below each hold two layers, the sets of size s in half s & 1 (the layer being
+  // built and the one it reads), in arrays allocated once: an array bound once is a constant of the compiled
+  // search (a single kBestFrom call has its closures' context specialised), where swapping two arrays
+  // would reload each from the context on every access.
+  // The lists, 16 bytes per entry e = half·layHalf + rank·K + r: the score (Float64 index 2e), the network's
+  // sinks as a mask (Int32 index 4e + 2), and in entry 0 of each subset the list length (Int32 index
+  // 4e + 3); one subset's data thus shares cache lines.
+  const layHalf = maxLayer * K;
+  const layBuf = new ArrayBuffer(32 * layHalf);
+  const layF = new Float64Array(layBuf);
+  const layI = new Int32Array(layBuf);
+  // The best score and the rectangle corners of each subset, packed KB = P + 1 to a subset (32 bytes, one
+  // cache line), read for every sink of every W: [half·kbHalf + rank·KB] the best score, [… + 1 + e] the
+  // score of entry rows[e] − 1 of the list (-Infinity if the list is shorter), where rows[e] = ⌈K / (e + 1)⌉,
+  // so rows[e] entries × (e + 1) parent sets make at least K pairs.
   const KB = P + 1;
   const rows = Array.from({ length: P }, (_, e) => Math.ceil(K / (e + 1)));
-  let prevKB = new Float64Array(maxLayer * KB);
-  let curKB = new Float64Array(maxLayer * KB);
-  prevF[0] = 0;
-  prevI[3] = 1;
-  prevKB[0] = 0;
-  for (let e = 0; e < P; e++) prevKB[1 + e] = rows[e] === 1 ? 0 : -Infinity;
+  const kbHalf = maxLayer * KB;
+  const kbs = new Float64Array(2 * kbHalf);
+  // the empty set (layer 0, half 0): one network, score 0
+  layF[0] = 0;
+  layI[3] = 1;
+  kbs[0] = 0;
+  for (let e = 0; e < P; e++) kbs[1 + e] = rows[e] === 1 ? 0 : -Infinity;
 
-  // Parent-prefix layers: [x][rank of C among the subsets of its size][0..P).
-  let pPrev = new Int32Array(n * maxPLayer * P);
-  let pCur = new Int32Array(n * maxPLayer * P);
+  // Parent-prefix layers: [half·pHalf + (x·maxPLayer + rank of C among the subsets of its size)·P + 0..P).
+  const pHalf = n * maxPLayer * P;
+  const pLay = new Int32Array(2 * pHalf);
   const subRanks = new Int32Array(n);
   const bitsBuf = new Int32Array(n);
   /**
@@ -255,12 +308,12 @@ export function kBestFrom(
     let suffix = 0;
     for (let i = t - 1; i >= 0; i--) {
       out[i] = suffix;
-      suffix += binom[bitsBuf[i]!]![i]!; // C(b, k − 1) with k = i + 1
+      suffix += bin[bitsBuf[i]! * stride + i]!; // C(b, k − 1) with k = i + 1
     }
     let prefix = 0;
     for (let i = 0; i < t; i++) {
       out[i] = out[i]! + prefix;
-      prefix += binom[bitsBuf[i]!]![i + 1]!;
+      prefix += bin[bitsBuf[i]! * stride + i + 1]!;
     }
     return t;
   };
@@ -269,95 +322,110 @@ export function kBestFrom(
   const layerSubRanks = new Int32Array(maxPLayer * Math.max(1, n - 1));
   // Each variable's candidates by size, then colexicographic rank of the compressed set: own[x][rank] of a
   // layer is filled from them (a dense table of positions by set would be read out of order, 2^(n-1) a variable).
-  const { pos: ownPos, rank: ownRank, start: ownStart } = candidatesBySize(cand, n, binom);
+  const { pos: ownPos, rank: ownRank, start: ownStart } = candidatesBySize(candMask, candStart, n, bin);
   const ownLayer = new Int32Array(maxPLayer);
+  /**
+   * The parent lists of the sets of size t (layer t), from those of layer t - 1: the sets and the offsets of
+   * their immediate subsets' lists are listed once for all variables, then each variable's lists are merged
+   * by a call of their own (a call per variable rather than one loop over all of them: the merge is then
+   * compiled once, as a function called many times, instead of being compiled while its loop runs and again
+   * for the next layer).
+   */
   const buildParentLayer = (t: number): void => {
+    const count = layerSubsets(t);
+    for (let x = 0; x < n; x++) parentListsOf(x, t, count);
+  };
+  /** Lists the offsets (rank · P) of the immediate subsets of each set of size t; returns the number of sets. */
+  const layerSubsets = (t: number): number => {
     const limit = 2 ** (n - 1);
     let count = 0;
     for (let C = t === 0 ? 0 : (1 << t) - 1; C >= 0 && C < limit; count++) {
       ranksWithout(C, subRanks);
-      for (let q = 0; q < t; q++) layerSubRanks[count * t + q] = subRanks[q]!;
+      for (let q = 0; q < t; q++) layerSubRanks[count * t + q] = subRanks[q]! * P;
       if (t === 0) {
         count++;
         break;
       }
       C = nextSameBits(C, limit);
     }
-    for (let x = 0; x < n; x++) {
-      const base = x * maxPLayer;
-      ownLayer.fill(NONE, 0, count);
-      {
-        const pos = ownPos[x]!;
-        const rk = ownRank[x]!;
-        for (let e = ownStart[x]![t]!, end = ownStart[x]![t + 1]!; e < end; e++) ownLayer[rk[e]!] = pos[e]!;
-      }
-      for (let r = 0; r < count; r++) {
-        // The P = 3 smallest distinct positions of {own} ∪ the sub-lists, kept in a0 < a1 < a2; each
-        // sub-list is ascending, so it is left at its first entry that cannot enter. Most sub-lists are the
-        // three already found (C \ {y} holds C's best sets for every y outside them): skipped at once.
-        let a0 = ownLayer[r]!;
-        let a1 = NONE;
-        let a2 = NONE;
-        for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
-          const p = (base + layerSubRanks[q]!) * P;
-          // (all three read and compared on every pass: a comparison first met in optimised code throws
-          // that code away, and in the first layers the second and third entries never match)
-          const v0 = pPrev[p]!;
-          const v1 = pPrev[p + 1]!;
-          const v2 = pPrev[p + 2]!;
-          if (v0 >= a2 || ((v0 ^ a0) | (v1 ^ a1) | (v2 ^ a2)) === 0) continue;
-          for (let e = p; e < p + P; e++) {
-            const v = pPrev[e]!;
-            if (v >= a2) break;
-            if (v < a1) {
-              if (v < a0) {
-                a2 = a1;
-                a1 = a0;
-                a0 = v;
-              } else if (v !== a0) {
-                a2 = a1;
-                a1 = v;
-              }
-            } else if (v !== a1) a2 = v;
-          }
+    return count;
+  };
+  /** Variable x's parent lists of the `count` sets of size t. */
+  const parentListsOf = (x: number, t: number, count: number): void => {
+    const src = ((t + 1) & 1) * pHalf; // layer t - 1
+    const dst = (t & 1) * pHalf;
+    const base = x * maxPLayer;
+    const from = src + base * P; // x's prefixes of layer t - 1
+    ownLayer.fill(NONE, 0, count);
+    {
+      const pos = ownPos[x]!;
+      const rk = ownRank[x]!;
+      for (let e = ownStart[x]![t]!, end = ownStart[x]![t + 1]!; e < end; e++) ownLayer[rk[e]!] = pos[e]!;
+    }
+    for (let r = 0; r < count; r++) {
+      // The P = 3 smallest distinct positions of {own} ∪ the sub-lists, kept in a0 < a1 < a2; each
+      // sub-list is ascending, so it is left at its first entry that cannot enter. Most sub-lists are the
+      // three already found (C \ {y} holds C's best sets for every y outside them): skipped at once.
+      let a0 = ownLayer[r]!;
+      let a1 = NONE;
+      let a2 = NONE;
+      for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
+        const p = from + layerSubRanks[q]!;
+        // (all three read and compared on every pass: a comparison first met in optimised code throws
+        // that code away, and in the first layers the second and third entries never match)
+        const v0 = pLay[p]!;
+        const v1 = pLay[p + 1]!;
+        const v2 = pLay[p + 2]!;
+        if (v0 >= a2 || ((v0 ^ a0) | (v1 ^ a1) | (v2 ^ a2)) === 0) continue;
+        for (let e = p; e < p + P; e++) {
+          const v = pLay[e]!;
+          if (v >= a2) break;
+          if (v < a1) {
+            if (v < a0) {
+              a2 = a1;
+              a1 = a0;
+              a0 = v;
+            } else if (v !== a0) {
+              a2 = a1;
+              a1 = v;
+            }
+          } else if (v !== a1) a2 = v;
         }
-        const out = (base + r) * P;
-        pCur[out] = a0;
-        pCur[out + 1] = a1;
-        pCur[out + 2] = a2;
       }
+      const out = dst + (base + r) * P;
+      pLay[out] = a0;
+      pLay[out + 1] = a1;
+      pLay[out + 2] = a2;
     }
   };
 
-  // Per sink of the current W: rank of W \ {x} in its layer, the length of its list, the offset of its
-  // parent prefix, and the parent ranks past the prefix found so far by scanning (extLen 0: none yet).
-  const sinkRank = new Int32Array(n);
+  // Per sink of the current W: the entry where the list of W \ {x} starts, the offset of its parent prefix,
+  // and the parent ranks past the prefix found so far by scanning (extLen 0: none yet).
+  const sinkBase = new Int32Array(n);
   const pOff = new Int32Array(n);
   const ext = new Int32Array(n * K);
   const extLen = new Int32Array(n);
   const extDone = new Uint8Array(n);
-  /** Position (in x's candidate list) of parent rank j inside `sub` = W \ {x}, or -1. */
+  /**
+   * Position (in the flat candidate arrays, within x's run) of parent rank j, P <= j < K, inside `sub` =
+   * W \ {x}, or -1 (collect reads the ranks below P from the prefix itself).
+   */
   const parentAt = (x: number, sub: number, j: number): number => {
-    if (j >= K) return -1;
     const po = pOff[x]!;
-    if (j < P) {
-      const v = pPrev[po + j]!;
-      return v === NONE ? -1 : v;
-    }
     const eo = x * K;
     if (extLen[x] === 0) {
-      if (pPrev[po + P - 1] === NONE) return -1; // a short prefix holds every candidate inside sub
-      for (let e = 0; e < P; e++) ext[eo + e] = pPrev[po + e]!;
+      if (pLay[po + P - 1] === NONE) return -1; // a short prefix holds every candidate inside sub
+      for (let e = 0; e < P; e++) ext[eo + e] = pLay[po + e]!;
       extLen[x] = P;
       extDone[x] = P === K ? 1 : 0;
     }
     while (j >= extLen[x]! && !extDone[x]) {
-      const masks = cand[x]!.masks;
+      const end = candStart[x + 1]!;
       const outside = ~sub;
       let len = extLen[x]!;
       let p = ext[eo + len - 1]! + 1;
-      while (p < masks.length && (masks[p]! & outside) !== 0) p++;
-      if (p >= masks.length) extDone[x] = 1;
+      while (p < end && (candMask[p]! & outside) !== 0) p++;
+      if (p >= end) extDone[x] = 1;
       else {
         ext[eo + len++] = p;
         extLen[x] = len;
@@ -430,21 +498,21 @@ export function kBestFrom(
    */
   const collect = (x: number, sub: number): void => {
     const bound = boundAt[0]!;
-    const cx = cand[x]!;
-    const base = sinkRank[x]! * K;
-    const nc = prevI[4 * base + 3]!;
+    const base = sinkBase[x]!;
+    const nc = layI[4 * base + 3]!;
     const high = -1 << (x + 1);
-    const top = prevF[2 * base]!;
-    for (let j = 0; ; j++) {
-      const pp = parentAt(x, sub, j);
-      if (pp < 0) return;
-      const ps = cx.scores[pp]!;
+    const top = layF[2 * base]!;
+    const po = pOff[x]!;
+    for (let j = 0; j < K; j++) {
+      const pp = j < P ? pLay[po + j]! : parentAt(x, sub, j);
+      if (pp < 0 || pp === NONE) return;
+      const ps = candScore[pp]!;
       if (!(top + ps >= bound)) return; // and so is every later column
-      const above = ~cx.masks[pp]! & high;
+      const above = ~candMask[pp]! & high;
       let i = 0;
-      while (i < nc && (prevI[4 * (base + i) + 2]! & above) !== 0) i++;
+      while (i < nc && (layI[4 * (base + i) + 2]! & above) !== 0) i++;
       if (i < nc) {
-        const sc = prevF[2 * (base + i)]! + ps;
+        const sc = layF[2 * (base + i)]! + ps;
         if (sc >= bound) {
           hS[hN] = sc;
           hT[hN] = (x * TIE_XI + i) * TIE_I + pp;
@@ -500,6 +568,9 @@ export function kBestFrom(
     let ra = ra0;
     let rb = rb0;
     while (ca !== cb || ra !== rb) {
+      // Two different entries of one list are different classes, and the restrictions of equivalent DAGs to
+      // a set that is ancestral in both (no node of it has a parent among the peeled ones) are equivalent.
+      if (ca === cb) return false;
       const ia = 2 * (ca * K + ra);
       const ib = 2 * (cb * K + rb);
       const codeA = back[ia + 1]!;
@@ -520,58 +591,52 @@ export function kBestFrom(
   const processSubset = (W: number, rankInLayer: number): void => {
     hN = 0;
     const sBits = ranksWithout(W, wRanks);
+    // the halves of the layer read (size sBits − 1) and of the layer written (size sBits)
+    const prevHalf = (sBits + 1) & 1;
+    const curHalf = sBits & 1;
+    const prevE = prevHalf * layHalf;
+    const prevK = prevHalf * kbHalf;
+    const pSrc = prevHalf * pHalf;
     // Ranks of compress(W \ {b_i}, b_i) among the parent sets of b_i: the members after b_i move down one
     // position and one index, so rank = Σ_{k<i} C(b_k, k) + Σ_{k>i} C(b_k − 1, k − 1) (1-based k).
     let suffix = 0;
     for (let i = sBits - 1; i >= 0; i--) {
       cRanks[i] = suffix;
-      if (i > 0) suffix += binom[bitsBuf[i]! - 1]![i]!;
+      if (i > 0) suffix += bin[(bitsBuf[i]! - 1) * stride + i]!;
     }
     let prefix = 0;
     for (let i = 0; i < sBits; i++) {
       cRanks[i] = cRanks[i]! + prefix;
-      prefix += binom[bitsBuf[i]!]![i + 1]!;
+      prefix += bin[bitsBuf[i]! * stride + i + 1]!;
     }
-    // The bound from the highest member (see above): rectangles of a rows × (e + 1) parent sets, a·(e + 1) ≥ K.
-    let bound = -Infinity;
-    {
-      const q = sBits - 1;
-      const x = bitsBuf[q]!;
-      const ko = wRanks[q]! * KB + 1;
-      const po = (x * maxPLayer + cRanks[q]!) * P;
-      const sc = cand[x]!.scores;
-      for (let e = 0; e < P && e < K; e++) {
-        const pp = pPrev[po + e]!;
-        if (pp === NONE) break;
-        // entry rows[e] − 1 of the rest's list (-Infinity if shorter) + parent rank e
-        const b = prevKB[ko + e]! + sc[pp]!;
-        if (b > bound) bound = b;
-      }
-    }
-    // The rectangle bound of every sink (see above), less the rounding margin, and each sink's best pair.
+    // The rectangle bound of every sink (see above): entry rows[e] − 1 of the rest's list (-Infinity if
+    // shorter) + parent rank e, for rectangles of rows[e] × (e + 1) pairs, rows[e]·(e + 1) ≥ K; the highest
+    // member's, exact, is the bound so far when the loop ends, and the largest of all, less the rounding
+    // margin, may raise it. Also each sink's best pair.
     let kthBound = -Infinity;
+    let bound = -Infinity;
     let q = 0;
     for (let t = W; t !== 0; t &= t - 1, q++) {
       const x = 31 - Math.clz32(t & -t);
-      const po = (x * maxPLayer + cRanks[q]!) * P;
-      const b0 = cand[x]!.scores[pPrev[po]!]!;
-      const ko = wRanks[q]! * KB + 1;
-      const k = prevKB[ko]! + b0;
-      if (k > kthBound) kthBound = k;
+      const po = pSrc + (x * maxPLayer + cRanks[q]!) * P;
+      const b0 = candScore[pLay[po]!]!; // the empty set is a candidate: never NONE
+      const ko = prevK + wRanks[q]! * KB + 1;
+      let k = kbs[ko]! + b0;
       if (K > 1) {
-        const sc = cand[x]!.scores;
-        const p1 = pPrev[po + 1]!;
+        const p1 = pLay[po + 1]!;
         if (p1 !== NONE) {
-          const k1 = prevKB[ko + 1]! + sc[p1]!;
-          if (k1 > kthBound) kthBound = k1;
-          const p2 = pPrev[po + 2]!;
+          const k1 = kbs[ko + 1]! + candScore[p1]!;
+          if (k1 > k) k = k1;
+          const p2 = pLay[po + 2]!;
           if (p2 !== NONE && K > 2) {
-            const k2 = prevKB[ko + 2]! + sc[p2]!;
-            if (k2 > kthBound) kthBound = k2;
+            const k2 = kbs[ko + 2]! + candScore[p2]!;
+            if (k2 > k) k = k2;
           }
         }
       }
-      sinkH[q] = prevKB[ko - 1]! + b0;
+      if (k > kthBound) kthBound = k;
+      bound = k; // the last sink is the highest member
+      sinkH[q] = kbs[ko - 1]! + b0;
     }
     kthBound -= SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(kthBound));
     if (kthBound > bound) bound = kthBound;
@@ -580,13 +645,14 @@ export function kBestFrom(
     for (let t = W; t !== 0; t &= t - 1, q++) {
       if (!(sinkH[q]! >= bound)) continue;
       const x = 31 - Math.clz32(t & -t);
-      sinkRank[x] = wRanks[q]!;
-      pOff[x] = (x * maxPLayer + cRanks[q]!) * P;
+      sinkBase[x] = prevE + wRanks[q]! * K;
+      pOff[x] = pSrc + (x * maxPLayer + cRanks[q]!) * P;
       extLen[x] = 0;
       collect(x, W ^ (1 << x));
     }
     let accepted = 0;
     const wEntry = W * K;
+    const e0 = curHalf * layHalf + rankInLayer * K; // where W's list goes
     while (hN > 0 && accepted < K) {
       const score = hS[0]!;
       const tie = hT[0]!;
@@ -594,18 +660,17 @@ export function kBestFrom(
       const x = xi >>> 14;
       const i = xi & (TIE_XI - 1);
       const pp = tie - xi * TIE_I;
-      const cx = cand[x]!;
-      const pa = cx.masks[pp]!;
-      const base = sinkRank[x]! * K;
-      const sinks = (prevI[4 * (base + i) + 2]! & ~pa) | (1 << x);
+      const pa = candMask[pp]!;
+      const base = sinkBase[x]!;
+      const sinks = (layI[4 * (base + i) + 2]! & ~pa) | (1 << x);
       {
         // the next entry of the column that passes the highest-sink test replaces the popped root (one
         // sift instead of a pop and a push; the keys are distinct, so the order popped is the same)
         const above = ~pa & (-1 << (x + 1));
-        const nc = prevI[4 * base + 3]!;
+        const nc = layI[4 * base + 3]!;
         let ni = i + 1;
-        while (ni < nc && (prevI[4 * (base + ni) + 2]! & above) !== 0) ni++;
-        const s1 = ni < nc ? prevF[2 * (base + ni)]! + cx.scores[pp]! : Number.NaN; // NaN fails the test below
+        while (ni < nc && (layI[4 * (base + ni) + 2]! & above) !== 0) ni++;
+        const s1 = ni < nc ? layF[2 * (base + ni)]! + candScore[pp]! : Number.NaN; // NaN fails the test below
         if (s1 >= bound) {
           hS[0] = s1;
           hT[0] = (x * TIE_XI + ni) * TIE_I + pp;
@@ -620,12 +685,11 @@ export function kBestFrom(
       }
       // 'ec': different DAGs of one class may still arrive from different sinks
       let dup = false;
-      const tol = SCORE_TIE_TOLERANCE * (score < -1 ? -score : score > 1 ? score : 1);
       // the accepted entries from the last up, while their scores tie (the decrement sits in the test, so it
       // has run before the code is optimised)
       let r = ecMode ? accepted : 0;
       while (r-- > 0) {
-        if (accScore[r]! - score > tol) break;
+        if (accScore[r]! - score > SCORE_TIE_TOLERANCE * (score < -1 ? -score : score > 1 ? score : 1)) break;
         if (accX[r] === x) continue;
         const idx = 2 * (wEntry + r);
         const code = back[idx + 1]!;
@@ -641,17 +705,16 @@ export function kBestFrom(
       back[idx + 1] = x | (i << 5);
       accX[accepted] = x;
       accScore[accepted] = score;
-      const e = rankInLayer * K + accepted;
-      curF[2 * e] = score;
-      curI[4 * e + 2] = sinks;
+      const e = e0 + accepted;
+      layF[2 * e] = score;
+      layI[4 * e + 2] = sinks;
       accepted++;
     }
     if (accepted === 0) throw new UserError('K-best search: no network has a finite score');
-    const e0 = rankInLayer * K;
-    curI[4 * e0 + 3] = accepted;
-    curKB[rankInLayer * KB] = curF[2 * e0]!;
-    for (let e = 0; e < P; e++)
-      curKB[rankInLayer * KB + 1 + e] = accepted >= rows[e]! ? curF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
+    layI[4 * e0 + 3] = accepted;
+    const k0 = curHalf * kbHalf + rankInLayer * KB;
+    kbs[k0] = layF[2 * e0]!;
+    for (let e = 0; e < P; e++) kbs[k0 + 1 + e] = accepted >= rows[e]! ? layF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
   };
 
   // The layer loop and the output are functions of their own, so kBestFrom's body never runs long enough to
@@ -670,34 +733,19 @@ export function kBestFrom(
   const networks = (): ExactNetwork[] => {
     const full = size - 1;
     const out: ExactNetwork[] = [];
-    for (let r = 0; r < prevI[3]!; r++) {
+    const e0 = (n & 1) * layHalf; // the full set, alone in layer n
+    for (let r = 0; r < layI[4 * e0 + 3]!; r++) {
       const dag = new Int32Array(n);
       unwind(full, r, dag, 0);
-      out.push({ parents: dag, score: prevF[2 * r]! + ls.constant });
+      out.push({ parents: dag, score: layF[2 * (e0 + r)]! + ls.constant });
     }
     return out;
   };
 
   for (let s = 1; s <= n; s++) {
     throwIfAborted(signal);
-    {
-      // parent lists for subsets of size s - 1, built from those of size s - 2, then made current
-      buildParentLayer(s - 1);
-      const t1 = pPrev;
-      pPrev = pCur;
-      pCur = t1;
-    }
+    buildParentLayer(s - 1); // parent lists for subsets of size s - 1, from those of size s - 2
     runLayer(s);
-    const tBuf = prevBuf;
-    prevBuf = curBuf;
-    curBuf = tBuf;
-    prevF = new Float64Array(prevBuf);
-    prevI = new Int32Array(prevBuf);
-    curF = new Float64Array(curBuf);
-    curI = new Int32Array(curBuf);
-    const tk = prevKB;
-    prevKB = curKB;
-    curKB = tk;
   }
   return networks();
 }
