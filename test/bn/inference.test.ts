@@ -1,6 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { CptModel, fitCptModel, fitModel, smoothedLogProbs, type NodeCpt } from '../../src/bn/cpt.js';
-import { MAX_ELIMINATION_CELLS, MixtureModel, normalizeLogRows } from '../../src/bn/inference.js';
+import {
+  MAX_ELIMINATION_CELLS,
+  MixtureModel,
+  NetworkInference,
+  normalizeLogRows,
+  PLAN_CACHE_LIMIT,
+} from '../../src/bn/inference.js';
 import { ConfigIndex } from '../../src/bn/counts.js';
 import { discreteFromArrays, type DiscreteData } from '../../src/bn/data.js';
 import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
@@ -239,6 +245,31 @@ describe('exact marginalisation of missing values against brute-force summation'
     expect(post[0]).toBeCloseTo(joint[0]! / (joint[0]! + joint[1]!), 12);
   });
 
+  it("a group of missing attributes that never meets the class: 'posterior' drops it, 'joint' sums it out or refuses", () => {
+    // A0..A5 (nodes 0-5, 11 values, no parents) all missing; O_ij | A_i, A_j (nodes 6-20) observed for every
+    // pair; X (node 21) | C observed; W (node 22) | C missing, so that the row is marginalised exactly in both
+    // modes (W is barren); C = node 23. The A's meet each other through every O but never the class: summing
+    // out any A first needs a table over all six, 11^6 = 1,771,561 cells (> 10^6), so 'joint' refuses the
+    // row, while for the posterior the group is a factor constant in c and is dropped unread.
+    const k = 6;
+    const pairs: number[][] = [];
+    for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) pairs.push([i, j]);
+    const m = k + pairs.length + 2;
+    const parents = [...Array.from({ length: k }, () => [] as number[]), ...pairs, [m], [m], []];
+    const cards = [...new Array<number>(k).fill(11), ...pairs.map(() => 2), 3, 2, 2];
+    const model = randomModel(new Rng('disconnected'), cards, parents);
+    const rng = new Rng('disconnected-rows');
+    const row = [...new Array<number>(k).fill(-1), ...pairs.map(() => rng.int(2)), 2, -1];
+    const data = rowsOf([row], 2, cards.slice(0, m));
+    const pc = [0, 1].map((c) => model.prob(m, c) * model.prob(m - 2, 2, [c]));
+    const post = model.posterior(data);
+    for (const c of [0, 1]) expect(post[c]).toBeCloseTo(pc[c]! / (pc[0]! + pc[1]!), 14);
+    expect(11 ** 6).toBeGreaterThan(MAX_ELIMINATION_CELLS);
+    expect(() => model.logJoint(data)).toThrow(
+      /^inference: row 0: summing out missing attribute 0 needs a table of 1771561 cells \(> 1000000\); too many connected missing values for exact marginalisation$/,
+    );
+  });
+
   it('throws a clear error when the missing values are too entangled', () => {
     // 21 missing binary attributes X0..X20 (parent: class) and an observed child for every pair of them:
     // summing out any Xi first builds a table over the other 20 and the class, 2^21 > 1e6 cells.
@@ -255,6 +286,83 @@ describe('exact marginalisation of missing values against brute-force summation'
     expect(() => model.posterior(rowsOf([row], 2, cards.slice(0, m)))).toThrow(
       /^inference: row 0: summing out missing attribute \d+ needs a table of \d+ cells \(> 1000000\); too many connected missing values for exact marginalisation$/,
     );
+  });
+});
+
+describe('which rows take the fast path, and the plan cache (NetworkInference diagnostics)', () => {
+  // X0 | C, X1 | X0, X2 | C: the class's Markov blanket is {X0, X2}; X1 meets the class only through X0.
+  const cards = [2, 3, 2, 2];
+  const parents = [[3], [0], [3], []];
+  const model = randomModel(new Rng('fast-path'), cards, parents);
+  const engine = (): NetworkInference => new NetworkInference(model.cards, model.cpts);
+
+  it("complete rows never go through variable elimination; in 'posterior' mode neither do rows missing only attributes outside the blanket", () => {
+    const rows = [
+      [0, 0, 0], // complete, every value 0 (a code, not a missing value)
+      [1, 2, 1],
+      [0, -1, 1], // X1 missing: outside the blanket
+      [-1, 1, 0], // X0 missing
+      [1, -1, -1], // X1 and X2 missing
+    ];
+    const data = rowsOf(rows, 2, cards.slice(0, 3));
+    const post = engine();
+    const scores = normalizeLogRows(post.logScores(data, false), 2);
+    expect(post.exactRows).toBe(2); // rows 3 and 4
+    const joint = engine();
+    const lj = joint.logScores(data, true);
+    expect(joint.exactRows).toBe(3); // rows 2, 3 and 4
+    expect(joint.plansCompiled).toBe(3);
+    // The numbers of either path are the enumerated ones.
+    rows.forEach((row, r) => {
+      const p = bruteForceJoint(model, row);
+      for (const c of [0, 1]) {
+        expect(scores[r * 2 + c]).toBeCloseTo(p[c]! / (p[0]! + p[1]!), 13);
+        expect(lj[r * 2 + c]).toBeCloseTo(Math.log(p[c]!), 13);
+      }
+    });
+  });
+
+  it('a plan is compiled once per missing pattern and mode, and reused across rows and calls', () => {
+    const e = engine();
+    const data = rowsOf(
+      [
+        [-1, 0, 1],
+        [0, 1, -1],
+        [-1, 2, 0],
+        [1, 1, -1],
+        [-1, 0, 0],
+      ],
+      2,
+      cards.slice(0, 3),
+    );
+    const first = e.logScores(data, false);
+    expect([e.exactRows, e.plansCompiled]).toEqual([5, 2]);
+    expect([...e.logScores(data, false)]).toEqual([...first]);
+    expect([e.exactRows, e.plansCompiled]).toEqual([10, 2]);
+    e.logScores(data, true); // the joint mode has plans of its own
+    expect([e.exactRows, e.plansCompiled]).toEqual([15, 4]);
+  });
+
+  it('the cache is emptied when it holds PLAN_CACHE_LIMIT patterns and another one comes', () => {
+    // Naive Bayes over 13 binary attributes: rows with missing patterns 1 .. LIMIT + 1 (bit a of the row
+    // number = attribute a missing), then pattern 1 again, which the emptying has dropped.
+    const m = 13;
+    expect(2 ** m - 1).toBeGreaterThan(PLAN_CACHE_LIMIT);
+    const nb = randomModel(
+      new Rng('plan-cache'),
+      new Array<number>(m + 1).fill(2),
+      naiveBayesStructure(m).parents.map((p) => [...p]),
+    );
+    const patterns = [...Array.from({ length: PLAN_CACHE_LIMIT + 1 }, (_, i) => i + 1), 1];
+    const rows = patterns.map((p) => Array.from({ length: m }, (_, a) => ((p >> a) & 1 ? -1 : 1)));
+    const e = new NetworkInference(nb.cards, nb.cpts);
+    e.logScores(rowsOf(rows, 2, new Array<number>(m).fill(2)), false);
+    expect(e.exactRows).toBe(PLAN_CACHE_LIMIT + 2);
+    expect(e.plansCompiled).toBe(PLAN_CACHE_LIMIT + 2);
+    // Within the limit nothing is dropped: the same rows without the one pattern too many.
+    const within = new NetworkInference(nb.cards, nb.cpts);
+    within.logScores(rowsOf([...rows.slice(0, PLAN_CACHE_LIMIT), rows[0]!], 2, new Array<number>(m).fill(2)), false);
+    expect(within.plansCompiled).toBe(PLAN_CACHE_LIMIT);
   });
 });
 
