@@ -1,7 +1,8 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import '../../src/estimators/index.js';
 import '../../src/structures/index.js';
 import {
+  BackoffTree,
   BackoffTreeModel,
   DENSE_LIMITS,
   fitMEstimateNetwork,
@@ -20,8 +21,15 @@ import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
 import { kdb } from '../../src/structures/kdb.js';
 import { Rng } from '../../src/util/rng.js';
 import { UserError } from '../../src/util/errors.js';
+import { familyCounts } from '../../src/bn/counts.js';
 import { tinyData } from '../bn/fixtures.js';
 import { shipped } from '../structures/catalog-data.js';
+
+// familyCounts passed through, with its calls recorded: how often a family is counted over the rows.
+vi.mock(import('../../src/bn/counts.js'), async (importOriginal) => {
+  const counts = await importOriginal();
+  return { ...counts, familyCounts: vi.fn(counts.familyCounts) };
+});
 
 const ctx = { rng: new Rng('m-estimate') };
 function probs(lp: Float64Array | undefined, from: number, to: number): number[] {
@@ -36,24 +44,26 @@ function expectClose(actual: number[], expected: number[], digits = 14): void {
 describe('back-off on the tiny data (rows X0 X1 X2 | C in test/bn/fixtures.ts)', () => {
   // X2 | C, X1, X0 (class first, then the kDB-2 parents in CMI order; kdb.test.ts).
   // Config index = (c·2 + x1)·2 + x0, cells config·3 + x2.
-  const cpt = mEstimateCpt(tinyData(), 2, [3, 1, 0], 1);
+  // Fitted inside each test rather than while vitest collects the file: an error thrown during collection
+  // fails no test, so the mutation runner, which counts failed tests, would not see it.
+  const tiny = () => mEstimateCpt(tinyData(), 2, [3, 1, 0], 1);
 
   it('a seen configuration uses its own counts: (C=1, X1=1, X0=1) rows 4, 6 -> X2 [1,1,0], N = 2', () => {
     // (n + 1/3)/(2 + 1): 4/9, 4/9, 1/9
     const j = (1 * 2 + 1) * 2 + 1;
-    expectClose(probs(cpt.logp, j * 3, j * 3 + 3), [4 / 9, 4 / 9, 1 / 9]);
+    expectClose(probs(tiny().logp, j * 3, j * 3 + 3), [4 / 9, 4 / 9, 1 / 9]);
   });
 
   it('an unseen configuration backs off to the deepest context with counts: (C=1, X1=0, X0=0) -> (C=1, X1=0)', () => {
     // (C=1, X1=0) holds row 5 only (X2 = 2): (0 + 1/3)/2, (0 + 1/3)/2, (1 + 1/3)/2 = 1/6, 1/6, 2/3
     const j = (1 * 2 + 0) * 2 + 0;
-    expectClose(probs(cpt.logp, j * 3, j * 3 + 3), [1 / 6, 1 / 6, 2 / 3]);
+    expectClose(probs(tiny().logp, j * 3, j * 3 + 3), [1 / 6, 1 / 6, 2 / 3]);
   });
 
   it('a configuration seen only with the child missing also backs off: (C=1, X1=1, X0=0) is row 7, X2 missing', () => {
     // -> (C=1, X1=1): rows 4, 6 with X2 observed [1,1,0] -> 4/9, 4/9, 1/9
     const j = (1 * 2 + 1) * 2 + 0;
-    expectClose(probs(cpt.logp, j * 3, j * 3 + 3), [4 / 9, 4 / 9, 1 / 9]);
+    expectClose(probs(tiny().logp, j * 3, j * 3 + 3), [4 / 9, 4 / 9, 1 / 9]);
   });
 
   it('the class prior is (n_c + m/C)/(N + m)', () => {
@@ -114,6 +124,20 @@ describe('available case per context', () => {
     const d = discreteFromArrays({ cards: [2], rows: [[0], [0], [1]], classes: [0, 0, 1], classCard: 3 });
     // (C=2) unseen -> root: X0 [2, 1], N = 3 -> (2 + 1/2)/4, (1 + 1/2)/4
     expectClose(probs(mEstimateCpt(d, 0, [1], 1).logp, 4, 6), [5 / 8, 3 / 8]);
+  });
+});
+
+describe('counting passes over the rows', () => {
+  it('a family without missing values is counted once (shorter contexts summed out); with one, once per depth', () => {
+    // X0 | C, X1, X2 on the tiny data without its one missing value (X2 in row 7), then with it.
+    const counted = vi.mocked(familyCounts);
+    const passes = (d: DiscreteData) => {
+      counted.mockClear();
+      mEstimateCpt(d, 0, [3, 1, 2], 1);
+      return counted.mock.calls.length;
+    };
+    expect(passes(selectRows(tinyData(), [0, 1, 2, 3, 4, 5, 6]))).toBe(1);
+    expect(passes(tinyData())).toBe(4);
   });
 });
 
@@ -233,6 +257,20 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
 });
 
 describe('context trees for large families (BackoffTreeModel)', () => {
+  // First in this block: the last test fits such a structure, which with full tables would take very long.
+  it('a kDB-5 family over 10-valued attributes and 2 classes (2·10^6 cells) is too large for a full table', () => {
+    // X5 | C, X0..X4: 2 · 10^6 cells > 2^20. Only the cardinalities are read, so one row suffices.
+    const d = discreteFromArrays({
+      cards: new Array<number>(6).fill(10),
+      rows: [new Array<number>(6).fill(0)],
+      classes: [0],
+      classCard: 2,
+    });
+    const s: Structure = { m: 6, parents: [[6], [6], [6], [6], [6], [6, 0, 1, 2, 3, 4], []] };
+    expect(fitsFullTables(d, s)).toBe(false);
+    expect(fitsFullTables(d, naiveBayesStructure(6))).toBe(true);
+  });
+
   it('gives the full-table log P(c, x) on complete rows, for every structure shape', () => {
     const rng = new Rng('trees');
     const rows: number[][] = [];
@@ -309,6 +347,70 @@ describe('context trees for large families (BackoffTreeModel)', () => {
     expect(lj[1]).toBeCloseTo(Math.log(0.5 * 0.3 * (2 / 3)), 14);
     // C=0: 1/2 · (2 + 1/2)/5 · X2=2 | (C=0, X1=0): rows 0, 1 have X2 = 0, 1 -> (0 + 1/3)/3 = 1/9
     expect(lj[0]).toBeCloseTo(Math.log(0.5 * 0.5 * (1 / 9)), 14);
+  });
+
+  it('holds each context and cell that training rows reach once (brute force over the rows)', () => {
+    // 60 rows of three 3-valued attributes with 25 % missing: many rows share a context, some stop early.
+    const rng = new Rng('tree-sizes');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 60; r++) {
+      classes.push(rng.int(2));
+      rows.push([0, 1, 2].map(() => (rng.next() < 0.25 ? MISSING : rng.int(3))));
+    }
+    rows.push([MISSING, 0, 0]);
+    classes.push(0);
+    const d = discreteFromArrays({ cards: [3, 3, 3], rows, classes, classCard: 2 });
+    const value = (i: number, v: number) => (v === 3 ? classes[i]! : rows[i]![v]!);
+    for (const [v, parents] of [
+      [2, [3, 1, 0]],
+      [0, [3, 2]],
+      [1, [0, 2]],
+      [3, []],
+    ] as const) {
+      // A row with its child observed is in the depth-d context of its first d parents until one is missing.
+      const contexts = parents.map(() => new Set<string>());
+      const cells = [new Set<string>(), ...contexts.map(() => new Set<string>())];
+      rows.forEach((_, i) => {
+        const x = value(i, v);
+        if (x < 0) return;
+        cells[0]!.add(`${x}`);
+        const path: number[] = [];
+        for (const [q, p] of parents.entries()) {
+          if (value(i, p) < 0) break;
+          path.push(value(i, p));
+          contexts[q]!.add(path.join());
+          cells[q + 1]!.add(`${path.join()}|${x}`);
+        }
+      });
+      expect(new BackoffTree(d, v, parents, 1).sizes(), `node ${v}`).toEqual({
+        contexts: [1, ...contexts.map((c) => c.size)],
+        cells: cells.map((c) => c.size),
+      });
+    }
+  });
+
+  it('evaluates a node without the class among its parents once per row, every other node once per class', () => {
+    const s: Structure = { m: 3, parents: [[3], [3, 0], [1, 0], []] };
+    const model = new BackoffTreeModel(tinyData(), s, 1);
+    // Two test rows, the second with X2 missing (X2 then contributes no factor).
+    const test = discreteFromArrays({
+      cards: [2, 2, 3],
+      rows: [
+        [1, 0, 2],
+        [0, 1, MISSING],
+      ],
+      classes: [0, 0],
+      classCard: 2,
+    });
+    const logProb = vi.spyOn(BackoffTree.prototype, 'logProb');
+    try {
+      model.logJoint(test);
+      // The class, X0 and X1 (class parents) 2 rows · 2 classes each; X2 (no class parent) once, for row 0.
+      expect(logProb).toHaveBeenCalledTimes(4 + 4 + 4 + 1);
+    } finally {
+      logProb.mockRestore();
+    }
   });
 
   it('is what the estimator fits when a family is too large for a full table', () => {
