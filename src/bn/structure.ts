@@ -97,3 +97,73 @@ export function assertDag(s: Structure): void {
   };
   for (let v = 0; v < n; v++) visit(v);
 }
+
+/**
+ * The structure to fit on `selectRows(d, part)` (part: ascending row numbers of d, n = d.n) so that every
+ * member is fitted on its own rows that are in the part. A member's `rows` number the rows of the data it
+ * was learned on (bagging's bootstrap, AdaBoost's resamples, SubbKB's subsamples), and its `rowWeights`
+ * follow them; taken as they are on a part of the data they would pick other rows, or rows past its end.
+ * Members that share one rows array (SubbKB) still share one.
+ */
+export function structureOnRows(s: Structure, part: ArrayLike<number>, n: number): Structure {
+  const pos = new Int32Array(n).fill(-1);
+  for (let i = 0; i < part.length; i++) pos[part[i]!] = i;
+  return onPositions(s, pos);
+}
+
+/** s with member rows renumbered by pos (old row → new row, or -1 when the row is not kept). */
+function onPositions(s: Structure, pos: Int32Array): Structure {
+  if (!s.members && !s.fallback) return s;
+  const out: { -readonly [K in keyof Structure]: Structure[K] } = { ...s };
+  if (s.fallback) out.fallback = onPositions(s.fallback, pos);
+  if (s.members) {
+    const shared = new Map<Int32Array, { kept: Int32Array; rows: Int32Array }>();
+    const here = keptRows(pos);
+    out.members = s.members.map((mem) => {
+      if (!mem.rows) {
+        // The member's data is this data: its weights (one per row) keep the kept rows'.
+        const rowWeights = mem.rowWeights && keptValues(mem.rowWeights, here);
+        return {
+          ...mem,
+          structure: onPositions(mem.structure, pos),
+          ...(rowWeights ? { rowWeights } : {}),
+        };
+      }
+      let r = shared.get(mem.rows);
+      if (!r) {
+        // kept: the entries of mem.rows that are kept; rows: where they are now.
+        const old = mem.rows;
+        const kept: number[] = [];
+        for (let i = 0; i < old.length; i++) if (pos[old[i]!]! >= 0) kept.push(i);
+        r = { kept: Int32Array.from(kept), rows: Int32Array.from(kept, (i) => pos[old[i]!]!) };
+        shared.set(mem.rows, r);
+      }
+      // The member's own data is its rows: entry i of the old list is entry j of the new one.
+      const inner = new Int32Array(mem.rows.length).fill(-1);
+      r.kept.forEach((i, j) => {
+        inner[i] = j;
+      });
+      const rowWeights = mem.rowWeights && keptValues(mem.rowWeights, r.kept);
+      return {
+        ...mem,
+        structure: onPositions(mem.structure, inner),
+        rows: r.rows,
+        ...(rowWeights ? { rowWeights } : {}),
+      };
+    });
+  }
+  return out;
+}
+
+/** The old row numbers that pos keeps, in their new order. */
+function keptRows(pos: Int32Array): Int32Array {
+  let k = 0;
+  for (let i = 0; i < pos.length; i++) if (pos[i]! >= 0) k++;
+  const out = new Int32Array(k);
+  for (let i = 0; i < pos.length; i++) if (pos[i]! >= 0) out[pos[i]!] = i;
+  return out;
+}
+
+function keptValues(values: Float64Array, at: Int32Array): Float64Array {
+  return Float64Array.from(at, (i) => values[i]!);
+}

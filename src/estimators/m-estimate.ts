@@ -33,7 +33,7 @@ import { defineParams, registerEstimator, type Model } from '../registry.js';
 import { MISSING, selectRows, type CodeColumn, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { CptModel, fitEnsemble, weightedFamilyCounts, type NodeCpt } from '../bn/cpt.js';
-import { assertDag } from '../bn/structure.js';
+import { assertDag, structureOnRows } from '../bn/structure.js';
 import { familyCounts, nodeCard, nodeColumn } from '../bn/counts.js';
 import { normalizeLogRows, type JointModel } from '../bn/inference.js';
 import { rmse } from '../metrics/index.js';
@@ -382,8 +382,10 @@ export function selectM(
   for (let i = 0; i >>> 0 < train.n; i++) (held[i] ? hold : rest).push(i);
   const fitPart = selectRows(train, rest);
   const holdPart = selectRows(train, hold);
+  // Ensemble members fitted on rows of their own keep those of the fit part (renumbered into it).
+  const fitStructure = structureOnRows(structure, rest, train.n);
   const losses = grid.map((m) =>
-    rmse(fitMEstimate(fitPart, structure, m).posterior(holdPart), holdPart.classColumn, train.classCard),
+    rmse(fitMEstimate(fitPart, fitStructure, m).posterior(holdPart), holdPart.classColumn, train.classCard),
   );
   // The first smallest loss in grid order.
   const best = losses.reduce((b, loss, i) => (loss < losses[b]! ? i : b), 0);

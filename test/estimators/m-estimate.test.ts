@@ -16,7 +16,7 @@ import {
 import { getEstimator } from '../../src/registry.js';
 import { rmse } from '../../src/metrics/index.js';
 import { CptModel } from '../../src/bn/cpt.js';
-import { discreteFromArrays, MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
+import { attributeCount, discreteFromArrays, MISSING, selectRows, type DiscreteData } from '../../src/bn/data.js';
 import { naiveBayesStructure, type Structure } from '../../src/bn/structure.js';
 import { kdb } from '../../src/structures/kdb.js';
 import { Rng } from '../../src/util/rng.js';
@@ -242,6 +242,31 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
       expect(held).toEqual(posterior({ m }, seed));
       for (const other of M_GRID.filter((g) => g !== m)) expect(held).not.toEqual(posterior({ m: other }, seed));
     }
+  });
+
+  it('ensemble members with rows of their own are fitted on those of the fit part (bagging, boosting)', () => {
+    const d = noiseData();
+    const nb = naiveBayesStructure(attributeCount(d));
+    const plain: Structure = { ...nb, members: [{ weight: 1, structure: nb }] };
+    const want = selectM(d, plain, new Rng('members'))!.losses;
+    // Rows 0..N-1 once each, and weights of 1: the member's data is all of the fit part, as without them.
+    // (Taken as they were on the fit part, these rows ran past its end, and the weights did not fit it.)
+    const every = Int32Array.from({ length: d.n }, (_, i) => i);
+    const withRows: Structure = { ...nb, members: [{ weight: 1, structure: nb, rows: every }] };
+    expect(selectM(d, withRows, new Rng('members'))!.losses).toEqual(want);
+    const weighted: Structure = {
+      ...nb,
+      members: [{ weight: 1, structure: nb, rowWeights: new Float64Array(d.n).fill(1) }],
+    };
+    expect(selectM(d, weighted, new Rng('members'))!.losses).toEqual(want);
+    // Each row twice (a bootstrap that drew every row two times) with weights 1/2: the same counts again.
+    const twice = Int32Array.from({ length: 2 * d.n }, (_, i) => i >> 1);
+    const halves: Structure = {
+      ...nb,
+      members: [{ weight: 1, structure: nb, rows: twice, rowWeights: new Float64Array(2 * d.n).fill(0.5) }],
+    };
+    const got = selectM(d, halves, new Rng('members'))!.losses;
+    got.forEach((l, i) => expect(l).toBeCloseTo(want[i]!, 12));
   });
 
   it('kDB-2 on car with select: holdout gives finite posteriors summing to 1', () => {
