@@ -5,6 +5,7 @@ import type { SelectSpec } from '../spec/select.js';
 
 import type { DatasetHandle } from '../datasets/handle.js';
 import type { RawTable } from '../datasets/table.js';
+import type { FoldColumn } from '../folds/split.js';
 
 export type { DatasetHandle };
 
@@ -22,7 +23,7 @@ export interface JobPayload {
   /** The split's row → test-fold assignment for this job's repeat, and its key (for caching). */
   readonly splitKey: string;
   readonly repeat: number;
-  readonly assignment: Int32Array;
+  readonly assignment: FoldColumn;
   readonly fold: number;
   /** bnc: structure learner + estimator; baseline: `structure` names the baseline, estimator is null. */
   readonly kind: 'bnc' | 'baseline';

@@ -7,7 +7,7 @@ import { loadRegistry, userFileEntry, type DatasetEntry } from '../datasets/regi
 import { loadDataset } from '../datasets/load.js';
 import { completeRows } from '../datasets/preprocess.js';
 import { instantiateSplit } from '../folds/resampling.js';
-import { testRows, type SplitInstance } from '../folds/split.js';
+import { narrowAssignment, testRows, type SplitInstance } from '../folds/split.js';
 import type { RawTable } from '../datasets/table.js';
 import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
 import { UserError } from '../util/errors.js';
@@ -230,8 +230,9 @@ function planDataset(
     throw e;
   }
   const splitKey = splitContentKey(split);
-  // In shared memory, like the table's columns: every job's payload carries them to a worker thread uncopied.
-  split = { ...split, assignment: split.assignment.map(sharedCopy) };
+  // In shared memory, like the table's columns: every job's payload carries them to a worker thread uncopied;
+  // one byte a row for up to 127 folds.
+  split = { ...split, assignment: split.assignment.map((a) => narrowAssignment(a, true)) };
   return {
     handle: { ...handle, sha256 },
     table,
@@ -281,15 +282,13 @@ export function describeColumns(d: PlannedDataset, detail: boolean): string[] {
   return lines;
 }
 
-function sharedCopy(a: Int32Array): Int32Array {
-  const out = new Int32Array(new SharedArrayBuffer(a.byteLength));
-  out.set(a);
-  return out;
-}
-
 /** The split's identity is its content: the same partition has the same key whichever way it was made. */
 export function splitContentKey(split: SplitInstance): string {
-  const parts = split.assignment.map((a) => sha256Hex(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)));
+  // The bytes of the Int32 assignment, whatever the width it is held in (narrowAssignment).
+  const parts = split.assignment.map((a) => {
+    const wide = a instanceof Int32Array ? a : Int32Array.from(a);
+    return sha256Hex(new Uint8Array(wide.buffer, wide.byteOffset, wide.byteLength));
+  });
   return contentKey({ repeats: split.repeats, folds: split.folds, parts }, 24);
 }
 

@@ -303,7 +303,7 @@ export class ResultStore {
     resampling: string;
     repeats: number;
     folds: number;
-    assignment: readonly Int32Array[];
+    assignment: readonly (Int8Array | Int16Array | Int32Array)[];
   }): Promise<void> {
     const exists = await this.conn.runAndReadAll(`SELECT 1 FROM splits WHERE split_key = $1`, [s.key], [VARCHAR]);
     if (exists.currentRowCount > 0) return;

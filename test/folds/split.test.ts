@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { holdout, parseFoldFile, plainKFold, stratifiedKFold, testRows, trainRows } from '../../src/folds/split.js';
+import {
+  holdout,
+  narrowAssignment,
+  parseFoldFile,
+  plainKFold,
+  stratifiedKFold,
+  testRows,
+  trainRows,
+} from '../../src/folds/split.js';
+import { splitContentKey } from '../../src/spec/plan.js';
 import { instantiateSplit, defaultResampling } from '../../src/folds/resampling.js';
 import { Rng } from '../../src/util/rng.js';
 import { UserError } from '../../src/util/errors.js';
@@ -220,5 +229,33 @@ describe('boundaries and fold-file details', () => {
 
   it('error lines count the header', () => {
     expect(() => parseFoldFile('fold\n1\n2\nx\n', 'f.csv', 3)).toThrow(/^f\.csv:4: fold 'x' is not an integer$/);
+  });
+});
+
+describe('narrowAssignment: the same folds in the narrowest width', () => {
+  it('one byte for up to 127 folds with -1 and EXCLUDED, two or four beyond; values unchanged', () => {
+    const small = Int32Array.from([0, 126, -1, -2, 127]);
+    const a = narrowAssignment(small);
+    expect(a).toBeInstanceOf(Int8Array);
+    expect([...a]).toEqual([...small]);
+    const mid = narrowAssignment(Int32Array.from([0, 128, -2]));
+    expect(mid).toBeInstanceOf(Int16Array);
+    expect([...mid]).toEqual([0, 128, -2]);
+    // Leave-one-out on a large data set: a fold per row.
+    const wide = narrowAssignment(Int32Array.from([0, 40000, -1]), true);
+    expect(wide).toBeInstanceOf(Int32Array);
+    expect(wide.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect([...wide]).toEqual([0, 40000, -1]);
+  });
+
+  it("the split's key is that of the Int32 assignment whatever the width it is held in", () => {
+    const a = stratifiedKFold(classes, 3, 5, new Rng('narrow'));
+    const split = { repeats: 1, folds: 5, assignment: [a] };
+    const narrow = { ...split, assignment: [narrowAssignment(a, true)] };
+    expect(narrow.assignment[0]).toBeInstanceOf(Int8Array);
+    expect(splitContentKey(narrow)).toBe(splitContentKey(split));
+    expect(splitContentKey({ ...split, assignment: [plainKFold(classes.length, 5, new Rng('narrow'))] })).not.toBe(
+      splitContentKey(split),
+    );
   });
 });
