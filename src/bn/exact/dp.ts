@@ -30,7 +30,7 @@ export interface ParentCandidates {
 /** Reused per-variable work arrays (2^(n-1) entries each). */
 export interface CandidateScratch {
   ls: Float64Array;
-  /** markCandidates' bounds of each set, the two halves of one buffer (see markCandidates). */
+  /** The two halves of one buffer: markCandidates' best score inside each set, and sortByScore's keys and permutations. */
   bs: Float64Array;
   pb: Float64Array;
   /** The same buffer, as one pair of bounds per set for the K-best scan (markCandidatesK). */
@@ -82,7 +82,7 @@ export function parentCandidates(
   const { kept } = scratch;
   const v = scratch.ls;
   ls.fillLocal(x, v, scratch.q);
-  const count = K === 1 ? markCandidates(v, K, M, scratch, signal) : markCandidatesK(v, K, M, scratch, signal);
+  const count = K === 1 ? markCandidates(v, M, scratch, signal) : markCandidatesK(v, K, M, scratch, signal);
   // Sort by score descending, ties by full mask ascending (compression preserves mask order).
   const sorted = sortByScore(keptSets(kept, count), v, scratch);
   const masks = new Int32Array(count);
@@ -132,54 +132,25 @@ function bestPositions(sorted: Int32Array, M: number): Int32Array {
 }
 
 /**
- * The scan of parentCandidates: kept[c] = 1 for the candidates among the M sets c (scores v), with the
- * best score inside each set (bs) and the best score of a dropped set inside it (pb); returns how many are
- * kept. Correct for every K; parentCandidates uses it for the single-best search (K = 1) and
- * markCandidatesK, the same scan with the two bounds of a set side by side, for K > 1.
+ * The scan of parentCandidates for the single best parent set (K = 1): kept[c] = 1 for the sets c that score
+ * better than every set inside them (scores v), with the best score inside each set in bs; returns how many
+ * are kept. markCandidatesK is the same scan for K > 1, which also tracks the best dropped score inside a set.
  */
-function markCandidates(
-  v: Float64Array,
-  K: number,
-  M: number,
-  scratch: CandidateScratch,
-  signal?: AbortSignal,
-): number {
-  const { bs, pb, kept } = scratch;
+function markCandidates(v: Float64Array, M: number, scratch: CandidateScratch, signal?: AbortSignal): number {
+  const { bs, kept } = scratch;
   let count = 0;
   for (let c = 0; c < M; c++) {
     if ((c & 0xffff) === 0) throwIfAborted(signal); // from the first pass, so not first met in compiled code
     let bsS = -Infinity;
-    let pbS = -Infinity;
     for (let t = c; t !== 0; t &= t - 1) {
-      const sub = c ^ (t & -t);
-      const b = bs[sub]!;
+      const b = bs[c ^ (t & -t)]!;
       if (b > bsS) bsS = b;
-      if (K > 1) {
-        const p = pb[sub]!;
-        if (p > pbS) pbS = p;
-      }
     }
     const s = v[c]!;
-    let keep: boolean;
-    if (c === 0 || s > bsS) keep = true;
-    else if (K === 1) keep = false;
-    else if (pbS >= s) keep = false;
-    else {
-      const k = popcount(c);
-      if (k < 30 && (1 << k) - 1 < K)
-        keep = true; // fewer strict subsets than K (a shift, not a call of pow)
-      else {
-        // The strict subsets in increasing order (t ← (t − c) & c), the small ones first: a small set
-        // usually scores better than a large one, so the count reaches K early.
-        let better = 0;
-        for (let t = 0; t !== c; t = (t - c) & c) if (v[t]! >= s && ++better >= K) break;
-        keep = better < K;
-      }
-    }
+    const keep = c === 0 || s > bsS;
     kept[c] = keep ? 1 : 0;
     if (keep) count++;
     bs[c] = s > bsS ? s : bsS;
-    if (K > 1) pb[c] = keep || pbS > s ? pbS : s;
   }
   return count;
 }
