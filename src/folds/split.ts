@@ -33,10 +33,9 @@ export interface SplitInstance {
 export function narrowAssignment(a: FoldColumn, shared = false): FoldColumn {
   let lo = 0;
   let hi = 0;
-  for (let i = 0; i < a.length; i++) {
-    const v = a[i]!;
-    if (v < lo) lo = v;
-    else if (v > hi) hi = v;
+  for (const v of a) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
   }
   const width = lo >= -128 && hi <= 127 ? 1 : lo >= -32768 && hi <= 32767 ? 2 : 4;
   const buffer = shared ? new SharedArrayBuffer(a.length * width) : new ArrayBuffer(a.length * width);

@@ -17,6 +17,13 @@ import { UserError } from '../../src/util/errors.js';
 const classes = Int32Array.from([0, 1, 2, 0, 0, 1, 2, 0, 1, 0, 2, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0]);
 
 describe('stratified k-fold', () => {
+  it('gives the folds pinned for a seed (each class shuffled on its own, classes laid end to end)', () => {
+    // Same seed, same folds on every machine; a change here changes every stored split and job key.
+    expect([...stratifiedKFold(classes, 3, 3, new Rng('pinned folds'))]).toEqual([
+      2, 1, 2, 2, 0, 1, 0, 2, 0, 1, 1, 0, 0, 0, 0, 2, 1, 1, 2, 1, 2, 1, 0,
+    ]);
+  });
+
   it('puts floor or ceil of n_c/k rows of each class in every fold, and fold sizes differ by at most one', () => {
     const k = 3;
     const a = stratifiedKFold(classes, 3, k, new Rng('s'));
@@ -246,6 +253,23 @@ describe('narrowAssignment: the same folds in the narrowest width', () => {
     expect(wide).toBeInstanceOf(Int32Array);
     expect(wide.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect([...wide]).toEqual([0, 40000, -1]);
+    expect(narrowAssignment(small).buffer).not.toBeInstanceOf(SharedArrayBuffer);
+    // Each width's limits, on either side and wherever in the column the extreme value stands.
+    const widthOf = (xs: number[]): number => narrowAssignment(Int32Array.from(xs)).BYTES_PER_ELEMENT;
+    expect([widthOf([5, -128, 0]), widthOf([5, -129, 0]), widthOf([127, 3]), widthOf([3, 128, 1])]).toEqual([
+      1, 2, 1, 2,
+    ]);
+    expect([widthOf([-32768, 7]), widthOf([7, -32769]), widthOf([32767, -5]), widthOf([-5, 32768, 0])]).toEqual([
+      2, 4, 2, 4,
+    ]);
+    for (const xs of [
+      [5, -129, 0],
+      [-32769, 2],
+      [3, 128, 1],
+      [-5, 32768, 0],
+    ]) {
+      expect([...narrowAssignment(Int32Array.from(xs))]).toEqual(xs);
+    }
   });
 
   it("the split's key is that of the Int32 assignment whatever the width it is held in", () => {
