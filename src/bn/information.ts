@@ -18,6 +18,7 @@ import {
   attributeClassCounts,
   pairClassCounts,
 } from './counts.js';
+import { xlogx, xlogxTable } from './xlogx.js';
 
 /** I(X;C) from counts t[x * C + c]. */
 export function miFromCounts(t: Float64Array, rx: number, C: number): number {
@@ -51,8 +52,6 @@ export interface CmiScratch {
   nc: Float64Array;
   /** Set by cmiFromCounts: the table's total count N. */
   total: number;
-  /** x·ln x for integer x, grown on demand. */
-  nlogn: Float64Array;
 }
 
 export function cmiScratch(maxCard: number, C: number): CmiScratch {
@@ -61,31 +60,7 @@ export function cmiScratch(maxCard: number, C: number): CmiScratch {
     njc: new Float64Array(maxCard * C),
     nc: new Float64Array(C),
     total: 0,
-    nlogn: new Float64Array(1),
   };
-}
-
-/**
- * Counts below this have their x·ln x in the table; larger ones (a few cells of a table over many rows) are
- * computed as the table would hold them. Without the cap the table had an entry per training row: 72 MB
- * at 9·10^6 rows.
- */
-const NLOGN_TABLE_MAX = 1 << 16;
-
-/** x·ln x for the integer counts 0..n, grown on demand: CMI of all pairs then needs no Math.log per cell. */
-function nlognTable(s: CmiScratch, total: number): Float64Array {
-  const n = Math.min(total, NLOGN_TABLE_MAX - 1);
-  if (s.nlogn.length > n) return s.nlogn;
-  const size = Math.min(Math.max(n + 1, s.nlogn.length * 2), NLOGN_TABLE_MAX);
-  const t = new Float64Array(size);
-  for (let v = 2; v < size; v++) t[v] = v * Math.log(v);
-  s.nlogn = t;
-  return t;
-}
-
-/** v·ln v for a count: the table for integer counts (the usual case), Math.log for weighted ones. */
-function xlogx(t: Float64Array, v: number): number {
-  return v < t.length && Number.isInteger(v) ? t[v]! : v > 0 ? v * Math.log(v) : 0;
 }
 
 /**
@@ -122,7 +97,7 @@ export function cmiFromCounts(
   for (let c = 0; c < C; c++) total += nc[c]!;
   s.total = total;
   if (total === 0) return 0;
-  const L = nlognTable(s, Math.ceil(total));
+  const L = xlogxTable(Math.ceil(total));
   let sum = 0;
   const cells = ri * rj * C;
   for (let k = 0; k < cells; k++) sum += xlogx(L, t[k]!);

@@ -21,6 +21,7 @@
  */
 import type { DiscreteData } from './data.js';
 import { familyCounts } from './counts.js';
+import { xlogx, xlogxTable } from './xlogx.js';
 
 export type ScoreName = 'loglik' | 'aic' | 'bic' | 'bdeu';
 export const SCORE_NAMES: readonly ScoreName[] = ['loglik', 'aic', 'bic', 'bdeu'];
@@ -45,25 +46,6 @@ export function lgamma(x: number): number {
   for (let i = 1; i < 9; i++) a += LANCZOS[i]! / (z + i);
   const t = z + LANCZOS_G + 0.5;
   return HALF_LOG_2PI + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
-
-// x ln x for integer x, shared by every LL evaluation (counts are integers unless rows are weighted). Counts
-// at or above the limit (a few cells of a family over many rows) are computed as the table would hold them;
-// the table once grew to 2^24 entries (128 MB) on a large data set.
-let xlnxTable = new Float64Array(2);
-const XLNX_TABLE_LIMIT = 1 << 16;
-
-function xlnxUpTo(n: number): Float64Array {
-  if (n < xlnxTable.length || xlnxTable.length >= XLNX_TABLE_LIMIT) return xlnxTable;
-  const size = Math.min(XLNX_TABLE_LIMIT, Math.max(n + 1, xlnxTable.length * 2));
-  const t = new Float64Array(size);
-  for (let v = 2; v < size; v++) t[v] = v * Math.log(v);
-  xlnxTable = t;
-  return t;
-}
-
-function xlnx(t: Float64Array, v: number): number {
-  return v < t.length && (v | 0) === v ? t[v]! : v > 0 ? v * Math.log(v) : 0;
 }
 
 /** Number of free parameters of a family: q (r − 1). */
@@ -91,7 +73,7 @@ export function scoreFromCounts(
   const scale = n !== undefined && n > total ? n / total : 1;
   const N = scale === 1 ? total : n!;
   if (score === 'bdeu') return scale * bdeuFromCounts(counts, r, q, ess);
-  const t = xlnxUpTo(Math.ceil(total));
+  const t = xlogxTable(Math.ceil(total));
   // LL = Σ_jk N_jk ln N_jk − Σ_j N_j ln N_j
   let ll = 0;
   for (let j = 0; j < q; j++) {
@@ -100,11 +82,11 @@ export function scoreFromCounts(
     for (let k = 0; k < r; k++) {
       const v = counts[o + k]!;
       if (v > 0) {
-        ll += xlnx(t, v);
+        ll += xlogx(t, v);
         nj += v;
       }
     }
-    if (nj > 0) ll -= xlnx(t, nj);
+    if (nj > 0) ll -= xlogx(t, nj);
   }
   ll *= scale;
   if (score === 'loglik') return ll;
