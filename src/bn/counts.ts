@@ -374,7 +374,8 @@ export function sparseFamilyCounts(
 /**
  * Fast path for I(X;C): counts of (attribute a, class) laid out [x * classCard + c], over rows where a is
  * observed. `out` (length >= cards[a] * classCard) is reused and zeroed when given. A row view is counted
- * through its row numbers (never copied).
+ * through its row numbers (never copied). This and the kernels below keep the view's loop beside the direct
+ * one: a single loop reading `rows === undefined ? i : rows[i]` made this 2.6× slower on copied data.
  */
 export function attributeClassCounts(data: DiscreteData, a: number, out?: Float64Array): Float64Array {
   const C = data.classCard;
