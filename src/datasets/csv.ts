@@ -45,9 +45,6 @@ const LF = 10;
 const SPACE = 32;
 const TAB = 9;
 
-/** One record: its field values and the 1-based line where it starts. */
-type RecordSink = (fields: string[], line: number) => void;
-
 /**
  * A short unquoted field of printable ASCII without spaces (1 to 7 bytes, codes 33–126), which the byte
  * reader looks up without making a string: its first 4 bytes packed in base 128 as `lo`, the rest as `hi`
@@ -63,106 +60,22 @@ function unpack(lo: number, hi: number): string {
   return out;
 }
 
-/** Where tokenize stopped: the start of the first record not yet passed to the sink, and its line. */
+/** Where tokenizeBytes stopped: the start of the first record not yet added, and its line. */
 interface TokenizeEnd {
   readonly index: number;
   readonly line: number;
 }
 
-/**
- * Split text into records of unquoted fields; calls sink for every non-blank record. With `final` false the
- * text is one piece of a longer stream: a record that reaches the end of the text without its line end (or
- * ends on a CR or a quote whose meaning depends on the next character) is not passed on, and the returned
- * index says where it starts, so the caller can prepend it to the next piece.
- */
-function tokenize(text: string, file: string, sink: RecordSink, firstLine = 1, final = true): TokenizeEnd {
-  const n = text.length;
-  let i = 0;
-  let line = firstLine;
-  while (i < n) {
-    const recStart = i;
-    const recLine = line;
-    const fields: string[] = [];
-    let blank = true;
-    for (;;) {
-      let j = i;
-      while (j < n && (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB)) j++;
-      if (j < n && text.charCodeAt(j) === QUOTE) {
-        blank = false;
-        const quoteLine = line;
-        j++;
-        let value = '';
-        let seg = j;
-        for (;;) {
-          if (j >= n) {
-            if (!final) return { index: recStart, line: recLine };
-            throw new UserError(`${file}:${quoteLine}: unterminated quoted field`);
-          }
-          const c = text.charCodeAt(j);
-          if (c === QUOTE) {
-            if (!final && j + 1 >= n) return { index: recStart, line: recLine };
-            if (j + 1 < n && text.charCodeAt(j + 1) === QUOTE) {
-              value += text.slice(seg, j + 1);
-              j += 2;
-              seg = j;
-              continue;
-            }
-            value += text.slice(seg, j);
-            j++;
-            break;
-          }
-          if (c === LF || (c === CR && text.charCodeAt(j + 1) !== LF)) line++;
-          j++;
-        }
-        while (j < n && (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB)) j++;
-        fields.push(value);
-      } else {
-        let k = j;
-        for (; k < n; k++) {
-          const c = text.charCodeAt(k);
-          if (c === COMMA || c === CR || c === LF) break;
-        }
-        const value = text.slice(j, k).trim();
-        if (value !== '' || fields.length > 0 || (k < n && text.charCodeAt(k) === COMMA)) blank = false;
-        fields.push(value);
-        j = k;
-      }
-      if (j >= n) {
-        if (!final) return { index: recStart, line: recLine };
-        i = n;
-        break;
-      }
-      const c = text.charCodeAt(j);
-      if (!final && c === CR && j + 1 >= n) return { index: recStart, line: recLine };
-      if (c === COMMA) {
-        i = j + 1;
-        continue;
-      }
-      if (c === CR || c === LF) {
-        j += c === CR && text.charCodeAt(j + 1) === LF ? 2 : 1;
-        line++;
-        i = j;
-        break;
-      }
-      throw new UserError(`${file}:${line}: unexpected character '${text[j]}' after a closing quote`);
-    }
-    if (!blank) sink(fields, recLine);
-  }
-  return { index: n, line };
-}
-
+/** A CSV text (tests, small inputs): the table of its UTF-8 bytes, read as a file is. */
 export function parseCsv(text: string, opts: CsvOptions): RawTable {
-  const acc = new CsvAccumulator(opts);
-  tokenize(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, opts.file, acc.sink);
-  return acc.finish();
+  return parseCsvBytes(Buffer.from(text, 'utf8'), opts);
 }
 
-/** Bytes decoded and parsed per step by parseCsvBytes. */
+/** Bytes parsed per step by parseCsvBytes. */
 const CHUNK_BYTES = 16 << 20;
 
 /**
- * The same table as parseCsv(bytes as UTF-8 text), read in one pass over pieces of the bytes: the whole
- * text is never one string and no cell is kept as a string (each column is coded against its own
+ * The table of a CSV file's bytes, read in one pass over pieces of them: the whole text is never one string and no cell is kept as a string (each column is coded against its own
  * dictionary of distinct values as it is read), so a file of 10^7 rows reads in memory proportional to the
  * coded table.
  */
@@ -185,7 +98,7 @@ export function parseCsvBytes(
  * Bytes that are not UTF-8 are a UserError naming the file.
  *
  * The bytes are split into records as they are (tokenizeBytes), not decoded into text first: a field
- * becomes a string only when it is not a short printable ASCII field (see Field) or when its value is new
+ * becomes a string only when it is not a short printable ASCII field (see PACKED_MAX) or when its value is new
  * to its column. Decoding each piece into a string and splitting that made several strings the size of the
  * piece per megabyte read, garbage that only a full collection frees (about 130 MiB of the peak of reading
  * 10^7 rows), and cost most of the reading time.
@@ -273,8 +186,8 @@ export class CsvPieceReader {
 }
 
 /**
- * tokenize for UTF-8 bytes (already checked to be UTF-8): the same records, fields, blank lines, line numbers
- * and errors, from buf[start..]. The header record goes to acc.sink as a list of fields; each data record's
+ * Splits UTF-8 bytes (already checked to be UTF-8) into records from buf[start..] and adds them to acc, by the
+ * rules at the top of this file. The header record goes to acc.header as a list of fields; each data record's
  * fields are looked up in their columns' dictionaries one by one and the record's ids are added when its
  * line end is reached (a record cut off by the end of a piece that is not the last is left for the next).
  */
@@ -357,7 +270,7 @@ function tokenizeBytes(
       if (j >= n && !final) return { index: recStart, line: recLine };
       // A blank record (one empty field) adds nothing, not even '' to a dictionary.
       if (header) header.push(value);
-      else if (!blank && count < width) row[count] = lo > 0 ? acc.packedId(count, lo, hi) : acc.valueId(count, value);
+      else if (!blank && count < width) row[count] = lo > 0 ? acc.packedId(count, lo, hi) : acc.idOf(count, value);
       count++;
       if (j >= n) {
         i = n;
@@ -383,7 +296,7 @@ function tokenizeBytes(
     }
     if (blank) continue;
     if (header) {
-      acc.sink(header, recLine);
+      acc.header(header, recLine);
       row = acc.rowIds();
     } else {
       acc.addRow(count, recLine);
@@ -587,36 +500,23 @@ class CsvAccumulator {
     this.missing = new Set(opts.missing ?? ['?', '']);
   }
 
-  readonly sink: RecordSink = (fields, line) => {
-    const header = this.names;
-    const file = this.opts.file;
-    if (header === null) {
-      const names = fields;
-      checkHeader(names, file, line);
-      this.names = names;
-      this.dicts = fields.map(() => new Map([...this.missing].map((m) => [m, -1])));
-      this.distinctValues = fields.map(() => []);
-      const size = this.size;
-      const layout =
-        'reserveRows' in size
-          ? size
-          : {
-              ...DEFAULT_LAYOUT,
-              reserveRows: Math.max(DEFAULT_LAYOUT.reserveRows, Math.ceil(size.bytes / fields.length)),
-            };
-      this.ids = fields.map(() => new IdColumn(layout));
-      this.packed = fields.map(() => new PackedIds());
-      return;
-    }
-    if (fields.length !== header.length) {
-      throw new UserError(`${file}:${line}: row has ${fields.length} fields, header has ${header.length}`);
-    }
-    for (let c = 0; c < fields.length; c++) {
-      const v = fields[c]!;
-      this.ids[c]!.push(this.idOf(c, v));
-    }
-    this.lines.push(line);
-  };
+  /** The header record: the column names, and a dictionary and id column per column. */
+  header(names: string[], line: number): void {
+    checkHeader(names, this.opts.file, line);
+    this.names = names;
+    this.dicts = names.map(() => new Map([...this.missing].map((m) => [m, -1])));
+    this.distinctValues = names.map(() => []);
+    const size = this.size;
+    const layout =
+      'reserveRows' in size
+        ? size
+        : {
+            ...DEFAULT_LAYOUT,
+            reserveRows: Math.max(DEFAULT_LAYOUT.reserveRows, Math.ceil(size.bytes / names.length)),
+          };
+    this.ids = names.map(() => new IdColumn(layout));
+    this.packed = names.map(() => new PackedIds());
+  }
 
   /** Whether the header has been read (data records follow). */
   hasHeader(): boolean {
@@ -641,11 +541,6 @@ class CsvAccumulator {
     return id;
   }
 
-  /** The id of a field's text in column c. */
-  valueId(c: number, v: string): number {
-    return this.idOf(c, v);
-  }
-
   /** Adds the record whose ids rowIds() holds: `fields` fields, starting on `line`. */
   addRow(fields: number, line: number): void {
     const row = this.row;
@@ -657,7 +552,7 @@ class CsvAccumulator {
   }
 
   /** The id of value v in column c's dictionary (added when new); -1 for a missing marker. */
-  private idOf(c: number, v: string): number {
+  idOf(c: number, v: string): number {
     // The missing markers are in every dictionary as -1: one lookup per cell.
     const dict = this.dicts[c]!;
     let id = dict.get(v);
