@@ -108,24 +108,26 @@ export function assertDag(s: Structure): void {
 export function structureOnRows(s: Structure, part: ArrayLike<number>, n: number): Structure {
   const pos = new Int32Array(n).fill(-1);
   for (let i = 0; i < part.length; i++) pos[part[i]!] = i;
-  return onPositions(s, pos);
+  return onPositions(s, pos, part);
 }
 
-/** s with member rows renumbered by pos (old row → new row, or -1 when the row is not kept). */
-function onPositions(s: Structure, pos: Int32Array): Structure {
+/**
+ * s with member rows renumbered by pos (old row → new row, or -1 when the row is not kept); kept is its
+ * inverse, the old rows that are kept in their new order.
+ */
+function onPositions(s: Structure, pos: Int32Array, kept: ArrayLike<number>): Structure {
   if (!s.members && !s.fallback) return s;
   const out: { -readonly [K in keyof Structure]: Structure[K] } = { ...s };
-  if (s.fallback) out.fallback = onPositions(s.fallback, pos);
+  if (s.fallback) out.fallback = onPositions(s.fallback, pos, kept);
   if (s.members) {
     const shared = new Map<Int32Array, { kept: Int32Array; rows: Int32Array }>();
-    const here = keptRows(pos);
     out.members = s.members.map((mem) => {
       if (!mem.rows) {
         // The member's data is this data: its weights (one per row) keep the kept rows'.
-        const rowWeights = mem.rowWeights && keptValues(mem.rowWeights, here);
+        const rowWeights = mem.rowWeights && keptValues(mem.rowWeights, kept);
         return {
           ...mem,
-          structure: onPositions(mem.structure, pos),
+          structure: onPositions(mem.structure, pos, kept),
           ...(rowWeights ? { rowWeights } : {}),
         };
       }
@@ -146,7 +148,7 @@ function onPositions(s: Structure, pos: Int32Array): Structure {
       const rowWeights = mem.rowWeights && keptValues(mem.rowWeights, r.kept);
       return {
         ...mem,
-        structure: onPositions(mem.structure, inner),
+        structure: onPositions(mem.structure, inner, r.kept),
         rows: r.rows,
         ...(rowWeights ? { rowWeights } : {}),
       };
@@ -155,15 +157,6 @@ function onPositions(s: Structure, pos: Int32Array): Structure {
   return out;
 }
 
-/** The old row numbers that pos keeps, in their new order. */
-function keptRows(pos: Int32Array): Int32Array {
-  let k = 0;
-  for (let i = 0; i < pos.length; i++) if (pos[i]! >= 0) k++;
-  const out = new Int32Array(k);
-  for (let i = 0; i < pos.length; i++) if (pos[i]! >= 0) out[pos[i]!] = i;
-  return out;
-}
-
-function keptValues(values: Float64Array, at: Int32Array): Float64Array {
+function keptValues(values: Float64Array, at: ArrayLike<number>): Float64Array {
   return Float64Array.from(at, (i) => values[i]!);
 }
