@@ -27,8 +27,13 @@ import type { LogStirlingCache } from './stirling.js';
 const PAGE = 65536;
 const RNG = 0;
 const DIR = 16;
-/** Directory entries: every chunk a sampled pseudo-count can reach (t ≤ MAX_TK = 10000, 64 columns each). */
-const DIR_CHUNKS = (10000 >> 6) + 1;
+/**
+ * Largest pseudo-count the sampler's window may propose (the authors' MAX_TK); here because the kernel's
+ * memory layout depends on it, and re-exported by tree.ts, the sampler.
+ */
+export const MAX_TK = 10000;
+/** Directory entries: every chunk a sampled pseudo-count can reach (t ≤ MAX_TK, 64 columns each). */
+const DIR_CHUNKS = (MAX_TK >> 6) + 1;
 const STATE = (DIR + DIR_CHUNKS * 20 + 7) & ~7;
 /** Table rows beyond this many copied bytes stay in JavaScript (their pairs are handed back). */
 const MAX_COPY_BYTES = 256 * 2 ** 20;

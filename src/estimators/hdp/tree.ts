@@ -16,7 +16,7 @@
 import type { CodeColumn } from '../../bn/data.js';
 import type { LogStirlingCache } from './stirling.js';
 import { digamma, type Variates } from '../../stats/random.js';
-import { SweepKernel } from './sweep-kernel.js';
+import { MAX_TK, SweepKernel } from './sweep-kernel.js';
 
 export type Tying = 'none' | 'same-parent' | 'level' | 'single';
 
@@ -35,8 +35,7 @@ export interface SamplerSettings {
   readonly window: number;
 }
 
-/** Largest pseudo-count the window may propose (the authors' MAX_TK). */
-export const MAX_TK = 10000;
+export { MAX_TK };
 /** Int32 fields per sampled (node, value) pair in the sweep's record array. */
 const REC = 6;
 /** q ~ Beta(c, N) is floored at 1e-75 in the authors' code, so log(1/q) ≤ 75 ln 10. */
