@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { DatabaseInUseError, StoreError, UserError } from '../util/errors.js';
+import type { FoldColumn } from '../folds/split.js';
 
 // The CLI runs a bundle (scripts/bundle.mjs) that holds @duckdb/node-api's ~180 CommonJS files in one chunk;
 // loaded file by file they cost about 0.04 s of CPU in every process that opens a database.
@@ -303,7 +304,7 @@ export class ResultStore {
     resampling: string;
     repeats: number;
     folds: number;
-    assignment: readonly (Int8Array | Int16Array | Int32Array)[];
+    assignment: readonly FoldColumn[];
   }): Promise<void> {
     const exists = await this.conn.runAndReadAll(`SELECT 1 FROM splits WHERE split_key = $1`, [s.key], [VARCHAR]);
     if (exists.currentRowCount > 0) return;
