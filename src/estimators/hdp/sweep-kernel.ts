@@ -18,9 +18,9 @@
  * loop in JavaScript: the kernel changes how fast the sweep runs, never what it computes.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Variates } from '../../stats/random.js';
+import { packageRoot } from '../../util/paths.js';
 import type { Rng } from '../../util/rng.js';
 import type { LogStirlingCache } from './stirling.js';
 
@@ -105,17 +105,6 @@ interface ChunkCopy {
   baseN: number;
 }
 
-/** The package root: the nearest folder above this module with a package.json (src/, dist/ or a bundle). */
-function packageRoot(): string | null {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}
-
 let loaded: SweepKernel | null | undefined;
 
 export class SweepKernel {
@@ -157,9 +146,8 @@ export class SweepKernel {
   /** The kernel, or null where dist/ holds no sweep.wasm (the JavaScript loop runs instead). */
   static get(): SweepKernel | null {
     if (loaded === undefined) {
-      const root = packageRoot();
-      const file = root && join(root, 'dist', 'src', 'estimators', 'hdp', 'sweep.wasm');
-      loaded = file && existsSync(file) ? new SweepKernel(new Uint8Array(readFileSync(file))) : null;
+      const file = join(packageRoot(), 'dist', 'src', 'estimators', 'hdp', 'sweep.wasm');
+      loaded = existsSync(file) ? new SweepKernel(new Uint8Array(readFileSync(file))) : null;
     }
     return loaded;
   }
