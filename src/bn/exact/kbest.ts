@@ -752,12 +752,18 @@ export function kBestFrom(
 
 /**
  * Whether two DAGs (parent masks) that agree on the parents of every node outside D, where no node outside D
- * has a parent in D, are Markov equivalent (Verma & Pearl 1990: same skeleton, same v-structures). Only D
- * is examined: (i) the edges inside R = the rest are shared, so the skeletons are equal iff every v ∈ D has
- * the same adjacencies (its parents, and its children, all in D); (ii) then v ∈ D has the same parents in R
- * in both, so its v-structures a→v←b with a, b ∈ R are shared (R's adjacencies are), and those with a ∈ D
- * agree iff {b ∈ Pa(v) : b ≠ a, b not adjacent to a} agrees for every a ∈ D; (iii) the v-structures at the
- * nodes of R are shared. adjA and adjB are scratch arrays (n entries).
+ * has a parent in D, are Markov equivalent (Verma & Pearl 1990: same skeleton, same v-structures). Only the
+ * nodes Δ ⊆ D whose parents differ are examined (D is typically about 7 nodes, Δ two or three):
+ * (i) the skeletons are equal iff every v ∈ Δ has the same parents-and-children-in-Δ in both. An edge whose
+ *     head lies outside Δ is in both DAGs; an edge p→v of A with v ∈ Δ is in B as p→v or, only if p ∈ Δ, as
+ *     v→p (p outside Δ has the same parents in both, and v→p in B would close the cycle p→v→p in A; a node
+ *     of R has no parent in D at all).
+ * (ii) then the v-structures a→v←b agree at every v outside Δ (same parents, same adjacencies); at v ∈ Δ, v's
+ *     parents in R = the rest are its neighbours there, the same in both, so pairs inside R agree, and those
+ *     with a ∈ D agree iff {b ∈ Pa(v) : b ≠ a, b not adjacent to a} agrees for every such a. Whether a ∈ D is
+ *     adjacent to b needs only parent masks: b ∈ Pa(a), or a ∈ Pa(b) with b ∈ D (a node of R has no parent
+ *     in D).
+ * adjA and adjB are scratch arrays (n entries).
  */
 export function equivalentOn(
   dagA: ArrayLike<number>,
@@ -766,31 +772,44 @@ export function equivalentOn(
   adjA: Int32Array,
   adjB: Int32Array,
 ): boolean {
+  let delta = 0;
   for (let t = D; t !== 0; t &= t - 1) {
+    const v = 31 - Math.clz32(t & -t);
+    if (dagA[v] !== dagB[v]) delta |= 1 << v;
+  }
+  // (i): parents, then children inside Δ, then the comparison
+  for (let t = delta; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
     adjA[v] = dagA[v]!;
     adjB[v] = dagB[v]!;
   }
-  for (let t = D; t !== 0; t &= t - 1) {
+  for (let t = delta; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
     const bit = 1 << v;
-    for (let p = dagA[v]! & D; p !== 0; p &= p - 1) adjA[31 - Math.clz32(p & -p)] |= bit;
-    for (let p = dagB[v]! & D; p !== 0; p &= p - 1) adjB[31 - Math.clz32(p & -p)] |= bit;
+    for (let p = dagA[v]! & delta; p !== 0; p &= p - 1) adjA[31 - Math.clz32(p & -p)] |= bit;
+    for (let p = dagB[v]! & delta; p !== 0; p &= p - 1) adjB[31 - Math.clz32(p & -p)] |= bit;
   }
-  // (i) and (ii) in one pass: a v-structure test at v may run before a later node's adjacencies are
-  // compared, but it reads adjacencies of A only, and a difference it finds is a difference either way
-  // (equal skeletons: a v-structure differs; unequal: a later node returns false anyway).
-  for (let t = D; t !== 0; t &= t - 1) {
+  for (let t = delta; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
     if (adjA[v] !== adjB[v]) return false;
+  }
+  // (ii): the skeletons are equal, so A's adjacencies serve for both
+  for (let t = delta; t !== 0; t &= t - 1) {
+    const v = 31 - Math.clz32(t & -t);
     const pa = dagA[v]!;
     const pb = dagB[v]!;
-    if (pa === pb) continue; // same parents, same adjacencies: same v-structures at v
-    for (let q = (pa | pb) & D; q !== 0; q &= q - 1) {
+    const both = pa | pb;
+    for (let q = both & D; q !== 0; q &= q - 1) {
       const bit = q & -q;
       const a = 31 - Math.clz32(bit);
-      const na = ~adjA[a]! & ~bit;
-      if (((pa & bit) !== 0 ? pa & na : 0) !== ((pb & bit) !== 0 ? pb & na : 0)) return false;
+      // a's neighbours among v's parents: its own parents, and the nodes of D that have a as a parent
+      let near = dagA[a]! & both;
+      for (let c = both & D & ~bit; c !== 0; c &= c - 1) {
+        const cb = c & -c;
+        if ((dagA[31 - Math.clz32(cb)]! & bit) !== 0) near |= cb;
+      }
+      const far = ~near & ~bit;
+      if (((pa & bit) !== 0 ? pa & far : 0) !== ((pb & bit) !== 0 ? pb & far : 0)) return false;
     }
   }
   return true;
