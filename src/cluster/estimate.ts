@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { type CostModel, methodIdentity, methodIdentityOf, type CostObservation } from '../spec/cost.js';
-import type { Plan, PlannedJob } from '../spec/plan.js';
+import type { Plan, PlanSummary, PlannedJob } from '../spec/plan.js';
 import { imbalance, partitionPlan } from '../spec/shard.js';
 import { ResultStore } from '../store/db.js';
 import { UserError } from '../util/errors.js';
@@ -76,7 +76,7 @@ export function fmtHours(ms: number): string {
 }
 
 /** Lines of `plan --estimate`: per method core-hours and basis, total, wall time on `cores` cores. */
-export function estimateLines(plan: Plan, model: CostModel, cores: number): string[] {
+export function estimateLines(plan: PlanSummary, model: CostModel, cores: number): string[] {
   const per = new Map<string, { ms: number; jobs: number; bases: Set<string> }>();
   let total = 0;
   let longest = 0;
@@ -115,7 +115,7 @@ export function estimateLines(plan: Plan, model: CostModel, cores: number): stri
 }
 
 /** Lines of `plan --shards N`: jobs and expected cost per shard, and the balance (max / mean). */
-export function shardLines(plan: Plan, model: CostModel, count: number, all = false): string[] {
+export function shardLines(plan: PlanSummary, model: CostModel, count: number, all = false): string[] {
   const part = partitionPlan(plan, model, count);
   // The partition is by static cost; the displayed cost of each shard uses the best estimate.
   const best = new Array<number>(count).fill(0);

@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import type { Plan } from '../spec/plan.js';
+import type { PlanSummary } from '../spec/plan.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan } from '../spec/shard.js';
 import { ResultStore } from '../store/db.js';
@@ -100,7 +100,7 @@ async function readStates(
   }
 }
 
-export async function collectStatus(plan: Plan, files: readonly string[]): Promise<StatusResult> {
+export async function collectStatus(plan: PlanSummary, files: readonly string[]): Promise<StatusResult> {
   const keys = new Set(plan.jobs.map((j) => j.key));
   const state = new Map<string, JobState>();
   const sources: SourceNote[] = [];

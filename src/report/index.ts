@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
-import { buildPlan, specHash, type Plan } from '../spec/plan.js';
+import { buildPlanSummary, specHash, type PlanSummary } from '../spec/plan.js';
 import { ResultStore, type JobRef, type ResultRow } from '../store/db.js';
 import { defaultDbPath } from '../store/location.js';
 import { UserError } from '../util/errors.js';
@@ -37,11 +37,11 @@ export interface ReportOptions {
   /** The results database, already open (by `run`); the caller closes it. */
   readonly store?: ResultStore;
   /** The spec's plan, already built (by `run`): its jobs are what the report shows. */
-  readonly plan?: Plan;
+  readonly plan?: PlanSummary;
 }
 
 /** The jobs of a plan as the spec names them (dataset name, method label). */
-export function planJobRefs(plan: Plan): JobRef[] {
+export function planJobRefs(plan: PlanSummary): JobRef[] {
   return plan.jobs.map((j) => ({ key: j.key, dataset: j.dataset.handle.name, method: j.method.label }));
 }
 
@@ -99,7 +99,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   // The report shows what this spec asks for: its plan's jobs, found by key (whichever spec of this name, or
   // other experiment in the database, ran them), named as this spec names them. A spec run in phases under
   // one name, or a subset of it run last, hides nothing from the report of the whole spec.
-  const plan = opts.plan ?? buildPlan(spec);
+  const plan = opts.plan ?? buildPlanSummary(spec);
   const jobs = planJobRefs(plan);
   const store = opts.store ?? (await ResultStore.open(dbPath, { readOnly: true }));
   let input: ReportInput;

@@ -40,10 +40,9 @@
  * them are the same on every machine; calibrated costs are only ever displayed.
  */
 import type { MethodSpec } from './load.js';
-import type { Plan, PlannedJob } from './plan.js';
+import type { PlanSummary, PlannedJobSummary } from './plan.js';
 import type { Params } from '../registry.js';
 import { canonicalJson } from '../util/hash.js';
-import { EXCLUDED } from '../folds/split.js';
 
 export interface JobSize {
   readonly nTrain: number;
@@ -199,25 +198,12 @@ export interface JobCost {
   readonly basis: CostBasis;
 }
 
-/** Sizes of every (dataset, repeat, fold) of a plan, counted once from the split assignment. */
-function jobSizes(plan: Plan): Map<PlannedJob, JobSize> {
-  const bySplit = new Map<string, JobSize>();
-  const out = new Map<PlannedJob, JobSize>();
+/** Sizes of every job of a plan, from its dataset's fold sizes. */
+function jobSizes(plan: PlanSummary): Map<PlannedJobSummary, JobSize> {
+  const out = new Map<PlannedJobSummary, JobSize>();
   for (const j of plan.jobs) {
-    const id = `${j.dataset.splitKey}/${j.repeat}/${j.fold}`;
-    let size = bySplit.get(id);
-    if (!size) {
-      const a = j.dataset.split.assignment[j.repeat]!;
-      let nTest = 0;
-      let nTrain = 0;
-      for (let i = 0; i < a.length; i++) {
-        if (a[i] === j.fold) nTest++;
-        else if (a[i] !== EXCLUDED) nTrain++; // -1 (never tested) rows are always trained on
-      }
-      size = { nTrain, nTest, attributes: j.dataset.attributes, classes: j.dataset.classes };
-      bySplit.set(id, size);
-    }
-    out.set(j, size);
+    const { train, test } = j.dataset.foldSizes[j.repeat]![j.fold]!;
+    out.set(j, { nTrain: train, nTest: test, attributes: j.dataset.attributes, classes: j.dataset.classes });
   }
   return out;
 }
@@ -225,11 +211,11 @@ function jobSizes(plan: Plan): Map<PlannedJob, JobSize> {
 /** Costs of every job of a plan: static, then optionally calibrated with observations. */
 export class CostModel {
   readonly fallbackMethods: readonly string[];
-  private readonly staticMs = new Map<PlannedJob, number>();
-  private readonly calibrated = new Map<PlannedJob, JobCost>();
+  private readonly staticMs = new Map<PlannedJobSummary, number>();
+  private readonly calibrated = new Map<PlannedJobSummary, JobCost>();
 
   constructor(
-    readonly plan: Plan,
+    readonly plan: PlanSummary,
     observations: readonly CostObservation[] = [],
   ) {
     const sizes = jobSizes(plan);
@@ -288,12 +274,12 @@ export class CostModel {
   }
 
   /** The static cost: the one shards are balanced by (the same on every machine). */
-  staticCost(j: PlannedJob): number {
+  staticCost(j: PlannedJobSummary): number {
     return this.staticMs.get(j)!;
   }
 
   /** The best estimate: observed or scaled where a database says so, else static. */
-  cost(j: PlannedJob): JobCost {
+  cost(j: PlannedJobSummary): JobCost {
     return this.calibrated.get(j) ?? { ms: this.staticMs.get(j)!, basis: 'static' };
   }
 }

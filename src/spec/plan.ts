@@ -6,24 +6,37 @@
 import { loadRegistry, userFileEntry, type DatasetEntry } from '../datasets/registry.js';
 import { loadDataset } from '../datasets/load.js';
 import { completeRows } from '../datasets/preprocess.js';
-import { instantiateSplit } from '../folds/resampling.js';
-import { narrowAssignment, testRows, type SplitInstance } from '../folds/split.js';
+import { foldFilePath, instantiateSplit } from '../folds/resampling.js';
+import { EXCLUDED, narrowAssignment, type SplitInstance } from '../folds/split.js';
 import type { RawTable } from '../datasets/table.js';
 import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
+import { cachedFileHash, contentCacheKey, readContent, readFileHashed, writeContent } from '../util/cache.js';
 import { UserError } from '../util/errors.js';
 import { RESULTS_VERSION } from '../version.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
 import type { DatasetHandle } from '../datasets/handle.js';
 
-export interface PlannedDataset {
+/** Rows a job trains and tests on: those of its fold are tested, the rest (but EXCLUDED ones) trained on. */
+export interface FoldSize {
+  readonly train: number;
+  readonly test: number;
+}
+
+/**
+ * What a plan knows of a dataset without holding its rows: enough for the job keys, the cost model, `status`
+ * and the report. Commands that run no learner plan with these alone (buildPlanSummary), from the cache when
+ * the file is unchanged, instead of reading every dataset again.
+ */
+export interface PlannedDatasetSummary {
   readonly handle: DatasetHandle;
   readonly rows: number;
   readonly attributes: number;
   readonly classes: number;
   readonly splitKey: string;
-  readonly split: SplitInstance;
-  /** The loaded table (its columns in shared memory when read from CSV; see sharedTable). */
-  readonly table: RawTable;
+  readonly repeats: number;
+  readonly folds: number;
+  /** foldSizes[repeat][fold]: a fold with no test rows (a fold file may leave one empty) has no jobs. */
+  readonly foldSizes: readonly (readonly FoldSize[])[];
   /** The class column and each attribute's type as read (what `plan` and `run` report for a user's file). */
   readonly className: string;
   readonly columns: readonly {
@@ -43,22 +56,35 @@ export interface PlannedDataset {
   readonly declaredColumns?: { readonly types: Readonly<Record<string, string>>; readonly ignore: readonly string[] };
 }
 
-export interface PlannedJob {
+/** A dataset as `run` plans it: the summary with its rows and its split. */
+export interface PlannedDataset extends PlannedDatasetSummary {
+  readonly split: SplitInstance;
+  /** The loaded table (its columns in shared memory when read from CSV; see sharedTable). */
+  readonly table: RawTable;
+}
+
+export interface PlannedJobOf<D extends PlannedDatasetSummary> {
   readonly key: string;
   readonly seed: string;
-  readonly dataset: PlannedDataset;
+  readonly dataset: D;
   readonly repeat: number;
   readonly fold: number;
   readonly method: MethodSpec;
 }
 
-export interface Plan {
+export interface PlanOf<D extends PlannedDatasetSummary> {
   readonly spec: ExperimentSpec;
-  readonly datasets: readonly PlannedDataset[];
-  readonly jobs: readonly PlannedJob[];
+  readonly datasets: readonly D[];
+  readonly jobs: readonly PlannedJobOf<D>[];
   /** What `plan` and `run` print before anything else: the spec's warnings, and datasets that are duplicates. */
   readonly warnings: readonly string[];
 }
+
+export type PlannedJob = PlannedJobOf<PlannedDataset>;
+export type Plan = PlanOf<PlannedDataset>;
+/** Jobs and datasets without the datasets' rows: what `report`, `status` and `plan` need. */
+export type PlanSummary = PlanOf<PlannedDatasetSummary>;
+export type PlannedJobSummary = PlannedJobOf<PlannedDatasetSummary>;
 
 /** The largest grid planned without `--max-jobs`: 10⁷ jobs took minutes and gigabytes just to plan. */
 export const DEFAULT_MAX_JOBS = 1_000_000;
@@ -68,7 +94,20 @@ export interface PlanOptions {
   readonly maxJobs?: number;
 }
 
+/** The plan `run` executes: every dataset read (or taken from this process's memory) and split. */
 export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
+  return planWith(spec, opts, true) as Plan;
+}
+
+/**
+ * The same jobs (keys, seeds, folds) and dataset facts without the rows: a dataset whose file is unchanged
+ * since a plan recorded its facts is not read at all (see planDataset). For commands that run no learner.
+ */
+export function buildPlanSummary(spec: ExperimentSpec, opts: PlanOptions = {}): PlanSummary {
+  return planWith(spec, opts, false);
+}
+
+function planWith(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean): PlanSummary {
   const maxJobs = opts.maxJobs ?? DEFAULT_MAX_JOBS;
   const registry = loadRegistry();
   const handles = new Map<string, { handle: DatasetHandle; where: string; userFile: boolean; declared: boolean }>();
@@ -118,14 +157,14 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
 
   const warnings = [...(spec.warnings ?? [])];
   const byContent = new Map<string, string>(); // file hash + class column → the dataset name it runs under
-  const datasets: PlannedDataset[] = [];
+  const datasets: PlannedDatasetSummary[] = [];
   // Every dataset is checked before any error is thrown, so one run of `plan` lists all that fail.
   const failures: string[] = [];
   // In the spec's order (a group's members in name order): a researcher lists the cheap datasets first, and
   // the jobs run in plan order. Job keys and seeds are content, so the order changes no number.
   for (const { handle, where, userFile, declared } of handles.values()) {
     try {
-      const d = planDataset(spec, handle, where, userFile, byContent, warnings, declared);
+      const d = planDataset(spec, handle, where, userFile, byContent, warnings, declared, withRows);
       if (d) datasets.push(d);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
@@ -135,11 +174,11 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
   if (failures.length === 1) throw new UserError(failures[0]!);
   if (failures.length > 1) throw new UserError(`${failures.length} datasets fail:\n  ${failures.join('\n  ')}`);
 
-  const jobs: PlannedJob[] = [];
+  const jobs: PlannedJobSummary[] = [];
   for (const d of datasets) {
-    for (let r = 0; r < d.split.repeats; r++) {
-      for (let f = 0; f < d.split.folds; f++) {
-        if (testRows(d.split, r, f).length === 0) continue; // a fold file may leave a fold empty in one repeat
+    for (let r = 0; r < d.repeats; r++) {
+      for (let f = 0; f < d.folds; f++) {
+        if (d.foldSizes[r]![f]!.test === 0) continue; // a fold file may leave a fold empty in one repeat
         for (const m of spec.methods) {
           const content = {
             v: RESULTS_VERSION,
@@ -171,7 +210,96 @@ export function buildPlan(spec: ExperimentSpec, opts: PlanOptions = {}): Plan {
   return { spec, datasets, jobs, warnings };
 }
 
-/** Load, check and split one dataset; undefined when it duplicates one already planned. */
+/**
+ * The facts of a planned dataset that come from its rows (everything in PlannedDatasetSummary but the handle
+ * and the spec's own flags), as the plan-dataset cache holds them.
+ */
+type DatasetFacts = Pick<
+  PlannedDatasetSummary,
+  | 'rows'
+  | 'attributes'
+  | 'classes'
+  | 'splitKey'
+  | 'repeats'
+  | 'folds'
+  | 'foldSizes'
+  | 'className'
+  | 'columns'
+  | 'classLabels'
+  | 'droppedRows'
+>;
+
+/** Cache kind of DatasetFacts; the number changes with their layout or with how they are computed. */
+const FACTS_KIND = 'plan-dataset-1';
+
+/**
+ * The cache key of a dataset's facts: everything they are computed from. The file's content (its sha256),
+ * the dataset as the spec names and declares it, the options that shape the split (missing values, the
+ * resampling, the seed, and a folds file's own content), and the results version; the cache adds bnclab's
+ * version. Undefined when a folds file cannot be read: planning it reports the error.
+ */
+function factsKey(spec: ExperimentSpec, handle: DatasetHandle, sha256: string): string | undefined {
+  const foldFile = foldFilePath(spec.resampling, handle.name, spec.dir);
+  let foldFileSha: string | null = null;
+  if (foldFile !== undefined) {
+    try {
+      foldFileSha = readFileHashed(foldFile).sha256;
+    } catch {
+      return undefined;
+    }
+  }
+  return contentCacheKey(
+    FACTS_KIND,
+    canonicalJson({
+      v: RESULTS_VERSION,
+      sha256,
+      handle,
+      missing: spec.preprocessing.missing,
+      resampling: spec.resampling,
+      seed: spec.seed,
+      foldFileSha,
+    }),
+  );
+}
+
+/** Recorded facts of an unchanged file, or undefined (file never planned, changed, or cache off). */
+function cachedFacts(
+  spec: ExperimentSpec,
+  handle: DatasetHandle,
+): { sha256: string; facts: DatasetFacts } | undefined {
+  const sha256 = cachedFileHash(handle.file);
+  // A registry checksum that the file no longer matches is reported by reading it (loadDataset).
+  if (sha256 === undefined || (handle.sha256 !== '' && handle.sha256 !== sha256)) return undefined;
+  const key = factsKey(spec, handle, sha256);
+  const text = key === undefined ? undefined : readContent(FACTS_KIND, key);
+  if (text === undefined) return undefined;
+  try {
+    return { sha256, facts: JSON.parse(text) as DatasetFacts };
+  } catch {
+    return undefined; // a damaged entry: read the file
+  }
+}
+
+/** Rows trained and tested on per repeat and fold, one pass over each repeat's assignment. */
+function foldSizesOf(split: SplitInstance): FoldSize[][] {
+  return split.assignment.map((a) => {
+    const test = new Array<number>(split.folds).fill(0);
+    let used = 0;
+    for (let i = 0; i < a.length; i++) {
+      const f = a[i]!;
+      if (f === EXCLUDED) continue;
+      used++;
+      if (f >= 0) test[f]!++; // -1: a row never tested, always trained on
+    }
+    return test.map((t) => ({ train: used - t, test: t }));
+  });
+}
+
+/**
+ * Check and summarise one dataset, with its rows and split when `withRows`; undefined when it duplicates one
+ * already planned. Without rows, facts recorded by an earlier plan of the unchanged file are used when
+ * there are any; otherwise the file is read and split as for a run, and its facts recorded.
+ */
 function planDataset(
   spec: ExperimentSpec,
   handle: DatasetHandle,
@@ -180,15 +308,21 @@ function planDataset(
   byContent: Map<string, string>,
   warnings: string[],
   declared: boolean,
-): PlannedDataset | undefined {
-  let loaded;
-  try {
-    loaded = loadDataset(handle);
-  } catch (e) {
-    if (e instanceof UserError) throw new UserError(`${where}: ${e.message}`);
-    throw e;
+  withRows: boolean,
+): PlannedDatasetSummary | undefined {
+  const cached = withRows ? undefined : cachedFacts(spec, handle);
+  let loaded: { table: RawTable; sha256: string } | undefined;
+  let sha256: string;
+  if (cached) sha256 = cached.sha256;
+  else {
+    try {
+      loaded = loadDataset(handle);
+    } catch (e) {
+      if (e instanceof UserError) throw new UserError(`${where}: ${e.message}`);
+      throw e;
+    }
+    sha256 = loaded.sha256;
   }
-  const { table, sha256 } = loaded;
   // One file under two names would give the same job keys twice: it runs once, under the first name.
   const content = JSON.stringify([
     sha256,
@@ -202,8 +336,15 @@ function planDataset(
     return undefined;
   }
   byContent.set(content, handle.name);
+  const columns = cached
+    ? cached.facts.columns
+    : loaded!.table.columns.map((c) => ({
+        name: c.name,
+        type: c.type,
+        values: c.type === 'categorical' ? c.labels.length : c.distinct.length,
+      }));
   if (spec.preprocessing.discretize.method === 'none') {
-    const numeric = table.columns.find((c) => c.type === 'numeric');
+    const numeric = columns.find((c) => c.type === 'numeric');
     if (numeric) {
       throw new UserError(
         `${where}: dataset ${handle.name}: column '${numeric.name}' is numeric; set preprocessing.discretize to mdl, median or equal-frequency, ` +
@@ -211,6 +352,15 @@ function planDataset(
       );
     }
   }
+  const flags = {
+    handle: { ...handle, sha256 },
+    userFile,
+    classDeclared: handle.classColumn !== undefined,
+    ...(declared ? { declaredColumns: { types: handle.columnTypes ?? {}, ignore: handle.ignore ?? [] } } : {}),
+  };
+  if (cached) return { ...cached.facts, ...flags };
+
+  const table = loaded!.table;
   // missing: remove-rows splits only the complete rows; the others are EXCLUDED from every fold.
   const keep = spec.preprocessing.missing === 'remove-rows' ? completeRows(table) : undefined;
   let split;
@@ -229,37 +379,35 @@ function planDataset(
     }
     throw e;
   }
-  const splitKey = splitContentKey(split);
-  // In shared memory, like the table's columns: every job's payload carries them to a worker thread uncopied;
-  // one byte a row for up to 127 folds.
-  split = { ...split, assignment: split.assignment.map((a) => narrowAssignment(a, true)) };
-  return {
-    handle: { ...handle, sha256 },
-    table,
+  const facts: DatasetFacts = {
     rows: table.n,
     attributes: table.columns.length,
     classes: table.classLabels.length,
-    splitKey,
-    split,
+    splitKey: splitContentKey(split),
+    repeats: split.repeats,
+    folds: split.folds,
+    foldSizes: foldSizesOf(split),
     className: table.className,
-    columns: table.columns.map((c) => ({
-      name: c.name,
-      type: c.type,
-      values: c.type === 'categorical' ? c.labels.length : c.distinct.length,
-    })),
-    userFile,
-    classDeclared: handle.classColumn !== undefined,
-    droppedRows: table.droppedRows,
+    columns,
     classLabels: table.classLabels,
-    ...(declared ? { declaredColumns: { types: handle.columnTypes ?? {}, ignore: handle.ignore ?? [] } } : {}),
+    droppedRows: table.droppedRows,
   };
+  // Recorded by every plan that read the file, `run`'s included, so the report after a run reads nothing.
+  const key = factsKey(spec, handle, sha256);
+  if (key !== undefined) writeContent(FACTS_KIND, key, JSON.stringify(facts));
+  if (!withRows) return { ...facts, ...flags };
+  // In shared memory, like the table's columns: every job's payload carries them to a worker thread uncopied;
+  // one byte a row for up to 127 folds.
+  split = { ...split, assignment: split.assignment.map((a) => narrowAssignment(a, true)) };
+  const planned: PlannedDataset = { ...facts, ...flags, split, table };
+  return planned;
 }
 
 /**
  * What bnclab chose for a dataset it does not ship: the class column (and why), rows dropped for a missing
  * class, and the type inferred for each column. One line; `detail` adds a line per column.
  */
-export function describeColumns(d: PlannedDataset, detail: boolean): string[] {
+export function describeColumns(d: PlannedDatasetSummary, detail: boolean): string[] {
   const why = d.classDeclared
     ? 'declared'
     : d.className === 'class'

@@ -13,7 +13,7 @@
  * 4/3 of the optimum, and it cannot do better than the single most expensive job.
  */
 import { UserError } from '../util/errors.js';
-import type { Plan, PlannedJob } from './plan.js';
+import type { PlanSummary, PlannedJobSummary } from './plan.js';
 import type { CostModel } from './cost.js';
 
 export interface ShardSpec {
@@ -44,9 +44,9 @@ export interface Partition {
   readonly jobs: readonly number[];
 }
 
-export function partitionPlan(plan: Plan, model: CostModel, count: number): Partition {
+export function partitionPlan(plan: PlanSummary, model: CostModel, count: number): Partition {
   return partitionJobs(
-    plan.jobs.map((j: PlannedJob) => ({ key: j.key, cost: model.staticCost(j) })),
+    plan.jobs.map((j: PlannedJobSummary) => ({ key: j.key, cost: model.staticCost(j) })),
     count,
   );
 }

@@ -17,7 +17,17 @@
  * speed: the value was computed and is used either way, so a failed write is not an error.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { BNCLAB_VERSION } from '../version.js';
 import { packageRoot } from './paths.js';
@@ -142,20 +152,9 @@ export function readFileInPieces(
   known?: (sha256: string) => boolean,
 ): string {
   const fd = openSync(path, 'r');
-  const kind = 'file-sha256';
-  const key = createHash('sha256').update(path).digest('hex');
   try {
     const before = stampOf(fstatSync(fd, { bigint: true }));
-    let cached: string | undefined;
-    const hit = readContent(kind, key);
-    if (hit !== undefined) {
-      try {
-        const e = JSON.parse(hit) as { path: string; stamp: FileStamp; sha256: string };
-        if (e.path === path && sameStamp(e.stamp, before) && /^[0-9a-f]{64}$/.test(e.sha256)) cached = e.sha256;
-      } catch {
-        // damaged entry: hash afresh below
-      }
-    }
+    const cached = recordedHash(path, before);
     if (cached !== undefined && known?.(cached)) return cached;
     const hash = cached === undefined ? createHash('sha256') : null;
     const buf = Buffer.allocUnsafe(PIECE_BYTES);
@@ -179,9 +178,42 @@ export function readFileInPieces(
     if (cached !== undefined) return cached;
     const sha256 = hash!.digest('hex');
     // Only a file that did not change while it was read is recorded.
-    writeContent(kind, key, JSON.stringify({ path, stamp: before, sha256 }));
+    writeContent(HASH_KIND, hashKey(path), JSON.stringify({ path, stamp: before, sha256 }));
     return sha256;
   } finally {
     closeSync(fd);
   }
+}
+
+const HASH_KIND = 'file-sha256';
+
+function hashKey(path: string): string {
+  return createHash('sha256').update(path).digest('hex');
+}
+
+/** The sha256 recorded for the file at path when it had exactly this stamp, or undefined. */
+function recordedHash(path: string, stamp: FileStamp): string | undefined {
+  const hit = readContent(HASH_KIND, hashKey(path));
+  if (hit === undefined) return undefined;
+  try {
+    const e = JSON.parse(hit) as { path: string; stamp: FileStamp; sha256: string };
+    if (e.path === path && sameStamp(e.stamp, stamp) && /^[0-9a-f]{64}$/.test(e.sha256)) return e.sha256;
+  } catch {
+    // damaged entry: the file is hashed afresh
+  }
+  return undefined;
+}
+
+/**
+ * The sha256 of the file at path without reading it: the hash recorded when the file last had its present
+ * size, inode and times, or undefined (never hashed, changed since, unreadable, or the cache is off).
+ */
+export function cachedFileHash(path: string): string | undefined {
+  let stamp: FileStamp;
+  try {
+    stamp = stampOf(statSync(path, { bigint: true }));
+  } catch {
+    return undefined; // reading it reports the error
+  }
+  return recordedHash(path, stamp);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  cachedFileHash,
   cachedJson,
   contentCacheKey,
   readContent,
@@ -79,6 +80,22 @@ describe('on-disk cache', () => {
     writeFileSync(file, 'a,b\n3,4\n');
     utimesSync(file, when, when);
     expect(readFileHashed(file).sha256).toBe(sha('a,b\n3,4\n'));
+  });
+
+  it("knows a file's hash without reading it only while the file is unchanged", () => {
+    const file = join(dir, 'known.csv');
+    writeFileSync(file, 'x\n1\n');
+    expect(cachedFileHash(file)).toBeUndefined(); // never hashed
+    readFileHashed(file);
+    expect(cachedFileHash(file)).toBe(sha('x\n1\n'));
+    // same size, the old modification time put back: the status-change time still differs
+    const when = new Date('2020-01-01T00:00:00Z');
+    utimesSync(file, when, when);
+    readFileHashed(file);
+    writeFileSync(file, 'x\n2\n');
+    utimesSync(file, when, when);
+    expect(cachedFileHash(file)).toBeUndefined();
+    expect(cachedFileHash(join(dir, 'no-such-file.csv'))).toBeUndefined();
   });
 
   it('BNCLAB_CACHE_DIR=off stores nothing', () => {

@@ -37,17 +37,21 @@ Costs are static estimates per method × training-set size unless calibrated; do
   async run(pos, v) {
     const file = onePositional(pos, this.usage);
     const { loadSpecFile } = await import('../../spec/load.js');
-    const { buildPlan, describeColumns } = await import('../../spec/plan.js');
+    const { buildPlan, buildPlanSummary, describeColumns } = await import('../../spec/plan.js');
     const { emText } = await import('../../bn/em.js');
     const { spec } = loadSpecFile(file);
-    const plan = buildPlan(spec, { maxJobs: intOption(v['max-jobs'], '--max-jobs', 1) });
+    const planOptions = { maxJobs: intOption(v['max-jobs'], '--max-jobs', 1) };
+    // Only a pilot runs jobs and needs the datasets' rows; the rest is planned from recorded facts when the
+    // files are unchanged.
+    const fullPlan = v['pilot'] ? buildPlan(spec, planOptions) : undefined;
+    const plan = fullPlan ?? buildPlanSummary(spec, planOptions);
     for (const w of plan.warnings) process.stderr.write(`bnclab: warning: ${w}\n`);
     const out: string[] = [];
     out.push(`${spec.name}: ${plan.jobs.length} jobs`);
     out.push(`datasets (${plan.datasets.length}):`);
     for (const d of plan.datasets) {
       out.push(
-        `  ${d.handle.name}  ${d.rows} rows, ${d.attributes} attributes, ${d.classes} classes; ${d.split.repeats} × ${d.split.folds} folds`,
+        `  ${d.handle.name}  ${d.rows} rows, ${d.attributes} attributes, ${d.classes} classes; ${d.repeats} × ${d.folds} folds`,
       );
       if (d.userFile || v['columns'])
         for (const line of describeColumns(d, Boolean(v['columns']))) out.push(`    ${line}`);
@@ -75,14 +79,14 @@ Costs are static estimates per method × training-set size unless calibrated; do
         out.push(
           `cost model calibrated with ${observations.reduce((a, o) => a + o.jobs, 0)} finished jobs in ${String(v['db'])}`,
         );
-      if (v['pilot']) {
+      if (fullPlan) {
         const { runPilot } = await import('../../cluster/pilot.js');
-        const sample = est.pilotSample(plan, new CostModel(plan));
+        const sample = est.pilotSample(fullPlan, new CostModel(fullPlan));
         const timeout = intOption(v['pilot-timeout'], '--pilot-timeout', 1) ?? 600;
         process.stderr.write(
           `pilot: running ${sample.length} jobs (per method the first fold of its median and upper-quartile dataset by expected cost), at most ${timeout} s each\n`,
         );
-        const pilot = await runPilot(plan, sample, {
+        const pilot = await runPilot(fullPlan, sample, {
           workers: intOption(v['workers'], '--workers', 1),
           timeoutSec: timeout,
         });

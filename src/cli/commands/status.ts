@@ -20,11 +20,11 @@ when that is not possible it is named and its jobs count as pending. A job done 
     if (!['both', 'method', 'dataset'].includes(by))
       throw new UserError(`--by: expected dataset, method or both, got '${by}'`);
     const { loadSpecFile } = await import('../../spec/load.js');
-    const { buildPlan } = await import('../../spec/plan.js');
+    const { buildPlanSummary } = await import('../../spec/plan.js');
     const { defaultDbPath } = await import('../../runner/run.js');
     const { collectStatus, shardFiles } = await import('../../cluster/status.js');
     const { spec } = loadSpecFile(file);
-    const plan = buildPlan(spec);
+    const plan = buildPlanSummary(spec);
     const files: string[] = [];
     if (v['db'] !== undefined) files.push(String(v['db']));
     if (v['shards'] !== undefined) files.push(...shardFiles(String(v['shards'])));
