@@ -237,7 +237,9 @@ if (values.child) {
       }
       const r = JSON.parse(t.stdout.trim().split('\n').pop()!) as ChildResult;
       if (r.codedBytes !== r.tableBytes)
-        throw new Error(`${label} ${rows}: the table holds ${r.tableBytes} bytes, its cardinalities ask ${r.codedBytes}`);
+        throw new Error(
+          `${label} ${rows}: the table holds ${r.tableBytes} bytes, its cardinalities ask ${r.codedBytes}`,
+        );
       const coded = r.codedBytes / 2 ** 20;
       const oneByte = (rows * (ATTRIBUTES + 1)) / 2 ** 20;
       console.log(

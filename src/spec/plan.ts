@@ -263,10 +263,7 @@ function factsKey(spec: ExperimentSpec, handle: DatasetHandle, sha256: string): 
 }
 
 /** Recorded facts of an unchanged file, or undefined (file never planned, changed, or cache off). */
-function cachedFacts(
-  spec: ExperimentSpec,
-  handle: DatasetHandle,
-): { sha256: string; facts: DatasetFacts } | undefined {
+function cachedFacts(spec: ExperimentSpec, handle: DatasetHandle): { sha256: string; facts: DatasetFacts } | undefined {
   const sha256 = cachedFileHash(handle.file);
   // A registry checksum that the file no longer matches is reported by reading it (loadDataset).
   if (sha256 === undefined || (handle.sha256 !== '' && handle.sha256 !== sha256)) return undefined;

@@ -4,15 +4,15 @@
  * a plan recorded its facts is not read at all. Whatever the facts are computed from (the file's content, the
  * resampling, the seed, the missing-value option, a folds file's content) gives other facts, read afresh.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadDataset } from '../../src/datasets/load.js';
 import { parseSpec } from '../../src/spec/load.js';
 import { buildPlan, buildPlanSummary, type PlanSummary } from '../../src/spec/plan.js';
 import { resetCacheDir } from '../../src/util/cache.js';
 import '../../src/methods.js';
+import { useTempCacheDir } from '../helpers/cache-dir.js';
 
 vi.mock('../../src/datasets/load.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/datasets/load.js')>();
@@ -33,19 +33,10 @@ function view(plan: PlanSummary): unknown {
 }
 
 describe('plan summary (planning without reading unchanged datasets)', () => {
-  let dir: string;
-  let saved: string | undefined;
+  const tempDir = useTempCacheDir('bnclab-plan-summary-');
+  let dir = '';
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'bnclab-plan-summary-'));
-    saved = process.env['BNCLAB_CACHE_DIR'];
-    process.env['BNCLAB_CACHE_DIR'] = join(dir, 'cache');
-    resetCacheDir();
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env['BNCLAB_CACHE_DIR'];
-    else process.env['BNCLAB_CACHE_DIR'] = saved;
-    resetCacheDir();
-    rmSync(dir, { recursive: true, force: true });
+    dir = tempDir();
   });
   beforeEach(() => {
     reads.mockClear();
@@ -54,7 +45,9 @@ describe('plan summary (planning without reading unchanged datasets)', () => {
   const csv = (rows: number, missingAt = -1): string => {
     const lines = ['a,b,label'];
     for (let i = 0; i < rows; i++)
-      lines.push(`${i === missingAt ? '?' : ['x', 'y', 'z'][i % 3]},${i % 2 ? 'u' : 'v'},${i % 3 === 0 || i % 7 === 0 ? 'yes' : 'no'}`);
+      lines.push(
+        `${i === missingAt ? '?' : ['x', 'y', 'z'][i % 3]},${i % 2 ? 'u' : 'v'},${i % 3 === 0 || i % 7 === 0 ? 'yes' : 'no'}`,
+      );
     return lines.join('\n') + '\n';
   };
   const specText = (over: Record<string, string> = {}): string =>
@@ -119,7 +112,10 @@ estimators: [dirichlet]
   it("follows a folds file's content", () => {
     writeFileSync(join(dir, 'toy.csv'), csv(12));
     const folds = (f: (i: number) => number): void =>
-      writeFileSync(join(dir, 'toy-folds.csv'), 'fold\n' + Array.from({ length: 12 }, (_, i) => f(i)).join('\n') + '\n');
+      writeFileSync(
+        join(dir, 'toy-folds.csv'),
+        'fold\n' + Array.from({ length: 12 }, (_, i) => f(i)).join('\n') + '\n',
+      );
     const text = `name: summary-folds
 datasets:
   - { file: toy.csv, class: label }

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   cachedFileHash,
   cachedJson,
@@ -13,23 +12,15 @@ import {
   writeContent,
 } from '../../src/util/cache.js';
 import { compileSchema } from '../../src/spec/validator.js';
+import { useTempCacheDir } from '../helpers/cache-dir.js';
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 
 describe('on-disk cache', () => {
-  let dir: string;
-  let saved: string | undefined;
+  const tempDir = useTempCacheDir('bnclab-cache-');
+  let dir = '';
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'bnclab-cache-'));
-    saved = process.env['BNCLAB_CACHE_DIR'];
-    process.env['BNCLAB_CACHE_DIR'] = join(dir, 'cache');
-    resetCacheDir();
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env['BNCLAB_CACHE_DIR'];
-    else process.env['BNCLAB_CACHE_DIR'] = saved;
-    resetCacheDir();
-    rmSync(dir, { recursive: true, force: true });
+    dir = tempDir();
   });
 
   it('content keys separate kinds and inputs, including where one input ends', () => {
