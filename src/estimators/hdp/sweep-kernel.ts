@@ -68,6 +68,8 @@ interface SweepExports {
     maxLogInvQ: number,
   ): void;
   log(x: number): number;
+  exp(x: number): number;
+  log1p(x: number): number;
   estimates(
     size: number,
     K: number,
@@ -135,10 +137,8 @@ export class SweepKernel {
   handedBack = 0;
 
   private constructor(bytes: Uint8Array<ArrayBuffer>) {
-    // Math.exp and Math.log1p are the module's imports: the gamma variates of step 2 call them as JavaScript does.
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
-      Math: { exp: Math.exp, log1p: Math.log1p },
-    });
+    // No imports: the logarithms and exponentials step 2 needs are in the module (ported bit for bit).
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
     this.ex = instance.exports as unknown as SweepExports;
     this.refresh();
   }
@@ -319,6 +319,15 @@ export class SweepKernel {
   /** The kernel's logarithm (Math.log's algorithm; for positive normal x), for tests. */
   log(x: number): number {
     return this.ex.log(x);
+  }
+
+  /** The kernel's Math.exp and Math.log1p (their algorithms, every argument), for tests. */
+  exp(x: number): number {
+    return this.ex.exp(x);
+  }
+
+  log1p(x: number): number {
+    return this.ex.log1p(x);
   }
 
   private f64(): Float64Array {
