@@ -514,15 +514,14 @@ export class ContextTree {
       if ((iter & 63) === 0) signal?.throwIfAborted();
       // 1. pseudo-counts, deepest nodes first (Alg. 3 and 4)
       if (kernel) {
-        for (
-          let q = kernel.run(0, pairsEnd, rng, w, MAX_TK);
-          q >= 0;
-          q = kernel.run(q + REC, pairsEnd, rng, w, MAX_TK)
-        ) {
-          step(q);
+        let q = kernel.run(0, pairsEnd, rng, w, MAX_TK);
+        if (q >= 0) {
+          for (; q >= 0; q = kernel.run(q + REC, pairsEnd, rng, w, MAX_TK)) step(q);
+          // The rows the handed-back pairs added to the tables, for the next iteration. Only they grow the
+          // tables while this tree samples, so an iteration that handed nothing back has nothing to copy
+          // (most of them: with small trees, this call was a good part of an iteration's own cost).
+          if (kernel.sync(stirling)) ({ n, t, nSum, tSum, cVal, pCur, pSum } = kernel.views);
         }
-        // the rows the handed-back pairs added to the tables, for the next iteration
-        if (kernel.sync(stirling)) ({ n, t, nSum, tSum, cVal, pCur, pSum } = kernel.views);
       } else {
         for (let q = 0; q < pairsEnd; q += REC) step(q);
       }
