@@ -73,6 +73,14 @@ describe.skipIf(!kernel)('HDP WebAssembly kernel against the JavaScript loop', (
       4,
       [3, 2],
     ],
+    // a concentration near 0: Gamma(c) drawn as Gamma(c + 1) · U^(1/c), and log(1/q) > 35 (z + exp(−z))
+    [
+      'concentrations near 0',
+      { iterations: 40, tying: 'none', prior: 'paper', initialConcentration: 1e-12, concentrationEvery: 1 },
+      2000,
+      3,
+      [3, 2],
+    ],
     // windows of ±300 over thousands of rows: products out of the double range (the log path), t across
     // chunks of 64 columns, tables grown during the run
     ['window 300, large counts', { iterations: 60, window: 300, tying: 'single' }, 20000, 3, [2]],

@@ -66,6 +66,7 @@ interface SweepExports {
     acc: number,
     rng: number,
     maxLogInvQ: number,
+    scratch: number,
   ): void;
   log(x: number): number;
   exp(x: number): number;
@@ -123,6 +124,8 @@ export class SweepKernel {
   private lpAt = 0;
   private membersAt = 0;
   private accAt = 0;
+  /** Three float64 per group member: step 2's gamma variates (or log(1/q)) between its two passes. */
+  private scratchAt = 0;
   private parentAt = 0;
   private concAt = 0;
   private pCurAt = 0;
@@ -182,6 +185,7 @@ export class SweepKernel {
     this.lpAt = take(lpLength * 8);
     this.membersAt = take(members.byteLength);
     this.accAt = take(32);
+    this.scratchAt = take(members.length * 24);
     this.parentAt = take(nodes * 4);
     this.concAt = take(nodes * 4);
     this.pCurAt = take(nk * 8);
@@ -295,7 +299,18 @@ export class SweepKernel {
     const acc = this.views.acc;
     vr.saveSpare(acc, 2);
     vr.rng.saveState(this.i32, RNG >> 2);
-    this.ex.concentrations(this.membersAt, from, to, c, this.nSumAt, this.tSumAt, this.accAt, RNG, maxLogInvQ);
+    this.ex.concentrations(
+      this.membersAt,
+      from,
+      to,
+      c,
+      this.nSumAt,
+      this.tSumAt,
+      this.accAt,
+      RNG,
+      maxLogInvQ,
+      this.scratchAt,
+    );
     vr.rng.loadState(this.i32, RNG >> 2);
     vr.loadSpare(acc, 2);
   }

@@ -23,6 +23,7 @@
 ;;   rng    the xoshiro128** state, 4 int32 (read at entry, written back at exit)
 ;;   members  int32 node ids of the tied concentration groups, one group after another
 ;;   acc    float64 shape and rate of the group being sampled (step 2)
+;;   scratch  3 float64 per member: step 2's variates (or log(1/q)) between its two passes
 ;;   parent, conc  int32 per node: its parent and its concentration group (step 3)
 ;;   pCur, pSum    float64 per (node, value): this iteration's estimates and their running sums (step 3)
 (module
@@ -118,24 +119,6 @@
         (then (return (f64.mul (local.get $d) (local.get $v)))))
       (br $again))
     (unreachable))
-
-  ;; Variates.logGamma(shape): log X, X ~ Gamma(shape, 1); shape < 1 by Gamma(a + 1) · U^(1/a)
-  (func $logGamma (param $shape f64) (result f64)
-    (if (f64.lt (local.get $shape) (f64.const 1))
-      (then
-        (return
-          (f64.add
-            (call $log (call $mtGamma (f64.add (local.get $shape) (f64.const 1))))
-            (f64.div (call $log (call $uniform)) (local.get $shape))))))
-    (call $log (call $mtGamma (local.get $shape))))
-
-  ;; Variates.logInvBeta(a, b) for b > 16: log((X + Y)/X), X ~ Gamma(a), Y ~ Gamma(b), from log X and log Y
-  (func $logInvBetaLarge (param $a f64) (param $b f64) (result f64)
-    (local $z f64)
-    (local.set $z (f64.sub (call $logGamma (local.get $b)) (call $logGamma (local.get $a))))
-    (if (result f64) (f64.gt (local.get $z) (f64.const 35))
-      (then (f64.add (local.get $z) (call $exp (f64.neg (local.get $z)))))
-      (else (call $log1p (call $exp (local.get $z))))))
 
   ;; Math.log for x >= 0 (uniforms, gamma variates), bit for bit: V8 computes Math.log with fdlibm's
   ;; __ieee754_log (FreeBSD msun e_log.c, in V8's src/base/ieee754.cc), and this is that algorithm with
@@ -459,7 +442,8 @@
   (func (export "concentrations")
     (param $members i32) (param $from i32) (param $to i32) (param $c f64)
     (param $nSum i32) (param $tSum i32) (param $acc i32) (param $rng i32) (param $maxLogInvQ f64)
-    (local $idx i32) (local $node i32) (local $N i32) (local $i i32)
+    (param $scratch i32)
+    (local $idx i32) (local $node i32) (local $N i32) (local $i i32) (local $sc i32) (local $z f64)
     (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32) (local $tmp i32) (local $r1 i32) (local $r2 i32)
     (local $shape f64) (local $rate f64) (local $li f64) (local $u f64)
     (global.set $hasSpare (i32.trunc_f64_s (f64.load offset=16 (local.get $acc))))
@@ -482,21 +466,27 @@
             (f64.add (local.get $shape)
               (f64.convert_i32_s
                 (i32.load (i32.add (local.get $tSum) (i32.shl (local.get $node) (i32.const 2)))))))
+          (local.set $sc (i32.add (local.get $scratch) (i32.mul (local.get $idx) (i32.const 24))))
           (if (i32.gt_s (local.get $N) (i32.const 16))
             (then
-              ;; two gamma variates, drawing through the globals
+              ;; Variates.logInvBeta(c, N) for N > 16 is log((X + Y)/X), X ~ Gamma(c), Y ~ Gamma(N), from
+              ;; log Y − log X; its draws, through the globals: Gamma(N), then Gamma(c) (Variates.logGamma:
+              ;; Gamma(c + 1) and a uniform, log X = log Gamma(c + 1) + log(U)/c, when c < 1). The logarithms
+              ;; wait for the second pass.
               (global.set $g0 (local.get $s0))
               (global.set $g1 (local.get $s1))
               (global.set $g2 (local.get $s2))
               (global.set $g3 (local.get $s3))
-              (local.set $li (call $logInvBetaLarge (local.get $c) (f64.convert_i32_s (local.get $N))))
+              (f64.store offset=0 (local.get $sc) (call $mtGamma (f64.convert_i32_s (local.get $N))))
+              (if (f64.lt (local.get $c) (f64.const 1))
+                (then
+                  (f64.store offset=8 (local.get $sc) (call $mtGamma (f64.add (local.get $c) (f64.const 1))))
+                  (f64.store offset=16 (local.get $sc) (call $uniform)))
+                (else (f64.store offset=8 (local.get $sc) (call $mtGamma (local.get $c)))))
               (local.set $s0 (global.get $g0))
               (local.set $s1 (global.get $g1))
               (local.set $s2 (global.get $g2))
               (local.set $s3 (global.get $g3))
-              (local.set $rate
-                (f64.add (local.get $rate)
-                  (select (local.get $li) (local.get $maxLogInvQ) (f64.lt (local.get $li) (local.get $maxLogInvQ)))))
               (br $next)))
           (local.set $li (f64.const 0))
           (local.set $i (i32.const 0))
@@ -539,11 +529,43 @@
                   (f64.add (local.get $c) (f64.convert_i32_s (local.get $i))))))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br_if $draw (i32.lt_s (local.get $i) (local.get $N))))
-          (local.set $rate
-            (f64.add (local.get $rate)
-              (select (local.get $li) (local.get $maxLogInvQ) (f64.lt (local.get $li) (local.get $maxLogInvQ))))))
+          (f64.store (local.get $sc) (local.get $li)))
         (local.set $idx (i32.add (local.get $idx) (i32.const 1)))
         (br $member)))
+    ;; Second pass, no draws: log(1/q) of the large nodes from their variates (log Gamma(N) − log Gamma(c),
+    ;; then log1p(exp(z)), or z + exp(−z) for z > 35, as Variates.logInvBeta), and the rate, in member
+    ;; order.
+    ;; Apart from the draws, the nodes' logarithms do not depend on each other: in one loop without draws
+    ;; (and without the rejection loops' branches) the processor overlaps them instead of running each
+    ;; chain of log, exp and log1p after the previous one.
+    (local.set $idx (local.get $from))
+    (block $done
+      (loop $member2
+        (br_if $done (i32.ge_s (local.get $idx) (local.get $to)))
+        (local.set $node (i32.load (i32.add (local.get $members) (i32.shl (local.get $idx) (i32.const 2)))))
+        (local.set $N (i32.load (i32.add (local.get $nSum) (i32.shl (local.get $node) (i32.const 2)))))
+        (local.set $sc (i32.add (local.get $scratch) (i32.mul (local.get $idx) (i32.const 24))))
+        (if (local.get $N)
+          (then
+            (if (i32.gt_s (local.get $N) (i32.const 16))
+              (then
+                (local.set $z
+                  (f64.sub (call $log (f64.load offset=0 (local.get $sc)))
+                    (if (result f64) (f64.lt (local.get $c) (f64.const 1))
+                      (then
+                        (f64.add (call $log (f64.load offset=8 (local.get $sc)))
+                          (f64.div (call $log (f64.load offset=16 (local.get $sc))) (local.get $c))))
+                      (else (call $log (f64.load offset=8 (local.get $sc)))))))
+                (local.set $li
+                  (if (result f64) (f64.gt (local.get $z) (f64.const 35))
+                    (then (f64.add (local.get $z) (call $exp (f64.neg (local.get $z)))))
+                    (else (call $log1p (call $exp (local.get $z)))))))
+              (else (local.set $li (f64.load (local.get $sc)))))
+            (local.set $rate
+              (f64.add (local.get $rate)
+                (select (local.get $li) (local.get $maxLogInvQ) (f64.lt (local.get $li) (local.get $maxLogInvQ)))))))
+        (local.set $idx (i32.add (local.get $idx) (i32.const 1)))
+        (br $member2)))
     (f64.store offset=0 (local.get $acc) (local.get $shape))
     (f64.store offset=8 (local.get $acc) (local.get $rate))
     (f64.store offset=16 (local.get $acc) (f64.convert_i32_s (global.get $hasSpare)))
