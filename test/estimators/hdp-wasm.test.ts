@@ -73,6 +73,14 @@ describe.skipIf(!kernel)('HDP WebAssembly kernel against the JavaScript loop', (
       4,
       [3, 2],
     ],
+    // a concentration near 0: Gamma(c) drawn as Gamma(c + 1) · U^(1/c), and log(1/q) > 35 (z + exp(−z))
+    [
+      'concentrations near 0',
+      { iterations: 40, tying: 'none', prior: 'paper', initialConcentration: 1e-12, concentrationEvery: 1 },
+      2000,
+      3,
+      [3, 2],
+    ],
     // windows of ±300 over thousands of rows: products out of the double range (the log path), t across
     // chunks of 64 columns, tables grown during the run
     ['window 300, large counts', { iterations: 60, window: 300, tying: 'single' }, 20000, 3, [2]],
@@ -147,5 +155,58 @@ describe.skipIf(!kernel)('HDP WebAssembly kernel against the JavaScript loop', (
       }
     }
     expect(mismatches).toBe(0);
+  });
+
+  it('its exp and log1p are Math.exp and Math.log1p, bit for bit, on any argument and around their thresholds', () => {
+    const same = (a: number, b: number) => Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b));
+    const f = new Float64Array(1);
+    const bits = new BigInt64Array(f.buffer);
+    const words = new Uint32Array(f.buffer);
+    const rng = new Rng('wasm/exp');
+    const bad: string[] = [];
+    const check = (x: number) => {
+      if (!same(kernel!.exp(x), Math.exp(x))) bad.push(`exp(${x})`);
+      if (!same(kernel!.log1p(x), Math.log1p(x))) bad.push(`log1p(${x})`);
+    };
+    // any bit pattern: NaNs, infinities, subnormals, both signs
+    for (let i = 0; i < 300_000; i++) {
+      words[0] = rng.nextUint32();
+      words[1] = rng.nextUint32();
+      check(f[0]!);
+    }
+    // the ranges step 2 uses (exp(±z), log1p(exp(z)) for z <= 35) and the whole finite range of exp
+    for (let i = 0; i < 300_000; i++) {
+      const u = rng.next();
+      check(-750 + 1460 * u);
+      check(-40 + 80 * u);
+      check(Math.exp(35) * u);
+      check(2 ** (-1074 + 2100 * u) * (rng.next() < 0.5 ? -1 : 1));
+    }
+    // the branch points of both algorithms, and their neighbours
+    for (const x0 of [
+      0.5 * Math.LN2,
+      1.5 * Math.LN2,
+      2 ** -28,
+      709.782712893384,
+      -745.1332191019411,
+      1,
+      -1,
+      Math.SQRT2 - 1,
+      Math.SQRT1_2 - 1,
+      2 ** -29,
+      2 ** -54,
+      2 ** 53,
+      35,
+      0,
+    ]) {
+      f[0] = x0;
+      const b0 = bits[0]!;
+      for (let d = -3000n; d <= 3000n; d++) {
+        bits[0] = b0 + d;
+        check(f[0]!);
+        check(-f[0]!);
+      }
+    }
+    expect(bad.slice(0, 10)).toEqual([]);
   });
 });

@@ -212,7 +212,76 @@ function tree1(d: { x: Int32Array; y: Int32Array }): ContextTree {
   return new ContextTree(d.x, 2, [d.y], [2], d.x.length);
 }
 
+/** The context tree by definition: breadth-first, each node's children in value order, for the layout test. */
+function referenceTree(child: Int8Array, K: number, cols: Int8Array[], cards: number[], rows: number) {
+  const kept: number[] = [];
+  for (let r = 0; r < rows; r++) if (child[r]! >= 0 && cols.every((c) => c[r]! >= 0)) kept.push(r);
+  const parent = [-1];
+  const childStart = [-1];
+  const children: number[] = [];
+  const depthStart = [0, 1];
+  let level: { id: number; rows: number[] }[] = [{ id: 0, rows: kept }];
+  for (let d = 0; d < cols.length; d++) {
+    const next: { id: number; rows: number[] }[] = [];
+    if (kept.length > 0) {
+      for (const node of level) {
+        childStart[node.id] = children.length;
+        for (let v = 0; v < cards[d]!; v++) {
+          const rs = node.rows.filter((r) => cols[d]![r] === v);
+          if (rs.length === 0) {
+            children.push(-1);
+            continue;
+          }
+          const id = parent.length;
+          parent.push(node.id);
+          childStart.push(-1);
+          children.push(id);
+          next.push({ id, rows: rs });
+        }
+      }
+    }
+    depthStart.push(parent.length);
+    level = next;
+  }
+  const n = new Array<number>(parent.length * K).fill(0);
+  for (const leaf of level) for (const r of leaf.rows) n[leaf.id * K + child[r]!]!++;
+  return { parent, childStart, children, depthStart, n };
+}
+
 describe('context tree', () => {
+  it('is laid out as the definition says, from dense counts (few configurations) and from rows (many)', () => {
+    const rng = new Rng('hdp/tree-layout');
+    let dense = 0;
+    let sparse = 0;
+    for (let c = 0; c < 400; c++) {
+      const D = Math.floor(rng.next() * 4);
+      const K = 1 + Math.floor(rng.next() * 4);
+      const cards = Array.from({ length: D }, () => 1 + Math.floor(rng.next() * 5));
+      // few rows under many configurations take the general construction, many rows the dense counts
+      const rows = c % 10 === 0 ? 0 : Math.floor(rng.next() * (c % 2 ? 8 : 300));
+      const missing = c % 3 === 0 ? 0.1 : 0;
+      const column = (card: number) =>
+        Int8Array.from({ length: rows }, () =>
+          rng.next() < missing ? -1 : Math.min(card - 1, Math.floor(card * rng.next() ** 2)),
+        );
+      const child = column(K);
+      const cols = cards.map(column);
+      const t = new ContextTree(child, K, cols, cards, rows);
+      const ref = referenceTree(child, K, cols, cards, rows);
+      expect([...t.parent]).toEqual(ref.parent);
+      expect([...t.childStart]).toEqual(ref.childStart);
+      expect([...t.children]).toEqual(ref.children);
+      expect([...t.depthStart]).toEqual(ref.depthStart);
+      expect([...t.n]).toEqual(ref.n);
+      expect(t.size).toBe(ref.parent.length);
+      const configs = cards.reduce((a, b) => a * b, 1);
+      if (D > 0 && configs <= 4 * rows) dense++;
+      else sparse++;
+    }
+    expect(dense).toBeGreaterThan(50);
+    expect(sparse).toBeGreaterThan(50);
+  });
+
   it('initial pseudo-counts of Table 1, Dataset 1 (reference §2: leaves [5,2] and [1,0], root n [6,2], t [1,1])', () => {
     const tr = tree1(D1);
     tr.initialise(2);

@@ -66,8 +66,11 @@ interface SweepExports {
     acc: number,
     rng: number,
     maxLogInvQ: number,
+    scratch: number,
   ): void;
   log(x: number): number;
+  exp(x: number): number;
+  log1p(x: number): number;
   estimates(
     size: number,
     K: number,
@@ -121,6 +124,8 @@ export class SweepKernel {
   private lpAt = 0;
   private membersAt = 0;
   private accAt = 0;
+  /** Three float64 per group member: step 2's gamma variates (or log(1/q)) between its two passes. */
+  private scratchAt = 0;
   private parentAt = 0;
   private concAt = 0;
   private pCurAt = 0;
@@ -135,10 +140,8 @@ export class SweepKernel {
   handedBack = 0;
 
   private constructor(bytes: Uint8Array<ArrayBuffer>) {
-    // Math.exp and Math.log1p are the module's imports: the gamma variates of step 2 call them as JavaScript does.
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
-      Math: { exp: Math.exp, log1p: Math.log1p },
-    });
+    // No imports: the logarithms and exponentials step 2 needs are in the module (ported bit for bit).
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
     this.ex = instance.exports as unknown as SweepExports;
     this.refresh();
   }
@@ -182,6 +185,7 @@ export class SweepKernel {
     this.lpAt = take(lpLength * 8);
     this.membersAt = take(members.byteLength);
     this.accAt = take(32);
+    this.scratchAt = take(members.length * 24);
     this.parentAt = take(nodes * 4);
     this.concAt = take(nodes * 4);
     this.pCurAt = take(nk * 8);
@@ -295,7 +299,18 @@ export class SweepKernel {
     const acc = this.views.acc;
     vr.saveSpare(acc, 2);
     vr.rng.saveState(this.i32, RNG >> 2);
-    this.ex.concentrations(this.membersAt, from, to, c, this.nSumAt, this.tSumAt, this.accAt, RNG, maxLogInvQ);
+    this.ex.concentrations(
+      this.membersAt,
+      from,
+      to,
+      c,
+      this.nSumAt,
+      this.tSumAt,
+      this.accAt,
+      RNG,
+      maxLogInvQ,
+      this.scratchAt,
+    );
     vr.rng.loadState(this.i32, RNG >> 2);
     vr.loadSpare(acc, 2);
   }
@@ -319,6 +334,15 @@ export class SweepKernel {
   /** The kernel's logarithm (Math.log's algorithm; for positive normal x), for tests. */
   log(x: number): number {
     return this.ex.log(x);
+  }
+
+  /** The kernel's Math.exp and Math.log1p (their algorithms, every argument), for tests. */
+  exp(x: number): number {
+    return this.ex.exp(x);
+  }
+
+  log1p(x: number): number {
+    return this.ex.log1p(x);
   }
 
   private f64(): Float64Array {

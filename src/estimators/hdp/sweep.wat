@@ -23,12 +23,10 @@
 ;;   rng    the xoshiro128** state, 4 int32 (read at entry, written back at exit)
 ;;   members  int32 node ids of the tied concentration groups, one group after another
 ;;   acc    float64 shape and rate of the group being sampled (step 2)
+;;   scratch  3 float64 per member: step 2's variates (or log(1/q)) between its two passes
 ;;   parent, conc  int32 per node: its parent and its concentration group (step 3)
 ;;   pCur, pSum    float64 per (node, value): this iteration's estimates and their running sums (step 3)
 (module
-  ;; Math.exp and Math.log1p themselves (V8 calls its C functions for imported Math builtins directly)
-  (import "Math" "exp" (func $exp (param f64) (result f64)))
-  (import "Math" "log1p" (func $log1p (param f64) (result f64)))
   (memory (export "memory") 1)
 
   ;; The xoshiro128** state and Variates' spare normal while step 2 draws gamma variates ($next, $normal).
@@ -121,24 +119,6 @@
         (then (return (f64.mul (local.get $d) (local.get $v)))))
       (br $again))
     (unreachable))
-
-  ;; Variates.logGamma(shape): log X, X ~ Gamma(shape, 1); shape < 1 by Gamma(a + 1) · U^(1/a)
-  (func $logGamma (param $shape f64) (result f64)
-    (if (f64.lt (local.get $shape) (f64.const 1))
-      (then
-        (return
-          (f64.add
-            (call $log (call $mtGamma (f64.add (local.get $shape) (f64.const 1))))
-            (f64.div (call $log (call $uniform)) (local.get $shape))))))
-    (call $log (call $mtGamma (local.get $shape))))
-
-  ;; Variates.logInvBeta(a, b) for b > 16: log((X + Y)/X), X ~ Gamma(a), Y ~ Gamma(b), from log X and log Y
-  (func $logInvBetaLarge (param $a f64) (param $b f64) (result f64)
-    (local $z f64)
-    (local.set $z (f64.sub (call $logGamma (local.get $b)) (call $logGamma (local.get $a))))
-    (if (result f64) (f64.gt (local.get $z) (f64.const 35))
-      (then (f64.add (local.get $z) (call $exp (f64.neg (local.get $z)))))
-      (else (call $log1p (call $exp (local.get $z))))))
 
   ;; Math.log for x >= 0 (uniforms, gamma variates), bit for bit: V8 computes Math.log with fdlibm's
   ;; __ieee754_log (FreeBSD msun e_log.c, in V8's src/base/ieee754.cc), and this is that algorithm with
@@ -244,7 +224,217 @@
           (f64.mul (local.get $dk) (f64.const 1.90821492927058770002e-10)))
         (local.get $f))))
 
-  ;; Step 2 for members[from .. to) of one group with concentration c: for each node with N = nSum > 0,
+;; Math.exp, bit for bit, as $log is Math.log: V8 computes it with fdlibm's __ieee754_exp (FreeBSD msun
+  ;; e_exp.c, in src/base/ieee754.cc), and this is that algorithm with the same IEEE operations in the
+  ;; same order. It used to be Math.exp imported from JavaScript; a call out of the module costs more than
+  ;; the function (a wrapper, and a heap number for the argument and the result each way), and step 2 makes
+  ;; one per large node. test/estimators/hdp-wasm.test.ts compares it with Math.exp.
+  (func $exp (export "exp") (param $x f64) (result f64)
+    (local $bits i64) (local $hx i32) (local $xsb i32) (local $k i32)
+    (local $hi f64) (local $lo f64) (local $t f64) (local $c f64) (local $y f64) (local $twopk f64)
+    (local.set $bits (i64.reinterpret_f64 (local.get $x)))
+    (local.set $hx (i32.wrap_i64 (i64.shr_u (local.get $bits) (i64.const 32))))
+    (local.set $xsb (i32.shr_u (local.get $hx) (i32.const 31)))
+    (local.set $hx (i32.and (local.get $hx) (i32.const 0x7fffffff)))
+    ;; |x| >= 709.78…: NaN, ±∞, overflow, underflow
+    (if (i32.ge_u (local.get $hx) (i32.const 0x40862E42))
+      (then
+        (if (i32.ge_u (local.get $hx) (i32.const 0x7ff00000))
+          (then
+            (if (i32.or (i32.and (local.get $hx) (i32.const 0xfffff)) (i32.wrap_i64 (local.get $bits)))
+              (then (return (f64.add (local.get $x) (local.get $x)))))
+            (if (local.get $xsb) (then (return (f64.const 0))))
+            (return (local.get $x))))
+        (if (f64.gt (local.get $x) (f64.const 7.09782712893383973096e+02)) (then (return (f64.const inf))))
+        (if (f64.lt (local.get $x) (f64.const -7.45133219101941108420e+02)) (then (return (f64.const 0))))))
+    ;; argument reduction: x = hi − lo = x − k ln 2
+    (if (i32.gt_u (local.get $hx) (i32.const 0x3fd62e42))
+      (then
+        (if (i32.lt_u (local.get $hx) (i32.const 0x3FF0A2B2))
+          (then
+            (if (local.get $xsb)
+              (then
+                (local.set $hi (f64.sub (local.get $x) (f64.const -6.93147180369123816490e-01)))
+                (local.set $lo (f64.const -1.90821492927058770002e-10))
+                (local.set $k (i32.const -1)))
+              (else
+                ;; V8 returns Math.E for x = 1 (the reduction below would round its last bit the other way)
+                (if (f64.eq (local.get $x) (f64.const 1)) (then (return (f64.const 2.718281828459045))))
+                (local.set $hi (f64.sub (local.get $x) (f64.const 6.93147180369123816490e-01)))
+                (local.set $lo (f64.const 1.90821492927058770002e-10))
+                (local.set $k (i32.const 1)))))
+          (else
+            (local.set $k
+              (i32.trunc_f64_s
+                (f64.add (f64.mul (f64.const 1.44269504088896338700e+00) (local.get $x))
+                  (select (f64.const -0.5) (f64.const 0.5) (local.get $xsb)))))
+            (local.set $t (f64.convert_i32_s (local.get $k)))
+            (local.set $hi (f64.sub (local.get $x) (f64.mul (local.get $t) (f64.const 6.93147180369123816490e-01))))
+            (local.set $lo (f64.mul (local.get $t) (f64.const 1.90821492927058770002e-10)))))
+        (local.set $x (f64.sub (local.get $hi) (local.get $lo))))
+      (else
+        ;; |x| < 2^−28: 1 + x
+        (if (i32.lt_u (local.get $hx) (i32.const 0x3e300000))
+          (then (return (f64.add (f64.const 1) (local.get $x)))))))
+    (local.set $t (f64.mul (local.get $x) (local.get $x)))
+    (local.set $twopk
+      (f64.reinterpret_i64
+        (i64.shl
+          (i64.extend_i32_u
+            (i32.add (i32.const 0x3ff00000)
+              (i32.shl
+                (select (local.get $k) (i32.add (local.get $k) (i32.const 1000))
+                  (i32.ge_s (local.get $k) (i32.const -1021)))
+                (i32.const 20))))
+          (i64.const 32))))
+    (local.set $c
+      (f64.sub (local.get $x)
+        (f64.mul (local.get $t)
+          (f64.add (f64.const 1.66666666666666019037e-01)
+            (f64.mul (local.get $t)
+              (f64.add (f64.const -2.77777777770155933842e-03)
+                (f64.mul (local.get $t)
+                  (f64.add (f64.const 6.61375632143793436117e-05)
+                    (f64.mul (local.get $t)
+                      (f64.add (f64.const -1.65339022054652515390e-06)
+                        (f64.mul (local.get $t) (f64.const 4.13813679705723846039e-08))))))))))))
+    (if (i32.eqz (local.get $k))
+      (then
+        (return
+          (f64.sub (f64.const 1)
+            (f64.sub
+              (f64.div (f64.mul (local.get $x) (local.get $c)) (f64.sub (local.get $c) (f64.const 2)))
+              (local.get $x))))))
+    (local.set $y
+      (f64.sub (f64.const 1)
+        (f64.sub
+          (f64.sub (local.get $lo)
+            (f64.div (f64.mul (local.get $x) (local.get $c)) (f64.sub (f64.const 2) (local.get $c))))
+          (local.get $hi))))
+    (if (i32.ge_s (local.get $k) (i32.const -1021))
+      (then
+        (if (i32.eq (local.get $k) (i32.const 1024))
+          (then (return (f64.mul (f64.mul (local.get $y) (f64.const 2)) (f64.const 0x1p1023)))))
+        (return (f64.mul (local.get $y) (local.get $twopk)))))
+    (f64.mul (f64.mul (local.get $y) (local.get $twopk)) (f64.const 0x1p-1000)))
+
+  ;; Math.log1p, bit for bit, likewise: fdlibm's log1p (FreeBSD msun s_log1p.c, in V8's ieee754.cc), the
+  ;; same operations in the same order; it was an import for the same reason as $exp.
+  (func $log1p (export "log1p") (param $x f64) (result f64)
+    (local $hx i32) (local $ax i32) (local $k i32) (local $hu i32)
+    (local $f f64) (local $c f64) (local $s f64) (local $z f64) (local $R f64) (local $u f64) (local $hfsq f64)
+    (local $dk f64)
+    (local.set $hx (i32.wrap_i64 (i64.shr_u (i64.reinterpret_f64 (local.get $x)) (i64.const 32))))
+    (local.set $ax (i32.and (local.get $hx) (i32.const 0x7fffffff)))
+    (local.set $k (i32.const 1))
+    ;; 1 + x < √2
+    (if (i32.lt_s (local.get $hx) (i32.const 0x3FDA827A))
+      (then
+        ;; x <= −1: −∞ at −1, else NaN
+        (if (i32.ge_u (local.get $ax) (i32.const 0x3ff00000))
+          (then
+            (if (f64.eq (local.get $x) (f64.const -1)) (then (return (f64.const -inf))))
+            (return
+              (f64.div (f64.sub (local.get $x) (local.get $x)) (f64.sub (local.get $x) (local.get $x))))))
+        ;; |x| < 2^−29: x (|x| < 2^−54), else x − x² / 2
+        (if (i32.lt_u (local.get $ax) (i32.const 0x3e200000))
+          (then
+            (if (i32.lt_u (local.get $ax) (i32.const 0x3c900000)) (then (return (local.get $x))))
+            (return
+              (f64.sub (local.get $x) (f64.mul (f64.mul (local.get $x) (local.get $x)) (f64.const 0.5))))))
+        ;; √2/2 <= 1 + x < √2: f = x, no correction term
+        (if (i32.or (i32.gt_s (local.get $hx) (i32.const 0)) (i32.le_s (local.get $hx) (i32.const 0xbfd2bec4)))
+          (then
+            (local.set $k (i32.const 0))
+            (local.set $f (local.get $x))
+            (local.set $hu (i32.const 1))))))
+    ;; +∞ or NaN
+    (if (i32.ge_s (local.get $hx) (i32.const 0x7ff00000)) (then (return (f64.add (local.get $x) (local.get $x)))))
+    (if (local.get $k)
+      (then
+        (if (i32.lt_s (local.get $hx) (i32.const 0x43400000))
+          (then
+            (local.set $u (f64.add (f64.const 1) (local.get $x)))
+            (local.set $hu (i32.wrap_i64 (i64.shr_u (i64.reinterpret_f64 (local.get $u)) (i64.const 32))))
+            (local.set $k (i32.sub (i32.shr_s (local.get $hu) (i32.const 20)) (i32.const 1023)))
+            ;; the correction term
+            (if (i32.gt_s (local.get $k) (i32.const 0))
+              (then (local.set $c (f64.sub (f64.const 1) (f64.sub (local.get $u) (local.get $x)))))
+              (else (local.set $c (f64.sub (local.get $x) (f64.sub (local.get $u) (f64.const 1))))))
+            (local.set $c (f64.div (local.get $c) (local.get $u))))
+          (else
+            (local.set $u (local.get $x))
+            (local.set $hu (i32.wrap_i64 (i64.shr_u (i64.reinterpret_f64 (local.get $u)) (i64.const 32))))
+            (local.set $k (i32.sub (i32.shr_s (local.get $hu) (i32.const 20)) (i32.const 1023)))
+            (local.set $c (f64.const 0))))
+        (local.set $hu (i32.and (local.get $hu) (i32.const 0x000fffff)))
+        ;; normalize u (u ~< √2), or u/2
+        (if (i32.lt_s (local.get $hu) (i32.const 0x6a09e))
+          (then
+            (local.set $u
+              (f64.reinterpret_i64
+                (i64.or
+                  (i64.shl (i64.extend_i32_u (i32.or (local.get $hu) (i32.const 0x3ff00000))) (i64.const 32))
+                  (i64.and (i64.reinterpret_f64 (local.get $u)) (i64.const 0xffffffff))))))
+          (else
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (local.set $u
+              (f64.reinterpret_i64
+                (i64.or
+                  (i64.shl (i64.extend_i32_u (i32.or (local.get $hu) (i32.const 0x3fe00000))) (i64.const 32))
+                  (i64.and (i64.reinterpret_f64 (local.get $u)) (i64.const 0xffffffff)))))
+            (local.set $hu (i32.shr_s (i32.sub (i32.const 0x00100000) (local.get $hu)) (i32.const 2)))))
+        (local.set $f (f64.sub (local.get $u) (f64.const 1)))))
+    (local.set $hfsq (f64.mul (f64.mul (f64.const 0.5) (local.get $f)) (local.get $f)))
+    (local.set $dk (f64.convert_i32_s (local.get $k)))
+    ;; |f| < 2^−20
+    (if (i32.eqz (local.get $hu))
+      (then
+        (if (f64.eq (local.get $f) (f64.const 0))
+          (then
+            (if (i32.eqz (local.get $k)) (then (return (f64.const 0))))
+            (local.set $c (f64.add (local.get $c) (f64.mul (local.get $dk) (f64.const 1.90821492927058770002e-10))))
+            (return (f64.add (f64.mul (local.get $dk) (f64.const 6.93147180369123816490e-01)) (local.get $c)))))
+        (local.set $R
+          (f64.mul (local.get $hfsq)
+            (f64.sub (f64.const 1) (f64.mul (f64.const 0.66666666666666666) (local.get $f)))))
+        (if (i32.eqz (local.get $k)) (then (return (f64.sub (local.get $f) (local.get $R)))))
+        (return
+          (f64.sub (f64.mul (local.get $dk) (f64.const 6.93147180369123816490e-01))
+            (f64.sub
+              (f64.sub (local.get $R)
+                (f64.add (f64.mul (local.get $dk) (f64.const 1.90821492927058770002e-10)) (local.get $c)))
+              (local.get $f))))))
+    (local.set $s (f64.div (local.get $f) (f64.add (f64.const 2) (local.get $f))))
+    (local.set $z (f64.mul (local.get $s) (local.get $s)))
+    (local.set $R
+      (f64.mul (local.get $z)
+        (f64.add (f64.const 6.666666666666735130e-01)
+          (f64.mul (local.get $z)
+            (f64.add (f64.const 3.999999999940941908e-01)
+              (f64.mul (local.get $z)
+                (f64.add (f64.const 2.857142874366239149e-01)
+                  (f64.mul (local.get $z)
+                    (f64.add (f64.const 2.222219843214978396e-01)
+                      (f64.mul (local.get $z)
+                        (f64.add (f64.const 1.818357216161805012e-01)
+                          (f64.mul (local.get $z)
+                            (f64.add (f64.const 1.531383769920937332e-01)
+                              (f64.mul (local.get $z) (f64.const 1.479819860511658591e-01)))))))))))))))
+    (if (i32.eqz (local.get $k))
+      (then
+        (return
+          (f64.sub (local.get $f)
+            (f64.sub (local.get $hfsq) (f64.mul (local.get $s) (f64.add (local.get $hfsq) (local.get $R))))))))
+    (f64.sub (f64.mul (local.get $dk) (f64.const 6.93147180369123816490e-01))
+      (f64.sub
+        (f64.sub (local.get $hfsq)
+          (f64.add
+            (f64.mul (local.get $s) (f64.add (local.get $hfsq) (local.get $R)))
+            (f64.add (f64.mul (local.get $dk) (f64.const 1.90821492927058770002e-10)) (local.get $c))))
+        (local.get $f))))
+
+    ;; Step 2 for members[from .. to) of one group with concentration c: for each node with N = nSum > 0,
   ;; shape += tSum and rate += min(log(1/q), maxLogInvQ) with q ~ Beta(c, N) drawn as Variates.logInvBeta
   ;; draws it: for N <= 16 Σ_i −log(U_i)/(c + i), each U from Variates.uniform() (Rng.next(), again while
   ;; 0), else from two gamma variates. acc holds shape, rate, and Variates' spare normal (has one: 1 or 0,
@@ -252,7 +442,8 @@
   (func (export "concentrations")
     (param $members i32) (param $from i32) (param $to i32) (param $c f64)
     (param $nSum i32) (param $tSum i32) (param $acc i32) (param $rng i32) (param $maxLogInvQ f64)
-    (local $idx i32) (local $node i32) (local $N i32) (local $i i32)
+    (param $scratch i32)
+    (local $idx i32) (local $node i32) (local $N i32) (local $i i32) (local $sc i32) (local $z f64)
     (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32) (local $tmp i32) (local $r1 i32) (local $r2 i32)
     (local $shape f64) (local $rate f64) (local $li f64) (local $u f64)
     (global.set $hasSpare (i32.trunc_f64_s (f64.load offset=16 (local.get $acc))))
@@ -275,21 +466,27 @@
             (f64.add (local.get $shape)
               (f64.convert_i32_s
                 (i32.load (i32.add (local.get $tSum) (i32.shl (local.get $node) (i32.const 2)))))))
+          (local.set $sc (i32.add (local.get $scratch) (i32.mul (local.get $idx) (i32.const 24))))
           (if (i32.gt_s (local.get $N) (i32.const 16))
             (then
-              ;; two gamma variates, drawing through the globals
+              ;; Variates.logInvBeta(c, N) for N > 16 is log((X + Y)/X), X ~ Gamma(c), Y ~ Gamma(N), from
+              ;; log Y − log X; its draws, through the globals: Gamma(N), then Gamma(c) (Variates.logGamma:
+              ;; Gamma(c + 1) and a uniform, log X = log Gamma(c + 1) + log(U)/c, when c < 1). The logarithms
+              ;; wait for the second pass.
               (global.set $g0 (local.get $s0))
               (global.set $g1 (local.get $s1))
               (global.set $g2 (local.get $s2))
               (global.set $g3 (local.get $s3))
-              (local.set $li (call $logInvBetaLarge (local.get $c) (f64.convert_i32_s (local.get $N))))
+              (f64.store offset=0 (local.get $sc) (call $mtGamma (f64.convert_i32_s (local.get $N))))
+              (if (f64.lt (local.get $c) (f64.const 1))
+                (then
+                  (f64.store offset=8 (local.get $sc) (call $mtGamma (f64.add (local.get $c) (f64.const 1))))
+                  (f64.store offset=16 (local.get $sc) (call $uniform)))
+                (else (f64.store offset=8 (local.get $sc) (call $mtGamma (local.get $c)))))
               (local.set $s0 (global.get $g0))
               (local.set $s1 (global.get $g1))
               (local.set $s2 (global.get $g2))
               (local.set $s3 (global.get $g3))
-              (local.set $rate
-                (f64.add (local.get $rate)
-                  (select (local.get $li) (local.get $maxLogInvQ) (f64.lt (local.get $li) (local.get $maxLogInvQ)))))
               (br $next)))
           (local.set $li (f64.const 0))
           (local.set $i (i32.const 0))
@@ -332,11 +529,43 @@
                   (f64.add (local.get $c) (f64.convert_i32_s (local.get $i))))))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br_if $draw (i32.lt_s (local.get $i) (local.get $N))))
-          (local.set $rate
-            (f64.add (local.get $rate)
-              (select (local.get $li) (local.get $maxLogInvQ) (f64.lt (local.get $li) (local.get $maxLogInvQ))))))
+          (f64.store (local.get $sc) (local.get $li)))
         (local.set $idx (i32.add (local.get $idx) (i32.const 1)))
         (br $member)))
+    ;; Second pass, no draws: log(1/q) of the large nodes from their variates (log Gamma(N) − log Gamma(c),
+    ;; then log1p(exp(z)), or z + exp(−z) for z > 35, as Variates.logInvBeta), and the rate, in member
+    ;; order.
+    ;; Apart from the draws, the nodes' logarithms do not depend on each other: in one loop without draws
+    ;; (and without the rejection loops' branches) the processor overlaps them instead of running each
+    ;; chain of log, exp and log1p after the previous one.
+    (local.set $idx (local.get $from))
+    (block $done
+      (loop $member2
+        (br_if $done (i32.ge_s (local.get $idx) (local.get $to)))
+        (local.set $node (i32.load (i32.add (local.get $members) (i32.shl (local.get $idx) (i32.const 2)))))
+        (local.set $N (i32.load (i32.add (local.get $nSum) (i32.shl (local.get $node) (i32.const 2)))))
+        (local.set $sc (i32.add (local.get $scratch) (i32.mul (local.get $idx) (i32.const 24))))
+        (if (local.get $N)
+          (then
+            (if (i32.gt_s (local.get $N) (i32.const 16))
+              (then
+                (local.set $z
+                  (f64.sub (call $log (f64.load offset=0 (local.get $sc)))
+                    (if (result f64) (f64.lt (local.get $c) (f64.const 1))
+                      (then
+                        (f64.add (call $log (f64.load offset=8 (local.get $sc)))
+                          (f64.div (call $log (f64.load offset=16 (local.get $sc))) (local.get $c))))
+                      (else (call $log (f64.load offset=8 (local.get $sc)))))))
+                (local.set $li
+                  (if (result f64) (f64.gt (local.get $z) (f64.const 35))
+                    (then (f64.add (local.get $z) (call $exp (f64.neg (local.get $z)))))
+                    (else (call $log1p (call $exp (local.get $z)))))))
+              (else (local.set $li (f64.load (local.get $sc)))))
+            (local.set $rate
+              (f64.add (local.get $rate)
+                (select (local.get $li) (local.get $maxLogInvQ) (f64.lt (local.get $li) (local.get $maxLogInvQ)))))))
+        (local.set $idx (i32.add (local.get $idx) (i32.const 1)))
+        (br $member2)))
     (f64.store offset=0 (local.get $acc) (local.get $shape))
     (f64.store offset=8 (local.get $acc) (local.get $rate))
     (f64.store offset=16 (local.get $acc) (f64.convert_i32_s (global.get $hasSpare)))

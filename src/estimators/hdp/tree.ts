@@ -38,6 +38,8 @@ export interface SamplerSettings {
 export { MAX_TK };
 /** Int32 fields per sampled (node, value) pair in the sweep's record array. */
 const REC = 6;
+/** Largest K × (parent configurations) a tree is built from dense counts of (see the constructor). */
+const DENSE_CELLS = 1 << 16;
 /** q ~ Beta(c, N) is floored at 1e-75 in the authors' code, so log(1/q) ≤ 75 ln 10. */
 const MAX_LOG_INV_Q = 75 * Math.LN10;
 
@@ -78,6 +80,99 @@ export class ContextTree {
     const D = branchCols.length;
     this.K = K;
     this.depth = D;
+    let configs = 1;
+    for (let d = 0; d < D; d++) configs *= branchCards[d]!;
+    if (D > 0 && configs * K <= DENSE_CELLS && configs <= 4 * rows) {
+      // Few parent configurations (every median-binarised tree of the authors' setting): count the rows of
+      // each full configuration in one pass over the data, then read the tree off the counts. Breadth-first
+      // order is the configurations' lexicographic order depth by depth (parents in order, each one's
+      // children by value), so the nodes, their numbering and their counts are those of the general
+      // construction below; this one is a few typed-array operations per row, which is most of what tree
+      // building costs in a fresh process (the rows are visited before V8 has optimised anything).
+      const counts = new Int32Array(configs * K);
+      for (let r = 0; r < rows; r++) {
+        const x = child[r]!;
+        if (x < 0) continue;
+        let key = 0;
+        let d = 0;
+        for (; d < D; d++) {
+          const v = branchCols[d]![r]!;
+          if (v < 0) break;
+          key = key * branchCards[d]! + v;
+        }
+        if (d === D) counts[key * K + x]!++;
+      }
+      // ids[d][prefix]: the node of each configuration of the first d branch variables, −1 where no row goes
+      const ids: Int32Array[] = [];
+      let width = configs;
+      let level = new Int32Array(width);
+      for (let c = 0; c < width; c++) {
+        let sum = 0;
+        for (let k = 0; k < K; k++) sum += counts[c * K + k]!;
+        level[c] = sum > 0 ? 1 : 0;
+      }
+      ids[D] = level;
+      for (let d = D - 1; d >= 0; d--) {
+        const card = branchCards[d]!;
+        width /= card;
+        const up = new Int32Array(width);
+        for (let q = 0; q < width; q++) {
+          let any = 0;
+          for (let v = 0; v < card; v++) any |= level[q * card + v]!;
+          up[q] = any;
+        }
+        ids[d] = up;
+        level = up;
+      }
+      // Without a complete row the root is alone and has no child slots, as below.
+      const levels = ids[0]![0] ? D : 0;
+      const depthStart = new Int32Array(D + 2);
+      let size = 1;
+      depthStart[1] = 1;
+      ids[0]![0] = 0;
+      for (let d = 1; d <= D; d++) {
+        const l = ids[d]!;
+        if (d <= levels) for (let q = 0; q < l.length; q++) l[q] = l[q] ? size++ : -1;
+        depthStart[d + 1] = size;
+      }
+      this.size = size;
+      this.depthStart = depthStart;
+      this.parent = new Int32Array(size);
+      this.parent[0] = -1;
+      this.childStart = new Int32Array(size).fill(-1);
+      let slotTotal = 0;
+      for (let d = 0; d < levels; d++) slotTotal += (depthStart[d + 1]! - depthStart[d]!) * branchCards[d]!;
+      this.children = new Int32Array(slotTotal);
+      for (let d = 0, o = 0; d < levels; d++) {
+        const card = branchCards[d]!;
+        const here = ids[d]!;
+        const below = ids[d + 1]!;
+        for (let q = 0; q < here.length; q++) {
+          const i = here[q]!;
+          if (i < 0) continue;
+          this.childStart[i] = o;
+          for (let v = 0; v < card; v++, o++) {
+            const c = below[q * card + v]!;
+            this.children[o] = c;
+            if (c >= 0) this.parent[c] = i;
+          }
+        }
+      }
+      this.n = new Int32Array(size * K);
+      this.t = new Int32Array(size * K);
+      this.nSum = new Int32Array(size);
+      this.tSum = new Int32Array(size);
+      this.pSum = new Float64Array(size * K);
+      this.concentration = new Float64Array(size);
+      if (levels === D) {
+        const leaves = ids[D]!;
+        for (let c = 0; c < leaves.length; c++) {
+          const i = leaves[c]!;
+          if (i >= 0) for (let k = 0; k < K; k++) this.n[i * K + k] = counts[c * K + k]!;
+        }
+      }
+      return;
+    }
     // Build with growable arrays, then renumber breadth-first.
     const par: number[] = [-1];
     const dep: number[] = [0];
@@ -514,15 +609,14 @@ export class ContextTree {
       if ((iter & 63) === 0) signal?.throwIfAborted();
       // 1. pseudo-counts, deepest nodes first (Alg. 3 and 4)
       if (kernel) {
-        for (
-          let q = kernel.run(0, pairsEnd, rng, w, MAX_TK);
-          q >= 0;
-          q = kernel.run(q + REC, pairsEnd, rng, w, MAX_TK)
-        ) {
-          step(q);
+        let q = kernel.run(0, pairsEnd, rng, w, MAX_TK);
+        if (q >= 0) {
+          for (; q >= 0; q = kernel.run(q + REC, pairsEnd, rng, w, MAX_TK)) step(q);
+          // The rows the handed-back pairs added to the tables, for the next iteration. Only they grow the
+          // tables while this tree samples, so an iteration that handed nothing back has nothing to copy
+          // (most of them: with small trees, this call was a good part of an iteration's own cost).
+          if (kernel.sync(stirling)) ({ n, t, nSum, tSum, cVal, pCur, pSum } = kernel.views);
         }
-        // the rows the handed-back pairs added to the tables, for the next iteration
-        if (kernel.sync(stirling)) ({ n, t, nSum, tSum, cVal, pCur, pSum } = kernel.views);
       } else {
         for (let q = 0; q < pairsEnd; q += REC) step(q);
       }
