@@ -43,6 +43,228 @@ const DENSE_CELLS = 1 << 16;
 /** q ~ Beta(c, N) is floored at 1e-75 in the authors' code, so log(1/q) ≤ 75 ln 10. */
 const MAX_LOG_INV_Q = 75 * Math.LN10;
 
+/** A tree's nodes and links, and the data counts of its leaves (leafCount[l·K + k] for node leafNode[l]). */
+interface TreeShape {
+  readonly size: number;
+  readonly depthStart: Int32Array;
+  readonly parent: Int32Array;
+  readonly childStart: Int32Array;
+  readonly children: Int32Array;
+  readonly leafNode: Int32Array;
+  readonly leafCount: Int32Array;
+}
+
+/**
+ * The tree of few parent configurations (`configs` of them; every median-binarised tree of the authors'
+ * setting): the rows of each full configuration counted in one pass over the data, then the tree read off
+ * the counts. Breadth-first order is the configurations' lexicographic order depth by depth (parents in
+ * order, each one's children by value), so the nodes, their numbering and their counts are those of
+ * generalShape; this is a few typed-array operations per row, which is most of what tree building costs in a
+ * fresh process (the rows are visited before V8 has optimised anything).
+ */
+function denseShape(
+  child: CodeColumn,
+  K: number,
+  branchCols: readonly CodeColumn[],
+  branchCards: readonly number[],
+  rows: number,
+  configs: number,
+): TreeShape {
+  const D = branchCols.length;
+  const counts = new Int32Array(configs * K);
+  for (let r = 0; r < rows; r++) {
+    const x = child[r]!;
+    if (x < 0) continue;
+    let key = 0;
+    let d = 0;
+    for (; d < D; d++) {
+      const v = branchCols[d]![r]!;
+      if (v < 0) break;
+      key = key * branchCards[d]! + v;
+    }
+    if (d === D) counts[key * K + x]!++;
+  }
+  // ids[d][prefix]: the node of each configuration of the first d branch variables, −1 where no row goes
+  const ids: Int32Array[] = [];
+  let width = configs;
+  let level = new Int32Array(width);
+  for (let c = 0; c < width; c++) {
+    let sum = 0;
+    for (let k = 0; k < K; k++) sum += counts[c * K + k]!;
+    level[c] = sum > 0 ? 1 : 0;
+  }
+  ids[D] = level;
+  for (let d = D - 1; d >= 0; d--) {
+    const card = branchCards[d]!;
+    width /= card;
+    const up = new Int32Array(width);
+    for (let q = 0; q < width; q++) {
+      let any = 0;
+      for (let v = 0; v < card; v++) any |= level[q * card + v]!;
+      up[q] = any;
+    }
+    ids[d] = up;
+    level = up;
+  }
+  // Without a complete row the root is alone and has no child slots, as in generalShape.
+  const levels = ids[0]![0] ? D : 0;
+  const depthStart = new Int32Array(D + 2);
+  let size = 1;
+  depthStart[1] = 1;
+  ids[0]![0] = 0;
+  for (let d = 1; d <= D; d++) {
+    const l = ids[d]!;
+    if (d <= levels) for (let q = 0; q < l.length; q++) l[q] = l[q] ? size++ : -1;
+    depthStart[d + 1] = size;
+  }
+  const parent = new Int32Array(size);
+  parent[0] = -1;
+  const childStart = new Int32Array(size).fill(-1);
+  let slotTotal = 0;
+  for (let d = 0; d < levels; d++) slotTotal += (depthStart[d + 1]! - depthStart[d]!) * branchCards[d]!;
+  const children = new Int32Array(slotTotal);
+  for (let d = 0, o = 0; d < levels; d++) {
+    const card = branchCards[d]!;
+    const here = ids[d]!;
+    const below = ids[d + 1]!;
+    for (let q = 0; q < here.length; q++) {
+      const i = here[q]!;
+      if (i < 0) continue;
+      childStart[i] = o;
+      for (let v = 0; v < card; v++, o++) {
+        const c = below[q * card + v]!;
+        children[o] = c;
+        if (c >= 0) parent[c] = i;
+      }
+    }
+  }
+  // the leaves, in configuration order, with their counts
+  const leaves = levels === D ? ids[D]! : new Int32Array(0);
+  let nLeaves = 0;
+  for (let c = 0; c < leaves.length; c++) if (leaves[c]! >= 0) nLeaves++;
+  const leafNode = new Int32Array(nLeaves);
+  const leafCount = new Int32Array(nLeaves * K);
+  for (let c = 0, l = 0; c < leaves.length; c++) {
+    if (leaves[c]! < 0) continue;
+    leafNode[l] = leaves[c]!;
+    leafCount.set(counts.subarray(c * K, (c + 1) * K), l * K);
+    l++;
+  }
+  return { size, depthStart, parent, childStart, children, leafNode, leafCount };
+}
+
+/** Any tree: built with growable arrays, then renumbered breadth-first. */
+function generalShape(
+  child: CodeColumn,
+  K: number,
+  branchCols: readonly CodeColumn[],
+  branchCards: readonly number[],
+  rows: number,
+): TreeShape {
+  const D = branchCols.length;
+  const par: number[] = [-1];
+  const dep: number[] = [0];
+  const slotStart: number[] = [];
+  const slots: number[] = [];
+  const cnt: number[] = [];
+  const addNode = (p: number, d: number): number => {
+    const id = par.length;
+    par.push(p);
+    dep.push(d);
+    return id;
+  };
+  // slot arrays are created lazily per internal node
+  const slotOf = (node: number, d: number): number => {
+    let s = slotStart[node];
+    if (s === undefined) {
+      s = slots.length;
+      slotStart[node] = s;
+      for (let v = 0; v < branchCards[d]!; v++) slots.push(-1);
+    }
+    return s;
+  };
+  const leafCounts = new Map<number, number>(); // leaf id → offset in cnt
+  rows: for (let r = 0; r < rows; r++) {
+    const x = child[r]!;
+    if (x < 0) continue;
+    let node = 0;
+    for (let d = 0; d < D; d++) {
+      const v = branchCols[d]![r]!;
+      if (v < 0) continue rows;
+    }
+    for (let d = 0; d < D; d++) {
+      const v = branchCols[d]![r]!;
+      const s = slotOf(node, d) + v;
+      let c = slots[s]!;
+      if (c < 0) {
+        c = addNode(node, d + 1);
+        slots[s] = c;
+      }
+      node = c;
+    }
+    let o = leafCounts.get(node);
+    if (o === undefined) {
+      o = cnt.length;
+      leafCounts.set(node, o);
+      for (let k = 0; k < K; k++) cnt.push(0);
+    }
+    cnt[o + x]!++;
+  }
+  // Breadth-first renumbering.
+  const total = par.length;
+  const order = new Int32Array(total);
+  const newId = new Int32Array(total);
+  order[0] = 0;
+  let head = 0;
+  let tail = 1;
+  while (head < tail) {
+    const u = order[head++]!;
+    const d = dep[u]!;
+    const s = slotStart[u];
+    if (s === undefined) continue;
+    for (let v = 0; v < branchCards[d]!; v++) {
+      const c = slots[s + v]!;
+      if (c >= 0) order[tail++] = c;
+    }
+  }
+  for (let i = 0; i < total; i++) newId[order[i]!] = i;
+  const parent = new Int32Array(total);
+  const childStart = new Int32Array(total).fill(-1);
+  const depthStart = new Int32Array(D + 2);
+  let slotTotal = 0;
+  for (let i = 0; i < total; i++) {
+    const u = order[i]!;
+    parent[i] = u === 0 ? -1 : newId[par[u]!]!;
+    if (slotStart[u] !== undefined) {
+      childStart[i] = slotTotal;
+      slotTotal += branchCards[dep[u]!]!;
+    }
+    depthStart[dep[u]! + 1]!++;
+  }
+  for (let d = 0; d <= D; d++) depthStart[d + 1]! += depthStart[d]!;
+  const children = new Int32Array(slotTotal).fill(-1);
+  for (let i = 0; i < total; i++) {
+    const u = order[i]!;
+    const s = slotStart[u];
+    if (s === undefined) continue;
+    const o = childStart[i]!;
+    const card = branchCards[dep[u]!]!;
+    for (let v = 0; v < card; v++) {
+      const c = slots[s + v]!;
+      if (c >= 0) children[o + v] = newId[c]!;
+    }
+  }
+  const leafNode = new Int32Array(leafCounts.size);
+  const leafCount = new Int32Array(leafCounts.size * K);
+  let l = 0;
+  for (const [leaf, o] of leafCounts) {
+    leafNode[l] = newId[leaf]!;
+    for (let k = 0; k < K; k++) leafCount[l * K + k] = cnt[o + k]!;
+    l++;
+  }
+  return { size: total, depthStart, parent, childStart, children, leafNode, leafCount };
+}
+
 export class ContextTree {
   /** Cardinality of the child variable. */
   readonly K: number;
@@ -82,200 +304,25 @@ export class ContextTree {
     this.depth = D;
     let configs = 1;
     for (let d = 0; d < D; d++) configs *= branchCards[d]!;
-    if (D > 0 && configs * K <= DENSE_CELLS && configs <= 4 * rows) {
-      // Few parent configurations (every median-binarised tree of the authors' setting): count the rows of
-      // each full configuration in one pass over the data, then read the tree off the counts. Breadth-first
-      // order is the configurations' lexicographic order depth by depth (parents in order, each one's
-      // children by value), so the nodes, their numbering and their counts are those of the general
-      // construction below; this one is a few typed-array operations per row, which is most of what tree
-      // building costs in a fresh process (the rows are visited before V8 has optimised anything).
-      const counts = new Int32Array(configs * K);
-      for (let r = 0; r < rows; r++) {
-        const x = child[r]!;
-        if (x < 0) continue;
-        let key = 0;
-        let d = 0;
-        for (; d < D; d++) {
-          const v = branchCols[d]![r]!;
-          if (v < 0) break;
-          key = key * branchCards[d]! + v;
-        }
-        if (d === D) counts[key * K + x]!++;
-      }
-      // ids[d][prefix]: the node of each configuration of the first d branch variables, −1 where no row goes
-      const ids: Int32Array[] = [];
-      let width = configs;
-      let level = new Int32Array(width);
-      for (let c = 0; c < width; c++) {
-        let sum = 0;
-        for (let k = 0; k < K; k++) sum += counts[c * K + k]!;
-        level[c] = sum > 0 ? 1 : 0;
-      }
-      ids[D] = level;
-      for (let d = D - 1; d >= 0; d--) {
-        const card = branchCards[d]!;
-        width /= card;
-        const up = new Int32Array(width);
-        for (let q = 0; q < width; q++) {
-          let any = 0;
-          for (let v = 0; v < card; v++) any |= level[q * card + v]!;
-          up[q] = any;
-        }
-        ids[d] = up;
-        level = up;
-      }
-      // Without a complete row the root is alone and has no child slots, as below.
-      const levels = ids[0]![0] ? D : 0;
-      const depthStart = new Int32Array(D + 2);
-      let size = 1;
-      depthStart[1] = 1;
-      ids[0]![0] = 0;
-      for (let d = 1; d <= D; d++) {
-        const l = ids[d]!;
-        if (d <= levels) for (let q = 0; q < l.length; q++) l[q] = l[q] ? size++ : -1;
-        depthStart[d + 1] = size;
-      }
-      this.size = size;
-      this.depthStart = depthStart;
-      this.parent = new Int32Array(size);
-      this.parent[0] = -1;
-      this.childStart = new Int32Array(size).fill(-1);
-      let slotTotal = 0;
-      for (let d = 0; d < levels; d++) slotTotal += (depthStart[d + 1]! - depthStart[d]!) * branchCards[d]!;
-      this.children = new Int32Array(slotTotal);
-      for (let d = 0, o = 0; d < levels; d++) {
-        const card = branchCards[d]!;
-        const here = ids[d]!;
-        const below = ids[d + 1]!;
-        for (let q = 0; q < here.length; q++) {
-          const i = here[q]!;
-          if (i < 0) continue;
-          this.childStart[i] = o;
-          for (let v = 0; v < card; v++, o++) {
-            const c = below[q * card + v]!;
-            this.children[o] = c;
-            if (c >= 0) this.parent[c] = i;
-          }
-        }
-      }
-      this.n = new Int32Array(size * K);
-      this.t = new Int32Array(size * K);
-      this.nSum = new Int32Array(size);
-      this.tSum = new Int32Array(size);
-      this.pSum = new Float64Array(size * K);
-      this.concentration = new Float64Array(size);
-      if (levels === D) {
-        const leaves = ids[D]!;
-        for (let c = 0; c < leaves.length; c++) {
-          const i = leaves[c]!;
-          if (i >= 0) for (let k = 0; k < K; k++) this.n[i * K + k] = counts[c * K + k]!;
-        }
-      }
-      return;
-    }
-    // Build with growable arrays, then renumber breadth-first.
-    const par: number[] = [-1];
-    const dep: number[] = [0];
-    const slotStart: number[] = [];
-    const slots: number[] = [];
-    const cnt: number[] = [];
-    const addNode = (p: number, d: number): number => {
-      const id = par.length;
-      par.push(p);
-      dep.push(d);
-      return id;
-    };
-    // slot arrays are created lazily per internal node
-    const slotOf = (node: number, d: number): number => {
-      let s = slotStart[node];
-      if (s === undefined) {
-        s = slots.length;
-        slotStart[node] = s;
-        for (let v = 0; v < branchCards[d]!; v++) slots.push(-1);
-      }
-      return s;
-    };
-    const leafCounts = new Map<number, number>(); // leaf id → offset in cnt
-    rows: for (let r = 0; r < rows; r++) {
-      const x = child[r]!;
-      if (x < 0) continue;
-      let node = 0;
-      for (let d = 0; d < D; d++) {
-        const v = branchCols[d]![r]!;
-        if (v < 0) continue rows;
-      }
-      for (let d = 0; d < D; d++) {
-        const v = branchCols[d]![r]!;
-        const s = slotOf(node, d) + v;
-        let c = slots[s]!;
-        if (c < 0) {
-          c = addNode(node, d + 1);
-          slots[s] = c;
-        }
-        node = c;
-      }
-      let o = leafCounts.get(node);
-      if (o === undefined) {
-        o = cnt.length;
-        leafCounts.set(node, o);
-        for (let k = 0; k < K; k++) cnt.push(0);
-      }
-      cnt[o + x]!++;
-    }
-    // Breadth-first renumbering.
-    const total = par.length;
-    const order = new Int32Array(total);
-    const newId = new Int32Array(total);
-    order[0] = 0;
-    let head = 0;
-    let tail = 1;
-    while (head < tail) {
-      const u = order[head++]!;
-      const d = dep[u]!;
-      const s = slotStart[u];
-      if (s === undefined) continue;
-      for (let v = 0; v < branchCards[d]!; v++) {
-        const c = slots[s + v]!;
-        if (c >= 0) order[tail++] = c;
-      }
-    }
-    for (let i = 0; i < total; i++) newId[order[i]!] = i;
-    this.size = total;
-    this.parent = new Int32Array(total);
-    this.childStart = new Int32Array(total).fill(-1);
-    this.depthStart = new Int32Array(D + 2);
-    let slotTotal = 0;
-    for (let i = 0; i < total; i++) {
-      const u = order[i]!;
-      this.parent[i] = u === 0 ? -1 : newId[par[u]!]!;
-      if (slotStart[u] !== undefined) {
-        this.childStart[i] = slotTotal;
-        slotTotal += branchCards[dep[u]!]!;
-      }
-      this.depthStart[dep[u]! + 1]!++;
-    }
-    for (let d = 0; d <= D; d++) this.depthStart[d + 1]! += this.depthStart[d]!;
-    this.children = new Int32Array(slotTotal).fill(-1);
-    for (let i = 0; i < total; i++) {
-      const u = order[i]!;
-      const s = slotStart[u];
-      if (s === undefined) continue;
-      const o = this.childStart[i]!;
-      const card = branchCards[dep[u]!]!;
-      for (let v = 0; v < card; v++) {
-        const c = slots[s + v]!;
-        if (c >= 0) this.children[o + v] = newId[c]!;
-      }
-    }
-    this.n = new Int32Array(total * K);
-    this.t = new Int32Array(total * K);
-    this.nSum = new Int32Array(total);
-    this.tSum = new Int32Array(total);
-    this.pSum = new Float64Array(total * K);
-    this.concentration = new Float64Array(total);
-    for (const [leaf, o] of leafCounts) {
-      const i = newId[leaf]!;
-      for (let k = 0; k < K; k++) this.n[i * K + k] = cnt[o + k]!;
+    const shape =
+      D > 0 && configs * K <= DENSE_CELLS && configs <= 4 * rows
+        ? denseShape(child, K, branchCols, branchCards, rows, configs)
+        : generalShape(child, K, branchCols, branchCards, rows);
+    this.size = shape.size;
+    this.depthStart = shape.depthStart;
+    this.parent = shape.parent;
+    this.childStart = shape.childStart;
+    this.children = shape.children;
+    this.n = new Int32Array(this.size * K);
+    this.t = new Int32Array(this.size * K);
+    this.nSum = new Int32Array(this.size);
+    this.tSum = new Int32Array(this.size);
+    this.pSum = new Float64Array(this.size * K);
+    this.concentration = new Float64Array(this.size);
+    const { leafNode, leafCount } = shape;
+    for (let l = 0; l < leafNode.length; l++) {
+      const i = leafNode[l]!;
+      for (let k = 0; k < K; k++) this.n[i * K + k] = leafCount[l * K + k]!;
     }
   }
 
