@@ -10,7 +10,7 @@ import { foldFilePath, instantiateSplit } from '../folds/resampling.js';
 import { EXCLUDED, narrowAssignment, type SplitInstance } from '../folds/split.js';
 import type { RawTable } from '../datasets/table.js';
 import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
-import { cachedFileHash, contentCacheKey, readContent, readFileHashed, writeContent } from '../util/cache.js';
+import { cachedFileHash, contentCacheKey, readContent, readFileInPieces, writeContent } from '../util/cache.js';
 import { UserError } from '../util/errors.js';
 import { RESULTS_VERSION } from '../version.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
@@ -233,41 +233,55 @@ type DatasetFacts = Pick<
 const FACTS_KIND = 'plan-dataset-1';
 
 /**
- * The cache key of a dataset's facts: everything they are computed from. The file's content (its sha256),
- * the dataset as the spec names and declares it, the options that shape the split (missing values, the
- * resampling, the seed, and a folds file's own content), and the results version; the cache adds bnclab's
- * version. Undefined when a folds file cannot be read: planning it reports the error.
+ * The cache key of a dataset's facts as a function of the file's sha256: the key holds everything the facts
+ * are computed from. The file's content (its sha256), the dataset as the spec names and declares it, the
+ * options that shape the split (missing values, the resampling, the seed, and a folds file's own content,
+ * hashed once per dataset), and the results version; the cache adds bnclab's version. Undefined when a folds
+ * file cannot be read: planning it reports the error.
  */
-function factsKey(spec: ExperimentSpec, handle: DatasetHandle, sha256: string): string | undefined {
-  const foldFile = foldFilePath(spec.resampling, handle.name, spec.dir);
-  let foldFileSha: string | null = null;
-  if (foldFile !== undefined) {
-    try {
-      foldFileSha = readFileHashed(foldFile).sha256;
-    } catch {
-      return undefined;
+function factsKeyOf(spec: ExperimentSpec, handle: DatasetHandle): (sha256: string) => string | undefined {
+  let foldFileSha: string | null | undefined;
+  return (sha256) => {
+    if (foldFileSha === undefined) {
+      const foldFile = foldFilePath(spec.resampling, handle.name, spec.dir);
+      try {
+        // the recorded hash of an unchanged file, else the file hashed (its bytes are not kept)
+        foldFileSha =
+          foldFile === undefined
+            ? null
+            : readFileInPieces(
+                foldFile,
+                () => false,
+                () => true,
+              );
+      } catch {
+        return undefined;
+      }
     }
-  }
-  return contentCacheKey(
-    FACTS_KIND,
-    canonicalJson({
-      v: RESULTS_VERSION,
-      sha256,
-      handle,
-      missing: spec.preprocessing.missing,
-      resampling: spec.resampling,
-      seed: spec.seed,
-      foldFileSha,
-    }),
-  );
+    return contentCacheKey(
+      FACTS_KIND,
+      canonicalJson({
+        v: RESULTS_VERSION,
+        sha256,
+        handle,
+        missing: spec.preprocessing.missing,
+        resampling: spec.resampling,
+        seed: spec.seed,
+        foldFileSha,
+      }),
+    );
+  };
 }
 
 /** Recorded facts of an unchanged file, or undefined (file never planned, changed, or cache off). */
-function cachedFacts(spec: ExperimentSpec, handle: DatasetHandle): { sha256: string; facts: DatasetFacts } | undefined {
+function cachedFacts(
+  handle: DatasetHandle,
+  keyOf: (sha256: string) => string | undefined,
+): { sha256: string; facts: DatasetFacts } | undefined {
   const sha256 = cachedFileHash(handle.file);
   // A registry checksum that the file no longer matches is reported by reading it (loadDataset).
   if (sha256 === undefined || (handle.sha256 !== '' && handle.sha256 !== sha256)) return undefined;
-  const key = factsKey(spec, handle, sha256);
+  const key = keyOf(sha256);
   const text = key === undefined ? undefined : readContent(FACTS_KIND, key);
   if (text === undefined) return undefined;
   try {
@@ -307,7 +321,8 @@ function planDataset(
   declared: boolean,
   withRows: boolean,
 ): PlannedDatasetSummary | undefined {
-  const cached = withRows ? undefined : cachedFacts(spec, handle);
+  const keyOf = factsKeyOf(spec, handle);
+  const cached = withRows ? undefined : cachedFacts(handle, keyOf);
   let loaded: { table: RawTable; sha256: string } | undefined;
   let sha256: string;
   if (cached) sha256 = cached.sha256;
@@ -390,7 +405,7 @@ function planDataset(
     droppedRows: table.droppedRows,
   };
   // Recorded by every plan that read the file, `run`'s included, so the report after a run reads nothing.
-  const key = factsKey(spec, handle, sha256);
+  const key = keyOf(sha256);
   if (key !== undefined) writeContent(FACTS_KIND, key, JSON.stringify(facts));
   if (!withRows) return { ...facts, ...flags };
   // In shared memory, like the table's columns: every job's payload carries them to a worker thread uncopied;
