@@ -358,23 +358,6 @@ export class ResultStore {
     }
   }
 
-  async loadSplit(key: string): Promise<Int32Array[] | undefined> {
-    const meta = await this.conn.runAndReadAll(`SELECT repeats FROM splits WHERE split_key = $1`, [key], [VARCHAR]);
-    if (meta.currentRowCount === 0) return undefined;
-    const reader = await this.conn.runAndReadAll(
-      `SELECT "repeat", "row", fold FROM folds WHERE split_key = $1 ORDER BY "repeat", "row"`,
-      [key],
-      [VARCHAR],
-    );
-    const repeats = Number(meta.getRows()[0]![0]);
-    const rows = reader.getColumns();
-    const n = reader.currentRowCount / repeats;
-    const out = Array.from({ length: repeats }, () => new Int32Array(n));
-    for (let i = 0; i < reader.currentRowCount; i++)
-      out[Number(rows[0]![i])]![Number(rows[1]![i])] = Number(rows[2]![i]);
-    return out;
-  }
-
   /** Register the jobs of an experiment (pending unless already known) in one transaction. */
   async registerJobs(experiment: string, jobs: readonly JobRow[], version: string): Promise<void> {
     await this.conn.run('BEGIN TRANSACTION');
