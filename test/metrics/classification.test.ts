@@ -145,6 +145,14 @@ describe('metrics by hand where sklearn refuses (a class absent from the test ro
     // Brier by hand: row0 0.16+0.09+0.01, row1 0.49+0.04+0.25, row2 0.09+0.25+0.04, row3 0.01+0.64+0.49
     expect(brierScore(P, Y, 3)).toBeCloseTo((0.26 + 0.78 + 0.38 + 1.14) / 4, 14);
   });
+  it('one-vs-rest with a NaN score walks the other classes sorted together, as it always did', () => {
+    // Rows of classes 0, 1, 2. Class 0's scores p0: own [0.5], the others [0.75, NaN] sorted together, so
+    // 0.5 is below both (NaN sorts last and is taken last): U = 0. Summing U over the other classes, as
+    // without NaN, would meet the NaN first in class 2's run and count it below 0.5 (U = 1, A = ½).
+    // Class 1: [0.125] below [0.25, 0.5]: A = 0. Class 2: [0.5] above [0.25, 0.125]: A = 1. Mean: 1/3.
+    const p = Float64Array.from([0.5, 0.25, 0.25, 0.75, 0.125, 0.125, Number.NaN, 0.5, 0.5]);
+    expect(aucOneVsRestWeighted(p, Int32Array.from([0, 1, 2]), 3)).toBe(1 / 3);
+  });
   it('a test fold of one class has no AUC (NaN), but balanced accuracy and F1', () => {
     const y = Int32Array.from([1, 1, 1, 1]);
     expect(aucHandTill(P, y, 3)).toBeNaN();
