@@ -121,7 +121,9 @@ function isObj(v: unknown): v is Obj {
 }
 
 // yaml (CommonJS) is required only where the registry's cached parse misses: loading the parser costs about
-// 0.025 s of CPU, more than reading the cached parse, in every process that looks a data set up.
+// 0.025 s of CPU, more than reading the cached parse. That saves it in a process that looks a data set up
+// without reading a spec (`bnclab datasets`, a benchmark's child); a spec's reader (spec/load.ts) loads it
+// anyway.
 const require = createRequire(import.meta.url);
 
 function readRegistry(root: string): Registry {
