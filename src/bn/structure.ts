@@ -45,10 +45,6 @@ export interface StructureMember {
   readonly vote?: boolean;
 }
 
-export function classNode(s: Structure): number {
-  return s.m;
-}
-
 /** Naive Bayes skeleton: the class is the only parent of every attribute. */
 export function naiveBayesStructure(m: number): Structure {
   const parents: number[][] = [];

@@ -29,7 +29,6 @@
 import { rankSE } from './cd.js';
 import { normalTwoSidedP } from './distributions.js';
 import { pAdjust } from './padjust.js';
-import { averageRanks } from './ranks.js';
 import { ptukey } from './tukey.js';
 import { StatsInputError, assertFiniteVector, assertInteger } from './validate.js';
 
@@ -246,14 +245,4 @@ export function allPairsFromRanks(
     })),
     nemenyiDf: procedures.includes('nemenyi') ? df : null,
   };
-}
-
-/** All-pairs matrices on a datasets × methods score matrix (average ranks per dataset, rank 1 = best). */
-export function allPairsPosthoc(
-  matrix: readonly (readonly number[])[],
-  procedures: readonly AllPairsProcedure[],
-  options: AllPairsOptions & { higherIsBetter?: boolean } = {},
-): AllPairsResult {
-  const ar = averageRanks(matrix, { higherIsBetter: options.higherIsBetter });
-  return allPairsFromRanks(ar.meanRanks, ar.nDatasets, procedures, options);
 }

@@ -268,11 +268,6 @@ export function sortByScore(order: Int32Array, v: Float64Array, scratch: Candida
   return sorted;
 }
 
-/** Bytes the candidate lists of a variable take. */
-export function candidateBytes(c: ParentCandidates): number {
-  return c.masks.byteLength + c.scores.byteLength + c.bestPos.byteLength;
-}
-
 export interface ExactNetwork {
   /** Parent mask (over DP variables) of each DP variable. */
   readonly parents: Int32Array;

@@ -98,16 +98,3 @@ export function cpdagKey(p: Pdag): string {
   return s;
 }
 
-/** Mean SHD over all pairs of the given DAGs' CPDAGs (0 for fewer than two). */
-export function meanPairwiseShd(dags: readonly (readonly (readonly number[])[])[]): number {
-  const cps = dags.map(cpdag);
-  let total = 0;
-  let pairs = 0;
-  for (let i = 0; i < cps.length; i++) {
-    for (let j = i + 1; j < cps.length; j++) {
-      total += shd(cps[i]!, cps[j]!);
-      pairs++;
-    }
-  }
-  return pairs === 0 ? 0 : total / pairs;
-}
