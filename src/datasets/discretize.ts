@@ -241,7 +241,7 @@ export function conditionalEntropyTab(left: Float64Array, right: Float64Array, k
   return total === 0 ? 0 : -ret / (total * LOG2);
 }
 
-/** Fayyad & Irani's MDL acceptance of the best split found (the grouped search here and the row-wise test oracle, test/datasets/discretize-rowwise.ts). */
+/** Fayyad & Irani's MDL acceptance of the best split found. */
 export function mdlVerdict(
   prior: Float64Array,
   bestLeft: Float64Array,
@@ -269,13 +269,12 @@ export function mdlVerdict(
 }
 
 /**
- * The MDL best split on runs of equal values (the row-wise mdlBestSplit of test/datasets/discretize-rowwise.ts
- * grouped): v holds the distinct values [first, end) ascending and
- * counts[g·K + c] the rows of value g and class c. The same arithmetic in the same order as the row-wise
- * version at the rows where it evaluates a candidate (the last row of each run), so the same split; `index`
- * is the last run of the left part.
+ * The MDL best split on runs of equal values: v holds the distinct values [first, end) ascending and
+ * counts[g·K + c] the rows of value g and class c. A candidate is evaluated at the last row of each run only
+ * (Weka never cuts between equal values), where the class counts to its left are those of all runs up to it;
+ * `index` is the last run of the left part.
  */
-function mdlBestSplitGrouped(
+export function mdlBestSplitGrouped(
   v: Float64Array,
   counts: Int32Array,
   K: number,
@@ -336,7 +335,7 @@ export function mdlCutsGrouped(
   const cuts: number[] = [];
   const ln = lnTable(Math.min(m, lnMax));
   const recurse = (first: number, end: number): void => {
-    // One run has no candidate cut (the row-wise version finds none either).
+    // One run has no candidate cut.
     if (end - first < 2) return;
     const s = mdlBestSplitGrouped(v, counts, K, first, end, ln);
     if (!s.accepted) return;

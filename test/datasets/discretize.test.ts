@@ -7,11 +7,14 @@ import {
   cutLabels,
   entropyBits,
   equalFrequencyCuts,
+  type DiscretizeMethod,
   fitDiscretizerCoded,
+  lnTable,
+  mdlBestSplitGrouped,
   mdlCutsGrouped,
   medianCut,
 } from '../../src/datasets/discretize.js';
-import { fitDiscretizer, mdlBestSplit, mdlCuts } from './discretize-rowwise.js';
+import { checkMdlCuts, entropy, equalFrequencyOracle, medianOracle } from './discretize-oracle.js';
 import { MISSING } from '../../src/bn/data.js';
 import { UserError } from '../../src/util/errors.js';
 import { numericColumn, numericValues } from '../../src/datasets/table.js';
@@ -21,6 +24,33 @@ const f64 = (xs: number[]): Float64Array => Float64Array.from(xs);
 const i32 = (xs: number[]): Int32Array => Int32Array.from(xs);
 const all = (n: number): Int32Array => Int32Array.from({ length: n }, (_, i) => i);
 
+/** The pipeline's cuts for raw values (NaN = missing) fitted on the given training rows. */
+function fitDiscretizer(
+  values: Float64Array,
+  classes: Int32Array,
+  K: number,
+  rows: Int32Array,
+  method: DiscretizeMethod,
+  opts: { bins?: number } = {},
+): { cuts: number[] } {
+  const col = numericColumn('x', values);
+  return fitDiscretizerCoded(col.ids, col.distinct, classes, K, rows, method, opts);
+}
+
+/** The pipeline's best MDL split of the sorted rows [first, end) (values v, classes y), by runs of equal values. */
+function mdlBestSplit(v: Float64Array, y: Int32Array, K: number, first: number, end: number) {
+  const values: number[] = [];
+  const counts: number[] = [];
+  for (let i = first; i < end; i++) {
+    if (values.length === 0 || values[values.length - 1] !== v[i]) {
+      values.push(v[i]!);
+      counts.push(...new Array<number>(K).fill(0));
+    }
+    counts[(values.length - 1) * K + y[i]!]!++;
+  }
+  return mdlBestSplitGrouped(f64(values), i32(counts), K, 0, values.length, lnTable(end - first));
+}
+
 describe('entropies (bits, Weka ContingencyTables arithmetic)', () => {
   it('match hand values', () => {
     expect(entropyBits([4, 4])).toBeCloseTo(1, 12);
@@ -29,6 +59,19 @@ describe('entropies (bits, Weka ContingencyTables arithmetic)', () => {
     expect(entropyBits([0, 0])).toBe(0);
     // Left (2,0) entropy 0, right (2,2) entropy 1: weighted 4/6.
     expect(conditionalEntropyBits([2, 0], [2, 2])).toBeCloseTo(4 / 6, 12);
+  });
+
+  it('agree with the −Σ p·log2 p of the test oracle on random counts', () => {
+    const rng = new Rng('entropy');
+    for (let t = 0; t < 500; t++) {
+      const left = Array.from({ length: 2 + rng.int(4) }, () => (rng.next() < 0.2 ? 0 : rng.int(300)));
+      const right = left.map(() => (rng.next() < 0.2 ? 0 : rng.int(300)));
+      expect(entropyBits(left)).toBeCloseTo(entropy(left), 12);
+      const nl = left.reduce((a, b) => a + b, 0);
+      const nr = right.reduce((a, b) => a + b, 0);
+      const weighted = nl + nr === 0 ? 0 : (nl * entropy(left) + nr * entropy(right)) / (nl + nr);
+      expect(conditionalEntropyBits(left, right)).toBeCloseTo(weighted, 12);
+    }
   });
 });
 
@@ -60,11 +103,14 @@ describe('MDL (Fayyad & Irani, Weka rule)', () => {
     expect(top.accepted).toBe(true);
     const right = mdlBestSplit(v, y, 3, 4, 10);
     expect(right.cut).toBe(8.5);
+    expect(right.index).toBe(3); // the fourth run of the right part
     expect(right.gain).toBeCloseTo(0.918296, 6);
     expect(right.threshold).toBeCloseTo(0.548782, 6);
     expect(right.accepted).toBe(true);
-    expect(mdlCuts(v, y, 3)).toEqual([4.5, 8.5]);
-    // Same through the public API, with the rows given in a scrambled order.
+    expect(fitDiscretizer(v, y, 3, all(10), 'mdl').cuts).toEqual([4.5, 8.5]);
+    expect(checkMdlCuts(v, y, 3, [4.5, 8.5]).error).toBeNull();
+    expect(checkMdlCuts(v, y, 3, [4.5]).error).toMatch(/8\.5/);
+    // Same with the rows given in a scrambled order.
     expect(fitDiscretizer(v, y, 3, i32([9, 0, 8, 1, 7, 2, 6, 3, 5, 4]), 'mdl').cuts).toEqual([4.5, 8.5]);
   });
 
@@ -82,7 +128,9 @@ describe('MDL (Fayyad & Irani, Weka rule)', () => {
     expect(s.gain).toBeCloseTo(0.548795, 6);
     expect(s.threshold).toBeCloseTo(0.632321, 6);
     expect(s.accepted).toBe(false);
-    expect(mdlCuts(v, y, 2)).toEqual([]);
+    expect(fitDiscretizer(v, y, 2, all(8), 'mdl').cuts).toEqual([]);
+    expect(checkMdlCuts(v, y, 2, []).error).toBeNull();
+    expect(checkMdlCuts(v, y, 2, [2.5]).error).not.toBeNull();
   });
 
   it('keeps the first of equally good candidates (strictly smaller entropy only)', () => {
@@ -93,6 +141,7 @@ describe('MDL (Fayyad & Irani, Weka rule)', () => {
     // threshold = (log2 5 + 2.970763)/6 = 0.882115: rejected.
     const s = mdlBestSplit(f64([1, 2, 3, 4, 5, 6]), i32([0, 0, 1, 1, 0, 0]), 2, 0, 6);
     expect(s.cut).toBe(2.5);
+    expect(s.index).toBe(1);
     expect(s.gain).toBeCloseTo(0.251629, 6);
     expect(s.threshold).toBeCloseTo(0.882115, 6);
     expect(s.accepted).toBe(false);
@@ -201,11 +250,13 @@ describe('applyCuts and labels', () => {
 });
 
 describe('cuts from counts per distinct value (coded numeric columns)', () => {
-  // fitDiscretizerCoded must give exactly the row-wise fitDiscretizer's cuts: random columns with many ties,
-  // missing values, 2 to 4 classes, training rows that skip rows or list a row twice.
-  it('equal to the row-wise cuts for mdl, median and equal-frequency on random data', () => {
+  // The pipeline's cuts against the independent oracles (test/datasets/discretize-oracle.ts): random columns
+  // with many ties, missing values, 2 to 4 classes, training rows that skip rows or list a row twice.
+  it("are the definitions' cuts for mdl, median and equal-frequency on random data", () => {
     const rng = new Rng('coded-discretizer');
     let mdlCutsSeen = 0;
+    let ambiguous = 0;
+    let segmentsWithCuts = 0;
     for (let trial = 0; trial < 300; trial++) {
       const n = 2 + rng.int(400);
       const K = 2 + rng.int(3);
@@ -219,18 +270,44 @@ describe('cuts from counts per distinct value (coded numeric columns)', () => {
         classes[r] = rng.next() < 0.7 ? Math.min(K - 1, Math.floor((level * K) / levels)) : rng.int(K);
       }
       const rows = Int32Array.from({ length: n + rng.int(n) }, (_, i) => (i < n && rng.next() < 0.8 ? i : rng.int(n)));
-      const col = numericColumn('x', values);
-      for (const method of ['mdl', 'median', 'equal-frequency'] as const) {
-        const expected = fitDiscretizer(values, classes, K, rows, method, { bins: 2 + (trial % 5) }).cuts;
-        const got = fitDiscretizerCoded(col.ids, col.distinct, classes, K, rows, method, {
-          bins: 2 + (trial % 5),
-        }).cuts;
-        expect(got, `trial ${trial} ${method}`).toEqual(expected);
-        if (method === 'mdl') mdlCutsSeen += expected.length;
-      }
+      // The training values with their multiplicity, sorted (ties by row, which the definitions ignore).
+      const training = Array.from(rows).filter((r) => !Number.isNaN(values[r]!));
+      training.sort((a, b) => values[a]! - values[b]! || a - b);
+      const sorted = training.map((r) => values[r]!);
+      const bins = 2 + (trial % 5);
+      const mdl = fitDiscretizer(values, classes, K, rows, 'mdl').cuts;
+      const check = checkMdlCuts(f64(sorted), i32(training.map((r) => classes[r]!)), K, mdl);
+      expect(check.error, `trial ${trial} mdl`).toBeNull();
+      mdlCutsSeen += mdl.length;
+      ambiguous += check.ambiguous;
+      if (mdl.length > 0) segmentsWithCuts++;
+      expect(fitDiscretizer(values, classes, K, rows, 'median').cuts, `trial ${trial} median`).toEqual(
+        medianOracle(sorted),
+      );
+      expect(fitDiscretizer(values, classes, K, rows, 'equal-frequency', { bins }).cuts, `trial ${trial}`).toEqual(
+        equalFrequencyOracle(sorted, bins),
+      );
     }
-    // The comparison is only worth something when MDL accepts cuts.
+    // The comparison is only worth something when MDL accepts cuts, and when the checker rarely has to allow
+    // either answer.
     expect(mdlCutsSeen).toBeGreaterThan(100);
+    expect(ambiguous).toBeLessThan(segmentsWithCuts);
+  });
+
+  it('the MDL checker rejects what the definition does not give', () => {
+    // Worked example above: [4.5, 8.5]; a missing, an extra or a moved cut is an error.
+    const v = f64([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const y = i32([0, 0, 0, 0, 1, 1, 1, 1, 2, 2]);
+    for (const wrong of [[], [8.5], [4.5], [3.5, 8.5], [4.5, 8.5, 9.5], [4.5, 7.5]]) {
+      expect(checkMdlCuts(v, y, 3, wrong).error, `${wrong}`).not.toBeNull();
+    }
+  });
+
+  it('the equal-frequency oracle on the worked examples', () => {
+    expect(equalFrequencyOracle([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 3)).toEqual([3.5, 7.5]);
+    expect(equalFrequencyOracle([1, 2, 2, 2, 2, 3, 4, 5], 2)).toEqual([2.5]);
+    expect(equalFrequencyOracle([1, 2, 3, 4, 4, 4, 4, 5], 2)).toEqual([3.5]);
+    expect(equalFrequencyOracle([3, 3, 3], 4)).toEqual([]);
   });
 
   it('mdlCutsGrouped with a c·ln c table cut short gives the cuts of the full table (entries computed alike)', () => {
@@ -250,11 +327,10 @@ describe('cuts from counts per distinct value (coded numeric columns)', () => {
     expect(cutsSeen).toBeGreaterThan(50);
   });
 
-  it('mdlCutsGrouped on the worked example of the row-wise version', () => {
-    // Values 1,1,2,3,3,3 with classes a,a,a,b,b,b: one run per distinct value.
-    const v = f64([1, 1, 2, 3, 3, 3]);
-    const y = i32([0, 0, 0, 1, 1, 1]);
-    expect(mdlCutsGrouped(f64([1, 2, 3]), i32([2, 0, 1, 0, 0, 3]), 2, 6)).toEqual(mdlCuts(v, y, 2));
+  it('mdlCutsGrouped on runs: values 1,1,2,3,3,3 with classes a,a,a,b,b,b', () => {
+    // The cut 2.5 separates the classes: gain 1 > (log2 5 + log2(3^2 − 2) − 2)/6 = 0.521617.
+    expect(mdlCutsGrouped(f64([1, 2, 3]), i32([2, 0, 1, 0, 0, 3]), 2, 6)).toEqual([2.5]);
+    expect(checkMdlCuts(f64([1, 1, 2, 3, 3, 3]), i32([0, 0, 0, 1, 1, 1]), 2, [2.5]).error).toBeNull();
   });
 
   it('numericColumn codes values as ranks of the ascending distinct values; 0 and -0 are one value', () => {
