@@ -15,7 +15,7 @@ import {
   medianCut,
 } from '../../src/datasets/discretize.js';
 import { checkMdlCuts, entropy, equalFrequencyOracle, medianOracle } from './discretize-oracle.js';
-import { MISSING } from '../../src/bn/data.js';
+import { type CodeColumn, MISSING } from '../../src/bn/data.js';
 import { UserError } from '../../src/util/errors.js';
 import { numericColumn, numericValues } from '../../src/datasets/table.js';
 import { Rng } from '../../src/util/rng.js';
@@ -27,7 +27,7 @@ const all = (n: number): Int32Array => Int32Array.from({ length: n }, (_, i) => 
 /** The pipeline's cuts for raw values (NaN = missing) fitted on the given training rows. */
 function fitDiscretizer(
   values: Float64Array,
-  classes: Int32Array,
+  classes: CodeColumn,
   K: number,
   rows: Int32Array,
   method: DiscretizeMethod,
