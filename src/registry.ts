@@ -56,6 +56,13 @@ export interface MethodInfo {
   readonly fileParams?: (params: Params) => readonly string[];
   /** Conventions a user should know (differences from bnclassify or Weka, tie rules), shown in docs/methods.md. */
   readonly notes?: string;
+  /**
+   * Why the posteriors can change when the attribute columns are reordered (`columns`) or the class labels
+   * renamed (`classes`): a convention tied to position (a root index, a tie rule, folds drawn by class code).
+   * Shown in docs/methods.md; the contract suite's invariance checks hold every method that declares nothing
+   * here to identical posteriors.
+   */
+  readonly orderDependence?: { readonly columns?: string; readonly classes?: string };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -46,6 +46,9 @@ export function methodsMarkdown(): string {
     for (const m of methods) {
       out.push(`### \`${m.id}\`: ${m.title}`, '', m.citation, '');
       if (m.notes) out.push(m.notes, '');
+      const order = m.orderDependence;
+      if (order?.columns) out.push(`Depends on the column order: ${order.columns}.`, '');
+      if (order?.classes) out.push(`Depends on the class codes: ${order.classes}.`, '');
       for (const line of extra?.(m) ?? []) out.push(line);
       const params = parameterRows(m);
       if (params.length === 0) out.push('No parameters.', '');

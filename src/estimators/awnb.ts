@@ -70,6 +70,9 @@ export const awnb = registerEstimator({
   citation:
     'Hall (2007), A decision tree-based attribute weighting filter for naive Bayes, Knowledge-Based Systems ' +
     '20(2):120–126; bnclassify awnb (Mihaljević, Bielza & Larrañaga 2018) with the differences noted',
+  orderDependence: {
+    columns: 'the weights come from decision trees, which give a tie between equally good splits to the earlier column',
+  },
   requires: ['naive-bayes'],
   notes:
     "Defaults follow Hall (2007); `{tree: rpart, tables: renormalized}` is bnclassify's AWNB. (1) Trees: by " +

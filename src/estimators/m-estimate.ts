@@ -399,6 +399,10 @@ export const mEstimate = registerEstimator({
     'Petitjean, Buntine, Webb & Zaidi (2018), Accurate parameter estimation for Bayesian network classifiers ' +
     'using hierarchical Dirichlet processes, Machine Learning 107:1303–1331 (m-estimate baseline); ' +
     'Cestnik (1990), Estimating probabilities: a crucial task in machine learning, ECAI',
+  orderDependence: {
+    columns:
+      'a family backs off by dropping parents in the order the structure lists them; learners that list parents by column index (B-RAI) make that order follow the columns',
+  },
   params: defineParams({
     m: {
       type: 'number',

@@ -79,6 +79,10 @@ export const clOde = registerStructure({
     'kept and join the forest into one tree through that column; `drop: nonPositive` keeps only strictly ' +
     "positive edges (an arc only when it raises the score, the FAN papers' greedy rule). Ties as `tan` " +
     '(`tie: first | bnclassify`)',
+  orderDependence: {
+    columns:
+      'the tree is rooted at the attribute with index `root` (default 0, the first column); estimators that are not score-equivalent (dirichlet, m-estimate, hdp) give other posteriors for the same tree rooted elsewhere',
+  },
   params: defineParams({
     score: {
       enum: SCORES,

@@ -584,6 +584,10 @@ export const hillClimbLearner = registerStructure({
     'Heckerman, Geiger & Chickering (1995), Learning Bayesian networks: the combination of knowledge and statistical ' +
     'data, Machine Learning 20:197–243; Scutari (2010), Learning Bayesian networks with the bnlearn R package, ' +
     'Journal of Statistical Software 35(3) (hc, tabu)',
+  orderDependence: {
+    classes:
+      'equal-score moves (reversals within a Markov equivalence class) are told apart by floating-point sums whose order follows the class codes; estimators that are not score-equivalent then see another orientation',
+  },
   params: defineParams({
     ...HILL_CLIMB_SEARCH_PARAMS,
     start: { enum: ['empty', 'nb'], default: 'empty', description: 'Initial graph: empty, or naive Bayes' },

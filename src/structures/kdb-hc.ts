@@ -11,7 +11,7 @@
 import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS } from './search/common.js';
+import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_ORDER_DEPENDENCE, WRAPPER_PARAMS } from './search/common.js';
 import { kdbStep, semiNaiveStructure, SEMI_NAIVE_NOTES } from './search/semi-naive.js';
 
 export const kdbHc = registerStructure({
@@ -21,6 +21,7 @@ export const kdbHc = registerStructure({
     'Sahami (1996), Learning limited dependence Bayesian classifiers, KDD; the greedy wrapper of bnclassify kdb ' +
     '(Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2)), after Keogh & Pazzani (2002)',
   notes: SEMI_NAIVE_NOTES,
+  orderDependence: WRAPPER_ORDER_DEPENDENCE,
   params: defineParams({
     ...WRAPPER_PARAMS,
     kdbk: { type: 'integer', minimum: 1, default: 2, description: 'Most attribute parents per attribute' },

@@ -275,6 +275,10 @@ export const sparseCandidate = registerStructure({
   citation:
     'Friedman, Nachman & Pe\'er (1999), Learning Bayesian network structure from massive datasets: the "Sparse ' +
     'Candidate" algorithm, UAI 1999, 206–215',
+  orderDependence: {
+    classes:
+      'equal-score moves (reversals within a Markov equivalence class) are told apart by floating-point sums whose order follows the class codes; estimators that are not score-equivalent then see another orientation',
+  },
   params: defineParams({
     ...HILL_CLIMB_SEARCH_PARAMS,
     k: { type: 'integer', minimum: 1, default: 5, description: 'Candidate parents per node' },

@@ -27,7 +27,7 @@
  * rows there is nothing to cross-validate and naive Bayes is returned.
  */
 import { defineParams, registerStructure } from '../registry.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS } from './search/common.js';
+import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_ORDER_DEPENDENCE, WRAPPER_PARAMS } from './search/common.js';
 import { wrapperStructure } from './search/ode-search.js';
 
 export const tanHc = registerStructure({
@@ -36,6 +36,7 @@ export const tanHc = registerStructure({
   citation:
     'Keogh & Pazzani (2002), Learning the structure of augmented Bayesian classifiers, International Journal on ' +
     'Artificial Intelligence Tools 11(4):587–601; as bnclassify tan_hc (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))',
+  orderDependence: WRAPPER_ORDER_DEPENDENCE,
   params: defineParams(WRAPPER_PARAMS),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {

@@ -11,7 +11,7 @@
  * (src/structures/tan-hc.ts).
  */
 import { defineParams, registerStructure } from '../registry.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_PARAMS } from './search/common.js';
+import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_ORDER_DEPENDENCE, WRAPPER_PARAMS } from './search/common.js';
 import { wrapperStructure } from './search/ode-search.js';
 
 export const tanHcsp = registerStructure({
@@ -20,6 +20,7 @@ export const tanHcsp = registerStructure({
   citation:
     'Keogh & Pazzani (2002), Learning the structure of augmented Bayesian classifiers, International Journal on ' +
     'Artificial Intelligence Tools 11(4):587–601; as bnclassify tan_hcsp (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))',
+  orderDependence: WRAPPER_ORDER_DEPENDENCE,
   params: defineParams(WRAPPER_PARAMS),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {

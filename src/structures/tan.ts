@@ -35,6 +35,10 @@ export const tan = registerStructure({
   title: 'Tree-augmented naive Bayes (Chow–Liu tree on I(Xi;Xj|C))',
   citation: 'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163',
   notes: TIE_NOTES + ' Every edge is a candidate, zero-weight ones included, so the result is always a spanning tree',
+  orderDependence: {
+    columns:
+      'the tree is rooted at the attribute with index `root` (default 0, the first column); estimators that are not score-equivalent (dirichlet, m-estimate, hdp) give other posteriors for the same tree rooted elsewhere',
+  },
   params: defineParams({
     root: {
       type: 'integer',

@@ -97,4 +97,3 @@ export function cpdagKey(p: Pdag): string {
   for (let i = 0; i < p.e.length; i++) s += p.e[i] ? '1' : '0';
   return s;
 }
-

@@ -151,6 +151,10 @@ export const hdp = registerEstimator({
     'Petitjean, Buntine, Webb & Zaidi (2018), Accurate parameter estimation for Bayesian network classifiers ' +
     "using hierarchical Dirichlet processes, Machine Learning 107:1303–1331; defaults of the authors' code " +
     '(github.com/fpetitjean/HDP)',
+  orderDependence: {
+    columns: 'a Gibbs sampler: its Monte Carlo noise depends on the order nodes are visited',
+    classes: 'a Gibbs sampler: its Monte Carlo noise depends on the order the class values are visited',
+  },
   params: HDP_PARAMS,
   // Row-weighted members (bAN_mix boosts by reweighting rows) give fractional counts HDP cannot sample.
   rejects: ['weighted-rows'],

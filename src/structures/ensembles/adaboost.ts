@@ -14,7 +14,7 @@ import { defineParams, registerStructure } from '../../registry.js';
 import { selectRows, type DiscreteData } from '../../bn/data.js';
 import type { Structure, StructureMember } from '../../bn/structure.js';
 import { fitCptModel, smoothedLogProbs } from '../../bn/cpt.js';
-import { ensembleDiagnostics, SCORE_PARAMS, weightedBootstrap } from '../exact/common.js';
+import { EXACT_ORDER_DEPENDENCE, ensembleDiagnostics, SCORE_PARAMS, weightedBootstrap } from '../exact/common.js';
 import { exactStructure } from '../exact/ebn.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
 
@@ -67,6 +67,11 @@ export const adaboost = registerStructure({
   citation:
     'Freund & Schapire (1997), A decision-theoretic generalization of on-line learning and an application to boosting, ' +
     'J. Comput. Syst. Sci. 55:119–139; as a baseline in Sugahara, Aomi & Ueno (2022), Entropy 24(5):743',
+  orderDependence: {
+    columns: EXACT_ORDER_DEPENDENCE.columns,
+    classes:
+      "a member's training prediction goes to the lowest class code on a tie, which changes the boosting weights",
+  },
   params: defineParams({
     base: { enum: ['ebn', 'eanb'], default: 'ebn', description: 'Exact learner boosted' },
     rounds: {

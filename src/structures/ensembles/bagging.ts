@@ -7,7 +7,7 @@
 import { defineParams, registerStructure } from '../../registry.js';
 import { selectRows } from '../../bn/data.js';
 import type { StructureMember } from '../../bn/structure.js';
-import { bootstrap, ensembleDiagnostics, SCORE_PARAMS, subsample } from '../exact/common.js';
+import { bootstrap, EXACT_ORDER_DEPENDENCE, ensembleDiagnostics, SCORE_PARAMS, subsample } from '../exact/common.js';
 import { exactStructure } from '../exact/ebn.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
 
@@ -16,6 +16,7 @@ export const bagging = registerStructure({
   title: 'Bagging of exact BN or ANB structures',
   citation:
     'Breiman (1996), Bagging predictors, Machine Learning 24:123–140; as a baseline in Sugahara, Aomi & Ueno (2022), Entropy 24(5):743',
+  orderDependence: EXACT_ORDER_DEPENDENCE,
   params: defineParams({
     base: { enum: ['ebn', 'eanb'], default: 'ebn', description: 'Exact learner applied to each sample' },
     members: {

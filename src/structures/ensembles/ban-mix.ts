@@ -23,6 +23,9 @@ export const banMix = registerStructure({
   id: 'ban-mix',
   title: 'Boosted augmented naive Bayes (bAN_mix): AdaBoost adding one CMI-ranked edge per round',
   citation: 'Jing, Pavlović & Rehg (2008), Boosted Bayesian network classifiers, Machine Learning 73:155–184',
+  orderDependence: {
+    columns: 'the tree edges are oriented away from attribute 0 (the first column)',
+  },
   params: defineParams({
     iterations: {
       type: 'integer',

@@ -760,6 +760,11 @@ export const brai = registerStructure({
   citation:
     'Rohekar, Nisimov, Gurwicz, Koren & Novik (2018), Bayesian structure learning by recursive bootstrap, NeurIPS 31; ' +
     'Yehezkel & Lerner (2009), Bayesian network structure learning by recursive autonomy identification, JMLR 10:1527–1570',
+  orderDependence: {
+    columns:
+      'constraint-based: which edges the conditional-independence tests remove first depends on the order the ' +
+      'variables are visited (the order dependence of the PC family; Colombo & Maathuis 2014, JMLR 15:3741–3782)',
+  },
   params: BRAI_PARAMS,
   notes: BRAI_NOTES,
   // The GGT starts from the complete graph over every variable: O(k²) CI tests per bootstrap at order 0 and

@@ -13,7 +13,14 @@ import { defineParams, registerStructure } from '../../registry.js';
 import { selectRows } from '../../bn/data.js';
 import type { StructureMember } from '../../bn/structure.js';
 import { UserError } from '../../util/errors.js';
-import { apses, ensembleDiagnostics, SCORE_PARAMS, scoreOptions, subsample } from '../exact/common.js';
+import {
+  apses,
+  EXACT_ORDER_DEPENDENCE,
+  ensembleDiagnostics,
+  SCORE_PARAMS,
+  scoreOptions,
+  subsample,
+} from '../exact/common.js';
 import { KB_PARAMS, kBestMembers } from '../kbest/kb.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
 
@@ -23,6 +30,7 @@ export const subbkb = registerStructure({
   citation:
     'Sugahara, Aomi & Ueno (2022), Bayesian network model averaging classifiers by subbagging, Entropy 24(5):743; ' +
     'Chen & Tian (2014), AAAI',
+  orderDependence: EXACT_ORDER_DEPENDENCE,
   params: defineParams({
     t: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'Number of subsamples T' },
     delta: {

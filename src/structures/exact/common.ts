@@ -184,3 +184,13 @@ export function meanStandardError(post: Float64Array, boots: number, M: number):
   }
   return total / M;
 }
+
+/**
+ * Why the ensembles of exact learners (and K-best averaging) depend on column order: every member is one
+ * DAG of its Markov equivalence class, and which one follows the attribute order.
+ */
+export const EXACT_ORDER_DEPENDENCE = {
+  columns:
+    'each learned structure is one DAG of its Markov equivalence class (of equal score), chosen by attribute ' +
+    'order; estimators that are not score-equivalent (dirichlet, m-estimate, hdp) then give other posteriors',
+} as const;

@@ -18,7 +18,14 @@ import { learnKBest } from '../../bn/exact/search.js';
 import type { KBestMode } from '../../bn/exact/kbest.js';
 import { MAX_K } from '../../bn/exact/kbest.js';
 import type { Rng } from '../../util/rng.js';
-import { apses, ensembleDiagnostics, posteriorWeights, SCORE_PARAMS, scoreOptions } from '../exact/common.js';
+import {
+  apses,
+  EXACT_ORDER_DEPENDENCE,
+  ensembleDiagnostics,
+  posteriorWeights,
+  SCORE_PARAMS,
+  scoreOptions,
+} from '../exact/common.js';
 
 /** KB's own parameters, shared with SubbKB (which runs KB on each subsample). */
 export const KB_PARAMS = paramDecls({
@@ -96,6 +103,7 @@ export const kb = registerStructure({
     'Chen & Tian (2014), Finding the k-best equivalence classes of Bayesian network structures for model averaging, AAAI; ' +
     'Tian, He & Ram (2010), Bayesian model averaging using the k-best Bayesian network structures, UAI; ' +
     'weights as in Sugahara, Aomi & Ueno (2022), Entropy 24(5):743, eq. 1',
+  orderDependence: EXACT_ORDER_DEPENDENCE,
   params: KB,
   maxAttributes: 21,
   learn(train, params, ctx) {

@@ -141,3 +141,11 @@ export abstract class FoldEvaluatorBase {
     ({ foldRows: this.foldRows, classLog: this.classLog } = foldLayout(data, foldOf, k, alpha));
   }
 }
+
+/** What makes every greedy cross-validated-accuracy search depend on column order and class codes. */
+export const WRAPPER_ORDER_DEPENDENCE = {
+  columns:
+    'ties between equally accurate moves are broken at random among candidates listed in attribute order, and ' +
+    "arcs between two parentless attributes are oriented by attribute order (bnclassify's conventions)",
+  classes: 'the internal cross-validation folds are stratified by class code, so renamed classes draw other folds',
+} as const;

@@ -31,6 +31,7 @@ import {
   maxRandom,
   SCORE_TOL,
   WRAPPER_MAX_ATTRIBUTES,
+  WRAPPER_ORDER_DEPENDENCE,
   WRAPPER_PARAMS,
   type OdeWrapperParams,
 } from './common.js';
@@ -245,6 +246,7 @@ export function semiNaiveLearner(o: {
     title: o.title,
     citation: o.citation,
     notes: SEMI_NAIVE_NOTES,
+    orderDependence: WRAPPER_ORDER_DEPENDENCE,
     params: defineParams(WRAPPER_PARAMS),
     maxAttributes: WRAPPER_MAX_ATTRIBUTES,
     learn(train, params, ctx) {
