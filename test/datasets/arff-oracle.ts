@@ -33,7 +33,7 @@ const QUOTED = {
   '"': /^"((?:\\[\s\S]|[^"\\])*)"/,
 } as const;
 
-function unescape(body: string): string {
+function decodeEscapes(body: string): string {
   return body.replace(/\\([\s\S])/g, (_, c: string) => ({ n: '\n', t: '\t', r: '\r' })[c] ?? c);
 }
 
@@ -42,7 +42,7 @@ function quotedAtStart(s: string, where: string): { value: string; rest: string 
   if (q !== "'" && q !== '"') return null;
   const m = QUOTED[q].exec(s);
   if (!m) throw new UserError(`${where}: unterminated quoted value`);
-  return { value: unescape(m[1]!), rest: s.slice(m[0].length) };
+  return { value: decodeEscapes(m[1]!), rest: s.slice(m[0].length) };
 }
 
 /** Comma-separated cells; an unquoted '%' ends the list; blanks and tabs around a quoted cell are ignored. */
