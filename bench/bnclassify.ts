@@ -135,7 +135,10 @@ function argmax(p: ArrayLike<number>, o: number, C: number): number {
 function doCompare(name: string, methods: string[], totals: Map<string, number[]>): void {
   const d = discretized(name);
   const C = d.classCard;
-  const folds = readFileSync(join(out!, `${name}.folds`), 'utf8').trim().split('\n').map(Number);
+  const folds = readFileSync(join(out!, `${name}.folds`), 'utf8')
+    .trim()
+    .split('\n')
+    .map(Number);
   const k = Math.max(...folds);
   for (const method of methods) {
     const file = join(out!, `${name}.${method}.r.csv`);
@@ -181,7 +184,9 @@ function doCompare(name: string, methods: string[], totals: Map<string, number[]
       ourArcs += arcs.size;
       theirArcs += rf.arcs.size;
       if (values.verbose && (!same || ca !== cb || Math.abs(la - lb) > 1e-6))
-        console.log(`  ${name} ${method} fold ${f}: acc ${ca} vs ${cb}, logloss ${la} vs ${lb}, arcs ${[...arcs].sort().join(' ')} | ${[...rf.arcs].sort().join(' ')}`);
+        console.log(
+          `  ${name} ${method} fold ${f}: acc ${ca} vs ${cb}, logloss ${la} vs ${lb}, arcs ${[...arcs].sort().join(' ')} | ${[...rf.arcs].sort().join(' ')}`,
+        );
     }
     const t = totals.get(method) ?? [0, 0, 0, 0];
     totals.set(method, [t[0]! + n, t[1]! + accEq, t[2]! + llEq, t[3]! + arcsEq]);
@@ -196,7 +201,9 @@ const names = values.datasets!.split(',');
 if (mode === 'export') for (const name of names) doExport(name);
 else {
   const methods = values.methods!.split(',');
-  console.log('| dataset | method | folds | accuracy equal | log loss within 1e-6 | same arcs | arcs (bnclab) | arcs (bnclassify) | largest log-loss gap |');
+  console.log(
+    '| dataset | method | folds | accuracy equal | log loss within 1e-6 | same arcs | arcs (bnclab) | arcs (bnclassify) | largest log-loss gap |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   const totals = new Map<string, number[]>();
   for (const name of names) doCompare(name, methods, totals);

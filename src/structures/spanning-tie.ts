@@ -12,7 +12,7 @@ export const TIE_NOTES =
   'Ties: Kruskal takes edges by weight, largest first; weights equal within 1e-12 (relative) are tied. ' +
   '`tie: first` (default) takes tied edges in increasing (i, j) column order. `tie: bnclassify` reproduces ' +
   "bnclassify 0.4.8's tree: the weights are computed as bnclassify computes them, I = H(X,C) + H(Y,C) − " +
-  'H(X,Y,C) − H(C) with the entropy package\'s ML entropies, R\'s long-double sum() and glibc\'s log, to the ' +
+  "H(X,Y,C) − H(C) with the entropy package's ML entropies, R's long-double sum() and glibc's log, to the " +
   'last bit (bn/bnclassify-cmi.ts), so that weights equal or 0 in exact arithmetic (a column constant in a ' +
   'training fold) carry the same ±1e-16 noise; the negative ones are dropped (the result may then be a forest), ' +
   'ties are exact, and the edges (i < j, in (i, j) order) are pushed one by one into a libstdc++ binary heap on ' +

@@ -110,7 +110,7 @@ describe("bnclassify's Chow–Liu weights", () => {
     }
   });
 
-  it('tan {tie: bnclassify} keeps or drops a constant column\'s edge by the sign of that noise, as bnclassify', () => {
+  it("tan {tie: bnclassify} keeps or drops a constant column's edge by the sign of that noise, as bnclassify", () => {
     // Three attributes, X0 constant: bnclassify's weights of (0,1) and (0,2) are rounding noise; a negative one
     // is dropped before Kruskal, leaving X0 without a tree parent, while tie: first keeps every edge.
     const d = constantColumn();

@@ -123,7 +123,6 @@ describe('the greedy search', () => {
     expect(tails.map((t, i) => `${t}->${heads[i]}`).sort()).toEqual(['1->0', '2->0', '2->1']);
   });
 
-
   it('tan-hcsp finds the same arc through the super-parent step', () => {
     const s = tanHcsp.learn(xorData(), {}, ctx());
     expect(s.parents[0]!.length + s.parents[1]!.length).toBe(3); // one arc between a and b
