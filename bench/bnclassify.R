@@ -15,7 +15,8 @@ fit <- function(method, train) {
     "tan-tie" = lp(tan_cl("class", train, score = "loglik"), train, smooth = 1),
     "tan-hc" = lp(tan_hc("class", train, k = 5, epsilon = 0, smooth = 1), train, smooth = 1),
     "kdb-hc" = lp(kdb("class", train, k = 5, kdbk = 2, epsilon = 0, smooth = 1), train, smooth = 1),
-    "wanbia" = lp(nb("class", train), train, smooth = 1, wanbia = TRUE))
+    "wanbia" = lp(nb("class", train), train, smooth = 1, wanbia = TRUE),
+    "awnb" = lp(nb("class", train), train, smooth = 1, awnb_trees = 10, awnb_bootstrap = 0.5))
 }
 for (name in datasets) {
   raw <- read.csv(file.path(dir, paste0(name, ".csv")), colClasses = "character")
@@ -27,11 +28,15 @@ for (name in datasets) {
   for (method in methods) {
     out <- character()
     started <- proc.time()[["elapsed"]]
+    cpu <- 0
     for (f in sort(unique(folds))) {
       set.seed(f)
       train <- raw[folds != f, , drop = FALSE]
       test <- raw[folds == f, , drop = FALSE]
+      t0 <- proc.time()
       x <- suppressWarnings(fit(method, train))
+      t1 <- proc.time() - t0
+      cpu <- cpu + t1[["user.self"]] + t1[["sys.self"]]
       p <- predict(x, test, prob = TRUE)
       rows <- which(folds == f)
       out <- c(out, paste0("f,", f))
@@ -43,6 +48,6 @@ for (name in datasets) {
       }
     }
     writeLines(out, file.path(dir, paste0(name, ".", method, ".r.csv")))
-    cat(sprintf("%s %s %.1f s\n", name, method, proc.time()[["elapsed"]] - started))
+    cat(sprintf("%s %s %.1f s (fitting: %.2f s CPU)\n", name, method, proc.time()[["elapsed"]] - started, cpu))
   }
 }
