@@ -157,6 +157,8 @@ function doCompare(name: string, methods: string[], totals: Map<string, number[]
     let theirArcs = 0;
     let worst = 0;
     let cpu = 0;
+    let sameDir = 0;
+    let reversed = 0;
     for (let f = 1; f <= k; f++) {
       const rf = r.get(f);
       if (!rf) continue;
@@ -190,6 +192,11 @@ function doCompare(name: string, methods: string[], totals: Map<string, number[]
       worst = Math.max(worst, Math.abs(la - lb));
       const same = arcs.size === rf.arcs.size && [...arcs].every((a) => rf.arcs.has(a));
       if (same) arcsEq++;
+      for (const a of arcs) {
+        const [p, c] = a.split('>');
+        if (rf.arcs.has(a)) sameDir++;
+        else if (rf.arcs.has(`${c}>${p}`)) reversed++;
+      }
       ourArcs += arcs.size;
       theirArcs += rf.arcs.size;
       if (values.verbose && (!same || ca !== cb || Math.abs(la - lb) > 1e-6))
@@ -200,7 +207,7 @@ function doCompare(name: string, methods: string[], totals: Map<string, number[]
     const t = totals.get(method) ?? [0, 0, 0, 0];
     totals.set(method, [t[0]! + n, t[1]! + accEq, t[2]! + llEq, t[3]! + arcsEq]);
     console.log(
-      `| ${name} | ${method} | ${n} | ${accEq} | ${llEq} | ${arcsEq} | ${(ourArcs / n).toFixed(1)} | ${(theirArcs / n).toFixed(1)} | ${worst.toExponential(1)} | ${cpu.toFixed(2)} |`,
+      `| ${name} | ${method} | ${n} | ${accEq} | ${llEq} | ${arcsEq} | ${(ourArcs / n).toFixed(1)} | ${(theirArcs / n).toFixed(1)} | ${worst.toExponential(1)} | ${sameDir} / ${reversed} | ${cpu.toFixed(2)} |`,
     );
   }
 }
@@ -211,9 +218,9 @@ if (mode === 'export') for (const name of names) doExport(name);
 else {
   const methods = values.methods!.split(',');
   console.log(
-    '| dataset | method | folds | accuracy equal | log loss within 1e-6 | same arcs | arcs (bnclab) | arcs (bnclassify) | largest log-loss gap | bnclab fit CPU s |',
+    '| dataset | method | folds | accuracy equal | log loss within 1e-6 | same arcs | arcs (bnclab) | arcs (bnclassify) | largest log-loss gap | shared arcs same / reversed | bnclab fit CPU s |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const totals = new Map<string, number[]>();
   for (const name of names) doCompare(name, methods, totals);
   for (const [method, [n, a, l, s]] of totals) console.log(`| all | ${method} | ${n} | ${a} | ${l} | ${s} | | | |`);
