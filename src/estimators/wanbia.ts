@@ -11,7 +11,9 @@
  *   ∂CLL/∂w_i = Σ_j ( log P(x_ji | y_j) − Σ_c P(c | x_j; w) log P(x_ji | c) ),
  *
  * where a missing x_ji contributes 0. The optimiser is bn/lbfgs.ts (L-BFGS with the box [0, 1] and a
- * strong-Wolfe line search; R optim's L-BFGS-B defaults, which bnclassify calls).
+ * strong-Wolfe line search, with the stopping defaults of R's optim L-BFGS-B) for `zaidi`, and for
+ * `bnclassify` bn/lbfgsb.ts, L-BFGS-B 2.3 as R's optim(method = "L-BFGS-B") runs it (m = 5, factr = 1e7,
+ * pgtol = 0, maxit = maxIterations = 100), so that it stops where bnclassify's optimiser stops.
  * The class prior carries no weight.
  *
  * `variant` (default `zaidi`, the paper's model and its exact gradient above):
@@ -24,6 +26,7 @@
 import { defineParams, registerEstimator, type Model } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import { lbfgs, type LbfgsResult } from '../bn/lbfgs.js';
+import { lbfgsb } from '../bn/lbfgsb.js';
 import { UserError } from '../util/errors.js';
 import {
   assertNaiveBayes,
@@ -96,6 +99,25 @@ export function wanbiaWeights(
   const m = train.columns.length;
   const tables = naiveBayesTables(train, alpha);
   const scratch = new Float64Array(train.n * train.classCard);
+  if (variant === 'bnclassify') {
+    // R's optim(method = 'L-BFGS-B', lower = 0, upper = 1) with its defaults, as bnclassify calls it.
+    const r = lbfgsb((w, g) => wanbiaObjective(tables, train, w, g, scratch, variant), new Float64Array(m).fill(1), {
+      lower: new Float64Array(m),
+      upper: new Float64Array(m).fill(1),
+      maxit: maxIterations,
+      ...(signal ? { signal } : {}),
+    });
+    const optimizer: LbfgsResult = {
+      x: r.x,
+      f: r.f,
+      grad: r.grad,
+      iterations: r.iterations,
+      evaluations: r.evaluations,
+      converged: r.convergence === 0,
+      message: r.message,
+    };
+    return { tables, weights: r.x, optimizer };
+  }
   const optimizer = lbfgs(
     (w, g) => wanbiaObjective(tables, train, w, g, scratch, variant),
     new Float64Array(m).fill(1),
@@ -119,7 +141,10 @@ export const wanbia = registerEstimator({
   notes:
     "Two variants. `zaidi` (default): the paper's model P(c)·Π P(x|c)^w with the exact CLL gradient. " +
     '`bnclassify`: as bnclassify 0.4.x, each table raised to its weight and renormalised per class, ' +
-    'θ^w / Σθ^w, in the objective and in prediction, with the gradient of the unnormalised model. The default ' +
+    'θ^w / Σθ^w, in the objective and in prediction, with the gradient of the unnormalised model, optimised by ' +
+    "L-BFGS-B 2.3 as R's optim(method = 'L-BFGS-B') runs it (bn/lbfgsb.ts; m = 5, factr = 1e7, pgtol = 0), so it " +
+    'stops where bnclassify does (same accuracy on 320/320 folds of 32 UCI datasets, log loss within 1e-6 on 300; ' +
+    'the rest differ where a line search works at the rounding level of the objective). The default ' +
     'is the published method (and its gradient is exact); choose `bnclassify` to reproduce bnclassify',
   params: defineParams({
     alpha: {

@@ -16,7 +16,8 @@
  * edges: an arc is added only when it raises the score, as the FAN papers' greedy rule reads; the
  * default is kept so that existing results do not change.
  * Ties between equal weights: the rules of bn/mst.ts, `tie: first` ((i, j) order within a tie, default)
- * or `tie: bnclassify` (the pop order of bnclassify's Boost Kruskal heap over its combn edge order).
+ * or `tie: bnclassify` (the pop order of bnclassify's Boost Kruskal heap over its combn edge order, on
+ * weights computed in bnclassify's own floating-point steps, compared exactly: bnclassifyOdeWeights).
  * Orientation: the tree holding `root` is rooted there, every other tree at its lowest-index attribute
  * (bnclassify ignores its `root` argument and roots each tree at its first node, i.e. root 0).
  * Parent order: the class first, then the tree parent.
@@ -25,7 +26,10 @@ import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { pairwiseCmi } from '../bn/information.js';
-import { forestWeight, maximumSpanningForest, orientForest } from '../bn/mst.js';
+import { bnclassifyCmi } from '../bn/bnclassify-cmi.js';
+import { pairClassCounts } from '../bn/counts.js';
+import { lnRounded } from '../util/exact-float.js';
+import { forestWeight, maximumSpanningForest, orientForest, type TieRule } from '../bn/mst.js';
 import { UserError } from '../util/errors.js';
 import { checkTie, TIE_PARAM } from './spanning-tie.js';
 
@@ -34,8 +38,9 @@ export type OdeScore = 'loglik' | 'aic' | 'bic';
 const SCORES: readonly OdeScore[] = ['loglik', 'aic', 'bic'];
 
 /** Pairwise CL-ODE weights (m × m, symmetric, zero diagonal) for a score, as bnclassify computes them. */
-export function odeWeights(data: DiscreteData, score: OdeScore, signal?: AbortSignal): Float64Array {
+export function odeWeights(data: DiscreteData, score: OdeScore, signal?: AbortSignal, tie?: TieRule): Float64Array {
   const m = attributeCount(data);
+  if (tie === 'bnclassify') return bnclassifyOdeWeights(data, score, signal);
   const { cmi, n } = pairwiseCmi(data, signal);
   if (score === 'loglik') return cmi;
   const w = new Float64Array(m * m);
@@ -47,6 +52,31 @@ export function odeWeights(data: DiscreteData, score: OdeScore, signal?: AbortSi
       // With no jointly observed row the pair carries no evidence; log(0) would make the BIC penalty NaN.
       const penalty = score === 'aic' ? d : N > 0 ? (Math.log(N) / 2) * d : 0;
       w[i * m + j] = w[j * m + i] = N * cmi[i * m + j]! - penalty;
+    }
+  }
+  return w;
+}
+
+/**
+ * The weights in bnclassify's own floating-point steps (local_ode_score_contrib): its cmi_table
+ * (bn/bnclassify-cmi.ts), N the table's total, df = (r_i − 1)(r_j − 1)·r_C, bic = N·cmi − (log(N)/2)·df,
+ * aic = N·cmi − df, with R's (glibc's) log.
+ */
+function bnclassifyOdeWeights(data: DiscreteData, score: OdeScore, signal?: AbortSignal): Float64Array {
+  const m = attributeCount(data);
+  const w = new Float64Array(m * m);
+  for (let i = 0; i < m; i++) {
+    signal?.throwIfAborted();
+    for (let j = i + 1; j < m; j++) {
+      const cmi = bnclassifyCmi(data, i, j);
+      let v = cmi;
+      if (score !== 'loglik') {
+        let N = 0;
+        for (const x of pairClassCounts(data, i, j)) N += x;
+        const df = (data.cards[i]! - 1) * (data.cards[j]! - 1) * data.classCard;
+        v = score === 'aic' ? N * cmi - df : N * cmi - (lnRounded(N) / 2) * df;
+      }
+      w[i * m + j] = w[j * m + i] = v;
     }
   }
   return w;
@@ -107,12 +137,13 @@ export const clOde = registerStructure({
       throw new UserError(`cl-ode: unknown score '${String(score)}' (known: ${SCORES.join(', ')})`);
     odeCheckRoot('cl-ode', root, m);
     if (m === 0) return { m, parents: [[]], info: { score, root, arcs: 0, weight: 0 } };
-    const w = odeWeights(train, score, ctx.signal);
     const drop = params.drop;
     if (drop !== 'negative' && drop !== 'nonPositive')
       throw new UserError(`cl-ode: drop must be negative or nonPositive, got '${String(drop)}'`);
     const tie = checkTie('cl-ode', params.tie);
-    const edges = maximumSpanningForest(m, w, { drop, tie });
+    const w = odeWeights(train, score, ctx.signal, tie);
+    // bnclassify compares its weights exactly.
+    const edges = maximumSpanningForest(m, w, tie === 'bnclassify' ? { drop, tie, tieTolerance: 0 } : { drop, tie });
     const s = odeForestStructure(m, edges, root);
     return { ...s, info: { score, root, arcs: edges.length, weight: forestWeight(m, w, edges) } };
   },

@@ -5,9 +5,12 @@
  *    for the whole search; a structure's score is its mean per-fold accuracy;
  *  - the search starts from naive Bayes; each step scores every one-dependence-preserving arc
  *    Xi → Xj with Xj an orphan (no attribute parent) and Xi not in Xj's tree. Adding Xi → Xj or Xj → Xi
- *    between two orphans gives Markov-equivalent structures, so only the one whose tail's column name sorts
- *    first is scored (bnclassify methods vignette: "Xi alphabetically before Xj"; names are compared by
- *    code unit, equal names by column index);
+ *    between two orphans gives Markov-equivalent structures, so only one is scored: with `orient: column`
+ *    (default) the one whose tail is the later column, as bnclassify 0.4.8's code keeps it (augment_ode_arcs
+ *    → discard_cycles → discard_reversed, which keeps the later of two reversed rows); with `orient: name`
+ *    the one whose tail's column name sorts first (the methods vignette's "Xi alphabetically before Xj";
+ *    code units, equal names by column index). With smooth > 0 the orientation changes the posteriors;
+ *    `column` does not depend on how the columns are named;
  *  - stop rule (is_improvement): the best candidate is taken while max − epsilon ≥ current score, so with
  *    epsilon 0 an arc that keeps the accuracy equal is still added; the search also stops at accuracy 1 or
  *    when no arc can be added. Ties between the best candidates are broken at random (ctx.rng), as
@@ -27,7 +30,14 @@
  * rows there is nothing to cross-validate and naive Bayes is returned.
  */
 import { defineParams, registerStructure } from '../registry.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_ORDER_DEPENDENCE, WRAPPER_PARAMS } from './search/common.js';
+import { UserError } from '../util/errors.js';
+import {
+  ORPHAN_ORIENTS,
+  type OrphanOrient,
+  WRAPPER_MAX_ATTRIBUTES,
+  WRAPPER_ORDER_DEPENDENCE,
+  WRAPPER_PARAMS,
+} from './search/common.js';
 import { wrapperStructure } from './search/ode-search.js';
 
 export const tanHc = registerStructure({
@@ -37,9 +47,20 @@ export const tanHc = registerStructure({
     'Keogh & Pazzani (2002), Learning the structure of augmented Bayesian classifiers, International Journal on ' +
     'Artificial Intelligence Tools 11(4):587–601; as bnclassify tan_hc (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))',
   orderDependence: WRAPPER_ORDER_DEPENDENCE,
-  params: defineParams(WRAPPER_PARAMS),
+  params: defineParams({
+    ...WRAPPER_PARAMS,
+    orient: {
+      enum: ORPHAN_ORIENTS,
+      default: 'column',
+      description:
+        "Arc kept between two orphans: column (default; tail = the later column, as bnclassify's code) or name (tail = the name that sorts first)",
+    },
+  }),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {
-    return wrapperStructure(train, params, ctx, 'tan-hc', false);
+    const { orient, ...wrapper } = params;
+    if (!ORPHAN_ORIENTS.includes(orient))
+      throw new UserError(`tan-hc: orient must be ${ORPHAN_ORIENTS.join(' or ')}, got '${String(orient)}'`);
+    return wrapperStructure(train, wrapper, ctx, 'tan-hc', false, orient as OrphanOrient);
   },
 });

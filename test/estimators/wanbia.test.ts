@@ -185,3 +185,28 @@ describe("variant: bnclassify (tables θ^w renormalised per class; bnclassify's 
     expect([...def.weights]).toEqual([...wanbiaWeights(dd, 1, 100, undefined, 'zaidi').weights]);
   });
 });
+
+describe("variant bnclassify against bnclassify 0.4.8's own optimisation (R 4.2)", () => {
+  it("stops where R's optim(method = 'L-BFGS-B') stops", () => {
+    // The data: 200 rows drawn from Rng('r-pinned') as below, written as CSV (values v0.., classes c0..) and fitted in R:
+    //   d <- read.csv('wdata.csv', stringsAsFactors = TRUE); d$x3 <- factor(d$x3, levels = paste0('v', 0:3))
+    //   o <- bnclassify:::compute_wanbia_weights('class', d, return_optim_object = TRUE)
+    //   o$value 125.35905704653548; o$par 1 0.086176993198195315 1 1; "CONVERGENCE: REL_REDUCTION_OF_F <= FACTR*EPSMCH"
+    const rng = new Rng('r-pinned');
+    const rows: number[][] = [];
+    const classes: number[] = [];
+    for (let r = 0; r < 200; r++) {
+      const c = rng.int(3);
+      const x0 = rng.next() < 0.6 ? c : rng.int(3);
+      const x1 = rng.next() < 0.9 ? x0 : rng.int(3);
+      const x2 = rng.next() < 0.2 ? c % 2 : rng.int(2);
+      rows.push([x0, x1, x2, rng.int(4)]);
+      classes.push(c);
+    }
+    const d = discreteFromArrays({ cards: [3, 3, 2, 4], rows, classes, classCard: 3 });
+    const { weights, optimizer } = wanbiaWeights(d, 1, 100, undefined, 'bnclassify');
+    expect(optimizer.message).toBe('CONVERGENCE: REL_REDUCTION_OF_F <= FACTR*EPSMCH');
+    expect(Math.abs(optimizer.f - 125.35905704653548)).toBeLessThan(1e-10);
+    [1, 0.086176993198195315, 1, 1].forEach((w, a) => expect(Math.abs(weights[a]! - w)).toBeLessThan(1e-10));
+  });
+});

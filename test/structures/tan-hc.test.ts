@@ -95,11 +95,32 @@ describe('candidate moves (bnclassify augment_ode and superparent_children)', ()
 });
 
 describe('the greedy search', () => {
-  it('tan-hc adds a -> b on XOR data (a sorts before b), reaches accuracy 1 and stops there', () => {
+  // bnclassify 0.4.8 does the same on XOR data: with columns (a, b, noise, class) it learns b -> a, and with the
+  // columns reordered to (b, a, noise, class) it learns a -> b, whatever the names (R 4.2):
+  //   r <- 0:119; d <- data.frame(a = factor(r %% 2), b = factor((r %/% 2) %% 2), noise = factor(sample(0:2, 120, TRUE)))
+  //   d$class <- factor(xor(r %% 2 == 1, (r %/% 2) %% 2 == 1))
+  //   families(tan_hc('class', d, k = 5, epsilon = 0, smooth = 1))$a                      # "a" "b" "class"
+  //   families(tan_hc('class', d[, c('b', 'a', 'noise', 'class')], k = 5, epsilon = 0, smooth = 1))$b  # "b" "a" "class"
+  it('tan-hc adds b -> a on XOR data (b is the later column), reaches accuracy 1 and stops there', () => {
     const s = tanHc.learn(xorData(), {}, ctx());
     assertDag(s);
-    expect(s.parents).toEqual([[3], [3, 0], [3], []]);
+    expect(s.parents).toEqual([[3, 1], [3], [3], []]);
     expect(s.info).toMatchObject({ cvAccuracy: 1, arcs: 1, steps: 1, folds: 5 });
+    // orient: name keeps the arc whose tail's name sorts first: a -> b.
+    expect(tanHc.learn(xorData(), { orient: 'name' }, ctx()).parents).toEqual([[3], [3, 0], [3], []]);
+  });
+
+  it('orient: column does not depend on the column names; name does', () => {
+    const d = randomData('orient', 200, [3, 3, 2, 3, 2], 2, 0);
+    const renamed: DiscreteData = { ...d, names: d.names.map((x, a) => (a < 5 ? `z${9 - a}` : x)) };
+    const a = tanHc.learn(d, {}, { rng: new Rng('o') });
+    expect(tanHc.learn(renamed, {}, { rng: new Rng('o') }).parents).toEqual(a.parents);
+    // Between two orphans the kept arc's tail is the later column (orientRank gives it the lower rank).
+    const { tails, heads } = hcCandidates(
+      Int32Array.from([-1, -1, -1]),
+      Int32Array.from([2, 1, 0]), // orientRank for column: the later column ranks first
+    );
+    expect(tails.map((t, i) => `${t}->${heads[i]}`).sort()).toEqual(['1->0', '2->0', '2->1']);
   });
 
   it('tan-hcsp finds the same arc through the super-parent step', () => {
@@ -145,7 +166,7 @@ describe('the greedy search', () => {
 
 describe('tan-hc parameters', () => {
   it('defaults k = 5, epsilon = 0, smooth = 1 and declares an attribute limit', () => {
-    expect(tanHc.defaults).toEqual({ k: 5, epsilon: 0, smooth: 1 });
+    expect(tanHc.defaults).toEqual({ k: 5, epsilon: 0, smooth: 1, orient: 'column' });
     expect(tanHcsp.defaults).toEqual({ k: 5, epsilon: 0, smooth: 1 });
     expect(tanHc.maxAttributes).toBe(WRAPPER_MAX_ATTRIBUTES);
   });

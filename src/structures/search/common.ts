@@ -29,6 +29,23 @@ export function rootOf(par: Int32Array, v: number): number {
   return v;
 }
 
+/**
+ * How tan-hc orients an arc between two orphans (the two directions are Markov equivalent, only one is
+ * scored): `column` (default), as bnclassify 0.4.8's code does — augment_ode_arcs lists both directions,
+ * groups them by tail in first-appearance order (discard_cycles) and discard_reversed keeps the later row of
+ * each reversed pair, which is the arc whose tail is the later column; `name`, the tail is the attribute
+ * whose column name sorts first (the methods vignette's wording, "Xi alphabetically before Xj").
+ */
+export type OrphanOrient = 'column' | 'name';
+export const ORPHAN_ORIENTS: readonly OrphanOrient[] = ['column', 'name'];
+
+/** The rank order of tails between orphans for `orient` (a lower rank is the tail): see OrphanOrient. */
+export function orientRank(data: DiscreteData, orient: OrphanOrient): Int32Array {
+  if (orient === 'name') return nameRank(data);
+  const m = attributeCount(data);
+  return Int32Array.from({ length: m }, (_, a) => m - 1 - a);
+}
+
 /** Attribute order by column name (code units), ties by index: the tail of an orphan–orphan arc sorts first. */
 export function nameRank(data: DiscreteData): Int32Array {
   const m = attributeCount(data);

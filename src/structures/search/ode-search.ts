@@ -5,7 +5,14 @@ import type { Structure } from '../../bn/structure.js';
 import { stratifiedKFold } from '../../folds/split.js';
 import type { Rng } from '../../util/rng.js';
 import { OdeFoldEvaluator } from './ode-evaluator.js';
-import { checkWrapperParams, maxRandom, nameRank, SCORE_TOL, type OdeWrapperParams } from './common.js';
+import {
+  checkWrapperParams,
+  maxRandom,
+  orientRank,
+  SCORE_TOL,
+  type OdeWrapperParams,
+  type OrphanOrient,
+} from './common.js';
 
 export interface OdeWrapperResult {
   /** Attribute parent of each attribute, -1 for none. */
@@ -33,7 +40,7 @@ export function hcCandidates(par: Int32Array, rank: Int32Array): { tails: number
     if (par[to]! >= 0) continue;
     for (let from = 0; from < m; from++) {
       if (from === to || root[from] === to) continue;
-      // Between two orphans keep only the arc whose tail sorts first.
+      // Between two orphans keep only the arc whose tail ranks first (orientRank).
       if (par[from]! < 0 && rank[from]! > rank[to]!) continue;
       tails.push(from);
       heads.push(to);
@@ -61,7 +68,7 @@ export function superParentChildren(par: Int32Array): { sp: number; children: nu
 /** The greedy CV-accuracy search of bnclassify's greedy_search with the augment_ode or augment_ode_sp step. */
 export function odeWrapperSearch(
   data: DiscreteData,
-  opts: { k: number; epsilon: number; alpha: number; superParent: boolean },
+  opts: { k: number; epsilon: number; alpha: number; superParent: boolean; orient?: OrphanOrient },
   rng: Rng,
   signal?: AbortSignal,
 ): OdeWrapperResult {
@@ -72,7 +79,7 @@ export function odeWrapperSearch(
   const foldOf = stratifiedKFold(data.classColumn, data.classCard, k, rng.derive('folds'));
   const ties = rng.derive('ties');
   const ev = new OdeFoldEvaluator(data, foldOf, k, opts.alpha);
-  const rank = nameRank(data);
+  const rank = orientRank(data, opts.orient ?? 'column');
   let current = ev.setCurrent(parent);
   const scores = [current];
   for (;;) {
@@ -120,10 +127,11 @@ export function wrapperStructure(
   ctx: LearnContext,
   id: string,
   superParent: boolean,
+  orient: OrphanOrient = 'column',
 ): Structure {
   const { k, epsilon, alpha } = checkWrapperParams(id, p);
   const m = attributeCount(data);
-  const res = odeWrapperSearch(data, { k, epsilon, alpha, superParent }, ctx.rng, ctx.signal);
+  const res = odeWrapperSearch(data, { k, epsilon, alpha, superParent, orient }, ctx.rng, ctx.signal);
   const parents: number[][] = [];
   let arcs = 0;
   for (let a = 0; a < m; a++) {
