@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { buildPlanSummary, specHash, type PlanSummary } from '../spec/plan.js';
 import { ResultStore, type JobRef, type ResultRow } from '../store/db.js';
-import { defaultDbPath } from '../store/location.js';
+import { defaultDbPath, missingDatabaseMessage } from '../store/location.js';
 import { EXIT, UserError } from '../util/errors.js';
 import { describeFsError, makeFolder, sameFile, writeFileAtomic } from '../util/output.js';
 import { closest } from '../util/text.js';
@@ -102,6 +102,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   // one name, or a subset of it run last, hides nothing from the report of the whole spec.
   const plan = opts.plan ?? buildPlanSummary(spec);
   const jobs = planJobRefs(plan);
+  if (!opts.store && !opts.db && !existsSync(dbPath)) throw new UserError(missingDatabaseMessage(dbPath, spec.name, specFile));
   const store = opts.store ?? (await ResultStore.open(dbPath, { readOnly: true }));
   let input: ReportInput;
   try {

@@ -27,6 +27,7 @@ true in the spec).`,
     const format = /\.parquet$/i.test(out) ? 'parquet' : /\.csv$/i.test(out) ? 'csv' : undefined;
     if (!format) throw new UserError(`export: --out ${out}: the file must end in .csv or .parquet`);
     const { resolve } = await import('node:path');
+    const { existsSync } = await import('node:fs');
     const { checkOutputFile, writeThroughTemporary } = await import('../../util/output.js');
     const { loadSpecFile } = await import('../../spec/load.js');
     const { defaultDbPath } = await import('../../runner/run.js');
@@ -41,6 +42,10 @@ true in the spec).`,
         { path: pos[1]!, what: 'the spec file' },
       ],
     });
+    if (!v['db'] && !existsSync(db)) {
+      const { missingDatabaseMessage } = await import('../../store/location.js');
+      throw new UserError(missingDatabaseMessage(db, spec.name, pos[1]!));
+    }
     const store = await ResultStore.open(db, { readOnly: true });
     try {
       let n = 0;
