@@ -162,6 +162,9 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
     if (!opts.store) store.close();
   }
   const doc = await buildReport(input);
+  // A reference mapping that matches nothing is said where the user looks, not only in the report.
+  for (const r of doc.references)
+    for (const note of r.comments) if (note.startsWith('warning: ')) process.stderr.write(`bnclab: ${note}\n`);
   return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc, [
     { path: dbPath, what: 'the results database' },
     { path: specFile, what: 'the spec file' },
