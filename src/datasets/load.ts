@@ -199,6 +199,8 @@ function checkDeclaredTypes(table: RawTable, types: Readonly<Record<string, Colu
         `${file}: column '${name}', declared ${t} in the dataset's entry (its ${t}: list), is not an attribute of the file`,
       );
     if (col.type !== t)
-      throw new UserError(`${file}: the dataset's entry declares column '${name}' ${t} but the file declares it ${col.type}`);
+      throw new UserError(
+        `${file}: the dataset's entry declares column '${name}' ${t} but the file declares it ${col.type}`,
+      );
   }
 }

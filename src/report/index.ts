@@ -102,7 +102,8 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   // one name, or a subset of it run last, hides nothing from the report of the whole spec.
   const plan = opts.plan ?? buildPlanSummary(spec);
   const jobs = planJobRefs(plan);
-  if (!opts.store && !opts.db && !existsSync(dbPath)) throw new UserError(missingDatabaseMessage(dbPath, spec.name, specFile));
+  if (!opts.store && !opts.db && !existsSync(dbPath))
+    throw new UserError(missingDatabaseMessage(dbPath, spec.name, specFile));
   const store = opts.store ?? (await ResultStore.open(dbPath, { readOnly: true }));
   let input: ReportInput;
   try {
@@ -233,8 +234,6 @@ function freshFolder(dir: string, files: readonly string[], put: (file: string, 
   put(manifest, files.join('\n') + '\n');
 }
 
-
-
 /**
  * Write the report's files into `dir`. A folder that cannot be created or written (read-only, full disk, a
  * file in the way) is one line naming it and the cause, exit 5: the results are stored, only the report is not.
@@ -254,7 +253,8 @@ export async function writeReportFiles(
   try {
     return await writeReportFilesIn(dir, doc, put);
   } catch (e) {
-    if (e instanceof UserError) throw e.message.startsWith('report:') ? e : new UserError(`report: ${e.message}`, e.exitCode);
+    if (e instanceof UserError)
+      throw e.message.startsWith('report:') ? e : new UserError(`report: ${e.message}`, e.exitCode);
     const path = (e as NodeJS.ErrnoException).path;
     throw new UserError(`report: cannot write ${path ?? dir}: ${describeFsError(e)}`, EXIT.report);
   }

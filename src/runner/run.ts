@@ -191,7 +191,9 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
           (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}` +
-          (recomputed > 0 ? ` (${recomputed} of them done before without saved predictions, run again to save them)` : '') +
+          (recomputed > 0
+            ? ` (${recomputed} of them done before without saved predictions, run again to save them)`
+            : '') +
           '\n',
       );
     }

@@ -76,7 +76,8 @@ export function checkOutputFile(file: string, c: OutputCheck): string {
   const path = resolve(file);
   const code = c.exitCode ?? 2;
   for (const p of c.protect ?? []) {
-    if (sameFile(path, p.path)) throw new UserError(`${c.option} ${file}: that is ${p.what}; refusing to overwrite it`, code);
+    if (sameFile(path, p.path))
+      throw new UserError(`${c.option} ${file}: that is ${p.what}; refusing to overwrite it`, code);
   }
   const dir = dirname(path);
   let dirStat;

@@ -15,7 +15,10 @@ describe('finding the database of a spec', () => {
     mkdirSync(specDir);
     mkdirSync(elsewhere);
     const spec = join(specDir, 'w.yaml');
-    writeFileSync(spec, `name: where\nseed: 1\ndatasets: [iris]\nresampling: { folds: 3 }\nstructures: [nb]\nestimators: [dirichlet]\n`);
+    writeFileSync(
+      spec,
+      `name: where\nseed: 1\ndatasets: [iris]\nresampling: { folds: 3 }\nstructures: [nb]\nestimators: [dirichlet]\n`,
+    );
     expect(cli(['run', spec, '--no-report', '--quiet'], { cwd: specDir }).code).toBe(0);
     const db = join(specDir, 'results', 'where.duckdb');
     const here = join(elsewhere, 'results', 'where.duckdb');

@@ -225,28 +225,30 @@ describe('bnclab fit: BIF and XMLBIF round trip', () => {
   });
 
   it('never writes over the spec or an existing file without --force, nor into a missing folder or onto a folder', () => {
-    const fit = (out: string, ...more: string[]) =>
+    const fitTo = (out: string, ...more: string[]) =>
       cli(['fit', spec, '--dataset', 'iris', '--method', 'nb/dirichlet', '--out', out, ...more]);
     const specText = readFileSync(spec, 'utf8');
-    const onSpec = fit(spec, '--format', 'json', '--force');
+    const onSpec = fitTo(spec, '--format', 'json', '--force');
     expect(onSpec.code).toBe(2);
     expect(onSpec.stderr).toBe(`bnclab: --out ${spec}: that is the spec file; refusing to overwrite it\n`);
     expect(readFileSync(spec, 'utf8')).toBe(specText);
     const out = join(dir, 'again.json');
-    expect(fit(out).code).toBe(0);
+    expect(fitTo(out).code).toBe(0);
     const first = readFileSync(out, 'utf8');
     writeFileSync(out, 'mine');
-    const exists = fit(out);
+    const exists = fitTo(out);
     expect(exists.code).toBe(2);
     expect(exists.stderr).toBe(`bnclab: --out ${out}: the file exists; use --force to overwrite it\n`);
     expect(readFileSync(out, 'utf8')).toBe('mine');
-    expect(fit(out, '--force').code).toBe(0);
+    expect(fitTo(out, '--force').code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(first);
-    const folder = fit(dir, '--format', 'json');
+    const folder = fitTo(dir, '--format', 'json');
     expect(folder.code).toBe(2);
     expect(folder.stderr).toBe(`bnclab: --out ${dir}: is a folder, not a file\n`);
-    const missing = fit(join(dir, 'no', 'm.bif'));
+    const missing = fitTo(join(dir, 'no', 'm.bif'));
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^bnclab: --out .*m\.bif: the folder .*no cannot be used: no such file or folder \(ENOENT\)\n$/);
+    expect(missing.stderr).toMatch(
+      /^bnclab: --out .*m\.bif: the folder .*no cannot be used: no such file or folder \(ENOENT\)\n$/,
+    );
   });
 });

@@ -17,7 +17,9 @@ describe('bnclab export predictions', () => {
     expect(cli(['run', SMALL, '--db', none, '--quiet', '--no-report'], { cwd }).code).toBe(0);
     const empty = cli(['export', 'predictions', SMALL, '--db', none, '--out', join(cwd, 'x.csv')], { cwd });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain(`has no saved predictions; 'bnclab run ${SMALL} --save-predictions --db ${none}' saves them`);
+    expect(empty.stderr).toContain(
+      `has no saved predictions; 'bnclab run ${SMALL} --save-predictions --db ${none}' saves them`,
+    );
     expect(existsSync(join(cwd, 'x.csv'))).toBe(false);
     // Doing so recomputes the predictions of the jobs done without them (it said "30 already done" and
     // stored nothing); their metrics are the same numbers.

@@ -35,7 +35,9 @@ describe('damaged databases', () => {
       const into = join(dir, `into-${name}`);
       const r = cli(['merge', into, shard]);
       expect(r.code, `${name}: ${r.stderr}`).toBe(4);
-      expect(r.stderr).toMatch(new RegExp(`^bnclab: .*${name}: (the shard database is damaged|cannot open the shard database)`));
+      expect(r.stderr).toMatch(
+        new RegExp(`^bnclab: .*${name}: (the shard database is damaged|cannot open the shard database)`),
+      );
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       const n = cli(['sql', into, 'SELECT count(*) AS n FROM jobs', '--csv']);
       expect(n.stdout).toBe('n\n0\n');
@@ -57,7 +59,9 @@ describe('damaged databases', () => {
       expect(bad.length, name).toBeGreaterThan(0);
       for (const r of bad) {
         expect(r.code, r.stderr).toBe(4);
-        expect(r.stderr).toMatch(/^bnclab: .*\.duckdb: (the results database is damaged|cannot open the results database read-only)/);
+        expect(r.stderr).toMatch(
+          /^bnclab: .*\.duckdb: (the results database is damaged|cannot open the results database read-only)/,
+        );
         expect(r.stderr.trim().split('\n')).toHaveLength(1);
       }
     }

@@ -55,7 +55,10 @@ describe('bnclab sql is read-only', () => {
 
   it('COPY … TO another file is refused and writes nothing', async () => {
     const out = join(dir, 'x.csv');
-    await refused(`COPY (SELECT 1 AS x) TO '${join(sub, '..', 'x.csv')}'`, /COPY statement is not allowed|disabled by configuration/);
+    await refused(
+      `COPY (SELECT 1 AS x) TO '${join(sub, '..', 'x.csv')}'`,
+      /COPY statement is not allowed|disabled by configuration/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
