@@ -81,7 +81,7 @@ export async function readOnlyQuery(dbPath: string, sql: string): Promise<SqlRes
     try {
       if (!READS.has(prepared.statementType)) {
         throw new UserError(
-          `sql: a ${kindName(prepared.statementType)} statement is not allowed: the database is opened read-only and only queries (SELECT, WITH, DESCRIBE, SHOW, EXPLAIN) run`,
+          `sql: ${/^[AEIOU]/.test(kindName(prepared.statementType)) ? 'an' : 'a'} ${kindName(prepared.statementType)} statement is not allowed: the database is opened read-only and only queries (SELECT, WITH, DESCRIBE, SHOW, EXPLAIN) run`,
         );
       }
       let r;

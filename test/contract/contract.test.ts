@@ -202,11 +202,11 @@ describe('1,000 attributes without underflow', () => {
   const m = 1000;
   // Ternary attributes: log P(c, x) is about -1,000, far below the smallest double (e^-745), so a
   // linear-space product would underflow to 0 for every class (the premise below checks every test row).
-  // The point is the number of attributes, not of rows: 500 rows (learning costs about half of 1,000) and a
-  // mild chain still put ~8 expected rows in each cell of a TAN family (2·3·3 cells), so maximum likelihood
-  // has few zeros (a row is uniform only when a zero hits both classes; see below).
+  // 1,000 rows and a mild chain populate every cell of a TAN family (2·3·3 cells, >= ~16 expected rows each),
+  // so even maximum likelihood has no zero that would force the uniform fallback. (With 500 rows, SkDB's
+  // k* = 2 families left 9 of 10 test rows uniform under maximum likelihood: the rows stay at 1,000.)
   const cards = new Array<number>(m).fill(3);
-  const train = synth('wide-train', { n: 500, cards, classCard: 2, signal: 0.4, chain: 0.2 });
+  const train = synth('wide-train', { n: 1000, cards, classCard: 2, signal: 0.4, chain: 0.2 });
   const test = synth('wide-test', { n: 40, cards, classCard: 2, signal: 0.4, chain: 0.2, missing: 0.05 });
   const learned = new Map<string, Structure>();
   // Each structure is learned once, here, for all its estimators: a learner's time is the hook's, not the
