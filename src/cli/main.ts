@@ -88,6 +88,17 @@ async function main(argv: string[]): Promise<number> {
         `${name}: unknown option ${bad[1]}${bad[2]}${near ? ` (did you mean --${near}?)` : ''}; usage: ${cmd.usage}`,
       );
     }
+    // "--job-timeout -1": Node reads -1 as an option and calls the argument ambiguous; say what was wrong.
+    const ambiguous = /Option '(-{1,2}[^']+)' argument is ambiguous/.exec(msg);
+    if (ambiguous) {
+      const at = rest.indexOf(ambiguous[1]!);
+      const value = at >= 0 ? rest[at + 1] : undefined;
+      if (value !== undefined && /^-\d|^-\.\d/.test(value))
+        throw new UserError(`${name}: ${ambiguous[1]}: expected a number ≥ 0, got '${value}'`);
+      throw new UserError(
+        `${name}: ${ambiguous[1]} needs a value, got the option '${value ?? ''}' (write ${ambiguous[1]}=${value ?? 'VALUE'} for a value that starts with '-'); usage: ${cmd.usage}`,
+      );
+    }
     throw new UserError(`${name}: ${msg}; usage: ${cmd.usage}`);
   }
   if (parsed.values['help']) {

@@ -575,7 +575,7 @@ class CsvAccumulator {
     for (const name of Object.keys(types)) {
       if (!names.includes(name)) {
         throw new UserError(
-          `${file}: column '${name}' declared in the registry is not in the header (columns: ${listNames(names)})`,
+          `${file}: column '${name}', declared ${types[name]} in the dataset's entry (its ${types[name]}: list), is not in the header (columns: ${listNames(names)})`,
         );
       }
     }
@@ -668,7 +668,7 @@ class CsvAccumulator {
         let k = 0;
         while (all[row(k)]! < 0 || !Number.isNaN(num[all[row(k)]!]!)) k++;
         throw new UserError(
-          `${this.opts.file}:${this.lines.lineOf(row(k))}: column '${name}' is numeric in the registry but has value '${distinctValues[all[row(k)]!]}'`,
+          `${this.opts.file}:${this.lines.lineOf(row(k))}: column '${name}' is declared numeric in the dataset's entry but has value '${distinctValues[all[row(k)]!]}'`,
         );
       }
       return this.categorical(c, keep);

@@ -194,8 +194,13 @@ export function clearDatasetCache(): void {
 function checkDeclaredTypes(table: RawTable, types: Readonly<Record<string, ColumnType>>, file: string): void {
   for (const [name, t] of Object.entries(types)) {
     const col = table.columns.find((c) => c.name === name);
-    if (!col) throw new UserError(`${file}: column '${name}' declared in the registry is not an attribute of the file`);
+    if (!col)
+      throw new UserError(
+        `${file}: column '${name}', declared ${t} in the dataset's entry (its ${t}: list), is not an attribute of the file`,
+      );
     if (col.type !== t)
-      throw new UserError(`${file}: registry declares column '${name}' ${t} but the file declares it ${col.type}`);
+      throw new UserError(
+        `${file}: the dataset's entry declares column '${name}' ${t} but the file declares it ${col.type}`,
+      );
   }
 }

@@ -190,3 +190,32 @@ export function parseFoldFile(text: string, file: string, n: number): SplitInsta
   });
   return { repeats: width, folds, assignment };
 }
+
+/**
+ * The folds whose training rows lack a class: per repeat and fold, the classes with no training row. Every
+ * estimator still gives such a class a probability (its prior; 0 under maximum likelihood), so this is a
+ * warning, not an error.
+ */
+export function foldsMissingAClass(
+  split: SplitInstance,
+  classes: ArrayLike<number>,
+  classCard: number,
+): { repeat: number; fold: number; classes: number[] }[] {
+  const out: { repeat: number; fold: number; classes: number[] }[] = [];
+  split.assignment.forEach((a, r) => {
+    // Training count of class c in fold f = rows of class c in the repeat - its test rows in fold f.
+    const inRepeat = new Array<number>(classCard).fill(0);
+    const tested = Array.from({ length: split.folds }, () => new Array<number>(classCard).fill(0));
+    for (let i = 0; i < a.length; i++) {
+      const f = a[i]!;
+      if (f === EXCLUDED) continue;
+      inRepeat[classes[i]!]!++;
+      if (f >= 0) tested[f]![classes[i]!]!++;
+    }
+    tested.forEach((t, f) => {
+      const missing = t.flatMap((n, c) => (inRepeat[c]! - n === 0 ? [c] : []));
+      if (missing.length) out.push({ repeat: r, fold: f, classes: missing });
+    });
+  });
+  return out;
+}

@@ -155,6 +155,8 @@ function metricTable(
   ranks: readonly number[],
   planned: PlannedFolds | undefined,
   planDatasets: readonly string[] = [],
+  planMethods: readonly string[] = [],
+  failed: readonly FailedJob[] = [],
 ): Table {
   const digits = displayDigits(t.metric, s);
   const partial: string[] = [];
@@ -206,6 +208,18 @@ function metricTable(
     notes.push(
       `Not in the table: ${absent.length} dataset${absent.length > 1 ? 's' : ''} of the spec with no finished fold of any method (jobs failed or not run yet): ${absent.join(', ')}.`,
     );
+  // A method with no finished fold anywhere (every job failed) has no column: say so, with its failures.
+  const gone = planMethods.filter((m) => !t.methods.includes(m));
+  if (gone.length) {
+    const failedOf = (m: string): number => failed.filter((f) => f.method === m).length;
+    notes.push(
+      `Not in the table: ${gone.length} method${gone.length > 1 ? 's' : ''} of the spec with no finished fold on any dataset: ` +
+        gone
+          .map((m) => `${m} (${failedOf(m) ? `${failedOf(m)} jobs failed; see the failed jobs table` : 'not run yet'})`)
+          .join('; ') +
+        '.',
+    );
+  }
   rows.push({
     ruleAbove: true,
     summary: true,
@@ -649,7 +663,18 @@ function metricSections(c: ReportContext): Section[] {
     .map((t) => ({
       title: `${t.metric.title} (${t.metric.higherIsBetter ? 'higher' : 'lower'} is better)`,
       level: 2,
-      blocks: c.addTable(metricTable(c.tableId(t.metric.key), t, c.s, t.ranks, c.input.planned, c.input.datasets)),
+      blocks: c.addTable(
+        metricTable(
+          c.tableId(t.metric.key),
+          t,
+          c.s,
+          t.ranks,
+          c.input.planned,
+          c.input.datasets,
+          c.input.methods.map((m) => m.label),
+          c.input.failed,
+        ),
+      ),
     }));
 }
 
@@ -703,12 +728,23 @@ async function controlSections(c: ReportContext): Promise<Section[]> {
   return sections;
 }
 
+/**
+ * With one dataset there is nothing to compare across datasets: a sign or Wilcoxon test of one pair has
+ * p = 1 whatever the numbers, and a scatter plot one point. Those sections are left out (the caution above
+ * says so and names the tests on the dataset's folds, which are valid).
+ */
+function oneDataset(c: ReportContext): boolean {
+  return c.comparison.metrics.every((m) => m.datasets.length < 2);
+}
+
 function wdlSection(c: ReportContext): Section[] {
+  if (oneDataset(c)) return [];
   const wdl = wdlTable(c.comparison);
   return wdl ? [{ title: 'Win/draw/loss and sign tests', level: 3, blocks: c.addTable(wdl) }] : [];
 }
 
 function wilcoxonSection(c: ReportContext): Section[] {
+  if (oneDataset(c)) return [];
   const wil = c.comparison.metrics.flatMap((m) =>
     c.addTable(wilcoxonTable(c.tableId(`wilcoxon-${m.metric.key}`), m, c.s)),
   );
@@ -731,7 +767,7 @@ function extraSections(c: ReportContext): Promise<Section[]> {
 /** compare.scatter: per metric and compared pair, one point per dataset. */
 async function scatterSection(c: ReportContext): Promise<Section[]> {
   const { comparison } = c;
-  if (!c.s.scatter || !comparison.pairs.length) return [];
+  if (!c.s.scatter || !comparison.pairs.length || oneDataset(c)) return [];
   const b: Block[] = [];
   for (const m of comparison.metrics) {
     const means = meanByDataset(c.statRows, m.metric, undefined);

@@ -45,7 +45,11 @@ function fewDatasets(m: MetricComparison, c: Comparison): string[] {
   const N = m.datasets.length;
   const k = m.methods.length;
   const t = m.metric.title;
-  if (k < 2 || N < 2) return [];
+  if (k < 2 || N < 1) return [];
+  if (N === 1)
+    return [
+      `${t}: one dataset (N = 1). Tests across datasets (Friedman, post-hoc, critical difference, sign, Wilcoxon) cannot tell methods apart with one dataset, so the win/draw/loss, Wilcoxon and scatter sections are left out and the ranks only order the methods. Valid for one dataset: the tests on its folds — the corrected resampled t-test (compare.tests: resampled-t) or the correlated Bayesian t-test (bayesian).`,
+    ];
   const ranked = s.tests.some((x) => x === 'friedman' || x === 'posthoc' || x === 'cd' || x === 'all-pairs');
   const out: string[] = [];
   if (N < FEW_DATASETS && ranked) {

@@ -3,13 +3,14 @@
  * report.md, report.html (self-contained), report.csv (long form), tables/*.tex and tables/*.csv,
  * figures/*.svg and *.pdf. Reads only the store; never re-runs a learner.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { buildPlanSummary, specHash, type PlanSummary } from '../spec/plan.js';
 import { ResultStore, type JobRef, type ResultRow } from '../store/db.js';
-import { defaultDbPath } from '../store/location.js';
-import { UserError } from '../util/errors.js';
+import { defaultDbPath, missingDatabaseMessage } from '../store/location.js';
+import { EXIT, UserError } from '../util/errors.js';
+import { describeFsError, makeFolder, sameFile, writeFileAtomic } from '../util/output.js';
 import { closest } from '../util/text.js';
 import { buildReport, type ReportDoc, type ReportInput } from './build.js';
 import { loadStructureInfo } from './claims.js';
@@ -101,6 +102,8 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   // one name, or a subset of it run last, hides nothing from the report of the whole spec.
   const plan = opts.plan ?? buildPlanSummary(spec);
   const jobs = planJobRefs(plan);
+  if (!opts.store && !opts.db && !existsSync(dbPath))
+    throw new UserError(missingDatabaseMessage(dbPath, spec.name, specFile));
   const store = opts.store ?? (await ResultStore.open(dbPath, { readOnly: true }));
   let input: ReportInput;
   try {
@@ -160,7 +163,13 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
     if (!opts.store) store.close();
   }
   const doc = await buildReport(input);
-  return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc);
+  // A reference mapping that matches nothing is said where the user looks, not only in the report.
+  for (const r of doc.references)
+    for (const note of r.comments) if (note.startsWith('warning: ')) process.stderr.write(`bnclab: ${note}\n`);
+  return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc, [
+    { path: dbPath, what: 'the results database' },
+    { path: specFile, what: 'the spec file' },
+  ]);
 }
 
 /**
@@ -214,18 +223,48 @@ const MANIFEST = '.bnclab-generated';
  * Start a generated folder afresh: remove the files the previous report listed in its manifest (and only
  * those, so a user's own files in an --out folder are never touched), then record the new list.
  */
-function freshFolder(dir: string, files: readonly string[]): void {
-  mkdirSync(dir, { recursive: true });
+function freshFolder(dir: string, files: readonly string[], put: (file: string, data: string) => void): void {
+  makeFolder(dir);
   const manifest = join(dir, MANIFEST);
   if (existsSync(manifest)) {
     for (const f of readFileSync(manifest, 'utf8').split('\n')) {
       if (f && !f.includes('/') && !f.includes('\\') && !files.includes(f)) rmSync(join(dir, f), { force: true });
     }
   }
-  writeFileSync(manifest, files.join('\n') + '\n');
+  put(manifest, files.join('\n') + '\n');
 }
 
-export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<ReportFiles> {
+/**
+ * Write the report's files into `dir`. A folder that cannot be created or written (read-only, full disk, a
+ * file in the way) is one line naming it and the cause, exit 5: the results are stored, only the report is not.
+ */
+export async function writeReportFiles(
+  dir: string,
+  doc: ReportDoc,
+  protect: readonly { readonly path: string; readonly what: string }[] = [],
+): Promise<ReportFiles> {
+  // Each file goes through a temporary file, so a full or read-only disk leaves no partial one; none may
+  // land on the database or the spec (an --out folder that holds them).
+  const put = (file: string, data: string | Uint8Array): void => {
+    const hit = protect.find((p) => sameFile(file, p.path));
+    if (hit) throw new UserError(`report: ${file} is ${hit.what}; refusing to overwrite it`, EXIT.report);
+    writeFileAtomic(file, data, EXIT.report, false);
+  };
+  try {
+    return await writeReportFilesIn(dir, doc, put);
+  } catch (e) {
+    if (e instanceof UserError)
+      throw e.message.startsWith('report:') ? e : new UserError(`report: ${e.message}`, e.exitCode);
+    const path = (e as NodeJS.ErrnoException).path;
+    throw new UserError(`report: cannot write ${path ?? dir}: ${describeFsError(e)}`, EXIT.report);
+  }
+}
+
+async function writeReportFilesIn(
+  dir: string,
+  doc: ReportDoc,
+  put: (file: string, data: string | Uint8Array) => void,
+): Promise<ReportFiles> {
   const tablesDir = join(dir, 'tables');
   const figuresDir = join(dir, 'figures');
   const summaryCsv = new Map(
@@ -237,33 +276,35 @@ export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<Rep
   freshFolder(
     tablesDir,
     doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`, ...(summaryCsv.has(t.id) ? [`${t.id}-summary.csv`] : [])]),
+    put,
   );
   freshFolder(
     figuresDir,
     doc.figures.flatMap((f) => [`${f.id}.svg`, `${f.id}.pdf`]),
+    put,
   );
   const tables: string[] = [];
   for (const t of doc.tables) {
-    writeFileSync(join(tablesDir, `${t.id}.tex`), tableToLatex(t, doc.experiment));
-    writeFileSync(join(tablesDir, `${t.id}.csv`), tableToCsv(t));
+    put(join(tablesDir, `${t.id}.tex`), tableToLatex(t, doc.experiment));
+    put(join(tablesDir, `${t.id}.csv`), tableToCsv(t));
     const s = summaryCsv.get(t.id);
-    if (s !== undefined) writeFileSync(join(tablesDir, `${t.id}-summary.csv`), s);
+    if (s !== undefined) put(join(tablesDir, `${t.id}-summary.csv`), s);
     tables.push(join(tablesDir, `${t.id}.tex`));
   }
   const figures: string[] = [];
   for (const f of doc.figures) {
     const file = join(figuresDir, `${f.id}.svg`);
-    writeFileSync(file, f.svg);
-    writeFileSync(join(figuresDir, `${f.id}.pdf`), await figurePdf(f.svg, f.title));
+    put(file, f.svg);
+    put(join(figuresDir, `${f.id}.pdf`), await figurePdf(f.svg, f.title));
     figures.push(file);
   }
   const markdown = join(dir, 'report.md');
   const html = join(dir, 'report.html');
   const csv = join(dir, 'report.csv');
-  writeFileSync(markdown, renderMarkdown(doc));
-  writeFileSync(html, renderHtml(doc));
-  writeFileSync(csv, renderLongCsv(doc.summaries));
-  writeFileSync(join(dir, 'report-summary.csv'), renderSummaryCsv(doc.summaries));
+  put(markdown, renderMarkdown(doc));
+  put(html, renderHtml(doc));
+  put(csv, renderLongCsv(doc.summaries));
+  put(join(dir, 'report-summary.csv'), renderSummaryCsv(doc.summaries));
   return { dir, markdown, html, csv, tables, figures };
 }
 

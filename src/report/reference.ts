@@ -163,6 +163,22 @@ export function evaluateReference(
     throw new UserError(`${ref.path}: cannot read the reference file`);
   }
   const doc = readCsv(text, ref.path);
+  // Every published method name the file uses, to warn about `methods:` keys that match none (a key spelt
+  // `TAN-HDP` for the file's `tan-hdp` left 16 claims "without our data" and said nothing).
+  const seen = new Set<string>();
+  const map: typeof mapName = (name, mapping, ours) => {
+    seen.add(name);
+    return mapName(name, mapping, ours);
+  };
+  const notes = (): string[] => {
+    const unused = Object.keys(ref.methods).filter((k) => !seen.has(k));
+    if (!unused.length) return [...doc.comments];
+    const names = [...seen].sort();
+    return [
+      ...doc.comments,
+      `warning: methods: ${unused.map((k) => `'${k}'`).join(', ')} name${unused.length === 1 ? 's' : ''} no method of ${ref.path} (names are matched exactly; the file's: ${names.join(', ')})`,
+    ];
+  };
   const has = (cols: string[]): boolean => cols.every((c) => doc.header.includes(c));
   const col = (name: string): number => doc.header.indexOf(name);
   const datasets = [...new Set(rows.map((r) => r.dataset))];
@@ -199,11 +215,11 @@ export function evaluateReference(
       methods,
       settings,
       info,
-      mapName,
+      mapName: map,
       parseValue: (s, where) => parseValue(s, ref.scale, where),
       metricFromName,
     });
-    return { kind: 'claims', ref, claims, comments: doc.comments };
+    return { kind: 'claims', ref, claims, comments: notes() };
   }
 
   if (has(WDL_COLUMNS)) {
@@ -226,8 +242,8 @@ export function evaluateReference(
       };
       const methodA = get('method_a');
       const methodB = get('method_b');
-      const ourA = mapName(methodA, ref.methods, ourMethods);
-      const ourB = mapName(methodB, ref.methods, ourMethods);
+      const ourA = map(methodA, ref.methods, ourMethods);
+      const ourB = map(methodB, ref.methods, ourMethods);
       const base = { line, metric, methodA, methodB, published, ourA, ourB };
       if (!ourA || !ourB) {
         const missing = [!ourA ? methodA : null, !ourB ? methodB : null].filter(Boolean).join(' and ');
@@ -280,7 +296,7 @@ export function evaluateReference(
       if (ours.n !== wins + draws + losses) reason += ` (${ours.n} datasets here, ${wins + draws + losses} published)`;
       return { ...base, ours, verdict, reason };
     });
-    return { kind: 'wdl', ref, claims, comments: doc.comments };
+    return { kind: 'wdl', ref, claims, comments: notes() };
   }
 
   if (has(CELL_COLUMNS)) {
@@ -292,7 +308,7 @@ export function evaluateReference(
       const dataset = get('dataset');
       const method = get('method');
       const ourDataset = mapName(dataset, ref.datasets, datasets);
-      const ourMethod = mapName(method, ref.methods, ourMethods);
+      const ourMethod = map(method, ref.methods, ourMethods);
       const base = { line, dataset, method, metric, published, ourDataset, ourMethod };
       const ours = ourDataset && ourMethod ? meansOf(metric).get(ourDataset)?.get(ourMethod) : undefined;
       if (ours === undefined) {
@@ -313,7 +329,7 @@ export function evaluateReference(
         reason: ok ? `within ${ref.tolerance}` : `differs by more than ${ref.tolerance}`,
       };
     });
-    return { kind: 'cells', ref, claims, comments: doc.comments };
+    return { kind: 'cells', ref, claims, comments: notes() };
   }
   throw new UserError(
     `${ref.path}:1: unknown reference format; the header must have the columns ${CELL_COLUMNS.join(',')} (cells), ${WDL_COLUMNS.join(',')} (W/D/L) or ${CLAIM_COLUMNS.join(',')} (claims)`,

@@ -19,6 +19,8 @@ import { learn } from './execute.js';
 export interface FullDataFit {
   readonly dataset: string;
   readonly datasetSha256: string;
+  /** The data file read (an output must never overwrite it). */
+  readonly datasetFile: string;
   readonly method: MethodSpec;
   readonly seed: string;
   readonly data: DiscreteData;
@@ -73,5 +75,14 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
     data,
     new Rng(seed),
   );
-  return { dataset: datasetName, datasetSha256: d.handle.sha256, method, seed, data, model, structure };
+  return {
+    dataset: datasetName,
+    datasetSha256: d.handle.sha256,
+    datasetFile: d.handle.file,
+    method,
+    seed,
+    data,
+    model,
+    structure,
+  };
 }

@@ -173,18 +173,28 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const costs = new CostModel(plan);
     const shardOf = opts.shard ? partitionPlan(plan, costs, opts.shard.count).shardOf : undefined;
     const jobs = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    const savePredictions = opts.savePredictions ?? spec.savePredictions;
+    // Saving predictions asks for every job's predictions: a job done without them (an earlier run without
+    // the flag) runs again and its result, identical but for the timings, is stored with them.
+    const predicted = savePredictions ? await store.jobsWithPredictions(spec.name) : undefined;
+    const repredict = (j: PlannedJob): boolean => predicted !== undefined && !predicted.has(j.key);
     const todo = jobs.filter((j) => {
       const s = statuses.get(j.key);
-      return s !== 'done' && (s !== 'error' || opts.rerunFailed);
+      return s === 'done' ? repredict(j) : s !== 'error' || opts.rerunFailed;
     });
-    const alreadyDone = jobs.filter((j) => statuses.get(j.key) === 'done').length;
+    const recomputed = jobs.filter((j) => statuses.get(j.key) === 'done' && repredict(j)).length;
+    const alreadyDone = jobs.filter((j) => statuses.get(j.key) === 'done').length - recomputed;
     const previouslyFailed = opts.rerunFailed ? 0 : jobs.filter((j) => statuses.get(j.key) === 'error').length;
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo.length || 1));
     if (!opts.quiet) {
       out.write(
         `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
           (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
-          `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}\n`,
+          `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}` +
+          (recomputed > 0
+            ? ` (${recomputed} of them done before without saved predictions, run again to save them)`
+            : '') +
+          '\n',
       );
     }
     if (todo.length > 0) {
@@ -220,7 +230,6 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         },
       });
       writer = activeWriter;
-      const savePredictions = opts.savePredictions ?? spec.savePredictions;
       let next = 0;
       // One lane per worker: take a job, run it, hand the outcome to the writer. A lane waits while the
       // write queue is full, so computing never outruns storing by more than the queue's bound.

@@ -115,8 +115,17 @@ export function loadSpecFile(file: string): LoadedSpec {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
-    throw new UserError(`${file}: cannot read the spec file`);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'a folder, not a file'
+          : code === 'EACCES' || code === 'EPERM'
+            ? `permission denied (${code})`
+            : ((e as Error).message.split('\n')[0] ?? String(code));
+    throw new UserError(`${file}: cannot read the spec file: ${why}`);
   }
   return { spec: parseSpec(text, file), text };
 }
@@ -427,6 +436,14 @@ function expandList(
   return list.flatMap((ref, i) => expandRef(ref, kind, [key, i], at));
 }
 
+/** Estimators the docs call by their textbook name (README: "Laplace estimates"), and how a spec writes them. */
+const ESTIMATOR_BY_NAME: Readonly<Record<string, string>> = {
+  laplace: "the Laplace estimate is the dirichlet estimator with alpha 1: '- dirichlet: { alpha: 1 }'",
+  lidstone: "Lidstone's estimate is the dirichlet estimator with alpha < 1: '- dirichlet: { alpha: 0.5 }'",
+  ml: "maximum likelihood is 'mle' (or dirichlet with alpha 0)",
+  bdeu: "BDeu-consistent parameters are the 'eap' estimator",
+};
+
 function knownId(kind: Kind, id: string, where: string, field: string): MethodInfo {
   const info = kind === 'structure' ? getStructure(id) : kind === 'estimator' ? getEstimator(id) : getBaseline(id);
   if (!info) {
@@ -434,9 +451,9 @@ function knownId(kind: Kind, id: string, where: string, field: string): MethodIn
       kind === 'structure' ? listStructures() : kind === 'estimator' ? listEstimators() : listBaselines()
     ).map((m) => m.id);
     const near = closest(id, known);
-    throw new UserError(
-      `${where}: ${field}: unknown ${kind} '${id}'${near ? ` (did you mean '${near}'?)` : ''}; known: ${known.join(', ')}`,
-    );
+    const named = kind === 'estimator' ? ESTIMATOR_BY_NAME[id.toLowerCase()] : undefined;
+    const hint = named ? ` (${named})` : near ? ` (did you mean '${near}'?)` : '';
+    throw new UserError(`${where}: ${field}: unknown ${kind} '${id}'${hint}; known: ${known.join(', ')}`);
   }
   return info;
 }
@@ -475,11 +492,12 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
     const takesArray = schemaProps[k] && JSON.stringify(schemaProps[k]!.type ?? '').includes('array');
     return [k, Array.isArray(v) && !takesArray ? v : [v]];
   });
-  const combos: Record<string, unknown>[] = [{}];
+  let combos: Record<string, unknown>[] = [{}];
   for (const [k, values] of axes) {
+    // A new array, not splice(…, ...next): spreading 200,000 values as arguments overflowed the stack.
     const next: Record<string, unknown>[] = [];
     for (const c of combos) for (const v of values) next.push({ ...c, [k]: v });
-    combos.splice(0, combos.length, ...next);
+    combos = next;
   }
   const validate = paramValidator(info);
   const refName =

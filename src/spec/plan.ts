@@ -7,7 +7,7 @@ import { loadRegistry, userFileEntry, type DatasetEntry } from '../datasets/regi
 import { loadDataset } from '../datasets/load.js';
 import { completeRows } from '../datasets/preprocess.js';
 import { foldFilePath, instantiateSplit } from '../folds/resampling.js';
-import { EXCLUDED, narrowAssignment, type SplitInstance } from '../folds/split.js';
+import { EXCLUDED, foldsMissingAClass, narrowAssignment, type SplitInstance } from '../folds/split.js';
 import type { RawTable } from '../datasets/table.js';
 import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
 import { cachedFileHash, contentCacheKey, readContent, readFileInPieces, writeContent } from '../util/cache.js';
@@ -291,6 +291,23 @@ function cachedFacts(
   }
 }
 
+/**
+ * A fold with no training rows (a folds file that puts every row in one fold) would fit on nothing and score
+ * the prior: an input error naming the dataset, repeat and fold.
+ */
+function requireTrainingRows(where: string, handle: DatasetHandle, sizes: readonly (readonly FoldSize[])[]): void {
+  sizes.forEach((repeat, r) =>
+    repeat.forEach((s, f) => {
+      if (s.train === 0) {
+        throw new UserError(
+          `${where}: dataset ${handle.name} (${handle.file}): repeat ${r + 1} fold ${f + 1} has no training rows ` +
+            `(all ${s.test} rows are its test rows${sizes[0]!.length === 1 ? ': the folds file puts every row in one fold' : ''}); give the rows at least two folds`,
+        );
+      }
+    }),
+  );
+}
+
 /** Rows trained and tested on per repeat and fold, one pass over each repeat's assignment. */
 function foldSizesOf(split: SplitInstance): FoldSize[][] {
   return split.assignment.map((a) => {
@@ -370,7 +387,10 @@ function planDataset(
     classDeclared: handle.classColumn !== undefined,
     ...(declared ? { declaredColumns: { types: handle.columnTypes ?? {}, ignore: handle.ignore ?? [] } } : {}),
   };
-  if (cached) return { ...cached.facts, ...flags };
+  if (cached) {
+    requireTrainingRows(where, handle, cached.facts.foldSizes);
+    return { ...cached.facts, ...flags };
+  }
 
   const table = loaded!.table;
   // missing: remove-rows splits only the complete rows; the others are EXCLUDED from every fold.
@@ -404,6 +424,18 @@ function planDataset(
     classLabels: table.classLabels,
     droppedRows: table.droppedRows,
   };
+  requireTrainingRows(where, handle, facts.foldSizes);
+  // Folds from a file may leave a class out of a training fold: said once per dataset (docs/spec.md).
+  if (typeof spec.resampling.folds !== 'number') {
+    const lacking = foldsMissingAClass(split, table.classColumn, table.classLabels.length);
+    if (lacking.length) {
+      const first = lacking[0]!;
+      warnings.push(
+        `${where}: dataset ${handle.name}: class '${table.classLabels[first.classes[0]!]}' has no training rows in repeat ${first.repeat + 1} fold ${first.fold + 1}` +
+          `${lacking.length > 1 ? ` (and ${lacking.length - 1} more folds lack a class)` : ''}; a method can only give it its prior probability there (0 with mle)`,
+      );
+    }
+  }
   // Recorded by every plan that read the file, `run`'s included, so the report after a run reads nothing.
   const key = keyOf(sha256);
   if (key !== undefined) writeContent(FACTS_KIND, key, JSON.stringify(facts));

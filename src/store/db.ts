@@ -3,10 +3,11 @@
  * worker threads hand their results to the coordinator, which writes them here in batches, one transaction
  * per batch, so a killed run leaves every stored job complete and nothing half-written.
  */
-import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { DatabaseInUseError, StoreError, UserError } from '../util/errors.js';
+import { describeFsError, makeFolder } from '../util/output.js';
 import type { FoldColumn } from '../folds/split.js';
 
 // The CLI runs a bundle (scripts/bundle.mjs) that holds @duckdb/node-api's ~180 CommonJS files in one chunk;
@@ -426,6 +427,16 @@ export class ResultStore {
     return out;
   }
 
+  /** The jobs of the experiment that have saved predictions (`run --save-predictions` recomputes the others). */
+  async jobsWithPredictions(experiment: string): Promise<Set<string>> {
+    const r = await this.conn.runAndReadAll(
+      `SELECT DISTINCT p.job_key FROM predictions p JOIN experiment_jobs e USING (job_key) WHERE e.experiment = $1`,
+      [experiment],
+      [VARCHAR],
+    );
+    return new Set(r.getRows().map(([k]) => String(k)));
+  }
+
   /** Every finished job's status (done or error), whatever experiment registered it: what a shard holds. */
   async finishedJobStates(): Promise<Map<string, 'done' | 'error'>> {
     const r = await this.conn.runAndReadAll(`SELECT job_key, status FROM jobs WHERE status IN ('done', 'error')`);
@@ -761,11 +772,12 @@ function appendRow(app: DuckDBAppender, values: readonly DuckDBValue[]): void {
 /** Create the database's folder; a path through a regular file is a one-line StoreError, not a raw EEXIST. */
 function prepareDirectory(path: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolder(dirname(path));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    // makeFolder names a read-only or forbidden parent as such (Node's own mkdir says ENOENT).
     const why =
-      code === 'EEXIST' || code === 'ENOTDIR' ? 'a part of that path is a file, not a folder' : (e as Error).message;
+      code === 'EEXIST' || code === 'ENOTDIR' ? 'a part of that path is a file, not a folder' : describeFsError(e);
     throw new StoreError(`${path}: cannot create the folder ${dirname(path)}: ${why}`);
   }
 }

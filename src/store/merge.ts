@@ -20,7 +20,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { UserError } from '../util/errors.js';
+import { StoreError, UserError } from '../util/errors.js';
 import { ResultStore } from './db.js';
 
 export interface MergeOptions {
@@ -123,7 +123,19 @@ export async function mergeShards(
   try {
     const self = String((await rows(conn, 'SELECT current_database() AS db'))[0]!['db']);
     const out: ShardMergeCounts[] = [];
-    for (const s of shards) out.push(await mergeOne(conn, self, s, opts));
+    for (const s of shards) {
+      try {
+        out.push(await mergeOne(conn, self, s, opts));
+      } catch (e) {
+        // A block of the shard that fails its checksum is found only when read, inside the merge's
+        // transaction, which is rolled back: one line, exit 4, as for any database that cannot be read.
+        if (e instanceof UserError || !/IO Error|Corrupt database|checksum/i.test((e as Error).message)) throw e;
+        throw new StoreError(
+          `${s}: the shard database is damaged (${(e as Error).message.split('\n')[0]}); nothing of it was merged` +
+            (out.length ? ` (the ${out.length} shard(s) before it were)` : ''),
+        );
+      }
+    }
     return out;
   } finally {
     conn.closeSync();
@@ -142,12 +154,13 @@ async function mergeOne(
   } catch (e) {
     const msg = (e as Error).message;
     const pid = /PID (\d+)/.exec(msg)?.[1];
-    if (/lock/i.test(msg)) {
+    // Not /lock/: "checksum … in block at location …" is a damaged shard, not a running writer.
+    if (/Could not set lock|Conflicting lock/i.test(msg)) {
       throw new UserError(
         `${shardPath}: the shard is still being written by a running bnclab${pid ? ` (PID ${pid})` : ''}; merge it when its task has finished`,
       );
     }
-    throw new UserError(`${shardPath}: cannot open the shard database: ${msg.split('\n')[0]}`);
+    throw new StoreError(`${shardPath}: cannot open the shard database: ${msg.split('\n')[0]}`);
   }
   const warnings: string[] = [];
   try {

@@ -223,4 +223,32 @@ describe('bnclab fit: BIF and XMLBIF round trip', () => {
     expect(ens.code).toBe(2);
     expect(ens.stderr).toContain('an ensemble of structures');
   });
+
+  it('never writes over the spec or an existing file without --force, nor into a missing folder or onto a folder', () => {
+    const fitTo = (out: string, ...more: string[]) =>
+      cli(['fit', spec, '--dataset', 'iris', '--method', 'nb/dirichlet', '--out', out, ...more]);
+    const specText = readFileSync(spec, 'utf8');
+    const onSpec = fitTo(spec, '--format', 'json', '--force');
+    expect(onSpec.code).toBe(2);
+    expect(onSpec.stderr).toBe(`bnclab: --out ${spec}: that is the spec file; refusing to overwrite it\n`);
+    expect(readFileSync(spec, 'utf8')).toBe(specText);
+    const out = join(dir, 'again.json');
+    expect(fitTo(out).code).toBe(0);
+    const first = readFileSync(out, 'utf8');
+    writeFileSync(out, 'mine');
+    const exists = fitTo(out);
+    expect(exists.code).toBe(2);
+    expect(exists.stderr).toBe(`bnclab: --out ${out}: the file exists; use --force to overwrite it\n`);
+    expect(readFileSync(out, 'utf8')).toBe('mine');
+    expect(fitTo(out, '--force').code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(first);
+    const folder = fitTo(dir, '--format', 'json');
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(`bnclab: --out ${dir}: is a folder, not a file\n`);
+    const missing = fitTo(join(dir, 'no', 'm.bif'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^bnclab: --out .*m\.bif: the folder .*no cannot be used: no such file or folder \(ENOENT\)\n$/,
+    );
+  });
 });

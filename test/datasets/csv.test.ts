@@ -184,12 +184,12 @@ describe('parseCsv errors (one line, naming file and line)', () => {
   it('non-numeric value in a column the registry declares numeric', () => {
     expect(
       userError(() => parseCsv('x,class\n1,p\n2,q\nabc,p\n', { file: 'n.csv', columnTypes: { x: 'numeric' } })),
-    ).toBe("n.csv:4: column 'x' is numeric in the registry but has value 'abc'");
+    ).toBe("n.csv:4: column 'x' is declared numeric in the dataset's entry but has value 'abc'");
   });
 
   it('registry column absent from the header', () => {
     expect(userError(() => parseCsv('x,class\n1,p\n', { file: 'g.csv', columnTypes: { y: 'numeric' } }))).toBe(
-      "g.csv: column 'y' declared in the registry is not in the header (columns: x, class)",
+      "g.csv: column 'y', declared numeric in the dataset's entry (its numeric: list), is not in the header (columns: x, class)",
     );
   });
 

@@ -1,9 +1,11 @@
 /** bnclab export predictions: one row per test row, the true label, one probability column per class label. */
 import { describe, expect, it } from 'vitest';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { cli, ROOT, tempDir } from '../helpers/cli.js';
 import { ResultStore } from '../../src/store/db.js';
+import { METRIC_SQL, query } from '../helpers/db.js';
 
 const SMALL = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml');
 
@@ -15,7 +17,38 @@ describe('bnclab export predictions', () => {
     expect(cli(['run', SMALL, '--db', none, '--quiet', '--no-report'], { cwd }).code).toBe(0);
     const empty = cli(['export', 'predictions', SMALL, '--db', none, '--out', join(cwd, 'x.csv')], { cwd });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('has no saved predictions; run it with --save-predictions');
+    expect(empty.stderr).toContain(
+      `has no saved predictions; 'bnclab run ${SMALL} --save-predictions --db ${none}' saves them`,
+    );
+    expect(existsSync(join(cwd, 'x.csv'))).toBe(false);
+    // Doing so recomputes the predictions of the jobs done without them (it said "30 already done" and
+    // stored nothing); their metrics are the same numbers.
+    const before = await query(none, METRIC_SQL.replace('$1', "'e2e-small'"));
+    const again = cli(['run', SMALL, '--db', none, '--no-report', '--save-predictions', '--workers', '2'], { cwd });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(
+      '0 already done, 30 to run on 2 workers (30 of them done before without saved predictions, run again to save them)',
+    );
+    expect(await query(none, METRIC_SQL.replace('$1', "'e2e-small'"))).toEqual(before);
+    const x = join(cwd, 'x.csv');
+    expect(cli(['export', 'predictions', SMALL, '--db', none, '--out', x], { cwd }).stdout).toBe(
+      `${x}: 1074 predictions\n`,
+    );
+    // Never over the database or the spec; another existing file only with --force.
+    const dbBytes = readFileSync(none);
+    const asCsv = join(cwd, 'db.csv');
+    copyFileSync(none, asCsv);
+    const overDb = cli(['export', 'predictions', SMALL, '--db', asCsv, '--out', asCsv, '--force'], { cwd });
+    expect(overDb.code).toBe(2);
+    expect(overDb.stderr).toBe(`bnclab: --out ${asCsv}: that is the results database; refusing to overwrite it\n`);
+    expect(readFileSync(asCsv).equals(dbBytes)).toBe(true);
+    const exists = cli(['export', 'predictions', SMALL, '--db', none, '--out', x], { cwd });
+    expect(exists.code).toBe(2);
+    expect(exists.stderr).toBe(`bnclab: --out ${x}: the file exists; use --force to overwrite it\n`);
+    expect(cli(['export', 'predictions', SMALL, '--db', none, '--out', x, '--force'], { cwd }).code).toBe(0);
+    const missing = cli(['export', 'predictions', SMALL, '--db', none, '--out', join(cwd, 'no', 'x.csv')], { cwd });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot be used: no such file or folder (ENOENT)');
 
     expect(cli(['run', SMALL, '--db', db, '--quiet', '--no-report', '--save-predictions'], { cwd }).code).toBe(0);
     const csv = join(cwd, 'p.csv');

@@ -43,6 +43,31 @@ describe('reference files', () => {
     expect(metricFromName('Brier score')).toBe('brier');
   });
 
+  it("warns about methods: keys that name no method of the file (the README's TAN-HDP for the file's tan-hdp)", () => {
+    const rows = ['d1', 'd2'].flatMap((d) => [row(d, 'tan/hdp', 0.9, 0.3), row(d, 'tan/m-estimate', 0.8, 0.4)]);
+    const f = file(`metric,method_a,method_b,wins,draws,losses,significant
+accuracy,tan-hdp,tan-m,2,0,0,
+`);
+    const wrong = evaluateReference(
+      ref(f, { methods: { 'TAN-HDP': 'tan/hdp', 'TAN-m': 'tan/m-estimate' } }),
+      rows,
+      ['tan/hdp', 'tan/m-estimate'],
+      DEFAULT_COMPARE,
+    );
+    expect(wrong.comments).toEqual([
+      "warning: methods: 'TAN-HDP', 'TAN-m' name no method of ref.csv (names are matched exactly; the file's: tan-hdp, tan-m)",
+    ]);
+    expect(wrong.claims[0]!.verdict).toBe('no data');
+    const right = evaluateReference(
+      ref(f, { methods: { 'tan-hdp': 'tan/hdp', 'tan-m': 'tan/m-estimate' } }),
+      rows,
+      ['tan/hdp', 'tan/m-estimate'],
+      DEFAULT_COMPARE,
+    );
+    expect(right.comments).toEqual([]);
+    expect(right.claims[0]!.verdict).not.toBe('no data');
+  });
+
   it('W/D/L verdicts: direction and significance must both agree', () => {
     // a beats b on 6 of 6 datasets (accuracy), and loses on RMSE on all 6.
     const rows = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'].flatMap((d, i) => [

@@ -103,7 +103,7 @@ beforeAll(async () => {
   } finally {
     store.close();
   }
-}, 240_000);
+});
 
 describe('bnclab report on a real experiment', () => {
   it('per-dataset accuracy table: means from the database, best per row in bold, average and rank rows', () => {

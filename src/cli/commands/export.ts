@@ -1,13 +1,21 @@
 import type { Command } from '../command.js';
 import { UserError } from '../../util/errors.js';
 
+/** Thrown inside the temporary write when the database holds no predictions, so no file is left. */
+class NoPredictions extends UserError {
+  constructor() {
+    super('no saved predictions');
+  }
+}
+
 export const exportCommand: Command = {
   summary: "write an experiment's saved predictions to a CSV or Parquet file",
-  usage: 'bnclab export predictions <spec.yaml> --out FILE.csv|FILE.parquet [--db FILE]',
-  options: { out: { type: 'string' }, db: { type: 'string' } },
+  usage: 'bnclab export predictions <spec.yaml> --out FILE.csv|FILE.parquet [--db FILE] [--force]',
+  options: { out: { type: 'string' }, db: { type: 'string' }, force: { type: 'boolean' } },
   help: `Options:
-  --out FILE   the file to write; .csv or .parquet
+  --out FILE   the file to write; .csv or .parquet (written to a temporary file, then renamed into place)
   --db FILE    results database (default: results/<spec name>.duckdb)
+  --force      overwrite FILE if it exists (never the database or the spec)
 
 One row per test row of every job (experiment, dataset, method, repeat, fold, row, truth) and one column
 p_<label> per class label. Predictions are kept by 'bnclab run --save-predictions' (or save_predictions:
@@ -19,17 +27,38 @@ true in the spec).`,
     const format = /\.parquet$/i.test(out) ? 'parquet' : /\.csv$/i.test(out) ? 'csv' : undefined;
     if (!format) throw new UserError(`export: --out ${out}: the file must end in .csv or .parquet`);
     const { resolve } = await import('node:path');
+    const { existsSync } = await import('node:fs');
+    const { checkOutputFile, writeThroughTemporary } = await import('../../util/output.js');
     const { loadSpecFile } = await import('../../spec/load.js');
     const { defaultDbPath } = await import('../../runner/run.js');
     const { ResultStore } = await import('../../store/db.js');
     const { spec } = loadSpecFile(pos[1]!);
     const db = v['db'] ? resolve(v['db'] as string) : defaultDbPath(spec.name);
+    const file = checkOutputFile(out, {
+      option: '--out',
+      force: v['force'] === true,
+      protect: [
+        { path: db, what: 'the results database' },
+        { path: pos[1]!, what: 'the spec file' },
+      ],
+    });
+    if (!v['db'] && !existsSync(db)) {
+      const { missingDatabaseMessage } = await import('../../store/location.js');
+      throw new UserError(missingDatabaseMessage(db, spec.name, pos[1]!));
+    }
     const store = await ResultStore.open(db, { readOnly: true });
     try {
-      const n = await store.exportPredictions(spec.name, resolve(out), format);
+      let n = 0;
+      await writeThroughTemporary(file, async (tmp) => {
+        n = await store.exportPredictions(spec.name, tmp, format);
+        // Nothing to export: leave no file (an empty CSV would look like an export).
+        if (n === 0) throw new NoPredictions();
+      }).catch((e: unknown) => {
+        if (!(e instanceof NoPredictions)) throw e;
+      });
       if (n === 0)
         throw new UserError(
-          `${db}: experiment '${spec.name}' has no saved predictions; run it with --save-predictions`,
+          `${db}: experiment '${spec.name}' has no saved predictions; 'bnclab run ${pos[1]} --save-predictions${v['db'] ? ` --db ${String(v['db'])}` : ''}' saves them (jobs done without them run again)`,
         );
       process.stdout.write(`${out}: ${n} predictions\n`);
       return 0;

@@ -6,18 +6,21 @@ type Format = (typeof FORMATS)[number];
 
 export const fitCommand: Command = {
   summary: 'fit one method of a spec on all rows of one dataset and write the network (BIF, XMLBIF or JSON)',
-  usage: 'bnclab fit <spec.yaml> --dataset NAME --method LABEL --out FILE.{bif,xmlbif,json} [--format bif|xmlbif|json]',
+  usage:
+    'bnclab fit <spec.yaml> --dataset NAME --method LABEL --out FILE.{bif,xmlbif,json} [--format bif|xmlbif|json] [--force]',
   options: {
     dataset: { type: 'string' },
     method: { type: 'string' },
     out: { type: 'string' },
     format: { type: 'string' },
+    force: { type: 'boolean' },
   },
   help: `Options:
   --dataset NAME   a dataset of the spec (as 'bnclab plan' names it)
   --method LABEL   a method label of the spec (as the report prints it, e.g. tan/dirichlet or kdb(k=2)/dirichlet(alpha=0.5))
   --out FILE       where to write; the format follows the extension (.bif, .xmlbif or .xml, .json)
   --format F       bif | xmlbif | json, when the extension does not say
+  --force          overwrite FILE if it exists (never the spec or a data file)
 
 Preprocessing (discretization, missing values) is fitted on all rows, as the spec sets it; the states of a
 discretized attribute are its intervals. BIF is read by bnlearn (read.bif) and pgmpy; XMLBIF by Weka and pgmpy.
@@ -37,12 +40,15 @@ estimators (context trees) and weighted naive Bayes are refused with a message.`
         `fit: cannot tell the format of '${out}'${v['format'] !== undefined ? ` (--format ${String(v['format'])})` : ''}; use a .bif, .xmlbif or .json file or --format bif|xmlbif|json`,
       );
     }
-    const { writeFileSync } = await import('node:fs');
-    const { resolve } = await import('node:path');
+    const { checkOutputFile, writeFileAtomic } = await import('../../util/output.js');
     const { loadSpecFile } = await import('../../spec/load.js');
     const { fitOnFullData } = await import('../../runner/fit.js');
     const { CptModel } = await import('../../bn/cpt.js');
     const { toBif, toModelJson, toXmlBif } = await import('../../bn/export.js');
+    const force = v['force'] === true;
+    // Checked before the fit (which may take long), and again with the data file known after it.
+    const protect = [{ path: pos[0]!, what: 'the spec file' }];
+    checkOutputFile(out, { option: '--out', force, protect });
     const { spec } = loadSpecFile(pos[0]!);
     const fit = fitOnFullData(spec, v['dataset'] as string, v['method'] as string);
     const model = fit.model;
@@ -75,8 +81,12 @@ estimators (context trees) and weighted naive Bayes are refused with a message.`
               rows: d.n,
               seed: fit.seed,
             });
-    const file = resolve(out);
-    writeFileSync(file, text);
+    const file = checkOutputFile(out, {
+      option: '--out',
+      force,
+      protect: [...protect, { path: fit.datasetFile, what: `the data file of ${fit.dataset}` }],
+    });
+    writeFileAtomic(file, text);
     const arcs = model.cpts.reduce((a, c) => a + c.parents.length, 0);
     process.stdout.write(
       `${fit.method.label} on ${fit.dataset} (${d.n} rows, all of them): ${arcs} arcs; wrote ${format.toUpperCase()} to ${file}\n`,

@@ -9,7 +9,9 @@ export const sqlCommand: Command = {
   --csv    RFC 4180 CSV with a header line (lists and structs as JSON text)
   --json   one JSON object per row (JSON Lines)
 
-The database is opened read-only: statements that would change it fail. Tables: experiments, datasets,
+The database is opened read-only and nothing else is reachable: one statement that only reads (SELECT,
+WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN); COPY, EXPORT, ATTACH, SET, LOAD, INSTALL and reading other files
+(read_csv, glob, …) are refused. Exit 2 for a refused or wrong query, 4 for a database that cannot be read. Tables: experiments, datasets,
 splits, folds, jobs, experiment_jobs, job_metrics, structures, predictions; view results (one row per finished
 job). Example:
   bnclab sql results/quickstart.duckdb "SELECT dataset, method, avg(accuracy) AS acc FROM results GROUP BY ALL ORDER BY ALL"`,

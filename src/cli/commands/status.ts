@@ -28,11 +28,18 @@ when that is not possible it is named and its jobs count as pending. A job done 
     const files: string[] = [];
     if (v['db'] !== undefined) files.push(String(v['db']));
     if (v['shards'] !== undefined) files.push(...shardFiles(String(v['shards'])));
-    if (files.length === 0) files.push(defaultDbPath(spec.name));
     const { existsSync } = await import('node:fs');
-    const present = files.filter((f) => existsSync(f));
     const log = (s: string): void => void process.stdout.write(s + '\n');
-    for (const f of files) if (!existsSync(f)) log(`${f}: no database yet (its jobs count as pending)`);
+    if (files.length === 0) {
+      // results/ is relative to the working folder; from another folder, the database beside the spec is read.
+      const here = defaultDbPath(spec.name);
+      const { databaseBesideSpec } = await import('../../store/location.js');
+      const beside = existsSync(here) ? undefined : databaseBesideSpec(spec.name, file);
+      if (beside) log(`${here}: does not exist (results/ is relative to the working folder); reading ${beside}`);
+      files.push(beside ?? here);
+    }
+    const present = files.filter((f) => existsSync(f));
+    for (const f of files) if (!existsSync(f)) log(`${f}: does not exist; its jobs count as pending`);
     const st = await collectStatus(plan, present);
     for (const s of st.sources) {
       if (s.how === 'snapshot')
