@@ -56,6 +56,12 @@ export interface MethodInfo {
   readonly fileParams?: (params: Params) => readonly string[];
   /** Conventions a user should know (differences from bnclassify or Weka, tie rules), shown in docs/methods.md. */
   readonly notes?: string;
+  /**
+   * Named presets: defaults that depend on another given parameter (HDP's `prior: paper` also samples the
+   * concentrations every iteration). Applied over `defaults` and under the given values, so a value the
+   * spec writes always wins, and the preset's values are part of the job's parameters and key.
+   */
+  readonly presets?: (given: Params) => Params;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -308,7 +314,7 @@ export function listEstimators(): Estimator[] {
  * against the schema). Implicit defaults are left out: they are not part of the job key.
  */
 export function withDefaults(info: MethodInfo, params: Params | undefined): Params {
-  return { ...info.defaults, ...(params ?? {}) };
+  return { ...info.defaults, ...info.presets?.(params ?? {}), ...(params ?? {}) };
 }
 
 /** The complete parameters of a registered method. */
@@ -324,5 +330,5 @@ export function completeParams<M extends MethodInfo>(method: M, params?: Partial
 }
 
 function fill(info: MethodInfo, params: Params | undefined): Params {
-  return { ...info.implicitDefaults, ...info.defaults, ...(params ?? {}) };
+  return { ...info.implicitDefaults, ...info.defaults, ...info.presets?.(params ?? {}), ...(params ?? {}) };
 }
