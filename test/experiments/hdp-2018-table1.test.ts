@@ -1,7 +1,7 @@
 /**
  * Petitjean et al. (2018), Table 1, run from its spec (experiments/hdp-2018-table1.yaml) exactly as
  * `bnclab fit` runs it: each method fitted on all rows of each worked-example dataset, X1's table read back and
- * compared with the printed cells (experiments/reference/hdp-2018-table1.csv). The paper's prior reproduces
+ * compared with the printed cells (experiments/data/hdp-2018-table1-published.csv). The paper's prior reproduces
  * every HDP cell; the prior of the authors' code does not reproduce the two y0 cells.
  */
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ const { spec } = loadSpecFile(join(ROOT, 'experiments', 'hdp-2018-table1.yaml'))
 /** Printed P(X1 = x0 | y) by dataset, paper column and class value. */
 function printed(): Map<string, number> {
   const cells = new Map<string, number>();
-  const lines = readFileSync(join(ROOT, 'experiments', 'reference', 'hdp-2018-table1.csv'), 'utf8')
+  const lines = readFileSync(join(ROOT, 'experiments', 'data', 'hdp-2018-table1-published.csv'), 'utf8')
     .split('\n')
     .filter((l) => l && !l.startsWith('#'));
   expect(lines[0]).toBe('dataset,method,metric,value');
