@@ -41,7 +41,8 @@ function fitted(dataset: string, method: string): [number, number] {
   expect(fit.data.classLabels).toEqual(['y0', 'y1']);
   const cpt = model.cpts[0]!;
   expect(cpt.parents).toEqual([1]);
-  return [Math.exp(cpt.logp[0]!), Math.exp(cpt.logp[2]!)];
+  const logp = cpt.logp!;
+  return [Math.exp(logp[0]!), Math.exp(logp[2]!)];
 }
 
 // Between-chain sd of each cell with the paper's prior (30 seeds of the authors' code, patched to the paper's
