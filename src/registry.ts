@@ -63,6 +63,12 @@ export interface MethodInfo {
    * here to identical posteriors.
    */
   readonly orderDependence?: { readonly columns?: string; readonly classes?: string };
+  /**
+   * Named presets: defaults that depend on another given parameter (HDP's `prior: paper` also samples the
+   * concentrations every iteration). Applied over `defaults` and under the given values, so a value the
+   * spec writes always wins, and the preset's values are part of the job's parameters and key.
+   */
+  readonly presets?: (given: Params) => Params;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -315,7 +321,7 @@ export function listEstimators(): Estimator[] {
  * against the schema). Implicit defaults are left out: they are not part of the job key.
  */
 export function withDefaults(info: MethodInfo, params: Params | undefined): Params {
-  return { ...info.defaults, ...(params ?? {}) };
+  return { ...info.defaults, ...info.presets?.(params ?? {}), ...(params ?? {}) };
 }
 
 /** The complete parameters of a registered method. */
@@ -331,5 +337,5 @@ export function completeParams<M extends MethodInfo>(method: M, params?: Partial
 }
 
 function fill(info: MethodInfo, params: Params | undefined): Params {
-  return { ...info.implicitDefaults, ...info.defaults, ...(params ?? {}) };
+  return { ...info.implicitDefaults, ...info.defaults, ...info.presets?.(params ?? {}), ...(params ?? {}) };
 }

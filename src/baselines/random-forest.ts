@@ -48,7 +48,7 @@ export const randomForest = registerBaseline({
   title: 'Random forest (Weka defaults: 100 trees, ⌊log2 m⌋+1 attributes per split, unpruned)',
   citation:
     'Breiman (2001), Random forests, Machine Learning 45:5–32; defaults of Weka 3.8 RandomForest/RandomTree ' +
-    '(-I 100 -K 0 -M 1), as used by Petitjean, Buntine, Webb & Zaidi (2018), Machine Learning 107:2303–2331',
+    '(-I 100 -K 0 -M 1), as used by Petitjean, Buntine, Webb & Zaidi (2018), Machine Learning 107:1303–1331',
   params: defineParams({
     trees: { type: 'integer', minimum: 1, default: 100, description: 'Number of trees' },
     featuresPerSplit: {

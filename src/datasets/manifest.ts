@@ -6,6 +6,7 @@
  * test/datasets/registry.test.ts checks that the two agree.
  */
 import { Document, isSeq } from 'yaml';
+import type { DerivedFrom } from './derive.js';
 
 interface ManifestColumn {
   name: string;
@@ -28,6 +29,8 @@ export interface ManifestDataset {
   lists: string[];
   columns: ManifestColumn[];
   notes?: string[];
+  /** A declared class mapping of another shipped data set (src/datasets/derive.ts). */
+  derived?: DerivedFrom;
 }
 
 export interface Manifest {
@@ -86,6 +89,7 @@ export function registryYamlFromManifest(manifest: Manifest): string {
         source,
         groups: groupsFor(d),
         ...(d.notes && d.notes.length > 0 ? { notes: d.notes } : {}),
+        ...(d.derived ? { derived: d.derived } : {}),
         columns,
       };
     });

@@ -9,6 +9,7 @@ import { isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { cachedJson, contentCacheKey } from '../util/cache.js';
 import { baseName, type ColumnType } from './columns.js';
+import type { DerivedFrom } from './derive.js';
 
 export type DatasetFormat = 'csv' | 'arff';
 
@@ -42,6 +43,8 @@ export interface DatasetEntry {
   readonly source?: DatasetSource;
   readonly groups: readonly string[];
   readonly notes?: readonly string[];
+  /** A declared class mapping of another registry data set, which the file is (src/datasets/derive.ts). */
+  readonly derived?: DerivedFrom;
   /** True for registry entries, false for user files. */
   readonly builtin: boolean;
 }
@@ -273,6 +276,20 @@ function parseEntry(item: unknown, where: string, root: string, groups: Map<stri
   if (notes !== undefined && (!Array.isArray(notes) || !notes.every((x) => typeof x === 'string'))) {
     throw new UserError(`${at}: notes must be a list of strings`);
   }
+  let derived: DerivedFrom | undefined;
+  const dv = item['derived'];
+  if (dv !== undefined) {
+    const map = isObj(dv) ? dv['class_map'] : undefined;
+    if (
+      !isObj(dv) ||
+      typeof dv['from'] !== 'string' ||
+      !isObj(map) ||
+      !Object.values(map).every((x) => typeof x === 'string')
+    ) {
+      throw new UserError(`${at}: derived must have from (a data set) and class_map (value -> value)`);
+    }
+    derived = { from: dv['from'], class_map: map as Record<string, string> };
+  }
   const title = str('title', false);
   const classColumn = str('class', false);
   const licence = str('licence', false);
@@ -296,6 +313,7 @@ function parseEntry(item: unknown, where: string, root: string, groups: Map<stri
     ...(sha256 !== undefined ? { sha256 } : {}),
     ...(source !== undefined ? { source } : {}),
     ...(notes !== undefined ? { notes: notes as string[] } : {}),
+    ...(derived !== undefined ? { derived } : {}),
   };
 }
 

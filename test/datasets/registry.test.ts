@@ -36,8 +36,8 @@ describe('registry', () => {
     expect(readFileSync(`${ROOT}/configs/datasets.yaml`, 'utf8')).toBe(registryYamlFromManifest(manifest));
   });
 
-  it('has all 73 shipped data sets with complete metadata', () => {
-    expect(reg.entries.length).toBe(73);
+  it('has all 75 shipped data sets (73 files as collected, 2 derived) with complete metadata', () => {
+    expect(reg.entries.length).toBe(75);
     expect(reg.all().map((e) => e.name)).toEqual(manifest.datasets.map((d) => d.name).sort());
     for (const e of reg.entries) {
       expect(e.file).toMatch(/^data\/uci\/[a-z0-9-]+\.csv$/);
@@ -83,7 +83,7 @@ describe('registry', () => {
     const small = reg.group('small');
     const medium = reg.group('medium');
     const large = reg.group('large');
-    expect(small.length + medium.length + large.length).toBe(73);
+    expect(small.length + medium.length + large.length).toBe(75);
     expect(small.every((e) => e.rows! < 1000)).toBe(true);
     expect(medium.every((e) => e.rows! >= 1000 && e.rows! <= 10000)).toBe(true);
     expect(large.map((e) => e.name)).toEqual(['adult', 'letter', 'magic', 'nursery', 'pendigits', 'shuttle']);
@@ -115,7 +115,7 @@ describe('registry', () => {
       "spec.yaml:4:5: unknown data set or group 'hdp86'; did you mean hdp68?",
     );
     expect(userError(() => reg.get('thyroid'))).toBe(
-      "unknown data set 'thyroid'; did you mean hypothyroid, new-thyroid, thyroid0387?",
+      "unknown data set 'thyroid'; did you mean hypothyroid, new-thyroid, thyroid-20class, thyroid0387?",
     );
     expect(userError(() => reg.group('tiny'))).toMatch(/^unknown data set group 'tiny'/);
     expect(userError(() => reg.resolve('nope/missing.csv', { baseDir: ROOT, where: 'spec.yaml:9:5' }))).toBe(

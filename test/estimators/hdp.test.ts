@@ -504,6 +504,11 @@ describe('the estimator', () => {
     expect(settings({ iterations: 50000 }).burnIn).toBe(1000);
     expect([s.priorShape, s.priorRate]).toEqual([2, 1]);
     expect([settings({ prior: 'paper' }).priorShape, settings({ prior: 'paper' }).priorRate]).toEqual([0, 0]);
+    // Named presets: `paper` also samples the concentrations every iteration, unless the spec says otherwise.
+    expect(settings({}).concentrationEvery).toBe(5);
+    expect(settings({ prior: 'code' }).concentrationEvery).toBe(5);
+    expect(settings({ prior: 'paper' }).concentrationEvery).toBe(1);
+    expect(settings({ prior: 'paper', concentrationEvery: 5 }).concentrationEvery).toBe(5);
     for (const bad of [
       { iterations: 0 },
       { iterations: 10, burnIn: 10 },

@@ -29,6 +29,24 @@ estimators:
     expect(spec.methods[0]!.estimator!.params).toMatchObject({ alpha: 0.5 });
   });
 
+  it("HDP's prior presets: paper samples concentrations every iteration, in the job's parameters", () => {
+    const spec = parseSpec(
+      `name: t
+datasets: [iris]
+methods:
+  - { structure: nb, estimator: { id: hdp, params: { prior: paper } }, name: paper }
+  - { structure: nb, estimator: { id: hdp, params: { prior: paper, concentrationEvery: 1 } }, name: paper2 }
+  - { structure: nb, estimator: { id: hdp, params: { prior: code } }, name: code }
+  - { structure: nb, estimator: { id: hdp, params: { prior: paper, concentrationEvery: 3 } }, name: p3 }
+`,
+      'mem.yaml',
+    );
+    const every = spec.methods.map((m) => (m.estimator!.params as { concentrationEvery: number }).concentrationEvery);
+    // paper and paper2 are one method once the preset is filled in: it runs once, as 'paper'.
+    expect(spec.methods.map((m) => m.label)).toEqual(['paper', 'code', 'p3']);
+    expect(every).toEqual([1, 5, 3]);
+  });
+
   it('applies defaults, explicit methods and exclude', () => {
     const spec = parseSpec(
       `name: t

@@ -7,7 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import type { DiscreteData } from '../../src/bn/data.js';
 import { cpdag, cpdagKey } from '../../src/bn/exact/equivalence.js';
-import { brai, cmiOfCells, conditionalMutualInformation } from '../../src/structures/ensembles/brai.js';
+import {
+  brai,
+  cmiOfCells,
+  conditionalMutualInformation,
+  rai,
+  selectThreshold,
+} from '../../src/structures/ensembles/brai.js';
+import { networkScore } from '../../src/bn/scores.js';
 import { withDefaults } from '../../src/registry.js';
 import { Rng } from '../../src/util/rng.js';
 import { createHash } from 'node:crypto';
@@ -194,5 +201,49 @@ describe('B-RAI with the G-test', () => {
     });
     const truth = cpdagKey(cpdag(TRUE_PARENTS));
     for (const m of s.members!) expect(cpdagKey(cpdag(m.structure.parents))).toBe(truth);
+  });
+});
+
+describe("B-RAI threshold 'select' (BDeu grid search per training set, as causality-lab's search_threshold_bdeu)", () => {
+  it('picks the candidate whose RAI graph has the highest BDeu score, the larger one on a tie, and learns with it', () => {
+    const d = sample(400, 'brai-select');
+    const thresholds = [0.1, 0.0005, 0.005, 0.02, 0.05];
+    const sel = selectThreshold(d, { test: 'cmi', thresholds, ess: 1, alpha: 0.05 });
+    // Brute force over the candidates: RAI at each, its DAG scored on the same rows.
+    const scored = [...thresholds]
+      .sort((a, b) => a - b)
+      .map((t) => {
+        const r = rai(d, { test: 'cmi', threshold: t });
+        return [t, r.extended ? networkScore(d, r.parents, 'bdeu', 1) : Number.NEGATIVE_INFINITY] as const;
+      });
+    expect(sel.scores).toEqual(scored);
+    const top = Math.max(...scored.map(([, v]) => v));
+    expect(sel.threshold).toBe(Math.max(...scored.filter(([, v]) => v === top).map(([t]) => t)));
+    // The scores differ across the grid, so the choice is a real one.
+    expect(new Set(scored.map(([, v]) => v)).size).toBeGreaterThan(1);
+    // A candidate listed twice is tried once.
+    const tie = selectThreshold(d, { test: 'cmi', thresholds: [sel.threshold, sel.threshold], ess: 1, alpha: 0.05 });
+    expect(tie.scores.length).toBe(1);
+    // B-RAI with 'select' is B-RAI with the chosen threshold, and stores the choice.
+    const chosen = brai.learn(d, withDefaults(brai, { threshold: 'select', thresholds }), { rng: new Rng('s') });
+    const fixed = brai.learn(d, withDefaults(brai, { threshold: sel.threshold }), { rng: new Rng('s') });
+    expect(JSON.stringify(chosen.members)).toBe(JSON.stringify(fixed.members));
+    expect(chosen.info!['threshold']).toBe(sel.threshold);
+    expect(JSON.parse(String(chosen.info!['thresholdScores']))).toHaveLength(thresholds.length);
+  });
+
+  it("on 5,000 rows of the known network the chosen threshold's RAI graph is the true equivalence class", () => {
+    const d = sample(5000, 'brai-known');
+    const sel = selectThreshold(d, { test: 'cmi', thresholds: [0.00001, 0.001, 0.01, 0.3], ess: 1, alpha: 0.05 });
+    const r = rai(d, { test: 'cmi', threshold: sel.threshold });
+    expect(cpdagKey(cpdag(r.parents))).toBe(cpdagKey(cpdag(TRUE_PARENTS)));
+    // 0.3 removes true edges (fewer parameters, a much worse fit), so it is not chosen.
+    expect(sel.threshold).not.toBe(0.3);
+  });
+
+  it("refuses 'select' with the G-test", () => {
+    expect(() =>
+      brai.learn(sample(50, 'x'), withDefaults(brai, { threshold: 'select', test: 'g2' }), { rng: new Rng('s') }),
+    ).toThrow(/needs test 'cmi'/);
   });
 });

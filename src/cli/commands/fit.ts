@@ -24,8 +24,10 @@ export const fitCommand: Command = {
 
 Preprocessing (discretization, missing values) is fitted on all rows, as the spec sets it; the states of a
 discretized attribute are its intervals. BIF is read by bnlearn (read.bif) and pgmpy; XMLBIF by Weka and pgmpy.
-Only a single network with tables can be written: ensembles (AODE, bagging, …), the m-estimate and HDP
-estimators (context trees) and weighted naive Bayes are refused with a message.`,
+Only a single network with tables can be written: ensembles (AODE, bagging, …), the m-estimate
+estimator (context trees) and weighted naive Bayes are refused with a message. HDP's estimates (averaged over
+the post-burn-in iterations) are written as tables, a parent configuration unseen in training taking its
+tree's back-off.`,
   async run(pos, v) {
     if (pos.length !== 1) throw new UserError(`usage: ${this.usage}`);
     for (const o of ['dataset', 'method', 'out'] as const) {
@@ -50,8 +52,10 @@ estimators (context trees) and weighted naive Bayes are refused with a message.`
     const protect = [{ path: pos[0]!, what: 'the spec file' }];
     checkOutputFile(out, { option: '--out', force, protect });
     const { spec } = loadSpecFile(pos[0]!);
+    const { HdpModel } = await import('../../estimators/hdp/model.js');
     const fit = fitOnFullData(spec, v['dataset'] as string, v['method'] as string);
-    const model = fit.model;
+    // HDP's averaged estimates as tables (back-off for parent configurations unseen in training).
+    const model = fit.model instanceof HdpModel ? fit.model.materialize() : fit.model;
     if (!(model instanceof CptModel)) {
       throw new UserError(
         `fit: ${fit.method.label} does not give a single Bayesian network with conditional probability tables (${fit.structure?.members ? 'an ensemble of structures' : 'its estimator keeps its own parameter form'}); BIF, XMLBIF and JSON cannot hold it`,

@@ -38,7 +38,8 @@
 import { defineParams, registerStructure, type ParamsOf } from '../../registry.js';
 import type { DiscreteData } from '../../bn/data.js';
 import type { StructureMember } from '../../bn/structure.js';
-import { localScore } from '../../bn/scores.js';
+import { localScore, networkScore } from '../../bn/scores.js';
+import { UserError } from '../../util/errors.js';
 import type { Rng } from '../../util/rng.js';
 import { throwIfAborted } from '../../bn/exact/localscores.js';
 import { ensembleDiagnostics } from '../exact/common.js';
@@ -64,10 +65,18 @@ const BRAI_PARAMS = defineParams({
     description: "CI test: 'cmi' (CMI ≤ threshold, as causality-lab) or 'g2' (G-test at level alpha)",
   },
   threshold: {
-    type: 'number',
-    minimum: 0,
+    oneOf: [{ type: 'number', minimum: 0 }, { enum: ['select'] }],
     default: 0.012,
-    description: "test 'cmi': independent when the conditional mutual information (nats) is at most this",
+    description:
+      "test 'cmi': independent when the conditional mutual information (nats) is at most this; 'select': the candidate of `thresholds` whose RAI graph has the highest BDeu score on the training rows (causality-lab's search_threshold_bdeu)",
+  },
+  thresholds: {
+    type: 'array',
+    items: { type: 'number', minimum: 0 },
+    minItems: 1,
+    default: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1],
+    description: "threshold 'select': the candidate CMI thresholds",
+    inKey: false,
   },
   alpha: {
     type: 'number',
@@ -95,6 +104,7 @@ type BraiParams = ParamsOf<typeof BRAI_PARAMS>;
 function independenceTest(p: BraiParams): (sample: Sample, x: number, y: number, z: readonly number[]) => boolean {
   if (p.test === 'cmi') {
     const threshold = p.threshold;
+    if (typeof threshold !== 'number') throw new Error("brai: threshold 'select' must be resolved before the test");
     return (sample, x, y, z) => cmiStatistic(sample, x, y, z).cmi <= threshold;
   }
   const alpha = p.alpha;
@@ -736,6 +746,34 @@ export function rai(
   return { parents, extended, skeleton, ciTests: L.tests };
 }
 
+/**
+ * `threshold: select`, the grid search of causality-lab's experiment utilities (search_threshold_bdeu): for
+ * every candidate CMI threshold, RAI (no bootstrap) on the training rows, its graph extended to a DAG and
+ * scored by BDeu (the B-RAI leaves' ESS) on the same rows; a graph without a consistent DAG extension scores
+ * −∞. The highest score wins; on equal scores the larger threshold (candidates are tried in ascending order
+ * and a score equal to the best replaces it, as the reference's `>=`). Only meaningful for `test: cmi`.
+ */
+export function selectThreshold(
+  train: DiscreteData,
+  params: Pick<BraiParams, 'test' | 'thresholds' | 'ess' | 'alpha'>,
+): { threshold: number; scores: [number, number][] } {
+  if (params.test !== 'cmi') throw new UserError("brai: threshold 'select' needs test 'cmi' (the CMI threshold)");
+  const candidates = [...new Set(params.thresholds)].sort((a, b) => a - b);
+  let best = Number.NaN;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  const scores: [number, number][] = [];
+  for (const t of candidates) {
+    const r = rai(train, { test: 'cmi', threshold: t, ess: params.ess, alpha: params.alpha });
+    const score = r.extended ? networkScore(train, r.parents, 'bdeu', params.ess) : Number.NEGATIVE_INFINITY;
+    scores.push([t, score]);
+    if (score >= bestScore || Number.isNaN(best)) {
+      bestScore = score;
+      best = t;
+    }
+  }
+  return { threshold: best, scores };
+}
+
 /** Shown in docs/methods.md: what `test: cmi` does on small data (issue 14), with the evidence. */
 const BRAI_NOTES =
   "`test: cmi` is causality-lab's CondIndepCMI (statistic and RAI skeleton checked against it): independent " +
@@ -770,9 +808,11 @@ export const brai = registerStructure({
   // The GGT starts from the complete graph over every variable: O(k²) CI tests per bootstrap at order 0 and
   // combinatorially many at higher orders; the data sets of the SubbKB study have at most 23 variables.
   maxAttributes: 30,
-  learn(train, params, ctx) {
+  learn(train, given, ctx) {
     const m = train.columns.length;
     const k = m + 1;
+    const selection = given.threshold === 'select' ? selectThreshold(train, given) : undefined;
+    const params = selection ? { ...given, threshold: selection.threshold } : given;
     const patterns = patternsOf(train);
     const rng = ctx.rng.derive('bootstrap');
     const L: Learner = {
@@ -808,7 +848,12 @@ export const brai = registerStructure({
       m,
       parents: best.parents,
       members,
-      info: { ciTests: L.tests, distinctStructures: members.length, ...ensembleDiagnostics(members) },
+      info: {
+        ciTests: L.tests,
+        distinctStructures: members.length,
+        ...ensembleDiagnostics(members),
+        ...(selection && { threshold: selection.threshold, thresholdScores: JSON.stringify(selection.scores) }),
+      },
     };
   },
 });
