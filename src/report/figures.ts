@@ -10,6 +10,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
+import { noteSvg, reusedSvg } from './figure-keys.js';
 
 export interface Figure {
   /** File stem for figures/<id>.svg. */
@@ -77,13 +78,20 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   if (hit !== undefined) return hit;
   const svg = await renderSvgNow(spec);
   writeContent(kind, key, svg);
-  return svg;
+  return noteSvg(kind, key, svg);
 }
 
-/** A whole SVG cached under (kind, key), or undefined on a miss (or a damaged entry, drawn afresh). */
+/**
+ * A whole SVG cached under (kind, key), or undefined on a miss (or a damaged entry, drawn afresh): from the
+ * cache folder, else from the previous report in the same folder (figure-keys.ts).
+ */
 export function cachedSvg(kind: string, key: string): string | undefined {
   const hit = readContent(kind, key);
-  return hit?.startsWith('<svg') && hit.trimEnd().endsWith('</svg>') ? hit : undefined;
+  if (hit?.startsWith('<svg') && hit.trimEnd().endsWith('</svg>')) return noteSvg(kind, key, hit);
+  const reused = reusedSvg(kind, key);
+  if (reused === undefined) return undefined;
+  writeContent(kind, key, reused);
+  return noteSvg(kind, key, reused);
 }
 
 /**

@@ -20,6 +20,7 @@ import type { SummaryTable } from './summary.js';
 import { csvField, tableSummaryCsv, tableToCsv, tableToLatex } from './table.js';
 import { installedVersions } from './figures.js';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
+import { FIGURE_KEYS, reuseFiguresOf, writeFigureKeys } from './figure-keys.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
 export { compareResults, type Comparison, type MetricComparison, type PairComparison } from './compare.js';
@@ -38,6 +39,8 @@ export interface ReportOptions {
   readonly store?: ResultStore;
   /** The spec's plan, already built (by `run`): its jobs are what the report shows. */
   readonly plan?: PlanSummary;
+  /** Write each figure as a one-page PDF too (`report --pdf`); by default only the SVG. */
+  readonly pdf?: boolean;
 }
 
 /** The jobs of a plan as the spec names them (dataset name, method label). */
@@ -159,8 +162,11 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   } finally {
     if (!opts.store) store.close();
   }
+  const dir = opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name);
+  // A figure the previous report in this folder drew from the same data is taken from its file.
+  reuseFiguresOf(join(dir, 'figures'));
   const doc = await buildReport(input);
-  return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc);
+  return writeReportFiles(dir, doc, { pdf: opts.pdf === true });
 }
 
 /**
@@ -225,7 +231,11 @@ function freshFolder(dir: string, files: readonly string[]): void {
   writeFileSync(manifest, files.join('\n') + '\n');
 }
 
-export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<ReportFiles> {
+export async function writeReportFiles(
+  dir: string,
+  doc: ReportDoc,
+  opts: { readonly pdf?: boolean } = {},
+): Promise<ReportFiles> {
   const tablesDir = join(dir, 'tables');
   const figuresDir = join(dir, 'figures');
   const summaryCsv = new Map(
@@ -238,9 +248,10 @@ export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<Rep
     tablesDir,
     doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`, ...(summaryCsv.has(t.id) ? [`${t.id}-summary.csv`] : [])]),
   );
+  // Without --pdf, a previous report's PDFs are removed with the rest: they may show other data.
   freshFolder(
     figuresDir,
-    doc.figures.flatMap((f) => [`${f.id}.svg`, `${f.id}.pdf`]),
+    doc.figures.flatMap((f) => [`${f.id}.svg`, ...(opts.pdf ? [`${f.id}.pdf`] : []), FIGURE_KEYS]),
   );
   const tables: string[] = [];
   for (const t of doc.tables) {
@@ -254,9 +265,10 @@ export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<Rep
   for (const f of doc.figures) {
     const file = join(figuresDir, `${f.id}.svg`);
     writeFileSync(file, f.svg);
-    writeFileSync(join(figuresDir, `${f.id}.pdf`), await figurePdf(f.svg, f.title));
+    if (opts.pdf) writeFileSync(join(figuresDir, `${f.id}.pdf`), await figurePdf(f.svg, f.title));
     figures.push(file);
   }
+  writeFigureKeys(figuresDir, doc.figures);
   const markdown = join(dir, 'report.md');
   const html = join(dir, 'report.html');
   const csv = join(dir, 'report.csv');
