@@ -39,8 +39,7 @@ export function reuseFiguresOf(dir: string): void {
   }
   for (const line of text.split('\n')) {
     const [key, hash, file] = line.split(' ');
-    if (key && hash && file && !file.includes('/') && !file.includes('\\'))
-      offered.set(key, [join(dir, file), hash]);
+    if (key && hash && file && !file.includes('/') && !file.includes('\\')) offered.set(key, [join(dir, file), hash]);
   }
 }
 
