@@ -18,7 +18,7 @@ function writeCsv(): void {
   let s = 12345;
   const next = (): number => (s = (s * 1103515245 + 12345) % 2147483648);
   let bytes = 0;
-  for (let i = 0; bytes < TABLE_CACHE_MIN_BYTES + 100_000; i++) {
+  while (bytes < TABLE_CACHE_MIN_BYTES + 100_000) {
     const x = next() % 7 === 0 ? '?' : String((next() % 50_000) / 100);
     const y = ['a', 'bb', 'c c', 'd'][next() % 4]!;
     const z = String(next() % 300);
