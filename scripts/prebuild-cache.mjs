@@ -4,7 +4,8 @@
  * clone, a CI job, an emptied node_modules/.cache) starts as fast as a warm one:
  *
  * - `ajv-validator`: the spec validator and every method's parameter validator (ajv's standalone code);
- * - `registry-yaml`: configs/datasets.yaml parsed.
+ * - `registry-yaml`: configs/datasets.yaml parsed;
+ * - `text-metrics`: the Helvetica metrics of the installed pdfkit, by which figures measure their text.
  *
  * It runs the very functions a command runs (from tsc's output, not the bundle), with the cache folder
  * pointed at dist/cache, so the keys are the ones a command computes. Data files, figures and plans are not
@@ -30,4 +31,6 @@ compileSchema(experimentSchema(false), true, true);
 const methods = [...listStructures(), ...listEstimators(), ...listBaselines()];
 for (const info of methods) compileSchema({ additionalProperties: false, ...info.params, type: 'object' }, false);
 loadRegistry(root);
-console.log(`prebuild-cache: ${methods.length + 1} validators and the dataset registry in dist/cache/`);
+const { textWidth } = await load('report/figures.js');
+textWidth('x', 10);
+console.log(`prebuild-cache: ${methods.length + 1} validators, the dataset registry and text metrics in dist/cache/`);

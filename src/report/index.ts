@@ -249,10 +249,10 @@ export async function writeReportFiles(
     doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`, ...(summaryCsv.has(t.id) ? [`${t.id}-summary.csv`] : [])]),
   );
   // Without --pdf, a previous report's PDFs are removed with the rest: they may show other data.
-  freshFolder(
-    figuresDir,
-    doc.figures.flatMap((f) => [`${f.id}.svg`, ...(opts.pdf ? [`${f.id}.pdf`] : []), FIGURE_KEYS]),
-  );
+  freshFolder(figuresDir, [
+    ...doc.figures.flatMap((f) => [`${f.id}.svg`, ...(opts.pdf ? [`${f.id}.pdf`] : [])]),
+    FIGURE_KEYS,
+  ]);
   const tables: string[] = [];
   for (const t of doc.tables) {
     writeFileSync(join(tablesDir, `${t.id}.tex`), tableToLatex(t, doc.experiment));
