@@ -8,7 +8,20 @@ const doc = new PDFDocument({ autoFirstPage: false });
 
 /** Strings that exercise every WinAnsi character, kerning pairs, characters outside the encoding and the empty string. */
 function samples(): string[] {
-  const out = ['', ' ', 'AV', 'To', 'Yo', 'P.', 'L’', 'WAVE', 'nb/dirichlet(alpha=0.5)', 'tic-tac-toe', 'αχ≤≥−∞²', '€‚ƒ„…†‡'];
+  const out = [
+    '',
+    ' ',
+    'AV',
+    'To',
+    'Yo',
+    'P.',
+    'L’',
+    'WAVE',
+    'nb/dirichlet(alpha=0.5)',
+    'tic-tac-toe',
+    'αχ≤≥−∞²',
+    '€‚ƒ„…†‡',
+  ];
   let all = '';
   for (let c = 0; c < 0x300; c++) all += String.fromCharCode(c);
   out.push(all);
