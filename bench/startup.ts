@@ -3,6 +3,10 @@
  * `node -e 0`, `bnclab plan experiments/quickstart.yaml`, a 1-job `bnclab run` (iris, holdout, nb with
  * Laplace estimates; a fresh database each time, report included) and `bnclab report` of the quickstart
  * (its database made once, before timing). Median of --runs, commands in turn, with the load average.
+ * Each command runs warm (a cache folder filled by the warm-up round) and cold (an empty cache folder each
+ * time: a fresh clone, CI, a cleared node_modules/.cache); the report cold twice: into the folder of the
+ * previous report ("cold"), whose unchanged figures it takes from their files, and into a new folder
+ * ("first": nothing drawn before).
  * --other-bnclab DIR times a second built checkout (e.g. the main branch) in the same rounds, so its
  * figures are a before/after comparison taken side by side.
  *
@@ -54,26 +58,38 @@ try {
       cwd: work,
       stdio: 'ignore',
     });
+    const warmCache = join(work, `cache-${tag}`);
+    const coldCache = join(work, `cold-cache-${tag}`);
+    // The command with its cache folder: warm (kept) or cold (emptied before each run).
+    const variant = (label: string, args: string[], cold: boolean, before?: () => void): Command => ({
+      label: `${label} ${cold ? 'cold' : 'warm'} (${b.tag})`,
+      cmd: '/usr/bin/env',
+      args: [`BNCLAB_CACHE_DIR=${cold ? coldCache : warmCache}`, process.execPath, cli, ...args],
+      cwd: work,
+      before: () => {
+        if (cold) rmSync(coldCache, { recursive: true, force: true });
+        before?.();
+      },
+    });
+    const freshDb = (): void => {
+      rmSync(db, { force: true });
+      rmSync(`${db}.wal`, { force: true });
+    };
+    const report = (out: string): string[] => ['report', quickstart, '--db', qsDb, '--out', join(work, out)];
+    for (const cold of [false, true]) {
+      rows.push([
+        [variant('plan quickstart', ['plan', quickstart], cold)],
+        [variant('run 1 job', ['run', spec, '--db', db, '--workers', '1', '--quiet'], cold, freshDb)],
+        [variant('report quickstart', report(`report-${tag}`), cold)],
+      ]);
+    }
     rows.push([
-      [{ label: `plan quickstart (${b.tag})`, cmd: process.execPath, args: [cli, 'plan', quickstart], cwd: work }],
       [
         {
-          label: `run 1 job (${b.tag})`,
-          cmd: process.execPath,
-          args: [cli, 'run', spec, '--db', db, '--workers', '1', '--quiet'],
-          cwd: work,
-          before: () => {
-            rmSync(db, { force: true });
-            rmSync(`${db}.wal`, { force: true });
-          },
-        },
-      ],
-      [
-        {
-          label: `report quickstart (${b.tag})`,
-          cmd: process.execPath,
-          args: [cli, 'report', quickstart, '--db', qsDb, '--out', join(work, `report-${tag}`)],
-          cwd: work,
+          ...variant('report quickstart', report(`first-${tag}`), true, () =>
+            rmSync(join(work, `first-${tag}`), { recursive: true, force: true }),
+          ),
+          label: `report quickstart first (${b.tag})`,
         },
       ],
     ]);

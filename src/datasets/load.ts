@@ -14,6 +14,7 @@ import { CsvPieceReader } from './csv.js';
 import { packageRoot as findRepoRoot } from '../util/paths.js';
 import type { DatasetFormat } from './registry.js';
 import type { RawTable } from './table.js';
+import { readTableCache, TABLE_CACHE_MIN_BYTES, tableCacheKey, writeTableCache } from './table-cache.js';
 
 export interface LoadedDataset {
   readonly table: RawTable;
@@ -122,6 +123,14 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
         },
         (known) => {
           hit = cache.get(keyOf(known));
+          if (hit === undefined && bytes >= TABLE_CACHE_MIN_BYTES) {
+            // A table an earlier process coded from this very file: its columns, not the file, are read.
+            const stored = readTableCache(tableCacheKey(known, settingsOf(entry, format)));
+            if (stored !== undefined) {
+              hit = { table: stored, sha256: known };
+              cache.set(keyOf(known), hit);
+            }
+          }
           return hit !== undefined;
         },
       );
@@ -139,6 +148,9 @@ export function loadDataset(entry: LoadableDataset): LoadedDataset {
       `${entry.file}: data set '${entry.name}' has no attribute columns, only the class; a classifier needs at least one attribute`,
     );
   }
+  // Only a table whose hash is recorded can be found again (readFileInPieces records it for an unchanged file).
+  if (format === 'csv' && statSize(path) >= TABLE_CACHE_MIN_BYTES)
+    writeTableCache(tableCacheKey(sha256, settingsOf(entry, format)), table);
   const loaded: LoadedDataset = { table, sha256 };
   cache.set(keyOf(sha256), loaded);
   return loaded;
@@ -183,6 +195,19 @@ function checkPiece(bytes: Uint8Array, offset: number, file: string): void {
     throw new UserError(
       `${file}: the file holds binary data (a zero byte at offset ${offset + nul}), not CSV/ARFF text`,
     );
+}
+
+/** What shapes a table besides the file's bytes (the key of its stored columns, table-cache.ts). */
+function settingsOf(entry: LoadableDataset, format: DatasetFormat): unknown {
+  return [entry.name, format, entry.classColumn ?? null, entry.columnTypes ?? null, entry.ignore ?? null];
+}
+
+function statSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** Forget cached tables (tests, or a long-lived process that changes files). */

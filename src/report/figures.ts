@@ -10,6 +10,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
+import { noteSvg, reusedSvg } from './figure-keys.js';
 
 export interface Figure {
   /** File stem for figures/<id>.svg. */
@@ -36,19 +37,78 @@ export const CONFIG = {
  * of 0.8 × font size per character, which made every figure's bounds (and so the SVG) far wider and taller
  * than its text and left the plots small and off-centre when shown at a fixed width.
  */
-// pdfkit (for its AFM tables) is loaded on first use, like vega, so a report whose figures are all cached loads neither.
-type MetricsDoc = { font(name: string): { fontSize(size: number): { widthOfString(text: string): number } } };
-let metricsDoc: MetricsDoc | undefined;
-/** Width in px of text in Helvetica at `size` px. */
-export function textWidth(text: string, size: number, bold = false): number {
-  if (!metricsDoc) {
-    const PDFDocument = createRequire(import.meta.url)('pdfkit') as new (o: { autoFirstPage: boolean }) => MetricsDoc;
-    metricsDoc = new PDFDocument({ autoFirstPage: false });
+// The AFM tables pdfkit ships, as pdfkit reads them (glyph per character code, advance per glyph, kerning per
+// glyph pair), extracted once per pdfkit version and kept as a content entry (dist/cache holds the installed
+// version's, made by `npm run build`), so measuring text loads neither pdfkit nor its font data.
+interface AfmMetrics {
+  readonly glyphOf: Record<string, string>;
+  readonly widths: Record<string, number>;
+  readonly kern: Record<string, number>;
+}
+const metrics: { regular?: AfmMetrics; bold?: AfmMetrics } = {};
+
+/** The key of the Helvetica metrics entry: the installed pdfkit's version. */
+export function textMetricsKey(): string {
+  return contentCacheKey('text-metrics', installedVersions(['pdfkit']), 'Helvetica,Helvetica-Bold');
+}
+
+/** Helvetica and Helvetica-Bold metrics from pdfkit's own font objects (pdfkit loaded here). */
+export function extractTextMetrics(): { regular: AfmMetrics; bold: AfmMetrics } {
+  type Afm = {
+    characterToGlyph(c: number): string;
+    glyphWidths: Record<string, number>;
+    kernPairs: Record<string, number>;
+  };
+  type Doc = { font(name: string): Doc; _font: { font: Afm } };
+  const PDFDocument = createRequire(import.meta.url)('pdfkit') as new (o: { autoFirstPage: boolean }) => Doc;
+  const doc = new PDFDocument({ autoFirstPage: false });
+  const of = (name: string): AfmMetrics => {
+    const afm = doc.font(name)._font.font;
+    const glyphOf: Record<string, string> = {};
+    for (let c = 0; c < 0x10000; c++) {
+      const g = afm.characterToGlyph(c);
+      if (g !== '.notdef') glyphOf[c] = g;
+    }
+    return { glyphOf, widths: { ...afm.glyphWidths }, kern: { ...afm.kernPairs } };
+  };
+  return { regular: of('Helvetica'), bold: of('Helvetica-Bold') };
+}
+
+function metricsOf(bold: boolean): AfmMetrics {
+  if (!metrics.regular || !metrics.bold) {
+    const key = textMetricsKey();
+    const hit = readContent('text-metrics', key);
+    let m: { regular: AfmMetrics; bold: AfmMetrics } | undefined;
+    try {
+      m = hit === undefined ? undefined : (JSON.parse(hit) as { regular: AfmMetrics; bold: AfmMetrics });
+    } catch {
+      m = undefined; // damaged: extracted afresh
+    }
+    if (!m?.regular?.widths || !m.bold?.widths) {
+      m = extractTextMetrics();
+      writeContent('text-metrics', key, JSON.stringify(m));
+    }
+    metrics.regular = m.regular;
+    metrics.bold = m.bold;
   }
-  return metricsDoc
-    .font(bold ? 'Helvetica-Bold' : 'Helvetica')
-    .fontSize(size)
-    .widthOfString(text);
+  return bold ? metrics.bold! : metrics.regular!;
+}
+
+/**
+ * Width in px of text in Helvetica at `size` px: pdfkit's `doc.font(…).fontSize(size).widthOfString(text)`,
+ * operation for operation (each glyph's advance plus its kerning with the next, summed in order, scaled by
+ * size / 1000, then pdfkit's character-spacing and horizontal-scaling terms), so every figure is laid out to
+ * the same bits (tested against pdfkit).
+ */
+export function textWidth(text: string, size: number, bold = false): number {
+  const m = metricsOf(bold);
+  let width = 0;
+  for (let i = 0; i < text.length; i++) {
+    const left = m.glyphOf[text.charCodeAt(i)] ?? '.notdef';
+    const right = i + 1 < text.length ? (m.glyphOf[text.charCodeAt(i + 1)] ?? '.notdef') : undefined;
+    width += (m.widths[left] || 0) + (right === undefined ? 0 : m.kern[`${left}\0${right}`] || 0);
+  }
+  return ((width * (size / 1000) + 0 * (text.length - 1)) * 100) / 100;
 }
 /** Vega's text measure replaced by {@link textWidth}; installed once, when vega is first loaded. */
 function useHelveticaMetrics(vega: unknown): void {
@@ -77,13 +137,20 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   if (hit !== undefined) return hit;
   const svg = await renderSvgNow(spec);
   writeContent(kind, key, svg);
-  return svg;
+  return noteSvg(kind, key, svg);
 }
 
-/** A whole SVG cached under (kind, key), or undefined on a miss (or a damaged entry, drawn afresh). */
+/**
+ * A whole SVG cached under (kind, key), or undefined on a miss (or a damaged entry, drawn afresh): from the
+ * cache folder, else from the previous report in the same folder (figure-keys.ts).
+ */
 export function cachedSvg(kind: string, key: string): string | undefined {
   const hit = readContent(kind, key);
-  return hit?.startsWith('<svg') && hit.trimEnd().endsWith('</svg>') ? hit : undefined;
+  if (hit?.startsWith('<svg') && hit.trimEnd().endsWith('</svg>')) return noteSvg(kind, key, hit);
+  const reused = reusedSvg(kind, key);
+  if (reused === undefined) return undefined;
+  writeContent(kind, key, reused);
+  return noteSvg(kind, key, reused);
 }
 
 /**

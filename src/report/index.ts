@@ -21,6 +21,7 @@ import type { SummaryTable } from './summary.js';
 import { csvField, tableSummaryCsv, tableToCsv, tableToLatex } from './table.js';
 import { installedVersions } from './figures.js';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
+import { FIGURE_KEYS, reuseFiguresOf, writeFigureKeys } from './figure-keys.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
 export { compareResults, type Comparison, type MetricComparison, type PairComparison } from './compare.js';
@@ -39,6 +40,8 @@ export interface ReportOptions {
   readonly store?: ResultStore;
   /** The spec's plan, already built (by `run`): its jobs are what the report shows. */
   readonly plan?: PlanSummary;
+  /** Write each figure as a one-page PDF too (`report --pdf`); by default only the SVG. */
+  readonly pdf?: boolean;
 }
 
 /** The jobs of a plan as the spec names them (dataset name, method label). */
@@ -162,14 +165,22 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   } finally {
     if (!opts.store) store.close();
   }
+  const dir = opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name);
+  // A figure the previous report in this folder drew from the same data is taken from its file.
+  reuseFiguresOf(join(dir, 'figures'));
   const doc = await buildReport(input);
   // A reference mapping that matches nothing is said where the user looks, not only in the report.
   for (const r of doc.references)
     for (const note of r.comments) if (note.startsWith('warning: ')) process.stderr.write(`bnclab: ${note}\n`);
-  return writeReportFiles(opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name), doc, [
-    { path: dbPath, what: 'the results database' },
-    { path: specFile, what: 'the spec file' },
-  ]);
+  return writeReportFiles(
+    dir,
+    doc,
+    [
+      { path: dbPath, what: 'the results database' },
+      { path: specFile, what: 'the spec file' },
+    ],
+    { pdf: opts.pdf === true },
+  );
 }
 
 /**
@@ -242,6 +253,7 @@ export async function writeReportFiles(
   dir: string,
   doc: ReportDoc,
   protect: readonly { readonly path: string; readonly what: string }[] = [],
+  opts: { readonly pdf?: boolean } = {},
 ): Promise<ReportFiles> {
   // Each file goes through a temporary file, so a full or read-only disk leaves no partial one; none may
   // land on the database or the spec (an --out folder that holds them).
@@ -251,7 +263,7 @@ export async function writeReportFiles(
     writeFileAtomic(file, data, EXIT.report, false);
   };
   try {
-    return await writeReportFilesIn(dir, doc, put);
+    return await writeReportFilesIn(dir, doc, put, opts);
   } catch (e) {
     if (e instanceof UserError)
       throw e.message.startsWith('report:') ? e : new UserError(`report: ${e.message}`, e.exitCode);
@@ -264,6 +276,7 @@ async function writeReportFilesIn(
   dir: string,
   doc: ReportDoc,
   put: (file: string, data: string | Uint8Array) => void,
+  opts: { readonly pdf?: boolean },
 ): Promise<ReportFiles> {
   const tablesDir = join(dir, 'tables');
   const figuresDir = join(dir, 'figures');
@@ -278,9 +291,10 @@ async function writeReportFilesIn(
     doc.tables.flatMap((t) => [`${t.id}.tex`, `${t.id}.csv`, ...(summaryCsv.has(t.id) ? [`${t.id}-summary.csv`] : [])]),
     put,
   );
+  // Without --pdf, a previous report's PDFs are removed with the rest: they may show other data.
   freshFolder(
     figuresDir,
-    doc.figures.flatMap((f) => [`${f.id}.svg`, `${f.id}.pdf`]),
+    [...doc.figures.flatMap((f) => [`${f.id}.svg`, ...(opts.pdf ? [`${f.id}.pdf`] : [])]), FIGURE_KEYS],
     put,
   );
   const tables: string[] = [];
@@ -295,9 +309,10 @@ async function writeReportFilesIn(
   for (const f of doc.figures) {
     const file = join(figuresDir, `${f.id}.svg`);
     put(file, f.svg);
-    put(join(figuresDir, `${f.id}.pdf`), await figurePdf(f.svg, f.title));
+    if (opts.pdf) put(join(figuresDir, `${f.id}.pdf`), await figurePdf(f.svg, f.title));
     figures.push(file);
   }
+  writeFigureKeys(figuresDir, doc.figures);
   const markdown = join(dir, 'report.md');
   const html = join(dir, 'report.html');
   const csv = join(dir, 'report.csv');

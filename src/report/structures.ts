@@ -15,6 +15,7 @@ import { canonicalJson } from '../util/hash.js';
 import type { Block, Section } from './document.js';
 import type { Figure } from './figures.js';
 import { cachedSvg, textWidth } from './figures.js';
+import { noteSvg } from './figure-keys.js';
 import { foldGroups } from './summary.js';
 
 export type ArcsByJob = ReadonlyMap<string, readonly (readonly [string, string])[]>;
@@ -98,7 +99,7 @@ export function structureSvg(s: ModalStructure, className: string | undefined, o
   if (hit !== undefined) return hit;
   const svg = drawStructureSvg(s, className, order);
   writeContent(kind, key, svg);
-  return svg;
+  return noteSvg(kind, key, svg);
 }
 
 let drawingCodeMemo: string | undefined;

@@ -63,6 +63,19 @@ export function contentCacheKey(kind: string, ...inputs: (string | Uint8Array)[]
   return h.digest('hex');
 }
 
+/**
+ * The folder of content entries made by `npm run build` (scripts/prebuild-cache.mjs): the spec validators and
+ * the parsed dataset registry, which depend only on what the package ships. Read after the cache folder, never
+ * written at run time, so a fresh clone, a CI job or an emptied cache starts as fast as a warm one. Only
+ * content entries live there (their key is the sha256 of their inputs, so they hold wherever they are read).
+ */
+export const SHIPPED_CACHE = join('dist', 'cache');
+let shippedMemo: string | undefined;
+function shippedDir(): string {
+  shippedMemo ??= join(packageRoot(), SHIPPED_CACHE);
+  return shippedMemo;
+}
+
 /** The cached text under (kind, key), or undefined on a miss. */
 export function readContent(kind: string, key: string): string | undefined {
   const file = entryPath(kind, key);
@@ -70,7 +83,12 @@ export function readContent(kind: string, key: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch {
-    return undefined; // a miss: nothing cached yet (or the folder was removed)
+    // a miss: nothing cached yet (or the folder was removed); the build's entries may have it
+  }
+  try {
+    return readFileSync(join(shippedDir(), kind, key), 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

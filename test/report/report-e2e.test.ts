@@ -71,7 +71,7 @@ beforeAll(async () => {
     const r = cli(['run', join(FIX, `${s}.yaml`), '--db', db, '--workers', '2', '--no-report', '--quiet'], { cwd });
     expect(r.code, r.stderr).toBe(0);
   }
-  const rep = cli(['report', join(FIX, 'report-e2e.yaml'), '--db', db], { cwd });
+  const rep = cli(['report', join(FIX, 'report-e2e.yaml'), '--db', db, '--pdf'], { cwd });
   expect(rep.code, rep.stderr).toBe(0);
   out = join(cwd, 'results', 'report-e2e');
   expect(rep.stdout).toContain(join(out, 'report.html'));
@@ -134,7 +134,7 @@ describe('bnclab report on a real experiment', () => {
     expect(tex).toMatch(/\\toprule[\s\S]*\\midrule[\s\S]*\\emph\{average \(4\)\}[\s\S]*\\bottomrule/);
     expect(tex).toContain('nb/dirichlet(alpha=0.5)');
     expect(tex).toContain('\\label{tab:report-e2e:accuracy}');
-    // Each figure also as a one-page PDF.
+    // With --pdf, each figure also as a one-page PDF.
     for (const f of readdirSync(join(out, 'figures')).filter((n) => n.endsWith('.svg'))) {
       const pdf = readFileSync(join(out, 'figures', f.replace(/\.svg$/, '.pdf')));
       expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');

@@ -3,14 +3,15 @@ import { onePositional, numberOption } from '../command.js';
 
 export const reportCommand: Command = {
   summary:
-    'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg|pdf) from the stored results',
-  usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST]',
+    'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg, with --pdf *.pdf) from the stored results',
+  usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST] [--pdf]',
   options: {
     db: { type: 'string' },
     out: { type: 'string' },
     control: { type: 'string' },
     alpha: { type: 'string' },
     metrics: { type: 'string' },
+    pdf: { type: 'boolean' },
   },
   help: `Options:
   --db FILE         results database (default: results/<spec name>.duckdb)
@@ -19,6 +20,7 @@ export const reportCommand: Command = {
   --alpha A         significance level (overrides compare.alpha)
   --metrics LIST    comma-separated: accuracy, zero_one_loss, rmse, log_loss, auc, auc_ovr, brier,
                     balanced_accuracy, macro_f1 (overrides compare.metrics)
+  --pdf             also write each figure as a one-page PDF (figures/*.pdf, for LaTeX)
 
 Reads only the database; never re-runs a learner. See docs/reports.md for the compare: and reference: sections.`,
   async run(pos, v) {
@@ -29,6 +31,7 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
       out: v['out'] as string | undefined,
       control: v['control'] as string | undefined,
       alpha: numberOption(v['alpha'], '--alpha'),
+      pdf: v['pdf'] === true,
       metrics:
         v['metrics'] === undefined
           ? undefined
@@ -38,7 +41,7 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
               .filter(Boolean),
     });
     process.stdout.write(
-      `report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg, *.pdf)\n`,
+      `report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg${v['pdf'] === true ? ', *.pdf' : ''})\n`,
     );
     return 0;
   },

@@ -20,7 +20,7 @@ function jobTimeoutOption(v: unknown): number | undefined {
 export const runCommand: Command = {
   summary: 'run the jobs of a spec that are not done yet, store them, write the report',
   usage:
-    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N] [--shard I/N]',
+    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--pdf] [--max-jobs N] [--shard I/N]',
   options: {
     workers: { type: 'string' },
     db: { type: 'string' },
@@ -29,6 +29,7 @@ export const runCommand: Command = {
     'rerun-failed': { type: 'boolean' },
     'save-predictions': { type: 'boolean' },
     'no-report': { type: 'boolean' },
+    pdf: { type: 'boolean' },
     quiet: { type: 'boolean' },
     'max-jobs': { type: 'string' },
     shard: { type: 'string' },
@@ -41,6 +42,7 @@ export const runCommand: Command = {
   --rerun-failed      run again the jobs that failed in earlier runs
   --save-predictions  keep every test row's class probabilities (table predictions)
   --no-report         do not write results/<name>/report.md and report.csv
+  --pdf               the report's figures also as one-page PDFs (figures/*.pdf)
   --quiet             no progress output
   --max-jobs N        refuse a grid of more than N jobs (default 1,000,000)
   --shard I/N         run only shard I (1-based) of N: a deterministic partition of the whole plan balanced by
@@ -109,6 +111,7 @@ async function afterRun(
         spec: summary.spec,
         plan: summary.plan,
         store: summary.store,
+        pdf: v['pdf'] === true,
       });
     } catch (e) {
       // The results are stored; only the report is missing. Say so, and how to retry it alone.
