@@ -40,7 +40,7 @@ tr.summary td, tr.summary th { border-top: 2px solid var(--line); font-weight: 6
 td.best { background: var(--best); font-weight: 700; }
 td.best::after { content: " ★"; font-size: .8em; }
 td.partial { color: var(--muted); font-style: italic; }
-td a { text-decoration: none; color: inherit; display: block; }
+td a { text-decoration: none; color: inherit; }
 td a:hover { text-decoration: underline; }
 .muted { color: var(--muted); }
 .error { color: var(--bad); }
