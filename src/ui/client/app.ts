@@ -246,9 +246,10 @@ async function experimentsView(gen: number): Promise<void> {
     );
   }
   main.replaceChildren(...parts);
-  // Live: refresh while jobs are pending (the server re-reads only when the database changed).
-  if (experiments.length === 0 || experiments.some((e) => e.counts.pending > 0))
-    timer = window.setTimeout(() => void refreshIf(gen), 1500);
+  // Live: refresh every second while jobs are pending, every 5 s otherwise (a run may start); the server
+  // re-reads the database only when it changed.
+  const busy = experiments.length === 0 || experiments.some((e) => e.counts.pending > 0 || e.counts.planned === 0);
+  timer = window.setTimeout(() => void refreshIf(gen), busy ? 1000 : 5000);
 }
 
 async function refreshIf(gen: number): Promise<void> {
