@@ -3,7 +3,7 @@
  * dataset × method grid of counts, one cell's jobs with metrics, timings and errors. Aggregation is done
  * here in DuckDB, so the server sends summaries, never a result table's rows. Read-only: nothing here writes.
  */
-import type { ResultStore } from './db.js';
+import type { ResultRow, ResultStore } from './db.js';
 
 export interface ExperimentCounts {
   readonly name: string;
@@ -211,3 +211,21 @@ export async function specText(store: ResultStore, experiment: string): Promise<
   const rows = await store.query(`SELECT spec_text FROM experiments WHERE name = $1`, [experiment]);
   return String(rows[0]?.['spec_text'] ?? '');
 }
+
+/**
+ * The finished jobs of an experiment with one metric: the `results` view's rows (as ResultStore.results
+ * orders them: dataset, method, repeat, fold) with only the columns the statistics of that metric read, so a
+ * 100,000-job experiment converts a quarter of the values.
+ */
+export async function metricRows(store: ResultStore, experiment: string, metric: string): Promise<ResultRow[]> {
+  if (!METRIC_COLUMNS.includes(metric)) throw new Error(`not a metric column: ${metric}`);
+  const has = await columnsOf(store, 'results');
+  const col = has.has(metric) ? metric : `NULL::DOUBLE AS ${metric}`;
+  return (await store.query(
+    `SELECT job_key, dataset, method, "repeat", fold, ${col}
+     FROM results WHERE experiment = $1 ORDER BY dataset, method, "repeat", fold`,
+    [experiment],
+  )) as unknown as ResultRow[];
+}
+
+const METRIC_COLUMNS: readonly string[] = [...CELL_METRICS, 'train_ms', 'predict_ms'];

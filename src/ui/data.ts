@@ -33,6 +33,7 @@ import {
   type GridCount,
   gridCounts,
   methodOrder,
+  metricRows,
   plannedFoldsOf,
   specText,
 } from '../store/ui.js';
@@ -63,7 +64,10 @@ export interface SourceState {
 
 interface ExperimentData {
   readonly name: string;
-  readonly rows: readonly ResultRow[];
+  /** Every column of every finished job: read up front for a spec (resultsOf, as its report), else on export. */
+  rows: readonly ResultRow[] | null;
+  /** Per metric, the finished jobs with that metric's column only (a database's experiment). */
+  readonly byMetric: Map<string, readonly ResultRow[]>;
   readonly planned: ReadonlyMap<string, number>;
   readonly methods: readonly MethodSpec[];
   readonly labels: readonly string[];
@@ -194,7 +198,7 @@ export class UiData {
     }
     const data = await this.withStore(async (s) => {
       const spec = this.spec?.name === name ? this.spec : readSpec(await specText(s, name), name);
-      let rows: ResultRow[];
+      let rows: ResultRow[] | null = null;
       let planned: ReadonlyMap<string, number>;
       let methods: readonly MethodSpec[];
       let datasets: string[];
@@ -207,7 +211,6 @@ export class UiData {
         methods = spec.methods;
         datasets = plan.datasets.map((d) => d.handle.name);
       } else {
-        rows = await s.results(name);
         planned = await plannedFoldsOf(s, name);
         const order = await methodOrder(s, name);
         const known = new Map((spec?.methods ?? []).map((m) => [m.label, m]));
@@ -221,6 +224,7 @@ export class UiData {
       return {
         name,
         rows,
+        byMetric: new Map<string, readonly ResultRow[]>(),
         planned,
         methods,
         labels: methods.map((m) => m.label),
@@ -235,6 +239,21 @@ export class UiData {
     return data;
   }
 
+  /** The finished jobs with (at least) the metric's values, read once per database change. */
+  private async rowsOf(e: ExperimentData, metric: string | null): Promise<readonly ResultRow[]> {
+    if (e.rows) return e.rows;
+    if (metric === null) {
+      e.rows = await this.withStore((s) => s.results(e.name));
+      return e.rows;
+    }
+    let r = e.byMetric.get(metric);
+    if (!r) {
+      r = await this.withStore((s) => metricRows(s, e.name, metric));
+      e.byMetric.set(metric, r);
+    }
+    return r;
+  }
+
   /** Datasets, methods and metrics to choose from. */
   async meta(name: string): Promise<{
     datasets: { name: string; rows: number; attributes: number; classes: number }[];
@@ -244,7 +263,7 @@ export class UiData {
     alpha: number;
   }> {
     const e = await this.experiment(name);
-    const withData = new Set<string>(COMPARE_METRICS.filter((m) => e.rows.some((r) => r[m] !== null && r[m] !== undefined)));
+    const withData = new Set<string>(COMPARE_METRICS);
     return {
       datasets: e.datasets.map((d) => ({ name: d, rows: 0, attributes: 0, classes: 0, ...e.facts.get(d) })),
       methods: [...e.labels],
@@ -263,7 +282,7 @@ export class UiData {
   }
 
   /** The selection resolved against the experiment (unknown names are one clear error). */
-  private async resolve(sel: Selection): Promise<{
+  private async resolve(sel: Selection, allColumns = false): Promise<{
     e: ExperimentData;
     datasets: string[];
     labels: string[];
@@ -283,7 +302,7 @@ export class UiData {
     if (!COMPARE_METRICS.includes(sel.metric)) throw new UserError(`no metric '${sel.metric}'`);
     const ds = new Set(datasets);
     const ms = new Set(labels);
-    const rows = e.rows.filter((r) => ds.has(r.dataset) && ms.has(r.method));
+    const rows = (await this.rowsOf(e, allColumns ? null : sel.metric)).filter((r) => ds.has(r.dataset) && ms.has(r.method));
     const planned = new Map([...e.planned].filter(([k]) => {
       const [d, m] = k.split('\u0000');
       return ds.has(d!) && ms.has(m!);
@@ -325,7 +344,7 @@ export class UiData {
 
   /** The report of exactly the selection (buildReport, as `bnclab report` builds it), for the exports. */
   async selectionReport(sel: Selection): Promise<ReportDoc> {
-    const { e, rows, labels, compare, planned, datasets } = await this.resolve(sel);
+    const { e, rows, labels, compare, planned, datasets } = await this.resolve(sel, true);
     const ms = new Set(labels);
     return buildReport({
       experiment: e.name,
@@ -384,12 +403,13 @@ export class UiData {
     const e = await this.experiment(name);
     if (!e.datasets.includes(dataset)) throw new UserError(`no dataset '${dataset}' in experiment '${name}'`);
     if (!e.labels.includes(method)) throw new UserError(`no method '${method}' in experiment '${name}'`);
-    const rows = e.rows.filter((r) => r.dataset === dataset && r.method === method);
-    const keys = rows.map((r) => r.job_key);
-    const { jobs, arcs } = await this.withStore(async (s) => ({
-      jobs: await cellJobs(s, name, dataset, method),
-      arcs: await s.learnedArcsOf(keys),
-    }));
+    const { jobs, arcs } = await this.withStore(async (s) => {
+      const jobs = await cellJobs(s, name, dataset, method);
+      return { jobs, arcs: await s.learnedArcsOf(jobs.map((j) => j.jobKey)) };
+    });
+    const rows = jobs
+      .filter((j) => j.status === 'done')
+      .map((j) => ({ job_key: j.jobKey, dataset, method, repeat: j.repeat, fold: j.fold, ...j.metrics }) as unknown as ResultRow);
     const title = REPORT_METRICS.find((m) => m.key === metric)?.title ?? metric;
     const values = rows
       .filter((r) => r[metric] !== null && Number.isFinite(Number(r[metric])))
