@@ -50,7 +50,14 @@ async function synthesise(file: string): Promise<number> {
   const datasets = Array.from({ length: D }, (_, d) => `ds${String(d).padStart(3, '0')}`);
   const methods = Array.from({ length: M }, (_, m) => `method-${String(m).padStart(2, '0')}`);
   for (const [d, name] of datasets.entries())
-    await store.upsertDataset({ hash: `h${d}`, name, file: `${name}.csv`, rows: 100 + 37 * d, attributes: 10, classes: 2 });
+    await store.upsertDataset({
+      hash: `h${d}`,
+      name,
+      file: `${name}.csv`,
+      rows: 100 + 37 * d,
+      attributes: 10,
+      classes: 2,
+    });
   const jobs: JobRow[] = [];
   for (const [d, dataset] of datasets.entries())
     for (let r = 0; r < REPEATS; r++)
@@ -75,7 +82,10 @@ async function synthesise(file: string): Promise<number> {
   const base = datasets.map(() => 0.6 + 0.3 * rng.next());
   const skill = methods.map(() => 0.05 * rng.next());
   const outcomes: JobOutcome[] = jobs.map((j) => {
-    const acc = Math.min(1, base[datasets.indexOf(j.dataset)]! + skill[methods.indexOf(j.method)]! + 0.04 * (rng.next() - 0.5));
+    const acc = Math.min(
+      1,
+      base[datasets.indexOf(j.dataset)]! + skill[methods.indexOf(j.method)]! + 0.04 * (rng.next() - 0.5),
+    );
     return {
       key: j.key,
       status: 'done',
@@ -126,7 +136,10 @@ const file = values.db ?? join(dir, 'big.duckdb');
 try {
   let t = performance.now();
   const n = values.db ? D * M * REPEATS * FOLDS : await synthesise(file);
-  if (!values.db) console.log(`synthesised ${n} jobs (${D} datasets × ${M} methods × ${REPEATS}×${FOLDS} folds) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  if (!values.db)
+    console.log(
+      `synthesised ${n} jobs (${D} datasets × ${M} methods × ${REPEATS}×${FOLDS} folds) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
 
   // 1. First page: a fresh server (nothing cached), the results page's requests in the page's order.
   t = performance.now();
@@ -138,7 +151,9 @@ try {
     steps.push([path || '/', await timed(u + path)]);
   const first = performance.now() - t;
   const cpu = process.cpuUsage(cpu0);
-  console.log(`first results page: ${first.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU (${steps.map(([p, ms]) => `${p} ${ms.toFixed(0)}`).join(', ')})`);
+  console.log(
+    `first results page: ${first.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU (${steps.map(([p, ms]) => `${p} ${ms.toFixed(0)}`).join(', ')})`,
+  );
 
   // 2. Selection changes, answered from the cached rows.
   const rounds = Number(values.rounds);
@@ -155,10 +170,15 @@ try {
     kinds['methods']!.push(await timed(q('accuracy', [], pick(ms, Math.max(2, Math.floor(M / 4)), r))));
   }
   for (const [k, xs] of Object.entries(kinds))
-    console.log(`selection change (${k}), ${rounds} rounds: median ${median(xs).toFixed(0)} ms, worst ${Math.max(...xs).toFixed(0)} ms`);
+    console.log(
+      `selection change (${k}), ${rounds} rounds: median ${median(xs).toFixed(0)} ms, worst ${Math.max(...xs).toFixed(0)} ms`,
+    );
 
   // 3. The CD diagram (vega; cached by content after the first drawing of a selection).
-  const cd = [await timed(`${u}api/cd.svg?exp=big&metric=accuracy`), await timed(`${u}api/cd.svg?exp=big&metric=accuracy`)];
+  const cd = [
+    await timed(`${u}api/cd.svg?exp=big&metric=accuracy`),
+    await timed(`${u}api/cd.svg?exp=big&metric=accuracy`),
+  ];
   console.log(`CD diagram of every method: first ${cd[0]!.toFixed(0)} ms, again ${cd[1]!.toFixed(0)} ms`);
   await ui.close();
 } finally {

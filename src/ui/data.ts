@@ -194,7 +194,9 @@ export class UiData {
     if (hit) return hit;
     if (!this.counts.some((c) => c.name === name)) {
       const names = this.counts.map((c) => c.name);
-      throw new UserError(`no experiment '${name}' in ${this.file}${names.length ? `; experiments: ${names.join(', ')}` : ''}`);
+      throw new UserError(
+        `no experiment '${name}' in ${this.file}${names.length ? `; experiments: ${names.join(', ')}` : ''}`,
+      );
     }
     const data = await this.withStore(async (s) => {
       const spec = this.spec?.name === name ? this.spec : readSpec(await specText(s, name), name);
@@ -282,7 +284,10 @@ export class UiData {
   }
 
   /** The selection resolved against the experiment (unknown names are one clear error). */
-  private async resolve(sel: Selection, allColumns = false): Promise<{
+  private async resolve(
+    sel: Selection,
+    allColumns = false,
+  ): Promise<{
     e: ExperimentData;
     datasets: string[];
     labels: string[];
@@ -302,11 +307,15 @@ export class UiData {
     if (!COMPARE_METRICS.includes(sel.metric)) throw new UserError(`no metric '${sel.metric}'`);
     const ds = new Set(datasets);
     const ms = new Set(labels);
-    const rows = (await this.rowsOf(e, allColumns ? null : sel.metric)).filter((r) => ds.has(r.dataset) && ms.has(r.method));
-    const planned = new Map([...e.planned].filter(([k]) => {
-      const [d, m] = k.split('\u0000');
-      return ds.has(d!) && ms.has(m!);
-    }));
+    const rows = (await this.rowsOf(e, allColumns ? null : sel.metric)).filter(
+      (r) => ds.has(r.dataset) && ms.has(r.method),
+    );
+    const planned = new Map(
+      [...e.planned].filter(([k]) => {
+        const [d, m] = k.split('\u0000');
+        return ds.has(d!) && ms.has(m!);
+      }),
+    );
     const control = sel.control === 'best' || labels.includes(sel.control) ? sel.control : 'best';
     const compare: CompareSpec = { ...e.compare, metrics: [sel.metric], control };
     return { e, datasets, labels, rows, compare, planned };
@@ -330,7 +339,11 @@ export class UiData {
     const idx = [...m.table.datasets.keys()].sort(
       (a, b) => (order.get(m.table.datasets[a]!) ?? 1e9) - (order.get(m.table.datasets[b]!) ?? 1e9),
     );
-    const table = { ...m.table, datasets: idx.map((i) => m.table.datasets[i]!), cells: idx.map((i) => m.table.cells[i]!) };
+    const table = {
+      ...m.table,
+      datasets: idx.map((i) => m.table.datasets[i]!),
+      cells: idx.map((i) => m.table.cells[i]!),
+    };
     return {
       datasets,
       methods: labels,
@@ -375,10 +388,12 @@ export class UiData {
     }
     if (what === 'cd.svg') {
       const f = doc.figures.find((x) => x.id === `cd-${sel.metric}`);
-      if (!f) throw new UserError('no critical-difference diagram for this selection (too few complete datasets or methods)');
+      if (!f)
+        throw new UserError('no critical-difference diagram for this selection (too few complete datasets or methods)');
       return { name: `${stem}-cd.svg`, type: 'image/svg+xml', body: f.svg };
     }
-    if (what === 'html') return { name: `${stem}-report.html`, type: 'text/html; charset=utf-8', body: renderHtml(doc) };
+    if (what === 'html')
+      return { name: `${stem}-report.html`, type: 'text/html; charset=utf-8', body: renderHtml(doc) };
     throw new UserError(`unknown export '${what}'; use csv, tex, cd.svg or html`);
   }
 
@@ -409,7 +424,17 @@ export class UiData {
     });
     const rows = jobs
       .filter((j) => j.status === 'done')
-      .map((j) => ({ job_key: j.jobKey, dataset, method, repeat: j.repeat, fold: j.fold, ...j.metrics }) as unknown as ResultRow);
+      .map(
+        (j) =>
+          ({
+            job_key: j.jobKey,
+            dataset,
+            method,
+            repeat: j.repeat,
+            fold: j.fold,
+            ...j.metrics,
+          }) as unknown as ResultRow,
+      );
     const title = REPORT_METRICS.find((m) => m.key === metric)?.title ?? metric;
     const values = rows
       .filter((r) => r[metric] !== null && Number.isFinite(Number(r[metric])))

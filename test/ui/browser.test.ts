@@ -5,7 +5,7 @@
  * cell; watch a run fill in live; Ctrl-C stops the server. Screenshots (desktop 1,400 px and 420 px, light
  * and dark) go to $BNCLAB_UI_SHOTS (default: a temporary folder), to be looked at.
  */
-import { type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ import { readCsv } from '../../src/report/csv.js';
 
 const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.log(`ui browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`);
+if (!haveChromium)
+  console.log(`ui browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`);
 
 const QUICKSTART = join(ROOT, 'experiments', 'quickstart.yaml');
 let dir = '';

@@ -53,7 +53,9 @@ describe('bnclab ui: the server and its queries', () => {
       );
       // A cell: ten folds in order, with the metrics the results view holds.
       const jobs = await cellJobs(store, 'quickstart', 'iris', 'nb/dirichlet');
-      const rows = (await store.results('quickstart')).filter((r) => r.dataset === 'iris' && r.method === 'nb/dirichlet');
+      const rows = (await store.results('quickstart')).filter(
+        (r) => r.dataset === 'iris' && r.method === 'nb/dirichlet',
+      );
       expect(jobs.map((j) => j.fold)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect(jobs.map((j) => j.metrics['accuracy'])).toEqual(rows.map((r) => r.accuracy));
       expect(jobs[0]!.classLabels).toEqual(['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']);
@@ -72,7 +74,9 @@ describe('bnclab ui: the server and its queries', () => {
     const spec = readFileSync(QUICKSTART, 'utf8').replace('datasets: [quickstart]', `datasets: [${SUBSET.join(', ')}]`);
     writeFileSync(join(dir, 'subset.yaml'), spec);
     const out = join(dir, 'report');
-    const r = cli(['report', join(dir, 'subset.yaml'), '--db', db, '--out', out, '--metrics', 'log_loss'], { cwd: dir });
+    const r = cli(['report', join(dir, 'subset.yaml'), '--db', db, '--out', out, '--metrics', 'log_loss'], {
+      cwd: dir,
+    });
     expect(r.code, r.stderr).toBe(0);
 
     const data = new UiData(db);

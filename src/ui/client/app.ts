@@ -232,10 +232,7 @@ async function experimentsView(gen: number): Promise<void> {
                   return h(
                     'td',
                     { class: cls, title: `${g.done} done, ${g.failed} failed of ${g.planned}` },
-                    link(
-                      `${g.done}/${g.planned}`,
-                      with_(q, { view: 'cell', exp: chosen, dataset: d, method: m }),
-                    ),
+                    link(`${g.done}/${g.planned}`, with_(q, { view: 'cell', exp: chosen, dataset: d, method: m })),
                   );
                 }),
               ),
@@ -339,11 +336,22 @@ async function resultsView(gen: number): Promise<void> {
       if (!f) return true;
       if (size) {
         const n = Number(size[2]);
-        return size[1] === '<' ? d.rows < n : size[1] === '<=' ? d.rows <= n : size[1] === '>' ? d.rows > n : d.rows >= n;
+        return size[1] === '<'
+          ? d.rows < n
+          : size[1] === '<='
+            ? d.rows <= n
+            : size[1] === '>'
+              ? d.rows > n
+              : d.rows >= n;
       }
       return d.name.toLowerCase().includes(f.toLowerCase());
     });
-    update({ d: all(dsNames, keep.map((d) => d.name)) });
+    update({
+      d: all(
+        dsNames,
+        keep.map((d) => d.name),
+      ),
+    });
   };
   filter.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter') applyFilter();
@@ -403,10 +411,11 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
   const higher = m.metric.higherIsBetter;
   const digits = m.metric.digits;
   const better = (a: number, b: number): boolean => (higher ? a > b : a < b);
-  const valueOf = (c: Cell | null): number => (c && c.n > 0 && (c.planned === undefined || c.n >= c.planned) ? Number(c.mean) : NaN);
+  const complete = (c: Cell | null): number =>
+    c && c.n > 0 && (c.planned === undefined || c.n >= c.planned) ? Number(c.mean) : NaN;
   const rows = t.datasets.map((d, i) => {
     const cells = t.cells[i] ?? [];
-    const vals = t.methods.map((_, j) => valueOf(cells[j] ?? null));
+    const vals = t.methods.map((_, j) => complete(cells[j] ?? null));
     const best = vals.reduce((b, v) => (Number.isFinite(v) && (!Number.isFinite(b) || better(v, b)) ? v : b), NaN);
     return h(
       'tr',
@@ -418,11 +427,16 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
         const cls = [Number.isFinite(vals[j]!) && vals[j] === best ? 'best' : '', partial ? 'partial' : '']
           .filter(Boolean)
           .join(' ');
-        const text = c === null ? '–' : `${fmt(c.mean, digits)} ± ${fmt(c.sd, digits)}${partial ? ` (${c.n}/${c.planned})` : ''}`;
+        const text =
+          c === null ? '–' : `${fmt(c.mean, digits)} ± ${fmt(c.sd, digits)}${partial ? ` (${c.n}/${c.planned})` : ''}`;
         return h(
           'td',
           { class: cls },
-          c === null ? text : link(text, with_(q, { view: 'cell', dataset: d, method: meth }), { 'aria-label': `${d}, ${meth}: ${text}` }),
+          c === null
+            ? text
+            : link(text, with_(q, { view: 'cell', dataset: d, method: meth }), {
+                'aria-label': `${d}, ${meth}: ${text}`,
+              }),
         );
       }),
     );
@@ -437,7 +451,11 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
     'table',
     { id: 'results-table' },
     h('caption', { class: 'sr' }, `${m.metric.title} per dataset and method`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'dataset'), ...t.methods.map((x) => h('th', { scope: 'col' }, x)))),
+    h(
+      'thead',
+      {},
+      h('tr', {}, h('th', { scope: 'col' }, 'dataset'), ...t.methods.map((x) => h('th', { scope: 'col' }, x))),
+    ),
     h(
       'tbody',
       {},
@@ -465,7 +483,11 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
       h('a', { href: `/api/export?${with_(sel, { what: 'csv' })}`, download: '' }, 'CSV'),
       h('a', { href: `/api/export?${with_(sel, { what: 'tex' })}`, download: '' }, 'LaTeX'),
       h('a', { href: `/api/export?${with_(sel, { what: 'cd.svg' })}`, download: '' }, 'CD diagram (SVG)'),
-      h('a', { href: `/api/export?${with_(sel, { what: 'html' })}`, target: '_blank' }, 'report of this selection (HTML)'),
+      h(
+        'a',
+        { href: `/api/export?${with_(sel, { what: 'html' })}`, target: '_blank' },
+        'report of this selection (HTML)',
+      ),
     ),
     h('div', { class: 'scroll' }, table),
     h('h2', {}, 'Statistics of this selection'),
@@ -491,7 +513,15 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
         h(
           'table',
           { id: 'posthoc' },
-          h('thead', {}, h('tr', {}, ...['method', 'mean rank', 'rank diff.', 'z', 'p', 'p adj.'].map((x) => h('th', { scope: 'col' }, x)))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ...['method', 'mean rank', 'rank diff.', 'z', 'p', 'p adj.'].map((x) => h('th', { scope: 'col' }, x)),
+            ),
+          ),
           h(
             'tbody',
             {},
@@ -512,7 +542,10 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
       ),
     );
   }
-  if (m.cd) out.push(h('p', { id: 'cd-value' }, `Critical difference (${m.cd.procedure}, α = ${m.cd.alpha}): ${fmt(m.cd.cd, 4)}`));
+  if (m.cd)
+    out.push(
+      h('p', { id: 'cd-value' }, `Critical difference (${m.cd.procedure}, α = ${m.cd.alpha}): ${fmt(m.cd.cd, 4)}`),
+    );
   out.push(h('div', { id: 'cd' }));
   if (m.pairs.length) {
     out.push(
@@ -523,7 +556,15 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
         h(
           'table',
           { id: 'pairs' },
-          h('thead', {}, h('tr', {}, ...['a vs b', 'W/D/L', 'sign p', 'Wilcoxon p', 'p adj.'].map((x) => h('th', { scope: 'col' }, x)))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ...['a vs b', 'W/D/L', 'sign p', 'Wilcoxon p', 'p adj.'].map((x) => h('th', { scope: 'col' }, x)),
+            ),
+          ),
           h(
             'tbody',
             {},
@@ -553,17 +594,24 @@ async function cellView(gen: number): Promise<void> {
   const dataset = q.get('dataset') ?? '';
   const method = q.get('method') ?? '';
   const metric = q.get('metric') ?? 'accuracy';
-  const r = await get<{ jobs: CellJob[]; boxplot: string | null; structure: string | null; classLabels: string[] | null }>(
-    '/api/cell',
-    new URLSearchParams({ exp, dataset, method, metric }),
-  );
+  const r = await get<{
+    jobs: CellJob[];
+    boxplot: string | null;
+    structure: string | null;
+    classLabels: string[] | null;
+  }>('/api/cell', new URLSearchParams({ exp, dataset, method, metric }));
   if (gen !== generation) return;
   const metrics = ['accuracy', 'log_loss', 'rmse', 'auc', 'balanced_accuracy', 'macro_f1'];
   const done = r.jobs.filter((j) => j.status === 'done');
   const failed = r.jobs.filter((j) => j.status === 'error');
   const parts: Node[] = [
     h('h2', {}, `${dataset} · ${method}`),
-    h('p', {}, `${exp}: ${done.length} of ${r.jobs.length} folds done, ${failed.length} failed. `, link('back to results', with_(q, { view: 'results', dataset: null, method: null }))),
+    h(
+      'p',
+      {},
+      `${exp}: ${done.length} of ${r.jobs.length} folds done, ${failed.length} failed. `,
+      link('back to results', with_(q, { view: 'results', dataset: null, method: null })),
+    ),
     h(
       'div',
       { class: 'scroll' },
@@ -573,7 +621,21 @@ async function cellView(gen: number): Promise<void> {
         h(
           'thead',
           {},
-          h('tr', {}, ...['repeat', 'fold', 'status', ...metrics, 'train n', 'test n', 'preprocess ms', 'train ms', 'predict ms'].map((x) => h('th', { scope: 'col' }, x))),
+          h(
+            'tr',
+            {},
+            ...[
+              'repeat',
+              'fold',
+              'status',
+              ...metrics,
+              'train n',
+              'test n',
+              'preprocess ms',
+              'train ms',
+              'predict ms',
+            ].map((x) => h('th', { scope: 'col' }, x)),
+          ),
         ),
         h(
           'tbody',
@@ -617,12 +679,21 @@ async function cellView(gen: number): Promise<void> {
         h(
           'table',
           { id: 'confusion' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'true \\ predicted'), ...r.classLabels.map((l) => h('th', { scope: 'col' }, l)))),
+          h(
+            'thead',
+            {},
+            h('tr', {}, h('th', {}, 'true \\ predicted'), ...r.classLabels.map((l) => h('th', { scope: 'col' }, l))),
+          ),
           h(
             'tbody',
             {},
             ...sum.map((row, a) =>
-              h('tr', {}, h('th', { scope: 'row' }, r.classLabels![a]!), ...row.map((v, b) => h('td', { class: a === b ? 'best' : '' }, String(v)))),
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'row' }, r.classLabels![a]!),
+                ...row.map((v, b) => h('td', { class: a === b ? 'best' : '' }, String(v))),
+              ),
             ),
           ),
         ),
@@ -648,7 +719,12 @@ async function cellView(gen: number): Promise<void> {
           `preprocessing ${first.preprocessing}`,
           `seed ${first.seed}`,
           `bnclab ${[...new Set(r.jobs.map((j) => j.version ?? '–'))].join(', ')}`,
-          `finished ${done.map((j) => j.finishedAt ?? '').sort()[0] ?? '–'} … ${done.map((j) => j.finishedAt ?? '').sort().at(-1) ?? '–'}`,
+          `finished ${done.map((j) => j.finishedAt ?? '').sort()[0] ?? '–'} … ${
+            done
+              .map((j) => j.finishedAt ?? '')
+              .sort()
+              .at(-1) ?? '–'
+          }`,
           `job keys ${r.jobs.map((j) => j.jobKey.slice(0, 12)).join(' ')}`,
         ].join('\n'),
       ),
