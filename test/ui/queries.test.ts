@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, ROOT, tempDir } from '../helpers/cli.js';
+import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
 import { readCsv } from '../../src/report/csv.js';
 import { collectStatus } from '../../src/cluster/status.js';
 import { loadSpecFile } from '../../src/spec/load.js';
@@ -179,5 +179,35 @@ describe('bnclab ui: the server and its queries', () => {
     } finally {
       await ui.close();
     }
+  });
+
+  it('names a bad argument in one line with exit 2', () => {
+    const missing = cli(['ui', join(dir, 'none.duckdb')], { cwd: dir });
+    expect([missing.code, missing.stderr.trim()]).toEqual([
+      2,
+      `bnclab: ${join(dir, 'none.duckdb')}: no results database (run an experiment first)`,
+    ]);
+    const port = cli(['ui', db, '--port', '70000'], { cwd: dir });
+    expect([port.code, port.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(port.stderr).toContain('--port: expected an integer from 0 to 65535, got 70000');
+  });
+
+  it('warns when --host is another interface than 127.0.0.1, and stops on SIGTERM with 0', async () => {
+    // 127.0.0.2 is still this machine's loopback, so the test opens nothing to the network.
+    const p = cliSpawn(['ui', db, '--port', '0', '--host', '127.0.0.2'], { cwd: dir });
+    let out = '';
+    let err = '';
+    p.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    await new Promise<void>((ok) =>
+      p.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        if (out.includes('http://')) ok();
+      }),
+    );
+    expect(out).toMatch(/^bnclab ui: http:\/\/127\.0\.0\.2:\d+\/ /);
+    expect(err).toContain('warning: listening on 127.0.0.2, not only this machine');
+    const code = new Promise<number | null>((ok) => p.on('exit', (c) => ok(c)));
+    p.kill('SIGTERM');
+    expect(await code).toBe(0);
   });
 });
