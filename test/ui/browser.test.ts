@@ -185,6 +185,8 @@ describe.skipIf(!haveChromium)('bnclab ui in headless Chromium', () => {
     const dones = counts.map(([d]) => d);
     expect(dones).toEqual([...dones].sort((a, b) => a - b));
     expect(await page.$$eval('#grid td.full', (t) => t.length)).toBe(24);
+    await page.setViewportSize({ width: 420, height: 900 });
+    await page.screenshot({ path: join(shots, 'experiments-done-420-light.png'), fullPage: true });
     await page.close();
     // Ctrl-C: the server stops cleanly with status 0.
     const exit = new Promise<number | null>((ok) => live.proc.on('exit', (c) => ok(c)));
