@@ -42,3 +42,13 @@ await build({
     banner: (chunk) => (chunk.isEntry ? MARK : ''),
   },
 });
+
+// The page of `bnclab ui`: src/ui/client/ (TypeScript for the browser, checked by tsconfig.ui.json) as one
+// script, dist/ui/app.js, that the server sends; the page loads nothing else.
+await build({
+  cwd: root,
+  input: join(root, 'src', 'ui', 'client', 'app.ts'),
+  platform: 'browser',
+  logLevel: 'warn',
+  output: { file: join(root, 'dist', 'ui', 'app.js'), format: 'iife', minify: true },
+});

@@ -1,0 +1,66 @@
+import type { Command } from '../command.js';
+import { intOption } from '../command.js';
+
+export const uiCommand: Command = {
+  summary: 'a local web page to watch runs and explore results (read-only; 127.0.0.1 unless --host)',
+  usage: 'bnclab ui [<spec.yaml> | <results.duckdb>] [--db FILE] [--port N] [--host H]',
+  options: { db: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+  help: `Serves a page at http://127.0.0.1:<port>/ (default port 8765; 0 picks a free one) with the experiments of
+a results database and their progress (live while a run writes), the results of any selection of metric,
+datasets and methods with the report's statistics for exactly that selection, and each dataset × method's folds.
+
+Arguments:
+  <spec.yaml>       its results database (results/<name>.duckdb, or --db), its jobs named as the spec names them
+  <results.duckdb>  every experiment stored in it
+  (none)            results/quickstart.duckdb
+
+Options:
+  --db FILE   the results database of a spec (default: results/<spec name>.duckdb)
+  --port N    the port (default 8765)
+  --host H    listen on another interface than 127.0.0.1 (the page has no login: anyone who can reach it
+              reads your results)
+
+The database is opened read-only for each refresh and closed again, so 'bnclab run' can write to it
+meanwhile; while it does, the page reads a snapshot copy. Nothing is fetched from the network. Ctrl-C stops.`,
+  async run(pos, v) {
+    const { UserError } = await import('../../util/errors.js');
+    if (pos.length > 1) throw new UserError(`usage: ${this.usage}`);
+    const port = intOption(v['port'], '--port', 0) ?? 8765;
+    if (port > 65535) throw new UserError(`--port: expected an integer from 0 to 65535, got ${port}`);
+    const host = v['host'] === undefined ? '127.0.0.1' : String(v['host']);
+    const { existsSync, statSync } = await import('node:fs');
+    const { defaultDbPath } = await import('../../store/location.js');
+    let file: string;
+    let spec = null;
+    const arg = pos[0];
+    if (arg !== undefined && /\.ya?ml$/i.test(arg)) {
+      const { loadSpecFile } = await import('../../spec/load.js');
+      spec = loadSpecFile(arg).spec;
+      file = v['db'] === undefined ? defaultDbPath(spec.name) : String(v['db']);
+    } else {
+      if (v['db'] !== undefined) throw new UserError('--db goes with a spec; give a database as the argument');
+      file = arg ?? defaultDbPath('quickstart');
+      if (!existsSync(file)) throw new UserError(`${file}: no results database (run an experiment first)`);
+      if (!statSync(file).isFile()) throw new UserError(`${file}: not a results database file`);
+    }
+    const { UiData } = await import('../../ui/data.js');
+    const { startUi } = await import('../../ui/server.js');
+    const data = new UiData(file, spec);
+    await data.refresh();
+    const ui = await startUi(data, host, port);
+    const log = (s: string): void => void process.stderr.write(s + '\n');
+    if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1')
+      log(`warning: listening on ${host}, not only this machine: anyone who can reach it reads these results`);
+    process.stdout.write(`bnclab ui: ${ui.url} (${file}; Ctrl-C stops)\n`);
+    await new Promise<void>((done) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        void ui.close().then(done);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    return 0;
+  },
+};

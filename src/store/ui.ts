@@ -1,0 +1,231 @@
+/**
+ * The read queries of `bnclab ui` (src/ui/): per experiment the job counts and their finishing times, the
+ * dataset × method grid of counts, one cell's jobs with metrics, timings and errors. Aggregation is done
+ * here in DuckDB, so the server sends summaries, never a result table's rows. Read-only: nothing here writes.
+ */
+import type { ResultRow, ResultStore } from './db.js';
+
+export interface ExperimentCounts {
+  readonly name: string;
+  readonly specFile: string;
+  readonly planned: number;
+  readonly done: number;
+  readonly failed: number;
+  readonly pending: number;
+  /** Seconds since the epoch of the first and last finished job (null when none finished). */
+  readonly firstFinished: number | null;
+  readonly lastFinished: number | null;
+  readonly updated: number | null;
+}
+
+export interface GridCount {
+  readonly dataset: string;
+  readonly method: string;
+  readonly planned: number;
+  readonly done: number;
+  readonly failed: number;
+}
+
+export interface CellJob {
+  readonly jobKey: string;
+  readonly repeat: number;
+  readonly fold: number;
+  readonly status: string;
+  readonly error: string | null;
+  readonly structure: string;
+  readonly structureParams: string;
+  readonly estimator: string | null;
+  readonly estimatorParams: string | null;
+  readonly preprocessing: string;
+  readonly seed: string;
+  readonly version: string | null;
+  readonly finishedAt: string | null;
+  readonly preprocessMs: number | null;
+  readonly trainMs: number | null;
+  readonly predictMs: number | null;
+  readonly metrics: Readonly<Record<string, number | null>>;
+  readonly confusion: readonly (readonly number[])[] | null;
+  readonly classLabels: readonly string[] | null;
+  readonly nTrain: number | null;
+  readonly nTest: number | null;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const epoch = (v: unknown): number | null => {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  const t = v instanceof Date ? v.getTime() : Date.parse(String(v).replace(' ', 'T') + 'Z');
+  return Number.isFinite(t) ? t / 1000 : null;
+};
+
+/** Columns of a table as this database has them (an older database lacks the later metrics). */
+async function columnsOf(store: ResultStore, table: string): Promise<Set<string>> {
+  const rows = await store.query(
+    `SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND table_schema = 'main'`,
+    [table],
+  );
+  return new Set(rows.map((r) => String(r['column_name'])));
+}
+
+/** Every experiment of the database with its registered jobs counted by state. */
+export async function experimentCounts(store: ResultStore): Promise<ExperimentCounts[]> {
+  const rows = await store.query(
+    `SELECT x.name, x.spec_file, epoch(x.updated_at) AS updated,
+            count(e.job_key) AS planned,
+            count(*) FILTER (WHERE j.status = 'done') AS done,
+            count(*) FILTER (WHERE j.status = 'error') AS failed,
+            epoch(min(j.finished_at)) AS first_finished, epoch(max(j.finished_at)) AS last_finished
+     FROM experiments x LEFT JOIN experiment_jobs e ON e.experiment = x.name LEFT JOIN jobs j USING (job_key)
+     GROUP BY x.name, x.spec_file, x.updated_at ORDER BY x.name`,
+  );
+  return rows.map((r) => {
+    const planned = Number(r['planned']);
+    const done = Number(r['done']);
+    const failed = Number(r['failed']);
+    return {
+      name: String(r['name']),
+      specFile: String(r['spec_file'] ?? ''),
+      planned,
+      done,
+      failed,
+      pending: planned - done - failed,
+      firstFinished: epoch(r['first_finished']),
+      lastFinished: epoch(r['last_finished']),
+      updated: epoch(r['updated']),
+    };
+  });
+}
+
+/** Per dataset × method of an experiment: jobs registered, done and failed. */
+export async function gridCounts(store: ResultStore, experiment: string): Promise<GridCount[]> {
+  const rows = await store.query(
+    `SELECT coalesce(e.dataset, j.dataset) AS dataset, e.method, count(*) AS planned,
+            count(*) FILTER (WHERE j.status = 'done') AS done, count(*) FILTER (WHERE j.status = 'error') AS failed
+     FROM experiment_jobs e JOIN jobs j USING (job_key) WHERE e.experiment = $1
+     GROUP BY ALL ORDER BY 1, 2`,
+    [experiment],
+  );
+  return rows.map((r) => ({
+    dataset: String(r['dataset']),
+    method: String(r['method']),
+    planned: Number(r['planned']),
+    done: Number(r['done']),
+    failed: Number(r['failed']),
+  }));
+}
+
+/** Facts of the experiment's datasets (rows, attributes, classes) by the experiment's dataset name. */
+export async function datasetFacts(
+  store: ResultStore,
+  experiment: string,
+): Promise<{ dataset: string; rows: number; attributes: number; classes: number }[]> {
+  const rows = await store.query(
+    `SELECT ed.dataset, d.rows, d.attributes, d.classes FROM experiment_datasets ed
+     LEFT JOIN datasets d USING (dataset_hash) WHERE ed.experiment = $1 ORDER BY ed.dataset`,
+    [experiment],
+  );
+  return rows.map((r) => ({
+    dataset: String(r['dataset']),
+    rows: Number(r['rows'] ?? 0),
+    attributes: Number(r['attributes'] ?? 0),
+    classes: Number(r['classes'] ?? 0),
+  }));
+}
+
+const CELL_METRICS = [
+  'accuracy',
+  'zero_one_loss',
+  'rmse',
+  'log_loss',
+  'auc',
+  'auc_ovr',
+  'brier',
+  'balanced_accuracy',
+  'macro_f1',
+] as const;
+
+/** One dataset × method of an experiment: every job (done, failed or pending) in (repeat, fold) order. */
+export async function cellJobs(
+  store: ResultStore,
+  experiment: string,
+  dataset: string,
+  method: string,
+): Promise<CellJob[]> {
+  const have = await columnsOf(store, 'job_metrics');
+  const metricCols = CELL_METRICS.map((c) => (have.has(c) ? `m.${c}` : `NULL::DOUBLE AS ${c}`));
+  const confusion = have.has('confusion') ? 'm.confusion, m.class_labels' : 'NULL AS confusion, NULL AS class_labels';
+  const rows = await store.query(
+    `SELECT j.job_key, j."repeat", j.fold, j.status, j.error, j.structure, j.structure_params, j.estimator,
+            j.estimator_params, j.preprocessing, j.seed, j.bnclab_version, CAST(j.finished_at AS VARCHAR) AS finished_at,
+            j.preprocess_ms, j.train_ms, j.predict_ms, m.n_train, m.n_test, ${metricCols.join(', ')}, ${confusion}
+     FROM experiment_jobs e JOIN jobs j USING (job_key) LEFT JOIN job_metrics m USING (job_key)
+     WHERE e.experiment = $1 AND coalesce(e.dataset, j.dataset) = $2 AND e.method = $3
+     ORDER BY j."repeat", j.fold`,
+    [experiment, dataset, method],
+  );
+  return rows.map((r) => ({
+    jobKey: String(r['job_key']),
+    repeat: Number(r['repeat']),
+    fold: Number(r['fold']),
+    status: String(r['status']),
+    error: r['error'] === null || r['error'] === undefined ? null : String(r['error']),
+    structure: String(r['structure']),
+    structureParams: String(r['structure_params'] ?? ''),
+    estimator: r['estimator'] === null ? null : String(r['estimator']),
+    estimatorParams: r['estimator_params'] === null ? null : String(r['estimator_params']),
+    preprocessing: String(r['preprocessing'] ?? ''),
+    seed: String(r['seed'] ?? ''),
+    version: r['bnclab_version'] === null ? null : String(r['bnclab_version']),
+    finishedAt: r['finished_at'] === null ? null : String(r['finished_at']),
+    preprocessMs: num(r['preprocess_ms']),
+    trainMs: num(r['train_ms']),
+    predictMs: num(r['predict_ms']),
+    metrics: Object.fromEntries(CELL_METRICS.map((c) => [c, num(r[c])])),
+    confusion: Array.isArray(r['confusion'])
+      ? (r['confusion'] as unknown[]).map((row) => (row as unknown[]).map(Number))
+      : null,
+    classLabels: Array.isArray(r['class_labels']) ? (r['class_labels'] as unknown[]).map(String) : null,
+    nTrain: num(r['n_train']),
+    nTest: num(r['n_test']),
+  }));
+}
+
+/** Registered jobs per dataset × method of an experiment (the report's planned folds), keyed `dataset\0method`. */
+export async function plannedFoldsOf(store: ResultStore, experiment: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const g of await gridCounts(store, experiment)) out.set(`${g.dataset}\u0000${g.method}`, g.planned);
+  return out;
+}
+
+/** Method labels of an experiment in the order its spec lists them (first registration). */
+export async function methodOrder(store: ResultStore, experiment: string): Promise<string[]> {
+  const rows = await store.query(
+    `SELECT e.method FROM experiment_jobs e WHERE e.experiment = $1 GROUP BY e.method ORDER BY min(rowid)`,
+    [experiment],
+  );
+  return rows.map((r) => String(r['method']));
+}
+
+/** The stored spec text of an experiment ('' when none). */
+export async function specText(store: ResultStore, experiment: string): Promise<string> {
+  const rows = await store.query(`SELECT spec_text FROM experiments WHERE name = $1`, [experiment]);
+  return String(rows[0]?.['spec_text'] ?? '');
+}
+
+/**
+ * The finished jobs of an experiment with one metric: the `results` view's rows (as ResultStore.results
+ * orders them: dataset, method, repeat, fold) with only the columns the statistics of that metric read, so a
+ * 100,000-job experiment converts a quarter of the values.
+ */
+export async function metricRows(store: ResultStore, experiment: string, metric: string): Promise<ResultRow[]> {
+  if (!METRIC_COLUMNS.includes(metric)) throw new Error(`not a metric column: ${metric}`);
+  const has = await columnsOf(store, 'results');
+  const col = has.has(metric) ? metric : `NULL::DOUBLE AS ${metric}`;
+  return (await store.query(
+    `SELECT job_key, dataset, method, "repeat", fold, ${col}
+     FROM results WHERE experiment = $1 ORDER BY dataset, method, "repeat", fold`,
+    [experiment],
+  )) as unknown as ResultRow[];
+}
+
+const METRIC_COLUMNS: readonly string[] = [...CELL_METRICS, 'train_ms', 'predict_ms'];

@@ -1,0 +1,775 @@
+/**
+ * The front end of `bnclab ui`: plain TypeScript and the DOM, bundled by scripts/bundle.mjs into
+ * dist/ui/app.js. The view and the selection live in the URL's query (a link reopens the same view);
+ * every number comes from the server, which computes it with the report's code.
+ */
+import { type Cell, fmt, fmtP, h, type MetricComparison, pText } from './dom.js';
+
+interface Counts {
+  name: string;
+  specFile: string;
+  planned: number;
+  done: number;
+  failed: number;
+  pending: number;
+}
+interface ExperimentInfo {
+  counts: Counts;
+  etaSeconds: number | null;
+}
+interface Source {
+  file: string;
+  how: string;
+}
+interface Meta {
+  datasets: { name: string; rows: number; attributes: number; classes: number }[];
+  methods: string[];
+  metrics: { key: string; title: string; higherIsBetter: boolean }[];
+  control: string;
+  alpha: number;
+}
+interface Results {
+  datasets: string[];
+  methods: string[];
+  control: string | null;
+  controlReason: string;
+  alpha: number;
+  adjust: string;
+  comparison: MetricComparison;
+}
+interface CellJob {
+  jobKey: string;
+  repeat: number;
+  fold: number;
+  status: string;
+  error: string | null;
+  structure: string;
+  structureParams: string;
+  estimator: string | null;
+  estimatorParams: string | null;
+  preprocessing: string;
+  seed: string;
+  version: string | null;
+  finishedAt: string | null;
+  preprocessMs: number | null;
+  trainMs: number | null;
+  predictMs: number | null;
+  metrics: Record<string, number | null>;
+  confusion: number[][] | null;
+  classLabels: string[] | null;
+  nTrain: number | null;
+  nTest: number | null;
+}
+
+const main = document.getElementById('main') as HTMLElement;
+const nav = document.querySelector('nav') as HTMLElement;
+const sourceEl = document.getElementById('source') as HTMLElement;
+let timer: number | undefined;
+let generation = 0;
+
+const params = (): URLSearchParams => new URLSearchParams(location.search);
+
+async function get<T>(path: string, q?: URLSearchParams): Promise<T> {
+  const r = await fetch(q ? `${path}?${q}` : path);
+  const body = (await r.json()) as T & { error?: string };
+  if (!r.ok) throw new Error(body.error ?? `${r.status} ${r.statusText}`);
+  return body;
+}
+
+/** Move to a view with a new query; replace (not push) for changes of selection within one view. */
+function go(q: URLSearchParams, replace = false): void {
+  const url = `${location.pathname}?${q}`;
+  if (replace) history.replaceState(null, '', url);
+  else history.pushState(null, '', url);
+  void render();
+}
+
+function link(text: string, q: URLSearchParams, attrs: Record<string, string> = {}): HTMLAnchorElement {
+  const a = h('a', { href: `?${q}`, ...attrs }, text) as HTMLAnchorElement;
+  a.addEventListener('click', (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return;
+    ev.preventDefault();
+    go(q);
+  });
+  return a;
+}
+
+function with_(q: URLSearchParams, changes: Record<string, string | string[] | null>): URLSearchParams {
+  const out = new URLSearchParams(q);
+  for (const [k, v] of Object.entries(changes)) {
+    out.delete(k);
+    if (v === null) continue;
+    for (const x of Array.isArray(v) ? v : [v]) out.append(k, x);
+  }
+  return out;
+}
+
+function drawNav(view: string): void {
+  const q = params();
+  const items: [string, string][] = [
+    ['experiments', 'Experiments'],
+    ['results', 'Results'],
+  ];
+  if (view === 'cell') items.push(['cell', 'Cell']);
+  nav.replaceChildren(
+    ...items.map(([v, t]) => {
+      const a = link(t, with_(q, { view: v }));
+      if (v === view) a.setAttribute('aria-current', 'page');
+      return a;
+    }),
+  );
+}
+
+function showSource(s: Source): void {
+  sourceEl.textContent =
+    s.how === 'snapshot'
+      ? `${s.file} (being written: read from a snapshot copy)`
+      : s.how === 'missing'
+        ? `${s.file}: no database yet`
+        : s.file;
+}
+
+function duration(s: number | null): string {
+  if (s === null || !Number.isFinite(s)) return '–';
+  if (s < 90) return `${Math.round(s)} s`;
+  if (s < 5400) return `${Math.round(s / 60)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
+}
+
+async function experimentsView(gen: number): Promise<void> {
+  const q = params();
+  const { source, experiments } = await get<{ source: Source; experiments: ExperimentInfo[] }>('/api/experiments');
+  if (gen !== generation) return;
+  showSource(source);
+  const chosen = q.get('exp') ?? experiments[0]?.counts.name ?? '';
+  const rows = experiments.map(({ counts: c, etaSeconds }) =>
+    h(
+      'tr',
+      {},
+      h('td', {}, link(c.name, with_(q, { view: 'results', exp: c.name, d: null, m: null }))),
+      h('td', {}, String(c.planned)),
+      h('td', { class: 'ok' }, String(c.done)),
+      h('td', { class: c.failed ? 'error' : '' }, String(c.failed)),
+      h('td', {}, String(c.pending)),
+      h(
+        'td',
+        {},
+        h(
+          'div',
+          {
+            class: 'bar',
+            role: 'progressbar',
+            'aria-valuemin': '0',
+            'aria-valuemax': String(c.planned),
+            'aria-valuenow': String(c.done + c.failed),
+            'aria-label': `${c.name} progress`,
+          },
+          h('span', { style: `width:${c.planned ? (100 * c.done) / c.planned : 0}%` }),
+          h('span', {
+            class: 'f',
+            style: `left:${c.planned ? (100 * c.done) / c.planned : 0}%;width:${c.planned ? (100 * c.failed) / c.planned : 0}%`,
+          }),
+        ),
+      ),
+      h('td', {}, c.pending === 0 ? 'complete' : duration(etaSeconds)),
+      h('td', {}, link('grid', with_(q, { view: 'experiments', exp: c.name }), { 'aria-label': `${c.name} grid` })),
+    ),
+  );
+  const parts: Node[] = [
+    h('h2', {}, 'Experiments'),
+    experiments.length === 0
+      ? h('p', { class: 'muted' }, 'No experiments in this database yet; this page refreshes while a run writes.')
+      : h(
+          'div',
+          { class: 'scroll' },
+          h(
+            'table',
+            { id: 'experiments' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ...['experiment', 'planned', 'done', 'failed', 'pending', 'progress', 'ETA', ''].map((t) =>
+                  h('th', { scope: 'col' }, t),
+                ),
+              ),
+            ),
+            h('tbody', {}, ...rows),
+          ),
+        ),
+  ];
+  if (chosen && experiments.some((e) => e.counts.name === chosen)) {
+    const { grid } = await get<{
+      grid: { dataset: string; method: string; planned: number; done: number; failed: number }[];
+    }>('/api/grid', new URLSearchParams({ exp: chosen }));
+    if (gen !== generation) return;
+    const datasets = [...new Set(grid.map((g) => g.dataset))];
+    const methods = [...new Set(grid.map((g) => g.method))];
+    const at = new Map(grid.map((g) => [`${g.dataset}\u0000${g.method}`, g]));
+    parts.push(
+      h('h3', {}, `${chosen}: jobs finished per dataset × method`),
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { class: 'grid', id: 'grid' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'dataset'), ...methods.map((m) => h('th', { scope: 'col' }, m)))),
+          h(
+            'tbody',
+            {},
+            ...datasets.map((d) =>
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'row' }, d),
+                ...methods.map((m) => {
+                  const g = at.get(`${d}\u0000${m}`);
+                  if (!g) return h('td', {}, '');
+                  const cls = g.failed ? 'failed' : g.done === g.planned ? 'full' : g.done > 0 ? 'some' : '';
+                  return h(
+                    'td',
+                    { class: cls, title: `${g.done} done, ${g.failed} failed of ${g.planned}` },
+                    link(`${g.done}/${g.planned}`, with_(q, { view: 'cell', exp: chosen, dataset: d, method: m })),
+                  );
+                }),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  main.replaceChildren(...parts);
+  // Live: refresh every second while jobs are pending, every 5 s otherwise (a run may start); the server
+  // re-reads the database only when it changed.
+  const busy = experiments.length === 0 || experiments.some((e) => e.counts.pending > 0 || e.counts.planned === 0);
+  timer = window.setTimeout(() => void refreshIf(gen), busy ? 1000 : 5000);
+}
+
+async function refreshIf(gen: number): Promise<void> {
+  if (gen !== generation) return;
+  const y = window.scrollY;
+  await experimentsView(gen).catch(showError);
+  window.scrollTo(0, y);
+}
+
+function checkboxList(
+  name: string,
+  items: { value: string; note?: string }[],
+  chosen: Set<string>,
+  onChange: (values: string[]) => void,
+): HTMLElement {
+  const boxes: HTMLInputElement[] = [];
+  const list = h(
+    'div',
+    { class: 'choices', role: 'group', 'aria-label': name },
+    ...items.map((it) => {
+      const box = h('input', { type: 'checkbox', value: it.value, name }) as HTMLInputElement;
+      box.checked = chosen.has(it.value);
+      boxes.push(box);
+      return h('label', {}, box, it.value, it.note ? h('small', {}, it.note) : '');
+    }),
+  );
+  list.addEventListener('change', () => onChange(boxes.filter((b) => b.checked).map((b) => b.value)));
+  return list;
+}
+
+async function resultsView(gen: number): Promise<void> {
+  let q = params();
+  const { experiments, source } = await get<{ experiments: ExperimentInfo[]; source: Source }>('/api/experiments');
+  showSource(source);
+  const exp = q.get('exp') ?? experiments[0]?.counts.name;
+  if (!exp) {
+    main.replaceChildren(h('p', { class: 'muted' }, 'No experiments in this database yet.'));
+    return;
+  }
+  if (!q.get('exp')) q = with_(q, { exp });
+  const meta = await get<Meta>('/api/meta', new URLSearchParams({ exp }));
+  if (gen !== generation) return;
+  const metric = q.get('metric') ?? meta.metrics[0]?.key ?? 'accuracy';
+  if (!q.get('metric')) q = with_(q, { metric });
+  history.replaceState(null, '', `?${q}`);
+  const chosenD = new Set(q.getAll('d').length ? q.getAll('d') : meta.datasets.map((d) => d.name));
+  const chosenM = new Set(q.getAll('m').length ? q.getAll('m') : meta.methods);
+  const control = q.get('control') ?? meta.control;
+  const update = (changes: Record<string, string | string[] | null>): void => go(with_(params(), changes), true);
+
+  const expSel = h(
+    'select',
+    { id: 'exp' },
+    ...experiments.map((e) => h('option', { value: e.counts.name }, e.counts.name)),
+  ) as HTMLSelectElement;
+  expSel.value = exp;
+  expSel.addEventListener('change', () => update({ exp: expSel.value, d: null, m: null, control: null }));
+  const metricSel = h(
+    'select',
+    { id: 'metric' },
+    ...meta.metrics.map((m) =>
+      h('option', { value: m.key }, `${m.title} (${m.higherIsBetter ? 'higher' : 'lower'} is better)`),
+    ),
+  ) as HTMLSelectElement;
+  metricSel.value = metric;
+  metricSel.addEventListener('change', () => update({ metric: metricSel.value }));
+  const controlSel = h(
+    'select',
+    { id: 'control' },
+    h('option', { value: 'best' }, 'best mean rank'),
+    ...meta.methods.map((m) => h('option', { value: m }, m)),
+  ) as HTMLSelectElement;
+  controlSel.value = control;
+  controlSel.addEventListener('change', () => update({ control: controlSel.value }));
+  const all = (xs: string[], chosen: string[]): string[] | null => (chosen.length === xs.length ? null : chosen);
+  const dsNames = meta.datasets.map((d) => d.name);
+  const filter = h('input', {
+    type: 'search',
+    id: 'dataset-filter',
+    placeholder: 'name contains, or rows<1000',
+    'aria-label': 'filter datasets by name or size',
+  }) as HTMLInputElement;
+  const applyFilter = (): void => {
+    const f = filter.value.trim();
+    const size = /^rows\s*([<>]=?)\s*(\d+)$/.exec(f);
+    const keep = meta.datasets.filter((d) => {
+      if (!f) return true;
+      if (size) {
+        const n = Number(size[2]);
+        return size[1] === '<'
+          ? d.rows < n
+          : size[1] === '<='
+            ? d.rows <= n
+            : size[1] === '>'
+              ? d.rows > n
+              : d.rows >= n;
+      }
+      return d.name.toLowerCase().includes(f.toLowerCase());
+    });
+    update({
+      d: all(
+        dsNames,
+        keep.map((d) => d.name),
+      ),
+    });
+  };
+  filter.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') applyFilter();
+  });
+  const side = h(
+    'aside',
+    {},
+    h('label', { for: 'exp' }, 'Experiment'),
+    expSel,
+    h('label', { for: 'metric' }, 'Metric'),
+    metricSel,
+    h('label', { for: 'control' }, 'Control (post-hoc)'),
+    controlSel,
+    h('fieldset', {}, h('legend', {}, `Datasets (${chosenD.size}/${dsNames.length})`), filter),
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'button', id: 'filter-apply', onclick: applyFilter }, 'select matching'),
+      h('button', { type: 'button', onclick: () => update({ d: null }) }, 'all'),
+    ),
+    checkboxList(
+      'datasets',
+      meta.datasets.map((d) => ({ value: d.name, note: d.rows ? `${d.rows}×${d.attributes}, ${d.classes} cl.` : '' })),
+      chosenD,
+      (v) => update({ d: all(dsNames, v) }),
+    ),
+    h('fieldset', {}, h('legend', {}, `Methods (${chosenM.size}/${meta.methods.length})`)),
+    h('div', { class: 'row' }, h('button', { type: 'button', onclick: () => update({ m: null }) }, 'all')),
+    checkboxList(
+      'methods',
+      meta.methods.map((m) => ({ value: m })),
+      chosenM,
+      (v) => update({ m: all(meta.methods, v) }),
+    ),
+  );
+  const body = h('section', { 'aria-label': 'results', id: 'results' }, h('p', { class: 'muted' }, 'Computing…'));
+  main.replaceChildren(h('div', { class: 'layout' }, side, body));
+  const sel = new URLSearchParams();
+  for (const k of ['exp', 'metric', 'control']) if (q.get(k)) sel.set(k, q.get(k)!);
+  for (const k of ['d', 'm']) for (const v of q.getAll(k)) sel.append(k, v);
+  const r = await get<Results>('/api/results', sel);
+  if (gen !== generation) return;
+  body.replaceChildren(...resultsBody(r, meta, q, sel));
+  // The CD diagram is drawn by the report's figure code on the server (SVG).
+  const cd = await fetch(`/api/cd.svg?${sel}`);
+  if (gen !== generation) return;
+  const slot = document.getElementById('cd');
+  if (slot && cd.status === 200) {
+    slot.innerHTML = await cd.text();
+    slot.classList.add('figure');
+  } else if (slot) slot.textContent = 'No critical-difference diagram: too few complete datasets or methods.';
+}
+
+function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchParams): Node[] {
+  const m = r.comparison;
+  const t = m.table;
+  const higher = m.metric.higherIsBetter;
+  const digits = m.metric.digits;
+  const better = (a: number, b: number): boolean => (higher ? a > b : a < b);
+  const complete = (c: Cell | null): number =>
+    c && c.n > 0 && (c.planned === undefined || c.n >= c.planned) ? Number(c.mean) : NaN;
+  const rows = t.datasets.map((d, i) => {
+    const cells = t.cells[i] ?? [];
+    const vals = t.methods.map((_, j) => complete(cells[j] ?? null));
+    const best = vals.reduce((b, v) => (Number.isFinite(v) && (!Number.isFinite(b) || better(v, b)) ? v : b), NaN);
+    return h(
+      'tr',
+      {},
+      h('th', { scope: 'row' }, d),
+      ...t.methods.map((meth, j) => {
+        const c = cells[j] ?? null;
+        const partial = c !== null && c.planned !== undefined && c.n < c.planned;
+        const cls = [Number.isFinite(vals[j]!) && vals[j] === best ? 'best' : '', partial ? 'partial' : '']
+          .filter(Boolean)
+          .join(' ');
+        const text =
+          c === null ? '–' : `${fmt(c.mean, digits)} ± ${fmt(c.sd, digits)}${partial ? ` (${c.n}/${c.planned})` : ''}`;
+        return h(
+          'td',
+          { class: cls },
+          c === null
+            ? text
+            : link(text, with_(q, { view: 'cell', dataset: d, method: meth }), {
+                'aria-label': `${d}, ${meth}: ${text}`,
+              }),
+        );
+      }),
+    );
+  });
+  const bestOf = (xs: readonly (number | string)[], lower: boolean): number => {
+    const ns = xs.map(Number).filter(Number.isFinite);
+    return lower ? Math.min(...ns) : Math.max(...ns);
+  };
+  const avgBest = bestOf(t.average, !higher);
+  const rankBest = bestOf(t.ranks, true);
+  const table = h(
+    'table',
+    { id: 'results-table' },
+    h('caption', { class: 'sr' }, `${m.metric.title} per dataset and method`),
+    h(
+      'thead',
+      {},
+      h('tr', {}, h('th', { scope: 'col' }, 'dataset'), ...t.methods.map((x) => h('th', { scope: 'col' }, x))),
+    ),
+    h(
+      'tbody',
+      {},
+      ...rows,
+      h(
+        'tr',
+        { class: 'summary' },
+        h('th', { scope: 'row' }, `average (${t.completeDatasets} complete)`),
+        ...t.average.map((a) => h('td', { class: Number(a) === avgBest ? 'best' : '' }, fmt(a, digits))),
+      ),
+      h(
+        'tr',
+        { class: 'summary' },
+        h('th', { scope: 'row' }, 'average rank'),
+        ...t.ranks.map((a) => h('td', { class: Number(a) === rankBest ? 'best' : '' }, fmt(a, 2))),
+      ),
+    ),
+  );
+  const out: Node[] = [
+    h('h2', {}, `${m.metric.title} (${higher ? 'higher' : 'lower'} is better)`),
+    h(
+      'p',
+      { class: 'exports' },
+      'Export (as the report writes them): ',
+      h('a', { href: `/api/export?${with_(sel, { what: 'csv' })}`, download: '' }, 'CSV'),
+      h('a', { href: `/api/export?${with_(sel, { what: 'tex' })}`, download: '' }, 'LaTeX'),
+      h('a', { href: `/api/export?${with_(sel, { what: 'cd.svg' })}`, download: '' }, 'CD diagram (SVG)'),
+      h(
+        'a',
+        { href: `/api/export?${with_(sel, { what: 'html' })}`, target: '_blank' },
+        'report of this selection (HTML)',
+      ),
+    ),
+    h('div', { class: 'scroll' }, table),
+    h('h2', {}, 'Statistics of this selection'),
+  ];
+  if (m.notes.length) out.push(h('ul', { class: 'muted' }, ...m.notes.map((n) => h('li', {}, n))));
+  const f = m.friedman;
+  out.push(
+    h(
+      'p',
+      { id: 'friedman' },
+      f
+        ? `Friedman χ²(${f.df}) = ${fmt(f.chi2, 4)}, ${pText(f.p)}; Iman–Davenport F(${f.imanDavenport.df1}, ${fmt(f.imanDavenport.df2, 0)}) = ${fmt(f.imanDavenport.F, 4)}, ${pText(f.imanDavenport.p)} (N = ${f.nDatasets} datasets, k = ${f.nMethods} methods)`
+        : 'Friedman test: not computed (it needs at least two methods and two complete datasets).',
+    ),
+  );
+  const ph = m.posthoc;
+  if (ph) {
+    out.push(
+      h('h3', {}, `Post-hoc vs the control ${r.control} (${r.controlReason}; ${r.adjust} adjustment, α = ${r.alpha})`),
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { id: 'posthoc' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ...['method', 'mean rank', 'rank diff.', 'z', 'p', 'p adj.'].map((x) => h('th', { scope: 'col' }, x)),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            ...ph.comparisons.map((c) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, m.methods[c.method] ?? ''),
+                h('td', {}, fmt(c.meanRank, 3)),
+                h('td', {}, fmt(c.rankDifference, 3)),
+                h('td', {}, fmt(c.z, 3)),
+                h('td', {}, fmtP(c.p)),
+                h('td', { class: Number(c.pAdjusted) < r.alpha ? 'best' : '' }, fmtP(c.pAdjusted)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  if (m.cd)
+    out.push(
+      h('p', { id: 'cd-value' }, `Critical difference (${m.cd.procedure}, α = ${m.cd.alpha}): ${fmt(m.cd.cd, 4)}`),
+    );
+  out.push(h('div', { id: 'cd' }));
+  if (m.pairs.length) {
+    out.push(
+      h('h3', {}, 'Pairs: wins / draws / losses, sign test, Wilcoxon signed-rank'),
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { id: 'pairs' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ...['a vs b', 'W/D/L', 'sign p', 'Wilcoxon p', 'p adj.'].map((x) => h('th', { scope: 'col' }, x)),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            ...m.pairs.map((p) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, `${p.a} vs ${p.b}`),
+                h('td', {}, p.wdl ? `${p.wdl.wins}/${p.wdl.draws}/${p.wdl.losses}` : '–'),
+                h('td', {}, p.sign ? fmtP(p.sign.p) : '–'),
+                h('td', {}, p.wilcoxon ? fmtP(p.wilcoxon.p) : (p.error ?? '–')),
+                h('td', {}, fmtP(p.wilcoxonAdjusted)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  void meta;
+  return out;
+}
+
+async function cellView(gen: number): Promise<void> {
+  const q = params();
+  const exp = q.get('exp') ?? '';
+  const dataset = q.get('dataset') ?? '';
+  const method = q.get('method') ?? '';
+  const metric = q.get('metric') ?? 'accuracy';
+  const r = await get<{
+    jobs: CellJob[];
+    boxplot: string | null;
+    structure: string | null;
+    classLabels: string[] | null;
+  }>('/api/cell', new URLSearchParams({ exp, dataset, method, metric }));
+  if (gen !== generation) return;
+  const metrics = ['accuracy', 'log_loss', 'rmse', 'auc', 'balanced_accuracy', 'macro_f1'];
+  const done = r.jobs.filter((j) => j.status === 'done');
+  const failed = r.jobs.filter((j) => j.status === 'error');
+  const parts: Node[] = [
+    h('h2', {}, `${dataset} · ${method}`),
+    h(
+      'p',
+      {},
+      `${exp}: ${done.length} of ${r.jobs.length} folds done, ${failed.length} failed. `,
+      link('back to results', with_(q, { view: 'results', dataset: null, method: null })),
+    ),
+    h(
+      'div',
+      { class: 'scroll' },
+      h(
+        'table',
+        { id: 'folds' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ...[
+              'repeat',
+              'fold',
+              'status',
+              ...metrics,
+              'train n',
+              'test n',
+              'preprocess ms',
+              'train ms',
+              'predict ms',
+            ].map((x) => h('th', { scope: 'col' }, x)),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          ...r.jobs.map((j) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, String(j.repeat)),
+              h('td', {}, String(j.fold)),
+              h('td', { class: j.status === 'error' ? 'error' : '' }, j.status),
+              ...metrics.map((k) => h('td', {}, fmt(j.metrics[k] ?? null, 4))),
+              h('td', {}, j.nTrain === null ? '–' : String(j.nTrain)),
+              h('td', {}, j.nTest === null ? '–' : String(j.nTest)),
+              h('td', {}, fmt(j.preprocessMs, 1)),
+              h('td', {}, fmt(j.trainMs, 1)),
+              h('td', {}, fmt(j.predictMs, 1)),
+            ),
+          ),
+        ),
+      ),
+    ),
+  ];
+  const figs: Node[] = [];
+  if (r.boxplot) {
+    const d = h('div', { class: 'figure', id: 'boxplot' });
+    d.innerHTML = r.boxplot;
+    figs.push(d);
+  }
+  // Confusion matrix summed over the folds (rows: true class, columns: predicted), with the class labels.
+  const withConf = done.filter((j) => j.confusion);
+  if (withConf.length && r.classLabels) {
+    const k = r.classLabels.length;
+    const sum = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+    for (const j of withConf) j.confusion!.forEach((row, a) => row.forEach((v, b) => (sum[a]![b]! += v)));
+    figs.push(
+      h(
+        'div',
+        {},
+        h('h3', {}, `Confusion matrix (${withConf.length} folds summed)`),
+        h(
+          'table',
+          { id: 'confusion' },
+          h(
+            'thead',
+            {},
+            h('tr', {}, h('th', {}, 'true \\ predicted'), ...r.classLabels.map((l) => h('th', { scope: 'col' }, l))),
+          ),
+          h(
+            'tbody',
+            {},
+            ...sum.map((row, a) =>
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'row' }, r.classLabels![a]!),
+                ...row.map((v, b) => h('td', { class: a === b ? 'best' : '' }, String(v))),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  if (r.structure) {
+    const d = h('div', { class: 'figure', id: 'structure' });
+    d.innerHTML = r.structure;
+    figs.push(h('div', {}, h('h3', {}, 'Learned structure (most frequent over the folds)'), d));
+  }
+  parts.push(h('div', { class: 'cards' }, ...figs));
+  const first = r.jobs[0];
+  if (first) {
+    parts.push(
+      h('h3', {}, 'Provenance'),
+      h(
+        'pre',
+        {},
+        [
+          `structure ${first.structure} ${first.structureParams}`,
+          `estimator ${first.estimator ?? '–'} ${first.estimatorParams ?? ''}`,
+          `preprocessing ${first.preprocessing}`,
+          `seed ${first.seed}`,
+          `bnclab ${[...new Set(r.jobs.map((j) => j.version ?? '–'))].join(', ')}`,
+          `finished ${done.map((j) => j.finishedAt ?? '').sort()[0] ?? '–'} … ${
+            done
+              .map((j) => j.finishedAt ?? '')
+              .sort()
+              .at(-1) ?? '–'
+          }`,
+          `job keys ${r.jobs.map((j) => j.jobKey.slice(0, 12)).join(' ')}`,
+        ].join('\n'),
+      ),
+    );
+  }
+  if (failed.length) {
+    parts.push(
+      h('h3', { class: 'error' }, 'Errors'),
+      h('pre', { id: 'errors' }, failed.map((j) => `repeat ${j.repeat} fold ${j.fold}: ${j.error ?? ''}`).join('\n')),
+    );
+  }
+  main.replaceChildren(...parts);
+}
+
+function showError(e: unknown): void {
+  main.replaceChildren(h('p', { class: 'error', role: 'alert' }, (e as Error).message));
+}
+
+async function render(): Promise<void> {
+  window.clearTimeout(timer);
+  const gen = ++generation;
+  const view = params().get('view') ?? 'experiments';
+  drawNav(view);
+  document.title = `bnclab · ${view}`;
+  try {
+    if (view === 'results') await resultsView(gen);
+    else if (view === 'cell') await cellView(gen);
+    else await experimentsView(gen);
+  } catch (e) {
+    if (gen === generation) showError(e);
+  }
+  document.body.dataset['ready'] = String(gen);
+}
+
+// Keyboard: g e / g r move between the pages (when no field has the focus).
+let pending = '';
+document.addEventListener('keydown', (ev) => {
+  const t = ev.target as HTMLElement;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)) return;
+  if (pending === 'g' && (ev.key === 'e' || ev.key === 'r')) {
+    go(with_(params(), { view: ev.key === 'e' ? 'experiments' : 'results' }));
+    pending = '';
+    return;
+  }
+  pending = ev.key === 'g' ? 'g' : '';
+});
+window.addEventListener('popstate', () => void render());
+void render();

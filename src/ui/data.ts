@@ -1,0 +1,466 @@
+/**
+ * What `bnclab ui` shows, computed on the server from the results database(s), read-only: the experiments
+ * with their counts, the results of a selection (metric, datasets, methods, control) with the statistics
+ * of the report (compareResults, the function `bnclab report` calls), one cell's folds, and the exports
+ * (the report's own tables and figures for the selection, built by buildReport).
+ *
+ * A database is opened read-only for each refresh and closed at once, so a run can start writing to it at
+ * any time; one that a running task holds is read from a snapshot copy (as `status` does). What was read is
+ * cached until the file (or its write-ahead log) changes.
+ */
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { buildReport, type ReportDoc } from '../report/build.js';
+import { cliques, compareResults, type MetricComparison } from '../report/compare.js';
+import { cdFigure, foldBoxplotFigure } from '../report/figures.js';
+import { planJobRefs, plannedFolds } from '../report/index.js';
+import { modalStructures, structureFigure } from '../report/structures.js';
+import { REPORT_METRICS } from '../report/summary.js';
+import { tableToCsv, tableToLatex } from '../report/table.js';
+import { renderHtml } from '../report/render.js';
+import type { ExperimentSpec, MethodSpec } from '../spec/load.js';
+import { parseSpec } from '../spec/load.js';
+import { buildPlanSummary } from '../spec/plan.js';
+import { COMPARE_METRICS, type CompareMetric, type CompareSpec, DEFAULT_COMPARE } from '../spec/report-sections.js';
+import { type JobRef, ResultStore, type ResultRow } from '../store/db.js';
+import {
+  type CellJob,
+  cellJobs,
+  datasetFacts,
+  type ExperimentCounts,
+  experimentCounts,
+  type GridCount,
+  gridCounts,
+  methodOrder,
+  metricRows,
+  plannedFoldsOf,
+  specText,
+} from '../store/ui.js';
+import { DatabaseInUseError, UserError } from '../util/errors.js';
+
+export interface Selection {
+  readonly experiment: string;
+  readonly metric: CompareMetric;
+  /** Dataset names; empty = every dataset. */
+  readonly datasets: readonly string[];
+  /** Method labels; empty = every method. */
+  readonly methods: readonly string[];
+  /** A method label or 'best'. */
+  readonly control: string;
+}
+
+export interface ExperimentInfo {
+  readonly counts: ExperimentCounts;
+  /** Seconds until the pending jobs are done at the rate since the first job finished; null when unknown. */
+  readonly etaSeconds: number | null;
+}
+
+export interface SourceState {
+  readonly file: string;
+  /** 'ok', 'snapshot' (a running task holds it: read from a copy), 'missing' (no database yet). */
+  readonly how: 'ok' | 'snapshot' | 'missing';
+}
+
+interface ExperimentData {
+  readonly name: string;
+  /** Every column of every finished job: read up front for a spec (resultsOf, as its report), else on export. */
+  rows: readonly ResultRow[] | null;
+  /** Per metric, the finished jobs with that metric's column only (a database's experiment). */
+  readonly byMetric: Map<string, readonly ResultRow[]>;
+  readonly planned: ReadonlyMap<string, number>;
+  readonly methods: readonly MethodSpec[];
+  readonly labels: readonly string[];
+  readonly datasets: readonly string[];
+  readonly facts: ReadonlyMap<string, { rows: number; attributes: number; classes: number }>;
+  readonly compare: CompareSpec;
+  readonly grid: readonly GridCount[];
+  readonly spec: ExperimentSpec | null;
+}
+
+/** A method known only by its label (a database without a readable spec): enough for the report's tables. */
+function labelOnly(label: string): MethodSpec {
+  return { kind: 'bnc', structure: { id: label, params: {}, given: {} }, estimator: null, label };
+}
+
+/** Seconds left at the average rate so far; null when nothing finished or nothing is left. */
+export function eta(c: ExperimentCounts, now: number): number | null {
+  const finished = c.done + c.failed;
+  if (c.pending <= 0 || finished < 2 || c.firstFinished === null || c.lastFinished === null) return null;
+  const span = Math.max(c.lastFinished, Math.min(now, c.lastFinished + 3600)) - c.firstFinished;
+  if (!(span > 0)) return null;
+  return (c.pending * span) / (finished - 1);
+}
+
+export class UiData {
+  private signature = '';
+  private how: SourceState['how'] = 'missing';
+  private counts: ExperimentCounts[] = [];
+  private readonly experiments = new Map<string, ExperimentData>();
+  private loading: Promise<void> | null = null;
+
+  /**
+   * @param file the results database
+   * @param spec a spec whose plan names the jobs (as `report <spec>` does); null: the database's experiments
+   *   as registered, named as their runs named them
+   */
+  constructor(
+    readonly file: string,
+    private readonly spec: ExperimentSpec | null = null,
+  ) {
+    this.file = resolve(file);
+  }
+
+  /** The file's signature: changes when a writer commits (the database or its write-ahead log changes). */
+  private currentSignature(): string {
+    const part = (f: string): string => {
+      try {
+        const s = statSync(f);
+        return `${s.size}:${s.mtimeMs}`;
+      } catch {
+        return '-';
+      }
+    };
+    return `${part(this.file)}|${part(`${this.file}.wal`)}`;
+  }
+
+  /** Open read-only (a snapshot copy when a running task holds the file), run `f`, close. */
+  private async withStore<T>(f: (s: ResultStore) => Promise<T>): Promise<T> {
+    let store: ResultStore;
+    try {
+      store = await ResultStore.open(this.file, { readOnly: true });
+      this.how = 'ok';
+    } catch (e) {
+      if (!(e instanceof DatabaseInUseError)) throw e;
+      const dir = mkdtempSync(join(tmpdir(), 'bnclab-ui-'));
+      try {
+        const copy = join(dir, basename(this.file));
+        copyFileSync(this.file, copy);
+        if (existsSync(`${this.file}.wal`)) copyFileSync(`${this.file}.wal`, `${copy}.wal`);
+        const s = await ResultStore.open(copy, { readOnly: true });
+        this.how = 'snapshot';
+        try {
+          return await f(s);
+        } finally {
+          s.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    try {
+      return await f(store);
+    } finally {
+      store.close();
+    }
+  }
+
+  /** Re-read the counts when the database changed since the last read. */
+  async refresh(): Promise<void> {
+    while (this.loading) await this.loading;
+    const sig = this.currentSignature();
+    if (sig === this.signature) return;
+    this.loading = (async () => {
+      if (!existsSync(this.file)) {
+        this.how = 'missing';
+        this.counts = [];
+        this.experiments.clear();
+      } else {
+        this.counts = await this.withStore((s) => experimentCounts(s));
+        this.experiments.clear();
+      }
+      this.signature = sig;
+    })();
+    try {
+      await this.loading;
+    } finally {
+      this.loading = null;
+    }
+  }
+
+  source(): SourceState {
+    return { file: this.file, how: this.how };
+  }
+
+  async experimentList(now = Date.now() / 1000): Promise<ExperimentInfo[]> {
+    await this.refresh();
+    return this.counts.map((c) => ({ counts: c, etaSeconds: eta(c, now) }));
+  }
+
+  /** Everything one experiment's pages need, read once per database change. */
+  async experiment(name: string): Promise<ExperimentData> {
+    await this.refresh();
+    const hit = this.experiments.get(name);
+    if (hit) return hit;
+    if (!this.counts.some((c) => c.name === name)) {
+      const names = this.counts.map((c) => c.name);
+      throw new UserError(
+        `no experiment '${name}' in ${this.file}${names.length ? `; experiments: ${names.join(', ')}` : ''}`,
+      );
+    }
+    const data = await this.withStore(async (s) => {
+      const spec = this.spec?.name === name ? this.spec : readSpec(await specText(s, name), name);
+      let rows: ResultRow[] | null = null;
+      let planned: ReadonlyMap<string, number>;
+      let methods: readonly MethodSpec[];
+      let datasets: string[];
+      if (spec && spec === this.spec) {
+        // As `report <spec>`: the plan's jobs by key, named as the spec names them.
+        const plan = buildPlanSummary(spec);
+        const jobs: JobRef[] = planJobRefs(plan);
+        rows = await s.resultsOf(name, jobs);
+        planned = plannedFolds(jobs);
+        methods = spec.methods;
+        datasets = plan.datasets.map((d) => d.handle.name);
+      } else {
+        planned = await plannedFoldsOf(s, name);
+        const order = await methodOrder(s, name);
+        const known = new Map((spec?.methods ?? []).map((m) => [m.label, m]));
+        // The stored spec's order where it names the methods (as its report lists them), then the others.
+        const listed = (spec?.methods ?? []).map((m) => m.label).filter((l) => order.includes(l));
+        methods = [...listed, ...order.filter((l) => !known.has(l))].map((l) => known.get(l) ?? labelOnly(l));
+        datasets = [...new Set([...planned.keys()].map((k) => k.split('\u0000')[0]!))];
+      }
+      const facts = new Map((await datasetFacts(s, name)).map((f) => [f.dataset, f]));
+      const grid = await gridCounts(s, name);
+      return {
+        name,
+        rows,
+        byMetric: new Map<string, readonly ResultRow[]>(),
+        planned,
+        methods,
+        labels: methods.map((m) => m.label),
+        datasets,
+        facts,
+        compare: spec?.compare ?? DEFAULT_COMPARE,
+        grid,
+        spec,
+      };
+    });
+    this.experiments.set(name, data);
+    return data;
+  }
+
+  /** The finished jobs with (at least) the metric's values, read once per database change. */
+  private async rowsOf(e: ExperimentData, metric: string | null): Promise<readonly ResultRow[]> {
+    if (e.rows) return e.rows;
+    if (metric === null) {
+      e.rows = await this.withStore((s) => s.results(e.name));
+      return e.rows;
+    }
+    let r = e.byMetric.get(metric);
+    if (!r) {
+      r = await this.withStore((s) => metricRows(s, e.name, metric));
+      e.byMetric.set(metric, r);
+    }
+    return r;
+  }
+
+  /** Datasets, methods and metrics to choose from. */
+  async meta(name: string): Promise<{
+    datasets: { name: string; rows: number; attributes: number; classes: number }[];
+    methods: string[];
+    metrics: { key: string; title: string; higherIsBetter: boolean }[];
+    control: string;
+    alpha: number;
+  }> {
+    const e = await this.experiment(name);
+    const withData = new Set<string>(COMPARE_METRICS);
+    return {
+      datasets: e.datasets.map((d) => ({ name: d, rows: 0, attributes: 0, classes: 0, ...e.facts.get(d) })),
+      methods: [...e.labels],
+      metrics: REPORT_METRICS.filter((m) => withData.has(m.key) || m.key === 'accuracy').map((m) => ({
+        key: m.key,
+        title: m.title,
+        higherIsBetter: m.higherIsBetter,
+      })),
+      control: e.compare.control,
+      alpha: e.compare.alpha,
+    };
+  }
+
+  async grid(name: string): Promise<readonly GridCount[]> {
+    return (await this.experiment(name)).grid;
+  }
+
+  /** The selection resolved against the experiment (unknown names are one clear error). */
+  private async resolve(
+    sel: Selection,
+    allColumns = false,
+  ): Promise<{
+    e: ExperimentData;
+    datasets: string[];
+    labels: string[];
+    rows: ResultRow[];
+    compare: CompareSpec;
+    planned: Map<string, number>;
+  }> {
+    const e = await this.experiment(sel.experiment);
+    const pick = (chosen: readonly string[], all: readonly string[], what: string): string[] => {
+      if (chosen.length === 0) return [...all];
+      const bad = chosen.find((c) => !all.includes(c));
+      if (bad !== undefined) throw new UserError(`no ${what} '${bad}' in experiment '${e.name}'`);
+      return all.filter((a) => chosen.includes(a));
+    };
+    const datasets = pick(sel.datasets, e.datasets, 'dataset');
+    const labels = pick(sel.methods, e.labels, 'method');
+    if (!COMPARE_METRICS.includes(sel.metric)) throw new UserError(`no metric '${sel.metric}'`);
+    const ds = new Set(datasets);
+    const ms = new Set(labels);
+    const rows = (await this.rowsOf(e, allColumns ? null : sel.metric)).filter(
+      (r) => ds.has(r.dataset) && ms.has(r.method),
+    );
+    const planned = new Map(
+      [...e.planned].filter(([k]) => {
+        const [d, m] = k.split('\u0000');
+        return ds.has(d!) && ms.has(m!);
+      }),
+    );
+    const control = sel.control === 'best' || labels.includes(sel.control) ? sel.control : 'best';
+    const compare: CompareSpec = { ...e.compare, metrics: [sel.metric], control };
+    return { e, datasets, labels, rows, compare, planned };
+  }
+
+  /** The results table and the statistics of exactly the selection, by the report's compareResults. */
+  async results(sel: Selection): Promise<{
+    datasets: string[];
+    methods: string[];
+    control: string | null;
+    controlReason: string;
+    alpha: number;
+    adjust: string;
+    comparison: MetricComparison;
+  }> {
+    const { rows, labels, compare, planned, datasets } = await this.resolve(sel);
+    const c = compareResults(rows, labels, compare, planned);
+    const m = c.metrics[0]!;
+    // The table in the spec's dataset order (as the report's tables), every selected dataset listed.
+    const order = new Map(datasets.map((d, i) => [d, i]));
+    const idx = [...m.table.datasets.keys()].sort(
+      (a, b) => (order.get(m.table.datasets[a]!) ?? 1e9) - (order.get(m.table.datasets[b]!) ?? 1e9),
+    );
+    const table = {
+      ...m.table,
+      datasets: idx.map((i) => m.table.datasets[i]!),
+      cells: idx.map((i) => m.table.cells[i]!),
+    };
+    return {
+      datasets,
+      methods: labels,
+      control: c.control,
+      controlReason: c.controlReason,
+      alpha: compare.alpha,
+      adjust: compare.adjust,
+      comparison: { ...m, table },
+    };
+  }
+
+  /** The report of exactly the selection (buildReport, as `bnclab report` builds it), for the exports. */
+  async selectionReport(sel: Selection): Promise<ReportDoc> {
+    const { e, rows, labels, compare, planned, datasets } = await this.resolve(sel, true);
+    const ms = new Set(labels);
+    return buildReport({
+      experiment: e.name,
+      specFile: e.spec?.file ?? '',
+      specHash: '',
+      settings: { database: this.file, selection: `${datasets.length} datasets, ${labels.length} methods` },
+      methods: e.methods.filter((m) => ms.has(m.label)),
+      datasets,
+      planned,
+      rows,
+      expectedJobs: [...planned.values()].reduce((a, b) => a + b, 0),
+      failed: [],
+      compare: { ...compare, scatter: false, sweeps: [], learningCurve: null, diagnostics: [] },
+      reference: [],
+    });
+  }
+
+  /** An export of the selection: the metric's table as CSV or LaTeX, the CD diagram as SVG, the report as HTML. */
+  async exportFile(sel: Selection, what: string): Promise<{ name: string; type: string; body: string }> {
+    const doc = await this.selectionReport(sel);
+    const table = doc.tables.find((t) => t.id === sel.metric);
+    const stem = `${sel.experiment}-${sel.metric}`;
+    if (what === 'csv' || what === 'tex') {
+      if (!table) throw new UserError(`no results for ${sel.metric} in this selection`);
+      return what === 'csv'
+        ? { name: `${stem}.csv`, type: 'text/csv; charset=utf-8', body: tableToCsv(table) }
+        : { name: `${stem}.tex`, type: 'application/x-tex; charset=utf-8', body: tableToLatex(table, doc.experiment) };
+    }
+    if (what === 'cd.svg') {
+      const f = doc.figures.find((x) => x.id === `cd-${sel.metric}`);
+      if (!f)
+        throw new UserError('no critical-difference diagram for this selection (too few complete datasets or methods)');
+      return { name: `${stem}-cd.svg`, type: 'image/svg+xml', body: f.svg };
+    }
+    if (what === 'html')
+      return { name: `${stem}-report.html`, type: 'text/html; charset=utf-8', body: renderHtml(doc) };
+    throw new UserError(`unknown export '${what}'; use csv, tex, cd.svg or html`);
+  }
+
+  /** The critical-difference diagram of the selection, drawn by the report's cdFigure. */
+  async cdSvg(sel: Selection): Promise<string | null> {
+    const r = await this.results(sel);
+    const m = r.comparison;
+    if (!m.cd) return null;
+    const s = (await this.resolve(sel)).compare;
+    const groups = m.cd.procedure === 'nemenyi' ? cliques(m.meanRanks, m.cd.cd) : [];
+    const procedure = m.cd.procedure === 'nemenyi' ? `Nemenyi, α = ${s.alpha}` : `Bonferroni–Dunn, α = ${s.alpha}`;
+    return (await cdFigure(`cd-${sel.metric}`, m.metric.title, m.methods, m.meanRanks, m.cd.cd, groups, procedure)).svg;
+  }
+
+  /** One dataset × method: its jobs (folds), the box plot of the metric over folds, the learned structure. */
+  async cell(
+    name: string,
+    dataset: string,
+    method: string,
+    metric: CompareMetric,
+  ): Promise<{ jobs: CellJob[]; boxplot: string | null; structure: string | null; classLabels: string[] | null }> {
+    const e = await this.experiment(name);
+    if (!e.datasets.includes(dataset)) throw new UserError(`no dataset '${dataset}' in experiment '${name}'`);
+    if (!e.labels.includes(method)) throw new UserError(`no method '${method}' in experiment '${name}'`);
+    const { jobs, arcs } = await this.withStore(async (s) => {
+      const jobs = await cellJobs(s, name, dataset, method);
+      return { jobs, arcs: await s.learnedArcsOf(jobs.map((j) => j.jobKey)) };
+    });
+    const rows = jobs
+      .filter((j) => j.status === 'done')
+      .map(
+        (j) =>
+          ({
+            job_key: j.jobKey,
+            dataset,
+            method,
+            repeat: j.repeat,
+            fold: j.fold,
+            ...j.metrics,
+          }) as unknown as ResultRow,
+      );
+    const title = REPORT_METRICS.find((m) => m.key === metric)?.title ?? metric;
+    const values = rows
+      .filter((r) => r[metric] !== null && Number.isFinite(Number(r[metric])))
+      .map((r) => ({ dataset, method, value: Number(r[metric]) }));
+    const boxplot = values.length ? (await foldBoxplotFigure('cell-box', title, [method], values)).svg : null;
+    const byJob = new Map<string, [string, string][]>();
+    for (const a of arcs) {
+      let l = byJob.get(a.job_key);
+      if (!l) byJob.set(a.job_key, (l = []));
+      l.push([a.parent, a.child]);
+    }
+    let structure: string | null = null;
+    const modal = byJob.size ? modalStructures(rows, byJob)[0] : undefined;
+    const labels = jobs.find((j) => j.classLabels)?.classLabels ?? null;
+    if (modal) structure = structureFigure('cell-structure', modal, []).svg;
+    return { jobs, boxplot, structure, classLabels: labels ? [...labels] : null };
+  }
+}
+
+/** The spec stored with an experiment, parsed; null when there is none or it no longer loads here. */
+function readSpec(text: string, name: string): ExperimentSpec | null {
+  if (!text) return null;
+  try {
+    const s = parseSpec(text, join(process.cwd(), `${name}.yaml`));
+    return s.name === name ? s : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The HTTP server of `bnclab ui` (node:http): the page, its bundled script (dist/ui/app.js, built by
+ * scripts/bundle.mjs from src/ui/client/), and a small JSON API over UiData. Every asset is served from here:
+ * the page loads nothing from the network. Bound to 127.0.0.1 unless the caller chooses another host.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { COMPARE_METRICS, type CompareMetric } from '../spec/report-sections.js';
+import { UserError } from '../util/errors.js';
+import { packageRoot } from '../util/paths.js';
+import type { Selection, UiData } from './data.js';
+import { PAGE_HTML } from './page.js';
+
+/** The bundled front end; a clear error when the build did not make it. */
+export function clientScript(): string {
+  const file = join(packageRoot(), 'dist', 'ui', 'app.js');
+  if (!existsSync(file)) throw new UserError(`${file} is missing: run 'npm run build' (it bundles the page's script)`);
+  return readFileSync(file, 'utf8');
+}
+
+/** The selection a URL's query names (the page keeps it there, so a link reopens the same view). */
+export function selectionOf(q: URLSearchParams): Selection {
+  const experiment = q.get('exp') ?? '';
+  if (!experiment) throw new UserError('exp: name an experiment');
+  const metric = (q.get('metric') ?? 'accuracy') as CompareMetric;
+  if (!COMPARE_METRICS.includes(metric)) throw new UserError(`metric: expected one of ${COMPARE_METRICS.join(', ')}`);
+  const list = (k: string): string[] => q.getAll(k).filter((s) => s !== '');
+  return { experiment, metric, datasets: list('d'), methods: list('m'), control: q.get('control') ?? 'best' };
+}
+
+const json = (res: ServerResponse, status: number, body: unknown): void => {
+  const text = JSON.stringify(body, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(text);
+};
+
+export async function handle(data: UiData, script: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const q = url.searchParams;
+  const p = url.pathname;
+  try {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET' }).end();
+      return;
+    }
+    if (p === '/' || p === '/index.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(PAGE_HTML);
+    } else if (p === '/app.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(script);
+    } else if (p === '/api/experiments') {
+      json(res, 200, { source: data.source(), experiments: await data.experimentList() });
+    } else if (p === '/api/meta') {
+      json(res, 200, await data.meta(q.get('exp') ?? ''));
+    } else if (p === '/api/grid') {
+      json(res, 200, { source: data.source(), grid: await data.grid(q.get('exp') ?? '') });
+    } else if (p === '/api/results') {
+      json(res, 200, await data.results(selectionOf(q)));
+    } else if (p === '/api/cd.svg') {
+      const svg = await data.cdSvg(selectionOf(q));
+      res.writeHead(svg ? 200 : 204, { 'content-type': 'image/svg+xml', 'cache-control': 'no-store' });
+      res.end(svg ?? '');
+    } else if (p === '/api/cell') {
+      const sel = selectionOf(q);
+      json(res, 200, await data.cell(sel.experiment, q.get('dataset') ?? '', q.get('method') ?? '', sel.metric));
+    } else if (p === '/api/export') {
+      const f = await data.exportFile(selectionOf(q), q.get('what') ?? '');
+      res.writeHead(200, {
+        'content-type': f.type,
+        'content-disposition': `attachment; filename="${f.name.replace(/[^\w.-]/g, '_')}"`,
+      });
+      res.end(f.body);
+    } else {
+      json(res, 404, { error: `no page ${p}` });
+    }
+  } catch (e) {
+    if (e instanceof UserError) json(res, 400, { error: e.message });
+    else json(res, 500, { error: (e as Error).message.split('\n')[0] });
+  }
+}
+
+export interface RunningUi {
+  readonly server: Server;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Listen on host:port (port 0: any free port); resolves once listening. */
+export async function startUi(data: UiData, host: string, port: number): Promise<RunningUi> {
+  const script = clientScript();
+  const server = createServer((req, res) => void handle(data, script, req, res));
+  await new Promise<void>((ok, fail) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      fail(
+        e.code === 'EADDRINUSE'
+          ? new UserError(`--port ${port}: the port is in use on ${host}; choose another with --port`)
+          : e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND'
+            ? new UserError(`--host ${host}: no such interface on this machine`)
+            : e,
+      ),
+    );
+    server.listen(port, host, () => ok());
+  });
+  const a = server.address() as AddressInfo;
+  const shown = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+  return {
+    server,
+    url: `http://${shown}:${a.port}/`,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}

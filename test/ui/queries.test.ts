@@ -1,0 +1,213 @@
+/**
+ * The server of `bnclab ui` on a quickstart database: its store queries against the report's and status's
+ * own readings, the statistics of a selection equal to `bnclab report` of a spec with exactly that
+ * selection (tables, tests and the CD diagram, byte for byte where the report writes files), the URL's
+ * selection, errors as one line with status 400, and the server bound to 127.0.0.1.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
+import { readCsv } from '../../src/report/csv.js';
+import { collectStatus } from '../../src/cluster/status.js';
+import { loadSpecFile } from '../../src/spec/load.js';
+import { buildPlanSummary } from '../../src/spec/plan.js';
+import { ResultStore } from '../../src/store/db.js';
+import { cellJobs, experimentCounts, gridCounts } from '../../src/store/ui.js';
+import { eta, type Selection, UiData } from '../../src/ui/data.js';
+import { selectionOf, startUi, type RunningUi } from '../../src/ui/server.js';
+
+const QUICKSTART = join(ROOT, 'experiments', 'quickstart.yaml');
+const SUBSET = ['car', 'iris', 'tic-tac-toe', 'zoo'];
+let dir = '';
+let db = '';
+
+/** A number as the report's CSV writes it (Inf for an infinite statistic). */
+const num = (s: string | undefined): number => (s === 'Inf' ? Infinity : s === '-Inf' ? -Infinity : Number(s));
+
+function csv(file: string): string[][] {
+  const doc = readCsv(readFileSync(file, 'utf8'), file);
+  return [[...doc.header], ...doc.records.map((r) => [...r.fields])];
+}
+
+describe('bnclab ui: the server and its queries', () => {
+  beforeAll(() => {
+    dir = tempDir('bnclab-ui-');
+    db = join(dir, 'q.duckdb');
+    const r = cli(['run', QUICKSTART, '--db', db, '--workers', '2'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('counts jobs per experiment and per dataset × method as status does', async () => {
+    const spec = loadSpecFile(QUICKSTART).spec;
+    const st = await collectStatus(buildPlanSummary(spec), [db]);
+    const store = await ResultStore.open(db, { readOnly: true });
+    try {
+      const [c] = await experimentCounts(store);
+      expect(c).toMatchObject({ name: 'quickstart', planned: 120, done: st.total.done, failed: 0, pending: 0 });
+      expect(c!.lastFinished! >= c!.firstFinished!).toBe(true);
+      const grid = await gridCounts(store, 'quickstart');
+      expect(grid.map((g) => `${g.dataset} ${g.method} ${g.done}/${g.planned}`).sort()).toEqual(
+        st.rows.map((r) => `${r.dataset} ${r.method} ${r.done}/${r.done + r.failed + r.pending}`).sort(),
+      );
+      // A cell: ten folds in order, with the metrics the results view holds.
+      const jobs = await cellJobs(store, 'quickstart', 'iris', 'nb/dirichlet');
+      const rows = (await store.results('quickstart')).filter(
+        (r) => r.dataset === 'iris' && r.method === 'nb/dirichlet',
+      );
+      expect(jobs.map((j) => j.fold)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(jobs.map((j) => j.metrics['accuracy'])).toEqual(rows.map((r) => r.accuracy));
+      expect(jobs[0]!.classLabels).toEqual(['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']);
+      // The confusion matrix of a fold sums to its test rows, its diagonal to the correct ones.
+      for (const j of jobs) {
+        const m = j.confusion!;
+        expect(m.flat().reduce((a, b) => a + b, 0)).toBe(j.nTest);
+        expect(m.reduce((a, row, i) => a + row[i]!, 0) / j.nTest!).toBeCloseTo(j.metrics['accuracy']!, 12);
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it('gives the statistics of a selection exactly as `bnclab report` of a spec with that selection', async () => {
+    const spec = readFileSync(QUICKSTART, 'utf8').replace('datasets: [quickstart]', `datasets: [${SUBSET.join(', ')}]`);
+    writeFileSync(join(dir, 'subset.yaml'), spec);
+    const out = join(dir, 'report');
+    const r = cli(['report', join(dir, 'subset.yaml'), '--db', db, '--out', out, '--metrics', 'log_loss'], {
+      cwd: dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+
+    const data = new UiData(db);
+    const sel: Selection = {
+      experiment: 'quickstart',
+      metric: 'log_loss',
+      datasets: SUBSET,
+      methods: [],
+      control: 'best',
+    };
+    const res = await data.results(sel);
+    const m = res.comparison;
+    // The table of means, cell by cell.
+    const table = csv(join(out, 'tables', 'log_loss.csv'));
+    expect(table[0]).toEqual(['dataset', ...m.table.methods]);
+    expect(m.table.datasets).toEqual(SUBSET);
+    table.slice(1, 1 + SUBSET.length).forEach((row, i) => {
+      expect(row[0]).toBe(SUBSET[i]);
+      m.table.methods.forEach((_, j) => expect(m.table.cells[i]![j]!.mean).toBe(num(row[j + 1])));
+    });
+    // Friedman and Iman–Davenport.
+    const fr = csv(join(out, 'tables', 'friedman.csv'))[1]!;
+    expect([m.friedman!.nDatasets, m.friedman!.chi2, m.friedman!.p, m.friedman!.imanDavenport.F]).toEqual([
+      num(fr[1]),
+      num(fr[3]),
+      num(fr[5]),
+      num(fr[6]),
+    ]);
+    expect(m.friedman!.imanDavenport.p).toBe(num(fr[8]));
+    // Post-hoc against the control.
+    const ph = csv(join(out, 'tables', 'posthoc-log_loss.csv')).slice(1);
+    expect(res.control).toBe(ph[0]![0]);
+    const other = m.posthoc!.comparisons[0]!;
+    const phRow = ph.find((x) => x[0] === m.methods[other.method])!;
+    expect([other.z, other.p, other.pAdjusted]).toEqual([num(phRow[2]), num(phRow[3]), num(phRow[4])]);
+    // Wilcoxon signed-rank and W/D/L of the pair.
+    const wx = csv(join(out, 'tables', 'wilcoxon-log_loss.csv'))[1]!;
+    const pair = m.pairs[0]!;
+    expect([pair.a, pair.b, pair.wilcoxon!.p, pair.wilcoxonAdjusted]).toEqual([wx[0], wx[1], num(wx[7]), num(wx[8])]);
+    expect(`${pair.wdl!.wins}–${pair.wdl!.draws}–${pair.wdl!.losses}`).toBe(wx[3]);
+    // The exports are the report's files, byte for byte.
+    expect((await data.exportFile(sel, 'csv')).body).toBe(readFileSync(join(out, 'tables', 'log_loss.csv'), 'utf8'));
+    expect((await data.exportFile(sel, 'tex')).body).toBe(readFileSync(join(out, 'tables', 'log_loss.tex'), 'utf8'));
+    expect((await data.exportFile(sel, 'cd.svg')).body).toBe(
+      readFileSync(join(out, 'figures', 'cd-log_loss.svg'), 'utf8'),
+    );
+    expect(await data.cdSvg(sel)).toBe(readFileSync(join(out, 'figures', 'cd-log_loss.svg'), 'utf8'));
+    // Every dataset: the full report's numbers differ (the selection matters).
+    const whole = await data.results({ ...sel, datasets: [] });
+    expect(whole.comparison.friedman!.nDatasets).toBe(6);
+    expect(whole.comparison.friedman!.chi2).not.toBe(m.friedman!.chi2);
+  });
+
+  it('reads the selection from the URL and rejects unknown names with one line', async () => {
+    const q = new URLSearchParams('exp=quickstart&metric=rmse&d=iris&d=zoo&m=nb%2Fdirichlet&control=best');
+    expect(selectionOf(q)).toEqual({
+      experiment: 'quickstart',
+      metric: 'rmse',
+      datasets: ['iris', 'zoo'],
+      methods: ['nb/dirichlet'],
+      control: 'best',
+    });
+    expect(() => selectionOf(new URLSearchParams('exp=quickstart&metric=speed'))).toThrow(/metric: expected one of/);
+    const data = new UiData(db);
+    await expect(data.results({ ...selectionOf(q), datasets: ['iriss'] })).rejects.toThrow(
+      "no dataset 'iriss' in experiment 'quickstart'",
+    );
+    await expect(data.experiment('nope')).rejects.toThrow("no experiment 'nope' in");
+  });
+
+  it('estimates the time left from the rate so far', () => {
+    const c = { name: 'x', specFile: '', planned: 100, done: 40, failed: 1, pending: 59, updated: null };
+    // 41 jobs finished over 80 s: 40 intervals of 2 s, so 59 more take 118 s.
+    expect(eta({ ...c, firstFinished: 1000, lastFinished: 1080 }, 1080)).toBe(118);
+    expect(eta({ ...c, firstFinished: null, lastFinished: null }, 1080)).toBeNull();
+    expect(eta({ ...c, pending: 0, firstFinished: 1000, lastFinished: 1080 }, 1080)).toBeNull();
+  });
+
+  it('serves on 127.0.0.1: the page, its script, the API, and a 400 with the reason', async () => {
+    const ui: RunningUi = await startUi(new UiData(db), '127.0.0.1', 0);
+    try {
+      expect(ui.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const page = await (await fetch(ui.url)).text();
+      expect(page).toContain('<script src="/app.js"></script>');
+      expect(page).not.toMatch(/https?:\/\//); // nothing from the network
+      const js = await fetch(`${ui.url}app.js`);
+      expect(js.status).toBe(200);
+      expect((await js.text()).length).toBeGreaterThan(1000);
+      const ex = (await (await fetch(`${ui.url}api/experiments`)).json()) as {
+        experiments: { counts: { done: number } }[];
+      };
+      expect(ex.experiments[0]!.counts.done).toBe(120);
+      const bad = await fetch(`${ui.url}api/results?exp=quickstart&metric=accuracy&m=nope`);
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ error: "no method 'nope' in experiment 'quickstart'" });
+      const r = (await (await fetch(`${ui.url}api/results?exp=quickstart&metric=accuracy`)).json()) as {
+        comparison: { table: { cells: unknown[][] } };
+      };
+      expect(r.comparison.table.cells.length).toBe(6);
+    } finally {
+      await ui.close();
+    }
+  });
+
+  it('names a bad argument in one line with exit 2', () => {
+    const missing = cli(['ui', join(dir, 'none.duckdb')], { cwd: dir });
+    expect([missing.code, missing.stderr.trim()]).toEqual([
+      2,
+      `bnclab: ${join(dir, 'none.duckdb')}: no results database (run an experiment first)`,
+    ]);
+    const port = cli(['ui', db, '--port', '70000'], { cwd: dir });
+    expect([port.code, port.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(port.stderr).toContain('--port: expected an integer from 0 to 65535, got 70000');
+  });
+
+  it('warns when --host is another interface than 127.0.0.1, and stops on SIGTERM with 0', async () => {
+    // 127.0.0.2 is still this machine's loopback, so the test opens nothing to the network.
+    const p = cliSpawn(['ui', db, '--port', '0', '--host', '127.0.0.2'], { cwd: dir });
+    let out = '';
+    let err = '';
+    p.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    await new Promise<void>((ok) =>
+      p.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        if (out.includes('http://')) ok();
+      }),
+    );
+    expect(out).toMatch(/^bnclab ui: http:\/\/127\.0\.0\.2:\d+\/ /);
+    expect(err).toContain('warning: listening on 127.0.0.2, not only this machine');
+    const code = new Promise<number | null>((ok) => p.on('exit', (c) => ok(c)));
+    p.kill('SIGTERM');
+    expect(await code).toBe(0);
+  });
+});
