@@ -15,7 +15,7 @@ const owner = ownerId();
 /** The tail of stderr kept for the error message. */
 const STDERR_TAIL = 64 * 1024;
 /** Servers kept up per worker; starting one more ends the least recently used. */
-const MAX_SERVERS = 4;
+const MAX_SERVERS = 8;
 
 function reply(r: HostReply): void {
   port.postMessage(r);
