@@ -24,9 +24,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { defineParams, registerBaseline, type LearnContext, type Model, type ParamsOf } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import {
-  exportDiscrete,
+  exportDiscreteBytes,
   exportedClassNames,
-  exportRaw,
+  exportRawBytes,
   type ExportFormat,
   type ExportValues,
 } from '../datasets/export.js';
@@ -297,15 +297,15 @@ class ExternalModel implements Model {
       const testFile = join(dir, `test.${ext}`);
       const outFile = join(dir, 'predictions.csv');
       if (preprocess) {
-        writeFileSync(trainFile, exportDiscrete(this.train, format, values, 'train'));
-        writeFileSync(testFile, exportDiscrete(test, format, values, 'test'));
+        writeFileSync(trainFile, exportDiscreteBytes(this.train, format, values, 'train'));
+        writeFileSync(testFile, exportDiscreteBytes(test, format, values, 'test'));
       } else {
         const raw = this.ctx.rawFold?.();
         if (!raw) throw new Error('external: preprocess: false needs the raw fold, which this caller does not provide');
         if (raw.test.length !== test.n)
           throw new Error(`external: raw fold has ${raw.test.length} test rows, the preprocessed one ${test.n}`);
-        writeFileSync(trainFile, exportRaw(raw.table, raw.train, format, values, 'train'));
-        writeFileSync(testFile, exportRaw(raw.table, raw.test, format, values, 'test'));
+        writeFileSync(trainFile, exportRawBytes(raw.table, raw.train, format, values, 'train'));
+        writeFileSync(testFile, exportRawBytes(raw.table, raw.test, format, values, 'test'));
       }
       const [program, ...args] = runnableCommand(command, cwd);
       const classNames = exportedClassNames(test.classLabels, values);
