@@ -1,6 +1,9 @@
 """Reading and writing the files of a bnclab `external` learner (shared by the Python examples here).
 
-bnclab runs `<command> <train.csv> <test.csv> <output.csv> <seed>`. With `values: codes` every cell of the
+bnclab runs `<command> <train.csv> <test.csv> <output.csv> <seed>`, or, with `server: true` in the spec and
+`--server` in the command, starts the program once and sends it one fold per stdin line
+(`fold<TAB>train<TAB>test<TAB>seed`), the answer going to stdout (`ok`, the header, one row per test row; or
+`error <message>`); `main` below does both. With `values: codes` every cell of the
 CSV files is a number (categories as integer codes 0..r-1, numeric columns as read with `preprocess:
 false`), an empty cell is a missing value, and the class is the last column. The output's first line names
 the classes (their codes), then one row of probabilities per test row.
@@ -42,3 +45,40 @@ def write_predictions(path, classes, proba):
         w.writerow([str(int(c)) for c in classes])
         for row in proba:
             w.writerow([repr(float(p)) for p in row])
+
+
+def _write_rows(f, classes, proba):
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow([str(int(c)) for c in classes])
+    for row in proba:
+        w.writerow([repr(float(p)) for p in row])
+
+
+def serve(fit_predict):
+    """The line protocol: one fold per stdin line, its answer on stdout; ends at the end of stdin."""
+    out = sys.stdout
+    for line in sys.stdin:
+        fields = line.rstrip("\n").split("\t")
+        try:
+            if len(fields) != 4 or fields[0] != "fold":
+                raise ValueError(f"expected 'fold<TAB>train<TAB>test<TAB>seed', got {line.strip()!r}")
+            x_train, y_train = read_csv(fields[1])
+            x_test, _ = read_csv(fields[2])
+            classes, proba = fit_predict(x_train, y_train, x_test, int(fields[3]) % (2**31))
+        except Exception as e:  # noqa: BLE001 - the fold fails, the server goes on
+            out.write("error " + repr(e).replace("\n", " ") + "\n")
+        else:
+            out.write("ok\n")
+            _write_rows(out, classes, proba)
+        out.flush()
+
+
+def main(fit_predict):
+    """`fit_predict(x_train, y_train, x_test, seed) -> (classes, probabilities)` as a one-shot program or,
+    with `--server` as its only argument, as a server."""
+    if sys.argv[1:] == ["--server"]:
+        serve(fit_predict)
+        return
+    x_train, y_train, x_test, output, seed = arguments()
+    classes, proba = fit_predict(x_train, y_train, x_test, seed)
+    write_predictions(output, classes, proba)

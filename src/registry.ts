@@ -54,6 +54,11 @@ export interface MethodInfo {
    * sha256 of each one naming an existing file in params.files, so a job's key changes when the file does.
    */
   readonly fileParams?: (params: Params) => readonly string[];
+  /**
+   * The command lines the method runs (a program outside bnclab: `external`), each as one string; `plan`
+   * lists them, and a spec with any runs its jobs on worker threads, so an interrupt can end the programs.
+   */
+  readonly commands?: (params: Params) => readonly string[];
   /** Conventions a user should know (differences from bnclassify or Weka, tie rules), shown in docs/methods.md. */
   readonly notes?: string;
   /**

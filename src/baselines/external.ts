@@ -17,20 +17,22 @@
  * The job key holds the command line and (through `fileParams`) the sha256 of every argument that names a
  * file, so editing a script reruns its jobs.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { defineParams, registerBaseline, type LearnContext, type Model, type ParamsOf } from '../registry.js';
 import type { DiscreteData } from '../bn/data.js';
 import {
-  exportDiscrete,
+  exportDiscreteBytes,
   exportedClassNames,
-  exportRaw,
+  exportRawBytes,
   type ExportFormat,
   type ExportValues,
 } from '../datasets/export.js';
 import { UserError } from '../util/errors.js';
+import { callHelper, type ProgramEnd } from './external-host.js';
+import { runnableCommand } from './java-cache.js';
 
 const EXTERNAL_PARAMS = defineParams({
   command: {
@@ -60,7 +62,22 @@ const EXTERNAL_PARAMS = defineParams({
     type: 'number',
     exclusiveMinimum: 0,
     default: 3600,
-    description: 'Seconds before the program is killed and the job fails',
+    description:
+      'Seconds a run (or, with server: true, a fold) may take before its process group is ended and the job fails',
+  },
+  kill_after: {
+    type: 'number',
+    minimum: 0,
+    default: 5,
+    inKey: false,
+    description: 'Seconds between SIGTERM and SIGKILL to the process group when the timeout ends it',
+  },
+  server: {
+    type: 'boolean',
+    default: false,
+    inKey: false,
+    description:
+      'true: the command (run as written, no arguments appended) stays up for many folds and answers each on stdout (docs/spec.md)',
   },
   files: {
     type: 'object',
@@ -97,6 +114,96 @@ function csvFields(line: string): string[] {
   }
 }
 
+/** The longest line accepted in a program's output (file or stdout): longer is an error naming this limit. */
+export const MAX_OUTPUT_LINE = 1024 * 1024;
+const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Reads a program's output line by line (header naming the classes, then one row per test row) into
+ * probabilities in bnclab's class order, without holding the text: an output of any size is read, and one
+ * with too many rows stops at the first extra one. Each value must be a decimal number (digits, a point, an
+ * exponent: no `0x1`, `Infinity`, `NaN`), finite and ≥ 0; a row is divided by its largest value before it is
+ * normalised, so no row under- or overflows (`1e308,1e308,1e308` is 1/3 each), and a row of zeros is an error.
+ */
+export class PredictionReader {
+  private column: number[] | undefined;
+  private r = 0;
+  readonly out: Float64Array;
+  private readonly C: number;
+  private readonly row: Float64Array;
+
+  constructor(
+    private readonly classNames: readonly string[],
+    private readonly rows: number,
+    private readonly what: string,
+    private readonly where = 'output',
+  ) {
+    this.C = classNames.length;
+    this.out = new Float64Array(rows * this.C);
+    this.row = new Float64Array(this.C);
+  }
+
+  /** One line (its number counting every line from 1, blank ones included). */
+  line(text: string, lineNo: number): void {
+    if (text.trim() === '') return;
+    const { what, where } = this;
+    if (text.length > MAX_OUTPUT_LINE)
+      throw new UserError(`${what}: ${where} line ${lineNo} is longer than ${MAX_OUTPUT_LINE} characters (the limit)`);
+    if (!this.column) {
+      const header = csvFields(text);
+      const index = new Map(this.classNames.map((c, i) => [c, i]));
+      const column = header.map((h) => {
+        const c = index.get(h);
+        if (c === undefined)
+          throw new UserError(`${what}: ${where} header names class '${h}', not one of ${this.classNames.join(', ')}`);
+        return c;
+      });
+      if (new Set(column).size !== column.length)
+        throw new UserError(`${what}: ${where} header names a class twice: ${header.join(',')}`);
+      this.column = column;
+      return;
+    }
+    const column = this.column;
+    const r = this.r++;
+    if (r >= this.rows)
+      throw new UserError(`${what}: wrote more than ${this.rows} probability rows for ${this.rows} test rows`);
+    const cells = text.split(',');
+    if (cells.length !== column.length) {
+      throw new UserError(
+        `${what}: ${where} line ${lineNo} has ${cells.length} values, the header names ${column.length} classes`,
+      );
+    }
+    let max = 0;
+    const row = this.row;
+    row.fill(0);
+    cells.forEach((cell, j) => {
+      const t = cell.trim();
+      const v = DECIMAL.test(t) ? Number(t) : Number.NaN;
+      if (!Number.isFinite(v))
+        throw new UserError(
+          `${what}: ${where} line ${lineNo}: '${t.slice(0, 40)}' is not a probability (a finite decimal number ≥ 0)`,
+        );
+      row[column[j]!] = v;
+      if (v > max) max = v;
+    });
+    if (!(max > 0)) throw new UserError(`${what}: ${where} line ${lineNo} (test row ${r + 1}): every probability is 0`);
+    let sum = 0;
+    for (let c = 0; c < this.C; c++) sum += row[c]! / max;
+    for (let c = 0; c < this.C; c++) this.out[r * this.C + c] = row[c]! / max / sum;
+  }
+
+  finish(): Float64Array {
+    const { what, where } = this;
+    if (!this.column)
+      throw new UserError(
+        `${what}: wrote an empty ${where === 'output' ? 'output file' : where} (expected a header naming the classes and ${this.rows} rows)`,
+      );
+    if (this.r !== this.rows)
+      throw new UserError(`${what}: wrote ${this.r} probability rows for ${this.rows} test rows`);
+    return this.out;
+  }
+}
+
 /** Rows of probabilities parsed from the program's output, mapped onto bnclab's class order. */
 export function parsePredictions(
   text: string,
@@ -104,43 +211,47 @@ export function parsePredictions(
   rows: number,
   what: string,
 ): Float64Array {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  if (lines.length === 0)
-    throw new UserError(`${what}: wrote an empty output file (expected a header naming the classes and ${rows} rows)`);
-  const header = csvFields(lines[0]!);
-  const C = classNames.length;
-  const index = new Map(classNames.map((c, i) => [c, i]));
-  const column = header.map((h) => {
-    const c = index.get(h);
-    if (c === undefined)
-      throw new UserError(`${what}: output header names class '${h}', not one of ${classNames.join(', ')}`);
-    return c;
-  });
-  if (new Set(column).size !== column.length)
-    throw new UserError(`${what}: output header names a class twice: ${header.join(',')}`);
-  const body = lines.slice(1);
-  if (body.length !== rows) throw new UserError(`${what}: wrote ${body.length} probability rows for ${rows} test rows`);
-  const out = new Float64Array(rows * C);
-  body.forEach((line, r) => {
-    const cells = line.split(',');
-    if (cells.length !== column.length) {
-      throw new UserError(
-        `${what}: output line ${r + 2} has ${cells.length} values, the header names ${column.length} classes`,
-      );
-    }
-    let sum = 0;
-    cells.forEach((cell, j) => {
-      const v = Number(cell.trim());
-      if (cell.trim() === '' || !Number.isFinite(v) || v < 0) {
-        throw new UserError(`${what}: output line ${r + 2}: '${cell.trim()}' is not a probability`);
+  const reader = new PredictionReader(classNames, rows, what);
+  text.split(/\r?\n/).forEach((l, i) => reader.line(l, i + 1));
+  return reader.finish();
+}
+
+/** The output file read in pieces through a PredictionReader (no limit on its size, only on a line's). */
+function readPredictionFile(file: string, reader: PredictionReader, what: string): Float64Array {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    throw new UserError(`${what}: exited 0 but wrote no output file (the third argument after the command)`);
+  }
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    let lineNo = 0;
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      rest += decoder.write(buf.subarray(0, n));
+      let start = 0;
+      for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n', start)) {
+        reader.line(rest.slice(start, nl).replace(/\r$/, ''), ++lineNo);
+        start = nl + 1;
       }
-      out[r * C + column[j]!] = v;
-      sum += v;
-    });
-    if (!(sum > 0)) throw new UserError(`${what}: output line ${r + 2}: the probabilities sum to 0`);
-    for (let c = 0; c < C; c++) out[r * C + c]! /= sum;
-  });
-  return out;
+      rest = rest.slice(start);
+      if (rest.length > MAX_OUTPUT_LINE) reader.line(rest, lineNo + 1); // throws: too long
+    }
+    rest += decoder.end();
+    if (rest !== '') reader.line(rest.replace(/\r$/, ''), ++lineNo);
+    return reader.finish();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** An argument as a POSIX shell would need it written (single quotes when it holds anything special). */
+function shellWord(a: string): string {
+  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The last non-empty line of a program's stderr (its error message, usually), shortened. */
@@ -154,6 +265,18 @@ function lastLine(stderr: string): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
+/** Why a program ended, as one line (its stderr's last line appended). */
+function endText(what: string, program: string, e: ProgramEnd, timeout: number, midFold: boolean): string {
+  if (e.spawnError) return `${what}: cannot run '${program}': ${e.spawnError}`;
+  if (e.timedOut) return `${what}: timed out after ${timeout} s (timeout)`;
+  const why =
+    e.code === null || e.code === undefined
+      ? `was killed by ${e.signal ?? 'a signal'}`
+      : `exited with status ${e.code}`;
+  const tail = lastLine(e.stderr);
+  return `${what}: ${why}${midFold ? ' in the middle of a fold' : ''}${tail ? `: ${tail}` : ''}`;
+}
+
 class ExternalModel implements Model {
   constructor(
     private readonly train: DiscreteData,
@@ -163,8 +286,10 @@ class ExternalModel implements Model {
   ) {}
 
   posterior(test: DiscreteData): Float64Array {
-    const { command, format, values, preprocess, timeout } = this.params;
+    const { command, format, values, preprocess, timeout, server } = this.params;
+    const graceMs = this.params.kill_after * 1000;
     const what = `external '${command.join(' ')}'`;
+    const cwd = this.ctx.dir ?? process.cwd();
     const dir = mkdtempSync(join(tmpdir(), 'bnclab-external-'));
     try {
       const ext = format === 'arff' ? 'arff' : 'csv';
@@ -172,42 +297,50 @@ class ExternalModel implements Model {
       const testFile = join(dir, `test.${ext}`);
       const outFile = join(dir, 'predictions.csv');
       if (preprocess) {
-        writeFileSync(trainFile, exportDiscrete(this.train, format, values, 'train'));
-        writeFileSync(testFile, exportDiscrete(test, format, values, 'test'));
+        writeFileSync(trainFile, exportDiscreteBytes(this.train, format, values, 'train'));
+        writeFileSync(testFile, exportDiscreteBytes(test, format, values, 'test'));
       } else {
         const raw = this.ctx.rawFold?.();
         if (!raw) throw new Error('external: preprocess: false needs the raw fold, which this caller does not provide');
         if (raw.test.length !== test.n)
           throw new Error(`external: raw fold has ${raw.test.length} test rows, the preprocessed one ${test.n}`);
-        writeFileSync(trainFile, exportRaw(raw.table, raw.train, format, values, 'train'));
-        writeFileSync(testFile, exportRaw(raw.table, raw.test, format, values, 'test'));
+        writeFileSync(trainFile, exportRawBytes(raw.table, raw.train, format, values, 'train'));
+        writeFileSync(testFile, exportRawBytes(raw.table, raw.test, format, values, 'test'));
       }
-      const [program, ...args] = command;
-      const result = spawnSync(program!, [...args, trainFile, testFile, outFile, String(this.seed)], {
-        cwd: this.ctx.dir ?? process.cwd(),
-        timeout: timeout * 1000,
-        killSignal: 'SIGKILL',
-        stdio: ['ignore', 'ignore', 'pipe'],
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
+      const [program, ...args] = runnableCommand(command, cwd);
+      const classNames = exportedClassNames(test.classLabels, values);
+      if (server) {
+        const reply = callHelper({
+          op: 'fold',
+          key: JSON.stringify([program, args, cwd, this.params.files ?? {}]),
+          program: program!,
+          args,
+          cwd,
+          timeoutMs: timeout * 1000,
+          graceMs,
+          line: ['fold', trainFile, testFile, String(this.seed)].join('\t'),
+          rows: test.n,
+          maxLine: MAX_OUTPUT_LINE,
+        });
+        if (reply.kind === 'end') throw new UserError(endText(what, program!, reply.end, timeout, true));
+        if (reply.kind === 'error') throw new UserError(`${what}: answered error: ${reply.message}`);
+        if (reply.kind === 'protocol') throw new UserError(`${what}: ${reply.message}; its process was ended`);
+        if (reply.kind !== 'answer') throw new Error(`external: unexpected answer ${reply.kind}`);
+        const reader = new PredictionReader(classNames, test.n, what, 'stdout');
+        reply.lines.forEach((l, i) => reader.line(l, i + 2));
+        return reader.finish();
+      }
+      const reply = callHelper({
+        op: 'run',
+        program: program!,
+        args: [...args, trainFile, testFile, outFile, String(this.seed)],
+        cwd,
+        timeoutMs: timeout * 1000,
+        graceMs,
       });
-      if (result.error) {
-        const code = (result.error as NodeJS.ErrnoException).code;
-        if (code === 'ETIMEDOUT') throw new UserError(`${what}: timed out after ${timeout} s (timeout)`);
-        throw new UserError(`${what}: cannot run '${program}': ${code ?? result.error.message}`);
-      }
-      if (result.status !== 0) {
-        const why = result.status === null ? `was killed by ${result.signal}` : `exited with status ${result.status}`;
-        const tail = lastLine(result.stderr ?? '');
-        throw new UserError(`${what}: ${why}${tail ? `: ${tail}` : ''}`);
-      }
-      let text: string;
-      try {
-        text = readFileSync(outFile, 'utf8');
-      } catch {
-        throw new UserError(`${what}: exited 0 but wrote no output file (the third argument after the command)`);
-      }
-      return parsePredictions(text, exportedClassNames(test.classLabels, values), test.n, what);
+      if (reply.kind !== 'end') throw new Error(`external: unexpected answer ${reply.kind}`);
+      if (reply.end.code !== 0) throw new UserError(endText(what, program!, reply.end, timeout, false));
+      return readPredictionFile(outFile, new PredictionReader(classNames, test.n, what), what);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -222,6 +355,8 @@ export const external = registerBaseline({
     '(scikit-learn, XGBoost, Weka)',
   params: EXTERNAL_PARAMS,
   fileParams: (params) => (Array.isArray(params['command']) ? (params['command'] as string[]) : []),
+  commands: (params) =>
+    Array.isArray(params['command']) ? [(params['command'] as string[]).map(shellWord).join(' ')] : [],
   fit(train, params, ctx) {
     return new ExternalModel(train, params, ctx, ctx.rng.nextUint32());
   },

@@ -10,6 +10,7 @@ import pLimit from 'p-limit';
 import type { JobOutcome } from '../store/db.js';
 import type { JobPayload } from './job.js';
 import { packageRoot } from '../util/paths.js';
+import { endGroups, GROUP_GRACE_MS, listedGroups } from '../util/process-groups.js';
 
 /** What the coordinator needs of a job runner: the worker pool, or InlineRunner for a run of one job. */
 export interface JobRunner {
@@ -70,6 +71,8 @@ export class WorkerPool implements JobRunner {
   async close(): Promise<void> {
     this.stopped = true;
     this.closed = true;
+    // Programs the jobs started (the external baseline) end with them: SIGTERM, SIGKILL after a grace period.
+    await Promise.all(this.slots.map((s) => endGroups(listedGroups(s.worker.threadId), GROUP_GRACE_MS)));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
     this.slots.length = 0;
   }
@@ -88,6 +91,7 @@ export class WorkerPool implements JobRunner {
   private replace(slot: Slot): void {
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
+    void endGroups(listedGroups(slot.worker.threadId), GROUP_GRACE_MS);
     void slot.worker.terminate();
   }
 
@@ -105,7 +109,10 @@ export class WorkerPool implements JobRunner {
         else slot.busy = false;
         resolve(o);
       };
-      const onMessage = (msg: { type: 'outcome'; outcome: JobOutcome }): void => finish(msg.outcome, false);
+      // After close() (an interrupt) a job whose program was ended reports that as its failure: it is
+      // cancelled instead, and runs next time.
+      const onMessage = (msg: { type: 'outcome'; outcome: JobOutcome }): void =>
+        finish(this.closed ? cancelled(payload) : msg.outcome, false);
       const onError = (e: Error): void =>
         finish(failed(payload, `worker crashed: ${e.message}`, Date.now() - started), true);
       const onExit = (code: number): void =>

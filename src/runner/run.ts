@@ -9,6 +9,7 @@ import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan, type ShardSpec } from '../spec/shard.js';
+import { programsOf } from '../spec/programs.js';
 import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
 import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
@@ -201,7 +202,8 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       // One job and no time limit: it runs in this thread (no worker to start). Its synchronous run leaves
       // no moment for a signal handler, so none is installed: Ctrl-C ends the process at once, as a second
       // interrupt would, the registered plan is already committed, and the job runs next time.
-      const inline = todo.length === 1 && !((opts.jobTimeout ?? 0) > 0);
+      // A spec that runs programs (external) keeps a thread free to end them on an interrupt.
+      const inline = todo.length === 1 && !((opts.jobTimeout ?? 0) > 0) && programsOf(spec).length === 0;
       const activePool: JobRunner = inline
         ? new InlineRunner()
         : new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);

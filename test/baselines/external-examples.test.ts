@@ -58,10 +58,12 @@ describe.skipIf(!hasWeka)('Weka through the external baseline', () => {
       const db = runSpec(
         `  - { id: external, name: Weka-NB, params: { format: arff, command: [java, -cp, ${WEKA}, ${learner}, weka.classifiers.bayes.NaiveBayes] } }
   - { id: external, name: Weka-TAN, params: { format: arff, command: [java, -cp, ${WEKA}, ${learner}, weka.classifiers.bayes.BayesNet, -Q, weka.classifiers.bayes.net.search.local.TAN] } }
+  - { id: external, name: Weka-NB-server, params: { format: arff, server: true, command: [java, -cp, ${WEKA}, ${learner}, --server, weka.classifiers.bayes.NaiveBayes] } }
 `,
       );
       const acc = await accuracies(db);
       expect(acc.get('Weka-NB')).toEqual(acc.get('NB'));
+      expect(acc.get('Weka-NB-server')).toEqual(acc.get('NB'));
       expect(acc.get('Weka-TAN')!.length).toBe(6);
       for (const a of acc.get('Weka-TAN')!) expect(a).toBeGreaterThan(0.8);
     },
@@ -75,13 +77,21 @@ describe.skipIf(!hasPython)('scikit-learn and XGBoost through the external basel
     async () => {
       const entry = (name: string, script: string) =>
         `  - { id: external, name: ${name}, params: { values: codes, command: [${PYTHON}, ${join(ROOT, 'learners', script)}] } }\n`;
+      const server = (name: string, script: string) =>
+        `  - { id: external, name: ${name}, params: { values: codes, server: true, command: [${PYTHON}, ${join(ROOT, 'learners', script)}, --server] } }\n`;
       const db = runSpec(
         entry('HGB', 'sklearn-hist-gradient-boosting.py') +
           entry('RF', 'sklearn-random-forest.py') +
-          entry('XGB', 'xgboost-classifier.py'),
+          entry('XGB', 'xgboost-classifier.py') +
+          server('RF-server', 'sklearn-random-forest.py') +
+          server('XGB-server', 'xgboost-classifier.py'),
       );
       const acc = await accuracies(db);
-      for (const m of ['HGB', 'RF', 'XGB']) {
+      // The same program as a server: the same files. The seed derives from the job key, which holds the
+      // command (now with --server), so RandomForest draws other trees; XGBoost with its defaults draws
+      // nothing and must agree fold by fold.
+      expect(acc.get('XGB-server')).toEqual(acc.get('XGB'));
+      for (const m of ['HGB', 'RF', 'XGB', 'RF-server']) {
         expect(acc.get(m)!.length).toBe(6);
         for (const a of acc.get(m)!) expect(a).toBeGreaterThan(0.8);
       }

@@ -58,6 +58,12 @@ Costs are static estimates per method × training-set size unless calibrated; do
     }
     out.push(`methods (${spec.methods.length}):`);
     for (const m of spec.methods) out.push(`  ${m.label}`);
+    const { programsOf } = await import('../../spec/programs.js');
+    const programs = programsOf(spec);
+    if (programs.length > 0) {
+      out.push(`programs this spec runs on every 'run' and 'check', in ${spec.dir} (${programs.length}):`);
+      for (const p of programs) out.push(`  ${p.method}: ${p.command}`);
+    }
     out.push(
       `preprocessing: discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing ${spec.preprocessing.missing}${emText(spec.preprocessing.em)}`,
     );

@@ -1,0 +1,90 @@
+/**
+ * The learner thread's side of external-helper.ts: a synchronous call into the helper thread (post the
+ * request, block on a shared flag until the answer is posted back). One helper per thread, started on the
+ * first call; it ends with its thread.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { packageRoot } from '../util/paths.js';
+import { ownerId } from '../util/process-groups.js';
+
+export interface RunRequest {
+  op: 'run';
+  program: string;
+  args: string[];
+  cwd: string;
+  timeoutMs: number;
+  graceMs: number;
+}
+export interface FoldRequest {
+  op: 'fold';
+  /** Which server: one process per distinct command (and folder) per worker. */
+  key: string;
+  program: string;
+  args: string[];
+  cwd: string;
+  timeoutMs: number;
+  graceMs: number;
+  /** The request line (without its newline). */
+  line: string;
+  rows: number;
+  /** The longest line accepted on stdout. */
+  maxLine: number;
+}
+export interface CloseRequest {
+  op: 'close';
+  graceMs: number;
+}
+export type HostRequest = RunRequest | FoldRequest | CloseRequest;
+
+/** How a program ended. */
+export interface ProgramEnd {
+  code?: number | null;
+  signal?: NodeJS.Signals | null;
+  spawnError?: string;
+  timedOut?: boolean;
+  /** The tail of its stderr. */
+  stderr: string;
+}
+export type HostReply =
+  | { kind: 'end'; end: ProgramEnd }
+  | { kind: 'answer'; lines: string[] }
+  | { kind: 'error'; message: string }
+  | { kind: 'protocol'; message: string }
+  | { kind: 'closed' };
+
+let host: { worker: Worker; port: MessagePort; flag: Int32Array } | undefined;
+
+function helperScript(): string {
+  const built = join(packageRoot(), 'dist', 'src', 'baselines', 'external-helper.js');
+  if (!existsSync(built)) throw new Error(`helper script ${built} is missing: run 'npm run build'`);
+  return built;
+}
+
+/** Posts a request to the helper thread and waits for its answer. */
+export function callHelper(req: HostRequest): HostReply {
+  if (!host) {
+    const { port1, port2 } = new MessageChannel();
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(helperScript(), {
+      workerData: { port: port2, flag, bnclabOwner: ownerId() },
+      transferList: [port2],
+    });
+    worker.unref();
+    host = { worker, port: port1, flag };
+  }
+  const { port, flag } = host;
+  Atomics.store(flag, 0, 0);
+  port.postMessage(req);
+  for (;;) {
+    Atomics.wait(flag, 0, 0, 200);
+    const m = receiveMessageOnPort(port);
+    if (m) return m.message as HostReply;
+  }
+}
+
+/** Ends every server this thread's helper keeps up (stdin closed, then the group ended). */
+export function closeServers(graceMs: number): void {
+  if (host) callHelper({ op: 'close', graceMs });
+}
