@@ -20,6 +20,15 @@ import { OutcomeWriter } from './writer.js';
 import { EXIT, StoreError } from '../util/errors.js';
 import type { JobPayload } from './job.js';
 import { isSharedTable } from '../datasets/table.js';
+import { checkDataset, checkSummary } from '../datasets/checks.js';
+
+/** The data checks' one-line summaries for the datasets that are not shipped (plan --check-data: details). */
+function dataCheckSummaries(plan: Plan): string[] {
+  return plan.datasets
+    .filter((d) => d.userFile)
+    .map((d) => checkSummary(d.handle.name, checkDataset(d.table, d.handle, d.folds)))
+    .filter((l): l is string => l !== undefined);
+}
 
 export interface RunOptions {
   readonly db?: string;
@@ -144,6 +153,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   for (const w of plan.warnings) out.write(`bnclab: warning: ${w}\n`);
   // What bnclab chose for the user's own files: the class column and each column's type.
   if (!opts.quiet) for (const d of plan.datasets) if (d.userFile) out.write(`${describeColumns(d, false)[0]}\n`);
+  if (!opts.quiet) for (const line of dataCheckSummaries(plan)) out.write(`bnclab: warning: ${line}\n`);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
   const store = await registerPlan(plan, text, dbPath);
   let interrupted = false;
