@@ -24,6 +24,7 @@ import { sqlCommand } from './commands/sql.js';
 import { fitCommand } from './commands/fit.js';
 import { synthCommand } from './commands/synth.js';
 import { exportCommand } from './commands/export.js';
+import { debugCommand } from './commands/debug.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -41,6 +42,7 @@ const commands: Record<string, Command> = {
   fit: fitCommand,
   synth: synthCommand,
   export: exportCommand,
+  debug: debugCommand,
 };
 
 function mainHelp(): string {

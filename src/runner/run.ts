@@ -9,6 +9,7 @@ import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan, type ShardSpec } from '../spec/shard.js';
+import { selectJobs, type JobSubset } from '../spec/subset.js';
 import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
 import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
@@ -45,6 +46,8 @@ export interface RunOptions {
   readonly maxJobs?: number;
   /** Run only shard I of N of the plan (src/spec/shard.ts); the others are left to other processes. */
   readonly shard?: ShardSpec;
+  /** Run only the jobs in this subset of the grid (`run --only`, src/spec/subset.ts); stored as usual. */
+  readonly only?: JobSubset;
   /**
    * Leave the database open and return it in the summary (the caller closes it): `run` writes its report
    * from the same connection instead of opening the file a second time.
@@ -182,7 +185,9 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const statuses = await store.jobStatuses(spec.name);
     const costs = new CostModel(plan);
     const shardOf = opts.shard ? partitionPlan(plan, costs, opts.shard.count).shardOf : undefined;
-    const jobs = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    const sharded = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    const chosen = opts.only ? new Set(selectJobs(plan, opts.only, '--only').map((j) => j.key)) : undefined;
+    const jobs = chosen ? sharded.filter((j) => chosen.has(j.key)) : sharded;
     const todo = jobs.filter((j) => {
       const s = statuses.get(j.key);
       return s !== 'done' && (s !== 'error' || opts.rerunFailed);
@@ -194,6 +199,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       out.write(
         `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
           (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
+          (chosen ? `--only: ${jobs.length} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}\n`,
       );
     }

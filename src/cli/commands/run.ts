@@ -20,7 +20,7 @@ function jobTimeoutOption(v: unknown): number | undefined {
 export const runCommand: Command = {
   summary: 'run the jobs of a spec that are not done yet, store them, write the report',
   usage:
-    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N] [--shard I/N]',
+    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--max-jobs N] [--shard I/N] [--only AXIS=V,…]',
   options: {
     workers: { type: 'string' },
     db: { type: 'string' },
@@ -32,6 +32,7 @@ export const runCommand: Command = {
     quiet: { type: 'boolean' },
     'max-jobs': { type: 'string' },
     shard: { type: 'string' },
+    only: { type: 'string' },
   },
   help: `Options:
   --workers N         worker threads (default: the machine's available parallelism)
@@ -46,6 +47,10 @@ export const runCommand: Command = {
   --shard I/N         run only shard I (1-based) of N: a deterministic partition of the whole plan balanced by
                       expected cost (the same on every machine); use one --db per shard, then 'bnclab merge'.
                       Writes no report (a shard holds part of the results). See docs/cluster.md.
+  --only AXIS=V,…     run only the jobs of this subset of the grid, stored as usual (the report marks the rest
+                      as missing): dataset=, method= (label), structure=, estimator=, repeat=, fold= (0-based,
+                      as 'plan --jobs' numbers them; fold=0-2 a range), job= (a key or its prefix); an axis
+                      named twice takes either value, e.g. --only dataset=car,method=tan/dirichlet,fold=0
 
 Results are stored in batches, one transaction each; progress counts stored results. The first Ctrl-C
 (SIGINT or SIGTERM) starts no new job, stores every finished result and exits 130; a second one exits at once
@@ -60,6 +65,8 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
     const { runExperiment } = await import('../../runner/run.js');
     const { parseShard } = await import('../../spec/shard.js');
     const shard = v['shard'] !== undefined ? parseShard(String(v['shard'])) : undefined;
+    const { parseSubset } = await import('../../spec/subset.js');
+    const only = v['only'] !== undefined ? parseSubset(String(v['only']), '--only') : undefined;
     const summary = await runExperiment(spec, {
       workers: intOption(v['workers'], '--workers', 1),
       db: v['db'] as string | undefined,
@@ -70,6 +77,7 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       quiet: Boolean(v['quiet']),
       maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
       shard,
+      only,
       // The report reads from the run's own connection: opening the file again costs a second DuckDB start.
       keepStoreOpen: !v['no-report'] && !shard,
     });
