@@ -25,6 +25,7 @@ import { fitCommand } from './commands/fit.js';
 import { synthCommand } from './commands/synth.js';
 import { exportCommand } from './commands/export.js';
 import { debugCommand } from './commands/debug.js';
+import { predictCommand } from './commands/predict.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -43,6 +44,7 @@ const commands: Record<string, Command> = {
   synth: synthCommand,
   export: exportCommand,
   debug: debugCommand,
+  predict: predictCommand,
 };
 
 function mainHelp(): string {

@@ -4,7 +4,7 @@
  * preprocessing, method with all parameters, experiment seed), as a job's does.
  */
 import { loadDataset } from '../datasets/load.js';
-import { fitPreprocessor } from '../datasets/preprocess.js';
+import { fitPreprocessor, type PreprocessSummary } from '../datasets/preprocess.js';
 import type { DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import type { Model } from '../registry.js';
@@ -24,6 +24,8 @@ export interface FullDataFit {
   readonly data: DiscreteData;
   readonly model: Model;
   readonly structure?: Structure;
+  /** The preprocessing as fitted on all rows (cut points, attributes given a missing state): `fit` stores it. */
+  readonly preprocess: PreprocessSummary;
 }
 
 export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodLabel: string): FullDataFit {
@@ -73,5 +75,14 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
     data,
     new Rng(seed),
   );
-  return { dataset: datasetName, datasetSha256: d.handle.sha256, method, seed, data, model, structure };
+  return {
+    dataset: datasetName,
+    datasetSha256: d.handle.sha256,
+    method,
+    seed,
+    data,
+    model,
+    structure,
+    preprocess: pre.describe(),
+  };
 }
