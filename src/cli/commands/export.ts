@@ -3,14 +3,17 @@ import { UserError } from '../../util/errors.js';
 
 export const exportCommand: Command = {
   summary: "write an experiment's saved predictions to a CSV or Parquet file",
-  usage: 'bnclab export predictions <spec.yaml> --out FILE.csv|FILE.parquet [--db FILE]',
-  options: { out: { type: 'string' }, db: { type: 'string' } },
+  usage: 'bnclab export predictions <spec.yaml> --out FILE.csv|FILE.parquet [--db FILE] [--long]',
+  options: { out: { type: 'string' }, db: { type: 'string' }, long: { type: 'boolean' } },
   help: `Options:
   --out FILE   the file to write; .csv or .parquet
   --db FILE    results database (default: results/<spec name>.duckdb)
 
-One row per test row of every job (experiment, dataset, method, repeat, fold, row, truth) and one column
-p_<label> per class label. Predictions are kept by 'bnclab run --save-predictions' (or save_predictions:
+  --long       one row per test row and class label (columns label and prob) instead of a column per label
+
+One row per test row of every job (experiment, dataset, method, repeat, fold, row, truth, predicted: the
+most probable class, the first of tied ones) and one column p_<label> per class label; with --long, the
+same keys and one row per class label. Predictions are kept by 'bnclab run --save-predictions' (or save_predictions:
 true in the spec).`,
   async run(pos, v) {
     if (pos.length !== 2 || pos[0] !== 'predictions') throw new UserError(`usage: ${this.usage}`);
@@ -26,7 +29,7 @@ true in the spec).`,
     const db = v['db'] ? resolve(v['db'] as string) : defaultDbPath(spec.name);
     const store = await ResultStore.open(db, { readOnly: true });
     try {
-      const n = await store.exportPredictions(spec.name, resolve(out), format);
+      const n = await store.exportPredictions(spec.name, resolve(out), format, Boolean(v['long']));
       if (n === 0)
         throw new UserError(
           `${db}: experiment '${spec.name}' has no saved predictions; run it with --save-predictions`,
