@@ -26,6 +26,7 @@ import { synthCommand } from './commands/synth.js';
 import { exportCommand } from './commands/export.js';
 import { debugCommand } from './commands/debug.js';
 import { predictCommand } from './commands/predict.js';
+import { bootCommand } from './commands/boot.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -45,6 +46,7 @@ const commands: Record<string, Command> = {
   export: exportCommand,
   debug: debugCommand,
   predict: predictCommand,
+  boot: bootCommand,
 };
 
 function mainHelp(): string {

@@ -28,7 +28,8 @@ export interface FullDataFit {
   readonly preprocess: PreprocessSummary;
 }
 
-export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodLabel: string): FullDataFit {
+/** A spec's method and dataset by name, the dataset's rows preprocessed on all of them, and the content key. */
+export function fullDataOf(spec: ExperimentSpec, datasetName: string, methodLabel: string) {
   const method = spec.methods.find((m) => m.label === methodLabel);
   if (!method) {
     const labels = spec.methods.map((m) => m.label);
@@ -63,6 +64,12 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
     },
     24,
   );
+  return { method, handle: d.handle, table, pre, data, key };
+}
+
+export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodLabel: string): FullDataFit {
+  const { method, handle, pre, data, key } = fullDataOf(spec, datasetName, methodLabel);
+  const d = { handle };
   const seed = sha256Hex(`learn/${key}`);
   const { model, structure } = learn(
     {
