@@ -257,7 +257,7 @@ function friedmanTable(c: Comparison): Table | null {
   if (rows.length === 0) return null;
   return {
     id: 'friedman',
-    caption: `Friedman test (${c.settings.friedman.tieCorrection ? 'tie-corrected' : 'no tie correction'}) and Iman–Davenport F on the mean ranks; bold: p ≤ ${c.settings.alpha}.`,
+    caption: `Friedman test (${c.settings.friedman.tieCorrection ? 'tie-corrected' : 'no tie correction'}) and Iman–Davenport F on the mean ranks; bold: p ≤ ${c.settings.alpha}.${undefinedF(c)}`,
     columns: [
       { header: 'metric', align: 'l' },
       { header: 'N', align: 'r' },
@@ -271,6 +271,15 @@ function friedmanTable(c: Comparison): Table | null {
     ],
     rows,
   };
+}
+
+/** Why an Iman–Davenport F is shown as '–' (undefined, not ∞). */
+function undefinedF(c: Comparison): string {
+  const why = c.metrics.flatMap((m) => {
+    const r = m.friedman?.imanDavenport.undefinedReason;
+    return r ? [`${m.metric.title}: ${r}`] : [];
+  });
+  return why.length ? ` Iman–Davenport F undefined (–) for ${why.join('; ')}.` : '';
 }
 
 /** Mean-rank post-hoc p-values against the control (SubbKB Table 4). */
