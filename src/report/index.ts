@@ -19,6 +19,7 @@ import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from '../spec/r
 import type { SummaryTable } from './summary.js';
 import { csvField, tableSummaryCsv, tableToCsv, tableToLatex } from './table.js';
 import { installedVersions } from './figures.js';
+import { reportPath } from './paths.js';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
@@ -121,7 +122,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
     const r = spec.resampling;
     input = {
       experiment: spec.name,
-      specFile,
+      specFile: reportPath(specFile),
       specHash: specHash(spec),
       settings: {
         seed: spec.seed,
@@ -132,7 +133,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
               ? `${r.repeats > 1 ? `${r.repeats} × ` : ''}${r.folds}-fold ${r.stratified ? 'stratified ' : ''}cross-validation`
               : `holdout, test fraction ${r.test_fraction}, ${r.repeats} repeat(s)`
             : `folds from ${r.folds.file}`,
-        database: dbPath,
+        database: reportPath(dbPath),
       },
       methods: spec.methods,
       datasets: plan.datasets.map((d) => d.handle.name),
