@@ -272,9 +272,12 @@ export async function writeReportFiles(dir: string, doc: ReportDoc): Promise<Rep
  * A figure's PDF. Drawing is deterministic (no creation date), so the PDF is cached under the SVG, the title
  * and the pdfkit versions, like the SVG itself; pdfkit is loaded only when a figure changed.
  */
+/** How pdf.ts draws beyond the packages' versions (the embedded font): part of a figure PDF's cache key. */
+const PDF_RENDERING = 'arimo-embedded-1';
+
 async function figurePdf(svg: string, title: string): Promise<Buffer> {
   const kind = 'figure-pdf';
-  const key = contentCacheKey(kind, installedVersions(['pdfkit', 'svg-to-pdfkit']), title, svg);
+  const key = contentCacheKey(kind, installedVersions(['pdfkit', 'svg-to-pdfkit']), PDF_RENDERING, title, svg);
   const hit = readContent(kind, key);
   if (hit?.startsWith('JVBER')) return Buffer.from(hit, 'base64'); // "%PDF" in base64
   const { svgToPdf } = await import('./pdf.js');
