@@ -163,7 +163,8 @@ function drawStructureSvg(s: ModalStructure, className: string | undefined, orde
   const xOf = new Map<string, number>();
   // The class sits at the top left, the layers to its right: its arcs then fan out diagonally instead of
   // running down the tree's own (mostly vertical) arcs.
-  const indent = cls ? boxW(cls) + 30 : 0;
+  // With a single row (naive Bayes) the class stays centred above it, its arcs fanning down.
+  const indent = cls && rows.length > 1 ? boxW(cls) + 30 : 0;
   const placeRow = (row: string[], width: number): void => {
     let x = indent + (width - indent - layerWidth(row)) / 2;
     for (const a of row) {
@@ -192,7 +193,7 @@ function drawStructureSvg(s: ModalStructure, className: string | undefined, orde
   const rowStep = boxH + 64;
   const height = top + rows.length * rowStep - 64 + 20;
   const pos = new Map<string, [number, number]>();
-  if (cls) pos.set(cls, [12 + boxW(cls) / 2, 30 + boxH / 2]);
+  if (cls) pos.set(cls, [indent > 0 ? 12 + boxW(cls) / 2 : width / 2, 30 + boxH / 2]);
   rows.forEach((r, i) => {
     for (const a of r) pos.set(a, [xOf.get(a)!, top + i * rowStep + boxH / 2]);
   });
