@@ -2,8 +2,9 @@ import type { Command } from '../command.js';
 import { UserError } from '../../util/errors.js';
 
 export const exportCommand: Command = {
-  summary: "write an experiment's saved predictions to a CSV or Parquet file",
-  usage: 'bnclab export predictions <spec.yaml> --out FILE.csv|FILE.parquet [--db FILE] [--long]',
+  summary: "write an experiment's saved predictions (CSV, Parquet) or its per-fold results (ARFF, for Weka)",
+  usage:
+    'bnclab export predictions <spec.yaml> --out FILE.csv|FILE.parquet [--db FILE] [--long] | bnclab export results <spec.yaml> --out FILE.arff [--db FILE]',
   options: { out: { type: 'string' }, db: { type: 'string' }, long: { type: 'boolean' } },
   help: `Options:
   --out FILE   the file to write; .csv or .parquet
@@ -16,6 +17,7 @@ most probable class, the first of tied ones) and one column p_<label> per class 
 same keys and one row per class label. Predictions are kept by 'bnclab run --save-predictions' (or save_predictions:
 true in the spec).`,
   async run(pos, v) {
+    if (pos.length === 2 && pos[0] === 'results') return exportResults(pos[1]!, v);
     if (pos.length !== 2 || pos[0] !== 'predictions') throw new UserError(`usage: ${this.usage}`);
     const out = v['out'] as string | undefined;
     if (!out) throw new UserError(`export: --out FILE.csv|FILE.parquet is required`);
@@ -41,3 +43,34 @@ true in the spec).`,
     }
   },
 };
+
+async function exportResults(specFile: string, v: Record<string, unknown>): Promise<number> {
+  const out = v['out'] as string | undefined;
+  if (!out || !/\.arff$/i.test(out)) throw new UserError(`export results: --out FILE.arff is required`);
+  const { renameSync, writeFileSync } = await import('node:fs');
+  const { resolve } = await import('node:path');
+  const { loadSpecFile } = await import('../../spec/load.js');
+  const { buildPlanSummary } = await import('../../spec/plan.js');
+  const { defaultDbPath } = await import('../../runner/run.js');
+  const { ResultStore } = await import('../../store/db.js');
+  const { resultsArff } = await import('../../report/results-arff.js');
+  const { spec } = loadSpecFile(specFile);
+  const db = v['db'] ? resolve(v['db'] as string) : defaultDbPath(spec.name);
+  const plan = buildPlanSummary(spec);
+  const store = await ResultStore.open(db, { readOnly: true });
+  try {
+    const rows = await store.resultsOf(
+      spec.name,
+      plan.jobs.map((j) => ({ key: j.key, dataset: j.dataset.handle.name, method: j.method.label })),
+    );
+    if (rows.length === 0) throw new UserError(`${db}: no finished job of '${spec.name}' to export`);
+    const file = resolve(out);
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, resultsArff(spec.name, rows));
+    renameSync(tmp, file);
+    process.stdout.write(`${out}: ${rows.length} results\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
