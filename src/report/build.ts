@@ -21,6 +21,7 @@ import {
 import type { StructureInfo } from './claims.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
 import { learnedStructuresSection, type ArcsByJob } from './structures.js';
+import { predictionCurvesSection, type CurvePoints } from './prediction-curves.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from '../spec/report-sections.js';
 import { extraStatisticsSections, extraStatisticsSettings } from './stats-sections.js';
 import {
@@ -87,6 +88,8 @@ export interface ReportInput {
   readonly structureInfo?: StructureInfo;
   /** Learned arcs by job key (the structures table), for the drawings of the learned structures. */
   readonly arcs?: ArcsByJob;
+  /** ROC and reliability points from saved predictions (prediction-curves.ts), when there are any. */
+  readonly curves?: CurvePoints;
 }
 
 const ADJUST_NAME: Record<PAdjustMethod, string> = {
@@ -1030,6 +1033,7 @@ const SECTIONS: readonly SectionBuilder[] = [
   statisticsSections,
   learningCurveSection,
   learnedStructureSection,
+  (c) => predictionCurvesSection(c.input.curves, c.figureId, (f) => c.addFigure(f)),
   diagnosticsSection,
   reproductionSections,
   failedJobsSection,

@@ -20,6 +20,7 @@ import type { SummaryTable } from './summary.js';
 import { csvField, tableSummaryCsv, tableToCsv, tableToLatex } from './table.js';
 import { installedVersions } from './figures.js';
 import { reportPath } from './paths.js';
+import { loadPredictionCurves } from './prediction-curves.js';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
@@ -156,6 +157,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
         store,
         jobs.map((j) => j.key),
       ),
+      curves: await loadPredictionCurves(store, jobs),
     };
   } finally {
     if (!opts.store) store.close();
