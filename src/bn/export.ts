@@ -111,11 +111,30 @@ function xml(s: string): string {
     .replace(/'/g, '&apos;');
 }
 
+/** The document type of XMLBIF 0.3 (Cozman's format definition), which Weka's reader expects. */
+const XMLBIF_DOCTYPE = [
+  '<!DOCTYPE BIF [',
+  '  <!ELEMENT BIF ( NETWORK )*>',
+  '  <!ATTLIST BIF VERSION CDATA #REQUIRED>',
+  '  <!ELEMENT NETWORK ( NAME, ( PROPERTY | VARIABLE | DEFINITION )* )>',
+  '  <!ELEMENT NAME (#PCDATA)>',
+  '  <!ELEMENT VARIABLE ( NAME, ( OUTCOME | PROPERTY )* ) >',
+  '  <!ATTLIST VARIABLE TYPE (nature|decision|utility) "nature">',
+  '  <!ELEMENT OUTCOME (#PCDATA)>',
+  '  <!ELEMENT DEFINITION ( FOR | GIVEN | TABLE | PROPERTY )* >',
+  '  <!ELEMENT FOR (#PCDATA)>',
+  '  <!ELEMENT GIVEN (#PCDATA)>',
+  '  <!ELEMENT TABLE (#PCDATA)>',
+  '  <!ELEMENT PROPERTY (#PCDATA)>',
+  ']>',
+];
+
 /** XMLBIF 0.3: TABLE lists the child's distribution per parent configuration, the last GIVEN varying fastest. */
 export function toXmlBif(model: CptModel, names: NetworkNames): string {
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!-- XMLBIF 0.3, written by bnclab -->',
+    ...XMLBIF_DOCTYPE,
     '<BIF VERSION="0.3">',
     '<NETWORK>',
     `<NAME>${xml(names.name)}</NAME>`,

@@ -25,6 +25,9 @@ import { fitCommand } from './commands/fit.js';
 import { synthCommand } from './commands/synth.js';
 import { exportCommand } from './commands/export.js';
 import { uiCommand } from './commands/ui.js';
+import { debugCommand } from './commands/debug.js';
+import { predictCommand } from './commands/predict.js';
+import { bootCommand } from './commands/boot.js';
 
 const commands: Record<string, Command> = {
   run: runCommand,
@@ -43,6 +46,9 @@ const commands: Record<string, Command> = {
   synth: synthCommand,
   export: exportCommand,
   ui: uiCommand,
+  debug: debugCommand,
+  predict: predictCommand,
+  boot: bootCommand,
 };
 
 function mainHelp(): string {

@@ -21,6 +21,7 @@ import {
 import type { StructureInfo } from './claims.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
 import { learnedStructuresSection, type ArcsByJob } from './structures.js';
+import { predictionCurvesSection, type CurvePoints } from './prediction-curves.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec, SweepSpec } from '../spec/report-sections.js';
 import { extraStatisticsSections, extraStatisticsSettings } from './stats-sections.js';
 import {
@@ -87,6 +88,8 @@ export interface ReportInput {
   readonly structureInfo?: StructureInfo;
   /** Learned arcs by job key (the structures table), for the drawings of the learned structures. */
   readonly arcs?: ArcsByJob;
+  /** ROC and reliability points from saved predictions (prediction-curves.ts), when there are any. */
+  readonly curves?: CurvePoints;
 }
 
 const ADJUST_NAME: Record<PAdjustMethod, string> = {
@@ -271,7 +274,7 @@ function friedmanTable(c: Comparison): Table | null {
   if (rows.length === 0) return null;
   return {
     id: 'friedman',
-    caption: `Friedman test (${c.settings.friedman.tieCorrection ? 'tie-corrected' : 'no tie correction'}) and Iman–Davenport F on the mean ranks; bold: p ≤ ${c.settings.alpha}.`,
+    caption: `Friedman test (${c.settings.friedman.tieCorrection ? 'tie-corrected' : 'no tie correction'}) and Iman–Davenport F on the mean ranks; bold: p ≤ ${c.settings.alpha}.${undefinedF(c)}`,
     columns: [
       { header: 'metric', align: 'l' },
       { header: 'N', align: 'r' },
@@ -285,6 +288,15 @@ function friedmanTable(c: Comparison): Table | null {
     ],
     rows,
   };
+}
+
+/** Why an Iman–Davenport F is shown as '–' (undefined, not ∞). */
+function undefinedF(c: Comparison): string {
+  const why = c.metrics.flatMap((m) => {
+    const r = m.friedman?.imanDavenport.undefinedReason;
+    return r ? [`${m.metric.title}: ${r}`] : [];
+  });
+  return why.length ? ` Iman–Davenport F undefined (–) for ${why.join('; ')}.` : '';
 }
 
 /** Mean-rank post-hoc p-values against the control (SubbKB Table 4). */
@@ -1057,6 +1069,7 @@ const SECTIONS: readonly SectionBuilder[] = [
   statisticsSections,
   learningCurveSection,
   learnedStructureSection,
+  (c) => predictionCurvesSection(c.input.curves, c.figureId, (f) => c.addFigure(f)),
   diagnosticsSection,
   reproductionSections,
   failedJobsSection,

@@ -411,7 +411,9 @@ export async function cdFigure(
   rules.push({ x: x(1), y: axisY, x2: x(k), y2: axisY, w: 1, c: '#000' });
   for (let r = 1; r <= k; r++) {
     rules.push({ x: x(r), y: axisY - 5, x2: x(r), y2: axisY, w: 1, c: '#000' });
-    texts.push({ x: x(r), y: axisY - 9, text: String(r), side: 'center', size: 11 });
+    // Drawn on an alphabetic baseline (the center layer below) 3 px above the tick's top, so no tick
+    // crosses its number (with a middle baseline the digit's lower half sat on the tick).
+    texts.push({ x: x(r), y: axisY - 8, text: String(r), side: 'center', size: 11 });
   }
   // CD bar, clamped to the axis.
   const cdEnd = Math.min(k, 1 + cd);
@@ -451,6 +453,7 @@ export async function cdFigure(
     mark: {
       type: 'text',
       align: side === 'right' ? 'right' : side === 'left' ? 'left' : 'center',
+      ...(side === 'center' ? { baseline: 'alphabetic' } : {}),
       fontSize: 14,
       font: FONT,
     },

@@ -20,6 +20,8 @@ import { COMPARE_METRICS, type CompareMetric, type CompareSpec } from '../spec/r
 import type { SummaryTable } from './summary.js';
 import { csvField, tableSummaryCsv, tableToCsv, tableToLatex } from './table.js';
 import { installedVersions } from './figures.js';
+import { reportPath } from './paths.js';
+import { loadPredictionCurves } from './prediction-curves.js';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import { FIGURE_KEYS, reuseFiguresOf, writeFigureKeys } from './figure-keys.js';
 
@@ -127,7 +129,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
     const r = spec.resampling;
     input = {
       experiment: spec.name,
-      specFile,
+      specFile: reportPath(specFile),
       specHash: specHash(spec),
       settings: {
         seed: spec.seed,
@@ -138,7 +140,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
               ? `${r.repeats > 1 ? `${r.repeats} × ` : ''}${r.folds}-fold ${r.stratified ? 'stratified ' : ''}cross-validation`
               : `holdout, test fraction ${r.test_fraction}, ${r.repeats} repeat(s)`
             : `folds from ${r.folds.file}`,
-        database: dbPath,
+        database: reportPath(dbPath),
       },
       methods: spec.methods,
       datasets: plan.datasets.map((d) => d.handle.name),
@@ -161,6 +163,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
         store,
         jobs.map((j) => j.key),
       ),
+      curves: await loadPredictionCurves(store, jobs),
     };
   } finally {
     if (!opts.store) store.close();
@@ -327,9 +330,12 @@ async function writeReportFilesIn(
  * A figure's PDF. Drawing is deterministic (no creation date), so the PDF is cached under the SVG, the title
  * and the pdfkit versions, like the SVG itself; pdfkit is loaded only when a figure changed.
  */
+/** How pdf.ts draws beyond the packages' versions (the embedded font): part of a figure PDF's cache key. */
+const PDF_RENDERING = 'arimo-embedded-1';
+
 async function figurePdf(svg: string, title: string): Promise<Buffer> {
   const kind = 'figure-pdf';
-  const key = contentCacheKey(kind, installedVersions(['pdfkit', 'svg-to-pdfkit']), title, svg);
+  const key = contentCacheKey(kind, installedVersions(['pdfkit', 'svg-to-pdfkit']), PDF_RENDERING, title, svg);
   const hit = readContent(kind, key);
   if (hit?.startsWith('JVBER')) return Buffer.from(hit, 'base64'); // "%PDF" in base64
   const { svgToPdf } = await import('./pdf.js');

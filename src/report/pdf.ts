@@ -1,16 +1,30 @@
 /**
  * PDF versions of the report's SVG figures, for papers: drawn by pdfkit with svg-to-pdfkit (pure
- * JavaScript, no browser, no native module). Text uses the PDF standard Helvetica font, so a figure's PDF
- * needs no embedded font file; characters outside its WinAnsi set (Greek letters) are spelled out.
+ * JavaScript, no browser, no native module). Text is set in Arimo (SIL Open Font License, from the npm
+ * package @expo-google-fonts/arimo, installed with bnclab, never fetched at run time), embedded as a subset:
+ * Arimo has Helvetica's and Arial's metrics, so text takes the width the figures were laid out with
+ * (figures.ts measures it in Helvetica), and it has the symbols the figures print (α, χ², ≤, −, ∞), which the
+ * PDF standard fonts lack. Publishers' checks reject PDFs whose fonts are not embedded.
  */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 
-/** Characters the standard fonts cannot show, as text they can. */
-const SPELLED: Record<string, string> = { α: 'alpha', χ: 'chi', '≤': '<=', '≥': '>=', '−': '-', '∞': 'inf', '²': '^2' };
+let fontFiles: { regular: string; bold: string; italic: string; boldItalic: string } | undefined;
 
-function winAnsiText(svg: string): string {
-  return svg.replace(/[αχ≤≥−∞]/g, (c) => SPELLED[c] ?? c);
+/** The Arimo files of the installed package. */
+function fonts(): NonNullable<typeof fontFiles> {
+  if (!fontFiles) {
+    const dir = dirname(createRequire(import.meta.url).resolve('@expo-google-fonts/arimo/package.json'));
+    fontFiles = {
+      regular: join(dir, '400Regular', 'Arimo_400Regular.ttf'),
+      bold: join(dir, '700Bold', 'Arimo_700Bold.ttf'),
+      italic: join(dir, '400Regular_Italic', 'Arimo_400Regular_Italic.ttf'),
+      boldItalic: join(dir, '700Bold_Italic', 'Arimo_700Bold_Italic.ttf'),
+    };
+  }
+  return fontFiles;
 }
 
 /**
@@ -52,12 +66,20 @@ export function svgToPdf(svg: string, title: string): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  const f = fonts();
+  doc.registerFont('Arimo', f.regular);
+  doc.registerFont('Arimo-Bold', f.bold);
+  doc.registerFont('Arimo-Italic', f.italic);
+  doc.registerFont('Arimo-BoldItalic', f.boldItalic);
   const warnings: string[] = [];
-  SVGtoPDF(doc, positiveDashes(winAnsiText(svg)), 0, 0, {
+  SVGtoPDF(doc, positiveDashes(svg), 0, 0, {
     width,
     height,
     assumePt: true,
     warningCallback: (w) => warnings.push(w),
+    // Every family the figures name (Helvetica, Arial, sans-serif) is set in Arimo, its metric twin.
+    fontCallback: (_family, bold, italic) =>
+      `Arimo${bold && italic ? '-BoldItalic' : bold ? '-Bold' : italic ? '-Italic' : ''}`,
   });
   doc.end();
   return done.then((b) => {

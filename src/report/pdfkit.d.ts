@@ -14,6 +14,7 @@ declare module 'pdfkit' {
     on(event: 'error', fn: (e: Error) => void): this;
     end(): void;
     font(name: string): this;
+    registerFont(name: string, file: string): this;
     fontSize(size: number): this;
     widthOfString(text: string): number;
   }
@@ -26,7 +27,13 @@ declare module 'svg-to-pdfkit' {
     svg: string,
     x: number,
     y: number,
-    options?: { width?: number; height?: number; assumePt?: boolean; warningCallback?: (w: string) => void },
+    options?: {
+      width?: number;
+      height?: number;
+      assumePt?: boolean;
+      warningCallback?: (w: string) => void;
+      fontCallback?: (family: string, bold: boolean, italic: boolean, options: object) => string;
+    },
   ): void;
   export default SVGtoPDF;
 }

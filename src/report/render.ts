@@ -52,7 +52,9 @@ body { font-family: Helvetica, Arial, sans-serif; font-size: 14px; margin: 2em a
 nav.toc { border: 1px solid #ddd; background: #fafafa; padding: 0.4em 1.2em; margin: 1em 0 2em; }
 nav.toc ul { margin: 0.2em 0; padding-left: 1.2em; } nav.toc > ul { columns: 2 22em; }
 nav.toc a { color: #1f4e8c; text-decoration: none; } nav.toc a:hover { text-decoration: underline; }
-.figure-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr)); gap: 1.2em 2em; align-items: start; }
+.figure-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(460px, 100%), 1fr)); gap: 1.2em 2em; align-items: start; }
+.table-wrap { max-width: 100%; overflow-x: auto; -webkit-overflow-scrolling: touch; }
+@media (max-width: 640px) { body { padding: 0 0.6em; margin: 1em auto; } nav.toc > ul { columns: 1; } caption { max-width: 92vw; } }
 .figure-grid figure.wide { grid-column: 1 / -1; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #ddd; } h3 { font-size: 1.1em; margin-top: 1.6em; }
 table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.9em; }
@@ -75,7 +77,8 @@ function blockToHtml(b: Block): string {
     case 'list':
       return `<ul>\n${b.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('\n')}\n</ul>`;
     case 'table':
-      return tableToHtml(b.table);
+      // A table wider than the screen scrolls sideways in its own box instead of widening the page.
+      return `<div class="table-wrap">\n${tableToHtml(b.table)}\n</div>`;
     case 'figure': {
       const wide = svgWidth(b.figure.svg) > 700 ? ' class="wide"' : '';
       return `<figure id="figure-${escapeHtml(b.figure.id)}"${wide}>\n${inlineSvg(b.figure.svg, `f-${b.figure.id.replace(/[^A-Za-z0-9_-]/g, '_')}`)}\n<figcaption>${escapeHtml(b.figure.caption)}</figcaption>\n</figure>`;

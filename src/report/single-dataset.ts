@@ -109,9 +109,14 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     const d = m.metric.digits;
     m.table.datasets.forEach((ds, i) => {
       const baseCell = m.table.cells[i]![baseIdx];
+      // Mean ± sd over the folds, as Weka's Experimenter prints them (its "show std. deviations"); in the CSV
+      // the sd and the v/* mark are columns of their own beside the mean.
+      const msd = (x: { mean: number; sd: number }): string => `${fixed(x.mean, d)} ± ${fixed(x.sd, d)}`;
       const cells = [
         cell(ds),
-        baseCell ? cell(fixed(baseCell.mean, d), { value: baseCell.mean }) : cell('–', { value: null }),
+        baseCell
+          ? cell(msd(baseCell), { value: baseCell.mean, extra: { sd: baseCell.sd } })
+          : cell('–', { value: null }),
       ];
       others.forEach((o, j) => {
         const c = m.table.cells[i]![m.table.methods.indexOf(o)];
@@ -122,12 +127,12 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
         const fp = foldPairs(ctx.rows, m.metric.key, ds, o, base);
         if (fp.a.length < 2) {
           notes.push(`${ds}, ${o}: fewer than 2 paired folds, no per-dataset test.`);
-          cells.push(cell(fixed(c.mean, d), { value: c.mean }));
+          cells.push(cell(msd(c), { value: c.mean, extra: { sd: c.sd, mark: '' } }));
           return;
         }
         const t = attempt(notes, `${ds}, ${o}`, () => correctedResampledTTest(fp.a, fp.b, fp.testTrainRatio, s.alpha));
         if (!t) {
-          cells.push(cell(fixed(c.mean, d), { value: c.mean }));
+          cells.push(cell(msd(c), { value: c.mean, extra: { sd: c.sd, mark: '' } }));
           return;
         }
         const better = t.significance !== 0 && (t.significance === 1) === m.metric.higherIsBetter;
@@ -135,7 +140,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
         if (marker === ' v') counts[j]!.v++;
         else if (marker === ' *') counts[j]!.star++;
         else counts[j]!.tie++;
-        cells.push(cell(`${fixed(c.mean, d)}${marker}`, { value: c.mean }));
+        cells.push(cell(`${msd(c)}${marker}`, { value: c.mean, extra: { sd: c.sd, mark: marker.trim() } }));
         detail.push({
           cells: [
             cell(ds),
@@ -152,8 +157,10 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
       rows.push({ cells });
     });
     if (detail.length === 0 && notes.length === 0) continue;
+    // A summary row: in every rendering, but in the CSV apart from the datasets (<table>-summary.csv).
     rows.push({
       ruleAbove: true,
+      summary: true,
       cells: [
         cell('(v/ /*)', { italic: true }),
         cell('', { value: null }),
@@ -163,11 +170,11 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     blocks.push(
       ...ctx.addTable({
         id: ctx.tableId(`resampled-t-${m.metric.key}`),
-        caption: `${m.metric.title} (${m.metric.higherIsBetter ? 'higher' : 'lower'} is better): per-dataset means, each method against ${base} (first column) by the corrected resampled t-test (Nadeau & Bengio 2003, as Weka's Experimenter) on the paired folds at α = ${s.alpha}: v = significantly better than ${base}, * = significantly worse (Weka marks larger/smaller; here the marks follow the metric's direction). Last row: (better/no difference/worse) counts.`,
+        caption: `${m.metric.title} (${m.metric.higherIsBetter ? 'higher' : 'lower'} is better): per-dataset mean ± sd over the folds, each method against ${base} (first column) by the corrected resampled t-test (Nadeau & Bengio 2003, as Weka's Experimenter) on the paired folds at α = ${s.alpha}: v = significantly better than ${base}, * = significantly worse (Weka marks larger/smaller; here the marks follow the metric's direction). Last row: (better/no difference/worse) counts.`,
         columns: [
           { header: 'dataset', align: 'l' },
-          { header: base, align: 'r' },
-          ...others.map((o) => ({ header: o, align: 'r' as const })),
+          { header: base, align: 'r', csvExtra: ['sd'] },
+          ...others.map((o) => ({ header: o, align: 'r' as const, csvExtra: ['sd', 'mark'] })),
         ],
         rows,
         notes,
@@ -179,12 +186,65 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
         caption: `${m.metric.title}: the corrected resampled t-tests of the table above: J paired folds, n_test/n_train, mean of method − ${base} over the folds, t with J − 1 df (variance × (1/J + n_test/n_train)), two-sided p; bold: p < ${s.alpha}.`,
         columns: [
           ...cols('dataset:l', 'method:l', 'J', 'n_test/n_train'),
-          { header: `mean − ${base}`, align: 'r' },
+          // ASCII: a CSV header is read by tools that choke on a Unicode minus.
+          { header: `mean difference (method - ${base})`, align: 'r' },
           ...cols('t', 'p', 'mark:c'),
         ],
         rows: detail,
       }),
     );
+
+    // Weka Experimenter's ranking: every method against every other on every dataset by the same corrected
+    // resampled t-test; wins (>) and losses (<) count significant differences, ranked by wins − losses.
+    const methodsAll = m.table.methods;
+    const wins = methodsAll.map(() => 0);
+    const losses = methodsAll.map(() => 0);
+    let tested = 0;
+    for (const ds of m.table.datasets) {
+      for (let i = 0; i < methodsAll.length; i++) {
+        for (let j = i + 1; j < methodsAll.length; j++) {
+          const fp = foldPairs(ctx.rows, m.metric.key, ds, methodsAll[i]!, methodsAll[j]!);
+          if (fp.a.length < 2) continue;
+          let t;
+          try {
+            t = correctedResampledTTest(fp.a, fp.b, fp.testTrainRatio, s.alpha);
+          } catch {
+            continue; // reported per dataset in the table above
+          }
+          tested++;
+          if (t.significance === 0) continue;
+          const iBetter = (t.significance === 1) === m.metric.higherIsBetter;
+          if (iBetter) {
+            wins[i]!++;
+            losses[j]!++;
+          } else {
+            wins[j]!++;
+            losses[i]!++;
+          }
+        }
+      }
+    }
+    if (tested > 0 && methodsAll.length > 1) {
+      const order = methodsAll
+        .map((_, i) => i)
+        .sort((a, b) => wins[b]! - losses[b]! - (wins[a]! - losses[a]!) || wins[b]! - wins[a]! || a - b);
+      blocks.push(
+        ...ctx.addTable({
+          id: ctx.tableId(`ranking-${m.metric.key}`),
+          caption: `${m.metric.title}: ranking as Weka's Experimenter makes it: each method against every other on every dataset by the corrected resampled t-test at α = ${s.alpha}; > = significant wins, < = significant losses (in the metric's direction), ranked by wins − losses.`,
+          columns: cols('rank', 'wins - losses', 'wins (>)', 'losses (<)', 'method:l'),
+          rows: order.map((i, r) => ({
+            cells: [
+              cell(String(r + 1), { value: r + 1 }),
+              cell(String(wins[i]! - losses[i]!), { value: wins[i]! - losses[i]! }),
+              cell(String(wins[i]!), { value: wins[i]! }),
+              cell(String(losses[i]!), { value: losses[i]! }),
+              cell(methodsAll[i]!),
+            ],
+          })),
+        }),
+      );
+    }
 
     // Dietterich's 5×2cv t-test and Alpaydin's F-test on the datasets resampled by 5 × 2-fold CV.
     const fiveRows: TableRow[] = [];

@@ -4,8 +4,10 @@
  * each arc labelled by the share of folds that learned it. Drawn here, not by Vega: a node-link diagram
  * with arrows needs a layout Vega-Lite does not have.
  *
- * Layout: the class on top, the attributes on a circle below it (in column order), straight arcs with
- * arrowheads ending at the node boxes. Names are escaped; text widths use Helvetica metrics.
+ * Layout: the class on top, the attributes in layers below it (each one layer below its deepest parent
+ * among the attributes, so arcs between attributes point down), straight arcs with arrowheads ending at the
+ * node boxes, arc labels placed where they cover no node and no other label. Names are escaped; text widths
+ * use Helvetica metrics.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -124,28 +126,97 @@ function drawStructureSvg(s: ModalStructure, className: string | undefined, orde
     });
   const boxW = (n: string): number => textWidth(n, FONT) + 14;
   const boxH = FONT + 10;
-  const maxW = Math.max(60, ...attrs.map(boxW));
-  const n = attrs.length;
-  // Radius: room for the boxes around the circle, at least 140 px.
-  const R = Math.max(140, (n * (boxH + 24)) / (2 * Math.PI), (n * maxW * 0.9) / (2 * Math.PI));
-  const width = 2 * R + maxW + 40;
-  const top = 40 + (cls ? boxH + 70 : 0);
-  const cx = width / 2;
-  const cy = top + R + boxH / 2;
-  const height = cy + R + boxH / 2 + 24;
-  const pos = new Map<string, [number, number]>();
-  if (cls) pos.set(cls, [cx, 30 + boxH / 2]);
-  attrs.forEach((a, i) => {
-    // Half a step off the top, so that no attribute sits right under the class.
-    const t = -Math.PI / 2 + (Math.PI * (2 * i + 1)) / Math.max(1, n);
-    pos.set(a, [cx + R * Math.cos(t), cy + R * Math.sin(t)]);
+  // Layers: the attributes' arcs among themselves (the class's left out) as a layered drawing (Sugiyama,
+  // Tagawa & Toda 1981): each attribute one layer below its deepest parent, so every arc between attributes
+  // points down and a TAN's tree is drawn as a tree, not as chords across a circle that cross each other
+  // and pile onto one node. Within a layer, nodes are ordered by the mean position of their parents
+  // (barycentre), then by column order.
+  const parentsOf = new Map<string, string[]>(attrs.map((a) => [a, []]));
+  for (const a of s.arcs) if (a.parent !== cls && a.child !== cls) parentsOf.get(a.child)?.push(a.parent);
+  const depth = new Map<string, number>();
+  const depthOf = (a: string, seen: Set<string>): number => {
+    const known = depth.get(a);
+    if (known !== undefined) return known;
+    if (seen.has(a)) return 0; // a cycle (not a DAG): cut it here
+    seen.add(a);
+    const d = Math.max(-1, ...parentsOf.get(a)!.map((p) => depthOf(p, seen))) + 1;
+    depth.set(a, d);
+    return d;
+  };
+  for (const a of attrs) depthOf(a, new Set());
+  const layers: string[][] = [];
+  for (const a of attrs) (layers[depth.get(a)!] ??= []).push(a);
+  const gap = 26;
+  const layerWidth = (l: readonly string[]): number => l.reduce((w, a) => w + boxW(a), 0) + gap * (l.length - 1);
+  // A wide first layer (naive Bayes: every attribute a root) wraps into rows of at most ~760 px.
+  const rows: string[][] = [];
+  for (const l of layers) {
+    let row: string[] = [];
+    for (const a of l) {
+      if (row.length > 0 && layerWidth([...row, a]) > 760) {
+        rows.push(row);
+        row = [];
+      }
+      row.push(a);
+    }
+    if (row.length) rows.push(row);
+  }
+  const xOf = new Map<string, number>();
+  // The class sits at the top left, the layers to its right: its arcs then fan out diagonally instead of
+  // running down the tree's own (mostly vertical) arcs.
+  // With a single row (naive Bayes) the class stays centred above it, its arcs fanning down.
+  const indent = cls && rows.length > 1 ? boxW(cls) + 30 : 0;
+  const placeRow = (row: string[], width: number): void => {
+    let x = indent + (width - indent - layerWidth(row)) / 2;
+    for (const a of row) {
+      xOf.set(a, x + boxW(a) / 2);
+      x += boxW(a) + gap;
+    }
+  };
+  const width = Math.max(
+    320,
+    ...rows.map((r) => indent + layerWidth(r) + 40),
+    cls ? boxW(cls) + 40 : 0,
+    textWidth(`${s.dataset}: ${s.method}`, 15) + 24,
+  );
+  rows.forEach((r, i) => {
+    if (i > 0) {
+      const bary = (a: string): number => {
+        const ps = parentsOf.get(a)!.filter((p) => xOf.has(p));
+        return ps.length ? ps.reduce((t, p) => t + xOf.get(p)!, 0) / ps.length : Infinity;
+      };
+      const col = (a: string): number => attrs.indexOf(a);
+      r.sort((a, b) => bary(a) - bary(b) || col(a) - col(b));
+    }
+    placeRow(r, width);
   });
+  const top = 40 + (cls ? boxH + 50 : 0);
+  const rowStep = boxH + 64;
+  const height = top + rows.length * rowStep - 64 + 20;
+  const pos = new Map<string, [number, number]>();
+  if (cls) pos.set(cls, [indent > 0 ? 12 + boxW(cls) / 2 : width / 2, 30 + boxH / 2]);
+  rows.forEach((r, i) => {
+    for (const a of r) pos.set(a, [xOf.get(a)!, top + i * rowStep + boxH / 2]);
+  });
+  // Arc labels go where they cover no other label and no node: the first free spot along the arc.
+  const taken: { x: number; y: number; w: number; h: number }[] = [...pos].map(([name, [x, y]]) => ({
+    x: x - boxW(name) / 2,
+    y: y - boxH / 2,
+    w: boxW(name),
+    h: boxH,
+  }));
+  const overlaps = (b: { x: number; y: number; w: number; h: number }): boolean =>
+    taken.some((t) => b.x < t.x + t.w && t.x < b.x + b.w && b.y < t.y + t.h && t.y < b.y + b.h);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width.toFixed(0)}" height="${height.toFixed(0)}" viewBox="0 0 ${width.toFixed(0)} ${height.toFixed(0)}" font-family="Helvetica, Arial, sans-serif">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="8" y="20" font-size="15" font-weight="bold">${esc(`${s.dataset}: ${s.method}`)}</text>`,
   ];
-  for (const a of s.arcs) {
+  // Labels are drawn after every arc, so no arc runs over a label.
+  const labels: string[] = [];
+  // The class's arcs first (under the others), then the attributes' arcs.
+  const drawOrder = [...s.arcs].sort((a, b) => Number(b.parent === cls) - Number(a.parent === cls));
+  for (const a of drawOrder) {
     const [x1, y1] = pos.get(a.parent)!;
     const [x2, y2] = pos.get(a.child)!;
     const dx = x2 - x1;
@@ -169,19 +240,30 @@ function drawStructureSvg(s: ModalStructure, className: string | undefined, orde
     );
     // The class's arcs are in every naive-Bayes-like structure: their labels would cover the drawing.
     if (!fromClass || a.share < 1) {
-      // 40% of the way from the parent, not the middle: arcs that cross at their middles (a 'X' of two arcs
-      // between four nodes on the circle) would put both labels on one spot.
-      const mx = sx + 0.4 * (ex - sx);
-      const my = sy + 0.4 * (ey - sy);
+      // The first spot along the arc (from its middle outwards) where the label covers no node and no
+      // other label; the middle when there is none.
       const w = textWidth(share, LABEL) + 6;
-      parts.push(
+      let mx = sx + 0.5 * (ex - sx);
+      let my = sy + 0.5 * (ey - sy);
+      for (const f of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]) {
+        const px = sx + f * (ex - sx);
+        const py = sy + f * (ey - sy);
+        if (!overlaps({ x: px - w / 2, y: py - 8, w, h: 15 })) {
+          mx = px;
+          my = py;
+          break;
+        }
+      }
+      taken.push({ x: mx - w / 2, y: my - 8, w, h: 15 });
+      labels.push(
         `<rect x="${(mx - w / 2).toFixed(1)}" y="${(my - 8).toFixed(1)}" width="${w.toFixed(1)}" height="15" fill="white" opacity="0.85"/>`,
       );
-      parts.push(
+      labels.push(
         `<text x="${mx.toFixed(1)}" y="${(my + 4).toFixed(1)}" font-size="${LABEL}" text-anchor="middle" fill="#333">${share}</text>`,
       );
     }
   }
+  parts.push(...labels);
   for (const [name, [x, y]] of pos) {
     const w = boxW(name);
     const isClass = name === cls;

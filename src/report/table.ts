@@ -9,6 +9,8 @@ export interface TableCell {
   readonly italic?: boolean;
   /** The unformatted value for CSV (full precision); the text is used when absent. */
   readonly value?: number | string | null;
+  /** Values of the column's `csvExtra` columns, by name (CSV only: the text already shows them). */
+  readonly extra?: Readonly<Record<string, number | string | null>>;
 }
 
 export interface TableRow {
@@ -26,6 +28,11 @@ export interface TableRow {
 export interface TableColumn {
   readonly header: string;
   readonly align: 'l' | 'r' | 'c';
+  /**
+   * Extra CSV columns after this one, `<header> <name>` each, filled from the cells' `extra` (a mean's sd and
+   * Weka's v/* mark: shown in the cell's text, in columns of their own in the CSV).
+   */
+  readonly csvExtra?: readonly string[];
 }
 
 export interface Table {
@@ -39,7 +46,12 @@ export interface Table {
 
 export function cell(
   text: string,
-  opts: { bold?: boolean; italic?: boolean; value?: number | string | null } = {},
+  opts: {
+    bold?: boolean;
+    italic?: boolean;
+    value?: number | string | null;
+    extra?: Readonly<Record<string, number | string | null>>;
+  } = {},
 ): TableCell {
   return { text, ...opts };
 }
@@ -222,8 +234,16 @@ export function csvField(v: string | number | null | undefined): string {
 }
 
 function csvRows(t: Table, rows: readonly TableRow[]): string {
-  const lines = [t.columns.map((c) => csvField(c.header)).join(',')];
-  for (const r of rows) lines.push(r.cells.map((c) => csvField(c.value !== undefined ? c.value : c.text)).join(','));
+  const lines = [
+    t.columns.flatMap((c) => [c.header, ...(c.csvExtra ?? []).map((e) => `${c.header} ${e}`)].map(csvField)).join(','),
+  ];
+  for (const r of rows) {
+    const fields = r.cells.flatMap((c, i) => [
+      csvField(c.value !== undefined ? c.value : c.text),
+      ...(t.columns[i]?.csvExtra ?? []).map((e) => csvField(c.extra?.[e] ?? null)),
+    ]);
+    lines.push(fields.join(','));
+  }
   return lines.join('\n') + '\n';
 }
 

@@ -169,7 +169,7 @@ export function learn(
   return fitOne(train, p.structure.params, p.estimator!.params);
 }
 
-function preparedFold(p: JobPayload) {
+export function preparedFold(p: JobPayload) {
   const cacheKey = `${p.dataset.sha256}|${p.splitKey}|${p.repeat}|${p.fold}|${JSON.stringify(p.preprocessing)}`;
   const hit = foldCache.get(cacheKey);
   if (hit) return { ...hit, preMs: 0 };

@@ -4,7 +4,7 @@
  * preprocessing, method with all parameters, experiment seed), as a job's does.
  */
 import { loadDataset } from '../datasets/load.js';
-import { fitPreprocessor } from '../datasets/preprocess.js';
+import { fitPreprocessor, type PreprocessSummary } from '../datasets/preprocess.js';
 import type { DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import type { Model } from '../registry.js';
@@ -26,9 +26,12 @@ export interface FullDataFit {
   readonly data: DiscreteData;
   readonly model: Model;
   readonly structure?: Structure;
+  /** The preprocessing as fitted on all rows (cut points, attributes given a missing state): `fit` stores it. */
+  readonly preprocess: PreprocessSummary;
 }
 
-export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodLabel: string): FullDataFit {
+/** A spec's method and dataset by name, the dataset's rows preprocessed on all of them, and the content key. */
+export function fullDataOf(spec: ExperimentSpec, datasetName: string, methodLabel: string) {
   const method = spec.methods.find((m) => m.label === methodLabel);
   if (!method) {
     const labels = spec.methods.map((m) => m.label);
@@ -63,6 +66,12 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
     },
     24,
   );
+  return { method, handle: d.handle, table, pre, data, key };
+}
+
+export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodLabel: string): FullDataFit {
+  const { method, handle, pre, data, key } = fullDataOf(spec, datasetName, methodLabel);
+  const d = { handle };
   const seed = sha256Hex(`learn/${key}`);
   const { model, structure } = learn(
     {
@@ -84,5 +93,6 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
     data,
     model,
     structure,
+    preprocess: pre.describe(),
   };
 }

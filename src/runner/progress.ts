@@ -64,8 +64,11 @@ export class Progress {
   }
 }
 
-function fmt(s: number): string {
-  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)}s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m}m${Math.round(s % 60)}s` : `${Math.floor(m / 60)}h${m % 60}m`;
+export function fmt(s: number): string {
+  if (s < 9.95) return `${s.toFixed(1)}s`;
+  if (Math.round(s) < 60) return `${Math.round(s)}s`;
+  // Rounded to whole seconds first: 299.6 s is 5m0s, not 4m60s.
+  const whole = Math.round(s);
+  const m = Math.floor(whole / 60);
+  return m < 60 ? `${m}m${whole % 60}s` : `${Math.floor(m / 60)}h${m % 60}m`;
 }

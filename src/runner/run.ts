@@ -10,6 +10,7 @@ import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan, type ShardSpec } from '../spec/shard.js';
 import { programsOf } from '../spec/programs.js';
+import { selectJobs, type JobSubset } from '../spec/subset.js';
 import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
 import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
@@ -21,6 +22,15 @@ import { OutcomeWriter } from './writer.js';
 import { EXIT, StoreError } from '../util/errors.js';
 import type { JobPayload } from './job.js';
 import { isSharedTable } from '../datasets/table.js';
+import { checkDataset, checkSummary } from '../datasets/checks.js';
+
+/** The data checks' one-line summaries for the datasets that are not shipped (plan --check-data: details). */
+function dataCheckSummaries(plan: Plan): string[] {
+  return plan.datasets
+    .filter((d) => d.userFile)
+    .map((d) => checkSummary(d.handle.name, checkDataset(d.table, d.handle, d.folds)))
+    .filter((l): l is string => l !== undefined);
+}
 
 export interface RunOptions {
   readonly db?: string;
@@ -37,6 +47,8 @@ export interface RunOptions {
   readonly maxJobs?: number;
   /** Run only shard I of N of the plan (src/spec/shard.ts); the others are left to other processes. */
   readonly shard?: ShardSpec;
+  /** Run only the jobs in this subset of the grid (`run --only`, src/spec/subset.ts); stored as usual. */
+  readonly only?: JobSubset;
   /**
    * Leave the database open and return it in the summary (the caller closes it): `run` writes its report
    * from the same connection instead of opening the file a second time.
@@ -145,6 +157,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   for (const w of plan.warnings) out.write(`bnclab: warning: ${w}\n`);
   // What bnclab chose for the user's own files: the class column and each column's type.
   if (!opts.quiet) for (const d of plan.datasets) if (d.userFile) out.write(`${describeColumns(d, false)[0]}\n`);
+  if (!opts.quiet) for (const line of dataCheckSummaries(plan)) out.write(`bnclab: warning: ${line}\n`);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
   const store = await registerPlan(plan, text, dbPath);
   let interrupted = false;
@@ -173,7 +186,9 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const statuses = await store.jobStatuses(spec.name);
     const costs = new CostModel(plan);
     const shardOf = opts.shard ? partitionPlan(plan, costs, opts.shard.count).shardOf : undefined;
-    const jobs = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    const sharded = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    const chosen = opts.only ? new Set(selectJobs(plan, opts.only, '--only').map((j) => j.key)) : undefined;
+    const jobs = chosen ? sharded.filter((j) => chosen.has(j.key)) : sharded;
     const savePredictions = opts.savePredictions ?? spec.savePredictions;
     // Saving predictions asks for every job's predictions: a job done without them (an earlier run without
     // the flag) runs again and its result, identical but for the timings, is stored with them.
@@ -191,6 +206,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       out.write(
         `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
           (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
+          (chosen ? `--only: ${jobs.length} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}` +
           (recomputed > 0
             ? ` (${recomputed} of them done before without saved predictions, run again to save them)`

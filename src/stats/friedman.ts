@@ -28,11 +28,16 @@ export interface FriedmanOptions {
 }
 
 export interface ImanDavenportResult {
-  /** F_F statistic. Infinity when the rankings agree perfectly (χ² = N(k − 1)); NaN when N = 1. */
+  /**
+   * F_F statistic. NaN when it is undefined: N = 1 (df2 = 0), or every dataset ranks the methods identically
+   * (χ² = N(k − 1), so the denominator N(k − 1) − χ² is 0: F_F has no finite value and no F distribution
+   * gives it a p-value); `undefinedReason` says which.
+   */
   F: number;
   df1: number;
   df2: number;
   p: number;
+  undefinedReason?: string;
 }
 
 export interface FriedmanResult {
@@ -54,9 +59,24 @@ export interface FriedmanResult {
 function imanDavenport(chi2: number, N: number, k: number): ImanDavenportResult {
   const df1 = k - 1;
   const df2 = (k - 1) * (N - 1);
-  if (Number.isNaN(chi2) || df2 === 0) return { F: NaN, df1, df2, p: NaN };
+  if (df2 === 0)
+    return {
+      F: NaN,
+      df1,
+      df2,
+      p: NaN,
+      undefinedReason: 'one dataset: the F distribution has 0 denominator degrees of freedom',
+    };
+  if (Number.isNaN(chi2)) return { F: NaN, df1, df2, p: NaN, undefinedReason: 'the Friedman χ² is undefined' };
   const denom = N * (k - 1) - chi2;
-  if (denom <= 0) return { F: Infinity, df1, df2, p: 0 };
+  if (denom <= 0)
+    return {
+      F: NaN,
+      df1,
+      df2,
+      p: NaN,
+      undefinedReason: `every dataset ranks the methods identically (χ² = N(k − 1) = ${N * (k - 1)}), so its denominator N(k − 1) − χ² is 0`,
+    };
   const F = ((N - 1) * chi2) / denom;
   return { F, df1, df2, p: fSf(F, df1, df2) };
 }

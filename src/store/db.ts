@@ -588,7 +588,12 @@ export class ResultStore {
    * true class as its label and one column `p_<label>` per class label of the experiment's datasets (empty
    * where a dataset has no such label). Returns the number of rows written.
    */
-  async exportPredictions(experiment: string, out: string, format: 'csv' | 'parquet'): Promise<number> {
+  /**
+   * Saved predictions to a file. Wide: one row per test row with truth, predicted (the most probable class,
+   * the first of tied ones) and p_<label> per class. Long (`long`): one row per test row and class label,
+   * with truth, predicted, label and prob (as mlr3's as.data.table(prediction) melted, or R's tidy form).
+   */
+  async exportPredictions(experiment: string, out: string, format: 'csv' | 'parquet', long = false): Promise<number> {
     const labels = await this.conn.runAndReadAll(
       `SELECT DISTINCT unnest(class_labels) AS label FROM experiment_datasets WHERE experiment = $1 ORDER BY label`,
       [experiment],
@@ -599,12 +604,13 @@ export class ResultStore {
       const at = `list_position(d.class_labels, ${sqlString(label)})`;
       return `CASE WHEN ${at} IS NULL THEN NULL ELSE p.probs[${at}] END AS ${sqlIdentifier(`p_${label}`)}`;
     });
-    const select = `SELECT e.experiment, d.dataset, e.method, j."repeat", j.fold, p."row", d.class_labels[p.truth + 1] AS truth
-                    ${columns.map((c) => `, ${c}`).join('')}
+    const predicted = `d.class_labels[list_position(p.probs, list_max(p.probs))] AS predicted`;
+    const select = `SELECT e.experiment, d.dataset, e.method, j."repeat", j.fold, p."row", d.class_labels[p.truth + 1] AS truth, ${predicted}
+                    ${long ? ', unnest(d.class_labels) AS label, unnest(p.probs) AS prob' : columns.map((c) => `, ${c}`).join('')}
                     FROM predictions p JOIN experiment_jobs e USING (job_key) JOIN jobs j USING (job_key)
                     JOIN experiment_datasets d ON d.experiment = e.experiment AND d.dataset = coalesce(e.dataset, j.dataset)
                     WHERE e.experiment = ${sqlString(experiment)}
-                    ORDER BY d.dataset, e.method, j."repeat", j.fold, p."row"`;
+                    ORDER BY d.dataset, e.method, j."repeat", j.fold, p."row"${long ? ', list_position(d.class_labels, label)' : ''}`;
     const r = await this.conn.run(
       `COPY (${select}) TO ${sqlString(out)} (FORMAT ${format === 'csv' ? 'csv, HEADER' : 'parquet'})`,
     );

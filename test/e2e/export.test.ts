@@ -98,9 +98,37 @@ describe('bnclab export predictions', () => {
           `SELECT sum(accuracy * n_test) / sum(n_test) AS a FROM results WHERE dataset = 'iris' AND method = 'nb/dirichlet'`,
         );
         expect(Number(acc.getRowObjectsJS()[0]!['a'])).toBeCloseTo(stored[0]!['a'] as number, 12);
+        // The predicted column gives the stored accuracy of every dataset × method.
+        const byPredicted = await c.runAndReadAll(
+          `SELECT dataset, method, avg((predicted = truth)::INTEGER) AS a FROM '${csv}' GROUP BY ALL ORDER BY ALL`,
+        );
+        const storedAll = await s.query(
+          `SELECT dataset, method, sum(accuracy * n_test) / sum(n_test) AS a FROM results GROUP BY ALL ORDER BY ALL`,
+        );
+        const got = byPredicted.getRowObjectsJS();
+        expect(got).toHaveLength(storedAll.length);
+        got.forEach((g, i) => expect(Number(g['a'])).toBeCloseTo(storedAll[i]!['a'] as number, 12));
       } finally {
         s.close();
       }
+      // Long form: one row per test row and class label, its prob the wide file's p_<label>.
+      const long = join(cwd, 'long.csv');
+      expect(cli(['export', 'predictions', SMALL, '--db', db, '--out', long, '--long'], { cwd }).code).toBe(0);
+      const l = await c.runAndReadAll(
+        `SELECT count(*)::INTEGER AS n,
+                count(*) FILTER (WHERE w.dataset IS NULL)::INTEGER AS unmatched,
+                max(abs(l.prob - CASE l.label WHEN 'Iris-setosa' THEN w."p_Iris-setosa" WHEN 'Iris-versicolor' THEN w."p_Iris-versicolor" ELSE w."p_Iris-virginica" END))
+                  FILTER (WHERE l.dataset = 'iris') AS err
+         FROM '${long}' l LEFT JOIN '${csv}' w ON w.dataset = l.dataset AND w.method = l.method AND w.fold = l.fold AND w."row" = l."row"
+           AND w.truth = l.truth AND w.predicted = l.predicted`,
+      );
+      const [lr] = l.getRowObjectsJS();
+      const perDataset = await c.runAndReadAll(
+        `SELECT sum(CASE dataset WHEN 'iris' THEN 3 WHEN 'breast-cancer' THEN 2 ELSE 7 END)::INTEGER AS cells FROM '${csv}'`,
+      );
+      expect(lr!['n']).toBe(perDataset.getRowObjectsJS()[0]!['cells']);
+      expect(lr!['unmatched']).toBe(0);
+      expect(Number(lr!['err'])).toBeLessThan(1e-15);
     } finally {
       c.closeSync();
       inst.closeSync();

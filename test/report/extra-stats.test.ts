@@ -13,7 +13,7 @@ import {
   type CompareSpec,
 } from '../../src/spec/report-sections.js';
 import { readCsv } from '../../src/report/csv.js';
-import { tableToCsv, type Table } from '../../src/report/table.js';
+import { tableSummaryCsv, tableToCsv, type Table } from '../../src/report/table.js';
 import { signedRankSeed } from '../../src/report/bayesian-section.js';
 import { compareResults } from '../../src/report/compare.js';
 import { singleDatasetSections } from '../../src/report/single-dataset.js';
@@ -124,7 +124,27 @@ describe('per-dataset tests on the folds', () => {
     ];
     const doc = await report(rows, ['B', 'A'], { tests: ['resampled-t'], control: 'B' });
     const main = csv(doc.tables.find((t) => t.id === 'resampled-t-accuracy'));
-    expect(main[0]![2]).toBe(String(W2_A.reduce((a, b) => a + b, 0) / 10));
+    // dataset, B, B sd, A, A sd, A mark: the marks in the CSV, in a column beside each mean and sd.
+    expect(main[0]).toHaveLength(6);
+    expect(main[0]![3]).toBe(String(W2_A.reduce((a, b) => a + b, 0) / 10));
+    const meanA = W2_A.reduce((a, b) => a + b, 0) / 10;
+    const sdA = Math.sqrt(W2_A.reduce((a, b) => a + (b - meanA) ** 2, 0) / 9);
+    expect(Number(main[0]![4])).toBeCloseTo(sdA, 12);
+    expect(main.map((r) => r[5])).toEqual(['v', '']);
+    // The (v/ /*) counts are not a dataset: the CSV has the two datasets only, the counts go to -summary.csv.
+    expect(main.map((r) => r[0])).toEqual(['d1', 'd2']);
+    const summary = tableSummaryCsv(doc.tables.find((t) => t.id === 'resampled-t-accuracy')!)!;
+    expect(summary.split('\n')[1]).toBe('(v/ /*),,,1/1/0,,');
+    // Weka's ranking: A beat B once (d1), B never beat A.
+    const ranking = csv(doc.tables.find((t) => t.id === 'ranking-accuracy'));
+    expect(ranking).toEqual([
+      ['1', '1', '1', '0', 'A'],
+      ['2', '-1', '0', '1', 'B'],
+    ]);
+    // ASCII headers in the CSV.
+    expect(tableToCsv(doc.tables.find((t) => t.id === 'resampled-t-detail-accuracy')!).split('\n')[0]).toMatch(
+      /^[\x20-\x7e]+$/,
+    );
     const md = doc.tables.find((t) => t.id === 'resampled-t-accuracy')!;
     expect(md.rows[0]!.cells[2]!.text.endsWith(' v')).toBe(true);
     expect(md.rows[1]!.cells[2]!.text.endsWith(' v')).toBe(false);
@@ -224,7 +244,9 @@ describe('unusable values', () => {
     expect(sections).toHaveLength(1);
     const t = tables.find((x) => x.id === 'resampled-t-accuracy')!;
     expect(t.notes).toEqual(['d1, A: b[3] must be a finite number, got Infinity']);
-    expect(t.rows[0]!.cells[2]!.text).toBe((W2_A.reduce((a, b) => a + b, 0) / 10).toFixed(4)); // no mark
+    expect(t.rows[0]!.cells[2]!.text).toMatch(
+      new RegExp(`^${(W2_A.reduce((a, b) => a + b, 0) / 10).toFixed(4)} ± \\d\\.\\d{4}$`),
+    ); // mean ± sd, no mark
   });
 });
 

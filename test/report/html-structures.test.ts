@@ -95,3 +95,33 @@ describe('HTML page', () => {
     expect(html).toMatch(/body \{[^}]*font-size: 14px/);
   });
 });
+
+describe('narrow screens', () => {
+  it('every table sits in a box that scrolls sideways, and the figure grid never asks for more than the screen', () => {
+    const doc = {
+      title: 'x: results',
+      intro: [],
+      sections: [
+        {
+          title: 'T',
+          level: 2,
+          blocks: [
+            {
+              kind: 'table' as const,
+              table: {
+                id: 't',
+                caption: 'c',
+                columns: [{ header: 'a', align: 'l' as const }],
+                rows: [{ cells: [{ text: '1' }] }],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const html = renderHtml(doc as unknown as Parameters<typeof renderHtml>[0]);
+    expect(html).toMatch(/<div class="table-wrap">\n<table id="table-t">/);
+    expect(html).toMatch(/\.table-wrap \{[^}]*overflow-x: auto/);
+    expect(html).toContain('minmax(min(460px, 100%), 1fr)');
+  });
+});

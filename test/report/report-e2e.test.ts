@@ -139,6 +139,13 @@ describe('bnclab report on a real experiment', () => {
       const pdf = readFileSync(join(out, 'figures', f.replace(/\.svg$/, '.pdf')));
       expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
       expect(pdf.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(1);
+      // Every font embedded (a FontFile2 stream per font: publishers reject PDFs with unembedded fonts), and
+      // none of the 14 standard fonts, which cannot be embedded by reference.
+      const text = pdf.toString('latin1');
+      const fonts = text.match(/\/Type \/Font\b/g)?.length ?? 0;
+      expect(text.match(/\/FontFile2\b/g)?.length ?? 0, f).toBeGreaterThanOrEqual(1);
+      expect(text, f).not.toMatch(/\/BaseFont \/(Helvetica|Times|Courier)/);
+      expect(fonts, f).toBeGreaterThanOrEqual(1);
     }
     const longCsv = readFileSync(join(out, 'report.csv'), 'utf8');
     expect(longCsv).not.toContain('(average');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Progress } from '../../src/runner/progress.js';
+import { fmt, Progress } from '../../src/runner/progress.js';
 
 function sink(isTTY: boolean): { out: { write(s: string): boolean; isTTY: boolean }; text: () => string } {
   const parts: string[] = [];
@@ -37,5 +37,14 @@ describe('progress output', () => {
     for (let i = 0; i < 10; i++) p.tick(i !== 3);
     p.finish();
     expect(s.text().match(/10\/10 jobs, 1 failed/g)).toHaveLength(1);
+  });
+
+  it('the clock never prints 60 seconds: values are rounded before they are split', () => {
+    expect(fmt(299.6)).toBe('5m0s');
+    expect(fmt(59.7)).toBe('1m0s');
+    expect(fmt(9.96)).toBe('10s');
+    expect(fmt(9.94)).toBe('9.9s');
+    expect(fmt(3599.7)).toBe('1h0m');
+    expect(fmt(125)).toBe('2m5s');
   });
 });

@@ -118,15 +118,18 @@ describe('friedman', () => {
       expect(r.imanDavenport.F).toBeNaN();
       expect(r.imanDavenport.p).toBeNaN();
     });
-    it('perfect agreement: F_F = Infinity, p = 0', () => {
+    it('perfect agreement: F_F undefined (its denominator is 0), with the reason; no ∞ and no p = 0', () => {
       const r = friedman([
         [3, 2, 1],
         [3, 2, 1],
         [3, 2, 1],
       ]);
       expect(r.chi2).toBeCloseTo(6, 14);
-      expect(r.imanDavenport.F).toBe(Infinity);
-      expect(r.imanDavenport.p).toBe(0);
+      expect(r.imanDavenport.F).toBeNaN();
+      expect(r.imanDavenport.p).toBeNaN();
+      expect(r.imanDavenport.undefinedReason).toContain(
+        'every dataset ranks the methods identically (χ² = N(k − 1) = 6)',
+      );
     });
     it('all equal: NaN with tie correction (as R), 0 and p = 1 without', () => {
       const m = [

@@ -9,18 +9,23 @@ class NoPredictions extends UserError {
 }
 
 export const exportCommand: Command = {
-  summary: "write an experiment's saved predictions to a CSV or Parquet file",
-  usage: 'bnclab export predictions <spec.yaml> --out FILE.csv|FILE.parquet [--db FILE] [--force]',
-  options: { out: { type: 'string' }, db: { type: 'string' }, force: { type: 'boolean' } },
+  summary: "write an experiment's saved predictions (CSV, Parquet) or its per-fold results (ARFF, for Weka)",
+  usage:
+    'bnclab export predictions <spec.yaml> --out FILE.csv|FILE.parquet [--db FILE] [--long] [--force] | bnclab export results <spec.yaml> --out FILE.arff [--db FILE] [--force]',
+  options: { out: { type: 'string' }, db: { type: 'string' }, long: { type: 'boolean' }, force: { type: 'boolean' } },
   help: `Options:
   --out FILE   the file to write; .csv or .parquet (written to a temporary file, then renamed into place)
   --db FILE    results database (default: results/<spec name>.duckdb)
   --force      overwrite FILE if it exists (never the database or the spec)
 
-One row per test row of every job (experiment, dataset, method, repeat, fold, row, truth) and one column
-p_<label> per class label. Predictions are kept by 'bnclab run --save-predictions' (or save_predictions:
+  --long       one row per test row and class label (columns label and prob) instead of a column per label
+
+One row per test row of every job (experiment, dataset, method, repeat, fold, row, truth, predicted: the
+most probable class, the first of tied ones) and one column p_<label> per class label; with --long, the
+same keys and one row per class label. Predictions are kept by 'bnclab run --save-predictions' (or save_predictions:
 true in the spec).`,
   async run(pos, v) {
+    if (pos.length === 2 && pos[0] === 'results') return exportResults(pos[1]!, v);
     if (pos.length !== 2 || pos[0] !== 'predictions') throw new UserError(`usage: ${this.usage}`);
     const out = v['out'] as string | undefined;
     if (!out) throw new UserError(`export: --out FILE.csv|FILE.parquet is required`);
@@ -50,7 +55,7 @@ true in the spec).`,
     try {
       let n = 0;
       await writeThroughTemporary(file, async (tmp) => {
-        n = await store.exportPredictions(spec.name, tmp, format);
+        n = await store.exportPredictions(spec.name, tmp, format, Boolean(v['long']));
         // Nothing to export: leave no file (an empty CSV would look like an export).
         if (n === 0) throw new NoPredictions();
       }).catch((e: unknown) => {
@@ -67,3 +72,39 @@ true in the spec).`,
     }
   },
 };
+
+async function exportResults(specFile: string, v: Record<string, unknown>): Promise<number> {
+  const out = v['out'] as string | undefined;
+  if (!out || !/\.arff$/i.test(out)) throw new UserError(`export results: --out FILE.arff is required`);
+  const { resolve } = await import('node:path');
+  const { checkOutputFile, writeFileAtomic } = await import('../../util/output.js');
+  const { loadSpecFile } = await import('../../spec/load.js');
+  const { buildPlanSummary } = await import('../../spec/plan.js');
+  const { defaultDbPath } = await import('../../runner/run.js');
+  const { ResultStore } = await import('../../store/db.js');
+  const { resultsArff } = await import('../../report/results-arff.js');
+  const { spec } = loadSpecFile(specFile);
+  const db = v['db'] ? resolve(v['db'] as string) : defaultDbPath(spec.name);
+  const file = checkOutputFile(out, {
+    option: '--out',
+    force: v['force'] === true,
+    protect: [
+      { path: db, what: 'the results database' },
+      { path: specFile, what: 'the spec file' },
+    ],
+  });
+  const plan = buildPlanSummary(spec);
+  const store = await ResultStore.open(db, { readOnly: true });
+  try {
+    const rows = await store.resultsOf(
+      spec.name,
+      plan.jobs.map((j) => ({ key: j.key, dataset: j.dataset.handle.name, method: j.method.label })),
+    );
+    if (rows.length === 0) throw new UserError(`${db}: no finished job of '${spec.name}' to export`);
+    writeFileAtomic(file, resultsArff(spec.name, rows));
+    process.stdout.write(`${out}: ${rows.length} results\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}

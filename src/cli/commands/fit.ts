@@ -24,6 +24,8 @@ export const fitCommand: Command = {
 
 Preprocessing (discretization, missing values) is fitted on all rows, as the spec sets it; the states of a
 discretized attribute are its intervals. BIF is read by bnlearn (read.bif) and pgmpy; XMLBIF by Weka and pgmpy.
+The JSON file also holds the fitted preprocessing (every cut point), which 'bnclab predict' applies to new
+rows; from BIF and XMLBIF it reads the intervals back from the state names.
 Only a single network with tables can be written: ensembles (AODE, bagging, …), the m-estimate
 estimator (context trees) and weighted naive Bayes are refused with a message. HDP's estimates (averaged over
 the post-burn-in iterations) are written as tables, a parent configuration unseen in training taking its
@@ -82,6 +84,8 @@ tree's back-off.`,
               dataset_sha256: fit.datasetSha256,
               method: fit.method.label,
               preprocessing: spec.preprocessing,
+              // What `bnclab predict` applies to new rows: the cut points fitted here, exactly.
+              preprocessing_fitted: { cuts: fit.preprocess.cuts, missing_state: fit.preprocess.missingCategory },
               rows: d.n,
               seed: fit.seed,
             });

@@ -4,7 +4,7 @@ import { intOption, onePositional } from '../command.js';
 export const planCommand: Command = {
   summary: 'show the job grid of a spec without running anything',
   usage:
-    'bnclab plan <spec.yaml> [--jobs] [--columns] [--max-jobs N] [--estimate [--cores C] [--db FILE] [--pilot]] [--shards N]',
+    'bnclab plan <spec.yaml> [--jobs] [--columns] [--check-data] [--max-jobs N] [--estimate [--cores C] [--db FILE] [--pilot]] [--shards N]',
   options: {
     jobs: { type: 'boolean' },
     columns: { type: 'boolean' },
@@ -17,11 +17,16 @@ export const planCommand: Command = {
     workers: { type: 'string' },
     shards: { type: 'string' },
     'all-shards': { type: 'boolean' },
+    'check-data': { type: 'boolean' },
   },
   help: `Options:
   --jobs              list every job (key, dataset, method, repeat, fold)
   --columns           every dataset's class column and the type of each column
                       (without it, only for datasets that are files named in the spec)
+  --check-data        check every dataset's rows: constant, nearly constant and all-missing columns, missing
+                      values per column, classes with fewer rows than folds, whole-number columns read as
+                      numeric that look like category codes; each a warning with its fix (nothing is changed).
+                      Without it, a one-line summary for datasets that are files named in the spec
   --max-jobs N        refuse a grid of more than N jobs (default 1,000,000)
   --estimate          expected core-hours per method and in total, and the wall time on --cores cores
   --cores C           cores for the wall-time estimate (default: this machine's available parallelism)
@@ -55,6 +60,19 @@ Costs are static estimates per method × training-set size unless calibrated; do
       );
       if (d.userFile || v['columns'])
         for (const line of describeColumns(d, Boolean(v['columns']))) out.push(`    ${line}`);
+    }
+    if (v['check-data'] || plan.datasets.some((d) => d.userFile)) {
+      const { loadDataset } = await import('../../datasets/load.js');
+      const { checkDataset, checkLines, checkSummary } = await import('../../datasets/checks.js');
+      for (const d of plan.datasets) {
+        if (!v['check-data'] && !d.userFile) continue;
+        const checks = checkDataset(loadDataset(d.handle).table, d.handle, d.folds);
+        if (v['check-data']) out.push(...checkLines(d.handle.name, checks));
+        else {
+          const line = checkSummary(d.handle.name, checks);
+          if (line) process.stderr.write(`bnclab: warning: ${line}\n`);
+        }
+      }
     }
     out.push(`methods (${spec.methods.length}):`);
     for (const m of spec.methods) out.push(`  ${m.label}`);

@@ -20,7 +20,7 @@ function jobTimeoutOption(v: unknown): number | undefined {
 export const runCommand: Command = {
   summary: 'run the jobs of a spec that are not done yet, store them, write the report',
   usage:
-    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--pdf] [--max-jobs N] [--shard I/N]',
+    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--pdf] [--max-jobs N] [--shard I/N] [--only AXIS=V,…]',
   options: {
     workers: { type: 'string' },
     db: { type: 'string' },
@@ -33,6 +33,7 @@ export const runCommand: Command = {
     quiet: { type: 'boolean' },
     'max-jobs': { type: 'string' },
     shard: { type: 'string' },
+    only: { type: 'string' },
   },
   help: `Options:
   --workers N         worker threads (default: the machine's available parallelism)
@@ -48,6 +49,10 @@ export const runCommand: Command = {
   --shard I/N         run only shard I (1-based) of N: a deterministic partition of the whole plan balanced by
                       expected cost (the same on every machine); use one --db per shard, then 'bnclab merge'.
                       Writes no report (a shard holds part of the results). See docs/cluster.md.
+  --only AXIS=V,…     run only the jobs of this subset of the grid, stored as usual (the report marks the rest
+                      as missing): dataset=, method= (label), structure=, estimator=, repeat=, fold= (0-based,
+                      as 'plan --jobs' numbers them; fold=0-2 a range), job= (a key or its prefix); an axis
+                      named twice takes either value, e.g. --only dataset=car,method=tan/dirichlet,fold=0
 
 Results are stored in batches, one transaction each; progress counts stored results. The first Ctrl-C
 (SIGINT or SIGTERM) starts no new job, stores every finished result and exits 130; a second one exits at once
@@ -62,6 +67,8 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
     const { runExperiment } = await import('../../runner/run.js');
     const { parseShard } = await import('../../spec/shard.js');
     const shard = v['shard'] !== undefined ? parseShard(String(v['shard'])) : undefined;
+    const { parseSubset } = await import('../../spec/subset.js');
+    const only = v['only'] !== undefined ? parseSubset(String(v['only']), '--only') : undefined;
     const summary = await runExperiment(spec, {
       workers: intOption(v['workers'], '--workers', 1),
       db: v['db'] as string | undefined,
@@ -72,6 +79,7 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       quiet: Boolean(v['quiet']),
       maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
       shard,
+      only,
       // The report reads from the run's own connection: opening the file again costs a second DuckDB start.
       keepStoreOpen: !v['no-report'] && !shard,
     });
@@ -124,6 +132,9 @@ async function afterRun(
     log(`report:  ${r.markdown}`);
     log(`         ${r.html}`);
     log(`         ${r.csv}`);
+    // The folders of the tables and figures, as the README lists them.
+    if (r.tables.length) log(`         ${r.tables[0]!.replace(/[^/\\]+$/, '')}`);
+    if (r.figures.length) log(`         ${r.figures[0]!.replace(/[^/\\]+$/, '')}`);
   }
   if (summary.interrupted) return EXIT.interrupted;
   return summary.failed > 0 || summary.previouslyFailed > 0 ? 1 : 0;
