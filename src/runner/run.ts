@@ -9,7 +9,9 @@ import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan, type ShardSpec } from '../spec/shard.js';
-import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
+import { duckdbVersion, ResultStore, storeFailure, type JobRow } from '../store/db.js';
+import { codeState } from '../util/provenance.js';
+import { staleJobs } from '../spec/revision.js';
 import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
@@ -28,6 +30,8 @@ export interface RunOptions {
   readonly jobTimeout?: number;
   readonly failFast?: boolean;
   readonly rerunFailed?: boolean;
+  /** Recompute the jobs whose stored result was made by an older revision of their method. */
+  readonly rerunStale?: boolean;
   readonly savePredictions?: boolean;
   /** Where progress goes (stderr by default). */
   readonly progress?: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean };
@@ -57,6 +61,8 @@ export interface RunSummary {
   readonly failed: number;
   /** Failed jobs left from earlier runs and not retried (see --rerun-failed). */
   readonly previouslyFailed: number;
+  /** Jobs with only a result of an older revision of their method stored: recomputed with rerunStale, else left. */
+  readonly stale: number;
   readonly interrupted: boolean;
   /** The open database, with keepStoreOpen (after a run that did not fail). */
   readonly store?: ResultStore;
@@ -169,12 +175,16 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     void pool?.close();
   };
   try {
+    await store.setCodeState(codeState(duckdbVersion()));
     const statuses = await store.jobStatuses(spec.name);
     const costs = new CostModel(plan);
     const shardOf = opts.shard ? partitionPlan(plan, costs, opts.shard.count).shardOf : undefined;
     const jobs = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    // A result of an older revision of the method is kept, not silently replaced: --rerun-stale recomputes it.
+    const stale = new Set(staleJobs(jobs, (k) => statuses.get(k) === 'done').map((j) => j.key));
     const todo = jobs.filter((j) => {
       const s = statuses.get(j.key);
+      if (stale.has(j.key) && !opts.rerunStale) return false;
       return s !== 'done' && (s !== 'error' || opts.rerunFailed);
     });
     const alreadyDone = jobs.filter((j) => statuses.get(j.key) === 'done').length;
@@ -185,6 +195,11 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
           (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}\n`,
+      );
+      if (stale.size > 0)
+        out.write(
+          `${spec.name}: ${stale.size} stored results were made by an older revision of their method ` +
+            (opts.rerunStale ? `(recomputing them)\n` : `(kept, not shown in reports; run --rerun-stale to recompute them)\n`),
       );
     }
     if (todo.length > 0) {
@@ -265,6 +280,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       succeeded: stored.done,
       failed: stored.failed,
       previouslyFailed,
+      stale: opts.rerunStale ? 0 : stale.size,
       interrupted,
       ...(opts.keepStoreOpen ? { store } : {}),
     };
