@@ -226,7 +226,8 @@ const baselines = new Map<string, Baseline>();
 // written. Implementations therefore read `params.x` with no `?? default` of their own.
 
 function info<P>(d: Definition<P>): MethodInfo {
-  if (!Number.isInteger(d.revision) || d.revision < 1) throw new Error(`method '${d.id}': revision must be an integer ≥ 1`);
+  if (!Number.isInteger(d.revision) || d.revision < 1)
+    throw new Error(`method '${d.id}': revision must be an integer ≥ 1`);
   const { params, ...rest } = d;
   return { ...rest, params: params.schema, defaults: params.defaults, implicitDefaults: params.implicitDefaults };
 }

@@ -199,8 +199,10 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       if (stale.size > 0)
         out.write(
           `${spec.name}: ${stale.size} stored results were made by an older revision of their method ` +
-            (opts.rerunStale ? `(recomputing them)\n` : `(kept, not shown in reports; run --rerun-stale to recompute them)\n`),
-      );
+            (opts.rerunStale
+              ? `(recomputing them)\n`
+              : `(kept, not shown in reports; run --rerun-stale to recompute them)\n`),
+        );
     }
     if (todo.length > 0) {
       // One job and no time limit: it runs in this thread (no worker to start). Its synchronous run leaves

@@ -252,7 +252,9 @@ export class ResultStore {
    * stored before code states were recorded count under a state with every field null. Empty in a database
    * that predates them.
    */
-  async codeStatesOf(keys: readonly string[]): Promise<(Omit<CodeState, 'id'> & { id: string | null; jobs: number })[]> {
+  async codeStatesOf(
+    keys: readonly string[],
+  ): Promise<(Omit<CodeState, 'id'> & { id: string | null; jobs: number })[]> {
     const has = await this.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'job_code'`);
     if (has.length === 0) return [];
     const rows = await this.queryKeys(
@@ -553,7 +555,11 @@ export class ResultStore {
         );
       }
       if (this.codeStateId !== undefined) {
-        await c.run(`INSERT OR REPLACE INTO job_code SELECT job_key, $1 FROM outcome_batch`, [this.codeStateId], [VARCHAR]);
+        await c.run(
+          `INSERT OR REPLACE INTO job_code SELECT job_key, $1 FROM outcome_batch`,
+          [this.codeStateId],
+          [VARCHAR],
+        );
       }
       const metrics = await appender('job_metrics');
       const arcs = await appender('structures');

@@ -26,7 +26,12 @@ export interface CodeState {
 
 function git(args: readonly string[], cwd: string): string | undefined {
   try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
+    return execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 1 << 28,
+    });
   } catch {
     return undefined;
   }
@@ -80,6 +85,8 @@ export function codeState(duckdbVersion: string): CodeState {
 
 /** One line: "bnclab 0.2.0, commit 1a2b3c4d5e6f+dirty, Node v20.11.0, DuckDB v1.1.3, linux-x64 6.1.0". */
 export function codeStateText(s: Omit<CodeState, 'id'>): string {
-  const code = s.code.startsWith('build:') ? `built code ${s.code.slice(6)}` : `commit ${s.code.replace(/^([0-9a-f]{12})[0-9a-f]*/, '$1')}`;
+  const code = s.code.startsWith('build:')
+    ? `built code ${s.code.slice(6)}`
+    : `commit ${s.code.replace(/^([0-9a-f]{12})[0-9a-f]*/, '$1')}`;
   return `bnclab ${s.bnclab}, ${code}, Node ${s.node}, DuckDB ${s.duckdb}, ${s.platform}`;
 }

@@ -7,8 +7,9 @@
  *   BNCLAB_RECORD_REVISIONS=1 npx vitest run test/architecture/revisions.test.ts
  * which rewrites test/fixtures/revisions/outputs.json (commit it with the change).
  *
- * A structure learner is pinned with the dirichlet estimator (α = 1), an estimator on naive Bayes, a baseline
- * alone; each with its default parameters. The external baseline is left out: its numbers are the user's
+ * A structure learner is pinned by the structure it returns (parents, members and their weights, gates, rows,
+ * diagnostics), so a change of an estimator is not blamed on it; an estimator by its posteriors on naive Bayes,
+ * a baseline by its posteriors; each with its default parameters. The external baseline is left out: its numbers are the user's
  * program's, and its harness (files in, probabilities out) has its own tests (test/baselines/external*.test.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -67,26 +68,38 @@ const test = problem('revisions/test', 20);
 
 interface Pinned {
   readonly revision: number;
-  /** sha256 of the test posteriors, each to 10 significant digits. */
+  /** sha256 of the output as text, every number to 10 significant digits. */
   readonly sha256: string;
-  /** The first test row's posterior, for a reader. */
-  readonly first: readonly string[];
+  /** The output's first characters, for a reader. */
+  readonly first: string;
 }
 
-function pin(revision: number, p: Float64Array): Pinned {
-  const text = Array.from(p, (x) => x.toPrecision(10));
-  return { revision, sha256: sha256Hex(text.join(',')).slice(0, 16), first: text.slice(0, 3) };
+/** JSON with every number to 10 significant digits and typed arrays as arrays. */
+function text(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    typeof x === 'number'
+      ? x.toPrecision(10)
+      : ArrayBuffer.isView(x)
+        ? Array.from(x as unknown as ArrayLike<number>, (y) => y.toPrecision(10))
+        : x,
+  );
 }
 
-function output(kind: string, id: string): Float64Array {
+function pin(revision: number, out: unknown): Pinned {
+  const t = text(out);
+  return { revision, sha256: sha256Hex(t).slice(0, 16), first: t.slice(0, 60) };
+}
+
+function output(kind: string, id: string): unknown {
   const rng = new Rng('revisions');
   if (kind === 'baseline') {
     const b = listBaselines().find((x) => x.id === id)!;
     return b.fit(train, withDefaults(b, undefined), { rng: rng.derive('baseline') }).posterior(test);
   }
   const s = getStructure(kind === 'structure' ? id : 'nb')!;
-  const e = getEstimator(kind === 'estimator' ? id : 'dirichlet')!;
   const structure = s.learn(train, withDefaults(s, undefined), { rng: rng.derive('structure') });
+  if (kind === 'structure') return structure;
+  const e = getEstimator(id)!;
   return e.fit(train, structure, withDefaults(e, undefined), { rng: rng.derive('estimator') }).posterior(test);
 }
 
@@ -108,15 +121,20 @@ describe('implementation revisions', () => {
       if (RECORD) return;
       const was = recorded[name];
       const where = `${name}: revision ${m.revision}`;
-      expect(was, `${where} has no pinned output; record it (BNCLAB_RECORD_REVISIONS=1, see this file's header)`).toBeDefined();
+      expect(
+        was,
+        `${where} has no pinned output; record it (BNCLAB_RECORD_REVISIONS=1, see this file's header)`,
+      ).toBeDefined();
       if (got.sha256 !== was!.sha256 && m.revision === was!.revision) {
         expect.fail(
-          `${name}: its output changed (first posterior ${was!.first.join(' ')} → ${got.first.join(' ')}) but its revision ` +
-            `is still ${m.revision}: raise 'revision' in its registration to ${m.revision + 1} (stored results of revision ` +
+          `${name}: its output changed (${was!.first} → ${got.first}) but its revision ` +
+            `is still ${m.revision}: raise 'revision' in register${kind[0]!.toUpperCase()}${kind.slice(1)}({ id: '${id}', … }) to ${m.revision + 1} (stored results of revision ` +
             `${m.revision} then count as stale), and record the new output (BNCLAB_RECORD_REVISIONS=1)`,
         );
       }
-      expect(m.revision, `${where}: a revision never goes down (pinned at ${was!.revision})`).toBeGreaterThanOrEqual(was!.revision);
+      expect(m.revision, `${where}: a revision never goes down (pinned at ${was!.revision})`).toBeGreaterThanOrEqual(
+        was!.revision,
+      );
       if (m.revision !== was!.revision) {
         expect.fail(`${where} was pinned at revision ${was!.revision}: record its output (BNCLAB_RECORD_REVISIONS=1)`);
       }
@@ -130,7 +148,11 @@ describe('implementation revisions', () => {
   });
 
   it.runIf(RECORD)('records the outputs', () => {
-    const sorted = Object.fromEntries(Object.keys(now).sort().map((k) => [k, now[k]]));
+    const sorted = Object.fromEntries(
+      Object.keys(now)
+        .sort()
+        .map((k) => [k, now[k]]),
+    );
     writeFileSync(FILE, `${JSON.stringify(sorted, null, 2)}\n`);
   });
 });

@@ -96,7 +96,9 @@ async function afterRun(
   log(
     `${summary.experiment}: ${summary.succeeded} jobs done, ${summary.failed} failed, ${summary.alreadyDone} already done` +
       (summary.previouslyFailed ? `, ${summary.previouslyFailed} failed earlier (--rerun-failed to retry)` : '') +
-      (summary.stale ? `, ${summary.stale} stale (an older revision of their method; --rerun-stale to recompute)` : '') +
+      (summary.stale
+        ? `, ${summary.stale} stale (an older revision of their method; --rerun-stale to recompute)`
+        : '') +
       (summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed - summary.stale > 0
         ? `, ${summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed - summary.stale} not run`
         : ''),
