@@ -34,6 +34,7 @@ import {
 } from './summary.js';
 import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
 import type { Block, Section } from './document.js';
+import { fmean } from '../stats/fsum.js';
 
 export type { Block, Section } from './document.js';
 
@@ -472,8 +473,8 @@ export function curvePoints(rows: readonly ResultRow[], metric: MetricDef): (Cur
       out.push({
         dataset,
         method,
-        nTrain: part.reduce((a, x) => a + x.n, 0) / part.length,
-        value: part.reduce((a, x) => a + x.v, 0) / part.length,
+        nTrain: fmean(part.map((x) => x.n)),
+        value: fmean(part.map((x) => x.v)),
         runs: part.length,
       });
       i = j;
@@ -491,7 +492,7 @@ function meanByDataset(
   for (const [d, byMethod] of foldValues(rows, metric.key)) {
     const m = new Map<string, number>();
     for (const [k, v] of byMethod) {
-      const mean = v.reduce((a, b) => a + b, 0) / v.length;
+      const mean = fmean(v);
       // A metric undefined on some fold has no mean (summary.ts hasValue): no scatter point, no win or loss.
       if (!Number.isFinite(mean)) continue;
       m.set(k, digits === undefined ? mean : Number(mean.toFixed(digits)));

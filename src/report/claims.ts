@@ -25,6 +25,7 @@ import { UserError } from '../util/errors.js';
 import { metricDef } from './compare.js';
 import type { CsvDocument } from './csv.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
+import { fmean, fsum } from '../stats/fsum.js';
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
 
@@ -166,9 +167,7 @@ class Values {
   mean(dataset: string, method: string, digits: number | undefined): number | undefined {
     const f = this.folds(dataset, method);
     if (!f || f.size === 0) return undefined;
-    let s = 0;
-    for (const v of f.values()) s += v;
-    return roundDecimals(s / f.size, digits);
+    return roundDecimals(fsum(f.values()) / f.size, digits);
   }
 
   hasMethod(method: string): boolean {
@@ -478,7 +477,7 @@ function evaluateBest(s: ClaimScope): ClaimResult {
   }
   const others = candidates.filter((m) => m !== a);
   if (others.length === 0) return s.notEvaluable(`no other method has ${c.metricRef.label}${D ? ` on ${D}` : ''}`);
-  const meanOf = (m: string): number => over.reduce((t, x) => t + V.mean(x, m, digits)!, 0) / over.length;
+  const meanOf = (m: string): number => fmean(over.map((x) => V.mean(x, m, digits)!));
   const va = meanOf(a);
   const want = c.relation === 'max' ? 1 : -1;
   let best = others[0]!;
@@ -655,8 +654,8 @@ function meansOverDatasets(
   if (both.length === 0) return `no data set on which both ${a} and ${b} have ${c.metricRef.label}`;
   const xa = both.map((x) => V.mean(x, a, digits)!);
   const xb = both.map((x) => V.mean(x, b, digits)!);
-  const ma = xa.reduce((t, v) => t + v, 0) / xa.length;
-  const mb = xb.reduce((t, v) => t + v, 0) / xb.length;
+  const ma = fmean(xa);
+  const mb = fmean(xb);
   const N = both.length;
   return {
     xa,
