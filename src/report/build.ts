@@ -941,6 +941,17 @@ function diagnosticsSection(c: ReportContext): Section[] {
   return [{ title: 'Structure diagnostics', level: 2, blocks }];
 }
 
+/** The claims whose margin is within noise (their bootstrap interval covers zero), when there are any. */
+function noiseText(verdicts: readonly string[]): string {
+  const n = (v: string): number => verdicts.filter((x) => x === v).length;
+  const dir = n('direction reproduced, not significant');
+  const tie = n('tie within noise');
+  return (
+    (dir ? `${dir} direction reproduced but not significant (margin interval covers zero), ` : '') +
+    (tie ? `${tie} tie within noise, ` : '')
+  );
+}
+
 /** reference: the published numbers and claims against ours, a summary and one section per file. */
 function reproductionSections(c: ReportContext): Section[] {
   const { references } = c;
@@ -954,7 +965,7 @@ function reproductionSections(c: ReportContext): Section[] {
       blocks: [
         {
           kind: 'p',
-          text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.`,
+          text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${noiseText(all)}${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.`,
         },
       ],
     },
@@ -975,7 +986,7 @@ function reproductionSections(c: ReportContext): Section[] {
           kind: 'p',
           text:
             r.kind === 'claims'
-              ? `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).`
+              ? `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).`
               : `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).`,
         },
         ...c.addTable(t),

@@ -3,6 +3,7 @@
  * effect-size) and the cautions: each table's numbers equal the pinned statistics (test/stats/*) on the same
  * inputs, so what the page prints is what R/scmamp, Weka and baycomp compute.
  */
+import { fmean } from '../../src/stats/fsum.js';
 import { describe, expect, it } from 'vitest';
 import { buildReport, type ReportInput } from '../../src/report/build.js';
 import { comparisonCautions, datasetsNeeded, posthocCautions, smallestExactP } from '../../src/report/cautions.js';
@@ -124,7 +125,7 @@ describe('per-dataset tests on the folds', () => {
     ];
     const doc = await report(rows, ['B', 'A'], { tests: ['resampled-t'], control: 'B' });
     const main = csv(doc.tables.find((t) => t.id === 'resampled-t-accuracy'));
-    expect(main[0]![2]).toBe(String(W2_A.reduce((a, b) => a + b, 0) / 10));
+    expect(main[0]![2]).toBe(String(fmean(W2_A)) /* the correctly rounded mean */);
     const md = doc.tables.find((t) => t.id === 'resampled-t-accuracy')!;
     expect(md.rows[0]!.cells[2]!.text.endsWith(' v')).toBe(true);
     expect(md.rows[1]!.cells[2]!.text.endsWith(' v')).toBe(false);
@@ -224,7 +225,7 @@ describe('unusable values', () => {
     expect(sections).toHaveLength(1);
     const t = tables.find((x) => x.id === 'resampled-t-accuracy')!;
     expect(t.notes).toEqual(['d1, A: b[3] must be a finite number, got Infinity']);
-    expect(t.rows[0]!.cells[2]!.text).toBe((W2_A.reduce((a, b) => a + b, 0) / 10).toFixed(4)); // no mark
+    expect(t.rows[0]!.cells[2]!.text).toBe(fmean(W2_A).toFixed(4)); // no mark
   });
 });
 
