@@ -27,6 +27,7 @@ import type { CsvDocument } from './csv.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
 import { fmean, fsum } from '../stats/fsum.js';
 import { pairedBootstrap } from '../stats/bootstrap.js';
+import { sha256Hex } from '../util/hash.js';
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
 
@@ -475,7 +476,8 @@ function margin(
 ): { text: string; test: string; held?: ClaimVerdict } {
   const d = xa.map((v, i) => v - xb[i]!);
   if (d.length < 2) return { text: '', test: `no interval (${d.length} paired ${over})` };
-  const ci = pairedBootstrap(d, `claims/${s.c.id}/${s.c.line}`, CLAIM_BOOTSTRAP_RESAMPLES);
+  // Seeded by the differences themselves: the same comparison gets the same interval in any claim.
+  const ci = pairedBootstrap(d, `claims/${sha256Hex(d.join(','))}`, CLAIM_BOOTSTRAP_RESAMPLES);
   const f = (x: number): string => signed(x, s.d + 1);
   const text = `; margin ${f(ci.mean)}, 95% interval [${f(ci.lo)}, ${f(ci.hi)}]`;
   const test = `paired bootstrap over ${d.length} ${over} (${ci.resamples} resamples, seeded)`;
