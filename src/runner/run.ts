@@ -270,6 +270,15 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         );
       }
     }
+    if (opts.rerunStale && stale.size > 0) {
+      // The older revision's results leave the experiment's list once the current one's are stored.
+      const now = await store.jobStatuses(spec.name);
+      const replaced = jobs.filter((j) => stale.has(j.key) && now.get(j.key) === 'done');
+      await store.forgetExperimentJobs(
+        spec.name,
+        replaced.flatMap((j) => j.olderKeys ?? []),
+      );
+    }
     const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
       experiment: spec.name,

@@ -267,6 +267,19 @@ export class ResultStore {
     return rows as unknown as (Omit<CodeState, 'id'> & { id: string | null; jobs: number })[];
   }
 
+  /**
+   * Take jobs out of an experiment's list (their rows stay in `jobs`): the results of an older method revision
+   * once the current revision's are stored, so the `results` view holds one result per job.
+   */
+  async forgetExperimentJobs(experiment: string, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.conn.run(
+      `DELETE FROM experiment_jobs WHERE experiment = $1 AND job_key IN (SELECT unnest($2))`,
+      [experiment, listValue([...keys])],
+      [VARCHAR, VARCHAR_LIST],
+    );
+  }
+
   /** The keys among `keys` of finished (done) jobs. */
   async doneKeysAmong(keys: readonly string[]): Promise<Set<string>> {
     const rows = await this.queryKeys(

@@ -66,6 +66,9 @@ describe('method revisions and code states', () => {
       // Both revisions' results are stored; the new keys differ from the old ones, and nothing ran twice.
       const jobs = await query(db, `SELECT count(*)::INTEGER AS n FROM jobs WHERE status = 'done'`);
       expect(jobs[0]!['n']).toBe(12);
+      // The results view holds one result per job: the older revision's left the experiment's list.
+      const view = await query(db, `SELECT count(*)::INTEGER AS n FROM results WHERE experiment = 'revisions'`);
+      expect(view[0]!['n']).toBe(6);
       const third = await runExperiment(file, opts);
       expect([third.ran, third.alreadyDone, third.stale]).toEqual([0, 6, 0]);
     } finally {
