@@ -32,6 +32,13 @@ export interface RawFold {
 
 export interface MethodInfo {
   readonly id: string;
+  /**
+   * The implementation's revision: 1 at first, raised by one whenever a change alters the numbers the method
+   * produces (a bug fix, a new default). It enters the job key when above 1, so results of an older revision
+   * are told apart (`run` and `status` count them, `run --rerun-stale` recomputes them).
+   * test/architecture/revisions.test.ts pins each method's output and names the revision to raise.
+   */
+  readonly revision: number;
   readonly title: string;
   /** The paper (or manual) the implementation follows. */
   readonly citation: string;
@@ -237,6 +244,8 @@ const baselines = new Map<string, Baseline>();
 // written. Implementations therefore read `params.x` with no `?? default` of their own.
 
 function info<P>(d: Definition<P>): MethodInfo {
+  if (!Number.isInteger(d.revision) || d.revision < 1)
+    throw new Error(`method '${d.id}': revision must be an integer ≥ 1`);
   const { params, ...rest } = d;
   return { ...rest, params: params.schema, defaults: params.defaults, implicitDefaults: params.implicitDefaults };
 }

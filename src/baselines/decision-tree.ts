@@ -424,6 +424,7 @@ export function allRows(data: DiscreteData): { rows: Int32Array; weights: Float6
 
 export const decisionTree = registerBaseline({
   id: 'decision-tree',
+  revision: 1,
   title: 'Unpruned decision tree (C4.5-style multiway splits, gain ratio, Laplace leaves)',
   citation:
     'Quinlan (1993), C4.5: Programs for Machine Learning, Morgan Kaufmann; Quinlan (1986), Induction of decision ' +

@@ -349,6 +349,7 @@ class ExternalModel implements Model {
 
 export const external = registerBaseline({
   id: 'external',
+  revision: 1,
   title: 'Any program run on the same folds (CSV/ARFF in, class probabilities out)',
   citation:
     'bnclab: runs a command on each fold (train file, test file, output file, seed); examples in learners/ ' +

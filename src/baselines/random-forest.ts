@@ -45,6 +45,7 @@ export class ForestModel implements Model {
 
 export const randomForest = registerBaseline({
   id: 'random-forest',
+  revision: 1,
   title: 'Random forest (Weka defaults: 100 trees, ⌊log2 m⌋+1 attributes per split, unpruned)',
   citation:
     'Breiman (2001), Random forests, Machine Learning 45:5–32; defaults of Weka 3.8 RandomForest/RandomTree ' +

@@ -80,8 +80,17 @@ export function estimateLines(plan: PlanSummary, model: CostModel, cores: number
   const per = new Map<string, { ms: number; jobs: number; bases: Set<string> }>();
   let total = 0;
   let longest = 0;
+  const unknown = new Set(model.unknownMethods);
   for (const j of plan.jobs) {
     const c = model.cost(j);
+    if (unknown.has(j.method.label)) {
+      // No number for a method whose cost is unknown on some dataset: its line says so, the total leaves it out.
+      const e = per.get(j.method.label) ?? { ms: 0, jobs: 0, bases: new Set<string>() };
+      e.jobs++;
+      e.bases.add(c.basis);
+      per.set(j.method.label, e);
+      continue;
+    }
     const e = per.get(j.method.label) ?? { ms: 0, jobs: 0, bases: new Set<string>() };
     e.ms += c.ms;
     e.jobs++;
@@ -96,19 +105,29 @@ export function estimateLines(plan: PlanSummary, model: CostModel, cores: number
     `  ${'method'.padEnd(w)}  ${'jobs'.padStart(6)}  ${'core-hours'.padStart(10)}  ${'share'.padStart(6)}  basis`,
   );
   for (const [label, e] of per) {
+    if (unknown.has(label)) {
+      out.push(
+        `  ${label.padEnd(w)}  ${String(e.jobs).padStart(6)}  ${'unknown'.padStart(10)}  ${''.padStart(6)}  unknown: run --pilot (or --db with its timings)`,
+      );
+      continue;
+    }
     out.push(
       `  ${label.padEnd(w)}  ${String(e.jobs).padStart(6)}  ${hours(e.ms).padStart(10)}  ${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ${[...e.bases].sort().join('+')}`,
     );
   }
-  out.push(`  ${'total'.padEnd(w)}  ${String(plan.jobs.length).padStart(6)}  ${hours(total).padStart(10)}`);
+  out.push(
+    `  ${'total'.padEnd(w)}  ${String(plan.jobs.length).padStart(6)}  ${hours(total).padStart(10)}` +
+      (unknown.size > 0 ? `  + the unknown cost of ${[...unknown].join(', ')}` : ''),
+  );
   // Wall time: the work spread over the cores, but never below the longest single job.
   const wall = Math.max(total / cores, longest);
   out.push(
     `wall time on ${cores} core${cores > 1 ? 's' : ''}: about ${fmtHours(wall)} (longest single job ${fmtHours(longest)})`,
   );
-  if (model.fallbackMethods.length > 0) {
+  if (unknown.size > 0) {
     out.push(
-      `no cost formula for ${model.fallbackMethods.join(', ')}: costed like kDB-1 (calibrate with --db or --pilot)`,
+      `no cost formula for ${[...unknown].join(', ')} (B-RAI, external programs and learners without one): ` +
+        `unknown until timed; run --pilot, or --db with a database holding their finished jobs`,
     );
   }
   return out;

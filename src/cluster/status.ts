@@ -11,6 +11,7 @@ import { basename, join, resolve } from 'node:path';
 import type { PlanSummary } from '../spec/plan.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan } from '../spec/shard.js';
+import { staleJobs } from '../spec/revision.js';
 import { ResultStore } from '../store/db.js';
 import { DatabaseInUseError, UserError } from '../util/errors.js';
 
@@ -36,6 +37,8 @@ export interface StatusResult {
   readonly rows: readonly StatusRow[];
   readonly sources: readonly SourceNote[];
   readonly total: { done: number; failed: number; pending: number };
+  /** Jobs not done whose result of an older revision of their method is stored (`run --rerun-stale`). */
+  readonly stale: number;
   /** Per shard (when the shard count is known from the file names shard-I-of-N.duckdb). */
   readonly shards?: readonly { index: number; done: number; failed: number; pending: number; jobs: number }[];
 }
@@ -101,7 +104,7 @@ async function readStates(
 }
 
 export async function collectStatus(plan: PlanSummary, files: readonly string[]): Promise<StatusResult> {
-  const keys = new Set(plan.jobs.map((j) => j.key));
+  const keys = new Set(plan.jobs.flatMap((j) => [j.key, ...(j.olderKeys ?? [])]));
   const state = new Map<string, JobState>();
   const sources: SourceNote[] = [];
   for (const f of files) {
@@ -147,5 +150,6 @@ export async function collectStatus(plan: PlanSummary, files: readonly string[])
     }
     shards = per;
   }
-  return { rows: [...rows.values()], sources, total, shards };
+  const stale = staleJobs(plan.jobs, (k) => state.get(k) === 'done').length;
+  return { rows: [...rows.values()], sources, total, stale, shards };
 }

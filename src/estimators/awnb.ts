@@ -66,6 +66,7 @@ export function awnbTrees(train: DiscreteData, trees: number, subsample: number,
 
 export const awnb = registerEstimator({
   id: 'awnb',
+  revision: 1,
   title: 'AWNB: naive Bayes attribute weights from bootstrap decision trees',
   citation:
     'Hall (2007), A decision tree-based attribute weighting filter for naive Bayes, Knowledge-Based Systems ' +

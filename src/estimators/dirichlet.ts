@@ -18,6 +18,7 @@ export function dirichletLogProbs(fc: FamilyCounts, alpha: number): Float64Array
 
 export const dirichlet = registerEstimator({
   id: 'dirichlet',
+  revision: 1,
   title: 'Dirichlet (per-cell α; α = 1 is Laplace)',
   citation:
     'Mihaljević, Bielza & Larrañaga (2018), bnclassify: Learning Bayesian Network Classifiers, R Journal 10(2), Eq. 2; ' +

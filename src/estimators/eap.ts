@@ -19,6 +19,7 @@ export function bdeuLogProbs(fc: FamilyCounts, alpha: number): Float64Array {
 
 export const eap = registerEstimator({
   id: 'eap',
+  revision: 1,
   title: 'EAP under the BDeu prior (equivalent sample size α)',
   citation:
     'Heckerman, Geiger & Chickering (1995), Learning Bayesian networks: the combination of knowledge and ' +

@@ -394,6 +394,7 @@ export function selectM(
 
 export const mEstimate = registerEstimator({
   id: 'm-estimate',
+  revision: 1,
   title: 'm-estimates with back-off to the deepest observed context',
   citation:
     'Petitjean, Buntine, Webb & Zaidi (2018), Accurate parameter estimation for Bayesian network classifiers ' +

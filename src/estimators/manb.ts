@@ -123,6 +123,7 @@ export function fitManb(train: DiscreteData, alpha: number, prior: number): Manb
 
 export const manb = registerEstimator({
   id: 'manb',
+  revision: 1,
   title: 'MANB: exact model averaging over naive Bayes feature subsets',
   citation:
     'Dash & Cooper (2002), Exact model averaging with naive Bayesian classifiers, ICML 2002, 91–98; ' +

@@ -19,6 +19,7 @@ export function mleLogProbs(fc: FamilyCounts): Float64Array {
 
 export const mle = registerEstimator({
   id: 'mle',
+  revision: 1,
   title: 'Maximum likelihood',
   citation:
     'Maximum-likelihood multinomial CPTs (Koller & Friedman 2009, Probabilistic Graphical Models, §17.2); ' +

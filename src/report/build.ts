@@ -35,6 +35,7 @@ import {
 } from './summary.js';
 import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
 import type { Block, Section } from './document.js';
+import { fmean } from '../stats/fsum.js';
 
 export type { Block, Section } from './document.js';
 
@@ -498,8 +499,8 @@ export function curvePoints(rows: readonly ResultRow[], metric: MetricDef): (Cur
       out.push({
         dataset,
         method,
-        nTrain: part.reduce((a, x) => a + x.n, 0) / part.length,
-        value: part.reduce((a, x) => a + x.v, 0) / part.length,
+        nTrain: fmean(part.map((x) => x.n)),
+        value: fmean(part.map((x) => x.v)),
         runs: part.length,
       });
       i = j;
@@ -517,7 +518,7 @@ function meanByDataset(
   for (const [d, byMethod] of foldValues(rows, metric.key)) {
     const m = new Map<string, number>();
     for (const [k, v] of byMethod) {
-      const mean = v.reduce((a, b) => a + b, 0) / v.length;
+      const mean = fmean(v);
       // A metric undefined on some fold has no mean (summary.ts hasValue): no scatter point, no win or loss.
       if (!Number.isFinite(mean)) continue;
       m.set(k, digits === undefined ? mean : Number(mean.toFixed(digits)));
@@ -988,6 +989,17 @@ function diagnosticsSection(c: ReportContext): Section[] {
   return [{ title: 'Structure diagnostics', level: 2, blocks }];
 }
 
+/** The claims whose margin is within noise (their bootstrap interval covers zero), when there are any. */
+function noiseText(verdicts: readonly string[]): string {
+  const n = (v: string): number => verdicts.filter((x) => x === v).length;
+  const dir = n('direction reproduced, not significant');
+  const tie = n('tie within noise');
+  return (
+    (dir ? `${dir} direction reproduced but not significant (margin interval covers zero), ` : '') +
+    (tie ? `${tie} tie within noise, ` : '')
+  );
+}
+
 /** reference: the published numbers and claims against ours, a summary and one section per file. */
 function reproductionSections(c: ReportContext): Section[] {
   const { references } = c;
@@ -1001,7 +1013,7 @@ function reproductionSections(c: ReportContext): Section[] {
       blocks: [
         {
           kind: 'p',
-          text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.`,
+          text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${noiseText(all)}${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.`,
         },
       ],
     },
@@ -1022,7 +1034,7 @@ function reproductionSections(c: ReportContext): Section[] {
           kind: 'p',
           text:
             r.kind === 'claims'
-              ? `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).`
+              ? `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).`
               : `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).`,
         },
         ...c.addTable(t),

@@ -25,6 +25,9 @@ import { UserError } from '../util/errors.js';
 import { metricDef } from './compare.js';
 import type { CsvDocument } from './csv.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
+import { fmean, fsum } from '../stats/fsum.js';
+import { pairedBootstrap } from '../stats/bootstrap.js';
+import { sha256Hex } from '../util/hash.js';
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
 
@@ -38,7 +41,20 @@ export type ClaimKind =
   | 'wilcoxon'
   | 'cell';
 export type ClaimRelation = '>' | '<' | '>=' | '<=' | '~' | 'max' | 'min' | '';
-export type ClaimVerdict = 'reproduced' | 'not reproduced' | 'not evaluable';
+/**
+ * 'direction reproduced, not significant': the claimed order holds but the margin's bootstrap interval covers
+ * zero; 'tie within noise': an "at least as good" claim holds only as a difference the interval cannot tell
+ * from zero.
+ */
+export type ClaimVerdict =
+  | 'reproduced'
+  | 'direction reproduced, not significant'
+  | 'tie within noise'
+  | 'not reproduced'
+  | 'not evaluable';
+
+/** Resamples of the claims' paired bootstrap intervals (95%). */
+export const CLAIM_BOOTSTRAP_RESAMPLES = 2000;
 
 /** Data sets with fewer rows than this are "small" (Sugahara et al. 2022, §5.1). */
 export const SMALL_DATASET_ROWS = 1000;
@@ -166,9 +182,7 @@ class Values {
   mean(dataset: string, method: string, digits: number | undefined): number | undefined {
     const f = this.folds(dataset, method);
     if (!f || f.size === 0) return undefined;
-    let s = 0;
-    for (const v of f.values()) s += v;
-    return roundDecimals(s / f.size, digits);
+    return roundDecimals(fsum(f.values()) / f.size, digits);
   }
 
   hasMethod(method: string): boolean {
@@ -351,6 +365,8 @@ interface ClaimScope {
     n: number | null;
     ok: boolean;
     reason: string;
+    /** The verdict when ok, if not 'reproduced' (a margin within noise). */
+    held?: ClaimVerdict;
   }): ClaimResult;
 }
 
@@ -426,7 +442,7 @@ function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
     method,
     dataset,
     notEvaluable,
-    result: ({ ok, ...r }) => ({ ...base, ...r, verdict: ok ? 'reproduced' : 'not reproduced' }),
+    result: ({ ok, held, ...r }) => ({ ...base, ...r, verdict: ok ? (held ?? 'reproduced') : 'not reproduced' }),
   };
   if (c.kind === 'best-mean' || c.kind === 'dataset-best') return evaluateBest(scope);
   if (c.kind === 'cell') return evaluateCell(scope);
@@ -446,6 +462,33 @@ const PAIR_EVALUATORS: Record<
   wilcoxon: evaluateWilcoxon,
   posthoc: evaluatePosthoc,
 };
+
+/**
+ * The margin a − b with its 95% paired bootstrap interval over `over` (data sets or folds), and the verdict
+ * when the claimed relation holds: an order claim ('>', '<', max, min) whose interval covers zero is the
+ * direction only; an "at least" claim ('>=', '<=') so is a tie within noise.
+ */
+function margin(
+  s: ClaimScope,
+  xa: readonly number[],
+  xb: readonly number[],
+  over: 'data sets' | 'folds',
+): { text: string; test: string; held?: ClaimVerdict } {
+  const d = xa.map((v, i) => v - xb[i]!);
+  if (d.length < 2) return { text: '', test: `no interval (${d.length} paired ${over})` };
+  // Seeded by the differences themselves: the same comparison gets the same interval in any claim.
+  const ci = pairedBootstrap(d, `claims/${sha256Hex(d.join(','))}`, CLAIM_BOOTSTRAP_RESAMPLES);
+  const f = (x: number): string => signed(x, s.d + 1);
+  const text = `; margin ${f(ci.mean)}, 95% interval [${f(ci.lo)}, ${f(ci.hi)}]`;
+  const test = `paired bootstrap over ${d.length} ${over} (${ci.resamples} resamples, seeded)`;
+  const noise = ci.lo <= 0 && ci.hi >= 0;
+  const rel = s.c.relation;
+  if (!noise) return { text, test };
+  if (rel === '>' || rel === '<' || rel === 'max' || rel === 'min')
+    return { text, test, held: 'direction reproduced, not significant' };
+  if (rel === '>=' || rel === '<=') return { text, test, held: 'tie within noise' };
+  return { text, test };
+}
 
 /** best-mean (over data sets) and dataset-best (on one): is method_a the highest / lowest of the candidates? */
 function evaluateBest(s: ClaimScope): ClaimResult {
@@ -478,7 +521,7 @@ function evaluateBest(s: ClaimScope): ClaimResult {
   }
   const others = candidates.filter((m) => m !== a);
   if (others.length === 0) return s.notEvaluable(`no other method has ${c.metricRef.label}${D ? ` on ${D}` : ''}`);
-  const meanOf = (m: string): number => over.reduce((t, x) => t + V.mean(x, m, digits)!, 0) / over.length;
+  const meanOf = (m: string): number => fmean(over.map((x) => V.mean(x, m, digits)!));
   const va = meanOf(a);
   const want = c.relation === 'max' ? 1 : -1;
   let best = others[0]!;
@@ -491,18 +534,30 @@ function evaluateBest(s: ClaimScope): ClaimResult {
     c.kind === 'best-mean'
       ? `N = ${over.length} data set${over.length === 1 ? '' : 's'}, ${candidates.length} methods`
       : `${candidates.length} methods on ${D}`;
+  // The margin over the next best, paired over the data sets (best-mean) or over the folds (dataset-best).
+  let pa: number[];
+  let pb: number[];
+  if (c.kind === 'best-mean') {
+    pa = over.map((x) => V.mean(x, a, digits)!);
+    pb = over.map((x) => V.mean(x, best, digits)!);
+  } else {
+    [pa, pb] = pairedFoldsOf(V, D, a, best);
+  }
+  const m = margin(s, pa, pb, c.kind === 'best-mean' ? 'data sets' : 'folds');
   return s.result({
-    ours: `${a} ${fmt(va, d)}; ${ok ? 'next' : c.relation === 'max' ? 'higher' : 'lower'}: ${best} ${fmt(vb, d)} (${scope})`,
+    ours: `${a} ${fmt(va, d)}; ${ok ? 'next' : c.relation === 'max' ? 'higher' : 'lower'}: ${best} ${fmt(vb, d)} (${scope})${m.text}`,
     a: va,
     b: vb,
     p: null,
     n: over.length,
     ok,
-    reason: ok
-      ? ties.length
-        ? `${what}, tied with ${ties.join(', ')}`
-        : `the ${what} of ${candidates.length} methods`
-      : `${best} is ${what === 'highest' ? 'higher' : 'lower'} by ${Math.abs(va - vb).toFixed(d)}`,
+    held: ties.length ? 'tie within noise' : m.held,
+    reason:
+      (ok
+        ? ties.length
+          ? `${what}, tied with ${ties.join(', ')}`
+          : `the ${what} of ${candidates.length} methods`
+        : `${best} is ${what === 'highest' ? 'higher' : 'lower'} by ${Math.abs(va - vb).toFixed(d)}`) + `; ${m.test}`,
   });
 }
 
@@ -547,8 +602,12 @@ function signedRank(s: PairScope, xa: number[], xb: number[]): WilcoxonResult | 
 
 /** The folds (repeat/fold) both methods have on data set x, as paired value lists. */
 function pairedFolds(s: PairScope, x: string): [number[], number[]] {
-  const fa = s.V.folds(x, s.a)!;
-  const fb = s.V.folds(x, s.b)!;
+  return pairedFoldsOf(s.V, x, s.a, s.b);
+}
+
+function pairedFoldsOf(V: Values, x: string, a: string, b: string): [number[], number[]] {
+  const fa = V.folds(x, a)!;
+  const fb = V.folds(x, b)!;
   const xa: number[] = [];
   const xb: number[] = [];
   for (const [k, v] of fa) {
@@ -594,14 +653,16 @@ function evaluateDataset(s: PairScope): ClaimResult {
     });
   }
   const ok = holds(va, c.relation, vb, c.value);
+  const m = margin(s, ...pairedFolds(s, D), 'folds');
   return s.result({
-    ours,
+    ours: ours + m.text,
     a: va,
     b: vb,
     p: null,
     n: folds,
     ok,
-    reason: relationReason(ok, va, vb, c.relation, c.value, d),
+    held: m.held,
+    reason: `${relationReason(ok, va, vb, c.relation, c.value, d)}; ${m.test}`,
   });
 }
 
@@ -655,8 +716,8 @@ function meansOverDatasets(
   if (both.length === 0) return `no data set on which both ${a} and ${b} have ${c.metricRef.label}`;
   const xa = both.map((x) => V.mean(x, a, digits)!);
   const xb = both.map((x) => V.mean(x, b, digits)!);
-  const ma = xa.reduce((t, v) => t + v, 0) / xa.length;
-  const mb = xb.reduce((t, v) => t + v, 0) / xb.length;
+  const ma = fmean(xa);
+  const mb = fmean(xb);
   const N = both.length;
   return {
     xa,
@@ -674,14 +735,16 @@ function evaluateMean(s: PairScope): ClaimResult {
   if (typeof m === 'string') return s.notEvaluable(m);
   if (c.relation === '~' && c.value === null) return signedRankVerdict(s, m, s.run.ctx.settings.alpha);
   const ok = holds(m.ma, c.relation, m.mb, c.value);
+  const g = margin(s, m.xa, m.xb, 'data sets');
   return s.result({
-    ours: m.text,
+    ours: m.text + g.text,
     a: m.ma,
     b: m.mb,
     p: null,
     n: m.xa.length,
     ok,
-    reason: relationReason(ok, m.ma, m.mb, c.relation, c.value, d),
+    held: g.held,
+    reason: `${relationReason(ok, m.ma, m.mb, c.relation, c.value, d)}; ${g.test}`,
   });
 }
 
@@ -731,7 +794,16 @@ function signedRankVerdict(
       ok = !sig;
       reason = ok ? `not significant at ${t}` : `significant at ${t} (${dirText})`;
   }
-  return s.result({ ours, a: m.ma, b: m.mb, p: w.p, n: m.xa.length, ok, reason });
+  const g = margin(s, m.xa, m.xb, 'data sets');
+  return s.result({
+    ours: ours + g.text,
+    a: m.ma,
+    b: m.mb,
+    p: w.p,
+    n: m.xa.length,
+    ok,
+    reason: `${reason}; two-sided signed-rank test over ${m.xa.length} data sets`,
+  });
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   type PlannedFolds,
   type SummaryTable,
 } from './summary.js';
+import { fmean } from '../stats/fsum.js';
 
 export interface PairComparison {
   /** Method labels; W/D/L counts are those of `a` against `b`. */
@@ -220,7 +221,7 @@ function compareMetric(
   // Pairs use every dataset on which both methods have results (not only the complete ones): a value over
   // all planned folds and defined on each (hasValue), as in the rank tests.
   const byDataset = foldValues(rows, metric.key);
-  const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / v.length;
+  const mean = fmean;
   const raw = pairs.map(([a, b]) => {
     const ds: string[] = [];
     const xa: number[] = [];

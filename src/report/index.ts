@@ -7,6 +7,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { buildPlanSummary, specHash, type PlanSummary } from '../spec/plan.js';
+import { staleJobs } from '../spec/revision.js';
+import { codeStateText } from '../util/provenance.js';
 import { ResultStore, type JobRef, type ResultRow } from '../store/db.js';
 import { defaultDbPath, missingDatabaseMessage } from '../store/location.js';
 import { EXIT, UserError } from '../util/errors.js';
@@ -70,6 +72,32 @@ export interface ReportFiles {
   readonly figures: readonly string[];
 }
 
+/**
+ * The code that computed the results shown (one state, or each with its job count when they differ), and
+ * the jobs whose only stored result comes from an older revision of their method (not shown).
+ */
+async function provenanceSettings(store: ResultStore, plan: PlanSummary): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const states = await store.codeStatesOf(plan.jobs.map((j) => j.key));
+  const text = (s: (typeof states)[number]): string =>
+    s.id === null ? 'not recorded (stored before bnclab recorded code states)' : codeStateText(s);
+  if (states.length === 1) out['code'] = text(states[0]!);
+  else if (states.length > 1) {
+    out['code'] =
+      `the results come from ${states.length} code states: ` +
+      states.map((s) => `${s.jobs} jobs by ${text(s)}${s.id ? ` [${s.id}]` : ''}`).join('; ');
+  }
+  const older = plan.jobs.flatMap((j) => j.olderKeys ?? []);
+  if (older.length > 0) {
+    const done = await store.doneKeysAmong([...older, ...plan.jobs.filter((j) => j.olderKeys).map((j) => j.key)]);
+    const stale = staleJobs(plan.jobs, (k) => done.has(k)).length;
+    if (stale > 0)
+      out['stale results'] =
+        `${stale} jobs have only a result made by an older revision of their method; not shown (bnclab run --rerun-stale recomputes them)`;
+  }
+  return out;
+}
+
 function applyOverrides(c: CompareSpec, labels: readonly string[], o: ReportOptions): CompareSpec {
   let out = c;
   if (o.control !== undefined) {
@@ -127,6 +155,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       }
     }
     const r = spec.resampling;
+    const provenance = await provenanceSettings(store, plan);
     input = {
       experiment: spec.name,
       specFile: reportPath(specFile),
@@ -141,6 +170,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
               : `holdout, test fraction ${r.test_fraction}, ${r.repeats} repeat(s)`
             : `folds from ${r.folds.file}`,
         database: reportPath(dbPath),
+        ...provenance,
       },
       methods: spec.methods,
       datasets: plan.datasets.map((d) => d.handle.name),

@@ -28,6 +28,7 @@ import { CLAIM_COLUMNS, evaluateClaims, isClaimsHeader, type ClaimResult, type S
 import { foldValues, metricDef } from './compare.js';
 import { readCsv } from './csv.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
+import { fmean } from '../stats/fsum.js';
 
 export type Verdict = 'reproduced' | 'not reproduced' | 'no data';
 
@@ -192,7 +193,7 @@ export function evaluateReference(
       m = new Map();
       for (const [d, byMethod] of foldValues(rows, metricDef(metric).key)) {
         const inner = new Map<string, number>();
-        for (const [meth, v] of byMethod) inner.set(meth, v.reduce((a, b) => a + b, 0) / v.length);
+        for (const [meth, v] of byMethod) inner.set(meth, fmean(v));
         m.set(d, inner);
       }
       means.set(metric, m);

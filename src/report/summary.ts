@@ -5,6 +5,7 @@
 import type { ResultRow } from '../store/db.js';
 import { averageRanks } from '../stats/ranks.js';
 import { roundDecimals } from '../stats/validate.js';
+import { fmean, fsum } from '../stats/fsum.js';
 
 export interface MetricDef {
   readonly key: keyof ResultRow & string;
@@ -81,9 +82,7 @@ export function summarize(
     }),
   );
   const complete = cells.filter((row) => row.every(hasValue)) as Cell[][];
-  const average = methods.map((_, j) =>
-    complete.length ? complete.reduce((s, row) => s + row[j]!.mean, 0) / complete.length : NaN,
-  );
+  const average = methods.map((_, j) => (complete.length ? fmean(complete.map((row) => row[j]!.mean)) : NaN));
   const ranks = complete.length
     ? averageRanks(
         complete.map((row) => row.map((c) => roundDecimals(c.mean, rankDigits))),
@@ -134,8 +133,9 @@ export function partialGroups(rows: readonly ResultRow[], planned: PlannedFolds 
 
 function meanSd(v: number[]): Cell {
   const n = v.length;
-  const mean = v.reduce((a, b) => a + b, 0) / n;
-  const sd = n > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 0;
+  // Correctly rounded sums: the same fold values in any order give the same bits (src/stats/fsum.ts).
+  const mean = fmean(v);
+  const sd = n > 1 ? Math.sqrt(fsum(v.map((b) => (b - mean) ** 2)) / (n - 1)) : 0;
   const undefinedFolds = v.filter((x) => !Number.isFinite(x)).length;
   return { mean, sd, n, ...(undefinedFolds > 0 ? { undefinedFolds } : {}) };
 }

@@ -11,7 +11,9 @@ import { CostModel } from '../spec/cost.js';
 import { partitionPlan, type ShardSpec } from '../spec/shard.js';
 import { programsOf } from '../spec/programs.js';
 import { selectJobs, type JobSubset } from '../spec/subset.js';
-import { ResultStore, storeFailure, type JobRow } from '../store/db.js';
+import { duckdbVersion, ResultStore, storeFailure, type JobRow } from '../store/db.js';
+import { codeState } from '../util/provenance.js';
+import { staleJobs } from '../spec/revision.js';
 import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
@@ -39,6 +41,8 @@ export interface RunOptions {
   readonly jobTimeout?: number;
   readonly failFast?: boolean;
   readonly rerunFailed?: boolean;
+  /** Recompute the jobs whose stored result was made by an older revision of their method. */
+  readonly rerunStale?: boolean;
   readonly savePredictions?: boolean;
   /** Where progress goes (stderr by default). */
   readonly progress?: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean };
@@ -70,6 +74,8 @@ export interface RunSummary {
   readonly failed: number;
   /** Failed jobs left from earlier runs and not retried (see --rerun-failed). */
   readonly previouslyFailed: number;
+  /** Jobs with only a result of an older revision of their method stored: recomputed with rerunStale, else left. */
+  readonly stale: number;
   readonly interrupted: boolean;
   /** The open database, with keepStoreOpen (after a run that did not fail). */
   readonly store?: ResultStore;
@@ -183,6 +189,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     void pool?.close();
   };
   try {
+    await store.setCodeState(codeState(duckdbVersion()));
     const statuses = await store.jobStatuses(spec.name);
     const costs = new CostModel(plan);
     const shardOf = opts.shard ? partitionPlan(plan, costs, opts.shard.count).shardOf : undefined;
@@ -194,8 +201,11 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     // the flag) runs again and its result, identical but for the timings, is stored with them.
     const predicted = savePredictions ? await store.jobsWithPredictions(spec.name) : undefined;
     const repredict = (j: PlannedJob): boolean => predicted !== undefined && !predicted.has(j.key);
+    // A result of an older revision of the method is kept, not silently replaced: --rerun-stale recomputes it.
+    const stale = new Set(staleJobs(jobs, (k) => statuses.get(k) === 'done').map((j) => j.key));
     const todo = jobs.filter((j) => {
       const s = statuses.get(j.key);
+      if (stale.has(j.key) && !opts.rerunStale) return false;
       return s === 'done' ? repredict(j) : s !== 'error' || opts.rerunFailed;
     });
     const recomputed = jobs.filter((j) => statuses.get(j.key) === 'done' && repredict(j)).length;
@@ -213,6 +223,13 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
             : '') +
           '\n',
       );
+      if (stale.size > 0)
+        out.write(
+          `${spec.name}: ${stale.size} stored results were made by an older revision of their method ` +
+            (opts.rerunStale
+              ? `(recomputing them)\n`
+              : `(kept, not shown in reports; run --rerun-stale to recompute them)\n`),
+        );
     }
     if (todo.length > 0) {
       // One job and no time limit: it runs in this thread (no worker to start). Its synchronous run leaves
@@ -280,6 +297,15 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         );
       }
     }
+    if (opts.rerunStale && stale.size > 0) {
+      // The older revision's results leave the experiment's list once the current one's are stored.
+      const now = await store.jobStatuses(spec.name);
+      const replaced = jobs.filter((j) => stale.has(j.key) && now.get(j.key) === 'done');
+      await store.forgetExperimentJobs(
+        spec.name,
+        replaced.flatMap((j) => j.olderKeys ?? []),
+      );
+    }
     const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
       experiment: spec.name,
@@ -292,6 +318,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       succeeded: stored.done,
       failed: stored.failed,
       previouslyFailed,
+      stale: opts.rerunStale ? 0 : stale.size,
       interrupted,
       ...(opts.keepStoreOpen ? { store } : {}),
     };

@@ -30,9 +30,13 @@
  *   hdp (iterations)               iterations · m · (0.009 + 0.0001 · nodes) ms,
  *                                  nodes = 1 + Σ_{l=1..d+1} min(n, C·3^(l-1)) (one context tree per attribute)
  *   every job                      + 1 ms + 0.0002 ms · (n + n_test)·m   (fixed cost, preprocessing, metrics)
+ *   select: (grid G, inner folds k) the final fit on the whole training fold (the candidates' mean) + for
+ *                                  each of the G candidates k inner fits on n·(k−1)/k rows, tested on n/k
  *
- * A method without a formula (a learner added later) is costed like kDB-1 and reported as such
- * (`fallbackMethods`). Calibration (`calibrate`) replaces these guesses with measured times where a
+ * brai, external and a method without a formula (a learner added later) have no static estimate worth
+ * printing (B-RAI's cost grows with its recursion and bootstrap; an external program's is its own): for
+ * balancing shards they are costed like kDB-1, and `plan --estimate` shows them as unknown until a
+ * database (--db) or a pilot (--pilot) has timed them (`unknownMethods`). Calibration (`calibrate`) replaces these guesses with measured times where a
  * database holds finished jobs: the observed mean for the same method on the same dataset, else the
  * static estimate times the method's observed/static ratio (sums over the datasets where it did run).
  *
@@ -43,6 +47,7 @@ import type { MethodSpec } from './load.js';
 import type { PlanSummary, PlannedJobSummary } from './plan.js';
 import type { Params } from '../registry.js';
 import { canonicalJson } from '../util/hash.js';
+import { candidates } from './select.js';
 
 export interface JobSize {
   readonly nTrain: number;
@@ -146,10 +151,52 @@ function estimatorCost(id: string, p: Params, s: JobSize, depth: number): number
   }
 }
 
-/** Static cost in ms of one method on one training fold, and whether a fallback formula was used. */
+/** Methods whose cost no formula here can tell: unknown until timed (a database or a pilot). */
+const UNKNOWN_COST = new Set(['brai', 'external']);
+
+/**
+ * Static cost in ms of one method on one training fold, and whether it is unknown (a fallback formula for
+ * balancing only). With `select:`, the inner cross-validation of every candidate of the grid as well.
+ */
 export function staticCostMs(method: MethodSpec, size: JobSize): { ms: number; fallback: boolean } {
+  if (!method.select) return plainCostMs(method, size);
+  const k = method.select.folds;
+  const inner: JobSize = {
+    ...size,
+    nTrain: Math.max(1, Math.round((size.nTrain * (k - 1)) / k)),
+    nTest: Math.max(1, Math.round(size.nTrain / k)),
+  };
+  const grid = candidates(method.select);
+  let ms = 0;
+  let final = 0;
   let fallback = false;
-  let st = structureCost(method.structure.id, method.structure.params, size);
+  for (const c of grid) {
+    const m = withCandidate(method, c);
+    const fit = plainCostMs(m, inner);
+    ms += k * fit.ms;
+    final += plainCostMs(m, size).ms;
+    fallback ||= fit.fallback;
+  }
+  return { ms: ms + final / Math.max(1, grid.length), fallback };
+}
+
+/** The method with one candidate of its `select:` grid ("structure.k" → structure.params.k). */
+function withCandidate(method: MethodSpec, c: Record<string, unknown>): MethodSpec {
+  const params = { structure: { ...method.structure.params }, estimator: { ...(method.estimator?.params ?? {}) } };
+  for (const [target, v] of Object.entries(c)) {
+    const [side, name] = target.split('.', 2) as ['structure' | 'estimator', string];
+    if (side === 'structure' || side === 'estimator') params[side][name] = v;
+  }
+  return {
+    ...method,
+    structure: { ...method.structure, params: params.structure },
+    estimator: method.estimator ? { ...method.estimator, params: params.estimator } : null,
+  };
+}
+
+function plainCostMs(method: MethodSpec, size: JobSize): { ms: number; fallback: boolean } {
+  let fallback = UNKNOWN_COST.has(method.structure.id);
+  let st = fallback ? undefined : structureCost(method.structure.id, method.structure.params, size);
   if (!st) {
     fallback = true;
     st = structureCost('kdb', { k: 1 }, size)!;
@@ -191,7 +238,8 @@ export interface CostObservation {
   readonly jobs: number;
 }
 
-export type CostBasis = 'static' | 'scaled' | 'observed';
+/** 'unknown': no formula and no timing (the number is kDB-1's, for balancing shards only). */
+export type CostBasis = 'static' | 'scaled' | 'observed' | 'unknown';
 
 export interface JobCost {
   readonly ms: number;
@@ -210,7 +258,9 @@ function jobSizes(plan: PlanSummary): Map<PlannedJobSummary, JobSize> {
 
 /** Costs of every job of a plan: static, then optionally calibrated with observations. */
 export class CostModel {
+  /** Labels of the methods without a cost formula (costed like kDB-1 for balancing; unknown until timed). */
   readonly fallbackMethods: readonly string[];
+  private readonly unknown = new Set<string>();
   private readonly staticMs = new Map<PlannedJobSummary, number>();
   private readonly calibrated = new Map<PlannedJobSummary, JobCost>();
 
@@ -234,6 +284,7 @@ export class CostModel {
       this.staticMs.set(j, ms);
     }
     this.fallbackMethods = [...fallback].sort();
+    for (const label of fallback) this.unknown.add(label);
     if (observations.length > 0) this.calibrate(observations);
   }
 
@@ -278,8 +329,18 @@ export class CostModel {
     return this.staticMs.get(j)!;
   }
 
-  /** The best estimate: observed or scaled where a database says so, else static. */
+  /** The best estimate: observed or scaled where a database says so, else static (or unknown: see CostBasis). */
   cost(j: PlannedJobSummary): JobCost {
-    return this.calibrated.get(j) ?? { ms: this.staticMs.get(j)!, basis: 'static' };
+    return (
+      this.calibrated.get(j) ?? {
+        ms: this.staticMs.get(j)!,
+        basis: this.unknown.has(j.method.label) ? 'unknown' : 'static',
+      }
+    );
+  }
+
+  /** Labels of the methods with a job whose cost is unknown (no formula, no timing). */
+  get unknownMethods(): string[] {
+    return [...new Set(this.plan.jobs.filter((j) => this.cost(j).basis === 'unknown').map((j) => j.method.label))];
   }
 }

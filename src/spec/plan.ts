@@ -15,6 +15,7 @@ import { UserError } from '../util/errors.js';
 import { RESULTS_VERSION } from '../version.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
 import type { DatasetHandle } from '../datasets/handle.js';
+import { methodRevisions, olderKeys, revisedKey } from './revision.js';
 
 /** Rows a job trains and tests on: those of its fold are tested, the rest (but EXCLUDED ones) trained on. */
 export interface FoldSize {
@@ -70,6 +71,8 @@ export interface PlannedJobOf<D extends PlannedDatasetSummary> {
   readonly repeat: number;
   readonly fold: number;
   readonly method: MethodSpec;
+  /** The keys this job had under older revisions of its method (src/spec/revision.ts); absent while all are 1. */
+  readonly olderKeys?: readonly string[];
 }
 
 export interface PlanOf<D extends PlannedDatasetSummary> {
@@ -175,11 +178,12 @@ function planWith(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean): P
   if (failures.length > 1) throw new UserError(`${failures.length} datasets fail:\n  ${failures.join('\n  ')}`);
 
   const jobs: PlannedJobSummary[] = [];
+  const revisions = spec.methods.map(methodRevisions);
   for (const d of datasets) {
     for (let r = 0; r < d.repeats; r++) {
       for (let f = 0; f < d.folds; f++) {
         if (d.foldSizes[r]![f]!.test === 0) continue; // a fold file may leave a fold empty in one repeat
-        for (const m of spec.methods) {
+        for (const [mi, m] of spec.methods.entries()) {
           const content = {
             v: RESULTS_VERSION,
             dataset: d.handle.sha256,
@@ -196,8 +200,12 @@ function planWith(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean): P
             seed: spec.seed,
             select: m.select, // absent (and so not in the key) unless the method has a select: section
           };
-          const key = contentKey(content, 24);
-          jobs.push({ key, seed: sha256Hex(`learn/${key}`), dataset: d, repeat: r, fold: f, method: m });
+          const key = revisedKey(content, revisions[mi]!);
+          const older = olderKeys(content, revisions[mi]!);
+          // The seed comes from the key without revisions: raising one alone leaves the random streams as they were.
+          const seed = sha256Hex(`learn/${older.length > 0 ? contentKey(content, 24) : key}`);
+          const job = { key, seed, dataset: d, repeat: r, fold: f, method: m };
+          jobs.push(older.length > 0 ? { ...job, olderKeys: older } : job);
         }
       }
     }

@@ -24,6 +24,7 @@ import { Variates } from './random.js';
 import { Rng } from '../util/rng.js';
 import { studentTCdf } from './distributions.js';
 import { StatsInputError, assertPairedVectors } from './validate.js';
+import { fsum } from './fsum.js';
 
 export interface RopeProbabilities {
   /** P(a − b < −rope). */
@@ -64,8 +65,8 @@ export function correlatedBayesianTTest(
   if (!(rho >= 0 && rho < 1)) throw new StatsInputError(`rho must be in [0, 1), got ${rho}`);
   const n = a.length;
   const d = a.map((x, i) => x - b[i]!);
-  const mean = d.reduce((s, x) => s + x, 0) / n;
-  const variance = d.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1);
+  const mean = fsum(d) / n;
+  const variance = fsum(d.map((x) => (x - mean) ** 2)) / (n - 1);
   const scale = Math.sqrt((1 / n + rho / (1 - rho)) * variance);
   const df = n - 1;
   let below: number;

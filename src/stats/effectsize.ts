@@ -12,6 +12,7 @@
 
 import { Rng } from '../util/rng.js';
 import { StatsInputError, assertFiniteVector, assertPairedVectors } from './validate.js';
+import { fsum } from './fsum.js';
 
 export type EffectMagnitude = 'negligible' | 'small' | 'medium' | 'large';
 
@@ -96,7 +97,7 @@ export function bootstrapMeanDifference(
   if (!(level > 0 && level < 1)) throw new StatsInputError(`level must be in (0, 1), got ${level}`);
   const n = a.length;
   const d = a.map((x, i) => x - b[i]!);
-  const mean = d.reduce((s, x) => s + x, 0) / n;
+  const mean = fsum(d) / n;
   const rng = new Rng(seed);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {

@@ -16,6 +16,7 @@
 
 import { fSf, studentTTwoSidedP } from './distributions.js';
 import { StatsInputError, assertAlpha, assertPairedVectors } from './validate.js';
+import { fsum } from './fsum.js';
 
 export interface CorrectedTTestResult {
   /** Number of paired folds J. */
@@ -49,8 +50,8 @@ export function correctedResampledTTest(
     throw new StatsInputError(`testTrainRatio must be a finite number >= 0, got ${testTrainRatio}`);
   const n = a.length;
   const d = a.map((x, i) => x - b[i]!);
-  const mean = d.reduce((s, x) => s + x, 0) / n;
-  const variance = d.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1);
+  const mean = fsum(d) / n;
+  const variance = fsum(d.map((x) => (x - mean) ** 2)) / (n - 1);
   const df = n - 1;
   let t: number;
   let p: number;

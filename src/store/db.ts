@@ -9,6 +9,7 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } fr
 import { DatabaseInUseError, StoreError, UserError } from '../util/errors.js';
 import { describeFsError, makeFolder } from '../util/output.js';
 import type { FoldColumn } from '../folds/split.js';
+import type { CodeState } from '../util/provenance.js';
 
 // The CLI runs a bundle (scripts/bundle.mjs) that holds @duckdb/node-api's ~180 CommonJS files in one chunk;
 // loaded file by file they cost about 0.04 s of CPU in every process that opens a database.
@@ -139,6 +140,10 @@ const SCHEMA = [
   ...ADDED_METRIC_COLUMNS.map(([c, t]) => `ALTER TABLE job_metrics ADD COLUMN IF NOT EXISTS ${c} ${t}`),
   `CREATE TABLE IF NOT EXISTS structures (job_key VARCHAR, parent VARCHAR, child VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS predictions (job_key VARCHAR, "row" INTEGER, truth INTEGER, probs DOUBLE[])`,
+  // What computed each finished job (src/util/provenance.ts): each code state once, and per job its id.
+  `CREATE TABLE IF NOT EXISTS code_states (
+     code_state VARCHAR PRIMARY KEY, bnclab_version VARCHAR, code VARCHAR, node VARCHAR, duckdb VARCHAR, platform VARCHAR)`,
+  `CREATE TABLE IF NOT EXISTS job_code (job_key VARCHAR PRIMARY KEY, code_state VARCHAR)`,
   `CREATE OR REPLACE VIEW results AS
      SELECT e.experiment, j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j.structure, j.structure_params, j.estimator,
             j.estimator_params, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
@@ -176,7 +181,15 @@ export interface ResultRow {
   predict_ms: number;
 }
 
+/** DuckDB's version, as the library reports it ("v1.1.3"). */
+export function duckdbVersion(): string {
+  return duckdb.version();
+}
+
 export class ResultStore {
+  /** The code state recorded with every outcome written from now on (setCodeState). */
+  private codeStateId: string | undefined;
+
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly conn: DuckDBConnection,
@@ -223,6 +236,58 @@ export class ResultStore {
       throw storeFailure(path, e);
     }
     return store;
+  }
+
+  /** Record a code state (once) and name it on every outcome this connection writes from now on. */
+  async setCodeState(c: CodeState): Promise<void> {
+    await this.conn.run(
+      `INSERT INTO code_states VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code_state) DO NOTHING`,
+      [c.id, c.bnclab, c.code, c.node, c.duckdb, c.platform],
+      [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR],
+    );
+    this.codeStateId = c.id;
+  }
+
+  /**
+   * The code states that computed the finished jobs among `keys`, with how many jobs each (most first); jobs
+   * stored before code states were recorded count under a state with every field null. Empty in a database
+   * that predates them.
+   */
+  async codeStatesOf(
+    keys: readonly string[],
+  ): Promise<(Omit<CodeState, 'id'> & { id: string | null; jobs: number })[]> {
+    const has = await this.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'job_code'`);
+    if (has.length === 0) return [];
+    const rows = await this.queryKeys(
+      `SELECT c.code_state AS id, c.bnclab_version AS bnclab, c.code, c.node, c.duckdb, c.platform, count(*)::INTEGER AS jobs
+       FROM jobs j JOIN (SELECT unnest($1) AS job_key) k USING (job_key)
+       LEFT JOIN job_code jc USING (job_key) LEFT JOIN code_states c ON c.code_state = jc.code_state
+       WHERE j.status = 'done' GROUP BY ALL ORDER BY jobs DESC, id`,
+      [...new Set(keys)],
+    );
+    return rows as unknown as (Omit<CodeState, 'id'> & { id: string | null; jobs: number })[];
+  }
+
+  /**
+   * Take jobs out of an experiment's list (their rows stay in `jobs`): the results of an older method revision
+   * once the current revision's are stored, so the `results` view holds one result per job.
+   */
+  async forgetExperimentJobs(experiment: string, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.conn.run(
+      `DELETE FROM experiment_jobs WHERE experiment = $1 AND job_key IN (SELECT unnest($2))`,
+      [experiment, listValue([...keys])],
+      [VARCHAR, VARCHAR_LIST],
+    );
+  }
+
+  /** The keys among `keys` of finished (done) jobs. */
+  async doneKeysAmong(keys: readonly string[]): Promise<Set<string>> {
+    const rows = await this.queryKeys(
+      `SELECT j.job_key FROM jobs j JOIN (SELECT unnest($1) AS job_key) k USING (job_key) WHERE j.status = 'done'`,
+      [...new Set(keys)],
+    );
+    return new Set(rows.map((r) => String(r['job_key'])));
   }
 
   /** Move everything from the write-ahead log into the database file. */
@@ -511,6 +576,13 @@ export class ResultStore {
       if (updated.rowsChanged !== outcomes.length) {
         throw new Error(
           `${outcomes.length - updated.rowsChanged} of ${outcomes.length} outcomes have no registered job (first key ${outcomes[0]!.key})`,
+        );
+      }
+      if (this.codeStateId !== undefined) {
+        await c.run(
+          `INSERT OR REPLACE INTO job_code SELECT job_key, $1 FROM outcome_batch`,
+          [this.codeStateId],
+          [VARCHAR],
         );
       }
       const metrics = await appender('job_metrics');

@@ -62,6 +62,7 @@ export function acllTerm(
 
 export const acllTan = registerStructure({
   id: 'acll-tan',
+  revision: 1,
   title: 'TAN maximising the approximate conditional log-likelihood (aCLL), exact over trees',
   citation:
     'Carvalho, Adão & Mateus (2013), Efficient approximation of the conditional relative entropy with applications to ' +

@@ -33,6 +33,7 @@ export const AODE_MAX_ATTRIBUTES = 500;
 
 export const aode = registerStructure({
   id: 'aode',
+  revision: 1,
   title: 'Averaged one-dependence estimators (AODE)',
   citation:
     'Webb, Boughton & Wang (2005), Not so naive Bayes: aggregating one-dependence estimators, Machine Learning 58:5–24',

@@ -14,6 +14,7 @@ import { bsejStep, PAZZANI_1996, semiNaiveLearner } from './search/semi-naive.js
 export const bsej = registerStructure(
   semiNaiveLearner({
     id: 'bsej',
+    revision: 1,
     title: 'Backward sequential elimination and joining by cross-validated accuracy (semi-naive Bayes)',
     citation: `${PAZZANI_1996}; as bnclassify bsej (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))`,
     start: 'nb',

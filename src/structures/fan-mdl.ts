@@ -51,6 +51,7 @@ export function thresholdedCosts(data: DiscreteData, signal?: AbortSignal): { co
 
 export const fanMdl = registerStructure({
   id: 'fan-mdl',
+  revision: 1,
   title: 'Optimal MDL augmented Bayes network (forest-augmented naive Bayes, Hamine & Helman)',
   citation:
     'Hamine & Helman (2004), Learning optimal augmented Bayes networks, arXiv preprint, University of New Mexico; ' +

@@ -16,6 +16,7 @@ import { fssjStep, PAZZANI_1996, semiNaiveLearner } from './search/semi-naive.js
 export const fssj = registerStructure(
   semiNaiveLearner({
     id: 'fssj',
+    revision: 1,
     title: 'Forward sequential selection and joining by cross-validated accuracy (semi-naive Bayes)',
     citation: `${PAZZANI_1996}; as bnclassify fssj (Mihaljević, Bielza & Larrañaga 2018, R Journal 10(2))`,
     start: 'empty',

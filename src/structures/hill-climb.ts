@@ -579,6 +579,7 @@ export function generalDagInfo(parents: readonly (readonly number[])[]): {
 
 export const hillClimbLearner = registerStructure({
   id: 'hill-climb',
+  revision: 1,
   title: 'General BN by steepest-ascent hill climbing (add/delete/reverse arcs; BIC, AIC or BDeu)',
   citation:
     'Heckerman, Geiger & Chickering (1995), Learning Bayesian networks: the combination of knowledge and statistical ' +

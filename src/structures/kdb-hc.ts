@@ -16,6 +16,7 @@ import { kdbStep, semiNaiveStructure, SEMI_NAIVE_NOTES } from './search/semi-nai
 
 export const kdbHc = registerStructure({
   id: 'kdb-hc',
+  revision: 1,
   title: 'kDB by greedy hill-climbing on cross-validated accuracy (bnclassify kdb)',
   citation:
     'Sahami (1996), Learning limited dependence Bayesian classifiers, KDD; the greedy wrapper of bnclassify kdb ' +

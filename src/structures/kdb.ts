@@ -101,6 +101,7 @@ export function kdbIntParam(id: string, name: string, k: unknown, min: number, m
 
 export const kdb = registerStructure({
   id: 'kdb',
+  revision: 1,
   title: 'k-dependence Bayesian classifier (attributes ordered by MI, parents by CMI)',
   citation:
     'Sahami (1996), Learning limited dependence Bayesian classifiers, KDD-96, 335–338; ordering and ties as in ' +

@@ -5,6 +5,7 @@ import { naiveBayesStructure } from '../bn/structure.js';
 
 export const nb = registerStructure({
   id: 'nb',
+  revision: 1,
   title: 'Naive Bayes',
   citation:
     'Duda & Hart (1973), Pattern Classification and Scene Analysis; Langley, Iba & Thompson (1992), ' +

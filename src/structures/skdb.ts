@@ -210,6 +210,7 @@ export function skdbSelect(data: DiscreteData, maxK: number, signal?: AbortSigna
 
 export const skdb = registerStructure({
   id: 'skdb',
+  revision: 1,
   title: 'Selective kDB (attributes and k chosen by leave-one-out RMSE)',
   citation:
     'Martínez, Webb, Chen & Zaidi (2016), Scalable learning of Bayesian network classifiers, JMLR 17(44):1–35; ' +

@@ -271,6 +271,7 @@ export function candidateSets(measure: Float64Array, parents: readonly (readonly
 
 export const sparseCandidate = registerStructure({
   id: 'sparse-candidate',
+  revision: 1,
   title: 'General BN by Sparse Candidate (restrict to k candidate parents by MI/discrepancy; hill-climb; iterate)',
   citation:
     'Friedman, Nachman & Pe\'er (1999), Learning Bayesian network structure from massive datasets: the "Sparse ' +

@@ -16,6 +16,7 @@ import { wrapperStructure } from './search/ode-search.js';
 
 export const tanHcsp = registerStructure({
   id: 'tan-hcsp',
+  revision: 1,
   title: 'TAN by the SuperParent hill-climbing search on cross-validated accuracy',
   citation:
     'Keogh & Pazzani (2002), Learning the structure of augmented Bayesian classifiers, International Journal on ' +

@@ -63,6 +63,7 @@ describe('registration completes the parameters', () => {
   it('learn, fit and pseudoCount receive the defaults (implicit ones too) overlaid with what the caller gave', () => {
     const seen: unknown[] = [];
     const info = {
+      revision: 1,
       title: 't',
       citation: 'c',
       params: defineParams({

@@ -3,6 +3,7 @@
  * effect-size) and the cautions: each table's numbers equal the pinned statistics (test/stats/*) on the same
  * inputs, so what the page prints is what R/scmamp, Weka and baycomp compute.
  */
+import { fmean } from '../../src/stats/fsum.js';
 import { describe, expect, it } from 'vitest';
 import { buildReport, type ReportInput } from '../../src/report/build.js';
 import { comparisonCautions, datasetsNeeded, posthocCautions, smallestExactP } from '../../src/report/cautions.js';
@@ -126,7 +127,7 @@ describe('per-dataset tests on the folds', () => {
     const main = csv(doc.tables.find((t) => t.id === 'resampled-t-accuracy'));
     // dataset, B, B sd, A, A sd, A mark: the marks in the CSV, in a column beside each mean and sd.
     expect(main[0]).toHaveLength(6);
-    expect(main[0]![3]).toBe(String(W2_A.reduce((a, b) => a + b, 0) / 10));
+    expect(main[0]![3]).toBe(String(fmean(W2_A)) /* the correctly rounded mean */);
     const meanA = W2_A.reduce((a, b) => a + b, 0) / 10;
     const sdA = Math.sqrt(W2_A.reduce((a, b) => a + (b - meanA) ** 2, 0) / 9);
     expect(Number(main[0]![4])).toBeCloseTo(sdA, 12);
@@ -244,9 +245,7 @@ describe('unusable values', () => {
     expect(sections).toHaveLength(1);
     const t = tables.find((x) => x.id === 'resampled-t-accuracy')!;
     expect(t.notes).toEqual(['d1, A: b[3] must be a finite number, got Infinity']);
-    expect(t.rows[0]!.cells[2]!.text).toMatch(
-      new RegExp(`^${(W2_A.reduce((a, b) => a + b, 0) / 10).toFixed(4)} ± \\d\\.\\d{4}$`),
-    ); // mean ± sd, no mark
+    expect(t.rows[0]!.cells[2]!.text).toMatch(new RegExp(`^${fmean(W2_A).toFixed(4)} ± \\d\\.\\d{4}$`)); // mean ± sd, no mark
   });
 });
 

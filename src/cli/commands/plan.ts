@@ -33,7 +33,8 @@ export const planCommand: Command = {
   --db FILE           calibrate the cost model with the timings of finished jobs in FILE (the same methods
                       on the same datasets are taken as measured; other datasets scaled per method)
   --pilot             calibrate by first running a stratified sample here (per method the first fold of the
-                      median and upper-quartile dataset by cost; nothing stored); --workers N, --pilot-timeout SEC
+                      median and upper-quartile dataset by cost; nothing stored), one at a time, each timed by the CPU it used
+                      (its child processes included), so a busy machine calibrates as an idle one; --pilot-timeout SEC
                       (default 600) per job
   --shards N          the partition 'run --shard I/N' uses: jobs and expected cost per shard, max/mean
   --all-shards        list every shard (default: at most 16 lines)

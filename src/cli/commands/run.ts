@@ -20,13 +20,14 @@ function jobTimeoutOption(v: unknown): number | undefined {
 export const runCommand: Command = {
   summary: 'run the jobs of a spec that are not done yet, store them, write the report',
   usage:
-    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--save-predictions] [--pdf] [--max-jobs N] [--shard I/N] [--only AXIS=V,…]',
+    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--rerun-stale] [--save-predictions] [--pdf] [--max-jobs N] [--shard I/N] [--only AXIS=V,…]',
   options: {
     workers: { type: 'string' },
     db: { type: 'string' },
     'job-timeout': { type: 'string' },
     'fail-fast': { type: 'boolean' },
     'rerun-failed': { type: 'boolean' },
+    'rerun-stale': { type: 'boolean' },
     'save-predictions': { type: 'boolean' },
     'no-report': { type: 'boolean' },
     pdf: { type: 'boolean' },
@@ -41,6 +42,8 @@ export const runCommand: Command = {
   --job-timeout SEC   record a job as failed when it runs longer than SEC seconds (default: no limit)
   --fail-fast         start no new job after the first failure
   --rerun-failed      run again the jobs that failed in earlier runs
+  --rerun-stale       recompute the jobs whose stored result was made by an older revision of their method
+                      (without it they are counted and kept, and reports leave them out)
   --save-predictions  keep every test row's class probabilities (table predictions)
   --no-report         do not write results/<name>/report.md and report.csv
   --pdf               the report's figures also as one-page PDFs (figures/*.pdf)
@@ -75,6 +78,7 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       jobTimeout: jobTimeoutOption(v['job-timeout']),
       failFast: Boolean(v['fail-fast']),
       rerunFailed: Boolean(v['rerun-failed']),
+      rerunStale: Boolean(v['rerun-stale']),
       savePredictions: v['save-predictions'] ? true : undefined,
       quiet: Boolean(v['quiet']),
       maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
@@ -102,8 +106,11 @@ async function afterRun(
   log(
     `${summary.experiment}: ${summary.succeeded} jobs done, ${summary.failed} failed, ${summary.alreadyDone} already done` +
       (summary.previouslyFailed ? `, ${summary.previouslyFailed} failed earlier (--rerun-failed to retry)` : '') +
-      (summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed > 0
-        ? `, ${summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed} not run`
+      (summary.stale
+        ? `, ${summary.stale} stale (an older revision of their method; --rerun-stale to recompute)`
+        : '') +
+      (summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed - summary.stale > 0
+        ? `, ${summary.total - summary.alreadyDone - summary.ran - summary.previouslyFailed - summary.stale} not run`
         : ''),
   );
   log(`results: ${summary.dbPath}`);

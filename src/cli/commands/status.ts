@@ -79,6 +79,10 @@ when that is not possible it is named and its jobs count as pending. A job done 
       );
     const t = st.total;
     log(`${spec.name}: ${plan.jobs.length} jobs: ${t.done} done, ${t.failed} failed, ${t.pending} pending`);
+    if (st.stale > 0)
+      log(
+        `${spec.name}: ${st.stale} of the pending jobs have a stored result made by an older revision of their method; run --rerun-stale recomputes them`,
+      );
     if (st.shards) {
       const complete = st.shards.filter((s) => s.pending === 0).length;
       log(

@@ -154,6 +154,7 @@ export function hdpSettings(params: HdpParams): HdpSettings {
 
 export const hdp = registerEstimator({
   id: 'hdp',
+  revision: 1,
   title: 'Hierarchical Dirichlet process estimates (collapsed Gibbs sampler over context trees)',
   citation:
     'Petitjean, Buntine, Webb & Zaidi (2018), Accurate parameter estimation for Bayesian network classifiers ' +

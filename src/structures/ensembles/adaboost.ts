@@ -63,6 +63,7 @@ export function adaboostStep(w: Float64Array, pred: Int32Array, truth: Int32Arra
 
 export const adaboost = registerStructure({
   id: 'adaboost',
+  revision: 1,
   title: 'AdaBoost.M1 over exact BN or ANB structures (boosting by resampling)',
   citation:
     'Freund & Schapire (1997), A decision-theoretic generalization of on-line learning and an application to boosting, ' +

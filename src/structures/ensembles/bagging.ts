@@ -13,6 +13,7 @@ import { throwIfAborted } from '../../bn/exact/localscores.js';
 
 export const bagging = registerStructure({
   id: 'bagging',
+  revision: 1,
   title: 'Bagging of exact BN or ANB structures',
   citation:
     'Breiman (1996), Bagging predictors, Machine Learning 24:123–140; as a baseline in Sugahara, Aomi & Ueno (2022), Entropy 24(5):743',

@@ -21,6 +21,7 @@ import { ensembleDiagnostics } from '../exact/common.js';
 
 export const banMix = registerStructure({
   id: 'ban-mix',
+  revision: 1,
   title: 'Boosted augmented naive Bayes (bAN_mix): AdaBoost adding one CMI-ranked edge per round',
   citation: 'Jing, Pavlović & Rehg (2008), Boosted Bayesian network classifiers, Machine Learning 73:155–184',
   orderDependence: {

@@ -794,6 +794,7 @@ const BRAI_NOTES =
 
 export const brai = registerStructure({
   id: 'brai',
+  revision: 1,
   title: 'B-RAI: Bayesian model averaging over structures from recursive autonomy identification with bootstrap',
   citation:
     'Rohekar, Nisimov, Gurwicz, Koren & Novik (2018), Bayesian structure learning by recursive bootstrap, NeurIPS 31; ' +

@@ -26,6 +26,7 @@ import { throwIfAborted } from '../../bn/exact/localscores.js';
 
 export const subbkb = registerStructure({
   id: 'subbkb',
+  revision: 1,
   title: 'SubbKB: subbagging of K-best equivalence-class model averaging',
   citation:
     'Sugahara, Aomi & Ueno (2022), Bayesian network model averaging classifiers by subbagging, Entropy 24(5):743; ' +

@@ -11,6 +11,7 @@ import { exactStructure } from './ebn.js';
 
 export const eanb = registerStructure({
   id: 'eanb',
+  revision: 1,
   title: 'Exact augmented naive Bayes (optimal ANB under BDeu, BIC, AIC or log-likelihood)',
   citation:
     'Sugahara & Ueno (2021), Exact learning augmented naive Bayes classifier, Entropy 23(12):1703; ' +

@@ -32,6 +32,7 @@ export function exactStructure(
 
 export const ebn = registerStructure({
   id: 'ebn',
+  revision: 1,
   title: 'Exact Bayesian network (globally optimal under BDeu, BIC, AIC or log-likelihood)',
   citation:
     'Silander & Myllymäki (2006), A simple approach for finding the globally optimal Bayesian network structure, UAI; ' +

@@ -98,6 +98,7 @@ export function kbStructure(train: DiscreteData, params: KbParams, rng: Rng, sig
 
 export const kb = registerStructure({
   id: 'kb',
+  revision: 1,
   title: 'Model averaging over the K best equivalence classes (or DAGs)',
   citation:
     'Chen & Tian (2014), Finding the k-best equivalence classes of Bayesian network structures for model averaging, AAAI; ' +

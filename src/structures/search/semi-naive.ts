@@ -236,6 +236,7 @@ export const SEMI_NAIVE_NOTES =
 /** A wrapper learner over the k / epsilon / smooth parameters, starting from no attribute ('empty') or naive Bayes. */
 export function semiNaiveLearner(o: {
   id: string;
+  revision: number;
   title: string;
   citation: string;
   start: 'empty' | 'nb';
@@ -243,6 +244,7 @@ export function semiNaiveLearner(o: {
 }): StructureDefinition<OdeWrapperParams> {
   return {
     id: o.id,
+    revision: o.revision,
     title: o.title,
     citation: o.citation,
     notes: SEMI_NAIVE_NOTES,

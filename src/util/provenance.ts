@@ -1,0 +1,92 @@
+/**
+ * The code state a job was computed by: bnclab's version, the git commit of the checkout it ran from (with
+ * `+dirty` when the working tree differs from it), or, outside a git clone, a hash of the built code; Node's
+ * and DuckDB's versions and the platform. Its `id` is a hash of all of it (a dirty tree's diff included), so
+ * two different code states never share one; the store keeps each once and every job names its id.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { canonicalJson, sha256Hex } from './hash.js';
+import { packageRoot } from './paths.js';
+import { BNCLAB_VERSION } from '../version.js';
+
+export interface CodeState {
+  /** sha256 (16 hex digits) of everything below and, for a dirty tree, of its diff. */
+  readonly id: string;
+  readonly bnclab: string;
+  /** `<commit>` or `<commit>+dirty`; `build:<hash>` of dist/ when not in a git clone. */
+  readonly code: string;
+  readonly node: string;
+  readonly duckdb: string;
+  readonly platform: string;
+}
+
+function git(args: readonly string[], cwd: string): string | undefined {
+  try {
+    return execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 1 << 28,
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** sha256 of every file under `dir` (paths and bytes, in path order). */
+function treeHash(dir: string): string {
+  const h = createHash('sha256');
+  const walk = (d: string, rel: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const r = rel ? `${rel}/${name}` : name;
+      if (statSync(p).isDirectory()) walk(p, r);
+      else h.update(`${r}\0`).update(readFileSync(p)).update('\0');
+    }
+  };
+  walk(dir, '');
+  return h.digest('hex');
+}
+
+let cached: CodeState | undefined;
+
+/** This process's code state (computed once: a git call or a hash of dist/). */
+export function codeState(duckdbVersion: string): CodeState {
+  if (cached && cached.duckdb === duckdbVersion) return cached;
+  const root = packageRoot();
+  let code: string;
+  let diff = '';
+  const head = git(['rev-parse', 'HEAD'], root)?.trim();
+  if (head) {
+    // The tracked files' changes and the untracked (not ignored) files: either makes the tree dirty.
+    const status = git(['status', '--porcelain'], root) ?? '';
+    if (status.trim() !== '') {
+      diff = sha256Hex(`${git(['diff', 'HEAD'], root) ?? ''}\0${status}`);
+      code = `${head}+dirty`;
+    } else code = head;
+  } else {
+    const built = join(root, 'dist');
+    code = `build:${treeHash(existsSync(built) ? built : join(root, 'src')).slice(0, 16)}`;
+  }
+  const fields = {
+    bnclab: BNCLAB_VERSION,
+    code,
+    node: process.version,
+    duckdb: duckdbVersion,
+    platform: `${process.platform}-${process.arch} ${os.release()}`,
+  };
+  cached = { id: sha256Hex(canonicalJson({ ...fields, diff })).slice(0, 16), ...fields };
+  return cached;
+}
+
+/** One line: "bnclab 0.2.0, commit 1a2b3c4d5e6f+dirty, Node v20.11.0, DuckDB v1.1.3, linux-x64 6.1.0". */
+export function codeStateText(s: Omit<CodeState, 'id'>): string {
+  const code = s.code.startsWith('build:')
+    ? `built code ${s.code.slice(6)}`
+    : `commit ${s.code.replace(/^([0-9a-f]{12})[0-9a-f]*/, '$1')}`;
+  return `bnclab ${s.bnclab}, ${code}, Node ${s.node}, DuckDB ${s.duckdb}, ${s.platform}`;
+}
