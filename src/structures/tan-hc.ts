@@ -42,7 +42,7 @@ import { wrapperStructure } from './search/ode-search.js';
 
 export const tanHc = registerStructure({
   id: 'tan-hc',
-  revision: 1,
+  revision: 2,
   title: 'TAN by greedy hill-climbing on cross-validated accuracy (augmenting arcs)',
   citation:
     'Keogh & Pazzani (2002), Learning the structure of augmented Bayesian classifiers, International Journal on ' +

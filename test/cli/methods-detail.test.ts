@@ -32,7 +32,7 @@ describe('bnclab methods <id>', () => {
   it('a typo gets a suggestion and exit 2 from the CLI', () => {
     const r = cli(['methods', 'kbd']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("bnclab: methods: no method 'kbd' (did you mean 'kb'?); 'bnclab methods' lists them\n");
+    expect(r.stderr).toBe("bnclab: methods: no method 'kbd' (did you mean 'kdb'?); 'bnclab methods' lists them\n");
     const ok = cli(['methods', 'tan']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('tan: ');
