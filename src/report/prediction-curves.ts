@@ -36,12 +36,9 @@ export function expectedCalibrationError(bins: readonly { conf: number; acc: num
 
 const UNIT = { domain: [0, 1], nice: false, zero: true };
 
-async function rocFigure(id: string, dataset: string, pts: CurvePoints['roc'], binary: boolean): Promise<Figure> {
-  const methods = [...new Set(pts.map((p) => p.method))];
-  const aucs = methods.map((m) => `${m} ${trapezoidAuc(pts.filter((p) => p.method === m)).toFixed(3)}`);
-  const values = pts.map((p, i) => ({ ...p, order: i }));
-  const title = `${dataset}: ROC curves`;
-  const svg = await renderSvg({
+/** A 320 × 320 chart on the unit square: the dashed diagonal, then the curves of `layer`. */
+function unitSquareChart(title: string, layer: Record<string, unknown>): Promise<string> {
+  return renderSvg({
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
     width: 320,
@@ -56,23 +53,31 @@ async function rocFigure(id: string, dataset: string, pts: CurvePoints['roc'], b
           y: { field: 'v', type: 'quantitative', scale: UNIT },
         },
       },
-      {
-        data: { values },
-        mark: { type: 'line', strokeWidth: 2 },
-        encoding: {
-          x: { field: 'fpr', type: 'quantitative', title: 'false positive rate', scale: UNIT, axis: { tickCount: 5 } },
-          y: { field: 'tpr', type: 'quantitative', title: 'true positive rate', scale: UNIT, axis: { tickCount: 5 } },
-          color: {
-            field: 'method',
-            type: 'nominal',
-            title: 'method',
-            legend: { orient: 'bottom', direction: 'vertical' },
-          },
-          order: { field: 'order', type: 'quantitative' },
-        },
-      },
+      layer,
     ],
   } as never);
+}
+
+async function rocFigure(id: string, dataset: string, pts: CurvePoints['roc'], binary: boolean): Promise<Figure> {
+  const methods = [...new Set(pts.map((p) => p.method))];
+  const aucs = methods.map((m) => `${m} ${trapezoidAuc(pts.filter((p) => p.method === m)).toFixed(3)}`);
+  const values = pts.map((p, i) => ({ ...p, order: i }));
+  const title = `${dataset}: ROC curves`;
+  const svg = await unitSquareChart(title, {
+    data: { values },
+    mark: { type: 'line', strokeWidth: 2 },
+    encoding: {
+      x: { field: 'fpr', type: 'quantitative', title: 'false positive rate', scale: UNIT, axis: { tickCount: 5 } },
+      y: { field: 'tpr', type: 'quantitative', title: 'true positive rate', scale: UNIT, axis: { tickCount: 5 } },
+      color: {
+        field: 'method',
+        type: 'nominal',
+        title: 'method',
+        legend: { orient: 'bottom', direction: 'vertical' },
+      },
+      order: { field: 'order', type: 'quantitative' },
+    },
+  });
   return {
     id,
     title,
@@ -85,53 +90,36 @@ async function reliabilityFigure(id: string, dataset: string, bins: CurvePoints[
   const methods = [...new Set(bins.map((p) => p.method))];
   const ece = methods.map((m) => `${m} ${expectedCalibrationError(bins.filter((b) => b.method === m)).toFixed(3)}`);
   const title = `${dataset}: reliability diagram`;
-  const svg = await renderSvg({
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
-    width: 320,
-    height: 320,
-    config: CONFIG,
-    layer: [
-      {
-        data: { values: [{ v: 0 }, { v: 1 }] },
-        mark: { type: 'line', color: '#999', strokeDash: [4, 3] },
-        encoding: {
-          x: { field: 'v', type: 'quantitative', scale: UNIT },
-          y: { field: 'v', type: 'quantitative', scale: UNIT },
-        },
+  const svg = await unitSquareChart(title, {
+    data: { values: bins },
+    mark: { type: 'line', strokeWidth: 2, point: { filled: true, size: 40 } },
+    encoding: {
+      x: {
+        field: 'conf',
+        type: 'quantitative',
+        title: 'mean predicted probability (of the predicted class)',
+        scale: UNIT,
+        axis: { tickCount: 5 },
       },
-      {
-        data: { values: bins },
-        mark: { type: 'line', strokeWidth: 2, point: { filled: true, size: 40 } },
-        encoding: {
-          x: {
-            field: 'conf',
-            type: 'quantitative',
-            title: 'mean predicted probability (of the predicted class)',
-            scale: UNIT,
-            axis: { tickCount: 5 },
-          },
-          y: {
-            field: 'acc',
-            type: 'quantitative',
-            title: 'share predicted correctly',
-            scale: UNIT,
-            axis: { tickCount: 5 },
-          },
-          color: {
-            field: 'method',
-            type: 'nominal',
-            title: 'method',
-            legend: { orient: 'bottom', direction: 'vertical' },
-          },
-          tooltip: [
-            { field: 'method', type: 'nominal' },
-            { field: 'n', type: 'quantitative', title: 'rows' },
-          ],
-        },
+      y: {
+        field: 'acc',
+        type: 'quantitative',
+        title: 'share predicted correctly',
+        scale: UNIT,
+        axis: { tickCount: 5 },
       },
-    ],
-  } as never);
+      color: {
+        field: 'method',
+        type: 'nominal',
+        title: 'method',
+        legend: { orient: 'bottom', direction: 'vertical' },
+      },
+      tooltip: [
+        { field: 'method', type: 'nominal' },
+        { field: 'n', type: 'quantitative', title: 'rows' },
+      ],
+    },
+  });
   return {
     id,
     title,

@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import type { ExperimentSpec } from '../../spec/load.js';
 import { UserError } from '../../util/errors.js';
 
 /** Thrown inside the temporary write when the database holds no predictions, so no file is left. */
@@ -31,26 +32,9 @@ true in the spec).`,
     if (!out) throw new UserError(`export: --out FILE.csv|FILE.parquet is required`);
     const format = /\.parquet$/i.test(out) ? 'parquet' : /\.csv$/i.test(out) ? 'csv' : undefined;
     if (!format) throw new UserError(`export: --out ${out}: the file must end in .csv or .parquet`);
-    const { resolve } = await import('node:path');
-    const { existsSync } = await import('node:fs');
-    const { checkOutputFile, writeThroughTemporary } = await import('../../util/output.js');
-    const { loadSpecFile } = await import('../../spec/load.js');
-    const { defaultDbPath } = await import('../../runner/run.js');
+    const { writeThroughTemporary } = await import('../../util/output.js');
     const { ResultStore } = await import('../../store/db.js');
-    const { spec } = loadSpecFile(pos[1]!);
-    const db = v['db'] ? resolve(v['db'] as string) : defaultDbPath(spec.name);
-    const file = checkOutputFile(out, {
-      option: '--out',
-      force: v['force'] === true,
-      protect: [
-        { path: db, what: 'the results database' },
-        { path: pos[1]!, what: 'the spec file' },
-      ],
-    });
-    if (!v['db'] && !existsSync(db)) {
-      const { missingDatabaseMessage } = await import('../../store/location.js');
-      throw new UserError(missingDatabaseMessage(db, spec.name, pos[1]!));
-    }
+    const { spec, db, file } = await exportTarget(pos[1]!, out, v);
     const store = await ResultStore.open(db, { readOnly: true });
     try {
       let n = 0;
@@ -76,23 +60,11 @@ true in the spec).`,
 async function exportResults(specFile: string, v: Record<string, unknown>): Promise<number> {
   const out = v['out'] as string | undefined;
   if (!out || !/\.arff$/i.test(out)) throw new UserError(`export results: --out FILE.arff is required`);
-  const { resolve } = await import('node:path');
-  const { checkOutputFile, writeFileAtomic } = await import('../../util/output.js');
-  const { loadSpecFile } = await import('../../spec/load.js');
+  const { writeFileAtomic } = await import('../../util/output.js');
   const { buildPlanSummary } = await import('../../spec/plan.js');
-  const { defaultDbPath } = await import('../../runner/run.js');
   const { ResultStore } = await import('../../store/db.js');
   const { resultsArff } = await import('../../report/results-arff.js');
-  const { spec } = loadSpecFile(specFile);
-  const db = v['db'] ? resolve(v['db'] as string) : defaultDbPath(spec.name);
-  const file = checkOutputFile(out, {
-    option: '--out',
-    force: v['force'] === true,
-    protect: [
-      { path: db, what: 'the results database' },
-      { path: specFile, what: 'the spec file' },
-    ],
-  });
+  const { spec, db, file } = await exportTarget(specFile, out, v);
   const plan = buildPlanSummary(spec);
   const store = await ResultStore.open(db, { readOnly: true });
   try {
@@ -107,4 +79,36 @@ async function exportResults(specFile: string, v: Record<string, unknown>): Prom
   } finally {
     store.close();
   }
+}
+
+/**
+ * The spec, the database and the checked output file of an export: the file may be neither the database nor
+ * the spec (not even with --force) and needs --force to replace another file; a default database that does
+ * not exist is named with where to look.
+ */
+async function exportTarget(
+  specFile: string,
+  out: string,
+  v: Record<string, unknown>,
+): Promise<{ spec: ExperimentSpec; db: string; file: string }> {
+  const { resolve } = await import('node:path');
+  const { existsSync } = await import('node:fs');
+  const { checkOutputFile } = await import('../../util/output.js');
+  const { loadSpecFile } = await import('../../spec/load.js');
+  const { defaultDbPath } = await import('../../runner/run.js');
+  const { spec } = loadSpecFile(specFile);
+  const db = v['db'] ? resolve(v['db'] as string) : defaultDbPath(spec.name);
+  const file = checkOutputFile(out, {
+    option: '--out',
+    force: v['force'] === true,
+    protect: [
+      { path: db, what: 'the results database' },
+      { path: specFile, what: 'the spec file' },
+    ],
+  });
+  if (!v['db'] && !existsSync(db)) {
+    const { missingDatabaseMessage } = await import('../../store/location.js');
+    throw new UserError(missingDatabaseMessage(db, spec.name, specFile));
+  }
+  return { spec, db, file };
 }
