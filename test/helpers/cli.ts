@@ -1,6 +1,6 @@
 /** Run the built CLI (dist/) as a child process, as a user would. */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -28,6 +28,15 @@ export function cliSpawn(args: string[], opts: { cwd?: string } = {}) {
   return spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, CI: 'true' } });
 }
 
+/** The folders tempDir made in this test file; test/helpers/cleanup.ts removes them when the file ends. */
+const madeFolders: string[] = [];
+
 export function tempDir(prefix = 'bnclab-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeFolders.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of madeFolders.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
