@@ -5,7 +5,7 @@
  *    numbers of the first kind (OEIS A132393): 362880, 1026576, 1172700, 723680, … — so S(10,2) = 1026576
  *    and S(10,3) = 1172700 (the reference page's "S(10,3) = 1026576" is the S(10,2) entry).
  *  - Initial pseudo-counts of Table 1's Dataset 1 and the seed-averaged estimates of Table 1 and of the
- *    heart-attack toy data: /work/shared/reference/hdp-estimator.md §2, obtained by running the authors'
+ *    heart-attack toy data: ../shared/reference/hdp-estimator.md §2, obtained by running the authors'
  *    Java code (github fpetitjean/HDP) over 10–30 seeds. Each reference value is printed to 3 decimals, so
  *    the tolerance is 3 standard deviations (of a single run, as the reference reports) plus 0.0005.
  */

@@ -3,7 +3,7 @@
  * accuracy table of García, Fernández, Luengo & Herrera (2010) (scmamp `data.gh.2010`, 24 datasets ×
  * PDFC, NNEP, IS-CHC+1NN, FH-GBML), entered as one stored fold per dataset × method, so each per-dataset
  * mean is the published value. Expected values: R 4.2.2, as frozen in
- * /work/shared/reference/orchestration-and-statistics.md §2.2 and §2.4 (and in test/stats/*).
+ * ../shared/reference/orchestration-and-statistics.md §2.2 and §2.4 (and in test/stats/*).
  */
 import { describe, expect, it } from 'vitest';
 import { buildReport, type ReportInput } from '../../src/report/build.js';
