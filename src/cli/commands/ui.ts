@@ -51,7 +51,6 @@ meanwhile; while it does, the page reads a snapshot copy. Nothing is fetched fro
     const log = (s: string): void => void process.stderr.write(s + '\n');
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1')
       log(`warning: listening on ${host}, not only this machine: anyone who can reach it reads these results`);
-    process.stdout.write(`bnclab ui: ${ui.url} (${file}; Ctrl-C stops)\n`);
     await new Promise<void>((done) => {
       const stop = (): void => {
         process.off('SIGINT', stop);
@@ -60,6 +59,9 @@ meanwhile; while it does, the page reads a snapshot copy. Nothing is fetched fro
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
+      // The address is printed once the handlers are in place: a caller that stops the server as soon as it
+      // reads the address (a script, a test) must not meet the default action of the signal.
+      process.stdout.write(`bnclab ui: ${ui.url} (${file}; Ctrl-C stops)\n`);
     });
     return 0;
   },
