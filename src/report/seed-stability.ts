@@ -1,0 +1,56 @@
+/**
+ * Claims of a multi-seed experiment (`seeds:` or `run --seeds N`): each claim is evaluated on each seed's
+ * results alone (a seed's folds are never pooled with another's), and its row says in how many seeds the
+ * verdict was 'reproduced', with the margin a − b each seed gave (docs/reports.md, "Several seeds").
+ */
+import type { ClaimResult, ClaimVerdict } from './claims.js';
+
+export interface SeedOutcome {
+  readonly seed: string;
+  /** method_a's value minus the other side's (ClaimResult a − b); null when the claim had no numbers there. */
+  readonly margin: number | null;
+  readonly verdict: ClaimVerdict;
+}
+
+export interface ClaimStability {
+  /** Seeds whose verdict is 'reproduced'. */
+  readonly reproduced: number;
+  readonly seeds: number;
+  readonly outcomes: readonly SeedOutcome[];
+}
+
+/**
+ * One stability per claim, from the claims evaluated under each seed (the same claims file, so the same rows
+ * in the same order for every seed).
+ */
+export function claimStability(perSeed: readonly { seed: string; claims: readonly ClaimResult[] }[]): ClaimStability[] {
+  const n = perSeed[0]?.claims.length ?? 0;
+  for (const s of perSeed) {
+    if (s.claims.length !== n) throw new Error(`seed ${s.seed}: ${s.claims.length} claims, expected ${n}`);
+  }
+  return Array.from({ length: n }, (_, i) => {
+    const outcomes = perSeed.map(({ seed, claims }): SeedOutcome => {
+      const c = claims[i]!;
+      return { seed, margin: c.a !== null && c.b !== null ? c.a - c.b : null, verdict: c.verdict };
+    });
+    return {
+      reproduced: outcomes.filter((o) => o.verdict === 'reproduced').length,
+      seeds: outcomes.length,
+      outcomes,
+    };
+  });
+}
+
+function signedMargin(x: number | null): string {
+  if (x === null || !Number.isFinite(x)) return '–';
+  const t = Math.abs(x).toFixed(4);
+  return Number(t) === 0 ? t : `${x < 0 ? '−' : '+'}${t}`;
+}
+
+/** 'reproduced in 2 of 3 seeds (margins: seed 1 +0.0120, seed 2 −0.0031, seed 3 +0.0200)'. */
+export function stabilityText(s: ClaimStability): string {
+  return (
+    `reproduced in ${s.reproduced} of ${s.seeds} seeds ` +
+    `(margins: ${s.outcomes.map((o) => `seed ${o.seed} ${signedMargin(o.margin)}`).join(', ')})`
+  );
+}
