@@ -92,7 +92,7 @@ export function experimentSchema(forEditors = false): JsonSchema {
         uniqueItems: true,
         items: { type: ['integer', 'string'] },
         description:
-          'Several master seeds, instead of seed: each one is a run of the whole grid with its own folds (unless they come from a file) and learner randomness; the report gives the first seed\'s tables and how stable each claim\'s verdict is across the seeds.',
+          "Several master seeds, instead of seed: each one is a run of the whole grid with its own folds (unless they come from a file) and learner randomness; the report gives the first seed's tables and how stable each claim's verdict is across the seeds.",
       },
       datasets: {
         type: 'array',

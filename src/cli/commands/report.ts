@@ -4,7 +4,8 @@ import { intOption, onePositional, numberOption } from '../command.js';
 export const reportCommand: Command = {
   summary:
     'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg, with --pdf *.pdf) from the stored results',
-  usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST] [--seeds N] [--pdf]',
+  usage:
+    'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST] [--seeds N] [--pdf]',
   options: {
     db: { type: 'string' },
     out: { type: 'string' },
