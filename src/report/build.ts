@@ -36,7 +36,7 @@ import {
 import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
 import type { Block, Section } from './document.js';
 import { fmean } from '../stats/fsum.js';
-import { claimStability, stabilityText, type ClaimStability } from './seed-stability.js';
+import { claimStability, stabilitySummary, stabilityText, type ClaimStability } from './seed-stability.js';
 
 export type { Block, Section } from './document.js';
 
@@ -1066,7 +1066,8 @@ function reproductionSections(c: ReportContext): Section[] {
           kind: 'p',
           text:
             r.kind === 'claims'
-              ? `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).`
+              ? `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).` +
+                (stability?.length ? ` ${stabilitySummary(stability)}` : '')
               : `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).`,
         },
         ...c.addTable(t),

@@ -15,6 +15,8 @@ export interface SeedOutcome {
 export interface ClaimStability {
   /** Seeds whose verdict is 'reproduced'. */
   readonly reproduced: number;
+  /** Seeds where the claim held only within noise ('direction reproduced, not significant', 'tie within noise'). */
+  readonly withinNoise: number;
   readonly seeds: number;
   readonly outcomes: readonly SeedOutcome[];
 }
@@ -35,6 +37,9 @@ export function claimStability(perSeed: readonly { seed: string; claims: readonl
     });
     return {
       reproduced: outcomes.filter((o) => o.verdict === 'reproduced').length,
+      withinNoise: outcomes.filter(
+        (o) => o.verdict === 'direction reproduced, not significant' || o.verdict === 'tie within noise',
+      ).length,
       seeds: outcomes.length,
       outcomes,
     };
@@ -47,10 +52,22 @@ function signedMargin(x: number | null): string {
   return Number(t) === 0 ? t : `${x < 0 ? '−' : '+'}${t}`;
 }
 
-/** 'reproduced in 2 of 3 seeds (margins: seed 1 +0.0120, seed 2 −0.0031, seed 3 +0.0200)'. */
+/**
+ * 'reproduced in 2 of 3 seeds (margins: seed 1 +0.0120, seed 2 −0.0031, seed 3 +0.0200)', with ', held within
+ * noise in m' when some seeds gave a margin whose interval covers zero.
+ */
 export function stabilityText(s: ClaimStability): string {
   return (
-    `reproduced in ${s.reproduced} of ${s.seeds} seeds ` +
+    `reproduced in ${s.reproduced} of ${s.seeds} seeds${s.withinNoise ? `, held within noise in ${s.withinNoise}` : ''} ` +
     `(margins: ${s.outcomes.map((o) => `seed ${o.seed} ${signedMargin(o.margin)}`).join(', ')})`
   );
+}
+
+/** 'Across the 3 seeds (1, 2, 3): 2 claims reproduced in every seed, 1 in some, 0 in none.' */
+export function stabilitySummary(all: readonly ClaimStability[]): string {
+  const n = all[0]?.seeds ?? 0;
+  const seeds = all[0]?.outcomes.map((o) => o.seed).join(', ') ?? '';
+  const every = all.filter((s) => s.reproduced === s.seeds).length;
+  const none = all.filter((s) => s.reproduced === 0).length;
+  return `Across the ${n} seeds (${seeds}): ${every} claims reproduced in every seed, ${all.length - every - none} in some, ${none} in none.`;
 }

@@ -484,7 +484,9 @@ T2,mean,accuracy,B,>,A,,,§5,
     );
     // The tables and the verdict column are the first seed's.
     expect(t.rows.map((x) => x.cells[4]!.text)).toEqual(['reproduced', 'not reproduced']);
-    expect(renderMarkdown(doc)).toContain('reproduced in 2 of 3 seeds');
+    expect(renderMarkdown(doc)).toContain(
+      'Across the 3 seeds (1, 2, 3): 0 claims reproduced in every seed, 2 in some, 0 in none.',
+    );
     // One seed: no such column.
     const single = await buildReport(reportInput(seed1, MAIN, { reference: [r] }));
     expect(single.tables.find((x) => x.id === 'reference-claims')!.columns.map((c) => c.header)).not.toContain(
