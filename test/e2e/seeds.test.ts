@@ -55,6 +55,26 @@ describe('spec: seeds', () => {
     expect(() => withSeedCount(three, 2)).toThrow(/^--seeds: the spec s\.yaml lists seeds: already/);
   });
 
+  it('a folds file gives every seed the same folds, and still each seed its own keys and learner seeds', () => {
+    const cwd = tempDir();
+    // zoo has 101 rows: test folds 0, 1, 2 in turn.
+    write(cwd, 'zoo.csv', `${Array.from({ length: 101 }, (_, i) => String(i % 3)).join('\n')}\n`);
+    const file = write(
+      cwd,
+      'f.yaml',
+      `name: x\nseeds: [1, 2]\n${BARE.replace('{ method: cv, folds: 3 }', '{ method: cv, folds: { file: "{dataset}.csv" } }')}`,
+    );
+    const plan = buildPlanSummary(loadSpecFile(file).spec);
+    expect(plan.jobs).toHaveLength(2 * 3 * 2);
+    const [a, b] = plan.seeds!.map((s) => s.datasets[0]!.splitKey);
+    expect(a).toBe(b);
+    const keys = ['1', '2'].map((s) => plan.jobs.filter((j) => j.specSeed === s));
+    keys[0]!.forEach((j, i) => {
+      expect(j.key).not.toBe(keys[1]![i]!.key);
+      expect(j.seed).not.toBe(keys[1]![i]!.seed);
+    });
+  });
+
   it('a multi-seed run: seeds × jobs, single-seed keys, per-seed folds and results, claim stability', {
     timeout: 180_000,
   }, async () => {
