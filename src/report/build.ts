@@ -36,6 +36,7 @@ import {
 import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
 import type { Block, Section } from './document.js';
 import { fmean } from '../stats/fsum.js';
+import { claimStability, stabilitySummary, stabilityText, type ClaimStability } from './seed-stability.js';
 
 export type { Block, Section } from './document.js';
 
@@ -79,6 +80,11 @@ export interface ReportInput {
    */
   readonly planned?: PlannedFolds;
   readonly rows: readonly ResultRow[];
+  /**
+   * A multi-seed experiment: each seed's rows, the first seed's being `rows` (the tables show those). Only the
+   * claims read the others, one seed at a time (seed-stability.ts).
+   */
+  readonly seedRows?: readonly { readonly seed: string; readonly rows: readonly ResultRow[] }[];
   readonly expectedJobs: number;
   readonly failed: readonly FailedJob[];
   readonly compare: CompareSpec;
@@ -528,29 +534,36 @@ function meanByDataset(
   return out;
 }
 
-function referenceTable(id: string, r: ReferenceResult, alpha: number): Table {
+function referenceTable(id: string, r: ReferenceResult, alpha: number, stability?: readonly ClaimStability[]): Table {
   const title = r.ref.title ?? r.ref.path;
   const verdictCell = (v: string): TableCell => cell(v, { bold: v === 'reproduced' });
   if (r.kind === 'claims') {
+    const seeds = stability?.[0]?.outcomes.map((o) => o.seed);
     return {
       id,
-      caption: `${title}: the paper's stated claims, each evaluated on our results (docs/reports.md, "Stated claims"); per-dataset values are means over folds, tests use α = ${alpha} unless the claim gives its own threshold.`,
+      caption:
+        `${title}: the paper's stated claims, each evaluated on our results (docs/reports.md, "Stated claims"); per-dataset values are means over folds, tests use α = ${alpha} unless the claim gives its own threshold.` +
+        (seeds
+          ? ` Ours, verdict and why are seed ${seeds[0]}'s; "across seeds" evaluates the claim on each of the seeds ${seeds.join(', ')} alone (margin: method_a's value minus the other side's).`
+          : ''),
       columns: [
         { header: 'id', align: 'l' },
         { header: 'source', align: 'l' },
         { header: 'claim', align: 'l' },
         { header: 'ours', align: 'l' },
         { header: 'verdict', align: 'l' },
+        ...(stability ? [{ header: 'across seeds', align: 'l' as const }] : []),
         { header: 'why', align: 'l' },
         { header: 'note', align: 'l' },
       ],
-      rows: r.claims.map((c) => ({
+      rows: r.claims.map((c, i) => ({
         cells: [
           cell(c.id),
           cell(c.source),
           cell(c.claim),
           cell(c.ours, { value: c.ours === '–' ? null : c.ours }),
           verdictCell(c.verdict),
+          ...(stability ? [cell(stabilityText(stability[i]!))] : []),
           cell(c.reason),
           cell(c.note),
         ],
@@ -1000,6 +1013,23 @@ function noiseText(verdicts: readonly string[]): string {
   );
 }
 
+/**
+ * A claims file evaluated on each seed's rows alone (a multi-seed experiment), as the first seed's are: the
+ * dataset × method cells with fewer finished folds than planned left out. Undefined for one seed.
+ */
+function seedStability(c: ReportContext, ref: ReferenceSpec): ClaimStability[] | undefined {
+  const seeds = c.input.seedRows;
+  if (!seeds || seeds.length < 2) return undefined;
+  return claimStability(
+    seeds.map(({ seed, rows }) => {
+      const partial = partialGroups(rows, c.input.planned);
+      const statRows = partial.size ? rows.filter((r) => !partial.has(`${r.dataset}\u0000${r.method}`)) : rows;
+      const result = evaluateReference(ref, statRows, c.labels, c.s, c.input.structureInfo);
+      return { seed, claims: result.kind === 'claims' ? result.claims : [] };
+    }),
+  );
+}
+
 /** reference: the published numbers and claims against ours, a summary and one section per file. */
 function reproductionSections(c: ReportContext): Section[] {
   const { references } = c;
@@ -1019,10 +1049,12 @@ function reproductionSections(c: ReportContext): Section[] {
     },
   ];
   for (const r of references) {
+    const stability = r.kind === 'claims' ? seedStability(c, r.ref) : undefined;
     const t = referenceTable(
       c.tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`),
       r,
       c.s.alpha,
+      stability,
     );
     const counts = (v: string): number =>
       (r.claims as readonly { verdict: string }[]).filter((cl) => cl.verdict === v).length;
@@ -1034,7 +1066,8 @@ function reproductionSections(c: ReportContext): Section[] {
           kind: 'p',
           text:
             r.kind === 'claims'
-              ? `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).`
+              ? `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).` +
+                (stability?.length ? ` ${stabilitySummary(stability)}` : '')
               : `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).`,
         },
         ...c.addTable(t),

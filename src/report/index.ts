@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
+import { loadSpecFile, withSeedCount, type ExperimentSpec } from '../spec/load.js';
 import { buildPlanSummary, specHash, type PlanSummary } from '../spec/plan.js';
 import { staleJobs } from '../spec/revision.js';
 import { codeStateText } from '../util/provenance.js';
@@ -46,11 +46,17 @@ export interface ReportOptions {
   readonly plan?: PlanSummary;
   /** Write each figure as a one-page PDF too (`report --pdf`); by default only the SVG. */
   readonly pdf?: boolean;
+  /** `report --seeds N`: the spec's seed and the N − 1 after it, as `run --seeds N` ran them. */
+  readonly seeds?: number;
 }
 
-/** The jobs of a plan as the spec names them (dataset name, method label). */
-export function planJobRefs(plan: PlanSummary): JobRef[] {
-  return plan.jobs.map((j) => ({ key: j.key, dataset: j.dataset.handle.name, method: j.method.label }));
+/**
+ * The jobs of a plan as the spec names them (dataset name, method label). Of a multi-seed plan, one seed's
+ * (the first unless `seed` names another): the folds of different seeds are not more folds of one run.
+ */
+export function planJobRefs(plan: PlanSummary, seed: string | undefined = plan.seeds?.[0]?.seed): JobRef[] {
+  const jobs = seed === undefined ? plan.jobs : plan.jobs.filter((j) => j.specSeed === seed);
+  return jobs.map((j) => ({ key: j.key, dataset: j.dataset.handle.name, method: j.method.label }));
 }
 
 /** Planned folds (repeat × fold jobs) per dataset × method, keyed `dataset\0method`. */
@@ -126,7 +132,7 @@ function applyOverrides(c: CompareSpec, labels: readonly string[], o: ReportOpti
 }
 
 export async function writeExperimentReport(specFile: string, opts: ReportOptions = {}): Promise<ReportFiles> {
-  const spec = opts.spec ?? loadSpecFile(specFile).spec;
+  const spec = opts.spec ?? withSeedCount(loadSpecFile(specFile).spec, opts.seeds);
   const labels = spec.methods.map((m) => m.label);
   const compare = applyOverrides(spec.compare, labels, opts);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
@@ -141,6 +147,15 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   let input: ReportInput;
   try {
     const rows = await store.resultsOf(spec.name, jobs);
+    // A multi-seed experiment: every seed's rows, for the claims' stability across seeds.
+    const seedRows = plan.seeds
+      ? await Promise.all(
+          plan.seeds.map(async ({ seed }, i) => ({
+            seed,
+            rows: i === 0 ? rows : await store.resultsOf(spec.name, planJobRefs(plan, seed)),
+          })),
+        )
+      : undefined;
     const failed = await store.failedJobsOf(jobs);
     const expectedJobs = jobs.length;
     let curveRows: Map<string, ResultRow[]> | undefined;
@@ -161,7 +176,9 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       specFile: reportPath(specFile),
       specHash: specHash(spec),
       settings: {
-        seed: spec.seed,
+        seed: spec.seeds
+          ? `${spec.seeds.join(', ')} (the tables are seed ${spec.seed}'s; each claim is evaluated under every seed)`
+          : spec.seed,
         preprocessing: `discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing values ${spec.preprocessing.missing}${emText(spec.preprocessing.em)}`,
         resampling:
           typeof r.folds === 'number'
@@ -176,6 +193,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
       datasets: plan.datasets.map((d) => d.handle.name),
       planned: plannedFolds(jobs),
       rows,
+      ...(seedRows ? { seedRows } : {}),
       expectedJobs,
       failed,
       compare,
@@ -186,7 +204,8 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
         spec.reference.length || compare.diagnostics.length
           ? await loadStructureInfo(
               store,
-              jobs.map((j) => j.key),
+              // every seed's jobs: each seed's claims read their own
+              (plan.seeds ? plan.jobs : jobs).map((j) => j.key),
             )
           : undefined,
       arcs: await loadArcs(

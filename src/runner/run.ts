@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
-import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
+import { loadSpecFile, withSeedCount, type ExperimentSpec } from '../spec/load.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan, type ShardSpec } from '../spec/shard.js';
 import { programsOf } from '../spec/programs.js';
@@ -49,6 +49,8 @@ export interface RunOptions {
   readonly quiet?: boolean;
   /** Refuse a grid of more jobs (default DEFAULT_MAX_JOBS in src/spec/plan.ts). */
   readonly maxJobs?: number;
+  /** `--seeds N`: the spec's seed and the N − 1 after it (withSeedCount). */
+  readonly seeds?: number;
   /** Run only shard I of N of the plan (src/spec/shard.ts); the others are left to other processes. */
   readonly shard?: ShardSpec;
   /** Run only the jobs in this subset of the grid (`run --only`, src/spec/subset.ts); stored as usual. */
@@ -114,7 +116,8 @@ export async function registerPlan(plan: Plan, specText: string, dbPath: string)
       seed: spec.seed,
       version: BNCLAB_VERSION,
     });
-    for (const d of plan.datasets) {
+    // A multi-seed plan has each seed's splits (the same dataset rows, other folds when they are random).
+    for (const d of plan.seeds ? plan.seeds.flatMap((x) => x.datasets) : plan.datasets) {
       await store.upsertDataset({
         hash: d.handle.sha256,
         name: d.handle.name,
@@ -157,7 +160,9 @@ export async function registerPlan(plan: Plan, specText: string, dbPath: string)
 }
 
 export async function runExperiment(specFile: string, opts: RunOptions = {}): Promise<RunSummary> {
-  const { spec, text } = loadSpecFile(specFile);
+  const loaded = loadSpecFile(specFile);
+  const spec = withSeedCount(loaded.spec, opts.seeds);
+  const text = loaded.text;
   const plan = buildPlan(spec, { maxJobs: opts.maxJobs });
   const out = opts.progress ?? process.stderr;
   for (const w of plan.warnings) out.write(`bnclab: warning: ${w}\n`);
@@ -214,7 +219,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo.length || 1));
     if (!opts.quiet) {
       out.write(
-        `${spec.name}: ${plan.jobs.length} jobs (${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
+        `${spec.name}: ${plan.jobs.length} jobs (${plan.seeds ? `${plan.seeds.length} seeds × ` : ''}${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
           (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
           (chosen ? `--only: ${jobs.length} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}` +

@@ -79,6 +79,11 @@ export interface ExperimentSpec {
   readonly name: string;
   readonly description: string;
   readonly seed: string;
+  /**
+   * The master seeds of a multi-seed experiment (`seeds:` or `run --seeds N`), the first equal to `seed`;
+   * absent for one seed, so a single-seed spec's content (and specHash) is as it was.
+   */
+  readonly seeds?: readonly string[];
   readonly datasets: readonly DatasetRef[];
   readonly preprocessing: PreprocessingSpec;
   readonly resampling: ResamplingSpec;
@@ -387,7 +392,7 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   return {
     name: spec['name'] as string,
     description: (spec['description'] as string | undefined) ?? '',
-    seed: String(spec['seed'] ?? 1),
+    ...seedsOf(spec, at),
     datasets,
     preprocessing,
     resampling,
@@ -402,6 +407,41 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
 }
 
 type At = (path: (string | number)[], atKey?: boolean) => string;
+
+/** `seed:` or `seeds:` (not both): the first seed, and the list when it has more than one. */
+function seedsOf(spec: Record<string, unknown>, at: At): { seed: string; seeds?: readonly string[] } {
+  const list = spec['seeds'] as (number | string)[] | undefined;
+  if (list === undefined) return { seed: String(spec['seed'] ?? 1) };
+  if (spec['seed'] !== undefined) {
+    throw new UserError(
+      `${at(['seeds'], true)}: seeds: give either seed: or seeds:, not both (seed: s is seeds: [s]; the first of seeds: is the seed of the usual tables)`,
+    );
+  }
+  const seeds = list.map(String);
+  if (new Set(seeds).size < seeds.length) {
+    throw new UserError(`${at(['seeds'])}: seeds: lists a seed twice (1 and '1' are the same seed)`);
+  }
+  return seeds.length > 1 ? { seed: seeds[0]!, seeds } : { seed: seeds[0]! };
+}
+
+/**
+ * `run --seeds N` (also plan and report): the spec's seed and the N − 1 integers after it, e.g. seed 7 and
+ * --seeds 3 → 7, 8, 9. The spec's seed must be an integer, and the spec must not list seeds: itself.
+ */
+export function withSeedCount(spec: ExperimentSpec, n: number | undefined): ExperimentSpec {
+  if (n === undefined) return spec;
+  if (spec.seeds !== undefined) {
+    throw new UserError(`--seeds: the spec ${spec.file} lists seeds: already; give the seeds in one place`);
+  }
+  if (!/^-?\d+$/.test(spec.seed) || !Number.isSafeInteger(Number(spec.seed))) {
+    throw new UserError(
+      `--seeds: the spec's seed '${spec.seed}' is not an integer, so there are no seeds after it; list them with seeds: [...]`,
+    );
+  }
+  const first = Number(spec.seed);
+  if (n === 1) return spec;
+  return { ...spec, seeds: Array.from({ length: n }, (_, i) => String(first + i)) };
+}
 
 /** The first number that is not finite (YAML's .inf, -.inf, .nan): JSON Schema's `number` lets them through. */
 function findNonFinite(

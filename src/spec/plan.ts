@@ -73,6 +73,8 @@ export interface PlannedJobOf<D extends PlannedDatasetSummary> {
   readonly method: MethodSpec;
   /** The keys this job had under older revisions of its method (src/spec/revision.ts); absent while all are 1. */
   readonly olderKeys?: readonly string[];
+  /** The master seed this job runs under, in a multi-seed plan only (spec.seeds); its key holds it as `seed`. */
+  readonly specSeed?: string;
 }
 
 export interface PlanOf<D extends PlannedDatasetSummary> {
@@ -81,6 +83,11 @@ export interface PlanOf<D extends PlannedDatasetSummary> {
   readonly jobs: readonly PlannedJobOf<D>[];
   /** What `plan` and `run` print before anything else: the spec's warnings, and datasets that are duplicates. */
   readonly warnings: readonly string[];
+  /**
+   * Multi-seed plans (spec.seeds): the seeds, and each seed's datasets (their splits differ when the folds are
+   * random). `datasets` are the first seed's; `jobs` are every seed's, seed by seed, each with its specSeed.
+   */
+  readonly seeds?: readonly { readonly seed: string; readonly datasets: readonly D[] }[];
 }
 
 export type PlannedJob = PlannedJobOf<PlannedDataset>;
@@ -110,7 +117,35 @@ export function buildPlanSummary(spec: ExperimentSpec, opts: PlanOptions = {}): 
   return planWith(spec, opts, false);
 }
 
+/**
+ * One plan per master seed when the spec has several (spec.seeds), concatenated: each seed's plan is exactly
+ * the plan of the spec with `seed:` set to it, so its jobs have the keys a single-seed run of that seed has.
+ */
 function planWith(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean): PlanSummary {
+  if (spec.seeds === undefined) return planOneSeed(spec, opts, withRows);
+  const { seeds: _seeds, ...one } = spec;
+  const maxJobs = opts.maxJobs ?? DEFAULT_MAX_JOBS;
+  const plans: PlanSummary[] = [];
+  for (const seed of spec.seeds) {
+    const p = planOneSeed({ ...one, seed }, opts, withRows);
+    if (p.jobs.length * spec.seeds.length > maxJobs) {
+      throw new UserError(
+        `${spec.file}: the grid has ${(p.jobs.length * spec.seeds.length).toLocaleString('en-US')} jobs (${spec.seeds.length} seeds × ${p.jobs.length.toLocaleString('en-US')}), ` +
+          `more than the limit of ${maxJobs.toLocaleString('en-US')}; shrink the spec or raise the limit with --max-jobs`,
+      );
+    }
+    plans.push(p);
+  }
+  return {
+    spec,
+    datasets: plans[0]!.datasets,
+    jobs: plans.flatMap((p, i) => p.jobs.map((j) => ({ ...j, specSeed: spec.seeds![i]! }))),
+    warnings: [...new Set(plans.flatMap((p) => p.warnings))],
+    seeds: plans.map((p, i) => ({ seed: spec.seeds![i]!, datasets: p.datasets })),
+  };
+}
+
+function planOneSeed(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean): PlanSummary {
   const maxJobs = opts.maxJobs ?? DEFAULT_MAX_JOBS;
   const registry = loadRegistry();
   const handles = new Map<string, { handle: DatasetHandle; where: string; userFile: boolean; declared: boolean }>();

@@ -86,6 +86,14 @@ export function experimentSchema(forEditors = false): JsonSchema {
         description: 'Master seed. Split and learner seeds derive from it and the job content.',
         default: 1,
       },
+      seeds: {
+        type: 'array',
+        minItems: 1,
+        uniqueItems: true,
+        items: { type: ['integer', 'string'] },
+        description:
+          "Several master seeds, instead of seed: each one is a run of the whole grid with its own folds (unless they come from a file) and learner randomness; the report gives the first seed's tables and how stable each claim's verdict is across the seeds.",
+      },
       datasets: {
         type: 'array',
         minItems: 1,

@@ -442,6 +442,58 @@ T3,posthoc,accuracy,A,<,B-RAI,,0.10,Table 4,not implemented
     expect(parseXml(renderHtml(doc)).name).toBe('html');
   });
 
+  it("several seeds: each claim says in how many seeds it was reproduced, with each seed's margin", async () => {
+    // Seed 1 is the main table (A − B = +0.035 on average); seed 2 lowers A by 0.05 on every fold (A − B =
+    // −0.015: not reproduced); seed 3 raises it by 0.01 (+0.045). T1 (A best) holds in seeds 1 and 3; T2
+    // (B > A) only in seed 2.
+    const shifted = (dA: number): ResultRow[] =>
+      mainRows().map((r) =>
+        r.method === 'A' ? { ...r, accuracy: r.accuracy + dA, zero_one_loss: 1 - r.accuracy - dA } : r,
+      );
+    const r = ref(
+      HEADER +
+        `T1,best-mean,accuracy,A,max,,,,Table 3,
+T2,mean,accuracy,B,>,A,,,§5,
+`,
+    );
+    const seed1 = mainRows();
+    const seedRows = [
+      { seed: '1', rows: seed1 },
+      { seed: '2', rows: shifted(-0.05) },
+      { seed: '3', rows: shifted(0.01) },
+    ];
+    const doc = await buildReport(reportInput(seed1, MAIN, { reference: [r], seedRows }));
+    const t = doc.tables.find((x) => x.id === 'reference-claims')!;
+    expect(t.columns.map((c) => c.header)).toEqual([
+      'id',
+      'source',
+      'claim',
+      'ours',
+      'verdict',
+      'across seeds',
+      'why',
+      'note',
+    ]);
+    // T1: a is A's mean, b the best of the others (D, 0.805): +0.030, −0.020, +0.040.
+    expect(t.rows[0]!.cells[5]!.text).toBe(
+      'reproduced in 2 of 3 seeds (margins: seed 1 +0.0300, seed 2 −0.0200, seed 3 +0.0400)',
+    );
+    // T2: B − A: −0.035, +0.015, −0.045.
+    expect(t.rows[1]!.cells[5]!.text).toBe(
+      'reproduced in 1 of 3 seeds (margins: seed 1 −0.0350, seed 2 +0.0150, seed 3 −0.0450)',
+    );
+    // The tables and the verdict column are the first seed's.
+    expect(t.rows.map((x) => x.cells[4]!.text)).toEqual(['reproduced', 'not reproduced']);
+    expect(renderMarkdown(doc)).toContain(
+      'Across the 3 seeds (1, 2, 3): 0 claims reproduced in every seed, 2 in some, 0 in none.',
+    );
+    // One seed: no such column.
+    const single = await buildReport(reportInput(seed1, MAIN, { reference: [r] }));
+    expect(single.tables.find((x) => x.id === 'reference-claims')!.columns.map((c) => c.header)).not.toContain(
+      'across seeds',
+    );
+  });
+
   it('evaluates the shipped SubbKB claims file on results with its method labels', () => {
     const file = join(ROOT, 'experiments', 'reference', 'subbkb-2022-claims.csv');
     expect(existsSync(file)).toBe(true);

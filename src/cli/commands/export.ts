@@ -68,9 +68,14 @@ async function exportResults(specFile: string, v: Record<string, unknown>): Prom
   const plan = buildPlanSummary(spec);
   const store = await ResultStore.open(db, { readOnly: true });
   try {
+    // A multi-seed spec exports its first seed's results, as its report's tables show them (the runs of two
+    // seeds would repeat each dataset × method × repeat × fold).
+    const first = plan.seeds?.[0]?.seed;
     const rows = await store.resultsOf(
       spec.name,
-      plan.jobs.map((j) => ({ key: j.key, dataset: j.dataset.handle.name, method: j.method.label })),
+      plan.jobs
+        .filter((j) => first === undefined || j.specSeed === first)
+        .map((j) => ({ key: j.key, dataset: j.dataset.handle.name, method: j.method.label })),
     );
     if (rows.length === 0) throw new UserError(`${db}: no finished job of '${spec.name}' to export`);
     writeFileAtomic(file, resultsArff(spec.name, rows));

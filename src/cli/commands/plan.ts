@@ -4,11 +4,12 @@ import { intOption, onePositional } from '../command.js';
 export const planCommand: Command = {
   summary: 'show the job grid of a spec without running anything',
   usage:
-    'bnclab plan <spec.yaml> [--jobs] [--columns] [--check-data] [--max-jobs N] [--estimate [--cores C] [--db FILE] [--pilot]] [--shards N]',
+    'bnclab plan <spec.yaml> [--jobs] [--columns] [--check-data] [--max-jobs N] [--seeds N] [--estimate [--cores C] [--db FILE] [--pilot]] [--shards N]',
   options: {
     jobs: { type: 'boolean' },
     columns: { type: 'boolean' },
     'max-jobs': { type: 'string' },
+    seeds: { type: 'string' },
     estimate: { type: 'boolean' },
     cores: { type: 'string' },
     db: { type: 'string' },
@@ -28,6 +29,7 @@ export const planCommand: Command = {
                       numeric that look like category codes; each a warning with its fix (nothing is changed).
                       Without it, a one-line summary for datasets that are files named in the spec
   --max-jobs N        refuse a grid of more than N jobs (default 1,000,000)
+  --seeds N           plan the grid under N master seeds, as 'run --seeds N' does
   --estimate          expected core-hours per method and in total, and the wall time on --cores cores
   --cores C           cores for the wall-time estimate (default: this machine's available parallelism)
   --db FILE           calibrate the cost model with the timings of finished jobs in FILE (the same methods
@@ -42,10 +44,10 @@ export const planCommand: Command = {
 Costs are static estimates per method × training-set size unless calibrated; docs/cluster.md lists them.`,
   async run(pos, v) {
     const file = onePositional(pos, this.usage);
-    const { loadSpecFile } = await import('../../spec/load.js');
+    const { loadSpecFile, withSeedCount } = await import('../../spec/load.js');
     const { buildPlan, buildPlanSummary, describeColumns } = await import('../../spec/plan.js');
     const { emText } = await import('../../bn/em.js');
-    const { spec } = loadSpecFile(file);
+    const spec = withSeedCount(loadSpecFile(file).spec, intOption(v['seeds'], '--seeds', 1));
     const planOptions = { maxJobs: intOption(v['max-jobs'], '--max-jobs', 1) };
     // Only a pilot runs jobs and needs the datasets' rows; the rest is planned from recorded facts when the
     // files are unchanged.
@@ -53,7 +55,12 @@ Costs are static estimates per method × training-set size unless calibrated; do
     const plan = fullPlan ?? buildPlanSummary(spec, planOptions);
     for (const w of plan.warnings) process.stderr.write(`bnclab: warning: ${w}\n`);
     const out: string[] = [];
-    out.push(`${spec.name}: ${plan.jobs.length} jobs`);
+    out.push(
+      `${spec.name}: ${plan.jobs.length} jobs` +
+        (plan.seeds
+          ? ` (${plan.seeds.length} seeds × ${plan.jobs.length / plan.seeds.length} jobs; seeds ${plan.seeds.map((x) => x.seed).join(', ')})`
+          : ''),
+    );
     out.push(`datasets (${plan.datasets.length}):`);
     for (const d of plan.datasets) {
       out.push(

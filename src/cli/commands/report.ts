@@ -1,10 +1,11 @@
 import type { Command } from '../command.js';
-import { onePositional, numberOption } from '../command.js';
+import { intOption, onePositional, numberOption } from '../command.js';
 
 export const reportCommand: Command = {
   summary:
     'write results/<name>/ (report.md, report.html, tables/*.tex|csv, figures/*.svg, with --pdf *.pdf) from the stored results',
-  usage: 'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST] [--pdf]',
+  usage:
+    'bnclab report <spec.yaml> [--db FILE] [--out DIR] [--control METHOD] [--alpha A] [--metrics LIST] [--seeds N] [--pdf]',
   options: {
     db: { type: 'string' },
     out: { type: 'string' },
@@ -12,6 +13,7 @@ export const reportCommand: Command = {
     alpha: { type: 'string' },
     metrics: { type: 'string' },
     pdf: { type: 'boolean' },
+    seeds: { type: 'string' },
   },
   help: `Options:
   --db FILE         results database (default: results/<spec name>.duckdb)
@@ -21,6 +23,8 @@ export const reportCommand: Command = {
   --metrics LIST    comma-separated: accuracy, zero_one_loss, rmse, log_loss, auc, auc_ovr, brier,
                     balanced_accuracy, macro_f1 (overrides compare.metrics)
   --pdf             also write each figure as a one-page PDF (figures/*.pdf, for LaTeX)
+  --seeds N         the experiment was run with 'run --seeds N': its tables are the first seed's, and each claim
+                    says in how many of the N seeds its verdict was reproduced
 
 Reads only the database; never re-runs a learner. See docs/reports.md for the compare: and reference: sections.`,
   async run(pos, v) {
@@ -32,6 +36,7 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
       control: v['control'] as string | undefined,
       alpha: numberOption(v['alpha'], '--alpha'),
       pdf: v['pdf'] === true,
+      seeds: intOption(v['seeds'], '--seeds', 1),
       metrics:
         v['metrics'] === undefined
           ? undefined

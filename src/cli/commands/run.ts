@@ -20,7 +20,7 @@ function jobTimeoutOption(v: unknown): number | undefined {
 export const runCommand: Command = {
   summary: 'run the jobs of a spec that are not done yet, store them, write the report',
   usage:
-    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--rerun-stale] [--save-predictions] [--pdf] [--max-jobs N] [--shard I/N] [--only AXIS=V,…]',
+    'bnclab run <spec.yaml> [--workers N] [--db FILE] [--job-timeout SEC] [--fail-fast] [--rerun-failed] [--rerun-stale] [--save-predictions] [--pdf] [--max-jobs N] [--seeds N] [--shard I/N] [--only AXIS=V,…]',
   options: {
     workers: { type: 'string' },
     db: { type: 'string' },
@@ -33,6 +33,7 @@ export const runCommand: Command = {
     pdf: { type: 'boolean' },
     quiet: { type: 'boolean' },
     'max-jobs': { type: 'string' },
+    seeds: { type: 'string' },
     shard: { type: 'string' },
     only: { type: 'string' },
   },
@@ -49,6 +50,8 @@ export const runCommand: Command = {
   --pdf               the report's figures also as one-page PDFs (figures/*.pdf)
   --quiet             no progress output
   --max-jobs N        refuse a grid of more than N jobs (default 1,000,000)
+  --seeds N           run the grid under N master seeds: the spec's seed and the N − 1 integers after it
+                      (the spec's seeds: list does the same for any seeds; docs/spec.md). Give 'report' the same --seeds
   --shard I/N         run only shard I (1-based) of N: a deterministic partition of the whole plan balanced by
                       expected cost (the same on every machine); use one --db per shard, then 'bnclab merge'.
                       Writes no report (a shard holds part of the results). See docs/cluster.md.
@@ -82,6 +85,7 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       savePredictions: v['save-predictions'] ? true : undefined,
       quiet: Boolean(v['quiet']),
       maxJobs: intOption(v['max-jobs'], '--max-jobs', 1),
+      seeds: intOption(v['seeds'], '--seeds', 1),
       shard,
       only,
       // The report reads from the run's own connection: opening the file again costs a second DuckDB start.
