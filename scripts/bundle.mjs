@@ -4,7 +4,7 @@
  * import (yaml, p-limit, simple-statistics, @duckdb/node-api and our ~170 modules) in a few files under
  * dist/src/chunks/ (one per lazily loaded command or stage). Node 20 loads each ES module separately (resolve, read, compile, link), and for the
  * commands' module graphs that costs more than running them: `plan` of the quickstart took 0.06 s less CPU
- * bundled, a report 0.07 s (docs/architecture.md, "Start-up"). Every other file of dist/ stays tsc's output
+ * bundled, a report 0.07 s (docs/performance.md). Every other file of dist/ stays tsc's output
  * (benchmarks import from it), and tsc alone still gives a working, only slower, CLI.
  *
  * @duckdb/node-api (~180 CommonJS files) is bundled too; left out: @duckdb/node-bindings (it loads the

@@ -35,7 +35,7 @@
  * Loop counters that index typed arrays are compared unsigned (`i >>> 0 < n`): the same test for every count
  * here (0 ≤ i < 2^31), but a counter that runs the wrong way becomes 2^32 − 1 and ends the loop at once, where
  * `i < n` would let it read undefined from a typed array forever (a mutation test then times out instead of
- * failing). The comparison costs no measurable time (docs/architecture.md, "Mutation testing").
+ * failing). The comparison costs no measurable time (docs/testing.md, "Mutation testing").
  */
 import type { CodeColumn, DiscreteData } from './data.js';
 import type { Model } from './model.js';
