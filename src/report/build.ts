@@ -528,7 +528,7 @@ function meanByDataset(
   return out;
 }
 
-function referenceTable(id: string, r: ReferenceResult, alpha: number): Table {
+export function referenceTable(id: string, r: ReferenceResult, alpha: number): Table {
   const title = r.ref.title ?? r.ref.path;
   const verdictCell = (v: string): TableCell => cell(v, { bold: v === 'reproduced' });
   if (r.kind === 'claims') {
