@@ -90,7 +90,9 @@ export interface CompareSide {
 
 export interface CompareResult {
   readonly metric: { key: string; title: string; higherIsBetter: boolean; digits: number };
+  /** Side a's method and side b's. */
   readonly method: string;
+  readonly method2: string;
   readonly a: CompareSide;
   readonly b: CompareSide;
   /** Per dataset of either side: the mean over folds of each (null when that side has none), b − a. */
@@ -575,24 +577,28 @@ export class UiData {
     b: CompareSide,
     metric: CompareMetric,
     method: string,
+    method2 = '',
   ): Promise<CompareResult> {
     if (!COMPARE_METRICS.includes(metric)) throw new UserError(`no metric '${metric}'`);
     const ea = await this.experiment(a.experiment);
     const eb = await this.experiment(b.experiment);
     const m = method || ea.labels.find((l) => eb.labels.includes(l)) || ea.labels[0] || '';
-    if (!ea.labels.includes(m) && !eb.labels.includes(m))
-      throw new UserError(`no method '${m}' in experiment '${a.experiment}' or '${b.experiment}'`);
+    if (!ea.labels.includes(m)) throw new UserError(`no method '${m}' in experiment '${a.experiment}'`);
+    // Side b's method: as named, else the same label, else the one at the same place in b's spec (a spec
+    // that changed a parameter labels its methods `nb/dirichlet(alpha=5)`).
+    const m2 = method2 || (eb.labels.includes(m) ? m : (eb.labels[ea.labels.indexOf(m)] ?? eb.labels[0] ?? ''));
+    if (!eb.labels.includes(m2)) throw new UserError(`no method '${m2}' in experiment '${b.experiment}'`);
     const s = ea.compare;
     const digits = s.digits ?? undefined;
-    const side = async (x: CompareSide) =>
+    const side = async (x: CompareSide, label: string) =>
       this.withStore(async (st) => {
         const states = await experimentCodeStates(st, x.experiment);
         if (x.code !== null && !states.some((c) => c.id === x.code))
           throw new UserError(`no code state '${x.code}' among the jobs of experiment '${x.experiment}'`);
-        return { states, rows: await methodMetricRows(st, x.experiment, m, metric, x.code) };
+        return { states, rows: await methodMetricRows(st, x.experiment, label, metric, x.code) };
       });
-    const sa = await side(a);
-    const sb = await side(b);
+    const sa = await side(a, m);
+    const sb = await side(b, m2);
     const means = (rows: { dataset: string; value: number | null }[]): Map<string, number> => {
       const by = new Map<string, number[]>();
       for (const r of rows) {
@@ -631,10 +637,11 @@ export class UiData {
       testError = (err as Error).message.split('\n')[0]!;
     }
     const better = (r: { diff: number | null }): number =>
-      r.diff === null || r.diff === 0 ? 0 : (r.diff > 0) === def.higherIsBetter ? 1 : -1;
+      r.diff === null || r.diff === 0 ? 0 : r.diff > 0 === def.higherIsBetter ? 1 : -1;
     return {
       metric: { key: def.key, title: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits },
       method: m,
+      method2: m2,
       a,
       b,
       rows,

@@ -30,12 +30,13 @@ export function selectionOf(q: URLSearchParams): Selection {
   return { experiment, metric, datasets: list('d'), methods: list('m'), control: q.get('control') ?? 'best' };
 }
 
-/** The Compare page's query: side a (exp, code), side b (exp2, code2; exp2 defaults to exp), metric, method. */
+/** The Compare page's query: side a (exp, code), side b (exp2, code2; exp2 defaults to exp), metric, method (a's) and method2 (b's). */
 export function compareOf(q: URLSearchParams): {
   a: CompareSide;
   b: CompareSide;
   metric: CompareMetric;
   method: string;
+  method2: string;
 } {
   const experiment = q.get('exp') ?? '';
   if (!experiment) throw new UserError('exp: name an experiment');
@@ -47,6 +48,7 @@ export function compareOf(q: URLSearchParams): {
     b: { experiment: q.get('exp2') || experiment, code: code('code2') },
     metric,
     method: q.get('method') ?? '',
+    method2: q.get('method2') ?? '',
   };
 }
 
@@ -90,7 +92,7 @@ export async function handle(data: UiData, script: string, req: IncomingMessage,
       json(res, 200, await data.claims(q.get('exp') ?? ''));
     } else if (p === '/api/compare') {
       const c = compareOf(q);
-      json(res, 200, await data.compare(c.a, c.b, c.metric, c.method));
+      json(res, 200, await data.compare(c.a, c.b, c.metric, c.method, c.method2));
     } else if (p === '/api/export') {
       const f = await data.exportFile(selectionOf(q), q.get('what') ?? '');
       res.writeHead(200, {

@@ -45,6 +45,7 @@ interface CompareSide {
 interface Compared {
   metric: { key: string; title: string; higherIsBetter: boolean; digits: number };
   method: string;
+  method2: string;
   a: CompareSide;
   b: CompareSide;
   rows: { dataset: string; a: number | null; b: number | null; diff: number | null }[];
@@ -799,11 +800,7 @@ function reportTable(t: ReportTable): HTMLElement {
       'table',
       { id: t.id, class: 'report' },
       h('caption', {}, t.caption),
-      h(
-        'thead',
-        {},
-        h('tr', {}, ...t.columns.map((c) => h('th', { scope: 'col', style: align(c.align) }, c.header))),
-      ),
+      h('thead', {}, h('tr', {}, ...t.columns.map((c) => h('th', { scope: 'col', style: align(c.align) }, c.header)))),
       h(
         'tbody',
         {},
@@ -907,7 +904,7 @@ async function compareView(gen: number): Promise<void> {
   if (!q.get('exp2')) q = with_(q, { exp2: names.find((n) => n !== exp) ?? exp });
   const r = await get<Compared>('/api/compare', q);
   if (gen !== generation) return;
-  q = with_(q, { method: r.method, metric: r.metric.key });
+  q = with_(q, { method: r.method, method2: r.method2, metric: r.metric.key });
   history.replaceState(null, '', `?${q}`);
   const update = (changes: Record<string, string | null>): void => go(with_(params(), changes), true);
   const meta = await get<Meta>('/api/meta', new URLSearchParams({ exp }));
@@ -916,13 +913,15 @@ async function compareView(gen: number): Promise<void> {
     ['', 'every job'],
     ...list
       .filter((s) => s.id !== null)
-      .map((s): [string, string] => [s.id!, `${s.id!.slice(0, 12)} · ${s.bnclab ?? '?'} · ${s.code ?? ''} (${s.jobs} jobs)`]),
+      .map((s): [string, string] => [
+        s.id!,
+        `${s.id!.slice(0, 12)} · ${s.bnclab ?? '?'} · ${s.code ?? ''} (${s.jobs} jobs)`,
+      ]),
   ];
   const d = r.metric.digits;
   const side = (x: CompareSide): string => `${x.experiment}${x.code ? ` @ ${x.code.slice(0, 12)}` : ''}`;
   const signed = (x: number | null): string =>
     x === null ? '–' : `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x).toFixed(d)}`;
-  const methods = [...new Set([...r.methodsA, ...r.methodsB])];
   const betterText = r.metric.higherIsBetter ? 'higher is better' : 'lower is better';
   main.replaceChildren(
     h('h2', {}, 'Compare'),
@@ -933,34 +932,59 @@ async function compareView(gen: number): Promise<void> {
         'fieldset',
         {},
         h('legend', {}, 'a'),
-        selectOf('experiment', 'cmp-exp', names.map((n) => [n, n]), exp, (v) => update({ exp: v, code: null })),
+        selectOf(
+          'experiment',
+          'cmp-exp',
+          names.map((n) => [n, n]),
+          exp,
+          (v) => update({ exp: v, code: null, method: null, method2: null }),
+        ),
         selectOf('code state', 'cmp-code', states(r.codeStatesA), r.a.code ?? '', (v) => update({ code: v || null })),
       ),
       h(
         'fieldset',
         {},
         h('legend', {}, 'b'),
-        selectOf('experiment', 'cmp-exp2', names.map((n) => [n, n]), r.b.experiment, (v) =>
-          update({ exp2: v, code2: null }),
+        selectOf(
+          'experiment',
+          'cmp-exp2',
+          names.map((n) => [n, n]),
+          r.b.experiment,
+          (v) => update({ exp2: v, code2: null, method2: null }),
         ),
-        selectOf('code state', 'cmp-code2', states(r.codeStatesB), r.b.code ?? '', (v) =>
-          update({ code2: v || null }),
-        ),
+        selectOf('code state', 'cmp-code2', states(r.codeStatesB), r.b.code ?? '', (v) => update({ code2: v || null })),
       ),
       h(
         'fieldset',
         {},
         h('legend', {}, 'what'),
-        selectOf('metric', 'cmp-metric', meta.metrics.map((m) => [m.key, m.title]), r.metric.key, (v) =>
-          update({ metric: v }),
+        selectOf(
+          'metric',
+          'cmp-metric',
+          meta.metrics.map((m) => [m.key, m.title]),
+          r.metric.key,
+          (v) => update({ metric: v }),
         ),
-        selectOf('method', 'cmp-method', methods.map((m) => [m, m]), r.method, (v) => update({ method: v })),
+        selectOf(
+          'method a',
+          'cmp-method',
+          r.methodsA.map((m) => [m, m]),
+          r.method,
+          (v) => update({ method: v, method2: null }),
+        ),
+        selectOf(
+          'method b',
+          'cmp-method2',
+          r.methodsB.map((m) => [m, m]),
+          r.method2,
+          (v) => update({ method2: v }),
+        ),
       ),
     ),
     h(
       'p',
       { id: 'compare-summary' },
-      `${r.method}, ${r.metric.title} (${betterText}): ${r.paired} datasets on both sides; b better on ${r.bBetter}, a better on ${r.aBetter}, ${r.ties} equal; mean difference b − a ${signed(r.meanDiff)}; `,
+      `${r.method === r.method2 ? r.method : `${r.method} (a) against ${r.method2} (b)`}, ${r.metric.title} (${betterText}): ${r.paired} datasets on both sides; b better on ${r.bBetter}, a better on ${r.aBetter}, ${r.ties} equal; mean difference b − a ${signed(r.meanDiff)}; `,
       r.wilcoxon
         ? `Wilcoxon signed-rank over datasets V = ${fmt(r.wilcoxon.statistic, 1)}, ${pText(r.wilcoxon.p)} (${r.wilcoxon.method}).`
         : `no Wilcoxon test: ${r.testError ?? ''}.`,
@@ -987,7 +1011,7 @@ async function compareView(gen: number): Promise<void> {
           'tbody',
           {},
           ...r.rows.map((x) => {
-            const good = x.diff === null || x.diff === 0 ? '' : (x.diff > 0) === r.metric.higherIsBetter ? 'ok' : 'error';
+            const good = x.diff === null || x.diff === 0 ? '' : x.diff > 0 === r.metric.higherIsBetter ? 'ok' : 'error';
             return h(
               'tr',
               {},
@@ -1003,7 +1027,7 @@ async function compareView(gen: number): Promise<void> {
     h(
       'p',
       { class: 'muted' },
-      'Per dataset the mean over folds of each side (rounded as the report rounds); the test is the report\'s Wilcoxon signed-rank with experiment a\'s compare: settings. A code state compares the jobs one code revision computed (see provenance in the report).',
+      "Per dataset the mean over folds of each side (rounded as the report rounds); the test is the report's Wilcoxon signed-rank with experiment a's compare: settings. A code state compares the jobs one code revision computed (see provenance in the report).",
     ),
   );
 }
