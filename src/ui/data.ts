@@ -19,6 +19,7 @@ import type { Table } from '../report/table.js';
 import { staleJobs } from '../spec/revision.js';
 import { fmean } from '../stats/fsum.js';
 import { roundDecimals } from '../stats/validate.js';
+import { winDrawLoss } from '../stats/signtest.js';
 import { wilcoxonSignedRank } from '../stats/wilcoxon.js';
 import { cliques, compareResults, type MetricComparison } from '../report/compare.js';
 import { cdFigure, foldBoxplotFigure } from '../report/figures.js';
@@ -636,8 +637,10 @@ export class UiData {
     } catch (err) {
       testError = (err as Error).message.split('\n')[0]!;
     }
-    const better = (r: { diff: number | null }): number =>
-      r.diff === null || r.diff === 0 ? 0 : r.diff > 0 === def.higherIsBetter ? 1 : -1;
+    // Wins and losses of b against a as the report's W/D/L counts them (compare.sign.tolerance is a draw).
+    const wdl = both.length
+      ? winDrawLoss(xb, xa, { lowerIsBetter: !def.higherIsBetter, tolerance: s.sign.tolerance })
+      : { wins: 0, draws: 0, losses: 0 };
     return {
       metric: { key: def.key, title: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits },
       method: m,
@@ -647,9 +650,9 @@ export class UiData {
       rows,
       paired: both.length,
       meanDiff: both.length ? fmean(both.map((r) => r.diff!)) : null,
-      bBetter: both.filter((r) => better(r) > 0).length,
-      aBetter: both.filter((r) => better(r) < 0).length,
-      ties: both.filter((r) => better(r) === 0).length,
+      bBetter: wdl.wins,
+      aBetter: wdl.losses,
+      ties: wdl.draws,
       wilcoxon,
       testError,
       methodsA: ea.labels,

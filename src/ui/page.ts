@@ -46,6 +46,11 @@ td a:hover { text-decoration: underline; }
 .error { color: var(--bad); }
 .ok { color: var(--ok); }
 .warn { color: var(--warn); }
+@media (max-width: 760px) { table.report td { min-width: 11rem; } table.report td:first-child, table.report td:nth-child(2) { min-width: 3rem; } }
+@media (max-width: 760px) { table.report td { min-width: 11rem; } table.report td:first-child, table.report td:nth-child(2) { min-width: 3rem; } }
+#compare-controls fieldset { min-width: 0; max-width: 100%; }
+#compare-controls label { display: block; margin-top: .3rem; }
+#compare-controls select { max-width: min(22rem, 100%); }
 table.report caption { caption-side: top; text-align: left; color: var(--muted); padding: .2rem 0; white-space: normal; }
 table.report td { white-space: normal; min-width: 4rem; vertical-align: top; }
 .figure { background: #fff; border-radius: 6px; padding: .4rem; display: inline-block; max-width: 100%; overflow-x: auto; }

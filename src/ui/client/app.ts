@@ -915,7 +915,7 @@ async function compareView(gen: number): Promise<void> {
       .filter((s) => s.id !== null)
       .map((s): [string, string] => [
         s.id!,
-        `${s.id!.slice(0, 12)} · ${s.bnclab ?? '?'} · ${s.code ?? ''} (${s.jobs} jobs)`,
+        `${s.bnclab ?? '?'} · ${(s.code ?? s.id!).slice(0, 12)}${s.code?.endsWith('+dirty') ? '+dirty' : ''} (${s.jobs} jobs)`,
       ]),
   ];
   const d = r.metric.digits;
@@ -1011,7 +1011,12 @@ async function compareView(gen: number): Promise<void> {
           'tbody',
           {},
           ...r.rows.map((x) => {
-            const good = x.diff === null || x.diff === 0 ? '' : x.diff > 0 === r.metric.higherIsBetter ? 'ok' : 'error';
+            const good =
+              x.diff === null || Math.abs(x.diff) < 0.5 * 10 ** -d
+                ? ''
+                : x.diff > 0 === r.metric.higherIsBetter
+                  ? 'ok'
+                  : 'error';
             return h(
               'tr',
               {},
