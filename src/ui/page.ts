@@ -46,8 +46,7 @@ td a:hover { text-decoration: underline; }
 .error { color: var(--bad); }
 .ok { color: var(--ok); }
 .warn { color: var(--warn); }
-@media (max-width: 760px) { table.report td { min-width: 11rem; } table.report td:first-child, table.report td:nth-child(2) { min-width: 3rem; } }
-@media (max-width: 760px) { table.report td { min-width: 11rem; } table.report td:first-child, table.report td:nth-child(2) { min-width: 3rem; } }
+@media (max-width: 760px) { table.report { min-width: 52rem; } }
 #compare-controls fieldset { min-width: 0; max-width: 100%; }
 #compare-controls label { display: block; margin-top: .3rem; }
 #compare-controls select { max-width: min(22rem, 100%); }
