@@ -8,7 +8,7 @@
  * any time; one that a running task holds is read from a snapshot copy (as `status` does). What was read is
  * cached until the file (or its write-ahead log) changes.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { buildReport, referenceTable, type ReportDoc } from '../report/build.js';
@@ -34,6 +34,7 @@ import { parseSpec } from '../spec/load.js';
 import { buildPlanSummary } from '../spec/plan.js';
 import { COMPARE_METRICS, type CompareMetric, type CompareSpec, DEFAULT_COMPARE } from '../spec/report-sections.js';
 import { type JobRef, ResultStore, type ResultRow } from '../store/db.js';
+import { mergeShards } from '../store/merge.js';
 import {
   type CellJob,
   cellJobs,
@@ -116,6 +117,8 @@ export interface SourceState {
   readonly file: string;
   /** 'ok', 'snapshot' (a running task holds it: read from a copy), 'missing' (no database yet). */
   readonly how: 'ok' | 'snapshot' | 'missing';
+  /** A folder of shards: how many databases it holds (shown merged, as `bnclab merge` would merge them). */
+  readonly shards?: number;
 }
 
 interface ExperimentData {
@@ -156,6 +159,9 @@ export class UiData {
   private plan: ReturnType<typeof buildPlanSummary> | null = null;
   private readonly experiments = new Map<string, ExperimentData>();
   private loading: Promise<void> | null = null;
+  /** For a folder of shards: the databases in it, and the temporary database they are merged into. */
+  private readonly shards: string[] | null = null;
+  private merged: { dir: string; file: string } | null = null;
 
   /**
    * @param file the results database
@@ -167,6 +173,40 @@ export class UiData {
     private readonly spec: ExperimentSpec | null = null,
   ) {
     this.file = resolve(file);
+    if (existsSync(this.file) && statSync(this.file).isDirectory()) this.shards = shardFiles(this.file);
+  }
+
+  /** Remove the merged copy of a shard folder (the server calls it when it stops). */
+  dispose(): void {
+    if (this.merged) rmSync(this.merged.dir, { recursive: true, force: true });
+    this.merged = null;
+  }
+
+  /**
+   * A folder of shards as one database: each shard copied (with its write-ahead log, so one being written is
+   * read as a snapshot and never locked) and merged by mergeShards, the code of `bnclab merge`, into a fresh
+   * temporary database; done again whenever a shard changes.
+   */
+  private async mergeFolder(): Promise<void> {
+    const shards = shardFiles(this.file);
+    (this.shards as string[]).splice(0, Infinity, ...shards);
+    const dir = mkdtempSync(join(tmpdir(), 'bnclab-ui-shards-'));
+    try {
+      const copies = shards.map((f, i) => {
+        const copy = join(dir, `${i}-${basename(f)}`);
+        copyFileSync(f, copy);
+        if (existsSync(`${f}.wal`)) copyFileSync(`${f}.wal`, `${copy}.wal`);
+        return copy;
+      });
+      const file = join(dir, 'merged.duckdb');
+      await mergeShards(file, copies);
+      for (const c of copies) rmSync(c, { force: true }), rmSync(`${c}.wal`, { force: true });
+      this.dispose();
+      this.merged = { dir, file };
+    } catch (e) {
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
   }
 
   /** The file's signature: changes when a writer commits (the database or its write-ahead log changes). */
@@ -179,11 +219,25 @@ export class UiData {
         return '-';
       }
     };
+    if (this.shards)
+      return shardFiles(this.file)
+        .map((f) => `${f}:${part(f)}|${part(`${f}.wal`)}`)
+        .join(';');
     return `${part(this.file)}|${part(`${this.file}.wal`)}`;
   }
 
   /** Open read-only (a snapshot copy when a running task holds the file), run `f`, close. */
   private async withStore<T>(f: (s: ResultStore) => Promise<T>): Promise<T> {
+    if (this.shards) {
+      if (!this.merged) throw new UserError(`${this.file}: no shard databases (*.duckdb) in this folder yet`);
+      const s = await ResultStore.open(this.merged.file, { readOnly: true });
+      this.how = 'ok';
+      try {
+        return await f(s);
+      } finally {
+        s.close();
+      }
+    }
     let store: ResultStore;
     try {
       store = await ResultStore.open(this.file, { readOnly: true });
@@ -219,7 +273,8 @@ export class UiData {
     const sig = this.currentSignature();
     if (sig === this.signature) return;
     this.loading = (async () => {
-      if (!existsSync(this.file)) {
+      if (this.shards && shardFiles(this.file).length > 0) await this.mergeFolder();
+      if (!existsSync(this.file) || (this.shards && !this.merged)) {
         this.how = 'missing';
         this.counts = [];
         this.experiments.clear();
@@ -245,7 +300,7 @@ export class UiData {
   }
 
   source(): SourceState {
-    return { file: this.file, how: this.how };
+    return { file: this.file, how: this.how, ...(this.shards ? { shards: this.shards.length } : {}) };
   }
 
   async experimentList(now = Date.now() / 1000): Promise<ExperimentInfo[]> {
@@ -661,6 +716,14 @@ export class UiData {
       codeStatesB: sb.states,
     };
   }
+}
+
+/** The shard databases of a folder (its *.duckdb files), in name order. */
+function shardFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.duckdb'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 /** The spec stored with an experiment, parsed; null when there is none or it no longer loads here. */

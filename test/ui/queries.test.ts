@@ -295,6 +295,36 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     expect(without.every((e) => e.stale === null)).toBe(true);
   });
 
+  it('shows a folder of shards as one experiment, equal to the shards merged by `bnclab merge`', async () => {
+    const folder = join(dir, 'shards');
+    for (const i of [1, 2]) {
+      const r = cli(['run', QUICKSTART, '--db', join(folder, `q-${i}-of-2.duckdb`), '--shard', `${i}/2`], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const merged = join(dir, 'merged.duckdb');
+    const m = cli(['merge', merged, join(folder, 'q-1-of-2.duckdb'), join(folder, 'q-2-of-2.duckdb')], { cwd: dir });
+    expect(m.code, m.stderr).toBe(0);
+    const data = new UiData(folder);
+    try {
+      const [e] = await data.experimentList();
+      expect(e!.counts).toMatchObject({ name: 'quickstart', planned: 120, done: 120, failed: 0, pending: 0 });
+      expect(data.source()).toMatchObject({ file: folder, how: 'ok', shards: 2 });
+      const sel: Selection = {
+        experiment: 'quickstart',
+        metric: 'accuracy',
+        datasets: [],
+        methods: [],
+        control: 'best',
+      };
+      expect(await data.results(sel)).toEqual(await new UiData(merged).results(sel));
+      // One shard alone holds part of the jobs.
+      const one = await new UiData(join(folder, 'q-1-of-2.duckdb')).experimentList();
+      expect(one[0]!.counts.done).toBeLessThan(120);
+    } finally {
+      data.dispose();
+    }
+  });
+
   it('names a bad argument in one line with exit 2', () => {
     const missing = cli(['ui', join(dir, 'none.duckdb')], { cwd: dir });
     expect([missing.code, missing.stderr.trim()]).toEqual([

@@ -64,6 +64,7 @@ interface Compared {
 interface Source {
   file: string;
   how: string;
+  shards?: number;
 }
 interface Meta {
   datasets: { name: string; rows: number; attributes: number; classes: number }[];
@@ -172,7 +173,9 @@ function showSource(s: Source): void {
       ? `${s.file} (being written: read from a snapshot copy)`
       : s.how === 'missing'
         ? `${s.file}: no database yet`
-        : s.file;
+        : s.shards !== undefined
+          ? `${s.file} (${s.shards} shard${s.shards === 1 ? '' : 's'}, merged)`
+          : s.file;
 }
 
 function duration(s: number | null): string {
