@@ -200,7 +200,10 @@ export class UiData {
       });
       const file = join(dir, 'merged.duckdb');
       await mergeShards(file, copies);
-      for (const c of copies) rmSync(c, { force: true }), rmSync(`${c}.wal`, { force: true });
+      for (const c of copies) {
+        rmSync(c, { force: true });
+        rmSync(`${c}.wal`, { force: true });
+      }
       this.dispose();
       this.merged = { dir, file };
     } catch (e) {
