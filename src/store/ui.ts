@@ -229,3 +229,65 @@ export async function metricRows(store: ResultStore, experiment: string, metric:
 }
 
 const METRIC_COLUMNS: readonly string[] = [...CELL_METRICS, 'train_ms', 'predict_ms'];
+
+export interface CodeStateCount {
+  /** code_states.code_state; null for finished jobs without a recorded code state (an older database). */
+  readonly id: string | null;
+  readonly bnclab: string | null;
+  readonly code: string | null;
+  /** Finished jobs of the experiment computed by this code state. */
+  readonly jobs: number;
+}
+
+async function hasTable(store: ResultStore, table: string): Promise<boolean> {
+  const r = await store.query(`SELECT 1 FROM information_schema.tables WHERE table_name = $1`, [table]);
+  return r.length > 0;
+}
+
+/** The code states that computed an experiment's finished jobs, the most used first. */
+export async function experimentCodeStates(store: ResultStore, experiment: string): Promise<CodeStateCount[]> {
+  if (!(await hasTable(store, 'job_code'))) return [];
+  const rows = await store.query(
+    `SELECT jc.code_state AS id, c.bnclab_version AS bnclab, c.code, count(*) AS jobs
+     FROM results r LEFT JOIN job_code jc USING (job_key) LEFT JOIN code_states c ON c.code_state = jc.code_state
+     WHERE r.experiment = $1 GROUP BY ALL ORDER BY jobs DESC, id`,
+    [experiment],
+  );
+  return rows.map((r) => ({
+    id: r['id'] === null || r['id'] === undefined ? null : String(r['id']),
+    bnclab: r['bnclab'] === null || r['bnclab'] === undefined ? null : String(r['bnclab']),
+    code: r['code'] === null || r['code'] === undefined ? null : String(r['code']),
+    jobs: Number(r['jobs']),
+  }));
+}
+
+/**
+ * One method's finished jobs in an experiment with one metric (dataset, repeat, fold, value), optionally only
+ * those a code state computed: one side of the Compare page.
+ */
+export async function methodMetricRows(
+  store: ResultStore,
+  experiment: string,
+  method: string,
+  metric: string,
+  codeState: string | null,
+): Promise<{ dataset: string; repeat: number; fold: number; value: number | null }[]> {
+  if (!METRIC_COLUMNS.includes(metric)) throw new Error(`not a metric column: ${metric}`);
+  const has = await columnsOf(store, 'results');
+  const col = has.has(metric) ? `r.${metric}` : 'NULL::DOUBLE';
+  const byCode = codeState !== null && (await hasTable(store, 'job_code'));
+  if (codeState !== null && !byCode) return [];
+  const rows = await store.query(
+    `SELECT r.dataset, r."repeat", r.fold, ${col} AS value FROM results r
+     ${byCode ? 'JOIN job_code jc USING (job_key)' : ''}
+     WHERE r.experiment = $1 AND r.method = $2 ${byCode ? 'AND jc.code_state = $3' : ''}
+     ORDER BY r.dataset, r."repeat", r.fold`,
+    byCode ? [experiment, method, codeState] : [experiment, method],
+  );
+  return rows.map((r) => ({
+    dataset: String(r['dataset']),
+    repeat: Number(r['repeat']),
+    fold: Number(r['fold']),
+    value: num(r['value']),
+  }));
+}

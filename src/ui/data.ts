@@ -8,14 +8,24 @@
  * any time; one that a running task holds is read from a snapshot copy (as `status` does). What was read is
  * cached until the file (or its write-ahead log) changes.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { buildReport, type ReportDoc } from '../report/build.js';
+import { buildReport, referenceTable, type ReportDoc } from '../report/build.js';
+import { loadStructureInfo } from '../report/claims.js';
+import { evaluateReference } from '../report/reference.js';
+import { partialGroups } from '../report/summary.js';
+import type { Table } from '../report/table.js';
+import { staleJobs } from '../spec/revision.js';
+import { fmean } from '../stats/fsum.js';
+import { roundDecimals } from '../stats/validate.js';
+import { winDrawLoss } from '../stats/signtest.js';
+import { wilcoxonSignedRank } from '../stats/wilcoxon.js';
 import { cliques, compareResults, type MetricComparison } from '../report/compare.js';
 import { cdFigure, foldBoxplotFigure } from '../report/figures.js';
 import { planJobRefs, plannedFolds } from '../report/index.js';
 import { modalStructures, structureFigure } from '../report/structures.js';
+import { metricDef } from '../report/compare.js';
 import { REPORT_METRICS } from '../report/summary.js';
 import { tableToCsv, tableToLatex } from '../report/table.js';
 import { renderHtml } from '../report/render.js';
@@ -24,15 +34,19 @@ import { parseSpec } from '../spec/load.js';
 import { buildPlanSummary } from '../spec/plan.js';
 import { COMPARE_METRICS, type CompareMetric, type CompareSpec, DEFAULT_COMPARE } from '../spec/report-sections.js';
 import { type JobRef, ResultStore, type ResultRow } from '../store/db.js';
+import { mergeShards } from '../store/merge.js';
 import {
   type CellJob,
   cellJobs,
+  type CodeStateCount,
   datasetFacts,
   type ExperimentCounts,
+  experimentCodeStates,
   experimentCounts,
   type GridCount,
   gridCounts,
   methodOrder,
+  methodMetricRows,
   metricRows,
   plannedFoldsOf,
   specText,
@@ -54,12 +68,57 @@ export interface ExperimentInfo {
   readonly counts: ExperimentCounts;
   /** Seconds until the pending jobs are done at the rate since the first job finished; null when unknown. */
   readonly etaSeconds: number | null;
+  /**
+   * Jobs not done whose result of an older revision of their method is stored (as `status` counts them, by
+   * staleJobs); null when the experiment's plan is unknown here (the ui was not given its spec).
+   */
+  readonly stale: number | null;
+}
+
+/** One reference file of the spec beside our results: the report's table of it and its verdicts counted. */
+export interface ClaimsFile {
+  readonly path: string;
+  readonly title: string;
+  readonly kind: 'claims' | 'wdl' | 'cells';
+  readonly verdicts: Readonly<Record<string, number>>;
+  readonly table: Table;
+}
+
+/** One side of a comparison: an experiment, optionally only the jobs one code state computed. */
+export interface CompareSide {
+  readonly experiment: string;
+  readonly code: string | null;
+}
+
+export interface CompareResult {
+  readonly metric: { key: string; title: string; higherIsBetter: boolean; digits: number };
+  /** Side a's method and side b's. */
+  readonly method: string;
+  readonly method2: string;
+  readonly a: CompareSide;
+  readonly b: CompareSide;
+  /** Per dataset of either side: the mean over folds of each (null when that side has none), b − a. */
+  readonly rows: readonly { dataset: string; a: number | null; b: number | null; diff: number | null }[];
+  /** Datasets both sides have, with the mean difference and the Wilcoxon signed-rank test over them. */
+  readonly paired: number;
+  readonly meanDiff: number | null;
+  readonly bBetter: number;
+  readonly aBetter: number;
+  readonly ties: number;
+  readonly wilcoxon: { statistic: number; p: number; method: string } | null;
+  readonly testError: string | null;
+  readonly methodsA: readonly string[];
+  readonly methodsB: readonly string[];
+  readonly codeStatesA: readonly CodeStateCount[];
+  readonly codeStatesB: readonly CodeStateCount[];
 }
 
 export interface SourceState {
   readonly file: string;
   /** 'ok', 'snapshot' (a running task holds it: read from a copy), 'missing' (no database yet). */
   readonly how: 'ok' | 'snapshot' | 'missing';
+  /** A folder of shards: how many databases it holds (shown merged, as `bnclab merge` would merge them). */
+  readonly shards?: number;
 }
 
 interface ExperimentData {
@@ -96,8 +155,13 @@ export class UiData {
   private signature = '';
   private how: SourceState['how'] = 'missing';
   private counts: ExperimentCounts[] = [];
+  private stale: number | null = null;
+  private plan: ReturnType<typeof buildPlanSummary> | null = null;
   private readonly experiments = new Map<string, ExperimentData>();
   private loading: Promise<void> | null = null;
+  /** For a folder of shards: the databases in it, and the temporary database they are merged into. */
+  private readonly shards: string[] | null = null;
+  private merged: { dir: string; file: string } | null = null;
 
   /**
    * @param file the results database
@@ -109,6 +173,43 @@ export class UiData {
     private readonly spec: ExperimentSpec | null = null,
   ) {
     this.file = resolve(file);
+    if (existsSync(this.file) && statSync(this.file).isDirectory()) this.shards = shardFiles(this.file);
+  }
+
+  /** Remove the merged copy of a shard folder (the server calls it when it stops). */
+  dispose(): void {
+    if (this.merged) rmSync(this.merged.dir, { recursive: true, force: true });
+    this.merged = null;
+  }
+
+  /**
+   * A folder of shards as one database: each shard copied (with its write-ahead log, so one being written is
+   * read as a snapshot and never locked) and merged by mergeShards, the code of `bnclab merge`, into a fresh
+   * temporary database; done again whenever a shard changes.
+   */
+  private async mergeFolder(): Promise<void> {
+    const shards = shardFiles(this.file);
+    (this.shards as string[]).splice(0, Infinity, ...shards);
+    const dir = mkdtempSync(join(tmpdir(), 'bnclab-ui-shards-'));
+    try {
+      const copies = shards.map((f, i) => {
+        const copy = join(dir, `${i}-${basename(f)}`);
+        copyFileSync(f, copy);
+        if (existsSync(`${f}.wal`)) copyFileSync(`${f}.wal`, `${copy}.wal`);
+        return copy;
+      });
+      const file = join(dir, 'merged.duckdb');
+      await mergeShards(file, copies);
+      for (const c of copies) {
+        rmSync(c, { force: true });
+        rmSync(`${c}.wal`, { force: true });
+      }
+      this.dispose();
+      this.merged = { dir, file };
+    } catch (e) {
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
   }
 
   /** The file's signature: changes when a writer commits (the database or its write-ahead log changes). */
@@ -121,11 +222,25 @@ export class UiData {
         return '-';
       }
     };
+    if (this.shards)
+      return shardFiles(this.file)
+        .map((f) => `${f}:${part(f)}|${part(`${f}.wal`)}`)
+        .join(';');
     return `${part(this.file)}|${part(`${this.file}.wal`)}`;
   }
 
   /** Open read-only (a snapshot copy when a running task holds the file), run `f`, close. */
   private async withStore<T>(f: (s: ResultStore) => Promise<T>): Promise<T> {
+    if (this.shards) {
+      if (!this.merged) throw new UserError(`${this.file}: no shard databases (*.duckdb) in this folder yet`);
+      const s = await ResultStore.open(this.merged.file, { readOnly: true });
+      this.how = 'ok';
+      try {
+        return await f(s);
+      } finally {
+        s.close();
+      }
+    }
     let store: ResultStore;
     try {
       store = await ResultStore.open(this.file, { readOnly: true });
@@ -161,12 +276,21 @@ export class UiData {
     const sig = this.currentSignature();
     if (sig === this.signature) return;
     this.loading = (async () => {
-      if (!existsSync(this.file)) {
+      if (this.shards && shardFiles(this.file).length > 0) await this.mergeFolder();
+      if (!existsSync(this.file) || (this.shards && !this.merged)) {
         this.how = 'missing';
         this.counts = [];
         this.experiments.clear();
       } else {
-        this.counts = await this.withStore((s) => experimentCounts(s));
+        const { counts, states } = await this.withStore(async (s) => ({
+          counts: await experimentCounts(s),
+          states: this.spec ? await s.finishedJobStates() : null,
+        }));
+        this.counts = counts;
+        if (this.spec && states) {
+          this.plan ??= buildPlanSummary(this.spec);
+          this.stale = staleJobs(this.plan.jobs, (k) => states.get(k) === 'done').length;
+        }
         this.experiments.clear();
       }
       this.signature = sig;
@@ -179,12 +303,16 @@ export class UiData {
   }
 
   source(): SourceState {
-    return { file: this.file, how: this.how };
+    return { file: this.file, how: this.how, ...(this.shards ? { shards: this.shards.length } : {}) };
   }
 
   async experimentList(now = Date.now() / 1000): Promise<ExperimentInfo[]> {
     await this.refresh();
-    return this.counts.map((c) => ({ counts: c, etaSeconds: eta(c, now) }));
+    return this.counts.map((c) => ({
+      counts: c,
+      etaSeconds: eta(c, now),
+      stale: this.spec?.name === c.name ? this.stale : null,
+    }));
   }
 
   /** Everything one experiment's pages need, read once per database change. */
@@ -206,7 +334,8 @@ export class UiData {
       let datasets: string[];
       if (spec && spec === this.spec) {
         // As `report <spec>`: the plan's jobs by key, named as the spec names them.
-        const plan = buildPlanSummary(spec);
+        this.plan ??= buildPlanSummary(spec);
+        const plan = this.plan;
         const jobs: JobRef[] = planJobRefs(plan);
         rows = await s.resultsOf(name, jobs);
         planned = plannedFolds(jobs);
@@ -452,6 +581,152 @@ export class UiData {
     if (modal) structure = structureFigure('cell-structure', modal, []).svg;
     return { jobs, boxplot, structure, classLabels: labels ? [...labels] : null };
   }
+
+  /**
+   * Page 4, Claims: each `reference:` file of the experiment's spec evaluated on its results by the report's
+   * own code (evaluateReference on the rows the report's statistics read, the structure diagnostics of its
+   * jobs) and tabulated by the report's referenceTable, so the page shows the report's claims tables.
+   */
+  async claims(name: string): Promise<{ files: ClaimsFile[]; note: string }> {
+    const e = await this.experiment(name);
+    const spec = e.spec;
+    if (!spec || spec.reference.length === 0)
+      return {
+        files: [],
+        note: spec
+          ? `the spec of '${name}' has no reference: section`
+          : `no spec for '${name}' here: give its spec (bnclab ui <spec>) to see its claims`,
+      };
+    const rows = await this.rowsOf(e, null);
+    const partial = partialGroups(rows, e.planned);
+    const statRows = partial.size ? rows.filter((r) => !partial.has(`${r.dataset}\u0000${r.method}`)) : rows;
+    const info = await this.withStore((s) =>
+      loadStructureInfo(
+        s,
+        rows.map((r) => r.job_key),
+      ),
+    );
+    const ids = new Set<string>();
+    const files = spec.reference.map((ref): ClaimsFile => {
+      const r = evaluateReference(ref, statRows, e.labels, e.compare, info);
+      let id = `reference-${ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`;
+      for (let i = 2; ids.has(id); i++) id = `${id}-${i}`;
+      ids.add(id);
+      const verdicts: Record<string, number> = {};
+      for (const c of r.claims as readonly { verdict: string }[]) verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
+      return {
+        path: ref.path,
+        title: ref.title ?? ref.path,
+        kind: r.kind,
+        verdicts,
+        table: referenceTable(id, r, e.compare.alpha),
+      };
+    });
+    return { files, note: '' };
+  }
+
+  /**
+   * Page 5, Compare: one method's per-dataset means (over folds, rounded as the report rounds) on two sides
+   * (two experiments, or one experiment's jobs by two code states), their differences b − a, and the
+   * Wilcoxon signed-rank test over the datasets both sides have, with the first side's compare: settings
+   * (the function and options the report's pairwise tests use).
+   */
+  async compare(
+    a: CompareSide,
+    b: CompareSide,
+    metric: CompareMetric,
+    method: string,
+    method2 = '',
+  ): Promise<CompareResult> {
+    if (!COMPARE_METRICS.includes(metric)) throw new UserError(`no metric '${metric}'`);
+    const ea = await this.experiment(a.experiment);
+    const eb = await this.experiment(b.experiment);
+    const m = method || ea.labels.find((l) => eb.labels.includes(l)) || ea.labels[0] || '';
+    if (!ea.labels.includes(m)) throw new UserError(`no method '${m}' in experiment '${a.experiment}'`);
+    // Side b's method: as named, else the same label, else the one at the same place in b's spec (a spec
+    // that changed a parameter labels its methods `nb/dirichlet(alpha=5)`).
+    const m2 = method2 || (eb.labels.includes(m) ? m : (eb.labels[ea.labels.indexOf(m)] ?? eb.labels[0] ?? ''));
+    if (!eb.labels.includes(m2)) throw new UserError(`no method '${m2}' in experiment '${b.experiment}'`);
+    const s = ea.compare;
+    const digits = s.digits ?? undefined;
+    const side = async (x: CompareSide, label: string) =>
+      this.withStore(async (st) => {
+        const states = await experimentCodeStates(st, x.experiment);
+        if (x.code !== null && !states.some((c) => c.id === x.code))
+          throw new UserError(`no code state '${x.code}' among the jobs of experiment '${x.experiment}'`);
+        return { states, rows: await methodMetricRows(st, x.experiment, label, metric, x.code) };
+      });
+    const sa = await side(a, m);
+    const sb = await side(b, m2);
+    const means = (rows: { dataset: string; value: number | null }[]): Map<string, number> => {
+      const by = new Map<string, number[]>();
+      for (const r of rows) {
+        if (r.value === null || !Number.isFinite(r.value)) continue;
+        let l = by.get(r.dataset);
+        if (!l) by.set(r.dataset, (l = []));
+        l.push(r.value);
+      }
+      return new Map([...by].map(([d, v]) => [d, roundDecimals(fmean(v), digits)]));
+    };
+    const ma = means(sa.rows);
+    const mb = means(sb.rows);
+    const order = [...ea.datasets, ...eb.datasets.filter((d) => !ea.datasets.includes(d))];
+    const datasets = order.filter((d) => ma.has(d) || mb.has(d));
+    const def = metricDef(metric);
+    const rows = datasets.map((d) => {
+      const x = ma.get(d) ?? null;
+      const y = mb.get(d) ?? null;
+      return { dataset: d, a: x, b: y, diff: x !== null && y !== null ? y - x : null };
+    });
+    const both = rows.filter((r) => r.diff !== null);
+    const xa = both.map((r) => r.a!);
+    const xb = both.map((r) => r.b!);
+    let wilcoxon: CompareResult['wilcoxon'] = null;
+    let testError: string | null = null;
+    try {
+      if (both.length === 0) throw new UserError('no dataset on which both sides have results');
+      const w = wilcoxonSignedRank(xb, xa, {
+        zeroMethod: s.wilcoxon.zeroMethod,
+        correct: s.wilcoxon.correct,
+        exact: s.wilcoxon.exact === 'auto' ? undefined : s.wilcoxon.exact,
+        tieCorrection: s.wilcoxon.tieCorrection,
+      });
+      wilcoxon = { statistic: w.statistic, p: w.p, method: w.method };
+    } catch (err) {
+      testError = (err as Error).message.split('\n')[0]!;
+    }
+    // Wins and losses of b against a as the report's W/D/L counts them (compare.sign.tolerance is a draw).
+    const wdl = both.length
+      ? winDrawLoss(xb, xa, { lowerIsBetter: !def.higherIsBetter, tolerance: s.sign.tolerance })
+      : { wins: 0, draws: 0, losses: 0 };
+    return {
+      metric: { key: def.key, title: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits },
+      method: m,
+      method2: m2,
+      a,
+      b,
+      rows,
+      paired: both.length,
+      meanDiff: both.length ? fmean(both.map((r) => r.diff!)) : null,
+      bBetter: wdl.wins,
+      aBetter: wdl.losses,
+      ties: wdl.draws,
+      wilcoxon,
+      testError,
+      methodsA: ea.labels,
+      methodsB: eb.labels,
+      codeStatesA: sa.states,
+      codeStatesB: sb.states,
+    };
+  }
+}
+
+/** The shard databases of a folder (its *.duckdb files), in name order. */
+function shardFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.duckdb'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 /** The spec stored with an experiment, parsed; null when there is none or it no longer loads here. */

@@ -45,6 +45,13 @@ td a:hover { text-decoration: underline; }
 .muted { color: var(--muted); }
 .error { color: var(--bad); }
 .ok { color: var(--ok); }
+.warn { color: var(--warn); }
+@media (max-width: 760px) { table.report { min-width: 52rem; } }
+#compare-controls fieldset { min-width: 0; max-width: 100%; }
+#compare-controls label { display: block; margin-top: .3rem; }
+#compare-controls select { max-width: min(22rem, 100%); }
+table.report caption { caption-side: top; text-align: left; color: var(--muted); padding: .2rem 0; white-space: normal; }
+table.report td { white-space: normal; min-width: 4rem; vertical-align: top; }
 .figure { background: #fff; border-radius: 6px; padding: .4rem; display: inline-block; max-width: 100%; overflow-x: auto; }
 .figure svg { max-width: 100%; height: auto; }
 .bar { height: .6rem; background: var(--line); border-radius: 3px; min-width: 80px; position: relative; overflow: hidden; }

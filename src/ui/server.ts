@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { COMPARE_METRICS, type CompareMetric } from '../spec/report-sections.js';
 import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
-import type { Selection, UiData } from './data.js';
+import type { CompareSide, Selection, UiData } from './data.js';
 import { PAGE_HTML } from './page.js';
 
 /** The bundled front end; a clear error when the build did not make it. */
@@ -28,6 +28,28 @@ export function selectionOf(q: URLSearchParams): Selection {
   if (!COMPARE_METRICS.includes(metric)) throw new UserError(`metric: expected one of ${COMPARE_METRICS.join(', ')}`);
   const list = (k: string): string[] => q.getAll(k).filter((s) => s !== '');
   return { experiment, metric, datasets: list('d'), methods: list('m'), control: q.get('control') ?? 'best' };
+}
+
+/** The Compare page's query: side a (exp, code), side b (exp2, code2; exp2 defaults to exp), metric, method (a's) and method2 (b's). */
+export function compareOf(q: URLSearchParams): {
+  a: CompareSide;
+  b: CompareSide;
+  metric: CompareMetric;
+  method: string;
+  method2: string;
+} {
+  const experiment = q.get('exp') ?? '';
+  if (!experiment) throw new UserError('exp: name an experiment');
+  const metric = (q.get('metric') ?? 'accuracy') as CompareMetric;
+  if (!COMPARE_METRICS.includes(metric)) throw new UserError(`metric: expected one of ${COMPARE_METRICS.join(', ')}`);
+  const code = (k: string): string | null => (q.get(k) ? q.get(k) : null);
+  return {
+    a: { experiment, code: code('code') },
+    b: { experiment: q.get('exp2') || experiment, code: code('code2') },
+    metric,
+    method: q.get('method') ?? '',
+    method2: q.get('method2') ?? '',
+  };
 }
 
 const json = (res: ServerResponse, status: number, body: unknown): void => {
@@ -66,6 +88,11 @@ export async function handle(data: UiData, script: string, req: IncomingMessage,
     } else if (p === '/api/cell') {
       const sel = selectionOf(q);
       json(res, 200, await data.cell(sel.experiment, q.get('dataset') ?? '', q.get('method') ?? '', sel.metric));
+    } else if (p === '/api/claims') {
+      json(res, 200, await data.claims(q.get('exp') ?? ''));
+    } else if (p === '/api/compare') {
+      const c = compareOf(q);
+      json(res, 200, await data.compare(c.a, c.b, c.metric, c.method, c.method2));
     } else if (p === '/api/export') {
       const f = await data.exportFile(selectionOf(q), q.get('what') ?? '');
       res.writeHead(200, {

@@ -138,6 +138,54 @@ describe.skipIf(!haveChromium)('bnclab ui in headless Chromium', () => {
     await Promise.all([page.close(), again.close(), cell.close()]);
   });
 
+  it('shows the claims as the report does, and compares two methods or experiments with the report’s test', async () => {
+    writeFileSync(
+      join(dir, 'claims.csv'),
+      `id,kind,metric,method_a,relation,method_b,dataset,value,source,note
+C1,best-mean,accuracy,TAN,max,,,,Table 2,
+C2,mean,accuracy,TAN,>,NB,,,Sec. 4,
+C3,cell,accuracy,NB,,,iris,0.94,Table 1,
+`,
+    );
+    writeFileSync(
+      join(dir, 'claims.yaml'),
+      `${readFileSync(QUICKSTART, 'utf8').replace(/\s*$/, '\n')}reference:\n  - file: claims.csv\n    methods: { TAN: tan/dirichlet, NB: nb/dirichlet }\n`,
+    );
+    const rep = cli(['report', 'claims.yaml', '--db', 'q.duckdb', '--out', 'repc'], { cwd: dir });
+    expect(rep.code, rep.stderr).toBe(0);
+    const claims = readCsv(readFileSync(join(dir, 'repc', 'tables', 'reference-claims.csv'), 'utf8'), 'claims.csv');
+    const wx = readCsv(readFileSync(join(dir, 'repc', 'tables', 'wilcoxon-accuracy.csv'), 'utf8'), 'w.csv').records[0]!
+      .fields;
+    const ui = await startUi(['claims.yaml', '--db', 'q.duckdb']);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${ui.url}?view=claims`);
+    await page.waitForSelector('#reference-claims');
+    // The verdicts and our numbers (with their intervals) are the report's.
+    const shown = await page.$$eval('#reference-claims tbody tr', (trs) =>
+      trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')),
+    );
+    expect(shown.map((r) => [r[0], r[3], r[4]])).toEqual(
+      claims.records.map((r) => [r.fields[0], r.fields[3], r.fields[4]]),
+    );
+    await page.screenshot({ path: join(shots, 'claims-1400-light.png'), fullPage: true });
+    await page.setViewportSize({ width: 420, height: 900 });
+    await page.screenshot({ path: join(shots, 'claims-420-light.png'), fullPage: true });
+    // Compare: tan against nb in one experiment; the paired test over datasets is the report's Wilcoxon.
+    await page.setViewportSize({ width: 1400, height: 900 });
+    expect([wx[0], wx[1]]).toEqual(['tan/dirichlet', 'nb/dirichlet']);
+    await page.goto(`${ui.url}?view=compare&exp=quickstart&exp2=quickstart&metric=accuracy&method=tan%2Fdirichlet`);
+    await page.waitForSelector('#compare');
+    await page.selectOption('#cmp-method2', 'nb/dirichlet');
+    await page.waitForFunction(() => document.querySelector('#compare-summary')?.textContent?.includes('against'));
+    expect(new URL(page.url()).searchParams.get('method2')).toBe('nb/dirichlet');
+    expect(await page.textContent('#compare-summary')).toContain(`p = ${Number(wx[7]).toPrecision(4)}`);
+    expect(await page.$$eval('#compare tbody tr', (t) => t.length)).toBe(6);
+    await page.screenshot({ path: join(shots, 'compare-1400-light.png'), fullPage: true });
+    await page.setViewportSize({ width: 420, height: 900 });
+    await page.screenshot({ path: join(shots, 'compare-420-light.png'), fullPage: true });
+    await page.close();
+  });
+
   it('watches a run fill in live', async () => {
     // A spec heavier than the quickstart (more methods, 10 repeats: 2,400 jobs), run with one worker while the page polls.
     writeFileSync(

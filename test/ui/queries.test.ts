@@ -13,7 +13,10 @@ import { collectStatus } from '../../src/cluster/status.js';
 import { loadSpecFile } from '../../src/spec/load.js';
 import { buildPlanSummary } from '../../src/spec/plan.js';
 import { ResultStore } from '../../src/store/db.js';
-import { cellJobs, experimentCounts, gridCounts } from '../../src/store/ui.js';
+import { cellJobs, experimentCodeStates, experimentCounts, gridCounts } from '../../src/store/ui.js';
+import { tableToCsv } from '../../src/report/table.js';
+import { fmean } from '../../src/stats/fsum.js';
+import { wilcoxonSignedRank } from '../../src/stats/wilcoxon.js';
 import { eta, type Selection, UiData } from '../../src/ui/data.js';
 import { selectionOf, startUi, type RunningUi } from '../../src/ui/server.js';
 
@@ -178,6 +181,147 @@ describe('bnclab ui: the server and its queries', () => {
       expect(r.comparison.table.cells.length).toBe(6);
     } finally {
       await ui.close();
+    }
+  });
+
+  it("shows the claims of the spec's reference: section exactly as the report tabulates them", async () => {
+    writeFileSync(
+      join(dir, 'claims.csv'),
+      `id,kind,metric,method_a,relation,method_b,dataset,value,source,note
+C1,best-mean,accuracy,TAN,max,,,,Table 2,TAN has the best mean
+C2,mean,accuracy,TAN,>,NB,,,Sec. 4,
+C3,wilcoxon,log loss,TAN,<,NB,,0.05,Table 3,
+C4,dataset,accuracy,NB,>,TAN,iris,,,
+C5,cell,accuracy,NB,,,iris,0.94,Table 1,
+C6,mean,accuracy,KDB,>,NB,,,,not in this run
+`,
+    );
+    const text = readFileSync(QUICKSTART, 'utf8').replace(/\s*$/, '\n');
+    writeFileSync(
+      join(dir, 'claims.yaml'),
+      `${text}reference:\n  - file: claims.csv\n    methods: { TAN: tan/dirichlet, NB: nb/dirichlet }\n`,
+    );
+    const out = join(dir, 'report-claims');
+    const r = cli(['report', join(dir, 'claims.yaml'), '--db', db, '--out', out], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const data = new UiData(db, loadSpecFile(join(dir, 'claims.yaml')).spec);
+    const c = await data.claims('quickstart');
+    expect(c.files.map((f) => [f.path, f.kind, f.table.id])).toEqual([['claims.csv', 'claims', 'reference-claims']]);
+    const t = c.files[0]!.table;
+    // The report's own table of the claims, byte for byte as its CSV.
+    expect(tableToCsv(t)).toBe(readFileSync(join(out, 'tables', 'reference-claims.csv'), 'utf8'));
+    const verdicts = t.rows.map((x) => x.cells[4]!.text);
+    expect(verdicts).toHaveLength(6);
+    expect(verdicts[5]).toBe('not evaluable');
+    expect(Object.values(c.files[0]!.verdicts).reduce((a, b) => a + b, 0)).toBe(6);
+    // The uncertainty: the order claims carry the margin's bootstrap interval.
+    expect(t.rows[1]!.cells[3]!.text).toMatch(/95% interval \[/);
+    // Without a reference: section, a note and no tables.
+    expect(await new UiData(db).claims('quickstart')).toMatchObject({ files: [] });
+  });
+
+  it('compares two experiments (and code states) per dataset with the Wilcoxon test over datasets', async () => {
+    const spec = readFileSync(QUICKSTART, 'utf8')
+      .replace('name: quickstart', 'name: quickstart-a5')
+      .replace('datasets: [quickstart]', `datasets: [${SUBSET.join(', ')}]`)
+      .replace('alpha: 1 }', 'alpha: 5 }');
+    writeFileSync(join(dir, 'a5.yaml'), spec);
+    const run = cli(['run', join(dir, 'a5.yaml'), '--db', db, '--workers', '2'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const data = new UiData(db);
+    const method = 'nb/dirichlet';
+    const res = await data.compare(
+      { experiment: 'quickstart', code: null },
+      { experiment: 'quickstart-a5', code: null },
+      'log_loss',
+      method,
+    );
+    const store = await ResultStore.open(db, { readOnly: true });
+    let states;
+    const means = new Map<string, [number, number]>();
+    try {
+      for (const [i, e] of ['quickstart', 'quickstart-a5'].entries())
+        for (const d of SUBSET) {
+          const label = i === 0 ? method : 'nb/dirichlet(alpha=5)';
+          const v = (await store.results(e)).filter((x) => x.dataset === d && x.method === label);
+          const m = means.get(d) ?? [NaN, NaN];
+          m[i] = fmean(v.map((x) => x.log_loss as number));
+          means.set(d, m);
+        }
+      states = await experimentCodeStates(store, 'quickstart');
+    } finally {
+      store.close();
+    }
+    // Every dataset of either side, the paired ones with both means and b − a.
+    expect(res.rows.map((x) => x.dataset)).toEqual((await data.meta('quickstart')).datasets.map((d) => d.name));
+    expect(res.rows).toHaveLength(6);
+    expect([res.method, res.method2]).toEqual([method, 'nb/dirichlet(alpha=5)']);
+    expect(res.paired).toBe(4);
+    for (const d of SUBSET) {
+      const row = res.rows.find((x) => x.dataset === d)!;
+      expect([row.a, row.b, row.diff]).toEqual([
+        means.get(d)![0],
+        means.get(d)![1],
+        means.get(d)![1] - means.get(d)![0],
+      ]);
+    }
+    const paired = res.rows.filter((x) => x.diff !== null);
+    const w = wilcoxonSignedRank(
+      paired.map((x) => x.b!),
+      paired.map((x) => x.a!),
+    );
+    expect([res.wilcoxon!.statistic, res.wilcoxon!.p]).toEqual([w.statistic, w.p]);
+    expect(res.aBetter + res.bBetter + res.ties).toBe(4);
+    // By code state: the one state that computed every job of this run gives the same numbers.
+    expect(states.reduce((a, s) => a + s.jobs, 0)).toBe(120);
+    const byCode = await data.compare(
+      { experiment: 'quickstart', code: states[0]!.id },
+      { experiment: 'quickstart-a5', code: null },
+      'log_loss',
+      method,
+    );
+    expect(byCode.rows).toEqual(res.rows);
+    await expect(data.compare({ experiment: 'quickstart', code: 'nope' }, res.b, 'log_loss', method)).rejects.toThrow(
+      "no code state 'nope' among the jobs of experiment 'quickstart'",
+    );
+  });
+
+  it('counts stale jobs as status does when given the spec', async () => {
+    const spec = loadSpecFile(QUICKSTART).spec;
+    const st = await collectStatus(buildPlanSummary(spec), [db]);
+    const withSpec = await new UiData(db, spec).experimentList();
+    expect(withSpec.find((e) => e.counts.name === 'quickstart')!.stale).toBe(st.stale);
+    const without = await new UiData(db).experimentList();
+    expect(without.every((e) => e.stale === null)).toBe(true);
+  });
+
+  it('shows a folder of shards as one experiment, equal to the shards merged by `bnclab merge`', async () => {
+    const folder = join(dir, 'shards');
+    for (const i of [1, 2]) {
+      const r = cli(['run', QUICKSTART, '--db', join(folder, `q-${i}-of-2.duckdb`), '--shard', `${i}/2`], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const merged = join(dir, 'merged.duckdb');
+    const m = cli(['merge', merged, join(folder, 'q-1-of-2.duckdb'), join(folder, 'q-2-of-2.duckdb')], { cwd: dir });
+    expect(m.code, m.stderr).toBe(0);
+    const data = new UiData(folder);
+    try {
+      const [e] = await data.experimentList();
+      expect(e!.counts).toMatchObject({ name: 'quickstart', planned: 120, done: 120, failed: 0, pending: 0 });
+      expect(data.source()).toMatchObject({ file: folder, how: 'ok', shards: 2 });
+      const sel: Selection = {
+        experiment: 'quickstart',
+        metric: 'accuracy',
+        datasets: [],
+        methods: [],
+        control: 'best',
+      };
+      expect(await data.results(sel)).toEqual(await new UiData(merged).results(sel));
+      // One shard alone holds part of the jobs.
+      const one = await new UiData(join(folder, 'q-1-of-2.duckdb')).experimentList();
+      expect(one[0]!.counts.done).toBeLessThan(120);
+    } finally {
+      data.dispose();
     }
   });
 

@@ -3,7 +3,7 @@ import { intOption } from '../command.js';
 
 export const uiCommand: Command = {
   summary: 'a local web page to watch runs and explore results (read-only; 127.0.0.1 unless --host)',
-  usage: 'bnclab ui [<spec.yaml> | <results.duckdb>] [--db FILE] [--port N] [--host H]',
+  usage: 'bnclab ui [<spec.yaml> | <results.duckdb> | <folder of shards>] [--db FILE] [--port N] [--host H]',
   options: { db: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
   help: `Serves a page at http://127.0.0.1:<port>/ (default port 8765; 0 picks a free one) with the experiments of
 a results database and their progress (live while a run writes), the results of any selection of metric,
@@ -41,7 +41,9 @@ meanwhile; while it does, the page reads a snapshot copy. Nothing is fetched fro
       if (v['db'] !== undefined) throw new UserError('--db goes with a spec; give a database as the argument');
       file = arg ?? defaultDbPath('quickstart');
       if (!existsSync(file)) throw new UserError(`${file}: no results database (run an experiment first)`);
-      if (!statSync(file).isFile()) throw new UserError(`${file}: not a results database file`);
+      // A folder: its shard databases (*.duckdb), shown merged as one database.
+      if (!statSync(file).isFile() && !statSync(file).isDirectory())
+        throw new UserError(`${file}: not a results database file or a folder of shards`);
     }
     const { UiData } = await import('../../ui/data.js');
     const { startUi } = await import('../../ui/server.js');
@@ -55,7 +57,10 @@ meanwhile; while it does, the page reads a snapshot copy. Nothing is fetched fro
       const stop = (): void => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        void ui.close().then(done);
+        void ui.close().then(() => {
+          data.dispose();
+          done();
+        });
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

@@ -16,10 +16,55 @@ interface Counts {
 interface ExperimentInfo {
   counts: Counts;
   etaSeconds: number | null;
+  stale: number | null;
+}
+interface ReportTable {
+  id: string;
+  caption: string;
+  columns: { header: string; align: string }[];
+  rows: { cells: { text: string; bold?: boolean; italic?: boolean }[] }[];
+  notes?: string[];
+}
+interface ClaimsFile {
+  path: string;
+  title: string;
+  kind: string;
+  verdicts: Record<string, number>;
+  table: ReportTable;
+}
+interface CodeState {
+  id: string | null;
+  bnclab: string | null;
+  code: string | null;
+  jobs: number;
+}
+interface CompareSide {
+  experiment: string;
+  code: string | null;
+}
+interface Compared {
+  metric: { key: string; title: string; higherIsBetter: boolean; digits: number };
+  method: string;
+  method2: string;
+  a: CompareSide;
+  b: CompareSide;
+  rows: { dataset: string; a: number | null; b: number | null; diff: number | null }[];
+  paired: number;
+  meanDiff: number | null;
+  bBetter: number;
+  aBetter: number;
+  ties: number;
+  wilcoxon: { statistic: number; p: number | string; method: string } | null;
+  testError: string | null;
+  methodsA: string[];
+  methodsB: string[];
+  codeStatesA: CodeState[];
+  codeStatesB: CodeState[];
 }
 interface Source {
   file: string;
   how: string;
+  shards?: number;
 }
 interface Meta {
   datasets: { name: string; rows: number; attributes: number; classes: number }[];
@@ -109,6 +154,8 @@ function drawNav(view: string): void {
   const items: [string, string][] = [
     ['experiments', 'Experiments'],
     ['results', 'Results'],
+    ['claims', 'Claims'],
+    ['compare', 'Compare'],
   ];
   if (view === 'cell') items.push(['cell', 'Cell']);
   nav.replaceChildren(
@@ -126,7 +173,9 @@ function showSource(s: Source): void {
       ? `${s.file} (being written: read from a snapshot copy)`
       : s.how === 'missing'
         ? `${s.file}: no database yet`
-        : s.file;
+        : s.shards !== undefined
+          ? `${s.file} (${s.shards} shard${s.shards === 1 ? '' : 's'}, merged)`
+          : s.file;
 }
 
 function duration(s: number | null): string {
@@ -142,7 +191,7 @@ async function experimentsView(gen: number): Promise<void> {
   if (gen !== generation) return;
   showSource(source);
   const chosen = q.get('exp') ?? experiments[0]?.counts.name ?? '';
-  const rows = experiments.map(({ counts: c, etaSeconds }) =>
+  const rows = experiments.map(({ counts: c, etaSeconds, stale }) =>
     h(
       'tr',
       {},
@@ -151,6 +200,11 @@ async function experimentsView(gen: number): Promise<void> {
       h('td', { class: 'ok' }, String(c.done)),
       h('td', { class: c.failed ? 'error' : '' }, String(c.failed)),
       h('td', {}, String(c.pending)),
+      h(
+        'td',
+        { class: stale ? 'warn' : '', title: 'pending jobs with a stored result of an older method revision' },
+        stale === null ? '–' : String(stale),
+      ),
       h(
         'td',
         {},
@@ -191,7 +245,7 @@ async function experimentsView(gen: number): Promise<void> {
               h(
                 'tr',
                 {},
-                ...['experiment', 'planned', 'done', 'failed', 'pending', 'progress', 'ETA', ''].map((t) =>
+                ...['experiment', 'planned', 'done', 'failed', 'pending', 'stale', 'progress', 'ETA', ''].map((t) =>
                   h('th', { scope: 'col' }, t),
                 ),
               ),
@@ -739,6 +793,253 @@ async function cellView(gen: number): Promise<void> {
   main.replaceChildren(...parts);
 }
 
+/** A table of the report (src/report/table.ts) as the report's HTML draws it: caption, header, bold cells. */
+function reportTable(t: ReportTable): HTMLElement {
+  const align = (a: string): string => (a === 'l' ? 'text-align:left' : a === 'c' ? 'text-align:center' : '');
+  return h(
+    'div',
+    { class: 'scroll' },
+    h(
+      'table',
+      { id: t.id, class: 'report' },
+      h('caption', {}, t.caption),
+      h('thead', {}, h('tr', {}, ...t.columns.map((c) => h('th', { scope: 'col', style: align(c.align) }, c.header)))),
+      h(
+        'tbody',
+        {},
+        ...t.rows.map((r) =>
+          h(
+            'tr',
+            {},
+            ...r.cells.map((c, i) => {
+              const td = h('td', { style: align(t.columns[i]?.align ?? 'r') }, c.text);
+              if (c.bold) td.style.fontWeight = '700';
+              if (c.italic) td.style.fontStyle = 'italic';
+              if (/^verdict$/.test(t.columns[i]?.header ?? ''))
+                td.classList.add(c.text === 'reproduced' ? 'ok' : c.text === 'not reproduced' ? 'error' : 'warn');
+              return td;
+            }),
+          ),
+        ),
+      ),
+    ),
+    ...(t.notes ?? []).map((n) => h('p', { class: n.startsWith('warning') ? 'error' : 'muted' }, n)),
+  );
+}
+
+/** The experiment chooser of the Claims and Compare pages (the first experiment when none is named). */
+async function chosenExperiment(): Promise<{ q: URLSearchParams; exp: string; names: string[] } | null> {
+  let q = params();
+  const { experiments, source } = await get<{ experiments: ExperimentInfo[]; source: Source }>('/api/experiments');
+  showSource(source);
+  const names = experiments.map((e) => e.counts.name);
+  const exp = q.get('exp') ?? names[0];
+  if (!exp) {
+    main.replaceChildren(h('p', { class: 'muted' }, 'No experiments in this database yet.'));
+    return null;
+  }
+  if (!q.get('exp')) q = with_(q, { exp });
+  return { q, exp, names };
+}
+
+function selectOf(label: string, id: string, options: [string, string][], value: string, on: (v: string) => void) {
+  const sel = h(
+    'select',
+    { id },
+    ...options.map(([v, t]) => {
+      const o = h('option', { value: v }, t) as HTMLOptionElement;
+      o.selected = v === value;
+      return o;
+    }),
+  ) as HTMLSelectElement;
+  sel.addEventListener('change', () => on(sel.value));
+  return h('label', { for: id }, label, ' ', sel);
+}
+
+async function claimsView(gen: number): Promise<void> {
+  const c = await chosenExperiment();
+  if (!c) return;
+  const { q, exp, names } = c;
+  const r = await get<{ files: ClaimsFile[]; note: string }>('/api/claims', new URLSearchParams({ exp }));
+  if (gen !== generation) return;
+  history.replaceState(null, '', `?${q}`);
+  const all: Record<string, number> = {};
+  for (const f of r.files) for (const [v, n] of Object.entries(f.verdicts)) all[v] = (all[v] ?? 0) + n;
+  const total = Object.values(all).reduce((a, b) => a + b, 0);
+  const counts = (v: Record<string, number>): string =>
+    Object.entries(v)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ');
+  main.replaceChildren(
+    h('h2', {}, 'Claims: published against ours'),
+    h(
+      'div',
+      { class: 'row' },
+      selectOf(
+        'experiment',
+        'claims-exp',
+        names.map((n) => [n, n]),
+        exp,
+        (v) => go(with_(params(), { exp: v }), true),
+      ),
+    ),
+    r.files.length === 0
+      ? h('p', { class: 'muted', id: 'claims-note' }, r.note)
+      : h('p', { id: 'claims-summary' }, `${total} published claims: ${counts(all)}.`),
+    h(
+      'p',
+      { class: 'muted' },
+      'Verdicts and their uncertainty as the report computes them (docs/reports.md, "Stated claims"): a margin with its 95% paired bootstrap interval; "direction reproduced, not significant" when the interval covers zero.',
+    ),
+    ...r.files.flatMap((f) => [
+      h('h3', {}, f.title),
+      h('p', { class: 'muted' }, `${f.path}: ${counts(f.verdicts)}`),
+      reportTable(f.table),
+    ]),
+  );
+}
+
+async function compareView(gen: number): Promise<void> {
+  const c = await chosenExperiment();
+  if (!c) return;
+  let { q } = c;
+  const { exp, names } = c;
+  if (!q.get('exp2')) q = with_(q, { exp2: names.find((n) => n !== exp) ?? exp });
+  const r = await get<Compared>('/api/compare', q);
+  if (gen !== generation) return;
+  q = with_(q, { method: r.method, method2: r.method2, metric: r.metric.key });
+  history.replaceState(null, '', `?${q}`);
+  const update = (changes: Record<string, string | null>): void => go(with_(params(), changes), true);
+  const meta = await get<Meta>('/api/meta', new URLSearchParams({ exp }));
+  if (gen !== generation) return;
+  const states = (list: CodeState[]): [string, string][] => [
+    ['', 'every job'],
+    ...list
+      .filter((s) => s.id !== null)
+      .map((s): [string, string] => [
+        s.id!,
+        `${s.bnclab ?? '?'} · ${(s.code ?? s.id!).slice(0, 12)}${s.code?.endsWith('+dirty') ? '+dirty' : ''} (${s.jobs} jobs)`,
+      ]),
+  ];
+  const d = r.metric.digits;
+  const side = (x: CompareSide): string => `${x.experiment}${x.code ? ` @ ${x.code.slice(0, 12)}` : ''}`;
+  const signed = (x: number | null): string =>
+    x === null ? '–' : `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x).toFixed(d)}`;
+  const betterText = r.metric.higherIsBetter ? 'higher is better' : 'lower is better';
+  main.replaceChildren(
+    h('h2', {}, 'Compare'),
+    h(
+      'div',
+      { class: 'cards', id: 'compare-controls' },
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, 'a'),
+        selectOf(
+          'experiment',
+          'cmp-exp',
+          names.map((n) => [n, n]),
+          exp,
+          (v) => update({ exp: v, code: null, method: null, method2: null }),
+        ),
+        selectOf('code state', 'cmp-code', states(r.codeStatesA), r.a.code ?? '', (v) => update({ code: v || null })),
+      ),
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, 'b'),
+        selectOf(
+          'experiment',
+          'cmp-exp2',
+          names.map((n) => [n, n]),
+          r.b.experiment,
+          (v) => update({ exp2: v, code2: null, method2: null }),
+        ),
+        selectOf('code state', 'cmp-code2', states(r.codeStatesB), r.b.code ?? '', (v) => update({ code2: v || null })),
+      ),
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, 'what'),
+        selectOf(
+          'metric',
+          'cmp-metric',
+          meta.metrics.map((m) => [m.key, m.title]),
+          r.metric.key,
+          (v) => update({ metric: v }),
+        ),
+        selectOf(
+          'method a',
+          'cmp-method',
+          r.methodsA.map((m) => [m, m]),
+          r.method,
+          (v) => update({ method: v, method2: null }),
+        ),
+        selectOf(
+          'method b',
+          'cmp-method2',
+          r.methodsB.map((m) => [m, m]),
+          r.method2,
+          (v) => update({ method2: v }),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { id: 'compare-summary' },
+      `${r.method === r.method2 ? r.method : `${r.method} (a) against ${r.method2} (b)`}, ${r.metric.title} (${betterText}): ${r.paired} datasets on both sides; b better on ${r.bBetter}, a better on ${r.aBetter}, ${r.ties} equal; mean difference b − a ${signed(r.meanDiff)}; `,
+      r.wilcoxon
+        ? `Wilcoxon signed-rank over datasets V = ${fmt(r.wilcoxon.statistic, 1)}, ${pText(r.wilcoxon.p)} (${r.wilcoxon.method}).`
+        : `no Wilcoxon test: ${r.testError ?? ''}.`,
+    ),
+    h(
+      'div',
+      { class: 'scroll' },
+      h(
+        'table',
+        { id: 'compare' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'dataset'),
+            h('th', { scope: 'col' }, `a: ${side(r.a)}`),
+            h('th', { scope: 'col' }, `b: ${side(r.b)}`),
+            h('th', { scope: 'col' }, 'b − a'),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          ...r.rows.map((x) => {
+            const good =
+              x.diff === null || Math.abs(x.diff) < 0.5 * 10 ** -d
+                ? ''
+                : x.diff > 0 === r.metric.higherIsBetter
+                  ? 'ok'
+                  : 'error';
+            return h(
+              'tr',
+              {},
+              h('td', {}, x.dataset),
+              h('td', {}, fmt(x.a, d)),
+              h('td', {}, fmt(x.b, d)),
+              h('td', { class: good }, signed(x.diff)),
+            );
+          }),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'muted' },
+      "Per dataset the mean over folds of each side (rounded as the report rounds); the test is the report's Wilcoxon signed-rank with experiment a's compare: settings. A code state compares the jobs one code revision computed (see provenance in the report).",
+    ),
+  );
+}
+
 function showError(e: unknown): void {
   main.replaceChildren(h('p', { class: 'error', role: 'alert' }, (e as Error).message));
 }
@@ -752,6 +1053,8 @@ async function render(): Promise<void> {
   try {
     if (view === 'results') await resultsView(gen);
     else if (view === 'cell') await cellView(gen);
+    else if (view === 'claims') await claimsView(gen);
+    else if (view === 'compare') await compareView(gen);
     else await experimentsView(gen);
   } catch (e) {
     if (gen === generation) showError(e);
