@@ -534,7 +534,12 @@ function meanByDataset(
   return out;
 }
 
-export function referenceTable(id: string, r: ReferenceResult, alpha: number, stability?: readonly ClaimStability[]): Table {
+export function referenceTable(
+  id: string,
+  r: ReferenceResult,
+  alpha: number,
+  stability?: readonly ClaimStability[],
+): Table {
   const title = r.ref.title ?? r.ref.path;
   const verdictCell = (v: string): TableCell => cell(v, { bold: v === 'reproduced' });
   if (r.kind === 'claims') {
