@@ -133,7 +133,7 @@ export function wanbiaWeights(
 
 export const wanbia = registerEstimator({
   id: 'wanbia',
-  revision: 1,
+  revision: 2,
   title: 'WANBIA: naive Bayes attribute weights maximising conditional log-likelihood (L-BFGS)',
   citation:
     'Zaidi, Cerquides, Carman & Webb (2013), Alleviating naive Bayes attribute independence assumption by ' +

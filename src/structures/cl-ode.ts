@@ -99,7 +99,7 @@ export function odeCheckRoot(id: string, root: number, m: number): void {
 
 export const clOde = registerStructure({
   id: 'cl-ode',
-  revision: 1,
+  revision: 2,
   title: 'Chow–Liu one-dependence estimator (TAN by log-likelihood, FAN by AIC or BIC)',
   citation:
     'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163; ' +

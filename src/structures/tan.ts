@@ -38,7 +38,7 @@ export function tanFromWeights(m: number, weights: Float64Array, root: number, t
 
 export const tan = registerStructure({
   id: 'tan',
-  revision: 1,
+  revision: 2,
   title: 'Tree-augmented naive Bayes (Chow–Liu tree on I(Xi;Xj|C))',
   citation: 'Friedman, Geiger & Goldszmidt (1997), Bayesian network classifiers, Machine Learning 29:131–163',
   notes:
