@@ -77,6 +77,28 @@ describe('bnclab predict', () => {
     expect(cutsFromStates(['All', '?'])).toEqual([]);
   });
 
+  it('never writes over the model or the data, and over another file only with --force', () => {
+    const data = readFileSync(join(dir, 'new.csv'), 'utf8');
+    const model = readFileSync(join(dir, 'iris.json'), 'utf8');
+    const onData = cli(['predict', 'iris.json', 'new.csv', '--out', 'new.csv', '--force'], { cwd: dir });
+    expect([onData.code, onData.stderr.trim()]).toEqual([
+      2,
+      'bnclab: --out new.csv: that is the data file; refusing to overwrite it',
+    ]);
+    const onModel = cli(['predict', 'iris.json', 'new.csv', '--out', 'iris.json', '--force'], { cwd: dir });
+    expect(onModel.code).toBe(2);
+    expect(onModel.stderr).toContain('that is the model file');
+    expect(readFileSync(join(dir, 'new.csv'), 'utf8')).toBe(data);
+    expect(readFileSync(join(dir, 'iris.json'), 'utf8')).toBe(model);
+    // new-p.csv exists from the test above.
+    const again = cli(['predict', 'iris.json', 'new.csv', '--out', 'new-p.csv'], { cwd: dir });
+    expect([again.code, again.stderr.trim()]).toEqual([
+      2,
+      'bnclab: --out new-p.csv: the file exists; use --force to overwrite it',
+    ]);
+    expect(cli(['predict', 'iris.json', 'new.csv', '--out', 'new-p.csv', '--force'], { cwd: dir }).code).toBe(0);
+  });
+
   it('a bad model file is one line, exit 2', () => {
     writeFileSync(join(dir, 'bad.json'), '{"format": "other"}');
     const r = cli(['predict', 'bad.json', 'iris.csv', '--out', 'x.csv'], { cwd: dir });

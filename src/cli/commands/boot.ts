@@ -4,12 +4,14 @@ import { UserError } from '../../util/errors.js';
 
 export const bootCommand: Command = {
   summary: "bootstrap arc strengths of a method's structure on a dataset (bnlearn's boot.strength)",
-  usage: 'bnclab boot <spec.yaml> --dataset NAME --method LABEL [--replicates R] [--out arcs.csv] [--threshold T]',
+  usage:
+    'bnclab boot <spec.yaml> --dataset NAME --method LABEL [--replicates R] [--out arcs.csv] [--force] [--threshold T]',
   options: {
     dataset: { type: 'string' },
     method: { type: 'string' },
     replicates: { type: 'string' },
     out: { type: 'string' },
+    force: { type: 'boolean' },
     threshold: { type: 'string' },
   },
   help: `Options:
@@ -17,6 +19,7 @@ export const bootCommand: Command = {
   --method LABEL    a method of the spec (a structure learner; not a baseline, not an ensemble)
   --replicates R    bootstrap samples (default 200, as boot.strength)
   --out FILE.csv    write every pair both ways: from, to, strength, direction
+  --force           overwrite FILE.csv if it exists (never the spec)
   --threshold T     print the arcs with strength ≥ T (default 0.5; bnlearn's averaged.network uses a
                     threshold estimated from the data, Scutari & Nagarajan 2013)
 
@@ -36,15 +39,18 @@ same on every machine.`,
     const { loadSpecFile } = await import('../../spec/load.js');
     const { bootStrength, bootCsv } = await import('../../runner/boot.js');
     const { spec } = loadSpecFile(pos[0]!);
+    const { checkOutputFile, writeFileAtomic } = await import('../../util/output.js');
+    // Checked before the bootstrap runs: never over the spec, another existing file only with --force.
+    const file =
+      typeof v['out'] === 'string'
+        ? checkOutputFile(v['out'], {
+            option: '--out',
+            force: v['force'] === true,
+            protect: [{ path: pos[0]!, what: 'the spec file' }],
+          })
+        : undefined;
     const b = bootStrength(spec, v['dataset'] as string, v['method'] as string, replicates);
-    if (typeof v['out'] === 'string') {
-      const { renameSync, writeFileSync } = await import('node:fs');
-      const { resolve } = await import('node:path');
-      const file = resolve(v['out']);
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, bootCsv(b));
-      renameSync(tmp, file);
-    }
+    if (file !== undefined) writeFileAtomic(file, bootCsv(b));
     const shown = b.arcs.filter((a) => a.strength >= threshold && a.direction > 0.5);
     const lines = [
       `${b.method} on ${b.dataset}: ${b.replicates} bootstrap samples of ${b.rows} rows; arcs with strength ≥ ${threshold} (in their more frequent direction):`,

@@ -3,11 +3,12 @@ import { UserError } from '../../util/errors.js';
 
 export const predictCommand: Command = {
   summary: 'class probabilities for the rows of a CSV file from a fitted network (JSON, BIF or XMLBIF)',
-  usage: 'bnclab predict <model.json|.bif|.xmlbif> <data.csv> --out FILE.csv [--class NAME]',
-  options: { out: { type: 'string' }, class: { type: 'string' } },
+  usage: 'bnclab predict <model.json|.bif|.xmlbif> <data.csv> --out FILE.csv [--class NAME] [--force]',
+  options: { out: { type: 'string' }, class: { type: 'string' }, force: { type: 'boolean' } },
   help: `Options:
   --out FILE    where to write: one line per data row with row (0-based), truth (when the data has the class
                 column), predicted (the most probable class) and p_<label> per class
+  --force       overwrite FILE.csv if it exists (never the model or the data file)
   --class NAME  the class node of a BIF/XMLBIF file (default: a node named 'class', else the last node)
 
 The rows are preprocessed as the model was fitted: 'bnclab fit --out model.json' stores every cut point;
@@ -21,12 +22,21 @@ not use are ignored. With a class column, accuracy over its rows is printed.`,
     const out = v['out'];
     if (typeof out !== 'string' || out === '')
       throw new UserError(`predict: --out FILE.csv is required; usage: ${this.usage}`);
-    const { readFileSync, renameSync, writeFileSync } = await import('node:fs');
-    const { resolve } = await import('node:path');
+    const { readFileSync } = await import('node:fs');
+    const { checkOutputFile, writeFileAtomic } = await import('../../util/output.js');
     const { modelFormat, readNetwork } = await import('../../bn/read-model.js');
     const { csvRows } = await import('../../datasets/csv-rows.js');
     const { predictRows, predictionCsv } = await import('../../runner/predict.js');
     const [modelFile, dataFile] = pos as [string, string];
+    // Checked before any work: never over the model or the data, another existing file only with --force.
+    const file = checkOutputFile(out, {
+      option: '--out',
+      force: v['force'] === true,
+      protect: [
+        { path: modelFile, what: 'the model file' },
+        { path: dataFile, what: 'the data file' },
+      ],
+    });
     const read = (f: string): string => {
       try {
         return readFileSync(f, 'utf8');
@@ -45,10 +55,7 @@ not use are ignored. With a class column, accuracy over its rows is printed.`,
       throw new UserError(`${modelFile}: ${(e as Error).message}`);
     }
     const p = predictRows(net, csvRows(read(dataFile), dataFile));
-    const file = resolve(out);
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, predictionCsv(p));
-    renameSync(tmp, file);
+    writeFileAtomic(file, predictionCsv(p));
     const say = (s: string): void => void process.stderr.write(`bnclab: warning: ${s}\n`);
     if (p.absent.length > 0)
       say(`${dataFile}: no column for ${p.absent.join(', ')}; treated as missing in every row (marginalised)`);
