@@ -4,6 +4,7 @@
  * here in DuckDB, so the server sends summaries, never a result table's rows. Read-only: nothing here writes.
  */
 import type { ResultRow, ResultStore } from './db.js';
+import { COMPARE_METRICS } from '../spec/report-sections.js';
 
 export interface ExperimentCounts {
   readonly name: string;
@@ -132,17 +133,8 @@ export async function datasetFacts(
   }));
 }
 
-const CELL_METRICS = [
-  'accuracy',
-  'zero_one_loss',
-  'rmse',
-  'log_loss',
-  'auc',
-  'auc_ovr',
-  'brier',
-  'balanced_accuracy',
-  'macro_f1',
-] as const;
+/** The per-fold metrics a cell shows: those the report compares. */
+const CELL_METRICS = COMPARE_METRICS;
 
 /** One dataset × method of an experiment: every job (done, failed or pending) in (repeat, fold) order. */
 export async function cellJobs(
