@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compareResults } from '../../src/report/compare.js';
 import { DEFAULT_COMPARE } from '../../src/spec/report-sections.js';
 import type { ResultRow } from '../../src/store/db.js';
+import { accuracyRow } from '../helpers/result-rows.js';
 import { Rng } from '../../src/util/rng.js';
 
 const METHODS = ['A', 'B', 'C', 'D'];
@@ -41,30 +42,7 @@ function rows(v: number[][][], order: (d: number, m: number) => number[]): Resul
     byMethod.forEach((folds, m) =>
       order(d, m).forEach((from, fold) => {
         const acc = folds[from]!;
-        out.push({
-          experiment: 'perm',
-          job_key: `${d}-${m}-${fold}`,
-          dataset: `d${String(d).padStart(2, '0')}`,
-          method: METHODS[m]!,
-          structure: 'nb',
-          estimator: 'dirichlet',
-          repeat: 0,
-          fold,
-          accuracy: acc,
-          zero_one_loss: 1 - acc,
-          rmse: 1 - acc,
-          log_loss: 1 - acc,
-          auc: acc,
-          auc_ovr: acc,
-          brier: 1 - acc,
-          balanced_accuracy: acc,
-          macro_f1: acc,
-          n_train: 100,
-          n_test: 10,
-          n_arcs: 0,
-          train_ms: 1,
-          predict_ms: 1,
-        });
+        out.push(accuracyRow('perm', `d${String(d).padStart(2, '0')}`, METHODS[m]!, fold, acc, `${d}-${m}-${fold}`));
       }),
     ),
   );
