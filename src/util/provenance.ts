@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from './hash.js';
@@ -60,7 +60,11 @@ export function codeState(duckdbVersion: string): CodeState {
   const root = packageRoot();
   let code: string;
   let diff = '';
-  const head = git(['rev-parse', 'HEAD'], root)?.trim();
+  // Only bnclab's own clone counts: installed under a user's repository (node_modules/bnclab), git would
+  // answer with that repository's commit, which says nothing about bnclab's code.
+  const top = git(['rev-parse', '--show-toplevel'], root)?.trim();
+  const own = top !== undefined && realpathSync(top) === realpathSync(root);
+  const head = own ? git(['rev-parse', 'HEAD'], root)?.trim() : undefined;
   if (head) {
     // The tracked files' changes and the untracked (not ignored) files: either makes the tree dirty.
     const status = git(['status', '--porcelain'], root) ?? '';
