@@ -36,7 +36,14 @@ import {
 import { cell, fixed, formatP, type Table, type TableCell, type TableRow } from './table.js';
 import type { Block, Section } from './document.js';
 import { fmean } from '../stats/fsum.js';
-import { claimStability, stabilitySummary, stabilityText, type ClaimStability } from './seed-stability.js';
+import {
+  type ClaimStability,
+  claimStability,
+  stabilitySummary,
+  stabilityText,
+  statedClaimOutcome,
+  wdlOutcome,
+} from './seed-stability.js';
 
 export type { Block, Section } from './document.js';
 
@@ -534,6 +541,15 @@ function meanByDataset(
   return out;
 }
 
+/** '+0.18 [−0.05, 0.41]': net wins with the bounds of its interval. */
+function netWinsText(net: { mean: number; lo: number; hi: number }): string {
+  const f = (x: number): string => {
+    const t = Math.abs(x).toFixed(2);
+    return Number(t) === 0 ? t : `${x < 0 ? '−' : '+'}${t}`;
+  };
+  return `${f(net.mean)} [${f(net.lo)}, ${f(net.hi)}]`;
+}
+
 export function referenceTable(
   id: string,
   r: ReferenceResult,
@@ -577,9 +593,14 @@ export function referenceTable(
     };
   }
   if (r.kind === 'wdl') {
+    const seeds = stability?.[0]?.outcomes.map((o) => o.seed);
     return {
       id,
-      caption: `${title}: published win–draw–loss against ours (bold W–D–L: significant; ours: sign test at α = ${alpha}).`,
+      caption:
+        `${title}: published win–draw–loss against ours (bold W–D–L: significant; ours: sign test at α = ${alpha}; net wins: (W − L) / n with its 95% paired bootstrap interval over the data sets, seeded).` +
+        (seeds
+          ? ` Ours, verdict and why are seed ${seeds[0]}'s; "across seeds" evaluates the row on each of the seeds ${seeds.join(', ')} alone (margin: net wins).`
+          : ''),
       columns: [
         { header: 'metric', align: 'l' },
         { header: 'published a vs b', align: 'l' },
@@ -587,10 +608,12 @@ export function referenceTable(
         { header: 'published W–D–L', align: 'c' },
         { header: 'our W–D–L', align: 'c' },
         { header: 'our p', align: 'r' },
+        { header: 'net wins [95% interval]', align: 'r' },
         { header: 'verdict', align: 'l' },
+        ...(stability ? [{ header: 'across seeds', align: 'l' as const }] : []),
         { header: 'why', align: 'l' },
       ],
-      rows: r.claims.map((c) => ({
+      rows: r.claims.map((c, i) => ({
         cells: [
           cell(metricDef(c.metric).title, { value: c.metric }),
           cell(`${c.methodA} vs ${c.methodB}`),
@@ -598,7 +621,9 @@ export function referenceTable(
           cell(wdlText(c.published), { bold: c.published.significant }),
           cell(c.ours ? wdlText(c.ours) : '–', { bold: c.ours?.significant ?? false }),
           cell(formatP(c.ours?.p), { value: c.ours?.p ?? null }),
+          cell(c.ours?.net ? netWinsText(c.ours.net) : '–', { value: c.ours?.net ? netWinsText(c.ours.net) : null }),
           verdictCell(c.verdict),
+          ...(stability ? [cell(stabilityText(stability[i]!))] : []),
           cell(c.reason),
         ],
       })),
@@ -1013,7 +1038,7 @@ function noiseText(verdicts: readonly string[]): string {
   const dir = n('direction reproduced, not significant');
   const tie = n('tie within noise');
   return (
-    (dir ? `${dir} direction reproduced but not significant (margin interval covers zero), ` : '') +
+    (dir ? `${dir} direction reproduced but not significant, ` : '') +
     (tie ? `${tie} tie within noise, ` : '')
   );
 }
@@ -1030,7 +1055,13 @@ function seedStability(c: ReportContext, ref: ReferenceSpec): ClaimStability[] |
       const partial = partialGroups(rows, c.input.planned);
       const statRows = partial.size ? rows.filter((r) => !partial.has(`${r.dataset}\u0000${r.method}`)) : rows;
       const result = evaluateReference(ref, statRows, c.labels, c.s, c.input.structureInfo);
-      return { seed, claims: result.kind === 'claims' ? result.claims : [] };
+      const claims =
+        result.kind === 'claims'
+          ? result.claims.map(statedClaimOutcome)
+          : result.kind === 'wdl'
+            ? result.claims.map(wdlOutcome)
+            : [];
+      return { seed, claims };
     }),
   );
 }
@@ -1054,7 +1085,7 @@ function reproductionSections(c: ReportContext): Section[] {
     },
   ];
   for (const r of references) {
-    const stability = r.kind === 'claims' ? seedStability(c, r.ref) : undefined;
+    const stability = r.kind !== 'cells' ? seedStability(c, r.ref) : undefined;
     const t = referenceTable(
       c.tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`),
       r,
@@ -1073,7 +1104,8 @@ function reproductionSections(c: ReportContext): Section[] {
             r.kind === 'claims'
               ? `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).` +
                 (stability?.length ? ` ${stabilitySummary(stability)}` : '')
-              : `${counts('reproduced')} reproduced, ${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).`,
+              : `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).` +
+                (stability?.length ? ` ${stabilitySummary(stability)}` : ''),
         },
         ...c.addTable(t),
       ],

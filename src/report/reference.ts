@@ -17,20 +17,25 @@
  *   for a value written with '%' the value / 100 (the scale is not applied to it);
  * - a W/D/L claim is reproduced when our wins − losses has the same sign as the published one and our
  *   sign test (the compare settings' α, draw convention and tolerance) agrees with the published
- *   significance; an empty `significant` is computed from the published counts with the same test.
+ *   significance; an empty `significant` is computed from the published counts with the same test. When
+ *   neither side is significant only a direction agrees, and the verdict says so ("direction reproduced,
+ *   not significant"), never a bare "reproduced" on noise. Every row prints our net wins (W − L) / n with
+ *   its seeded 95% paired bootstrap interval over the data sets.
  */
 import { readFileSync } from 'node:fs';
 import type { ResultRow } from '../store/db.js';
-import { signTest, winDrawLoss } from '../stats/signtest.js';
+import { pairOutcomes, signTest, winDrawLoss } from '../stats/signtest.js';
+import { type BootstrapInterval, pairedBootstrap } from '../stats/bootstrap.js';
+import { sha256Hex } from '../util/hash.js';
 import { roundDecimals } from '../stats/validate.js';
 import { UserError } from '../util/errors.js';
-import { CLAIM_COLUMNS, evaluateClaims, isClaimsHeader, type ClaimResult, type StructureInfo } from './claims.js';
+import { CLAIM_BOOTSTRAP_RESAMPLES, CLAIM_COLUMNS, evaluateClaims, isClaimsHeader, type ClaimResult, type StructureInfo } from './claims.js';
 import { foldValues, metricDef } from './compare.js';
 import { readCsv } from './csv.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
 import { fmean } from '../stats/fsum.js';
 
-export type Verdict = 'reproduced' | 'not reproduced' | 'no data';
+export type Verdict = 'reproduced' | 'direction reproduced, not significant' | 'not reproduced' | 'no data';
 
 export interface CellClaim {
   readonly line: number;
@@ -64,7 +69,15 @@ export interface WdlClaim {
   };
   readonly ourA: string | null;
   readonly ourB: string | null;
-  readonly ours: (WdlCounts & { readonly p: number; readonly significant: boolean; readonly n: number }) | null;
+  readonly ours:
+    | (WdlCounts & {
+        readonly p: number;
+        readonly significant: boolean;
+        readonly n: number;
+        /** Net wins (W − L) / n with its seeded 95% paired bootstrap interval over the data sets; null below 2. */
+        readonly net: BootstrapInterval | null;
+      })
+    | null;
   readonly verdict: Verdict;
   readonly reason: string;
 }
@@ -268,11 +281,15 @@ export function evaluateReference(
       }
       if (xa.length === 0)
         return { ...base, ours: null, verdict: 'no data', reason: 'no dataset on which both methods have results' };
-      const wdl = winDrawLoss(xa, xb, {
-        lowerIsBetter: !metricDef(metric).higherIsBetter,
-        tolerance: settings.sign.tolerance,
-      });
+      const pairRule = { lowerIsBetter: !metricDef(metric).higherIsBetter, tolerance: settings.sign.tolerance };
+      const wdl = winDrawLoss(xa, xb, pairRule);
       const p = signTest(wdl.wins, wdl.draws, wdl.losses, { draws: settings.sign.draws }).p;
+      const outcomes = Array.from(pairOutcomes(xa, xb, pairRule));
+      // Seeded by the outcomes themselves: the same comparison gets the same interval in every report.
+      const net =
+        outcomes.length >= 2
+          ? pairedBootstrap(outcomes, `wdl/${sha256Hex(outcomes.join(','))}`, CLAIM_BOOTSTRAP_RESAMPLES)
+          : null;
       const ours = {
         wins: wdl.wins,
         draws: wdl.draws,
@@ -280,12 +297,17 @@ export function evaluateReference(
         p,
         significant: p <= settings.alpha,
         n: wdl.n,
+        net,
       };
       const dirPub = Math.sign(wins - losses);
       const dirOurs = Math.sign(ours.wins - ours.losses);
       let verdict: Verdict = 'reproduced';
       let reason = 'same direction and significance';
-      if (dirPub !== dirOurs) {
+      if (dirPub === dirOurs && !ours.significant && !published.significant) {
+        // What agrees is a direction that neither sign test can tell from chance: not a bare 'reproduced'.
+        verdict = 'direction reproduced, not significant';
+        reason = 'same direction, significant on neither side';
+      } else if (dirPub !== dirOurs) {
         verdict = 'not reproduced';
         reason = dirOurs === 0 ? 'ours is a tie' : `ours favours ${dirOurs > 0 ? methodA : methodB}`;
       } else if (ours.significant !== published.significant) {

@@ -4,12 +4,30 @@
  * verdict was 'reproduced', with the margin a − b each seed gave (docs/reports.md, "Several seeds").
  */
 import type { ClaimResult, ClaimVerdict } from './claims.js';
+import type { WdlClaim } from './reference.js';
 
-export interface SeedOutcome {
-  readonly seed: string;
-  /** method_a's value minus the other side's (ClaimResult a − b); null when the claim had no numbers there. */
+/** One claim's verdict under one seed, and its margin there. */
+export interface ClaimOutcome {
+  /**
+   * A stated claim's method_a value minus the other side's (ClaimResult a − b); a published win/draw/loss
+   * row's net wins (W − L) / n. Null when the claim had no numbers there.
+   */
   readonly margin: number | null;
-  readonly verdict: ClaimVerdict;
+  readonly verdict: ClaimVerdict | WdlClaim['verdict'];
+}
+
+export interface SeedOutcome extends ClaimOutcome {
+  readonly seed: string;
+}
+
+/** A stated claim's outcome: its verdict and the margin a − b. */
+export function statedClaimOutcome(c: ClaimResult): ClaimOutcome {
+  return { margin: c.a !== null && c.b !== null ? c.a - c.b : null, verdict: c.verdict };
+}
+
+/** A published win/draw/loss row's outcome: its verdict and our net wins (W − L) / n. */
+export function wdlOutcome(c: WdlClaim): ClaimOutcome {
+  return { margin: c.ours && c.ours.n > 0 ? (c.ours.wins - c.ours.losses) / c.ours.n : null, verdict: c.verdict };
 }
 
 export interface ClaimStability {
@@ -25,7 +43,9 @@ export interface ClaimStability {
  * One stability per claim, from the claims evaluated under each seed (the same claims file, so the same rows
  * in the same order for every seed).
  */
-export function claimStability(perSeed: readonly { seed: string; claims: readonly ClaimResult[] }[]): ClaimStability[] {
+export function claimStability(
+  perSeed: readonly { seed: string; claims: readonly ClaimOutcome[] }[],
+): ClaimStability[] {
   const n = perSeed[0]?.claims.length ?? 0;
   for (const s of perSeed) {
     if (s.claims.length !== n) throw new Error(`seed ${s.seed}: ${s.claims.length} claims, expected ${n}`);
@@ -33,7 +53,7 @@ export function claimStability(perSeed: readonly { seed: string; claims: readonl
   return Array.from({ length: n }, (_, i) => {
     const outcomes = perSeed.map(({ seed, claims }): SeedOutcome => {
       const c = claims[i]!;
-      return { seed, margin: c.a !== null && c.b !== null ? c.a - c.b : null, verdict: c.verdict };
+      return { seed, margin: c.margin, verdict: c.verdict };
     });
     return {
       reproduced: outcomes.filter((o) => o.verdict === 'reproduced').length,

@@ -170,12 +170,11 @@ export interface WinDrawLossResult {
   settings: { lowerIsBetter: boolean; tolerance: number; digits: number | null };
 }
 
-/** Counts wins, draws and losses of method `a` against method `b` over paired per-dataset scores. */
-export function winDrawLoss(
-  a: readonly number[],
-  b: readonly number[],
-  options: WinDrawLossOptions = {},
-): WinDrawLossResult {
+/**
+ * Each pair's outcome for method `a`: 1 a win, 0 a draw, −1 a loss (the rule winDrawLoss counts), so a
+ * resampling of the pairs (a bootstrap interval of the net wins) sees exactly the decisions the counts do.
+ */
+export function pairOutcomes(a: readonly number[], b: readonly number[], options: WinDrawLossOptions = {}): Int8Array {
   const lowerIsBetter = options.lowerIsBetter ?? false;
   const tolerance = options.tolerance ?? 0;
   assertFiniteNumber(tolerance, 'tolerance');
@@ -185,22 +184,34 @@ export function winDrawLoss(
   assertFiniteVector(b, 'b', 1);
   if (a.length !== b.length)
     throw new StatsInputError(`a and b must have the same length (got ${a.length} and ${b.length})`);
+  const out = new Int8Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const diff = roundDecimals(a[i], options.digits) - roundDecimals(b[i], options.digits);
+    out[i] = Math.abs(diff) <= tolerance ? 0 : diff > 0 !== lowerIsBetter ? 1 : -1;
+  }
+  return out;
+}
+
+/** Counts wins, draws and losses of method `a` against method `b` over paired per-dataset scores. */
+export function winDrawLoss(
+  a: readonly number[],
+  b: readonly number[],
+  options: WinDrawLossOptions = {},
+): WinDrawLossResult {
+  const outcomes = pairOutcomes(a, b, options);
   let wins = 0;
   let draws = 0;
   let losses = 0;
-  for (let i = 0; i < a.length; i++) {
-    const ai = roundDecimals(a[i], options.digits);
-    const bi = roundDecimals(b[i], options.digits);
-    const diff = ai - bi;
-    if (Math.abs(diff) <= tolerance) draws++;
-    else if (diff > 0 !== lowerIsBetter) wins++;
-    else losses++;
+  for (const o of outcomes) {
+    if (o > 0) wins++;
+    else if (o < 0) losses++;
+    else draws++;
   }
   return {
     wins,
     draws,
     losses,
     n: a.length,
-    settings: { lowerIsBetter, tolerance, digits: options.digits ?? null },
+    settings: { lowerIsBetter: options.lowerIsBetter ?? false, tolerance: options.tolerance ?? 0, digits: options.digits ?? null },
   };
 }

@@ -19,7 +19,7 @@ resampling: { method: cv, folds: 3 }
 structures: [nb, tan]
 estimators: [dirichlet]
 compare: { metrics: [accuracy] }
-reference: [claims.csv]
+reference: [claims.csv, wdl.csv]
 `;
 const CLAIMS = `id,kind,metric,method_a,relation,method_b,dataset,value
 C1,dataset,accuracy,tan/dirichlet,>,nb/dirichlet,zoo,
@@ -27,7 +27,12 @@ C2,dataset,accuracy,nb/dirichlet,>,tan/dirichlet,zoo,
 C3,dataset-best,accuracy,nb/dirichlet,max,,zoo,
 `;
 
-const BARE = BODY.replace('reference: [claims.csv]\n', '');
+// A published win/draw/loss row (the shape of the HDP paper's tables): its stability across seeds too.
+const WDL = `metric,method_a,method_b,wins,draws,losses,significant
+accuracy,tan/dirichlet,nb/dirichlet,1,0,0,false
+`;
+
+const BARE = BODY.replace('reference: [claims.csv, wdl.csv]\n', '');
 
 function write(dir: string, file: string, text: string): string {
   const path = join(dir, file);
@@ -80,6 +85,7 @@ describe('spec: seeds', () => {
   }, async () => {
     const cwd = tempDir();
     write(cwd, 'claims.csv', CLAIMS);
+    write(cwd, 'wdl.csv', WDL);
     const multi = write(cwd, 'multi.yaml', `name: seeds\nseeds: [3, 4]\n${BODY}`);
     const single = [3, 4].map((s) => write(cwd, `s${s}.yaml`, `name: seeds\nseed: ${s}\n${BODY}`));
 
@@ -124,9 +130,10 @@ describe('spec: seeds', () => {
     expect(md).toContain('- seed: 3, 4 (the tables are seed 3');
     expect(md).toContain('jobs: 6 done, 0 failed (of 6)');
     // Each seed's verdicts, from the single-seed reports.
+    const wdlLine = (text: string): string => text.split('\n').find((l) => l.includes('| tan/dirichlet vs nb/dirichlet |'))!;
     const verdictsOf = (text: string): string[] =>
-      ['C1', 'C2', 'C3'].map((id) => {
-        const line = text.split('\n').find((l) => l.startsWith(`| ${id} `))!;
+      ['C1', 'C2', 'C3', 'W'].map((id) => {
+        const line = id === 'W' ? wdlLine(text) : text.split('\n').find((l) => l.startsWith(`| ${id} `))!;
         if (line.includes('| reproduced |')) return 'reproduced';
         return /\| (direction reproduced, not significant|tie within noise) \|/.test(line) ? 'noise' : 'other';
       });
@@ -136,10 +143,10 @@ describe('spec: seeds', () => {
       ),
     );
     const multiLines = md.split('\n');
-    for (const [c, id] of ['C1', 'C2', 'C3'].entries()) {
+    for (const [c, id] of ['C1', 'C2', 'C3', 'W'].entries()) {
       const k = perSeed.filter((v) => v[c] === 'reproduced').length;
       const m = perSeed.filter((v) => v[c] === 'noise').length;
-      const line = multiLines.find((l) => l.startsWith(`| ${id} `))!;
+      const line = id === 'W' ? wdlLine(md) : multiLines.find((l) => l.startsWith(`| ${id} `))!;
       expect(line).toMatch(
         new RegExp(
           `reproduced in ${k} of 2 seeds${m ? `, held within noise in ${m}` : ''} \\(margins: seed 3 [−+]?\\d\\.\\d{4}, seed 4 [−+]?\\d\\.\\d{4}\\)`,
