@@ -26,6 +26,8 @@ export interface SourceNote {
 }
 
 export interface StatusRow {
+  /** The master seed, in a multi-seed experiment (`seeds:` or `--seeds N`): one row per seed. */
+  readonly seed?: string;
   readonly dataset: string;
   readonly method: string;
   readonly done: number;
@@ -113,7 +115,10 @@ export async function collectStatus(plan: PlanSummary, files: readonly string[])
     // done beats error beats pending: a job that failed in one shard and was redone in another is done.
     for (const [k, s] of states) if (state.get(k) !== 'done') state.set(k, s);
   }
-  const rows = new Map<string, { dataset: string; method: string; done: number; failed: number; pending: number }>();
+  const rows = new Map<
+    string,
+    { seed?: string; dataset: string; method: string; done: number; failed: number; pending: number }
+  >();
   const total = { done: 0, failed: 0, pending: 0 };
   const bump = (o: { done: number; failed: number; pending: number }, s: JobState): void => {
     if (s === 'done') o.done++;
@@ -121,8 +126,9 @@ export async function collectStatus(plan: PlanSummary, files: readonly string[])
     else o.pending++;
   };
   for (const j of plan.jobs) {
-    const id = `${j.dataset.handle.name}\u0000${j.method.label}`;
+    const id = `${j.specSeed ?? ''}\u0000${j.dataset.handle.name}\u0000${j.method.label}`;
     const row = rows.get(id) ?? {
+      ...(j.specSeed !== undefined ? { seed: j.specSeed } : {}),
       dataset: j.dataset.handle.name,
       method: j.method.label,
       done: 0,

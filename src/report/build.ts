@@ -1037,10 +1037,7 @@ function noiseText(verdicts: readonly string[]): string {
   const n = (v: string): number => verdicts.filter((x) => x === v).length;
   const dir = n('direction reproduced, not significant');
   const tie = n('tie within noise');
-  return (
-    (dir ? `${dir} direction reproduced but not significant, ` : '') +
-    (tie ? `${tie} tie within noise, ` : '')
-  );
+  return (dir ? `${dir} direction reproduced but not significant, ` : '') + (tie ? `${tie} tie within noise, ` : '');
 }
 
 /**

@@ -29,7 +29,14 @@ import { type BootstrapInterval, pairedBootstrap } from '../stats/bootstrap.js';
 import { sha256Hex } from '../util/hash.js';
 import { roundDecimals } from '../stats/validate.js';
 import { UserError } from '../util/errors.js';
-import { CLAIM_BOOTSTRAP_RESAMPLES, CLAIM_COLUMNS, evaluateClaims, isClaimsHeader, type ClaimResult, type StructureInfo } from './claims.js';
+import {
+  CLAIM_BOOTSTRAP_RESAMPLES,
+  CLAIM_COLUMNS,
+  evaluateClaims,
+  isClaimsHeader,
+  type ClaimResult,
+  type StructureInfo,
+} from './claims.js';
 import { foldValues, metricDef } from './compare.js';
 import { readCsv } from './csv.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';

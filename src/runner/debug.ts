@@ -66,7 +66,7 @@ export function debugLines(r: DebugResult): string[] {
   const j = r.job;
   const ms = (x: number): string => `${x < 10 ? x.toFixed(2) : Math.round(x)} ms`;
   const out = [
-    `job ${j.key}: ${j.dataset.handle.name}  ${j.method.label}  repeat ${j.repeat} fold ${j.fold} (not stored)`,
+    `job ${j.key}: ${j.dataset.handle.name}  ${j.method.label}  repeat ${j.repeat} fold ${j.fold}${j.specSeed ? ` seed ${j.specSeed}` : ''} (not stored)`,
     `rows: ${r.nTrain} training, ${r.nTest} test`,
     `time: preprocess ${ms(r.timings.preprocessMs)}, train ${ms(r.timings.trainMs)}, predict ${ms(r.timings.predictMs)}`,
     `metrics: ${Object.entries(r.metrics)

@@ -2,7 +2,8 @@
  * A subset of a plan's jobs by its grid's axes: `run --only dataset=car,method=tan/dirichlet,fold=0` and
  * `debug --job …`. Axes: dataset, method (a label as the report prints it), structure, estimator, repeat,
  * fold (both 0-based, as `plan --jobs` and the results database number them; `fold=0-2` is a range) and job
- * (a job key or a prefix of one, as `plan --jobs` lists them). An axis named twice takes either value
+ * (a job key or a prefix of one, as `plan --jobs` lists them), and seed (a master seed of a multi-seed
+ * experiment, `seeds:` or `--seeds N`; a single-seed spec's one seed matches every job). An axis named twice takes either value
  * (`dataset=car,dataset=iris`); different axes must all match. Commas inside parentheses belong to a
  * method label (`method=kdb(k=2,…)/dirichlet`).
  */
@@ -10,7 +11,7 @@ import { UserError } from '../util/errors.js';
 import { closest } from '../util/text.js';
 import type { PlannedJobOf, PlannedDatasetSummary, PlanOf } from './plan.js';
 
-export const SUBSET_AXES = ['dataset', 'method', 'structure', 'estimator', 'repeat', 'fold', 'job'] as const;
+export const SUBSET_AXES = ['dataset', 'method', 'structure', 'estimator', 'repeat', 'fold', 'job', 'seed'] as const;
 export type SubsetAxis = (typeof SUBSET_AXES)[number];
 
 export type JobSubset = ReadonlyMap<SubsetAxis, readonly string[]>;
@@ -68,7 +69,7 @@ function inRange(n: number, spec: string): boolean {
   return hi === undefined ? n === lo : n >= lo! && n <= hi;
 }
 
-function matches<D extends PlannedDatasetSummary>(j: PlannedJobOf<D>, subset: JobSubset): boolean {
+function matches<D extends PlannedDatasetSummary>(j: PlannedJobOf<D>, subset: JobSubset, specSeed: string): boolean {
   for (const [axis, values] of subset) {
     const ok = values.some((v) => {
       switch (axis) {
@@ -86,6 +87,8 @@ function matches<D extends PlannedDatasetSummary>(j: PlannedJobOf<D>, subset: Jo
           return inRange(j.fold, v);
         case 'job':
           return j.key.startsWith(v);
+        case 'seed':
+          return (j.specSeed ?? specSeed) === v;
       }
     });
     if (!ok) return false;
@@ -108,19 +111,21 @@ export function selectJobs<D extends PlannedDatasetSummary>(
     method: plan.spec.methods.map((m) => m.label),
     structure: [...new Set(plan.spec.methods.map((m) => m.structure.id))],
     estimator: [...new Set(plan.spec.methods.flatMap((m) => (m.estimator ? [m.estimator.id] : [])))],
+    seed: plan.spec.seeds ? [...plan.spec.seeds] : [plan.spec.seed],
   };
   for (const [axis, values] of subset) {
     const names = known[axis];
     if (!names) continue;
     for (const v of values) {
       if (names.includes(v)) continue;
-      const near = closest(v, names);
+      // A near miss of a seed is another seed, not a typo.
+      const near = axis === 'seed' ? undefined : closest(v, names);
       throw new UserError(
         `${option}: the spec has no ${axis} '${v}'${near ? ` (did you mean '${near}'?)` : ''}; ${axis === 'dataset' ? 'datasets' : `${axis}s`}: ${names.join(', ')}`,
       );
     }
   }
-  const jobs = plan.jobs.filter((j) => matches(j, subset));
+  const jobs = plan.jobs.filter((j) => matches(j, subset, plan.spec.seed));
   if (jobs.length === 0) {
     const folds = Math.max(...plan.datasets.map((d) => d.folds));
     const repeats = Math.max(...plan.datasets.map((d) => d.repeats));

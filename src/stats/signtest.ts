@@ -212,6 +212,10 @@ export function winDrawLoss(
     draws,
     losses,
     n: a.length,
-    settings: { lowerIsBetter: options.lowerIsBetter ?? false, tolerance: options.tolerance ?? 0, digits: options.digits ?? null },
+    settings: {
+      lowerIsBetter: options.lowerIsBetter ?? false,
+      tolerance: options.tolerance ?? 0,
+      digits: options.digits ?? null,
+    },
   };
 }

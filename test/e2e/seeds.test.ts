@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../helpers/cli.js';
+import { cli, tempDir } from '../helpers/cli.js';
 import { query } from '../helpers/db.js';
 import { runExperiment } from '../../src/runner/run.js';
 import { writeExperimentReport } from '../../src/report/index.js';
@@ -115,6 +115,32 @@ describe('spec: seeds', () => {
       const again = await runExperiment(f, { db, workers: 1, quiet: true });
       expect([again.ran, again.alreadyDone]).toEqual([0, 6]);
     }
+    // plan --jobs, status and debug name each job's seed.
+    const listed = cli(['plan', multi, '--jobs']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const jobLines = listed.stdout.split('\n').filter((l) => /^ {2}[0-9a-f]{16,} /.test(l));
+    expect(jobLines).toHaveLength(12);
+    expect(jobLines.filter((l) => l.endsWith(' seed 3'))).toHaveLength(6);
+    expect(jobLines.filter((l) => l.endsWith(' seed 4'))).toHaveLength(6);
+    const status = cli(['status', multi, '--db', db]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^seed +dataset +method +done +failed +pending$/m);
+    expect(status.stdout).toMatch(/^3 +zoo +nb\/dirichlet +3 +0 +0$/m);
+    expect(status.stdout).toMatch(/^4 +zoo +tan\/dirichlet +3 +0 +0$/m);
+    expect(status.stdout).toContain('seeds: 12 jobs (2 seeds): 12 done, 0 failed, 0 pending');
+    const both = cli(['debug', multi, '--job', 'dataset=zoo,method=nb/dirichlet,fold=0']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(
+      /--job: 2 jobs match, debug runs one; narrow it \(e\.g\. add fold= or method= or seed=\):.* seed 3\).* seed 4\)/,
+    );
+    const one = cli(['debug', multi, '--job', 'dataset=zoo,method=nb/dirichlet,fold=0,seed=4']);
+    expect(one.code, one.stderr).toBe(0);
+    const seed4 = plan.jobs.find((j) => j.specSeed === '4' && j.method.label === 'nb/dirichlet' && j.fold === 0)!;
+    expect(one.stdout.split('\n')[0]).toBe(`job ${seed4.key}: zoo  nb/dirichlet  repeat 0 fold 0 seed 4 (not stored)`);
+    const noSeed = cli(['debug', multi, '--job', 'dataset=zoo,seed=5']);
+    expect(noSeed.stderr.trim()).toBe("bnclab: --job: the spec has no seed '5'; seeds: 3, 4");
+    expect(noSeed.code).toBe(2);
+
     // The seeds' results differ (other folds): the per-fold accuracies of the same method and fold.
     const rows = await query(
       db,
@@ -130,7 +156,8 @@ describe('spec: seeds', () => {
     expect(md).toContain('- seed: 3, 4 (the tables are seed 3');
     expect(md).toContain('jobs: 6 done, 0 failed (of 6)');
     // Each seed's verdicts, from the single-seed reports.
-    const wdlLine = (text: string): string => text.split('\n').find((l) => l.includes('| tan/dirichlet vs nb/dirichlet |'))!;
+    const wdlLine = (text: string): string =>
+      text.split('\n').find((l) => l.includes('| tan/dirichlet vs nb/dirichlet |'))!;
     const verdictsOf = (text: string): string[] =>
       ['C1', 'C2', 'C3', 'W'].map((id) => {
         const line = id === 'W' ? wdlLine(text) : text.split('\n').find((l) => l.startsWith(`| ${id} `))!;

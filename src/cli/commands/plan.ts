@@ -21,7 +21,7 @@ export const planCommand: Command = {
     'check-data': { type: 'boolean' },
   },
   help: `Options:
-  --jobs              list every job (key, dataset, method, repeat, fold)
+  --jobs              list every job (key, dataset, method, repeat, fold; and seed with several seeds)
   --columns           every dataset's class column and the type of each column
                       (without it, only for datasets that are files named in the spec)
   --check-data        check every dataset's rows: constant, nearly constant and all-missing columns, missing
@@ -100,7 +100,9 @@ Costs are static estimates per method × training-set size unless calibrated; do
     if (v['jobs']) {
       out.push('jobs:');
       for (const j of plan.jobs)
-        out.push(`  ${j.key}  ${j.dataset.handle.name}  ${j.method.label}  repeat ${j.repeat} fold ${j.fold}`);
+        out.push(
+          `  ${j.key}  ${j.dataset.handle.name}  ${j.method.label}  repeat ${j.repeat} fold ${j.fold}${plan.seeds ? ` seed ${j.specSeed}` : ''}`,
+        );
     }
     if (v['estimate'] || v['shards'] !== undefined) {
       const os = await import('node:os');

@@ -57,8 +57,9 @@ export const runCommand: Command = {
                       Writes no report (a shard holds part of the results). See docs/cluster.md.
   --only AXIS=V,…     run only the jobs of this subset of the grid, stored as usual (the report marks the rest
                       as missing): dataset=, method= (label), structure=, estimator=, repeat=, fold= (0-based,
-                      as 'plan --jobs' numbers them; fold=0-2 a range), job= (a key or its prefix); an axis
-                      named twice takes either value, e.g. --only dataset=car,method=tan/dirichlet,fold=0
+                      as 'plan --jobs' numbers them; fold=0-2 a range), job= (a key or its prefix), seed= (a
+                      master seed of a multi-seed experiment); an axis named twice takes either value,
+                      e.g. --only dataset=car,method=tan/dirichlet,fold=0
 
 Results are stored in batches, one transaction each; progress counts stored results. The first Ctrl-C
 (SIGINT or SIGTERM) starts no new job, stores every finished result and exits 130; a second one exits at once

@@ -1,15 +1,17 @@
 import type { Command } from '../command.js';
-import { onePositional } from '../command.js';
+import { intOption, onePositional } from '../command.js';
 
 export const statusCommand: Command = {
   summary: 'done / failed / pending jobs of a spec per dataset × method (read-only, safe while shards run)',
-  usage: 'bnclab status <spec.yaml> [--db FILE] [--shards DIR] [--by dataset|method|both]',
-  options: { db: { type: 'string' }, shards: { type: 'string' }, by: { type: 'string' } },
+  usage: 'bnclab status <spec.yaml> [--db FILE] [--shards DIR] [--by dataset|method|both] [--seeds N]',
+  options: { db: { type: 'string' }, shards: { type: 'string' }, by: { type: 'string' }, seeds: { type: 'string' } },
   help: `Options:
   --db FILE      a results database (default: results/<spec name>.duckdb unless --shards is given)
   --shards DIR   every *.duckdb in DIR (the shard databases of 'run --shard I/N' or 'submit'); with
                  shard-I-of-N names the progress of each shard is shown too
-  --by WHAT      rows per dataset × method (both, the default), per method, or per dataset
+  --by WHAT      rows per dataset × method (both, the default), per method, or per dataset; in a multi-seed
+                 experiment each row is one seed's (a seed column first)
+  --seeds N      the grid under N master seeds, as 'run --seeds N' ran it
 
 Databases are opened read-only. One that a running task holds open is read from a snapshot copy, and
 when that is not possible it is named and its jobs count as pending. A job done in any database is done.`,
@@ -19,11 +21,11 @@ when that is not possible it is named and its jobs count as pending. A job done 
     const by = String(v['by'] ?? 'both');
     if (!['both', 'method', 'dataset'].includes(by))
       throw new UserError(`--by: expected dataset, method or both, got '${by}'`);
-    const { loadSpecFile } = await import('../../spec/load.js');
+    const { loadSpecFile, withSeedCount } = await import('../../spec/load.js');
     const { buildPlanSummary } = await import('../../spec/plan.js');
     const { defaultDbPath } = await import('../../runner/run.js');
     const { collectStatus, shardFiles } = await import('../../cluster/status.js');
-    const { spec } = loadSpecFile(file);
+    const spec = withSeedCount(loadSpecFile(file).spec, intOption(v['seeds'], '--seeds', 1));
     const plan = buildPlanSummary(spec);
     const files: string[] = [];
     if (v['db'] !== undefined) files.push(String(v['db']));
@@ -46,10 +48,16 @@ when that is not possible it is named and its jobs count as pending. A job done 
         log(`${s.file}: in use by a running task; read from a snapshot copy (${s.jobs} finished jobs)`);
       else if (s.how === 'unreadable') log(`${s.file}: not read (${s.reason}); its jobs count as pending`);
     }
-    const group = new Map<string, { dataset: string; method: string; done: number; failed: number; pending: number }>();
+    const group = new Map<
+      string,
+      { seed: string; dataset: string; method: string; done: number; failed: number; pending: number }
+    >();
+    const seeded = plan.seeds !== undefined;
     for (const r of st.rows) {
-      const id = by === 'method' ? r.method : by === 'dataset' ? r.dataset : `${r.dataset}\u0000${r.method}`;
+      const within = by === 'method' ? r.method : by === 'dataset' ? r.dataset : `${r.dataset}\u0000${r.method}`;
+      const id = `${r.seed ?? ''}\u0000${within}`;
       const g = group.get(id) ?? {
+        seed: r.seed ?? '',
         dataset: by === 'method' ? '' : r.dataset,
         method: by === 'dataset' ? '' : r.method,
         done: 0,
@@ -61,8 +69,9 @@ when that is not possible it is named and its jobs count as pending. A job done 
       g.pending += r.pending;
       group.set(id, g);
     }
-    const head = by === 'both' ? ['dataset', 'method'] : [by];
+    const head = [...(seeded ? ['seed'] : []), ...(by === 'both' ? ['dataset', 'method'] : [by])];
     const rows = [...group.values()].map((g) => [
+      ...(seeded ? [g.seed] : []),
       ...(by === 'both' ? [g.dataset, g.method] : [by === 'method' ? g.method : g.dataset]),
       String(g.done),
       String(g.failed),
@@ -78,7 +87,9 @@ when that is not possible it is named and its jobs count as pending. A job done 
           .trimEnd(),
       );
     const t = st.total;
-    log(`${spec.name}: ${plan.jobs.length} jobs: ${t.done} done, ${t.failed} failed, ${t.pending} pending`);
+    log(
+      `${spec.name}: ${plan.jobs.length} jobs${plan.seeds ? ` (${plan.seeds.length} seeds)` : ''}: ${t.done} done, ${t.failed} failed, ${t.pending} pending`,
+    );
     if (st.stale > 0)
       log(
         `${spec.name}: ${st.stale} of the pending jobs have a stored result made by an older revision of their method; run --rerun-stale recomputes them`,
