@@ -36,8 +36,8 @@ describe('registry', () => {
     expect(readFileSync(`${ROOT}/configs/datasets.yaml`, 'utf8')).toBe(registryYamlFromManifest(manifest));
   });
 
-  it('has all 75 shipped data sets (73 files as collected, 2 derived) with complete metadata', () => {
-    expect(reg.entries.length).toBe(75);
+  it('has all 76 shipped data sets (74 files as collected, 2 derived) with complete metadata', () => {
+    expect(reg.entries.length).toBe(76);
     expect(reg.all().map((e) => e.name)).toEqual(manifest.datasets.map((d) => d.name).sort());
     for (const e of reg.entries) {
       expect(e.file).toMatch(/^data\/uci\/[a-z0-9-]+\.csv$/);
@@ -78,12 +78,12 @@ describe('registry', () => {
       'zoo',
     ]);
     expect(reg.group('hdp68').length).toBe(manifest.datasets.filter((d) => d.lists.includes('hdp68')).length);
-    expect(reg.group('hdp68').length).toBe(60);
+    expect(reg.group('hdp68').length).toBe(61);
     expect(reg.group('subbkb').length).toBe(18);
     const small = reg.group('small');
     const medium = reg.group('medium');
     const large = reg.group('large');
-    expect(small.length + medium.length + large.length).toBe(75);
+    expect(small.length + medium.length + large.length).toBe(76);
     expect(small.every((e) => e.rows! < 1000)).toBe(true);
     expect(medium.every((e) => e.rows! >= 1000 && e.rows! <= 10000)).toBe(true);
     expect(large.map((e) => e.name)).toEqual(['adult', 'letter', 'magic', 'nursery', 'pendigits', 'shuttle']);
@@ -210,6 +210,30 @@ describe('loadDataset', () => {
     // A plain handle (as sent to workers) with an empty hash works too.
     const handle = { name: 'tiny', file: `${ROOT}/test/fixtures/datasets/tiny.csv`, sha256: '' };
     expect(loadDataset(handle).sha256).toBe(loaded.sha256);
+  });
+
+  it('ships Syncon as UCI documents it: 600 charts of 60 values, each class a block of 100 rows', () => {
+    const t = loadDataset(reg.get('syncon')).table;
+    expect([t.n, t.columns.length]).toEqual([600, 60]);
+    expect(t.columns.every((c) => c.type === 'numeric')).toBe(true);
+    const labels = t.classLabels;
+    const blocks = Array.from(
+      { length: 6 },
+      (_, b) => new Set(Array.from({ length: 100 }, (_, i) => labels[t.classColumn[b * 100 + i]!])),
+    );
+    expect(blocks.map((s) => [...s])).toEqual([
+      ['normal'],
+      ['cyclic'],
+      ['increasing-trend'],
+      ['decreasing-trend'],
+      ['upward-shift'],
+      ['downward-shift'],
+    ]);
+    // The first value of UCI's file, written as it is there.
+    expect(readFileSync(`${ROOT}/data/uci/syncon.csv`, 'utf8').split('\n')[1]!.startsWith('28.7812,34.4632,')).toBe(
+      true,
+    );
+    expect(reg.group('hdp68').map((e) => e.name)).toContain('syncon');
   });
 
   it('reports reader errors with the file name', () => {
