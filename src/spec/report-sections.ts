@@ -5,12 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { JsonSchema } from '../registry.js';
 import { ALL_PAIRS_PROCEDURES, BERGMANN_HOMMEL_MAX_K, type AllPairsProcedure } from '../stats/allpairs.js';
 import type { PAdjustMethod } from '../stats/padjust.js';
 import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import { closest } from '../util/text.js';
+import { defineSection, type SchemaValue } from './section.js';
 
 /** Metrics the statistical comparisons can use (per-dataset means over folds). */
 export type CompareMetric =
@@ -163,261 +163,259 @@ export interface ReferenceSpec {
 
 export const DEFAULT_REFERENCE_TOLERANCE = 0.01;
 
-const metricEnum = { type: 'string', enum: [...COMPARE_METRICS] };
-const label = { type: 'string', minLength: 1 };
+const metricEnum = { type: 'string', enum: [...COMPARE_METRICS] } as const;
+const label = { type: 'string', minLength: 1 } as const;
 
-export function compareSchema(): JsonSchema {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    description: 'Statistical comparisons, tables and figures of the report (docs/reports.md).',
-    properties: {
-      metrics: {
-        type: 'array',
-        minItems: 1,
-        items: metricEnum,
-        default: DEFAULT_COMPARE.metrics,
-        description: 'Metrics compared (per-dataset means over folds).',
-      },
-      control: {
-        ...label,
-        default: 'best',
-        description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric).",
-      },
-      alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.05 },
-      tests: {
-        type: 'array',
-        items: { type: 'string', enum: [...COMPARE_TESTS] },
-        default: [...DEFAULT_COMPARE_TESTS],
-        description:
-          'Tests to run. all-pairs: all-pairs post-hoc p-value matrices; resampled-t: per-dataset corrected resampled t-test (and 5×2cv tests); bayesian: Bayesian signed-rank and correlated t-tests; effect-size: Cliff’s δ, Akinshin’s γ, mean difference with bootstrap CI.',
-      },
-      adjust: {
-        type: 'string',
-        enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'],
-        default: 'hommel',
-        description: 'Family-wise p-value adjustment (R p.adjust).',
-      },
-      digits: {
-        type: 'integer',
-        minimum: 0,
-        maximum: 20,
-        description: 'Round per-dataset means to this many decimals before ranking and testing (default: no rounding).',
-      },
-      friedman: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          tie_correction: {
-            type: 'boolean',
-            default: true,
-            description: 'true: R friedman.test; false: Demšar (2006), scmamp.',
-          },
+/** The `compare:` section: its schema with defaults, and (SchemaValue) its type as a spec writes it. */
+export const COMPARE = defineSection({
+  type: 'object',
+  additionalProperties: false,
+  description: 'Statistical comparisons, tables and figures of the report (docs/reports.md).',
+  properties: {
+    metrics: {
+      type: 'array',
+      minItems: 1,
+      items: metricEnum,
+      default: DEFAULT_COMPARE.metrics,
+      description: 'Metrics compared (per-dataset means over folds).',
+    },
+    control: {
+      ...label,
+      default: 'best',
+      description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric).",
+    },
+    alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.05 },
+    tests: {
+      type: 'array',
+      items: { type: 'string', enum: [...COMPARE_TESTS] },
+      default: [...DEFAULT_COMPARE_TESTS],
+      description:
+        'Tests to run. all-pairs: all-pairs post-hoc p-value matrices; resampled-t: per-dataset corrected resampled t-test (and 5×2cv tests); bayesian: Bayesian signed-rank and correlated t-tests; effect-size: Cliff’s δ, Akinshin’s γ, mean difference with bootstrap CI.',
+    },
+    adjust: {
+      type: 'string',
+      enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'],
+      default: 'hommel',
+      description: 'Family-wise p-value adjustment (R p.adjust).',
+    },
+    digits: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 20,
+      description: 'Round per-dataset means to this many decimals before ranking and testing (default: no rounding).',
+    },
+    friedman: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        tie_correction: {
+          type: 'boolean',
+          default: true,
+          description: 'true: R friedman.test; false: Demšar (2006), scmamp.',
         },
       },
-      wilcoxon: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          zero_method: { type: 'string', enum: ['wilcox', 'pratt', 'zsplit'], default: 'wilcox' },
-          correct: {
-            type: 'boolean',
-            default: true,
-            description: 'Continuity correction of the normal approximation.',
-          },
-          exact: {
-            enum: ['auto', true, false],
-            default: 'auto',
-            description: 'auto: exact when n < 50 without ties or zeros (R).',
-          },
-          tie_correction: { type: 'boolean', default: true },
+    },
+    wilcoxon: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        zero_method: { type: 'string', enum: ['wilcox', 'pratt', 'zsplit'], default: 'wilcox' },
+        correct: {
+          type: 'boolean',
+          default: true,
+          description: 'Continuity correction of the normal approximation.',
+        },
+        exact: {
+          enum: ['auto', true, false],
+          default: 'auto',
+          description: 'auto: exact when n < 50 without ties or zeros (R).',
+        },
+        tie_correction: { type: 'boolean', default: true },
+      },
+    },
+    sign: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        draws: {
+          type: 'string',
+          enum: ['drop', 'split'],
+          default: 'drop',
+          description: 'drop: n = wins + losses; split: Demšar (2006).',
+        },
+        tolerance: {
+          type: 'number',
+          minimum: 0,
+          default: 0,
+          description: 'Per-dataset means closer than this are a draw.',
         },
       },
-      sign: {
+    },
+    cd: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: 'nemenyi' },
+        df: {
+          type: 'string',
+          enum: ['infinity', 'scmamp'],
+          default: 'infinity',
+          description: 'Studentized-range df of the Nemenyi q (Demšar: infinity; scmamp: k(N−1)).',
+        },
+      },
+    },
+    pairs: {
+      type: 'array',
+      minItems: 1,
+      description:
+        'Pairs [a, b] (method labels) for W/D/L, Wilcoxon tables and scatter plots (default: control vs every other method).',
+      items: { type: 'array', minItems: 2, maxItems: 2, items: label },
+    },
+    scatter: { type: 'boolean', default: true },
+    sweeps: {
+      type: 'array',
+      description:
+        'Win/loss figures against a swept parameter: methods that differ only in it are compared with the method at the reference value.',
+      items: {
         type: 'object',
+        required: ['parameter', 'reference'],
         additionalProperties: false,
         properties: {
-          draws: {
+          parameter: { type: 'string', pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$' },
+          reference: { type: ['number', 'string', 'boolean'] },
+          metric: metricEnum,
+          x: {
             type: 'string',
-            enum: ['drop', 'split'],
-            default: 'drop',
-            description: 'drop: n = wins + losses; split: Demšar (2006).',
+            pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$',
+            description: 'Horizontal axis when not the swept parameter.',
+          },
+        },
+      },
+    },
+    diagnostics: {
+      type: 'array',
+      description:
+        'Structure diagnostics to tabulate per dataset and method (keys of what the structure learners store per job, e.g. classParents, meanShd, apses: SubbKB Tables 5, 7, 8).',
+      items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+      uniqueItems: true,
+    },
+    all_pairs: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        procedures: {
+          type: 'array',
+          minItems: 1,
+          uniqueItems: true,
+          items: { type: 'string', enum: [...ALL_PAIRS_PROCEDURES] },
+          default: [...DEFAULT_ADDED_SETTINGS.allPairs.procedures],
+          description:
+            'Adjustments of the all-pairs matrices (García & Herrera 2008); bergmann-hommel is exact for at most 9 methods.',
+        },
+      },
+    },
+    bayesian: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        rope: {
+          type: 'number',
+          minimum: 0,
+          default: DEFAULT_ADDED_SETTINGS.bayesian.rope,
+          description: 'Region of practical equivalence: differences within ±rope (metric units) count as equal.',
+        },
+        prior: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          default: DEFAULT_ADDED_SETTINGS.bayesian.prior,
+          description: 'Strength of the prior pseudo-observation at 0 of the signed-rank test (baycomp: 0.5).',
+        },
+        samples: {
+          type: 'integer',
+          minimum: 100,
+          default: DEFAULT_ADDED_SETTINGS.bayesian.samples,
+          description: 'Posterior samples of the signed-rank test.',
+        },
+      },
+    },
+    effect_size: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        bootstrap: {
+          type: 'integer',
+          minimum: 100,
+          default: DEFAULT_ADDED_SETTINGS.effectSize.bootstrap,
+          description: 'Bootstrap resamples of the mean-difference confidence interval.',
+        },
+        level: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          exclusiveMaximum: 1,
+          default: DEFAULT_ADDED_SETTINGS.effectSize.level,
+        },
+      },
+    },
+    cautions: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.',
+    },
+    learning_curve: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Metric against training-set size (n_train) over experiments stored in the same database.',
+      properties: {
+        experiments: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+        metric: metricEnum,
+      },
+    },
+  },
+});
+
+/** The `reference:` section: its schema with defaults, and (SchemaValue) its type as a spec writes it. */
+export const REFERENCE = defineSection({
+  type: 'array',
+  description:
+    'CSV files of published numbers (cells: dataset,method,metric,value; W/D/L: metric,method_a,method_b,wins,draws,losses,significant) to put beside ours.',
+  items: {
+    anyOf: [
+      { type: 'string', minLength: 1 },
+      {
+        type: 'object',
+        required: ['file'],
+        additionalProperties: false,
+        properties: {
+          file: { type: 'string', minLength: 1 },
+          title: { type: 'string' },
+          methods: {
+            type: 'object',
+            additionalProperties: { type: 'string', minLength: 1 },
+            description: 'Published method name → our method label.',
+          },
+          datasets: {
+            type: 'object',
+            additionalProperties: { type: 'string', minLength: 1 },
+            description: 'Published dataset name → ours.',
+          },
+          scale: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            default: 1,
+            description: 'Multiply published values by this (0.01 for percentages).',
           },
           tolerance: {
             type: 'number',
             minimum: 0,
-            default: 0,
-            description: 'Per-dataset means closer than this are a draw.',
+            default: DEFAULT_REFERENCE_TOLERANCE,
+            description: 'A cell is reproduced when |ours − published| ≤ tolerance.',
           },
         },
       },
-      cd: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: 'nemenyi' },
-          df: {
-            type: 'string',
-            enum: ['infinity', 'scmamp'],
-            default: 'infinity',
-            description: 'Studentized-range df of the Nemenyi q (Demšar: infinity; scmamp: k(N−1)).',
-          },
-        },
-      },
-      pairs: {
-        type: 'array',
-        minItems: 1,
-        description:
-          'Pairs [a, b] (method labels) for W/D/L, Wilcoxon tables and scatter plots (default: control vs every other method).',
-        items: { type: 'array', minItems: 2, maxItems: 2, items: label },
-      },
-      scatter: { type: 'boolean', default: true },
-      sweeps: {
-        type: 'array',
-        description:
-          'Win/loss figures against a swept parameter: methods that differ only in it are compared with the method at the reference value.',
-        items: {
-          type: 'object',
-          required: ['parameter', 'reference'],
-          additionalProperties: false,
-          properties: {
-            parameter: { type: 'string', pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$' },
-            reference: { type: ['number', 'string', 'boolean'] },
-            metric: metricEnum,
-            x: {
-              type: 'string',
-              pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$',
-              description: 'Horizontal axis when not the swept parameter.',
-            },
-          },
-        },
-      },
-      diagnostics: {
-        type: 'array',
-        description:
-          'Structure diagnostics to tabulate per dataset and method (keys of what the structure learners store per job, e.g. classParents, meanShd, apses: SubbKB Tables 5, 7, 8).',
-        items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
-        uniqueItems: true,
-      },
-      all_pairs: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          procedures: {
-            type: 'array',
-            minItems: 1,
-            uniqueItems: true,
-            items: { type: 'string', enum: [...ALL_PAIRS_PROCEDURES] },
-            default: [...DEFAULT_ADDED_SETTINGS.allPairs.procedures],
-            description:
-              'Adjustments of the all-pairs matrices (García & Herrera 2008); bergmann-hommel is exact for at most 9 methods.',
-          },
-        },
-      },
-      bayesian: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          rope: {
-            type: 'number',
-            minimum: 0,
-            default: DEFAULT_ADDED_SETTINGS.bayesian.rope,
-            description: 'Region of practical equivalence: differences within ±rope (metric units) count as equal.',
-          },
-          prior: {
-            type: 'number',
-            exclusiveMinimum: 0,
-            default: DEFAULT_ADDED_SETTINGS.bayesian.prior,
-            description: 'Strength of the prior pseudo-observation at 0 of the signed-rank test (baycomp: 0.5).',
-          },
-          samples: {
-            type: 'integer',
-            minimum: 100,
-            default: DEFAULT_ADDED_SETTINGS.bayesian.samples,
-            description: 'Posterior samples of the signed-rank test.',
-          },
-        },
-      },
-      effect_size: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          bootstrap: {
-            type: 'integer',
-            minimum: 100,
-            default: DEFAULT_ADDED_SETTINGS.effectSize.bootstrap,
-            description: 'Bootstrap resamples of the mean-difference confidence interval.',
-          },
-          level: {
-            type: 'number',
-            exclusiveMinimum: 0,
-            exclusiveMaximum: 1,
-            default: DEFAULT_ADDED_SETTINGS.effectSize.level,
-          },
-        },
-      },
-      cautions: {
-        type: 'boolean',
-        default: true,
-        description:
-          'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.',
-      },
-      learning_curve: {
-        type: 'object',
-        additionalProperties: false,
-        description: 'Metric against training-set size (n_train) over experiments stored in the same database.',
-        properties: {
-          experiments: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
-          metric: metricEnum,
-        },
-      },
-    },
-  };
-}
-
-export function referenceSchema(): JsonSchema {
-  return {
-    type: 'array',
-    description:
-      'CSV files of published numbers (cells: dataset,method,metric,value; W/D/L: metric,method_a,method_b,wins,draws,losses,significant) to put beside ours.',
-    items: {
-      anyOf: [
-        { type: 'string', minLength: 1 },
-        {
-          type: 'object',
-          required: ['file'],
-          additionalProperties: false,
-          properties: {
-            file: { type: 'string', minLength: 1 },
-            title: { type: 'string' },
-            methods: {
-              type: 'object',
-              additionalProperties: { type: 'string', minLength: 1 },
-              description: 'Published method name → our method label.',
-            },
-            datasets: {
-              type: 'object',
-              additionalProperties: { type: 'string', minLength: 1 },
-              description: 'Published dataset name → ours.',
-            },
-            scale: {
-              type: 'number',
-              exclusiveMinimum: 0,
-              default: 1,
-              description: 'Multiply published values by this (0.01 for percentages).',
-            },
-            tolerance: {
-              type: 'number',
-              minimum: 0,
-              default: DEFAULT_REFERENCE_TOLERANCE,
-              description: 'A cell is reproduced when |ours − published| ≤ tolerance.',
-            },
-          },
-        },
-      ],
-    },
-  };
-}
+    ],
+  },
+});
 
 type At = (path: (string | number)[], atKey?: boolean) => string;
 
@@ -437,17 +435,24 @@ function knownLabel(labels: readonly string[], value: string, where: string, fie
   );
 }
 
+/** The `compare:` section as a spec writes it (schema-checked). */
+export type CompareSection = SchemaValue<typeof COMPARE.schema>;
+/** The `reference:` section as a spec writes it (schema-checked). */
+export type ReferenceSection = SchemaValue<typeof REFERENCE.schema>;
+
+/** 'structure.alpha' → ['structure', 'alpha'] (the schema's pattern: one dot). */
+function splitParameter(path: string): [part: string, param: string] {
+  const dot = path.indexOf('.');
+  return [path.slice(0, dot), path.slice(dot + 1)];
+}
+
 /** The `compare:` section (already schema-checked) with defaults, method labels checked against the spec. */
-export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: At): CompareSpec {
-  if (raw === undefined || raw === null) return DEFAULT_COMPARE;
-  const c = raw as Record<string, unknown>;
+export function parseCompare(c: CompareSection | undefined, methods: readonly MethodLike[], at: At): CompareSpec {
+  if (c === undefined) return DEFAULT_COMPARE;
   const labels = methods.map((m) => m.label);
   const control =
-    c['control'] === undefined
-      ? 'best'
-      : knownLabel(labels, c['control'] as string, at(['compare', 'control']), 'compare.control');
-  const pairsRaw = c['pairs'] as string[][] | undefined;
-  const pairs = pairsRaw?.map((p, i) => {
+    c.control === undefined ? 'best' : knownLabel(labels, c.control, at(['compare', 'control']), 'compare.control');
+  const pairs = c.pairs?.map((p, i) => {
     const a = knownLabel(labels, p[0]!, at(['compare', 'pairs', i, 0]), `compare.pairs[${i}][0]`);
     const b = knownLabel(labels, p[1]!, at(['compare', 'pairs', i, 1]), `compare.pairs[${i}][1]`);
     if (a === b)
@@ -455,17 +460,15 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
     return [a, b] as const;
   });
   const paramValues = (path: string): unknown[] => {
-    const [part, param] = path.split('.') as ['structure' | 'estimator', string];
+    const [part, param] = splitParameter(path);
     return methods.flatMap((m) => {
       const choice = part === 'structure' ? (m.kind === 'bnc' ? m.structure : null) : m.estimator;
       return choice && param in choice.params ? [choice.params[param]] : [];
     });
   };
-  const sweeps = (
-    (c['sweeps'] ?? []) as { parameter: string; reference: unknown; metric?: CompareMetric; x?: string }[]
-  ).map((s, i) => {
+  const sweeps = (c.sweeps ?? []).map((s, i) => {
     const values = paramValues(s.parameter);
-    const [part, param] = s.parameter.split('.') as [string, string];
+    const [part, param] = splitParameter(s.parameter);
     if (values.length === 0) {
       throw new UserError(
         `${at(['compare', 'sweeps', i, 'parameter'])}: compare.sweeps[${i}].parameter: no method of this spec has ${part} parameter '${param}'`,
@@ -488,38 +491,33 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
       ...(s.x !== undefined ? { x: s.x } : {}),
     };
   });
-  const lc = c['learning_curve'] as { experiments?: string[]; metric?: CompareMetric } | undefined;
-  const f = (c['friedman'] ?? {}) as { tie_correction?: boolean };
-  const w = (c['wilcoxon'] ?? {}) as {
-    zero_method?: CompareSpec['wilcoxon']['zeroMethod'];
-    correct?: boolean;
-    exact?: boolean | 'auto';
-    tie_correction?: boolean;
-  };
-  const s = (c['sign'] ?? {}) as { draws?: 'drop' | 'split'; tolerance?: number };
-  const cd = (c['cd'] ?? {}) as { procedure?: CompareSpec['cd']['procedure']; df?: CompareSpec['cd']['df'] };
+  const lc = c.learning_curve;
+  const f = c.friedman ?? {};
+  const w = c.wilcoxon ?? {};
+  const s = c.sign ?? {};
+  const cd = c.cd ?? {};
   const d = DEFAULT_COMPARE;
-  const ap = (c['all_pairs'] ?? {}) as { procedures?: AllPairsProcedure[] };
-  const by = (c['bayesian'] ?? {}) as { rope?: number; prior?: number; samples?: number };
-  const es = (c['effect_size'] ?? {}) as { bootstrap?: number; level?: number };
-  const tests = dedupe((c['tests'] as CompareTest[] | undefined) ?? d.tests);
+  const allPairs = c.all_pairs ?? {};
+  const bayesian = c.bayesian ?? {};
+  const effectSize = c.effect_size ?? {};
+  const tests = dedupe(c.tests ?? d.tests);
   const da = DEFAULT_ADDED_SETTINGS;
   if (
     tests.includes('all-pairs') &&
-    (ap.procedures ?? da.allPairs.procedures).includes('bergmann-hommel') &&
+    (allPairs.procedures ?? da.allPairs.procedures).includes('bergmann-hommel') &&
     methods.length > BERGMANN_HOMMEL_MAX_K
   ) {
     throw new UserError(
-      `${at(ap.procedures ? ['compare', 'all_pairs', 'procedures'] : ['compare', 'tests'])}: compare.all_pairs.procedures: bergmann-hommel is exact only for at most ${BERGMANN_HOMMEL_MAX_K} methods and this spec has ${methods.length}; list the procedures without it (shaffer is the closest)`,
+      `${at(allPairs.procedures ? ['compare', 'all_pairs', 'procedures'] : ['compare', 'tests'])}: compare.all_pairs.procedures: bergmann-hommel is exact only for at most ${BERGMANN_HOMMEL_MAX_K} methods and this spec has ${methods.length}; list the procedures without it (shaffer is the closest)`,
     );
   }
   return {
-    metrics: dedupe((c['metrics'] as CompareMetric[] | undefined) ?? d.metrics),
+    metrics: dedupe(c.metrics ?? d.metrics),
     control,
-    alpha: (c['alpha'] as number | undefined) ?? d.alpha,
+    alpha: c.alpha ?? d.alpha,
     tests,
-    adjust: (c['adjust'] as PAdjustMethod | undefined) ?? d.adjust,
-    digits: (c['digits'] as number | undefined) ?? d.digits,
+    adjust: c.adjust ?? d.adjust,
+    digits: c.digits ?? d.digits,
     friedman: { tieCorrection: f.tie_correction ?? d.friedman.tieCorrection },
     wilcoxon: {
       zeroMethod: w.zero_method ?? d.wilcoxon.zeroMethod,
@@ -530,24 +528,29 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
     sign: { draws: s.draws ?? d.sign.draws, tolerance: s.tolerance ?? d.sign.tolerance },
     cd: { procedure: cd.procedure ?? d.cd.procedure, df: cd.df ?? d.cd.df },
     pairs: pairs ?? null,
-    scatter: (c['scatter'] as boolean | undefined) ?? d.scatter,
+    scatter: c.scatter ?? d.scatter,
     sweeps,
     learningCurve: lc ? { experiments: lc.experiments ?? [], metric: lc.metric ?? null } : null,
-    diagnostics: (c['diagnostics'] as string[] | undefined) ?? d.diagnostics,
-    ...(c['all_pairs'] !== undefined ? { allPairs: { procedures: ap.procedures ?? da.allPairs.procedures } } : {}),
-    ...(c['bayesian'] !== undefined
+    diagnostics: c.diagnostics ?? d.diagnostics,
+    ...(c.all_pairs !== undefined ? { allPairs: { procedures: allPairs.procedures ?? da.allPairs.procedures } } : {}),
+    ...(c.bayesian !== undefined
       ? {
           bayesian: {
-            rope: by.rope ?? da.bayesian.rope,
-            prior: by.prior ?? da.bayesian.prior,
-            samples: by.samples ?? da.bayesian.samples,
+            rope: bayesian.rope ?? da.bayesian.rope,
+            prior: bayesian.prior ?? da.bayesian.prior,
+            samples: bayesian.samples ?? da.bayesian.samples,
           },
         }
       : {}),
-    ...(c['effect_size'] !== undefined
-      ? { effectSize: { bootstrap: es.bootstrap ?? da.effectSize.bootstrap, level: es.level ?? da.effectSize.level } }
+    ...(c.effect_size !== undefined
+      ? {
+          effectSize: {
+            bootstrap: effectSize.bootstrap ?? da.effectSize.bootstrap,
+            level: effectSize.level ?? da.effectSize.level,
+          },
+        }
       : {}),
-    ...(c['cautions'] !== undefined ? { cautions: c['cautions'] as boolean } : {}),
+    ...(c.cautions !== undefined ? { cautions: c.cautions } : {}),
   };
 }
 
@@ -555,19 +558,17 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
  * The `reference:` section: each file resolved against the spec's folder, or by bare name in bnclab's
  * experiments/reference/ folder; method mappings checked against the spec's labels.
  */
-export function parseReference(raw: unknown, methods: readonly MethodLike[], dir: string, at: At): ReferenceSpec[] {
-  if (raw === undefined || raw === null) return [];
+export function parseReference(
+  section: ReferenceSection | undefined,
+  methods: readonly MethodLike[],
+  dir: string,
+  at: At,
+): ReferenceSpec[] {
+  if (section === undefined) return [];
   const labels = methods.map((m) => m.label);
-  return (raw as unknown[]).map((r, i) => {
-    const o = (typeof r === 'string' ? { file: r } : r) as {
-      file: string;
-      title?: string;
-      methods?: Record<string, string>;
-      datasets?: Record<string, string>;
-      scale?: number;
-      tolerance?: number;
-    };
-    const where = typeof r === 'string' ? ['reference', i] : ['reference', i, 'file'];
+  return section.map((entry, i) => {
+    const o = typeof entry === 'string' ? { file: entry } : entry;
+    const where = typeof entry === 'string' ? ['reference', i] : ['reference', i, 'file'];
     const file = resolveReferenceFile(o.file, dir);
     if (!file) {
       throw new UserError(
