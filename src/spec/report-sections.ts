@@ -440,12 +440,6 @@ export type CompareSection = SchemaValue<typeof COMPARE.schema>;
 /** The `reference:` section as a spec writes it (schema-checked). */
 export type ReferenceSection = SchemaValue<typeof REFERENCE.schema>;
 
-/** 'structure.alpha' → ['structure', 'alpha'] (the schema's pattern: one dot). */
-function splitParameter(path: string): [part: string, param: string] {
-  const dot = path.indexOf('.');
-  return [path.slice(0, dot), path.slice(dot + 1)];
-}
-
 /** The `compare:` section (already schema-checked) with defaults, method labels checked against the spec. */
 export function parseCompare(c: CompareSection | undefined, methods: readonly MethodLike[], at: At): CompareSpec {
   if (c === undefined) return DEFAULT_COMPARE;
@@ -460,7 +454,7 @@ export function parseCompare(c: CompareSection | undefined, methods: readonly Me
     return [a, b] as const;
   });
   const paramValues = (path: string): unknown[] => {
-    const [part, param] = splitParameter(path);
+    const [part, param] = path.split('.');
     return methods.flatMap((m) => {
       const choice = part === 'structure' ? (m.kind === 'bnc' ? m.structure : null) : m.estimator;
       return choice && param in choice.params ? [choice.params[param]] : [];
@@ -468,7 +462,7 @@ export function parseCompare(c: CompareSection | undefined, methods: readonly Me
   };
   const sweeps = (c.sweeps ?? []).map((s, i) => {
     const values = paramValues(s.parameter);
-    const [part, param] = splitParameter(s.parameter);
+    const [part, param] = s.parameter.split('.');
     if (values.length === 0) {
       throw new UserError(
         `${at(['compare', 'sweeps', i, 'parameter'])}: compare.sweeps[${i}].parameter: no method of this spec has ${part} parameter '${param}'`,

@@ -16,7 +16,10 @@ import { defineSection, type DefaultsOf, type Filled, type SchemaDecl, type Sche
 /** A method's parameters once their defaults are filled in. */
 type FilledParams<P> = Filled<{ readonly type: 'object'; readonly properties: P }>;
 
-export interface ResamplingMethod<Id extends string = string, P extends Record<string, SchemaDecl> = {}> {
+export interface ResamplingMethod<
+  Id extends string = string,
+  P extends Record<string, SchemaDecl> = Record<string, SchemaDecl>,
+> {
   readonly id: Id;
   /** One line for docs/spec.md. */
   readonly title: string;
