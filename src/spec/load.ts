@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isSeq, isScalar, type Document } from 'yaml';
-import { experimentSchema, PREPROCESSING, type MethodRef, type RawSpec } from './schema.js';
+import { experimentSchema, PREPROCESSING, SPEC_DEFAULTS, type MethodRef, type RawSpec } from './schema.js';
 import { compileSchema } from './validator.js';
 import {
   compatible,
@@ -162,7 +162,7 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     preprocessing,
     resampling,
     methods,
-    savePredictions: spec.save_predictions ?? false,
+    savePredictions: spec.save_predictions ?? SPEC_DEFAULTS.save_predictions,
     compare: parseCompare(spec.compare, methods, at),
     reference: parseReference(spec.reference, methods, dir, at),
     dir,
@@ -486,7 +486,7 @@ function uniqueMethods(
 /** `seed:` or `seeds:` (not both): the first seed, and the list when it has more than one. */
 function seedsOf(spec: RawSpec, at: At): { seed: string; seeds?: readonly string[] } {
   const list = spec.seeds;
-  if (list === undefined) return { seed: String(spec.seed ?? 1) };
+  if (list === undefined) return { seed: String(spec.seed ?? SPEC_DEFAULTS.seed) };
   if (spec.seed !== undefined) {
     throw new UserError(
       `${at(['seeds'], true)}: seeds: give either seed: or seeds:, not both (seed: s is seeds: [s]; the first of seeds: is the seed of the usual tables)`,

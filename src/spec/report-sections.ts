@@ -162,6 +162,7 @@ export interface ReferenceSpec {
 }
 
 export const DEFAULT_REFERENCE_TOLERANCE = 0.01;
+const DEFAULT_REFERENCE_SCALE = 1;
 
 const metricEnum = { type: 'string', enum: [...COMPARE_METRICS] } as const;
 const label = { type: 'string', minLength: 1 } as const;
@@ -181,10 +182,10 @@ export const COMPARE = defineSection({
     },
     control: {
       ...label,
-      default: 'best',
+      default: DEFAULT_COMPARE.control,
       description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric).",
     },
-    alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.05 },
+    alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: DEFAULT_COMPARE.alpha },
     tests: {
       type: 'array',
       items: { type: 'string', enum: [...COMPARE_TESTS] },
@@ -195,7 +196,7 @@ export const COMPARE = defineSection({
     adjust: {
       type: 'string',
       enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'],
-      default: 'hommel',
+      default: DEFAULT_COMPARE.adjust,
       description: 'Family-wise p-value adjustment (R p.adjust).',
     },
     digits: {
@@ -210,7 +211,7 @@ export const COMPARE = defineSection({
       properties: {
         tie_correction: {
           type: 'boolean',
-          default: true,
+          default: DEFAULT_COMPARE.friedman.tieCorrection,
           description: 'true: R friedman.test; false: Demšar (2006), scmamp.',
         },
       },
@@ -219,18 +220,22 @@ export const COMPARE = defineSection({
       type: 'object',
       additionalProperties: false,
       properties: {
-        zero_method: { type: 'string', enum: ['wilcox', 'pratt', 'zsplit'], default: 'wilcox' },
+        zero_method: {
+          type: 'string',
+          enum: ['wilcox', 'pratt', 'zsplit'],
+          default: DEFAULT_COMPARE.wilcoxon.zeroMethod,
+        },
         correct: {
           type: 'boolean',
-          default: true,
+          default: DEFAULT_COMPARE.wilcoxon.correct,
           description: 'Continuity correction of the normal approximation.',
         },
         exact: {
           enum: ['auto', true, false],
-          default: 'auto',
+          default: DEFAULT_COMPARE.wilcoxon.exact,
           description: 'auto: exact when n < 50 without ties or zeros (R).',
         },
-        tie_correction: { type: 'boolean', default: true },
+        tie_correction: { type: 'boolean', default: DEFAULT_COMPARE.wilcoxon.tieCorrection },
       },
     },
     sign: {
@@ -240,13 +245,13 @@ export const COMPARE = defineSection({
         draws: {
           type: 'string',
           enum: ['drop', 'split'],
-          default: 'drop',
+          default: DEFAULT_COMPARE.sign.draws,
           description: 'drop: n = wins + losses; split: Demšar (2006).',
         },
         tolerance: {
           type: 'number',
           minimum: 0,
-          default: 0,
+          default: DEFAULT_COMPARE.sign.tolerance,
           description: 'Per-dataset means closer than this are a draw.',
         },
       },
@@ -255,11 +260,11 @@ export const COMPARE = defineSection({
       type: 'object',
       additionalProperties: false,
       properties: {
-        procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: 'nemenyi' },
+        procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: DEFAULT_COMPARE.cd.procedure },
         df: {
           type: 'string',
           enum: ['infinity', 'scmamp'],
-          default: 'infinity',
+          default: DEFAULT_COMPARE.cd.df,
           description: 'Studentized-range df of the Nemenyi q (Demšar: infinity; scmamp: k(N−1)).',
         },
       },
@@ -271,7 +276,7 @@ export const COMPARE = defineSection({
         'Pairs [a, b] (method labels) for W/D/L, Wilcoxon tables and scatter plots (default: control vs every other method).',
       items: { type: 'array', minItems: 2, maxItems: 2, items: label },
     },
-    scatter: { type: 'boolean', default: true },
+    scatter: { type: 'boolean', default: DEFAULT_COMPARE.scatter },
     sweeps: {
       type: 'array',
       description:
@@ -358,7 +363,7 @@ export const COMPARE = defineSection({
     },
     cautions: {
       type: 'boolean',
-      default: true,
+      default: DEFAULT_ADDED_SETTINGS.cautions,
       description:
         'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.',
     },
@@ -402,7 +407,7 @@ export const REFERENCE = defineSection({
           scale: {
             type: 'number',
             exclusiveMinimum: 0,
-            default: 1,
+            default: DEFAULT_REFERENCE_SCALE,
             description: 'Multiply published values by this (0.01 for percentages).',
           },
           tolerance: {
@@ -578,7 +583,7 @@ export function parseReference(
       title: o.title ?? null,
       methods: o.methods ?? {},
       datasets: o.datasets ?? {},
-      scale: o.scale ?? 1,
+      scale: o.scale ?? DEFAULT_REFERENCE_SCALE,
       tolerance: o.tolerance ?? DEFAULT_REFERENCE_TOLERANCE,
     };
   });

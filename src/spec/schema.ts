@@ -268,7 +268,13 @@ function experiment<S, E, B>(structureRef: S, estimatorRef: E, baselineRef: B) {
   } as const;
 }
 
-const PLAIN_SCHEMA = experiment(plainMethodRef('structure'), plainMethodRef('estimator'), plainMethodRef('baseline'));
+/** The spec as the validator reads it (method references plain), with its top-level defaults. */
+const EXPERIMENT = defineSection(
+  experiment(plainMethodRef('structure'), plainMethodRef('estimator'), plainMethodRef('baseline')),
+);
+const PLAIN_SCHEMA = EXPERIMENT.schema;
+/** `seed` and `save_predictions` when the spec leaves them out. */
+export const SPEC_DEFAULTS = EXPERIMENT.defaults;
 
 /** A spec as the validator lets it through: every field of the schema, typed. */
 export type RawSpec = SchemaValue<typeof PLAIN_SCHEMA>;
