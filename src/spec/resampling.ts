@@ -11,7 +11,7 @@ import { EXCLUDED, holdout, parseFoldFile, plainKFold, stratifiedKFold, type Spl
 import { UserError } from '../util/errors.js';
 import { canonicalJson } from '../util/hash.js';
 import { Rng } from '../util/rng.js';
-import { defineSection, type DefaultsOf, type Filled, type SchemaDecl, type SchemaValue } from './section.js';
+import { defineSection, type Filled, type SchemaDecl, type SchemaValue } from './section.js';
 
 /** A method's parameters once their defaults are filled in. */
 type FilledParams<P> = Filled<{ readonly type: 'object'; readonly properties: P }>;
@@ -128,12 +128,11 @@ export const RESAMPLING = defineSection({
 /** The spec's `resampling:` section with its defaults filled in. */
 export type ResamplingSpec = Filled<typeof RESAMPLING.schema>;
 export type ResamplingSection = SchemaValue<typeof RESAMPLING.schema>;
-export type ResamplingId = (typeof RESAMPLINGS)[number]['id'];
+type ResamplingId = (typeof RESAMPLINGS)[number]['id'];
 
 export const defaultResampling: ResamplingSpec = RESAMPLING.fill(undefined);
-export const resamplingDefaults: DefaultsOf<typeof RESAMPLING.schema> = RESAMPLING.defaults;
 
-export function resamplingMethod(id: ResamplingId): (typeof RESAMPLINGS)[number] {
+function resamplingMethod(id: ResamplingId): (typeof RESAMPLINGS)[number] {
   const method = RESAMPLINGS.find((m) => m.id === id);
   if (!method) throw new UserError(`resampling.method: unknown method '${id}'`);
   return method;

@@ -84,7 +84,7 @@ export function defineSection<const D extends SchemaDecl>(schema: D): Section<D>
 }
 
 /** `default` of every property of an object schema that declares one. */
-export function defaultsOf(schema: SchemaDecl): Record<string, unknown> {
+function defaultsOf(schema: SchemaDecl): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(propertiesOf(schema)).flatMap(([name, decl]) =>
       'default' in decl ? [[name, decl['default']]] : [],
