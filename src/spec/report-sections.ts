@@ -168,259 +168,267 @@ const metricEnum = { type: 'string', enum: [...COMPARE_METRICS] } as const;
 const label = { type: 'string', minLength: 1 } as const;
 
 /** The `compare:` section: its schema with defaults, and (SchemaValue) its type as a spec writes it. */
-export const COMPARE = defineSection({
-  type: 'object',
-  additionalProperties: false,
-  description: 'Statistical comparisons, tables and figures of the report (docs/reports.md).',
-  properties: {
-    metrics: {
-      type: 'array',
-      minItems: 1,
-      items: metricEnum,
-      default: DEFAULT_COMPARE.metrics,
-      description: 'Metrics compared (per-dataset means over folds).',
-    },
-    control: {
-      ...label,
-      default: DEFAULT_COMPARE.control,
-      description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric).",
-    },
-    alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: DEFAULT_COMPARE.alpha },
-    tests: {
-      type: 'array',
-      items: { type: 'string', enum: [...COMPARE_TESTS] },
-      default: [...DEFAULT_COMPARE_TESTS],
-      description:
-        'Tests to run. all-pairs: all-pairs post-hoc p-value matrices; resampled-t: per-dataset corrected resampled t-test (and 5×2cv tests); bayesian: Bayesian signed-rank and correlated t-tests; effect-size: Cliff’s δ, Akinshin’s γ, mean difference with bootstrap CI.',
-    },
-    adjust: {
-      type: 'string',
-      enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'],
-      default: DEFAULT_COMPARE.adjust,
-      description: 'Family-wise p-value adjustment (R p.adjust).',
-    },
-    digits: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 20,
-      description: 'Round per-dataset means to this many decimals before ranking and testing (default: no rounding).',
-    },
-    friedman: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        tie_correction: {
-          type: 'boolean',
-          default: DEFAULT_COMPARE.friedman.tieCorrection,
-          description: 'true: R friedman.test; false: Demšar (2006), scmamp.',
-        },
-      },
-    },
-    wilcoxon: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        zero_method: {
-          type: 'string',
-          enum: ['wilcox', 'pratt', 'zsplit'],
-          default: DEFAULT_COMPARE.wilcoxon.zeroMethod,
-        },
-        correct: {
-          type: 'boolean',
-          default: DEFAULT_COMPARE.wilcoxon.correct,
-          description: 'Continuity correction of the normal approximation.',
-        },
-        exact: {
-          enum: ['auto', true, false],
-          default: DEFAULT_COMPARE.wilcoxon.exact,
-          description: 'auto: exact when n < 50 without ties or zeros (R).',
-        },
-        tie_correction: { type: 'boolean', default: DEFAULT_COMPARE.wilcoxon.tieCorrection },
-      },
-    },
-    sign: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        draws: {
-          type: 'string',
-          enum: ['drop', 'split'],
-          default: DEFAULT_COMPARE.sign.draws,
-          description: 'drop: n = wins + losses; split: Demšar (2006).',
-        },
-        tolerance: {
-          type: 'number',
-          minimum: 0,
-          default: DEFAULT_COMPARE.sign.tolerance,
-          description: 'Per-dataset means closer than this are a draw.',
-        },
-      },
-    },
-    cd: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: DEFAULT_COMPARE.cd.procedure },
-        df: {
-          type: 'string',
-          enum: ['infinity', 'scmamp'],
-          default: DEFAULT_COMPARE.cd.df,
-          description: 'Studentized-range df of the Nemenyi q (Demšar: infinity; scmamp: k(N−1)).',
-        },
-      },
-    },
-    pairs: {
-      type: 'array',
-      minItems: 1,
-      description:
-        'Pairs [a, b] (method labels) for W/D/L, Wilcoxon tables and scatter plots (default: control vs every other method).',
-      items: { type: 'array', minItems: 2, maxItems: 2, items: label },
-    },
-    scatter: { type: 'boolean', default: DEFAULT_COMPARE.scatter },
-    sweeps: {
-      type: 'array',
-      description:
-        'Win/loss figures against a swept parameter: methods that differ only in it are compared with the method at the reference value.',
-      items: {
-        type: 'object',
-        required: ['parameter', 'reference'],
-        additionalProperties: false,
-        properties: {
-          parameter: { type: 'string', pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$' },
-          reference: { type: ['number', 'string', 'boolean'] },
-          metric: metricEnum,
-          x: {
-            type: 'string',
-            pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$',
-            description: 'Horizontal axis when not the swept parameter.',
-          },
-        },
-      },
-    },
-    diagnostics: {
-      type: 'array',
-      description:
-        'Structure diagnostics to tabulate per dataset and method (keys of what the structure learners store per job, e.g. classParents, meanShd, apses: SubbKB Tables 5, 7, 8).',
-      items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
-      uniqueItems: true,
-    },
-    all_pairs: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        procedures: {
-          type: 'array',
-          minItems: 1,
-          uniqueItems: true,
-          items: { type: 'string', enum: [...ALL_PAIRS_PROCEDURES] },
-          default: [...DEFAULT_ADDED_SETTINGS.allPairs.procedures],
-          description:
-            'Adjustments of the all-pairs matrices (García & Herrera 2008); bergmann-hommel is exact for at most 9 methods.',
-        },
-      },
-    },
-    bayesian: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        rope: {
-          type: 'number',
-          minimum: 0,
-          default: DEFAULT_ADDED_SETTINGS.bayesian.rope,
-          description: 'Region of practical equivalence: differences within ±rope (metric units) count as equal.',
-        },
-        prior: {
-          type: 'number',
-          exclusiveMinimum: 0,
-          default: DEFAULT_ADDED_SETTINGS.bayesian.prior,
-          description: 'Strength of the prior pseudo-observation at 0 of the signed-rank test (baycomp: 0.5).',
-        },
-        samples: {
-          type: 'integer',
-          minimum: 100,
-          default: DEFAULT_ADDED_SETTINGS.bayesian.samples,
-          description: 'Posterior samples of the signed-rank test.',
-        },
-      },
-    },
-    effect_size: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        bootstrap: {
-          type: 'integer',
-          minimum: 100,
-          default: DEFAULT_ADDED_SETTINGS.effectSize.bootstrap,
-          description: 'Bootstrap resamples of the mean-difference confidence interval.',
-        },
-        level: {
-          type: 'number',
-          exclusiveMinimum: 0,
-          exclusiveMaximum: 1,
-          default: DEFAULT_ADDED_SETTINGS.effectSize.level,
-        },
-      },
-    },
-    cautions: {
-      type: 'boolean',
-      default: DEFAULT_ADDED_SETTINGS.cautions,
-      description:
-        'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.',
-    },
-    learning_curve: {
-      type: 'object',
-      additionalProperties: false,
-      description: 'Metric against training-set size (n_train) over experiments stored in the same database.',
-      properties: {
-        experiments: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
-        metric: metricEnum,
-      },
-    },
-  },
-});
+export const COMPARE = defineSection(compareSchema());
 
-/** The `reference:` section: its schema with defaults, and (SchemaValue) its type as a spec writes it. */
-export const REFERENCE = defineSection({
-  type: 'array',
-  description:
-    'CSV files of published numbers (cells: dataset,method,metric,value; W/D/L: metric,method_a,method_b,wins,draws,losses,significant) to put beside ours.',
-  items: {
-    anyOf: [
-      { type: 'string', minLength: 1 },
-      {
+function compareSchema() {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    description: 'Statistical comparisons, tables and figures of the report (docs/reports.md).',
+    properties: {
+      metrics: {
+        type: 'array',
+        minItems: 1,
+        items: metricEnum,
+        default: DEFAULT_COMPARE.metrics,
+        description: 'Metrics compared (per-dataset means over folds).',
+      },
+      control: {
+        ...label,
+        default: DEFAULT_COMPARE.control,
+        description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric).",
+      },
+      alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: DEFAULT_COMPARE.alpha },
+      tests: {
+        type: 'array',
+        items: { type: 'string', enum: [...COMPARE_TESTS] },
+        default: [...DEFAULT_COMPARE_TESTS],
+        description:
+          'Tests to run. all-pairs: all-pairs post-hoc p-value matrices; resampled-t: per-dataset corrected resampled t-test (and 5×2cv tests); bayesian: Bayesian signed-rank and correlated t-tests; effect-size: Cliff’s δ, Akinshin’s γ, mean difference with bootstrap CI.',
+      },
+      adjust: {
+        type: 'string',
+        enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'],
+        default: DEFAULT_COMPARE.adjust,
+        description: 'Family-wise p-value adjustment (R p.adjust).',
+      },
+      digits: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 20,
+        description: 'Round per-dataset means to this many decimals before ranking and testing (default: no rounding).',
+      },
+      friedman: {
         type: 'object',
-        required: ['file'],
         additionalProperties: false,
         properties: {
-          file: { type: 'string', minLength: 1 },
-          title: { type: 'string' },
-          methods: {
-            type: 'object',
-            additionalProperties: { type: 'string', minLength: 1 },
-            description: 'Published method name → our method label.',
+          tie_correction: {
+            type: 'boolean',
+            default: DEFAULT_COMPARE.friedman.tieCorrection,
+            description: 'true: R friedman.test; false: Demšar (2006), scmamp.',
           },
-          datasets: {
-            type: 'object',
-            additionalProperties: { type: 'string', minLength: 1 },
-            description: 'Published dataset name → ours.',
+        },
+      },
+      wilcoxon: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          zero_method: {
+            type: 'string',
+            enum: ['wilcox', 'pratt', 'zsplit'],
+            default: DEFAULT_COMPARE.wilcoxon.zeroMethod,
           },
-          scale: {
-            type: 'number',
-            exclusiveMinimum: 0,
-            default: DEFAULT_REFERENCE_SCALE,
-            description: 'Multiply published values by this (0.01 for percentages).',
+          correct: {
+            type: 'boolean',
+            default: DEFAULT_COMPARE.wilcoxon.correct,
+            description: 'Continuity correction of the normal approximation.',
+          },
+          exact: {
+            enum: ['auto', true, false],
+            default: DEFAULT_COMPARE.wilcoxon.exact,
+            description: 'auto: exact when n < 50 without ties or zeros (R).',
+          },
+          tie_correction: { type: 'boolean', default: DEFAULT_COMPARE.wilcoxon.tieCorrection },
+        },
+      },
+      sign: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          draws: {
+            type: 'string',
+            enum: ['drop', 'split'],
+            default: DEFAULT_COMPARE.sign.draws,
+            description: 'drop: n = wins + losses; split: Demšar (2006).',
           },
           tolerance: {
             type: 'number',
             minimum: 0,
-            default: DEFAULT_REFERENCE_TOLERANCE,
-            description: 'A cell is reproduced when |ours − published| ≤ tolerance.',
+            default: DEFAULT_COMPARE.sign.tolerance,
+            description: 'Per-dataset means closer than this are a draw.',
           },
         },
       },
-    ],
-  },
-});
+      cd: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: DEFAULT_COMPARE.cd.procedure },
+          df: {
+            type: 'string',
+            enum: ['infinity', 'scmamp'],
+            default: DEFAULT_COMPARE.cd.df,
+            description: 'Studentized-range df of the Nemenyi q (Demšar: infinity; scmamp: k(N−1)).',
+          },
+        },
+      },
+      pairs: {
+        type: 'array',
+        minItems: 1,
+        description:
+          'Pairs [a, b] (method labels) for W/D/L, Wilcoxon tables and scatter plots (default: control vs every other method).',
+        items: { type: 'array', minItems: 2, maxItems: 2, items: label },
+      },
+      scatter: { type: 'boolean', default: DEFAULT_COMPARE.scatter },
+      sweeps: {
+        type: 'array',
+        description:
+          'Win/loss figures against a swept parameter: methods that differ only in it are compared with the method at the reference value.',
+        items: {
+          type: 'object',
+          required: ['parameter', 'reference'],
+          additionalProperties: false,
+          properties: {
+            parameter: { type: 'string', pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$' },
+            reference: { type: ['number', 'string', 'boolean'] },
+            metric: metricEnum,
+            x: {
+              type: 'string',
+              pattern: '^(structure|estimator)\\.[A-Za-z0-9_]+$',
+              description: 'Horizontal axis when not the swept parameter.',
+            },
+          },
+        },
+      },
+      diagnostics: {
+        type: 'array',
+        description:
+          'Structure diagnostics to tabulate per dataset and method (keys of what the structure learners store per job, e.g. classParents, meanShd, apses: SubbKB Tables 5, 7, 8).',
+        items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+        uniqueItems: true,
+      },
+      all_pairs: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          procedures: {
+            type: 'array',
+            minItems: 1,
+            uniqueItems: true,
+            items: { type: 'string', enum: [...ALL_PAIRS_PROCEDURES] },
+            default: [...DEFAULT_ADDED_SETTINGS.allPairs.procedures],
+            description:
+              'Adjustments of the all-pairs matrices (García & Herrera 2008); bergmann-hommel is exact for at most 9 methods.',
+          },
+        },
+      },
+      bayesian: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          rope: {
+            type: 'number',
+            minimum: 0,
+            default: DEFAULT_ADDED_SETTINGS.bayesian.rope,
+            description: 'Region of practical equivalence: differences within ±rope (metric units) count as equal.',
+          },
+          prior: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            default: DEFAULT_ADDED_SETTINGS.bayesian.prior,
+            description: 'Strength of the prior pseudo-observation at 0 of the signed-rank test (baycomp: 0.5).',
+          },
+          samples: {
+            type: 'integer',
+            minimum: 100,
+            default: DEFAULT_ADDED_SETTINGS.bayesian.samples,
+            description: 'Posterior samples of the signed-rank test.',
+          },
+        },
+      },
+      effect_size: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          bootstrap: {
+            type: 'integer',
+            minimum: 100,
+            default: DEFAULT_ADDED_SETTINGS.effectSize.bootstrap,
+            description: 'Bootstrap resamples of the mean-difference confidence interval.',
+          },
+          level: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            exclusiveMaximum: 1,
+            default: DEFAULT_ADDED_SETTINGS.effectSize.level,
+          },
+        },
+      },
+      cautions: {
+        type: 'boolean',
+        default: DEFAULT_ADDED_SETTINGS.cautions,
+        description:
+          'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.',
+      },
+      learning_curve: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Metric against training-set size (n_train) over experiments stored in the same database.',
+        properties: {
+          experiments: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+          metric: metricEnum,
+        },
+      },
+    },
+  } as const;
+}
+
+/** The `reference:` section: its schema with defaults, and (SchemaValue) its type as a spec writes it. */
+export const REFERENCE = defineSection(referenceSchema());
+
+function referenceSchema() {
+  return {
+    type: 'array',
+    description:
+      'CSV files of published numbers (cells: dataset,method,metric,value; W/D/L: metric,method_a,method_b,wins,draws,losses,significant) to put beside ours.',
+    items: {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        {
+          type: 'object',
+          required: ['file'],
+          additionalProperties: false,
+          properties: {
+            file: { type: 'string', minLength: 1 },
+            title: { type: 'string' },
+            methods: {
+              type: 'object',
+              additionalProperties: { type: 'string', minLength: 1 },
+              description: 'Published method name → our method label.',
+            },
+            datasets: {
+              type: 'object',
+              additionalProperties: { type: 'string', minLength: 1 },
+              description: 'Published dataset name → ours.',
+            },
+            scale: {
+              type: 'number',
+              exclusiveMinimum: 0,
+              default: DEFAULT_REFERENCE_SCALE,
+              description: 'Multiply published values by this (0.01 for percentages).',
+            },
+            tolerance: {
+              type: 'number',
+              minimum: 0,
+              default: DEFAULT_REFERENCE_TOLERANCE,
+              description: 'A cell is reproduced when |ours − published| ≤ tolerance.',
+            },
+          },
+        },
+      ],
+    },
+  } as const;
+}
 
 type At = (path: (string | number)[], atKey?: boolean) => string;
 
