@@ -73,8 +73,46 @@ export interface Preprocessor {
   describe(): PreprocessSummary;
 }
 
-const METHODS: readonly DiscretizeMethod[] = ['mdl', 'median', 'equal-frequency', 'none'];
-const POLICIES: readonly MissingPolicy[] = ['as-value', 'drop-rows', 'available-case', 'remove-rows', 'em'];
+/** The discretization methods (the spec's schema lists these). */
+export const DISCRETIZE_METHODS: readonly DiscretizeMethod[] = ['mdl', 'median', 'equal-frequency', 'none'];
+/** The missing-value policies (the spec's schema lists these). */
+export const MISSING_POLICIES: readonly MissingPolicy[] = [
+  'as-value',
+  'drop-rows',
+  'available-case',
+  'remove-rows',
+  'em',
+];
+const METHODS = DISCRETIZE_METHODS;
+const POLICIES = MISSING_POLICIES;
+
+/**
+ * The rules of `preprocessing.discretize`, in one place: what is wrong with it (the field under
+ * preprocessing.discretize and the message), or undefined. The spec loader reports it at its line.
+ */
+export function discretizeProblem(d: {
+  readonly method: unknown;
+  readonly bins?: unknown;
+}): { readonly field: 'method' | 'bins'; readonly what: string } | undefined {
+  if (!METHODS.some((m) => m === d.method)) {
+    return { field: 'method', what: `unknown method '${String(d.method)}' (known: ${METHODS.join(', ')})` };
+  }
+  const b = d.bins;
+  if (b === undefined) return undefined;
+  if (typeof b !== 'number' || !Number.isInteger(b) || b < 2) {
+    return { field: 'bins', what: `must be an integer >= 2, got ${String(b)}` };
+  }
+  if (d.method !== 'equal-frequency') return { field: 'bins', what: 'only applies to equal-frequency' };
+  return undefined;
+}
+
+/** A numeric column under `discretize: none`: the one message, wherever it is found (plan, or a fit). */
+export function undiscretizedColumnMessage(dataset: string, column: string): string {
+  return (
+    `dataset ${dataset}: column '${column}' is numeric; set preprocessing.discretize to mdl, median or equal-frequency, ` +
+    `or, if its numbers are category codes, declare it in the dataset entry: {file: ..., categorical: [${column}]}`
+  );
+}
 
 interface TableFacts {
   /** Per column: does any row have a missing value? */
@@ -103,16 +141,8 @@ interface Plan {
 }
 
 function validate(opts: PreprocessOptions): void {
-  const m = opts.discretize?.method;
-  if (!METHODS.includes(m)) {
-    throw new UserError(
-      `preprocessing.discretize.method: unknown method '${String(m)}' (known: ${METHODS.join(', ')})`,
-    );
-  }
-  const b = opts.discretize.bins;
-  if (b !== undefined && (!Number.isInteger(b) || b < 2)) {
-    throw new UserError(`preprocessing.discretize.bins: must be an integer >= 2, got ${String(b)}`);
-  }
+  const problem = discretizeProblem(opts.discretize ?? { method: undefined });
+  if (problem) throw new UserError(`preprocessing.discretize.${problem.field}: ${problem.what}`);
   if (!POLICIES.includes(opts.missing)) {
     throw new UserError(
       `preprocessing.missing: unknown policy '${String(opts.missing)}' (known: ${POLICIES.join(', ')})`,
@@ -156,7 +186,7 @@ export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: Pr
     let labels: string[];
     if (col.type === 'numeric') {
       if (method === 'none') {
-        throw new UserError(`dataset ${table.name}: column ${col.name} is numeric; set preprocessing.discretize`);
+        throw new UserError(undiscretizedColumnMessage(table.name, col.name));
       }
       cuts = fitDiscretizerCoded(col.ids, col.distinct, table.classColumn, table.classLabels.length, fitRows, method, {
         bins,

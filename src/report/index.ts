@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { loadSpecFile, withSeedCount, type ExperimentSpec } from '../spec/load.js';
 import { buildPlanSummary, specHash, type PlanSummary } from '../spec/plan.js';
 import { staleJobs } from '../spec/revision.js';
+import { resamplingReportLine } from '../spec/resampling.js';
 import { codeStateText } from '../util/provenance.js';
 import { ResultStore, type JobRef, type ResultRow } from '../store/db.js';
 import { defaultDbPath, missingDatabaseMessage } from '../store/location.js';
@@ -169,7 +170,6 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
         curveRows.set(name, r);
       }
     }
-    const r = spec.resampling;
     const provenance = await provenanceSettings(store, plan);
     input = {
       experiment: spec.name,
@@ -180,12 +180,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
           ? `${spec.seeds.join(', ')} (the tables are seed ${spec.seed}'s; each claim is evaluated under every seed)`
           : spec.seed,
         preprocessing: `discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing values ${spec.preprocessing.missing}${emText(spec.preprocessing.em)}`,
-        resampling:
-          typeof r.folds === 'number'
-            ? r.method === 'cv'
-              ? `${r.repeats > 1 ? `${r.repeats} × ` : ''}${r.folds}-fold ${r.stratified ? 'stratified ' : ''}cross-validation`
-              : `holdout, test fraction ${r.test_fraction}, ${r.repeats} repeat(s)`
-            : `folds from ${r.folds.file}`,
+        resampling: resamplingReportLine(spec.resampling),
         database: reportPath(dbPath),
         ...provenance,
       },

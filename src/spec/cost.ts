@@ -184,7 +184,7 @@ export function staticCostMs(method: MethodSpec, size: JobSize): { ms: number; f
 function withCandidate(method: MethodSpec, c: Record<string, unknown>): MethodSpec {
   const params = { structure: { ...method.structure.params }, estimator: { ...(method.estimator?.params ?? {}) } };
   for (const [target, v] of Object.entries(c)) {
-    const [side, name] = target.split('.', 2) as ['structure' | 'estimator', string];
+    const [side, name] = target.split('.', 2);
     if (side === 'structure' || side === 'estimator') params[side][name] = v;
   }
   return {

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Document, type Node } from 'yaml';
-import { experimentSchema } from './schema.js';
+import { LineCounter, parseDocument, isMap, isNode, isSeq, isScalar, type Document } from 'yaml';
+import { experimentSchema, PREPROCESSING, SPEC_DEFAULTS, type MethodRef, type RawSpec } from './schema.js';
 import { compileSchema } from './validator.js';
 import {
   compatible,
@@ -22,7 +22,8 @@ import {
   type Params,
 } from '../registry.js';
 import { UserError } from '../util/errors.js';
-import { defaultResampling, type ResamplingSpec } from '../folds/resampling.js';
+import { parseResampling, type ResamplingSpec } from './resampling.js';
+import { isRecord, propertiesOf } from './section.js';
 import { closest } from '../util/text.js';
 import { canonicalJson } from '../util/hash.js';
 import { parseCompare, parseReference, type CompareSpec, type ReferenceSpec } from './report-sections.js';
@@ -30,9 +31,8 @@ import { withFileHashes } from './files.js';
 import { parseSelect, type SelectSpec } from './select.js';
 import '../methods.js'; // the registry must be complete before a spec is checked against it
 
-import type { DiscretizeMethod } from '../datasets/discretize.js';
-import type { MissingPolicy, PreprocessOptions } from '../datasets/preprocess.js';
-import { EM_DEFAULTS, type EmSettings } from '../bn/em.js';
+import { discretizeProblem, type PreprocessOptions } from '../datasets/preprocess.js';
+import { EM_DEFAULTS } from '../bn/em.js';
 
 /** The spec's `preprocessing:` section is exactly what the preprocessing pipeline takes. */
 export type PreprocessingSpec = PreprocessOptions;
@@ -105,12 +105,12 @@ export interface LoadedSpec {
   readonly text: string;
 }
 
-let validator: ValidateFunction | undefined;
+let validator: ValidateFunction<RawSpec> | undefined;
 
-function getValidator(): ValidateFunction {
+function getValidator(): ValidateFunction<RawSpec> {
   if (!validator) {
     // verbose: errors carry their schema, so an unknown field can be matched against the known ones.
-    validator = compileSchema(experimentSchema(false), true, true);
+    validator = compileSchema<RawSpec>(experimentSchema(false), true, true);
   }
   return validator;
 }
@@ -121,7 +121,7 @@ export function loadSpecFile(file: string): LoadedSpec {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = e instanceof Error && 'code' in e ? String(e.code) : undefined;
     const why =
       code === 'ENOENT'
         ? 'no such file'
@@ -129,13 +129,57 @@ export function loadSpecFile(file: string): LoadedSpec {
           ? 'a folder, not a file'
           : code === 'EACCES' || code === 'EPERM'
             ? `permission denied (${code})`
-            : ((e as Error).message.split('\n')[0] ?? String(code));
+            : (firstLine(e) ?? String(code));
     throw new UserError(`${file}: cannot read the spec file: ${why}`);
   }
   return { spec: parseSpec(text, file), text };
 }
 
+/**
+ * The spec in `text` (read from `file`), in named steps: the YAML read, the document checked against the
+ * schema, then each section turned into its normalised form, the methods last (they depend on the
+ * preprocessing), and the report's sections against the methods' labels.
+ */
 export function parseSpec(text: string, file: string): ExperimentSpec {
+  const { raw, at } = readYaml(text, file);
+  const spec = validateDocument(raw, at, file);
+  const dir = dirname(resolve(file));
+  const warnings: string[] = [];
+  const datasets = parseDatasets(spec.datasets, dir, at);
+  const preprocessing = parsePreprocessing(spec.preprocessing, at);
+  const resampling = parseResampling(spec.resampling, (parameter) => at(['resampling', parameter]));
+  const { pairs, baselines } = listPairs(spec, at);
+  const kept = applyExcludes(pairs, spec.exclude ?? [], at, warnings);
+  checkApplicable(kept, preprocessing);
+  if (kept.length === 0 && baselines.length === 0)
+    throw new UserError(`${at(['exclude'])}: exclude: leaves no method to run`);
+  const methods = uniqueMethods(kept, baselines, dir, at, warnings);
+  return {
+    name: spec.name,
+    description: spec.description ?? '',
+    ...seedsOf(spec, at),
+    datasets,
+    preprocessing,
+    resampling,
+    methods,
+    savePredictions: spec.save_predictions ?? SPEC_DEFAULTS.save_predictions,
+    compare: parseCompare(spec.compare, methods, at),
+    reference: parseReference(spec.reference, methods, dir, at),
+    dir,
+    file,
+    warnings,
+  };
+}
+
+type At = (path: (string | number)[], atKey?: boolean) => string;
+
+/** The first line of an error's message. */
+function firstLine(e: unknown): string | undefined {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+}
+
+/** The YAML document as plain data, and `at`, which gives the file:line:col of a path in it. */
+function readYaml(text: string, file: string): { raw: unknown; at: At } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -147,14 +191,19 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
   let raw: unknown;
   try {
     // The yaml library refuses documents whose aliases expand exponentially (a "YAML bomb").
-    raw = doc.toJS() as unknown;
+    raw = doc.toJS();
   } catch (e) {
-    throw new UserError(`${file}:1:1: the YAML cannot be expanded: ${(e as Error).message.split('\n')[0]}`);
+    throw new UserError(`${file}:1:1: the YAML cannot be expanded: ${firstLine(e)}`);
   }
-  const at = (path: (string | number)[], atKey = false): string => {
+  const at: At = (path, atKey = false) => {
     const { line, col } = locate(doc, lineCounter, path, atKey);
     return `${file}:${line}:${col}`;
   };
+  return { raw, at };
+}
+
+/** The document checked against the experiment schema (numbers finite, a mapping, every field as declared). */
+function validateDocument(raw: unknown, at: At, file: string): RawSpec {
   const nonFinite = findNonFinite(raw, []);
   if (nonFinite) {
     throw new UserError(
@@ -165,206 +214,247 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
     throw new UserError(`${file}:1:1: the spec must be a YAML mapping (name:, datasets:, structures:, ...)`);
   }
   const validate = getValidator();
-  if (!validate(raw)) {
-    const err = pickError(validate.errors ?? []);
-    const path = pointerToPath(err.instancePath);
-    let field = fieldName(path);
-    let where = path;
-    let what = err.message ?? 'is invalid';
-    if (err.keyword === 'additionalProperties') {
-      const extra = (err.params as { additionalProperty: string }).additionalProperty;
-      where = [...path, extra];
-      field = fieldName(where);
-      const known = Object.keys(
-        ((err.parentSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {},
-      );
-      const near = closest(extra, known);
-      what = `unknown field${near ? ` (did you mean '${near}'?)` : known.length ? ` (known: ${known.join(', ')})` : ''}`;
-    } else if (err.keyword === 'required') {
-      const missing = (err.params as { missingProperty: string }).missingProperty;
-      field = fieldName([...path, missing]);
-      what = 'is required';
-    } else if (err.keyword === 'enum') {
-      const allowed = (err.params as { allowedValues: unknown[] }).allowedValues;
-      what = `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
-    }
-    throw new UserError(`${at(where, err.keyword === 'additionalProperties')}: ${field || '(top level)'}: ${what}`);
-  }
-  const spec = raw as Record<string, unknown>;
-  const dir = dirname(resolve(file));
+  if (validate(raw)) return raw;
+  throw new UserError(schemaErrorMessage(pickError(validate.errors ?? []), at));
+}
 
-  const datasets: DatasetRef[] = (spec['datasets'] as unknown[]).map((d, i) => {
+/** The one line for the most useful schema error: where, which field, and what is wrong. */
+function schemaErrorMessage(err: ErrorObject, at: At): string {
+  const path = pointerToPath(err.instancePath);
+  let field = fieldName(path);
+  let where = path;
+  let what = err.message ?? 'is invalid';
+  if (err.keyword === 'additionalProperties') {
+    const extra = String(err.params['additionalProperty']);
+    where = [...path, extra];
+    field = fieldName(where);
+    const known = Object.keys(propertiesOf(err.parentSchema ?? {}));
+    const near = closest(extra, known);
+    what = `unknown field${near ? ` (did you mean '${near}'?)` : known.length ? ` (known: ${known.join(', ')})` : ''}`;
+  } else if (err.keyword === 'required') {
+    field = fieldName([...path, String(err.params['missingProperty'])]);
+    what = 'is required';
+  } else if (err.keyword === 'enum') {
+    what = `must be one of ${allowedValues(err)}`;
+  }
+  return `${at(where, err.keyword === 'additionalProperties')}: ${field || '(top level)'}: ${what}`;
+}
+
+/** The values an `enum` error allows, as JSON. */
+function allowedValues(err: ErrorObject): string {
+  const allowed: unknown = err.params['allowedValues'];
+  return (Array.isArray(allowed) ? allowed : []).map((a) => JSON.stringify(a)).join(', ');
+}
+
+/** `datasets:`: each entry a reference to resolve later; column declarations checked against each other. */
+function parseDatasets(entries: RawSpec['datasets'], dir: string, at: At): DatasetRef[] {
+  return entries.map((entry, i) => {
     const where = `${at(['datasets', i])}: datasets[${i}]`;
-    if (typeof d === 'string') return { ref: d, where };
-    const o = d as {
-      file: string;
-      name?: string;
-      class?: string;
-      categorical?: string[];
-      numeric?: string[];
-      ignore?: string[];
-    };
+    if (typeof entry === 'string') return { ref: entry, where };
     const types: Record<string, 'numeric' | 'categorical'> = {};
-    for (const c of o.categorical ?? []) types[c] = 'categorical';
-    for (const c of o.numeric ?? []) {
+    for (const c of entry.categorical ?? []) types[c] = 'categorical';
+    for (const c of entry.numeric ?? []) {
       if (types[c]) throw new UserError(`${where}.numeric: column '${c}' is declared both categorical and numeric`);
       types[c] = 'numeric';
     }
-    for (const c of o.ignore ?? []) {
-      if (types[c] || c === o.class) throw new UserError(`${where}.ignore: column '${c}' is both ignored and declared`);
+    for (const c of entry.ignore ?? []) {
+      if (types[c] || c === entry.class)
+        throw new UserError(`${where}.ignore: column '${c}' is both ignored and declared`);
     }
     return {
-      ref: o.file,
-      file: resolve(dir, o.file),
-      name: o.name,
-      classColumn: o.class,
+      ref: entry.file,
+      file: resolve(dir, entry.file),
+      name: entry.name,
+      classColumn: entry.class,
       where,
       ...(Object.keys(types).length > 0 ? { columnTypes: types } : {}),
-      ...(o.ignore && o.ignore.length > 0 ? { ignore: o.ignore } : {}),
+      ...(entry.ignore && entry.ignore.length > 0 ? { ignore: entry.ignore } : {}),
     };
   });
+}
 
-  const pre = (spec['preprocessing'] ?? {}) as {
-    discretize?: unknown;
-    missing?: MissingPolicy;
-    em?: Partial<EmSettings>;
-  };
-  const disc = pre.discretize ?? 'mdl';
-  const preprocessing: PreprocessingSpec = {
-    discretize:
-      typeof disc === 'string'
-        ? { method: disc as DiscretizeMethod }
-        : { method: (disc as { method: DiscretizeMethod }).method, bins: (disc as { bins?: number }).bins },
-    missing: pre.missing ?? 'as-value',
-    // Only under missing: em, so that the keys of every other job stay as they were.
-    ...(pre.missing === 'em' ? { em: { ...EM_DEFAULTS, ...pre.em } } : {}),
-  };
-  if (pre.em !== undefined && pre.missing !== 'em') {
+/** `preprocessing:` with its defaults; EM settings only under missing: em (so every other job key stays). */
+function parsePreprocessing(section: RawSpec['preprocessing'], at: At): PreprocessingSpec {
+  const given = PREPROCESSING.fill(section);
+  const discretize =
+    typeof given.discretize === 'string'
+      ? { method: given.discretize }
+      : { method: given.discretize.method, bins: given.discretize.bins };
+  const em = section?.em;
+  if (em !== undefined && given.missing !== 'em') {
     throw new UserError(`${at(['preprocessing', 'em'])}: preprocessing.em: only applies to missing: em`);
   }
-  if (preprocessing.discretize.bins !== undefined && preprocessing.discretize.method !== 'equal-frequency') {
+  const problem = discretizeProblem(discretize);
+  if (problem) {
     throw new UserError(
-      `${at(['preprocessing', 'discretize', 'bins'])}: preprocessing.discretize.bins: only applies to equal-frequency`,
+      `${at(['preprocessing', 'discretize', problem.field])}: preprocessing.discretize.${problem.field}: ${problem.what}`,
     );
   }
+  return {
+    discretize,
+    missing: given.missing,
+    ...(given.missing === 'em' ? { em: { ...EM_DEFAULTS, ...em } } : {}),
+  };
+}
 
-  const rs = (spec['resampling'] ?? {}) as Partial<ResamplingSpec>;
-  const resampling: ResamplingSpec = { ...defaultResampling, ...rs };
-  if (resampling.method === 'holdout' && rs.folds !== undefined) {
-    throw new UserError(`${at(['resampling', 'folds'])}: resampling.folds: holdout has no folds (use test_fraction)`);
-  }
+/** A structure × estimator pair of the grid, before exclusion and deduplication. */
+interface Pair {
+  readonly structure: MethodChoice;
+  readonly estimator: MethodChoice;
+  readonly name?: string;
+  /** Where the pair comes from in the spec, for error messages. */
+  readonly where: string;
+  /** From the structures × estimators product (which exclude: acts on), not from methods:. */
+  readonly fromProduct: boolean;
+  readonly select?: SelectSpec;
+}
 
-  const structures = expandList(spec, 'structures', 'structure', at);
-  const estimators = expandList(spec, 'estimators', 'estimator', at);
+/** The pairs the spec lists (the structures × estimators product, then methods:) and its baselines. */
+function listPairs(spec: RawSpec, at: At): { pairs: Pair[]; baselines: MethodChoice[] } {
+  const structures = expandList(spec.structures, 'structures', 'structure', at);
+  const estimators = expandList(spec.estimators, 'estimators', 'estimator', at);
   if ((structures === undefined) !== (estimators === undefined)) {
     const missing = structures === undefined ? 'structures' : 'estimators';
     throw new UserError(
       `${at([])}: ${missing}: is required when ${missing === 'structures' ? 'estimators' : 'structures'} is given`,
     );
   }
-  const baselines = expandList(spec, 'baselines', 'baseline', at) ?? [];
-  if (structures === undefined && spec['methods'] === undefined && baselines.length === 0) {
+  const baselines = expandList(spec.baselines, 'baselines', 'baseline', at) ?? [];
+  if (structures === undefined && spec.methods === undefined && baselines.length === 0) {
     throw new UserError(`${at([])}: structures: give structures and estimators, methods, or baselines`);
   }
-  const warnings: string[] = [];
-  const pairs: {
-    s: MethodChoice;
-    e: MethodChoice;
-    name?: string;
-    where: string;
-    fromProduct: boolean;
-    select?: SelectSpec;
-  }[] = [];
+  const pairs: Pair[] = [];
   if (structures && estimators) {
-    for (const s of structures)
-      for (const e of estimators) pairs.push({ s, e, where: `${at(['estimators'])}: estimators`, fromProduct: true });
+    for (const structure of structures)
+      for (const estimator of estimators)
+        pairs.push({ structure, estimator, where: `${at(['estimators'])}: estimators`, fromProduct: true });
   }
-  ((spec['methods'] ?? []) as { structure: unknown; estimator: unknown; name?: string; select?: unknown }[]).forEach(
-    (m, i) => {
-      const ss = expandRef(m.structure, 'structure', ['methods', i, 'structure'], at);
-      const es = expandRef(m.estimator, 'estimator', ['methods', i, 'estimator'], at);
-      for (const s of ss) {
-        for (const e of es) {
-          const sides = {
-            structure: { choice: s, info: getStructure(s.id)! },
-            estimator: { choice: e, info: getEstimator(e.id)! },
-          };
-          const select =
-            m.select === undefined
-              ? undefined
-              : parseSelect(m.select, sides, checkParams, `${at(['methods', i, 'select'])}: methods[${i}].select`);
-          pairs.push({
-            s,
-            e,
-            name: ss.length * es.length === 1 ? m.name : undefined,
-            where: `${at(['methods', i])}: methods[${i}]`,
-            fromProduct: false,
-            select,
-          });
-        }
+  (spec.methods ?? []).forEach((entry, i) => {
+    const structures = expandRef(entry.structure, 'structure', ['methods', i, 'structure'], at);
+    const estimators = expandRef(entry.estimator, 'estimator', ['methods', i, 'estimator'], at);
+    for (const structure of structures) {
+      for (const estimator of estimators) {
+        const sides = {
+          structure: { choice: structure, info: getStructure(structure.id)! },
+          estimator: { choice: estimator, info: getEstimator(estimator.id)! },
+        };
+        const select =
+          entry.select === undefined
+            ? undefined
+            : parseSelect(entry.select, sides, checkParams, `${at(['methods', i, 'select'])}: methods[${i}].select`);
+        pairs.push({
+          structure,
+          estimator,
+          name: structures.length * estimators.length === 1 ? entry.name : undefined,
+          where: `${at(['methods', i])}: methods[${i}]`,
+          fromProduct: false,
+          select,
+        });
       }
-    },
-  );
-  const excludes = (spec['exclude'] ?? []) as { structure?: string; estimator?: string }[];
-  excludes.forEach((x, i) => {
-    if (x.structure !== undefined)
-      knownId('structure', x.structure, at(['exclude', i, 'structure']), `exclude[${i}].structure`);
-    if (x.estimator !== undefined)
-      knownId('estimator', x.estimator, at(['exclude', i, 'estimator']), `exclude[${i}].estimator`);
+    }
   });
-  // exclude: removes pairs of the structures × estimators product only; a pair listed under methods: is
-  // there because the user asked for it by name.
-  const excludes_ = (p: (typeof pairs)[number], x: { structure?: string; estimator?: string }): boolean =>
-    p.fromProduct && (x.structure ?? p.s.id) === p.s.id && (x.estimator ?? p.e.id) === p.e.id;
-  excludes.forEach((x, i) => {
-    if (!pairs.some((p) => excludes_(p, x))) {
+  return { pairs, baselines };
+}
+
+type ExcludeRule = RawSpec['exclude'] extends readonly (infer R)[] | undefined ? R : never;
+
+/**
+ * exclude: removes pairs of the structures × estimators product only; a pair listed under methods: is
+ * there because the user asked for it by name.
+ */
+function removes(rule: ExcludeRule, pair: Pair): boolean {
+  return (
+    pair.fromProduct &&
+    (rule.structure ?? pair.structure.id) === pair.structure.id &&
+    (rule.estimator ?? pair.estimator.id) === pair.estimator.id
+  );
+}
+
+/** The pairs no exclude: rule removes; a rule that removes nothing is a warning. */
+function applyExcludes(pairs: Pair[], rules: readonly ExcludeRule[], at: At, warnings: string[]): Pair[] {
+  rules.forEach((rule, i) => {
+    if (rule.structure !== undefined)
+      knownId('structure', rule.structure, at(['exclude', i, 'structure']), `exclude[${i}].structure`);
+    if (rule.estimator !== undefined)
+      knownId('estimator', rule.estimator, at(['exclude', i, 'estimator']), `exclude[${i}].estimator`);
+  });
+  rules.forEach((rule, i) => {
+    if (!pairs.some((pair) => removes(rule, pair))) {
       warnings.push(
         `${at(['exclude', i])}: exclude[${i}]: removes nothing from the product of structures × estimators (exclude does not act on methods:)`,
       );
     }
   });
-  const kept = pairs.filter((p) => !excludes.some((x) => excludes_(p, x)));
-  for (const p of kept) {
-    const e = getEstimator(p.e.id)!;
-    if (!compatible(e, p.s.id)) {
+  return pairs.filter((pair) => !rules.some((rule) => removes(rule, pair)));
+}
+
+/** Each estimator applies to its structure, and can be fitted by EM under missing: em. */
+function checkApplicable(pairs: readonly Pair[], preprocessing: PreprocessingSpec): void {
+  for (const p of pairs) {
+    const e = getEstimator(p.estimator.id)!;
+    const s = p.structure.id;
+    if (!compatible(e, s)) {
       throw new UserError(
-        `${p.where}: estimator '${p.e.id}' does not apply to structure '${p.s.id}' (${incompatibility(e, p.s.id)}); ` +
-          (p.fromProduct ? `add {structure: ${p.s.id}, estimator: ${p.e.id}} to exclude:` : 'remove it from methods:'),
+        `${p.where}: estimator '${e.id}' does not apply to structure '${s}' (${incompatibility(e, s)}); ` +
+          (p.fromProduct ? `add {structure: ${s}, estimator: ${e.id}} to exclude:` : 'remove it from methods:'),
       );
     }
     if (preprocessing.missing === 'em' && !e.pseudoCount) {
       throw new UserError(
-        `${p.where}: estimator '${p.e.id}' cannot be fitted by EM (missing: em needs a conditional-table estimator: mle, dirichlet or eap); use another missing policy for it`,
+        `${p.where}: estimator '${e.id}' cannot be fitted by EM (missing: em needs a conditional-table estimator: mle, dirichlet or eap); use another missing policy for it`,
       );
     }
   }
-  if (kept.length === 0 && baselines.length === 0)
-    throw new UserError(`${at(['exclude'])}: exclude: leaves no method to run`);
+}
 
-  const methods: MethodSpec[] = [];
-  const seen = new Map<string, string>();
-  const labelOf = new Map<string, string>(); // identity → the label it runs under
+/**
+ * The methods of the grid, each once: a label listed twice with the same content runs once (a warning), two
+ * contents under one label are an error, and two labels with one content (equal once defaults are filled in)
+ * run once under the first. File parameters get the sha256 of their files.
+ */
+function uniqueMethods(
+  pairs: readonly Pair[],
+  baselines: readonly MethodChoice[],
+  dir: string,
+  at: At,
+  warnings: string[],
+): MethodSpec[] {
   const candidates: {
     kind: 'bnc' | 'baseline';
-    s: MethodChoice;
-    e: MethodChoice | null;
+    structure: MethodChoice;
+    estimator: MethodChoice | null;
     label: string;
     select?: SelectSpec;
   }[] = [
-    ...kept.map((p) => ({
+    ...pairs.map((p) => ({
       kind: 'bnc' as const,
-      s: p.s,
-      e: p.e,
-      label: p.name ?? `${choiceLabel(p.s)}/${choiceLabel(p.e)}`,
+      structure: p.structure,
+      estimator: p.estimator,
+      label: p.name ?? `${choiceLabel(p.structure)}/${choiceLabel(p.estimator)}`,
       select: p.select,
     })),
-    ...baselines.map((b) => ({ kind: 'baseline' as const, s: b, e: null, label: b.name ?? choiceLabel(b) })),
+    ...baselines.map((b) => ({
+      kind: 'baseline' as const,
+      structure: b,
+      estimator: null,
+      label: b.name ?? choiceLabel(b),
+    })),
   ];
-  for (const p of candidates) {
-    const label = p.label;
-    const identity = JSON.stringify([p.kind, p.s.id, p.s.params, p.e?.id, p.e?.params, p.select]);
-    if (seen.has(label)) {
-      if (seen.get(label) === identity) {
+  const methods: MethodSpec[] = [];
+  const identityOfLabel = new Map<string, string>();
+  const labelOfIdentity = new Map<string, string>(); // identity → the label it runs under
+  for (const c of candidates) {
+    const label = c.label;
+    const identity = JSON.stringify([
+      c.kind,
+      c.structure.id,
+      c.structure.params,
+      c.estimator?.id,
+      c.estimator?.params,
+      c.select,
+    ]);
+    if (identityOfLabel.has(label)) {
+      if (identityOfLabel.get(label) === identity) {
         warnings.push(`${at(['methods'])}: method '${label}' is listed more than once; it runs once`);
         continue;
       }
@@ -372,7 +462,7 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
         `${at(['methods'])}: methods: two different methods are both labelled '${label}'; give them names`,
       );
     }
-    const twin = labelOf.get(identity);
+    const twin = labelOfIdentity.get(identity);
     if (twin !== undefined) {
       // Same learner and parameters once defaults are filled in, e.g. [{dirichlet: {alpha: 1}}, dirichlet]:
       // the same job keys, so it runs once.
@@ -381,38 +471,23 @@ export function parseSpec(text: string, file: string): ExperimentSpec {
       );
       continue;
     }
-    seen.set(label, identity);
-    labelOf.set(identity, label);
-    const info = p.kind === 'baseline' ? getBaseline(p.s.id)! : getStructure(p.s.id)!;
-    const structure = { ...p.s, params: withFileHashes(info, p.s.params, dir) };
-    const estimator = p.e ? { ...p.e, params: withFileHashes(getEstimator(p.e.id)!, p.e.params, dir) } : null;
-    methods.push({ kind: p.kind, structure, estimator, label, ...(p.select ? { select: p.select } : {}) });
+    identityOfLabel.set(label, identity);
+    labelOfIdentity.set(identity, label);
+    const info = c.kind === 'baseline' ? getBaseline(c.structure.id)! : getStructure(c.structure.id)!;
+    const structure = { ...c.structure, params: withFileHashes(info, c.structure.params, dir) };
+    const estimator = c.estimator
+      ? { ...c.estimator, params: withFileHashes(getEstimator(c.estimator.id)!, c.estimator.params, dir) }
+      : null;
+    methods.push({ kind: c.kind, structure, estimator, label, ...(c.select ? { select: c.select } : {}) });
   }
-
-  return {
-    name: spec['name'] as string,
-    description: (spec['description'] as string | undefined) ?? '',
-    ...seedsOf(spec, at),
-    datasets,
-    preprocessing,
-    resampling,
-    methods,
-    savePredictions: (spec['save_predictions'] as boolean | undefined) ?? false,
-    compare: parseCompare(spec['compare'], methods, at),
-    reference: parseReference(spec['reference'], methods, dir, at),
-    dir,
-    file,
-    warnings,
-  };
+  return methods;
 }
 
-type At = (path: (string | number)[], atKey?: boolean) => string;
-
 /** `seed:` or `seeds:` (not both): the first seed, and the list when it has more than one. */
-function seedsOf(spec: Record<string, unknown>, at: At): { seed: string; seeds?: readonly string[] } {
-  const list = spec['seeds'] as (number | string)[] | undefined;
-  if (list === undefined) return { seed: String(spec['seed'] ?? 1) };
-  if (spec['seed'] !== undefined) {
+function seedsOf(spec: RawSpec, at: At): { seed: string; seeds?: readonly string[] } {
+  const list = spec.seeds;
+  if (list === undefined) return { seed: String(spec.seed ?? SPEC_DEFAULTS.seed) };
+  if (spec.seed !== undefined) {
     throw new UserError(
       `${at(['seeds'], true)}: seeds: give either seed: or seeds:, not both (seed: s is seeds: [s]; the first of seeds: is the seed of the usual tables)`,
     );
@@ -466,12 +541,11 @@ function findNonFinite(
 type Kind = 'structure' | 'estimator' | 'baseline';
 
 function expandList(
-  spec: Record<string, unknown>,
+  list: readonly MethodRef[] | undefined,
   key: 'structures' | 'estimators' | 'baselines',
   kind: Kind,
   at: At,
 ): MethodChoice[] | undefined {
-  const list = spec[key] as unknown[] | undefined;
   if (list === undefined) return undefined;
   return list.flatMap((ref, i) => expandRef(ref, kind, [key, i], at));
 }
@@ -498,38 +572,36 @@ function knownId(kind: Kind, id: string, where: string, field: string): MethodIn
   return info;
 }
 
-/** One spec entry → the methods it denotes (several when a parameter is a sweep). */
-function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At): MethodChoice[] {
-  let id: string;
-  let params: Record<string, unknown>;
-  let paramsPath: (string | number)[];
-  if (typeof ref === 'string') {
-    id = ref;
-    params = {};
-    paramsPath = path;
-  } else {
-    const o = ref as Record<string, unknown>;
-    if (typeof o['id'] === 'string') {
-      id = o['id'];
-      params = (o['params'] as Record<string, unknown> | undefined) ?? {};
-      paramsPath = [...path, 'params'];
-    } else {
-      id = Object.keys(o)[0]!;
-      params = (o[id] as Record<string, unknown> | null) ?? {};
-      paramsPath = [...path, id];
-    }
+/** A method reference's id, parameters and name, and where in the entry its id and parameters stand. */
+function refParts(
+  ref: MethodRef,
+  path: (string | number)[],
+): {
+  id: string;
+  params: Readonly<Record<string, unknown>>;
+  name?: string;
+  idPath: (string | number)[];
+  paramsPath: (string | number)[];
+} {
+  if (typeof ref === 'string') return { id: ref, params: {}, idPath: path, paramsPath: path };
+  const name = typeof ref['name'] === 'string' ? ref['name'] : undefined;
+  const id = ref['id'];
+  if (typeof id === 'string') {
+    const params = ref['params'];
+    return { id, params: isRecord(params) ? params : {}, name, idPath: path, paramsPath: [...path, 'params'] };
   }
-  const field = fieldName(path);
-  const info = knownId(
-    kind,
-    id,
-    at(typeof ref === 'string' || typeof (ref as Record<string, unknown>)['id'] === 'string' ? path : [...path, id]),
-    field,
-  );
-  const schemaProps = (info.params['properties'] ?? {}) as Record<string, { type?: unknown }>;
+  const [key, params] = Object.entries(ref)[0]!;
+  return { id: key, params: isRecord(params) ? params : {}, name, idPath: [...path, key], paramsPath: [...path, key] };
+}
+
+/** One spec entry → the methods it denotes (several when a parameter is a sweep). */
+function expandRef(ref: MethodRef, kind: Kind, path: (string | number)[], at: At): MethodChoice[] {
+  const { id, params, name: refName, idPath, paramsPath } = refParts(ref, path);
+  const info = knownId(kind, id, at(idPath), fieldName(path));
+  const schemaProps = propertiesOf(info.params);
   // A list value is a sweep unless the parameter itself takes a list.
   const axes: [string, unknown[]][] = Object.entries(params).map(([k, v]) => {
-    const takesArray = schemaProps[k] && JSON.stringify(schemaProps[k]!.type ?? '').includes('array');
+    const takesArray = schemaProps[k] && JSON.stringify(schemaProps[k]['type'] ?? '').includes('array');
     return [k, Array.isArray(v) && !takesArray ? v : [v]];
   });
   let combos: Record<string, unknown>[] = [{}];
@@ -540,22 +612,18 @@ function expandRef(ref: unknown, kind: Kind, path: (string | number)[], at: At):
     combos = next;
   }
   const validate = paramValidator(info);
-  const refName =
-    typeof ref === 'object' && ref !== null && typeof (ref as Record<string, unknown>)['name'] === 'string'
-      ? ((ref as Record<string, unknown>)['name'] as string)
-      : undefined;
   return combos.map((given) => {
     const full = withDefaults(info, given);
     if (!validate(full)) {
       const err = validate.errors![0]!;
-      let key = pointerToPath(err.instancePath)[0] as string | undefined;
+      let key: string | number | undefined = pointerToPath(err.instancePath)[0];
       let what = err.message ?? 'is invalid';
       if (err.keyword === 'additionalProperties') {
-        key = (err.params as { additionalProperty: string }).additionalProperty;
+        key = String(err.params['additionalProperty']);
         const known = Object.keys(schemaProps);
         what = `unknown parameter of ${kind} '${id}'${known.length ? ` (known: ${known.join(', ')})` : ' (it takes none)'}`;
       } else if (err.keyword === 'enum') {
-        what = `must be one of ${(err.params as { allowedValues: unknown[] }).allowedValues.map((a) => JSON.stringify(a)).join(', ')}`;
+        what = `must be one of ${allowedValues(err)}`;
       }
       const where = key !== undefined && key in params ? [...paramsPath, key] : paramsPath;
       throw new UserError(`${at(where, err.keyword === 'additionalProperties')}: ${fieldName(where)}: ${what}`);
@@ -639,20 +707,20 @@ function locate(
   path: (string | number)[],
   atKey = false,
 ): { line: number; col: number } {
-  let node: Node | null | undefined = doc.contents as Node | null;
-  let offset = node?.range?.[0] ?? 0;
+  let node: unknown = doc.contents;
+  let offset = isNode(node) ? (node.range?.[0] ?? 0) : 0;
   for (let i = 0; i < path.length; i++) {
     const seg = path[i]!;
     if (isMap(node)) {
       const pair = node.items.find((it) => isScalar(it.key) && String(it.key.value) === String(seg));
       if (!pair) break;
-      offset = (pair.key as Node).range?.[0] ?? offset;
-      node = pair.value as Node | null;
+      offset = (isNode(pair.key) ? pair.key.range?.[0] : undefined) ?? offset;
+      node = pair.value;
       const last = i === path.length - 1;
-      if (node?.range && !(last && atKey)) offset = node.range[0];
+      if (isNode(node) && node.range && !(last && atKey)) offset = node.range[0];
     } else if (isSeq(node) && typeof seg === 'number') {
-      const item = node.items[seg] as Node | undefined;
-      if (!item) break;
+      const item = node.items[seg];
+      if (!isNode(item)) break;
       node = item;
       offset = item.range?.[0] ?? offset;
     } else {

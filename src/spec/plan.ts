@@ -5,8 +5,8 @@
  */
 import { loadRegistry, userFileEntry, type DatasetEntry } from '../datasets/registry.js';
 import { loadDataset } from '../datasets/load.js';
-import { completeRows } from '../datasets/preprocess.js';
-import { foldFilePath, instantiateSplit } from '../folds/resampling.js';
+import { completeRows, undiscretizedColumnMessage } from '../datasets/preprocess.js';
+import { foldFilePath, foldsPerRepeat as foldsPerRepeatOf, instantiateSplit } from './resampling.js';
 import { EXCLUDED, foldsMissingAClass, narrowAssignment, type SplitInstance } from '../folds/split.js';
 import type { RawTable } from '../datasets/table.js';
 import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
@@ -183,7 +183,7 @@ function planOneSeed(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean)
 
   // Bound the grid before any split is made (a split holds repeats × rows fold numbers).
   const r = spec.resampling;
-  const foldsPerRepeat = r.method === 'holdout' ? 1 : typeof r.folds === 'number' ? r.folds : 1;
+  const foldsPerRepeat = foldsPerRepeatOf(r);
   const expected = handles.size * r.repeats * foldsPerRepeat * spec.methods.length;
   if (expected > maxJobs) {
     throw new UserError(
@@ -418,10 +418,7 @@ function planDataset(
   if (spec.preprocessing.discretize.method === 'none') {
     const numeric = columns.find((c) => c.type === 'numeric');
     if (numeric) {
-      throw new UserError(
-        `${where}: dataset ${handle.name}: column '${numeric.name}' is numeric; set preprocessing.discretize to mdl, median or equal-frequency, ` +
-          `or, if its numbers are category codes, declare it in the dataset entry: {file: ..., categorical: [${numeric.name}]}`,
-      );
+      throw new UserError(`${where}: ${undiscretizedColumnMessage(handle.name, numeric.name)}`);
     }
   }
   const flags = {

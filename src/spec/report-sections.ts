@@ -5,12 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { JsonSchema } from '../registry.js';
 import { ALL_PAIRS_PROCEDURES, BERGMANN_HOMMEL_MAX_K, type AllPairsProcedure } from '../stats/allpairs.js';
 import type { PAdjustMethod } from '../stats/padjust.js';
 import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import { closest } from '../util/text.js';
+import { defineSection, type SchemaValue } from './section.js';
 
 /** Metrics the statistical comparisons can use (per-dataset means over folds). */
 export type CompareMetric =
@@ -162,11 +162,15 @@ export interface ReferenceSpec {
 }
 
 export const DEFAULT_REFERENCE_TOLERANCE = 0.01;
+const DEFAULT_REFERENCE_SCALE = 1;
 
-const metricEnum = { type: 'string', enum: [...COMPARE_METRICS] };
-const label = { type: 'string', minLength: 1 };
+const metricEnum = { type: 'string', enum: [...COMPARE_METRICS] } as const;
+const label = { type: 'string', minLength: 1 } as const;
 
-export function compareSchema(): JsonSchema {
+/** The `compare:` section: its schema with defaults, and (SchemaValue) its type as a spec writes it. */
+export const COMPARE = defineSection(compareSchema());
+
+function compareSchema() {
   return {
     type: 'object',
     additionalProperties: false,
@@ -181,10 +185,10 @@ export function compareSchema(): JsonSchema {
       },
       control: {
         ...label,
-        default: 'best',
+        default: DEFAULT_COMPARE.control,
         description: "Control method label for post-hoc tests, or 'best' (lowest mean rank on the first metric).",
       },
-      alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.05 },
+      alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, default: DEFAULT_COMPARE.alpha },
       tests: {
         type: 'array',
         items: { type: 'string', enum: [...COMPARE_TESTS] },
@@ -195,7 +199,7 @@ export function compareSchema(): JsonSchema {
       adjust: {
         type: 'string',
         enum: ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'],
-        default: 'hommel',
+        default: DEFAULT_COMPARE.adjust,
         description: 'Family-wise p-value adjustment (R p.adjust).',
       },
       digits: {
@@ -210,7 +214,7 @@ export function compareSchema(): JsonSchema {
         properties: {
           tie_correction: {
             type: 'boolean',
-            default: true,
+            default: DEFAULT_COMPARE.friedman.tieCorrection,
             description: 'true: R friedman.test; false: Demšar (2006), scmamp.',
           },
         },
@@ -219,18 +223,22 @@ export function compareSchema(): JsonSchema {
         type: 'object',
         additionalProperties: false,
         properties: {
-          zero_method: { type: 'string', enum: ['wilcox', 'pratt', 'zsplit'], default: 'wilcox' },
+          zero_method: {
+            type: 'string',
+            enum: ['wilcox', 'pratt', 'zsplit'],
+            default: DEFAULT_COMPARE.wilcoxon.zeroMethod,
+          },
           correct: {
             type: 'boolean',
-            default: true,
+            default: DEFAULT_COMPARE.wilcoxon.correct,
             description: 'Continuity correction of the normal approximation.',
           },
           exact: {
             enum: ['auto', true, false],
-            default: 'auto',
+            default: DEFAULT_COMPARE.wilcoxon.exact,
             description: 'auto: exact when n < 50 without ties or zeros (R).',
           },
-          tie_correction: { type: 'boolean', default: true },
+          tie_correction: { type: 'boolean', default: DEFAULT_COMPARE.wilcoxon.tieCorrection },
         },
       },
       sign: {
@@ -240,13 +248,13 @@ export function compareSchema(): JsonSchema {
           draws: {
             type: 'string',
             enum: ['drop', 'split'],
-            default: 'drop',
+            default: DEFAULT_COMPARE.sign.draws,
             description: 'drop: n = wins + losses; split: Demšar (2006).',
           },
           tolerance: {
             type: 'number',
             minimum: 0,
-            default: 0,
+            default: DEFAULT_COMPARE.sign.tolerance,
             description: 'Per-dataset means closer than this are a draw.',
           },
         },
@@ -255,11 +263,11 @@ export function compareSchema(): JsonSchema {
         type: 'object',
         additionalProperties: false,
         properties: {
-          procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: 'nemenyi' },
+          procedure: { type: 'string', enum: ['nemenyi', 'bonferroni-dunn'], default: DEFAULT_COMPARE.cd.procedure },
           df: {
             type: 'string',
             enum: ['infinity', 'scmamp'],
-            default: 'infinity',
+            default: DEFAULT_COMPARE.cd.df,
             description: 'Studentized-range df of the Nemenyi q (Demšar: infinity; scmamp: k(N−1)).',
           },
         },
@@ -271,7 +279,7 @@ export function compareSchema(): JsonSchema {
           'Pairs [a, b] (method labels) for W/D/L, Wilcoxon tables and scatter plots (default: control vs every other method).',
         items: { type: 'array', minItems: 2, maxItems: 2, items: label },
       },
-      scatter: { type: 'boolean', default: true },
+      scatter: { type: 'boolean', default: DEFAULT_COMPARE.scatter },
       sweeps: {
         type: 'array',
         description:
@@ -358,7 +366,7 @@ export function compareSchema(): JsonSchema {
       },
       cautions: {
         type: 'boolean',
-        default: true,
+        default: DEFAULT_ADDED_SETTINGS.cautions,
         description:
           'Warn when there are too few datasets for a test, and explain disagreements between the CD diagram and the post-hoc table.',
       },
@@ -372,10 +380,13 @@ export function compareSchema(): JsonSchema {
         },
       },
     },
-  };
+  } as const;
 }
 
-export function referenceSchema(): JsonSchema {
+/** The `reference:` section: its schema with defaults, and (SchemaValue) its type as a spec writes it. */
+export const REFERENCE = defineSection(referenceSchema());
+
+function referenceSchema() {
   return {
     type: 'array',
     description:
@@ -403,7 +414,7 @@ export function referenceSchema(): JsonSchema {
             scale: {
               type: 'number',
               exclusiveMinimum: 0,
-              default: 1,
+              default: DEFAULT_REFERENCE_SCALE,
               description: 'Multiply published values by this (0.01 for percentages).',
             },
             tolerance: {
@@ -416,7 +427,7 @@ export function referenceSchema(): JsonSchema {
         },
       ],
     },
-  };
+  } as const;
 }
 
 type At = (path: (string | number)[], atKey?: boolean) => string;
@@ -437,17 +448,18 @@ function knownLabel(labels: readonly string[], value: string, where: string, fie
   );
 }
 
+/** The `compare:` section as a spec writes it (schema-checked). */
+export type CompareSection = SchemaValue<typeof COMPARE.schema>;
+/** The `reference:` section as a spec writes it (schema-checked). */
+export type ReferenceSection = SchemaValue<typeof REFERENCE.schema>;
+
 /** The `compare:` section (already schema-checked) with defaults, method labels checked against the spec. */
-export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: At): CompareSpec {
-  if (raw === undefined || raw === null) return DEFAULT_COMPARE;
-  const c = raw as Record<string, unknown>;
+export function parseCompare(c: CompareSection | undefined, methods: readonly MethodLike[], at: At): CompareSpec {
+  if (c === undefined) return DEFAULT_COMPARE;
   const labels = methods.map((m) => m.label);
   const control =
-    c['control'] === undefined
-      ? 'best'
-      : knownLabel(labels, c['control'] as string, at(['compare', 'control']), 'compare.control');
-  const pairsRaw = c['pairs'] as string[][] | undefined;
-  const pairs = pairsRaw?.map((p, i) => {
+    c.control === undefined ? 'best' : knownLabel(labels, c.control, at(['compare', 'control']), 'compare.control');
+  const pairs = c.pairs?.map((p, i) => {
     const a = knownLabel(labels, p[0]!, at(['compare', 'pairs', i, 0]), `compare.pairs[${i}][0]`);
     const b = knownLabel(labels, p[1]!, at(['compare', 'pairs', i, 1]), `compare.pairs[${i}][1]`);
     if (a === b)
@@ -455,17 +467,15 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
     return [a, b] as const;
   });
   const paramValues = (path: string): unknown[] => {
-    const [part, param] = path.split('.') as ['structure' | 'estimator', string];
+    const [part, param] = path.split('.');
     return methods.flatMap((m) => {
       const choice = part === 'structure' ? (m.kind === 'bnc' ? m.structure : null) : m.estimator;
       return choice && param in choice.params ? [choice.params[param]] : [];
     });
   };
-  const sweeps = (
-    (c['sweeps'] ?? []) as { parameter: string; reference: unknown; metric?: CompareMetric; x?: string }[]
-  ).map((s, i) => {
+  const sweeps = (c.sweeps ?? []).map((s, i) => {
     const values = paramValues(s.parameter);
-    const [part, param] = s.parameter.split('.') as [string, string];
+    const [part, param] = s.parameter.split('.');
     if (values.length === 0) {
       throw new UserError(
         `${at(['compare', 'sweeps', i, 'parameter'])}: compare.sweeps[${i}].parameter: no method of this spec has ${part} parameter '${param}'`,
@@ -488,38 +498,33 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
       ...(s.x !== undefined ? { x: s.x } : {}),
     };
   });
-  const lc = c['learning_curve'] as { experiments?: string[]; metric?: CompareMetric } | undefined;
-  const f = (c['friedman'] ?? {}) as { tie_correction?: boolean };
-  const w = (c['wilcoxon'] ?? {}) as {
-    zero_method?: CompareSpec['wilcoxon']['zeroMethod'];
-    correct?: boolean;
-    exact?: boolean | 'auto';
-    tie_correction?: boolean;
-  };
-  const s = (c['sign'] ?? {}) as { draws?: 'drop' | 'split'; tolerance?: number };
-  const cd = (c['cd'] ?? {}) as { procedure?: CompareSpec['cd']['procedure']; df?: CompareSpec['cd']['df'] };
+  const lc = c.learning_curve;
+  const f = c.friedman ?? {};
+  const w = c.wilcoxon ?? {};
+  const s = c.sign ?? {};
+  const cd = c.cd ?? {};
   const d = DEFAULT_COMPARE;
-  const ap = (c['all_pairs'] ?? {}) as { procedures?: AllPairsProcedure[] };
-  const by = (c['bayesian'] ?? {}) as { rope?: number; prior?: number; samples?: number };
-  const es = (c['effect_size'] ?? {}) as { bootstrap?: number; level?: number };
-  const tests = dedupe((c['tests'] as CompareTest[] | undefined) ?? d.tests);
+  const allPairs = c.all_pairs ?? {};
+  const bayesian = c.bayesian ?? {};
+  const effectSize = c.effect_size ?? {};
+  const tests = dedupe(c.tests ?? d.tests);
   const da = DEFAULT_ADDED_SETTINGS;
   if (
     tests.includes('all-pairs') &&
-    (ap.procedures ?? da.allPairs.procedures).includes('bergmann-hommel') &&
+    (allPairs.procedures ?? da.allPairs.procedures).includes('bergmann-hommel') &&
     methods.length > BERGMANN_HOMMEL_MAX_K
   ) {
     throw new UserError(
-      `${at(ap.procedures ? ['compare', 'all_pairs', 'procedures'] : ['compare', 'tests'])}: compare.all_pairs.procedures: bergmann-hommel is exact only for at most ${BERGMANN_HOMMEL_MAX_K} methods and this spec has ${methods.length}; list the procedures without it (shaffer is the closest)`,
+      `${at(allPairs.procedures ? ['compare', 'all_pairs', 'procedures'] : ['compare', 'tests'])}: compare.all_pairs.procedures: bergmann-hommel is exact only for at most ${BERGMANN_HOMMEL_MAX_K} methods and this spec has ${methods.length}; list the procedures without it (shaffer is the closest)`,
     );
   }
   return {
-    metrics: dedupe((c['metrics'] as CompareMetric[] | undefined) ?? d.metrics),
+    metrics: dedupe(c.metrics ?? d.metrics),
     control,
-    alpha: (c['alpha'] as number | undefined) ?? d.alpha,
+    alpha: c.alpha ?? d.alpha,
     tests,
-    adjust: (c['adjust'] as PAdjustMethod | undefined) ?? d.adjust,
-    digits: (c['digits'] as number | undefined) ?? d.digits,
+    adjust: c.adjust ?? d.adjust,
+    digits: c.digits ?? d.digits,
     friedman: { tieCorrection: f.tie_correction ?? d.friedman.tieCorrection },
     wilcoxon: {
       zeroMethod: w.zero_method ?? d.wilcoxon.zeroMethod,
@@ -530,24 +535,29 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
     sign: { draws: s.draws ?? d.sign.draws, tolerance: s.tolerance ?? d.sign.tolerance },
     cd: { procedure: cd.procedure ?? d.cd.procedure, df: cd.df ?? d.cd.df },
     pairs: pairs ?? null,
-    scatter: (c['scatter'] as boolean | undefined) ?? d.scatter,
+    scatter: c.scatter ?? d.scatter,
     sweeps,
     learningCurve: lc ? { experiments: lc.experiments ?? [], metric: lc.metric ?? null } : null,
-    diagnostics: (c['diagnostics'] as string[] | undefined) ?? d.diagnostics,
-    ...(c['all_pairs'] !== undefined ? { allPairs: { procedures: ap.procedures ?? da.allPairs.procedures } } : {}),
-    ...(c['bayesian'] !== undefined
+    diagnostics: c.diagnostics ?? d.diagnostics,
+    ...(c.all_pairs !== undefined ? { allPairs: { procedures: allPairs.procedures ?? da.allPairs.procedures } } : {}),
+    ...(c.bayesian !== undefined
       ? {
           bayesian: {
-            rope: by.rope ?? da.bayesian.rope,
-            prior: by.prior ?? da.bayesian.prior,
-            samples: by.samples ?? da.bayesian.samples,
+            rope: bayesian.rope ?? da.bayesian.rope,
+            prior: bayesian.prior ?? da.bayesian.prior,
+            samples: bayesian.samples ?? da.bayesian.samples,
           },
         }
       : {}),
-    ...(c['effect_size'] !== undefined
-      ? { effectSize: { bootstrap: es.bootstrap ?? da.effectSize.bootstrap, level: es.level ?? da.effectSize.level } }
+    ...(c.effect_size !== undefined
+      ? {
+          effectSize: {
+            bootstrap: effectSize.bootstrap ?? da.effectSize.bootstrap,
+            level: effectSize.level ?? da.effectSize.level,
+          },
+        }
       : {}),
-    ...(c['cautions'] !== undefined ? { cautions: c['cautions'] as boolean } : {}),
+    ...(c.cautions !== undefined ? { cautions: c.cautions } : {}),
   };
 }
 
@@ -555,19 +565,17 @@ export function parseCompare(raw: unknown, methods: readonly MethodLike[], at: A
  * The `reference:` section: each file resolved against the spec's folder, or by bare name in bnclab's
  * experiments/reference/ folder; method mappings checked against the spec's labels.
  */
-export function parseReference(raw: unknown, methods: readonly MethodLike[], dir: string, at: At): ReferenceSpec[] {
-  if (raw === undefined || raw === null) return [];
+export function parseReference(
+  section: ReferenceSection | undefined,
+  methods: readonly MethodLike[],
+  dir: string,
+  at: At,
+): ReferenceSpec[] {
+  if (section === undefined) return [];
   const labels = methods.map((m) => m.label);
-  return (raw as unknown[]).map((r, i) => {
-    const o = (typeof r === 'string' ? { file: r } : r) as {
-      file: string;
-      title?: string;
-      methods?: Record<string, string>;
-      datasets?: Record<string, string>;
-      scale?: number;
-      tolerance?: number;
-    };
-    const where = typeof r === 'string' ? ['reference', i] : ['reference', i, 'file'];
+  return section.map((entry, i) => {
+    const o = typeof entry === 'string' ? { file: entry } : entry;
+    const where = typeof entry === 'string' ? ['reference', i] : ['reference', i, 'file'];
     const file = resolveReferenceFile(o.file, dir);
     if (!file) {
       throw new UserError(
@@ -583,7 +591,7 @@ export function parseReference(raw: unknown, methods: readonly MethodLike[], dir
       title: o.title ?? null,
       methods: o.methods ?? {},
       datasets: o.datasets ?? {},
-      scale: o.scale ?? 1,
+      scale: o.scale ?? DEFAULT_REFERENCE_SCALE,
       tolerance: o.tolerance ?? DEFAULT_REFERENCE_TOLERANCE,
     };
   });

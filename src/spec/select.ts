@@ -11,6 +11,7 @@
  */
 import type { MethodInfo, Params } from '../registry.js';
 import { UserError } from '../util/errors.js';
+import { isRecord, propertiesOf } from './section.js';
 
 /** The part of a spec's method choice (spec/load.ts's MethodChoice) that selection reads; declared here so load → select runs one way. */
 interface ChosenLearner {
@@ -64,25 +65,25 @@ export function parseSelect(
   valid: (info: MethodInfo, params: Params) => string | undefined,
   where: string,
 ): SelectSpec {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new UserError(`${where}: must be a mapping, e.g. {ess: [1, 4, 16], by: cv, folds: 10}`);
-  const o = raw as Record<string, unknown>;
+  if (!isRecord(raw)) throw new UserError(`${where}: must be a mapping, e.g. {ess: [1, 4, 16], by: cv, folds: 10}`);
+  const o = raw;
   const by = o['by'] ?? 'cv';
   if (by !== 'cv') throw new UserError(`${where}.by: '${String(by)}' is not a selection method (known: cv)`);
   const folds = o['folds'] ?? 10;
   if (typeof folds !== 'number' || !Number.isInteger(folds) || folds < 2)
     throw new UserError(`${where}.folds: must be an integer >= 2, got ${JSON.stringify(folds)}`);
-  const metric = o['metric'] ?? 'accuracy';
-  if (!SELECT_METRICS.includes(metric as never))
-    throw new UserError(`${where}.metric: '${String(metric)}' is not one of ${SELECT_METRICS.join(', ')}`);
-  const props = (info: MethodInfo) => Object.keys((info.params['properties'] ?? {}) as Record<string, unknown>);
+  const given = o['metric'] ?? 'accuracy';
+  const metric = SELECT_METRICS.find((m) => m === given);
+  if (metric === undefined)
+    throw new UserError(`${where}.metric: '${String(given)}' is not one of ${SELECT_METRICS.join(', ')}`);
+  const props = (info: MethodInfo) => Object.keys(propertiesOf(info.params));
   const axes: { targets: string[]; values: unknown[] }[] = [];
   for (const [key, values] of Object.entries(o)) {
     if (key === 'by' || key === 'folds' || key === 'metric') continue;
     if (!Array.isArray(values) || values.length === 0)
       throw new UserError(`${where}.${key}: give a non-empty list of candidate values`);
     const targets = key.split('+').map((part) => {
-      const [side, name] = part.includes('.') ? (part.split('.', 2) as [string, string]) : [undefined, part];
+      const [side, name] = part.includes('.') ? part.split('.', 2) : [undefined, part];
       if (side !== undefined && side !== 'structure' && side !== 'estimator') {
         throw new UserError(`${where}.${key}: '${side}' is neither structure nor estimator`);
       }
@@ -107,7 +108,7 @@ export function parseSelect(
     axes.push({ targets, values });
   }
   if (axes.length === 0) throw new UserError(`${where}: names no parameter to select (e.g. ess: [1, 4, 16])`);
-  const spec: SelectSpec = { by: 'cv', folds, metric: metric as SelectSpec['metric'], axes };
+  const spec: SelectSpec = { by: 'cv', folds, metric, axes };
   for (const c of candidates(spec)) {
     for (const side of ['structure', 'estimator'] as const) {
       const why = valid(sides[side].info, applyCandidate(c, side, sides[side].choice.params));

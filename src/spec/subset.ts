@@ -48,7 +48,8 @@ export function parseSubset(text: string, option: string): JobSubset {
     }
     const axis = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
-    if (!(SUBSET_AXES as readonly string[]).includes(axis)) {
+    const a = SUBSET_AXES.find((known) => known === axis);
+    if (a === undefined) {
       const near = closest(axis, SUBSET_AXES);
       throw new UserError(
         `${option}: unknown axis '${axis}'${near ? ` (did you mean '${near}'?)` : ''}; axes: ${SUBSET_AXES.join(', ')}`,
@@ -58,7 +59,6 @@ export function parseSubset(text: string, option: string): JobSubset {
     if ((axis === 'fold' || axis === 'repeat') && !/^\d+(-\d+)?$/.test(value)) {
       throw new UserError(`${option}: ${axis}=${value}: expected a number (0-based) or a range such as 0-2`);
     }
-    const a = axis as SubsetAxis;
     out.set(a, [...(out.get(a) ?? []), value]);
   }
   return out;

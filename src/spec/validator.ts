@@ -16,29 +16,29 @@ const require = createRequire(import.meta.url);
 const KIND = 'ajv-validator';
 
 /** A validator for `schema` (ajv, `strict: false`); `allErrors` as ajv's option of that name. */
-export function compileSchema(schema: object, allErrors: boolean, verbose = false): ValidateFunction {
+export function compileSchema<T = unknown>(schema: object, allErrors: boolean, verbose = false): ValidateFunction<T> {
   const ajvVersion = (require('ajv/package.json') as { version: string }).version;
   const key = contentCacheKey(KIND, ajvVersion, String(allErrors), String(verbose), canonicalJson(schema));
   const code = readContent(KIND, key);
   if (code !== undefined) {
-    const loaded = evaluate(code);
+    const loaded = evaluate<T>(code);
     if (loaded) return loaded;
   }
   const { Ajv } = require('ajv') as typeof import('ajv');
   const standaloneCode = (require('ajv/dist/standalone') as typeof import('ajv/dist/standalone/index.js')).default;
   const ajv = new Ajv({ allErrors, verbose, strict: false, code: { source: true } });
-  const validate = ajv.compile(schema);
+  const validate = ajv.compile<T>(schema);
   writeContent(KIND, key, standaloneCode(ajv, validate));
   return validate;
 }
 
 /** Evaluate ajv's standalone CommonJS module text; undefined when it does not yield a function. */
-function evaluate(code: string): ValidateFunction | undefined {
+function evaluate<T>(code: string): ValidateFunction<T> | undefined {
   const module: { exports: unknown } = { exports: {} };
   try {
     new Function('require', 'module', 'exports', code)(require, module, module.exports);
   } catch {
     return undefined; // a damaged entry: compile afresh
   }
-  return typeof module.exports === 'function' ? (module.exports as ValidateFunction) : undefined;
+  return typeof module.exports === 'function' ? (module.exports as ValidateFunction<T>) : undefined;
 }

@@ -144,7 +144,9 @@ describe('fitPreprocessor', () => {
 
   it("a numeric column with discretize 'none' is a UserError; categorical-only data is fine", () => {
     expect(() => fitPreprocessor(TABLE, TRAIN, { discretize: { method: 'none' }, missing: 'as-value' })).toThrow(
-      new UserError('dataset t: column x is numeric; set preprocessing.discretize'),
+      new UserError(
+        "dataset t: column 'x' is numeric; set preprocessing.discretize to mdl, median or equal-frequency, or, if its numbers are category codes, declare it in the dataset entry: {file: ..., categorical: [x]}",
+      ),
     );
     const t = parseCsv('c,class\nu,A\nv,B\n', { file: 'c.csv' });
     const d = fitPreprocessor(t, Int32Array.from([0, 1]), {

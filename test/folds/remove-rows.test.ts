@@ -15,7 +15,7 @@ import { completeRows, fitPreprocessor } from '../../src/datasets/preprocess.js'
 import type { RawTable } from '../../src/datasets/table.js';
 import { MISSING } from '../../src/bn/data.js';
 import { EXCLUDED, testRows, trainRows } from '../../src/folds/split.js';
-import { defaultResampling, instantiateSplit, type ResamplingSpec } from '../../src/folds/resampling.js';
+import { defaultResampling, instantiateSplit, type ResamplingSpec } from '../../src/spec/resampling.js';
 import { UserError } from '../../src/util/errors.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 

@@ -9,7 +9,7 @@ import {
   trainRows,
 } from '../../src/folds/split.js';
 import { splitContentKey } from '../../src/spec/plan.js';
-import { instantiateSplit, defaultResampling } from '../../src/folds/resampling.js';
+import { instantiateSplit, defaultResampling } from '../../src/spec/resampling.js';
 import { Rng } from '../../src/util/rng.js';
 import { UserError } from '../../src/util/errors.js';
 

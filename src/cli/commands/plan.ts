@@ -47,6 +47,7 @@ Costs are static estimates per method × training-set size unless calibrated; do
     const { loadSpecFile, withSeedCount } = await import('../../spec/load.js');
     const { buildPlan, buildPlanSummary, describeColumns } = await import('../../spec/plan.js');
     const { emText } = await import('../../bn/em.js');
+    const { resamplingPlanLine } = await import('../../spec/resampling.js');
     const spec = withSeedCount(loadSpecFile(file).spec, intOption(v['seeds'], '--seeds', 1));
     const planOptions = { maxJobs: intOption(v['max-jobs'], '--max-jobs', 1) };
     // Only a pilot runs jobs and needs the datasets' rows; the rest is planned from recorded facts when the
@@ -93,10 +94,7 @@ Costs are static estimates per method × training-set size unless calibrated; do
     out.push(
       `preprocessing: discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing ${spec.preprocessing.missing}${emText(spec.preprocessing.em)}`,
     );
-    const r = spec.resampling;
-    out.push(
-      `resampling: ${r.method}${typeof r.folds === 'number' ? (r.method === 'cv' ? `, ${r.folds} folds` : '') : `, folds from ${r.folds.file}`}, ${r.repeats} repeat(s)${r.stratified ? ', stratified' : ''}${r.method === 'holdout' ? `, test fraction ${r.test_fraction}` : ''}`,
-    );
+    out.push(`resampling: ${resamplingPlanLine(spec.resampling)}`);
     if (v['jobs']) {
       out.push('jobs:');
       for (const j of plan.jobs)
