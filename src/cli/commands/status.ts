@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { onePositional } from '../command.js';
+import { cellKey } from '../../util/keys.js';
 
 export const statusCommand: Command = {
   summary: 'done / failed / pending jobs of a spec per dataset × method (read-only, safe while shards run)',
@@ -48,7 +49,7 @@ when that is not possible it is named and its jobs count as pending. A job done 
     }
     const group = new Map<string, { dataset: string; method: string; done: number; failed: number; pending: number }>();
     for (const r of st.rows) {
-      const id = by === 'method' ? r.method : by === 'dataset' ? r.dataset : `${r.dataset}\u0000${r.method}`;
+      const id = by === 'method' ? r.method : by === 'dataset' ? r.dataset : cellKey(r.dataset, r.method);
       const g = group.get(id) ?? {
         dataset: by === 'method' ? '' : r.dataset,
         method: by === 'dataset' ? '' : r.method,
