@@ -1,8 +1,9 @@
 /**
  * Composite keys of two names, for maps and sets: a dataset × method cell (`dataset\0method`, the key of the
  * planned folds, the partial cells, the report's groups) and a parent → child arc. The NUL separator cannot
- * occur in a dataset name, a method label or a variable name, so a key splits back into its two parts, and
- * keys sort as their first part, then their second.
+ * occur in a dataset name, a method label or a variable name, so a key splits back into its two parts; in
+ * code-unit order (`sort()` without a comparator) keys sort as their first part, then their second
+ * (`localeCompare` ignores the NUL and does not).
  */
 const SEP = '\u0000';
 

@@ -1,7 +1,7 @@
 /**
  * The report sections of the statistics a spec turns on beyond the default tests (compare.tests):
  * all-pairs post-hoc matrices, per-dataset tests on the folds, Bayesian tests and effect sizes. Each family
- * has its own module; build.ts calls {@link extraStatisticsSections} once.
+ * has its own module; build.ts lists {@link extraStatisticsSections} among the statistics.
  */
 import { allPairsSections } from './all-pairs.js';
 import { bayesianSections } from './bayesian.js';

@@ -1,7 +1,7 @@
 /**
  * What the report's section modules (sections/*.ts) share: the names of the p-value adjustments, the W–D–L
- * text, the one-dataset rule, per-dataset means, error capture and column specs. A module of its own, which
- * imports no section, so that no section imports another.
+ * text, the one-dataset rule, per-dataset means, error capture and column specs. It imports no section, so
+ * the sections that share these need not import each other.
  */
 import type { ResultRow } from '../../store/db.js';
 import type { PAdjustMethod } from '../../stats/padjust.js';
