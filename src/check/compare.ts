@@ -17,6 +17,7 @@ import { wilcoxonSignedRank } from '../stats/wilcoxon.js';
 import { metricDef } from '../report/compare.js';
 import type { CompareMetric } from '../spec/report-sections.js';
 import { baselineEntries, type BaselineEntry, type BaselineFile } from './baseline.js';
+import { cellKey } from '../util/keys.js';
 
 export const FOLD_EPSILON = 1e-9;
 const POINT_EPSILON = 1e-7;
@@ -133,12 +134,12 @@ export function checkResults(
   o: CheckOptions,
   splitsMatch: ReadonlyMap<string, boolean> = new Map(),
 ): CheckResult {
-  const current = new Map(baselineEntries(rows).map((e) => [`${e.dataset}\u0000${e.method}`, e]));
+  const current = new Map(baselineEntries(rows).map((e) => [cellKey(e.dataset, e.method), e]));
   const entries: EntryCheck[] = [];
   const notes: string[] = [];
   const seen = new Set<string>();
   for (const base of baseline.results) {
-    const key = `${base.dataset}\u0000${base.method}`;
+    const key = cellKey(base.dataset, base.method);
     seen.add(key);
     const cur = current.get(key);
     if (!cur) {

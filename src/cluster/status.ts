@@ -14,6 +14,7 @@ import { partitionPlan } from '../spec/shard.js';
 import { staleJobs } from '../spec/revision.js';
 import { ResultStore } from '../store/db.js';
 import { DatabaseInUseError, UserError } from '../util/errors.js';
+import { cellKey } from '../util/keys.js';
 
 export type JobState = 'done' | 'error' | 'pending';
 
@@ -126,7 +127,7 @@ export async function collectStatus(plan: PlanSummary, files: readonly string[])
     else o.pending++;
   };
   for (const j of plan.jobs) {
-    const id = `${j.specSeed ?? ''}\u0000${j.dataset.handle.name}\u0000${j.method.label}`;
+    const id = cellKey(j.specSeed ?? '', cellKey(j.dataset.handle.name, j.method.label));
     const row = rows.get(id) ?? {
       ...(j.specSeed !== undefined ? { seed: j.specSeed } : {}),
       dataset: j.dataset.handle.name,

@@ -28,6 +28,7 @@ import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-s
 import { fmean, fsum } from '../stats/fsum.js';
 import { pairedBootstrap } from '../stats/bootstrap.js';
 import { sha256Hex } from '../util/hash.js';
+import { cellKey } from '../util/keys.js';
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
 
@@ -163,7 +164,7 @@ class Values {
       const v = metric.value(r);
       if (v === undefined) continue;
       if (!Number.isFinite(v)) {
-        this.undefinedOn.add(`${r.dataset}\u0000${r.method}`);
+        this.undefinedOn.add(cellKey(r.dataset, r.method));
         continue;
       }
       let byMethod = this.cells.get(r.dataset);
@@ -175,7 +176,7 @@ class Values {
   }
 
   folds(dataset: string, method: string): ReadonlyMap<string, number> | undefined {
-    if (this.undefinedOn.has(`${dataset}\u0000${method}`)) return undefined;
+    if (this.undefinedOn.has(cellKey(dataset, method))) return undefined;
     return this.cells.get(dataset)?.get(method);
   }
 

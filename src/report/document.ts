@@ -1,6 +1,6 @@
 /**
- * The report's document model, shared by build.ts and the section modules (kept apart from build.ts so that
- * the sections, which build.ts calls, do not import it back).
+ * The report's document model, shared by build.ts, context.ts and the section modules (kept apart from
+ * build.ts so that the sections, which build.ts calls, do not import it back).
  */
 import type { Figure } from './figures.js';
 import type { Table } from './table.js';

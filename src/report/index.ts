@@ -27,6 +27,7 @@ import { reportPath } from './paths.js';
 import { loadPredictionCurves } from './prediction-curves.js';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import { FIGURE_KEYS, reuseFiguresOf, writeFigureKeys } from './figure-keys.js';
+import { cellKey } from '../util/keys.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
 export { compareResults, type Comparison, type MetricComparison, type PairComparison } from './compare.js';
@@ -64,7 +65,7 @@ export function planJobRefs(plan: PlanSummary, seed: string | undefined = plan.s
 export function plannedFolds(jobs: readonly JobRef[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const j of jobs) {
-    const k = `${j.dataset}\u0000${j.method}`;
+    const k = cellKey(j.dataset, j.method);
     out.set(k, (out.get(k) ?? 0) + 1);
   }
   return out;

@@ -19,6 +19,7 @@ import type { Figure } from './figures.js';
 import { cachedSvg, textWidth } from './figures.js';
 import { noteSvg } from './figure-keys.js';
 import { foldGroups } from './summary.js';
+import { pairKey, splitPairKey } from '../util/keys.js';
 
 export type ArcsByJob = ReadonlyMap<string, readonly (readonly [string, string])[]>;
 
@@ -38,7 +39,7 @@ export interface ModalStructure {
 export function modalStructures(rows: readonly ResultRow[], arcs: ArcsByJob): ModalStructure[] {
   const out: ModalStructure[] = [];
   for (const g of foldGroups(rows)) {
-    const sets = g.map((r) => (arcs.get(r.job_key) ?? []).map(([p, c]) => `${p}\u0000${c}`).sort());
+    const sets = g.map((r) => (arcs.get(r.job_key) ?? []).map(([p, c]) => pairKey(p, c)).sort());
     if (sets.every((s) => s.length === 0)) continue;
     const count = new Map<string, number>();
     const arcCount = new Map<string, number>();
@@ -62,7 +63,7 @@ export function modalStructures(rows: readonly ResultRow[], arcs: ArcsByJob): Mo
       folds: g.length,
       modalFolds: best,
       arcs: modal.map((a) => {
-        const [parent, child] = a.split('\u0000') as [string, string];
+        const [parent, child] = splitPairKey(a);
         return { parent, child, share: arcCount.get(a)! / g.length };
       }),
       otherArcs: [...arcCount.keys()].filter((a) => !modal.includes(a)).length,

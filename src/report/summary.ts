@@ -6,6 +6,7 @@ import type { ResultRow } from '../store/db.js';
 import { averageRanks } from '../stats/ranks.js';
 import { roundDecimals } from '../stats/validate.js';
 import { fmean, fsum } from '../stats/fsum.js';
+import { cellKey } from '../util/keys.js';
 
 export interface MetricDef {
   readonly key: keyof ResultRow & string;
@@ -69,15 +70,15 @@ export function summarize(
   const methods = methodOrder.filter((m) => present.has(m));
   const groups = new Map<string, number[]>();
   for (const r of rows) {
-    const k = `${r.dataset}\u0000${r.method}`;
+    const k = cellKey(r.dataset, r.method);
     let g = groups.get(k);
     if (!g) groups.set(k, (g = []));
     g.push(Number(r[metric.key]));
   }
   const cells = datasets.map((d) =>
     methods.map((m) => {
-      const v = groups.get(`${d}\u0000${m}`);
-      const p = planned?.get(`${d}\u0000${m}`);
+      const v = groups.get(cellKey(d, m));
+      const p = planned?.get(cellKey(d, m));
       return v ? { ...meanSd(v), ...(p !== undefined ? { planned: p } : {}) } : undefined;
     }),
   );
@@ -121,7 +122,7 @@ export function partialGroups(rows: readonly ResultRow[], planned: PlannedFolds 
   if (!planned) return out;
   const n = new Map<string, number>();
   for (const r of rows) {
-    const k = `${r.dataset}\u0000${r.method}`;
+    const k = cellKey(r.dataset, r.method);
     n.set(k, (n.get(k) ?? 0) + 1);
   }
   for (const [k, c] of n) {
@@ -129,6 +130,15 @@ export function partialGroups(rows: readonly ResultRow[], planned: PlannedFolds 
     if (p !== undefined && c < p) out.add(k);
   }
   return out;
+}
+
+/**
+ * The rows the statistics read: every row but those of a dataset × method with fewer finished folds than
+ * planned ({@link partialGroups}), which no test compares with complete ones.
+ */
+export function completeRows(rows: readonly ResultRow[], planned: PlannedFolds | undefined): readonly ResultRow[] {
+  const partial = partialGroups(rows, planned);
+  return partial.size ? rows.filter((r) => !partial.has(cellKey(r.dataset, r.method))) : rows;
 }
 
 function meanSd(v: number[]): Cell {
@@ -144,7 +154,7 @@ function meanSd(v: number[]): Cell {
 export function foldGroups(rows: readonly ResultRow[]): ResultRow[][] {
   const groups = new Map<string, ResultRow[]>();
   for (const r of rows) {
-    const k = `${r.dataset}\u0000${r.method}`;
+    const k = cellKey(r.dataset, r.method);
     let g = groups.get(k);
     if (!g) groups.set(k, (g = []));
     g.push(r);

@@ -4,6 +4,7 @@
  * than every prediction.
  */
 import type { ResultStore } from './db.js';
+import { cellKey } from '../util/keys.js';
 
 export interface CurvePoints {
   readonly roc: readonly { dataset: string; method: string; fpr: number; tpr: number }[];
@@ -53,7 +54,7 @@ export async function loadPredictionCurves(
   const classes = new Map<string, number>();
   for (const r of roc) {
     classes.set(String(r['dataset']), num(r['classes']));
-    const key = `${String(r['dataset'])}\0${String(r['method'])}`;
+    const key = cellKey(String(r['dataset']), String(r['method']));
     // Every curve starts at (0, 0).
     if (key !== last) rocPoints.push({ dataset: String(r['dataset']), method: String(r['method']), fpr: 0, tpr: 0 });
     last = key;

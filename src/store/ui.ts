@@ -5,6 +5,7 @@
  */
 import type { ResultRow, ResultStore } from './db.js';
 import { COMPARE_METRICS } from '../spec/report-sections.js';
+import { cellKey } from '../util/keys.js';
 
 export interface ExperimentCounts {
   readonly name: string;
@@ -185,7 +186,7 @@ export async function cellJobs(
 /** Registered jobs per dataset × method of an experiment (the report's planned folds), keyed `dataset\0method`. */
 export async function plannedFoldsOf(store: ResultStore, experiment: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const g of await gridCounts(store, experiment)) out.set(`${g.dataset}\u0000${g.method}`, g.planned);
+  for (const g of await gridCounts(store, experiment)) out.set(cellKey(g.dataset, g.method), g.planned);
   return out;
 }
 

@@ -14,7 +14,7 @@ import { basename, join, resolve } from 'node:path';
 import { buildReport, referenceTable, type ReportDoc } from '../report/build.js';
 import { loadStructureInfo } from '../report/claims.js';
 import { evaluateReference } from '../report/reference.js';
-import { partialGroups } from '../report/summary.js';
+import { completeRows } from '../report/summary.js';
 import type { Table } from '../report/table.js';
 import { staleJobs } from '../spec/revision.js';
 import { fmean } from '../stats/fsum.js';
@@ -52,6 +52,7 @@ import {
   specText,
 } from '../store/ui.js';
 import { DatabaseInUseError, UserError } from '../util/errors.js';
+import { splitCellKey } from '../util/keys.js';
 
 export interface Selection {
   readonly experiment: string;
@@ -348,7 +349,7 @@ export class UiData {
         // The stored spec's order where it names the methods (as its report lists them), then the others.
         const listed = (spec?.methods ?? []).map((m) => m.label).filter((l) => order.includes(l));
         methods = [...listed, ...order.filter((l) => !known.has(l))].map((l) => known.get(l) ?? labelOnly(l));
-        datasets = [...new Set([...planned.keys()].map((k) => k.split('\u0000')[0]!))];
+        datasets = [...new Set([...planned.keys()].map((k) => splitCellKey(k)[0]))];
       }
       const facts = new Map((await datasetFacts(s, name)).map((f) => [f.dataset, f]));
       const grid = await gridCounts(s, name);
@@ -441,8 +442,8 @@ export class UiData {
     );
     const planned = new Map(
       [...e.planned].filter(([k]) => {
-        const [d, m] = k.split('\u0000');
-        return ds.has(d!) && ms.has(m!);
+        const [d, m] = splitCellKey(k);
+        return ds.has(d) && ms.has(m);
       }),
     );
     const control = sel.control === 'best' || labels.includes(sel.control) ? sel.control : 'best';
@@ -598,8 +599,7 @@ export class UiData {
           : `no spec for '${name}' here: give its spec (bnclab ui <spec>) to see its claims`,
       };
     const rows = await this.rowsOf(e, null);
-    const partial = partialGroups(rows, e.planned);
-    const statRows = partial.size ? rows.filter((r) => !partial.has(`${r.dataset}\u0000${r.method}`)) : rows;
+    const statRows = completeRows(rows, e.planned);
     const info = await this.withStore((s) =>
       loadStructureInfo(
         s,

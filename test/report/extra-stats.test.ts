@@ -15,9 +15,9 @@ import {
 } from '../../src/spec/report-sections.js';
 import { readCsv } from '../../src/report/csv.js';
 import { tableSummaryCsv, tableToCsv, type Table } from '../../src/report/table.js';
-import { signedRankSeed } from '../../src/report/bayesian-section.js';
+import { signedRankSeed } from '../../src/report/sections/bayesian.js';
 import { compareResults } from '../../src/report/compare.js';
-import { singleDatasetSections } from '../../src/report/single-dataset.js';
+import { singleDatasetSections } from '../../src/report/sections/single-dataset.js';
 import { bayesianSignedRank } from '../../src/stats/bayesian.js';
 import { exactFriedman } from '../../src/stats/friedman-exact.js';
 import { parseSpec, type MethodSpec } from '../../src/spec/load.js';
@@ -231,7 +231,7 @@ describe('unusable values', () => {
     const tables: Table[] = [];
     const sections = singleDatasetSections({
       comparison,
-      rows,
+      statRows: rows,
       seed: '1',
       tableId: (x) => x,
       figureId: (x) => x,

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, onePositional } from '../command.js';
+import { cellKey } from '../../util/keys.js';
 
 export const statusCommand: Command = {
   summary: 'done / failed / pending jobs of a spec per dataset × method (read-only, safe while shards run)',
@@ -54,8 +55,8 @@ when that is not possible it is named and its jobs count as pending. A job done 
     >();
     const seeded = plan.seeds !== undefined;
     for (const r of st.rows) {
-      const within = by === 'method' ? r.method : by === 'dataset' ? r.dataset : `${r.dataset}\u0000${r.method}`;
-      const id = `${r.seed ?? ''}\u0000${within}`;
+      const within = by === 'method' ? r.method : by === 'dataset' ? r.dataset : cellKey(r.dataset, r.method);
+      const id = cellKey(r.seed ?? '', within);
       const g = group.get(id) ?? {
         seed: r.seed ?? '',
         dataset: by === 'method' ? '' : r.dataset,

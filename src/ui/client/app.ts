@@ -4,6 +4,7 @@
  * every number comes from the server, which computes it with the report's code.
  */
 import { type Cell, fmt, fmtP, h, type MetricComparison, pText } from './dom.js';
+import { cellKey } from '../../util/keys.js';
 
 interface Counts {
   name: string;
@@ -261,7 +262,7 @@ async function experimentsView(gen: number): Promise<void> {
     if (gen !== generation) return;
     const datasets = [...new Set(grid.map((g) => g.dataset))];
     const methods = [...new Set(grid.map((g) => g.method))];
-    const at = new Map(grid.map((g) => [`${g.dataset}\u0000${g.method}`, g]));
+    const at = new Map(grid.map((g) => [cellKey(g.dataset, g.method), g]));
     parts.push(
       h('h3', {}, `${chosen}: jobs finished per dataset × method`),
       h(
@@ -280,7 +281,7 @@ async function experimentsView(gen: number): Promise<void> {
                 {},
                 h('th', { scope: 'row' }, d),
                 ...methods.map((m) => {
-                  const g = at.get(`${d}\u0000${m}`);
+                  const g = at.get(cellKey(d, m));
                   if (!g) return h('td', {}, '');
                   const cls = g.failed ? 'failed' : g.done === g.planned ? 'full' : g.done > 0 ? 'some' : '';
                   return h(

@@ -4,13 +4,14 @@
  * (Corani & Benavoli 2015) per dataset on the folds. Probabilities are printed as P(a better), P(rope),
  * P(b better), in the metric's direction.
  */
-import { bayesianSignedRank, correlatedBayesianTTest } from '../stats/bayesian.js';
-import type { Block, Section } from './document.js';
-import { simplexFigure } from './stat-figures.js';
-import { addedSettings } from '../spec/report-sections.js';
-import { attempt, betterProbabilities, cols, type StatsSectionContext } from './section-kit.js';
+import { bayesianSignedRank, correlatedBayesianTTest } from '../../stats/bayesian.js';
+import type { Block, Section } from '../document.js';
+import { simplexFigure } from '../stat-figures.js';
+import { addedSettings } from '../../spec/report-sections.js';
+import type { StatsSectionContext } from '../context.js';
+import { attempt, betterProbabilities, cols } from './kit.js';
 import { foldPairs } from './single-dataset.js';
-import { cell, fixed, type TableRow } from './table.js';
+import { cell, fixed, type TableRow } from '../table.js';
 
 /** Seed of the signed-rank sampler of one pair on one metric: the experiment seed and what is compared. */
 export function signedRankSeed(seed: string, metric: string, a: string, b: string): string {
@@ -96,7 +97,7 @@ export async function bayesianSections(ctx: StatsSectionContext): Promise<Sectio
     const tNotes: string[] = [];
     for (const ds of m.table.datasets) {
       for (const p of m.pairs) {
-        const fp = foldPairs(ctx.rows, m.metric.key, ds, p.a, p.b);
+        const fp = foldPairs(ctx.statRows, m.metric.key, ds, p.a, p.b);
         if (fp.a.length < 2) continue;
         const r = attempt(tNotes, `${ds}, ${p.a} vs ${p.b}`, () =>
           correlatedBayesianTTest(fp.a, fp.b, fp.testFraction, rope),

@@ -1,10 +1,10 @@
 /** Report section of the all-pairs post-hoc p-value matrices (García & Herrera 2008; scmamp). */
-import { allPairsFromRanks, type AllPairsProcedure } from '../stats/allpairs.js';
-import type { Block, Section } from './document.js';
-import { pValueMatrixFigure } from './stat-figures.js';
-import { addedSettings } from '../spec/report-sections.js';
-import type { StatsSectionContext } from './section-kit.js';
-import { cell, formatP, type Table } from './table.js';
+import { allPairsFromRanks, type AllPairsProcedure } from '../../stats/allpairs.js';
+import type { Block, Section } from '../document.js';
+import { pValueMatrixFigure } from '../stat-figures.js';
+import { addedSettings } from '../../spec/report-sections.js';
+import type { StatsSectionContext } from '../context.js';
+import { cell, formatP, type Table } from '../table.js';
 
 export const PROCEDURE_TITLE: Record<AllPairsProcedure, string> = {
   nemenyi: 'Nemenyi',

@@ -3,12 +3,14 @@
  * (Nadeau & Bengio 2003) of every method against the base column with Weka Experimenter's markers, and,
  * when a dataset was resampled by 5 × 2-fold CV, Dietterich's 5×2cv t-test and Alpaydin's F-test per pair.
  */
-import type { ResultRow } from '../store/db.js';
-import { correctedResampledTTest, fiveByTwoCvTests } from '../stats/resampled.js';
-import type { Block, Section } from './document.js';
-import type { MetricComparison } from './compare.js';
-import { attempt, cols, type StatsSectionContext } from './section-kit.js';
-import { cell, fixed, formatP, type TableRow } from './table.js';
+import type { ResultRow } from '../../store/db.js';
+import { correctedResampledTTest, fiveByTwoCvTests } from '../../stats/resampled.js';
+import type { Block, Section } from '../document.js';
+import type { MetricComparison } from '../compare.js';
+import type { StatsSectionContext } from '../context.js';
+import { attempt, cols } from './kit.js';
+import { cell, fixed, formatP, type TableRow } from '../table.js';
+import { cellKey } from '../../util/keys.js';
 
 export interface FoldPairs {
   /** Scores of a and b on the folds both have, ordered by (repeat, fold). */
@@ -30,14 +32,14 @@ function rowsOf(rows: readonly ResultRow[], dataset: string, method: string): re
   if (!index) {
     index = new Map();
     for (const r of rows) {
-      const k = `${r.dataset}\u0000${r.method}`;
+      const k = cellKey(r.dataset, r.method);
       let list = index.get(k);
       if (!list) index.set(k, (list = []));
       list.push(r);
     }
     rowIndex.set(rows, index);
   }
-  return index.get(`${dataset}\u0000${method}`) ?? [];
+  return index.get(cellKey(dataset, method)) ?? [];
 }
 
 export function foldPairs(
@@ -124,7 +126,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
           cells.push(cell('–', { value: null }));
           return;
         }
-        const fp = foldPairs(ctx.rows, m.metric.key, ds, o, base);
+        const fp = foldPairs(ctx.statRows, m.metric.key, ds, o, base);
         if (fp.a.length < 2) {
           notes.push(`${ds}, ${o}: fewer than 2 paired folds, no per-dataset test.`);
           cells.push(cell(msd(c), { value: c.mean, extra: { sd: c.sd, mark: '' } }));
@@ -203,7 +205,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     for (const ds of m.table.datasets) {
       for (let i = 0; i < methodsAll.length; i++) {
         for (let j = i + 1; j < methodsAll.length; j++) {
-          const fp = foldPairs(ctx.rows, m.metric.key, ds, methodsAll[i]!, methodsAll[j]!);
+          const fp = foldPairs(ctx.statRows, m.metric.key, ds, methodsAll[i]!, methodsAll[j]!);
           if (fp.a.length < 2) continue;
           let t;
           try {
@@ -251,7 +253,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     const fiveNotes: string[] = [];
     for (const ds of m.table.datasets) {
       for (const p of m.pairs) {
-        const layout = fiveByTwo(foldPairs(ctx.rows, m.metric.key, ds, p.a, p.b));
+        const layout = fiveByTwo(foldPairs(ctx.statRows, m.metric.key, ds, p.a, p.b));
         if (!layout) continue;
         const r = attempt(fiveNotes, `${ds}, ${p.a} vs ${p.b}`, () => fiveByTwoCvTests(layout.a, layout.b));
         if (!r) continue;

@@ -1,18 +1,16 @@
 /**
  * The report sections of the statistics a spec turns on beyond the default tests (compare.tests):
  * all-pairs post-hoc matrices, per-dataset tests on the folds, Bayesian tests and effect sizes. Each family
- * has its own module; build.ts calls {@link extraStatisticsSections} once.
+ * has its own module; build.ts lists {@link extraStatisticsSections} among the statistics.
  */
-import { allPairsSections } from './allpairs-section.js';
-import { bayesianSections } from './bayesian-section.js';
-import type { Section } from './document.js';
-import type { Comparison } from './compare.js';
-import { effectSizeSections } from './effect-section.js';
-import { addedSettings } from '../spec/report-sections.js';
+import { allPairsSections } from './all-pairs.js';
+import { bayesianSections } from './bayesian.js';
+import type { Section } from '../document.js';
+import type { Comparison } from '../compare.js';
+import { effectSizeSections } from './effect-size.js';
+import { addedSettings } from '../../spec/report-sections.js';
 import { singleDatasetSections } from './single-dataset.js';
-import type { StatsSectionContext } from './section-kit.js';
-
-export { attempt, betterProbabilities, cols, type StatsSectionContext } from './section-kit.js';
+import type { StatsSectionContext } from '../context.js';
 
 export async function extraStatisticsSections(ctx: StatsSectionContext): Promise<Section[]> {
   const tests = ctx.comparison.settings.tests;

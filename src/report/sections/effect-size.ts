@@ -3,11 +3,12 @@
  * Akinshin's γ; the mean difference with a seeded percentile bootstrap interval), over the per-dataset
  * means the Wilcoxon test uses.
  */
-import { akinshinGamma, bootstrapMeanDifference, cliffsDelta } from '../stats/effectsize.js';
-import type { Section } from './document.js';
-import { addedSettings } from '../spec/report-sections.js';
-import { attempt, cols, type StatsSectionContext } from './section-kit.js';
-import { cell, fixed, formatP, type TableRow } from './table.js';
+import { akinshinGamma, bootstrapMeanDifference, cliffsDelta } from '../../stats/effectsize.js';
+import type { Section } from '../document.js';
+import { addedSettings } from '../../spec/report-sections.js';
+import type { StatsSectionContext } from '../context.js';
+import { attempt, cols } from './kit.js';
+import { cell, fixed, formatP, type TableRow } from '../table.js';
 
 /** Seed of the bootstrap of one pair on one metric: the experiment seed and what is compared. */
 export function effectSeed(seed: string, metric: string, a: string, b: string): string {

@@ -1,0 +1,226 @@
+/**
+ * reference: the published numbers, win–draw–loss counts and stated claims against ours: a summary and one
+ * section per reference file, with each claim's verdict across seeds in a multi-seed experiment.
+ */
+import type { ReferenceSpec } from '../../spec/report-sections.js';
+import { metricDef } from '../compare.js';
+import type { ReportContext } from '../context.js';
+import type { Section } from '../document.js';
+import { evaluateReference, type ReferenceResult } from '../reference.js';
+import { wdlText } from './kit.js';
+import {
+  type ClaimStability,
+  claimStability,
+  stabilitySummary,
+  stabilityText,
+  statedClaimOutcome,
+  wdlOutcome,
+} from '../seed-stability.js';
+import { completeRows } from '../summary.js';
+import { cell, fixed, formatP, type Table, type TableCell } from '../table.js';
+
+/** '+0.18 [−0.05, 0.41]': net wins with the bounds of its interval. */
+function netWinsText(net: { mean: number; lo: number; hi: number }): string {
+  const f = (x: number): string => {
+    const t = Math.abs(x).toFixed(2);
+    return Number(t) === 0 ? t : `${x < 0 ? '−' : '+'}${t}`;
+  };
+  return `${f(net.mean)} [${f(net.lo)}, ${f(net.hi)}]`;
+}
+
+export function referenceTable(
+  id: string,
+  r: ReferenceResult,
+  alpha: number,
+  stability?: readonly ClaimStability[],
+): Table {
+  const title = r.ref.title ?? r.ref.path;
+  const verdictCell = (v: string): TableCell => cell(v, { bold: v === 'reproduced' });
+  if (r.kind === 'claims') {
+    const seeds = stability?.[0]?.outcomes.map((o) => o.seed);
+    return {
+      id,
+      caption:
+        `${title}: the paper's stated claims, each evaluated on our results (docs/reports.md, "Stated claims"); per-dataset values are means over folds, tests use α = ${alpha} unless the claim gives its own threshold.` +
+        (seeds
+          ? ` Ours, verdict and why are seed ${seeds[0]}'s; "across seeds" evaluates the claim on each of the seeds ${seeds.join(', ')} alone (margin: method_a's value minus the other side's).`
+          : ''),
+      columns: [
+        { header: 'id', align: 'l' },
+        { header: 'source', align: 'l' },
+        { header: 'claim', align: 'l' },
+        { header: 'ours', align: 'l' },
+        { header: 'verdict', align: 'l' },
+        ...(stability ? [{ header: 'across seeds', align: 'l' as const }] : []),
+        { header: 'why', align: 'l' },
+        { header: 'note', align: 'l' },
+      ],
+      rows: r.claims.map((c, i) => ({
+        cells: [
+          cell(c.id),
+          cell(c.source),
+          cell(c.claim),
+          cell(c.ours, { value: c.ours === '–' ? null : c.ours }),
+          verdictCell(c.verdict),
+          ...(stability ? [cell(stabilityText(stability[i]!))] : []),
+          cell(c.reason),
+          cell(c.note),
+        ],
+      })),
+      notes: r.comments,
+    };
+  }
+  if (r.kind === 'wdl') {
+    const seeds = stability?.[0]?.outcomes.map((o) => o.seed);
+    return {
+      id,
+      caption:
+        `${title}: published win–draw–loss against ours (bold W–D–L: significant; ours: sign test at α = ${alpha}; net wins: (W − L) / n with its 95% paired bootstrap interval over the data sets, seeded).` +
+        (seeds
+          ? ` Ours, verdict and why are seed ${seeds[0]}'s; "across seeds" evaluates the row on each of the seeds ${seeds.join(', ')} alone (margin: net wins).`
+          : ''),
+      columns: [
+        { header: 'metric', align: 'l' },
+        { header: 'published a vs b', align: 'l' },
+        { header: 'ours', align: 'l' },
+        { header: 'published W–D–L', align: 'c' },
+        { header: 'our W–D–L', align: 'c' },
+        { header: 'our p', align: 'r' },
+        { header: 'net wins [95% interval]', align: 'r' },
+        { header: 'verdict', align: 'l' },
+        ...(stability ? [{ header: 'across seeds', align: 'l' as const }] : []),
+        { header: 'why', align: 'l' },
+      ],
+      rows: r.claims.map((c, i) => ({
+        cells: [
+          cell(metricDef(c.metric).title, { value: c.metric }),
+          cell(`${c.methodA} vs ${c.methodB}`),
+          cell(c.ourA && c.ourB ? `${c.ourA} vs ${c.ourB}` : '–'),
+          cell(wdlText(c.published), { bold: c.published.significant }),
+          cell(c.ours ? wdlText(c.ours) : '–', { bold: c.ours?.significant ?? false }),
+          cell(formatP(c.ours?.p), { value: c.ours?.p ?? null }),
+          cell(c.ours?.net ? netWinsText(c.ours.net) : '–', { value: c.ours?.net ? netWinsText(c.ours.net) : null }),
+          verdictCell(c.verdict),
+          ...(stability ? [cell(stabilityText(stability[i]!))] : []),
+          cell(c.reason),
+        ],
+      })),
+      notes: r.comments,
+    };
+  }
+  return {
+    id,
+    caption: `${title}: published values${r.ref.scale !== 1 ? ` (× ${r.ref.scale})` : ''} beside ours (per-dataset means over folds); reproduced when they differ by at most ${r.ref.tolerance}.`,
+    columns: [
+      { header: 'dataset', align: 'l' },
+      { header: 'method', align: 'l' },
+      { header: 'metric', align: 'l' },
+      { header: 'published', align: 'r' },
+      { header: 'ours', align: 'r' },
+      { header: 'difference', align: 'r' },
+      { header: 'verdict', align: 'l' },
+    ],
+    rows: r.claims.map((c) => {
+      const d = metricDef(c.metric).digits;
+      return {
+        cells: [
+          cell(c.ourDataset && c.ourDataset !== c.dataset ? `${c.dataset} (${c.ourDataset})` : c.dataset, {
+            value: c.dataset,
+          }),
+          cell(c.ourMethod && c.ourMethod !== c.method ? `${c.method} (${c.ourMethod})` : c.method, {
+            value: c.method,
+          }),
+          cell(metricDef(c.metric).title, { value: c.metric }),
+          cell(fixed(c.published, d), { value: c.published }),
+          cell(fixed(c.ours, d), { value: c.ours }),
+          cell(c.difference === null ? '–' : `${c.difference >= 0 ? '+' : '−'}${Math.abs(c.difference).toFixed(d)}`, {
+            value: c.difference,
+          }),
+          verdictCell(c.verdict),
+        ],
+      };
+    }),
+    notes: r.comments,
+  };
+}
+
+/** The claims whose margin is within noise (their bootstrap interval covers zero), when there are any. */
+function noiseText(verdicts: readonly string[]): string {
+  const n = (v: string): number => verdicts.filter((x) => x === v).length;
+  const dir = n('direction reproduced, not significant');
+  const tie = n('tie within noise');
+  return (
+    (dir ? `${dir} direction reproduced but not significant, ` : '') +
+    (tie ? `${tie} tie within noise, ` : '')
+  );
+}
+
+/**
+ * A claims file evaluated on each seed's rows alone (a multi-seed experiment), as the first seed's are: the
+ * dataset × method cells with fewer finished folds than planned left out. Undefined for one seed.
+ */
+function seedStability(c: ReportContext, ref: ReferenceSpec): ClaimStability[] | undefined {
+  const seeds = c.input.seedRows;
+  if (!seeds || seeds.length < 2) return undefined;
+  return claimStability(
+    seeds.map(({ seed, rows }) => {
+      const statRows = completeRows(rows, c.input.planned);
+      const result = evaluateReference(ref, statRows, c.labels, c.s, c.input.structureInfo);
+      const claims =
+        result.kind === 'claims'
+          ? result.claims.map(statedClaimOutcome)
+          : result.kind === 'wdl'
+            ? result.claims.map(wdlOutcome)
+            : [];
+      return { seed, claims };
+    }),
+  );
+}
+
+/** reference: the published numbers and claims against ours, a summary and one section per file. */
+export function reproductionSections(c: ReportContext): Section[] {
+  const { references } = c;
+  if (!references.length) return [];
+  const all: string[] = references.flatMap((r) => r.claims.map((cl) => cl.verdict));
+  const notEvaluable = all.filter((v) => v === 'not evaluable').length;
+  const sections: Section[] = [
+    {
+      title: 'Reproduction of published results',
+      level: 2,
+      blocks: [
+        {
+          kind: 'p',
+          text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${noiseText(all)}${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.`,
+        },
+      ],
+    },
+  ];
+  for (const r of references) {
+    const stability = r.kind !== 'cells' ? seedStability(c, r.ref) : undefined;
+    const t = referenceTable(
+      c.tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`),
+      r,
+      c.s.alpha,
+      stability,
+    );
+    const counts = (v: string): number =>
+      (r.claims as readonly { verdict: string }[]).filter((cl) => cl.verdict === v).length;
+    sections.push({
+      title: r.ref.title ?? r.ref.path,
+      level: 3,
+      blocks: [
+        {
+          kind: 'p',
+          text:
+            r.kind === 'claims'
+              ? `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).` +
+                (stability?.length ? ` ${stabilitySummary(stability)}` : '')
+              : `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).` +
+                (stability?.length ? ` ${stabilitySummary(stability)}` : ''),
+        },
+        ...c.addTable(t),
+      ],
+    });
+  }
+  return sections;
+}
