@@ -26,7 +26,8 @@ type Declared = (typeof METRICS)[number];
 export type MetricId = Declared['id'];
 /** The metrics compared as numbers: report tables and tests, `check`, baselines, claims, the browser view. */
 export type ScoreId = Extract<Declared, { direction: 'higher' | 'lower' }>['id'];
-type FirstSchemaId = Extract<Declared, { firstSchema: true }>['id'];
+/** The metrics of job_metrics' first schema: every stored job has them. */
+export type FirstSchemaId = Extract<Declared, { firstSchema: true }>['id'];
 
 /** A job's metric values, as the runner computes them and the store writes them. */
 export type MetricValues = { readonly [M in Declared as M['id']]: ColumnValues[M['column']] };

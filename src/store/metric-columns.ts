@@ -6,21 +6,20 @@
  */
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import * as duckdb from '@duckdb/node-api';
-import { METRICS, SCORE_METRICS, type MetricId, type MetricValues } from '../metrics/all.js';
+import { METRICS, SCORE_METRICS, type FirstSchemaId, type MetricValues } from '../metrics/all.js';
 import type { ColumnType, ColumnValues, Metric } from '../metrics/registry.js';
 
 const { INTEGER, LIST, VARCHAR, listValue } = duckdb;
 
 const FIRST = METRICS.filter((m: Metric) => m.firstSchema);
 const LATER = METRICS.filter((m: Metric) => !m.firstSchema);
-type FirstId = (typeof FIRST)[number]['id'];
 
 /**
  * A finished job's metric values and the facts stored beside them. A metric added after the first schema
  * may be absent (a test's hand-made outcome): it is stored as NULL, as for jobs stored before it existed.
  */
-export type JobMetrics = Pick<MetricValues, FirstId & MetricId> &
-  Partial<Omit<MetricValues, FirstId>> & {
+export type JobMetrics = Pick<MetricValues, FirstSchemaId> &
+  Partial<Omit<MetricValues, FirstSchemaId>> & {
     /** Classes in code order: the rows and columns of `confusion`. */
     readonly class_labels: readonly string[];
     readonly n_train: number;

@@ -14,7 +14,7 @@ import {
 } from '../../src/metrics/all.js';
 import { classificationMetrics } from '../../src/metrics/classification.js';
 import { computeMetrics } from '../../src/metrics/index.js';
-import { scoreTestSet, type Scoring } from '../../src/metrics/registry.js';
+import { scoreTestSet, type Metric, type Scoring } from '../../src/metrics/registry.js';
 
 /** A fixed test set: 12 rows, 3 classes, posteriors from a small congruential sequence (ties included). */
 function testSet(): { p: Float64Array; y: Int32Array; C: number } {
@@ -73,7 +73,7 @@ describe('metric registry', () => {
       'macro_f1',
       'confusion',
     ]);
-    expect(METRICS.filter((m) => m.firstSchema).map((m) => m.id)).toEqual([
+    expect(METRICS.filter((m: Metric) => m.firstSchema).map((m) => m.id)).toEqual([
       'accuracy',
       'zero_one_loss',
       'rmse',
