@@ -31,10 +31,18 @@ export const JOB_METRICS_TABLE = `CREATE TABLE IF NOT EXISTS job_metrics (
      job_key VARCHAR PRIMARY KEY, ${FIRST.map((m) => `${m.id} ${m.column}`).join(', ')},
      n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`;
 
+/**
+ * class_labels was added with the confusion matrix, right after it; a metric registered since then comes
+ * after class_labels, where ALTER TABLE puts it in a database that has class_labels already, so new and old
+ * databases have the same column order.
+ */
+const LABELS_AFTER = LATER.findIndex((m) => m.id === 'confusion') + 1;
+
 /** job_metrics columns added after the first schema, with their types, in the order they are added. */
 export const ADDED_METRIC_COLUMNS: readonly (readonly [string, string])[] = [
-  ...LATER.map((m) => [m.id, m.column] as const),
+  ...LATER.slice(0, LABELS_AFTER).map((m) => [m.id, m.column] as const),
   ['class_labels', 'VARCHAR[]'],
+  ...LATER.slice(LABELS_AFTER).map((m) => [m.id, m.column] as const),
 ];
 
 /** Result columns a database written by an older bnclab may lack: read as typed NULLs there. */
@@ -48,7 +56,7 @@ export const FIRST_SCORE_COLUMNS: readonly string[] = SCORE_METRICS.filter((m) =
 
 /** The `results` view's job_metrics columns before the job's sizes, and after its timings. */
 export const VIEW_FIRST_COLUMNS = FIRST.map((m) => `m.${m.id}`).join(', ');
-export const VIEW_LATER_COLUMNS = [...LATER.map((m) => `m.${m.id}`), 'm.class_labels'].join(', ');
+export const VIEW_LATER_COLUMNS = ADDED_METRIC_COLUMNS.map(([c]) => `m.${c}`).join(', ');
 
 /** A finished job as job_metrics stores it. */
 export interface MetricsRow {

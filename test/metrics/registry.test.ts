@@ -53,9 +53,10 @@ describe('metric registry', () => {
       macro_f1: b.macroF1,
       confusion: b.confusion,
     };
-    expect(v).toEqual(expected);
+    expect(v).toMatchObject(expected);
     // The same double, not merely a close one.
-    for (const id of SCORE_IDS) expect(Object.is(v[id], expected[id])).toBe(true);
+    for (const [id, x] of Object.entries(expected))
+      if (typeof x === 'number') expect(Object.is(v[id as keyof typeof v], x)).toBe(true);
     expect(v.accuracy).toBeGreaterThan(0);
     expect(v.auc).toBeGreaterThan(0);
   });
@@ -117,7 +118,10 @@ describe('metric registry', () => {
     for (const [name, id] of accepted) expect(metricFromName(name)).toBe(id);
     for (const name of ['AUPRC', 'confusion', 'AUC (one-vs-rest, weighted)', 'f1', 'train_ms', ''])
       expect(metricFromName(name)).toBeUndefined();
-    expect(metricNames()).toBe('accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1');
+    // A metric registered later is listed after these.
+    expect(metricNames()).toMatch(
+      /^accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1(, |$)/,
+    );
   });
 
   it('computes what several metrics share once per test set', () => {
