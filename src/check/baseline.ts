@@ -11,7 +11,8 @@ import { canonicalJson, sha256Hex } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
 import { UserError } from '../util/errors.js';
 import { BNCLAB_VERSION, RESULTS_VERSION } from '../version.js';
-import { COMPARE_METRICS, type CompareMetric } from '../spec/report-sections.js';
+import type { CompareMetric } from '../spec/report-sections.js';
+import { SCORE_IDS } from '../metrics/all.js';
 import { foldGroups } from '../report/summary.js';
 
 export const BASELINE_FORMAT = 'bnclab-baseline';
@@ -85,7 +86,7 @@ export function baselineEntries(rows: readonly ResultRow[]): BaselineEntry[] {
   const out: BaselineEntry[] = [];
   for (const g of foldGroups(rows)) {
     const metrics: Partial<Record<CompareMetric, BaselineMetric>> = {};
-    for (const m of COMPARE_METRICS) {
+    for (const m of SCORE_IDS) {
       // A metric some job predates (NULL in the store) is left out of the entry rather than read as 0.
       if (g.some((r) => r[m] === null || r[m] === undefined)) continue;
       const folds = g.map((r) => Number(r[m]));

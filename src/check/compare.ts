@@ -14,7 +14,7 @@
  */
 import type { ResultRow } from '../store/db.js';
 import { wilcoxonSignedRank } from '../stats/wilcoxon.js';
-import { metricDef } from '../report/compare.js';
+import { scoreMetric } from '../metrics/all.js';
 import type { CompareMetric } from '../spec/report-sections.js';
 import { baselineEntries, type BaselineEntry, type BaselineFile } from './baseline.js';
 import { cellKey } from '../util/keys.js';
@@ -93,7 +93,7 @@ export function checkMetric(
   const b = base.metrics[metric];
   const c = cur.metrics[metric];
   if (!b || !c) return null;
-  const higher = metricDef(metric).higherIsBetter;
+  const higher = scoreMetric(metric).direction === 'higher';
   const change = (c.mean - b.mean) * 100 * (higher ? 1 : -1);
   let p: number | null = null;
   if (pairable && samefolds(base, cur)) {
@@ -157,7 +157,7 @@ export function checkResults(
     const reasons = metrics
       .filter((m) => m.failed)
       .map((m) => {
-        const t = metricDef(m.metric);
+        const t = scoreMetric(m.metric);
         const what = `${t.title} ${m.baseline.toFixed(4)} → ${m.current.toFixed(4)} (${formatPoints(m.change)} points`;
         if (m.status === 'worse')
           return `${what}, worse than the tolerance ${o.tolerance}${m.p !== null ? `; p = ${m.p.toPrecision(3)} over ${m.folds} folds` : ''})`;

@@ -1,5 +1,5 @@
 /** The gate's verdict for people (a plain table), for GitHub (Markdown summary) and for CI tools (JUnit XML). */
-import { metricDef } from '../report/compare.js';
+import { scoreMetric } from '../metrics/all.js';
 import { escapeMarkdown } from '../report/table.js';
 import { formatPoints, type CheckResult, type EntryCheck } from './compare.js';
 
@@ -44,7 +44,7 @@ function lines(r: CheckResult): Line[] {
     return e.metrics.map((m) => ({
       dataset: e.dataset,
       method: e.method,
-      metric: metricDef(m.metric).title,
+      metric: scoreMetric(m.metric).title,
       baseline: m.baseline.toFixed(4),
       current: m.current.toFixed(4),
       change: formatPoints(m.change),
@@ -144,7 +144,7 @@ export function renderJunit(r: CheckResult, baselineFile: string): string {
     const detail = e.metrics
       .map(
         (m) =>
-          `${metricDef(m.metric).title}: ${m.baseline.toFixed(6)} -> ${m.current.toFixed(6)} (${formatPoints(m.change)} points, p = ${m.p === null ? 'n/a' : m.p.toPrecision(3)}, ${m.status})`,
+          `${scoreMetric(m.metric).title}: ${m.baseline.toFixed(6)} -> ${m.current.toFixed(6)} (${formatPoints(m.change)} points, p = ${m.p === null ? 'n/a' : m.p.toPrecision(3)}, ${m.status})`,
       )
       .join('\n');
     if (e.status === 'fail' || e.status === 'missing') {

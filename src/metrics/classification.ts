@@ -109,7 +109,7 @@ function classCounts(truth: ArrayLike<number>, C: number): Int32Array {
  * other classes' scores sorted together gives it, without that sort (on letter it was a tenth of a naive
  * Bayes job). Scores with a NaN among them take that sort, the sum being exact only without NaN.
  */
-function aucs(posteriors: Float64Array, truth: ArrayLike<number>, C: number): { handTill: number; ovr: number } {
+export function aucs(posteriors: Float64Array, truth: ArrayLike<number>, C: number): { handTill: number; ovr: number } {
   const n = truth.length;
   const counts = classCounts(truth, C);
   const start = new Int32Array(C + 1);

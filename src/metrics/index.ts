@@ -17,7 +17,8 @@ export interface Metrics {
 
 export const LOG_LOSS_EPS = 1e-15;
 
-function check(posteriors: Float64Array, truth: ArrayLike<number>, classCard: number): number {
+/** Checks that posteriors and truth fit together (n × classCard cells, codes in range); returns n. */
+export function validateScores(posteriors: Float64Array, truth: ArrayLike<number>, classCard: number): number {
   if (!Number.isInteger(classCard) || classCard < 1) throw new Error(`metrics: invalid class count ${classCard}`);
   const n = truth.length;
   if (posteriors.length !== n * classCard) {
@@ -56,7 +57,7 @@ export function predictions(posteriors: Float64Array, classCard: number): Int32A
 }
 
 export function accuracy(posteriors: Float64Array, truth: ArrayLike<number>, classCard: number): number {
-  const n = check(posteriors, truth, classCard);
+  const n = validateScores(posteriors, truth, classCard);
   if (n === 0) return NaN;
   let hits = 0;
   for (let r = 0; r < n; r++) if (argmaxRow(posteriors, r, classCard) === truth[r]) hits++;
@@ -68,7 +69,7 @@ export function zeroOneLoss(posteriors: Float64Array, truth: ArrayLike<number>, 
 }
 
 export function rmse(posteriors: Float64Array, truth: ArrayLike<number>, classCard: number): number {
-  const n = check(posteriors, truth, classCard);
+  const n = validateScores(posteriors, truth, classCard);
   if (n === 0) return NaN;
   let s = 0;
   for (let r = 0; r < n; r++) {
@@ -83,7 +84,7 @@ export function rmse(posteriors: Float64Array, truth: ArrayLike<number>, classCa
 }
 
 export function logLoss(posteriors: Float64Array, truth: ArrayLike<number>, classCard: number): number {
-  const n = check(posteriors, truth, classCard);
+  const n = validateScores(posteriors, truth, classCard);
   if (n === 0) return NaN;
   let s = 0;
   for (let r = 0; r < n; r++) {
@@ -94,7 +95,7 @@ export function logLoss(posteriors: Float64Array, truth: ArrayLike<number>, clas
 }
 
 export function computeMetrics(posteriors: Float64Array, truth: ArrayLike<number>, classCard: number): Metrics {
-  const n = check(posteriors, truth, classCard);
+  const n = validateScores(posteriors, truth, classCard);
   const acc = accuracy(posteriors, truth, classCard);
   return {
     n,

@@ -29,6 +29,7 @@ import { fmean, fsum } from '../stats/fsum.js';
 import { pairedBootstrap } from '../stats/bootstrap.js';
 import { sha256Hex } from '../util/hash.js';
 import { cellKey } from '../util/keys.js';
+import { metricNames } from '../metrics/all.js';
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
 
@@ -888,7 +889,7 @@ function metricRef(name: string, ctx: ClaimContext, where: string): MetricRef {
   const m = ctx.metricFromName(name);
   if (!m)
     throw new UserError(
-      `${where}: metric: unknown metric '${name}' (accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1, or info.<key> of jobs.structure_info)`,
+      `${where}: metric: unknown metric '${name}' (${metricNames()}, or info.<key> of jobs.structure_info)`,
     );
   const def = metricDef(m);
   return { label: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits, value: (r) => Number(r[def.key]) };

@@ -41,6 +41,7 @@ import { foldValues, metricDef } from './compare.js';
 import { readCsv } from './csv.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
 import { fmean } from '../stats/fsum.js';
+import { metricFromName, metricNames } from '../metrics/all.js';
 
 export type Verdict = 'reproduced' | 'direction reproduced, not significant' | 'not reproduced' | 'no data';
 
@@ -109,29 +110,8 @@ export type ReferenceResult =
       readonly comments: readonly string[];
     };
 
-const METRIC_ALIASES: Record<string, CompareMetric> = {
-  accuracy: 'accuracy',
-  acc: 'accuracy',
-  zerooneloss: 'zero_one_loss',
-  '01loss': 'zero_one_loss',
-  error: 'zero_one_loss',
-  errorrate: 'zero_one_loss',
-  rmse: 'rmse',
-  logloss: 'log_loss',
-  auc: 'auc',
-  auchandtill: 'auc',
-  aucovr: 'auc_ovr',
-  brier: 'brier',
-  brierscore: 'brier',
-  balancedaccuracy: 'balanced_accuracy',
-  macrof1: 'macro_f1',
-};
-
 /** A published metric name ('0/1-loss', 'RMSE', 'zero_one_loss', …) as one of ours, or undefined. */
-export function metricFromName(name: string): CompareMetric | undefined {
-  return METRIC_ALIASES[name.toLowerCase().replace(/[^a-z0-9]/g, '')];
-}
-
+export { metricFromName };
 const CELL_COLUMNS = ['dataset', 'method', 'metric', 'value'];
 const WDL_COLUMNS = ['metric', 'method_a', 'method_b', 'wins', 'draws', 'losses', 'significant'];
 
@@ -222,10 +202,7 @@ export function evaluateReference(
   };
   const metricOf = (s: string, where: string): CompareMetric => {
     const m = metricFromName(s);
-    if (!m)
-      throw new UserError(
-        `${where}: metric: unknown metric '${s}' (accuracy, 0-1 loss, rmse, log loss, auc, auc_ovr, brier, balanced accuracy, macro F1)`,
-      );
+    if (!m) throw new UserError(`${where}: metric: unknown metric '${s}' (${metricNames()})`);
     return m;
   };
 

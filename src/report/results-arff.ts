@@ -8,9 +8,18 @@
  * other metrics under their own names. Missing values are '?'.
  */
 import type { ResultRow } from '../store/db.js';
+import { SCORE_METRICS, type ScoreId } from '../metrics/all.js';
 
 function quote(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** A metric's value times `scale` (Weka's percentages), as stored when the scale is 1. */
+function scaled(id: ScoreId, scale: number): (r: ResultRow) => number | null | undefined {
+  return (r) => {
+    const v = r[id];
+    return scale === 1 || v === null || v === undefined ? v : scale * v;
+  };
 }
 
 function num(x: number | null | undefined): string {
@@ -21,24 +30,13 @@ function num(x: number | null | undefined): string {
 export function resultsArff(relation: string, rows: readonly ResultRow[]): string {
   const datasets = [...new Set(rows.map((r) => r.dataset))];
   const methods = [...new Set(rows.map((r) => r.method))];
-  const measures: [string, (r: ResultRow) => number | null | undefined][] = [
+  const measures: (readonly [string, (r: ResultRow) => number | null | undefined])[] = [
     ['Number_of_training_instances', (r) => r.n_train],
     ['Number_of_testing_instances', (r) => r.n_test],
-    ['Percent_correct', (r) => 100 * r.accuracy],
-    ['Percent_incorrect', (r) => 100 * r.zero_one_loss],
-    ['Root_mean_squared_error', (r) => r.rmse],
-    ['Area_under_ROC', (r) => r.auc],
+    ...SCORE_METRICS.flatMap((m) => (m.weka ? [[m.weka.name, scaled(m.id, m.weka.scale)] as const] : [])),
     ['Elapsed_Time_training', (r) => r.train_ms / 1000],
     ['Elapsed_Time_testing', (r) => r.predict_ms / 1000],
-    ['accuracy', (r) => r.accuracy],
-    ['zero_one_loss', (r) => r.zero_one_loss],
-    ['rmse', (r) => r.rmse],
-    ['log_loss', (r) => r.log_loss],
-    ['auc', (r) => r.auc],
-    ['auc_ovr', (r) => r.auc_ovr],
-    ['brier', (r) => r.brier],
-    ['balanced_accuracy', (r) => r.balanced_accuracy],
-    ['macro_f1', (r) => r.macro_f1],
+    ...SCORE_METRICS.map((m) => [m.id, (r: ResultRow) => r[m.id]] as const),
     ['n_arcs', (r) => r.n_arcs],
   ];
   const out = [

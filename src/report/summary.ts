@@ -3,6 +3,7 @@
  * which every method has results and the average ranks there (SubbKB 2022, Table 3).
  */
 import type { ResultRow } from '../store/db.js';
+import { SCORE_METRICS } from '../metrics/all.js';
 import { averageRanks } from '../stats/ranks.js';
 import { roundDecimals } from '../stats/validate.js';
 import { fmean, fsum } from '../stats/fsum.js';
@@ -15,16 +16,14 @@ export interface MetricDef {
   readonly digits: number;
 }
 
+/** The registry's compared metrics (src/metrics/all.ts), then the training time. */
 export const REPORT_METRICS: readonly MetricDef[] = [
-  { key: 'accuracy', title: 'Accuracy', higherIsBetter: true, digits: 4 },
-  { key: 'zero_one_loss', title: '0-1 loss', higherIsBetter: false, digits: 4 },
-  { key: 'rmse', title: 'RMSE', higherIsBetter: false, digits: 4 },
-  { key: 'log_loss', title: 'Log loss', higherIsBetter: false, digits: 4 },
-  { key: 'auc', title: 'AUC (Hand & Till)', higherIsBetter: true, digits: 4 },
-  { key: 'auc_ovr', title: 'AUC (one-vs-rest, weighted)', higherIsBetter: true, digits: 4 },
-  { key: 'brier', title: 'Brier score', higherIsBetter: false, digits: 4 },
-  { key: 'balanced_accuracy', title: 'Balanced accuracy', higherIsBetter: true, digits: 4 },
-  { key: 'macro_f1', title: 'Macro F1', higherIsBetter: true, digits: 4 },
+  ...SCORE_METRICS.map((m) => ({
+    key: m.id,
+    title: m.title,
+    higherIsBetter: m.direction === 'higher',
+    digits: m.digits,
+  })),
   { key: 'train_ms', title: 'Training time (ms)', higherIsBetter: false, digits: 1 },
 ];
 

@@ -8,8 +8,7 @@ import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
 import { attributeCount, dataBytes, type DiscreteData } from '../bn/data.js';
 import type { RawTable } from '../datasets/table.js';
-import { computeMetrics } from '../metrics/index.js';
-import { classificationMetrics } from '../metrics/classification.js';
+import { computeMetricValues } from '../metrics/all.js';
 import {
   getBaseline,
   getEstimator,
@@ -87,25 +86,12 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
     const t3 = performance.now();
     trainMs = t2 - t1;
     predictMs = t3 - t2;
-    const metrics = {
-      ...computeMetrics(probs, fold.test.classColumn, fold.test.classCard),
-      ...classificationMetrics(probs, fold.test.classColumn, fold.test.classCard),
-    };
     const names = [...fold.train.names, fold.train.className];
     return {
       key: p.key,
       status: 'done',
       metrics: {
-        accuracy: metrics.accuracy,
-        zero_one_loss: metrics.zeroOneLoss,
-        rmse: metrics.rmse,
-        log_loss: metrics.logLoss,
-        auc: metrics.auc,
-        auc_ovr: metrics.aucOvr,
-        brier: metrics.brier,
-        balanced_accuracy: metrics.balancedAccuracy,
-        macro_f1: metrics.macroF1,
-        confusion: metrics.confusion,
+        ...computeMetricValues(probs, fold.test.classColumn, fold.test.classCard),
         class_labels: fold.test.classLabels,
         n_train: fold.train.n,
         n_test: fold.test.n,

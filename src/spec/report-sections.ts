@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { SCORE_IDS, type ScoreId } from '../metrics/all.js';
 import { ALL_PAIRS_PROCEDURES, BERGMANN_HOMMEL_MAX_K, type AllPairsProcedure } from '../stats/allpairs.js';
 import type { PAdjustMethod } from '../stats/padjust.js';
 import { UserError } from '../util/errors.js';
@@ -12,28 +13,9 @@ import { packageRoot } from '../util/paths.js';
 import { closest } from '../util/text.js';
 import { defineSection, type SchemaValue } from './section.js';
 
-/** Metrics the statistical comparisons can use (per-dataset means over folds). */
-export type CompareMetric =
-  | 'accuracy'
-  | 'zero_one_loss'
-  | 'rmse'
-  | 'log_loss'
-  | 'auc'
-  | 'auc_ovr'
-  | 'brier'
-  | 'balanced_accuracy'
-  | 'macro_f1';
-export const COMPARE_METRICS: readonly CompareMetric[] = [
-  'accuracy',
-  'zero_one_loss',
-  'rmse',
-  'log_loss',
-  'auc',
-  'auc_ovr',
-  'brier',
-  'balanced_accuracy',
-  'macro_f1',
-];
+/** Metrics the statistical comparisons can use (per-dataset means over folds): the registry's scores. */
+export type CompareMetric = ScoreId;
+export const COMPARE_METRICS: readonly CompareMetric[] = SCORE_IDS;
 
 export type CompareTest =
   | 'friedman'

@@ -10,6 +10,19 @@ import { DatabaseInUseError, StoreError, UserError } from '../util/errors.js';
 import { describeFsError, makeFolder } from '../util/output.js';
 import type { FoldColumn } from '../folds/split.js';
 import type { CodeState } from '../util/provenance.js';
+import type { ScoreColumns } from '../metrics/all.js';
+import {
+  ADDED_METRIC_COLUMNS,
+  FIRST_SCORE_COLUMNS,
+  JOB_METRICS_TABLE,
+  jobMetricsWriter,
+  LATER_RESULT_COLUMNS,
+  VIEW_FIRST_COLUMNS,
+  VIEW_LATER_COLUMNS,
+  type JobMetrics,
+} from './metric-columns.js';
+
+export type { JobMetrics };
 
 // The CLI runs a bundle (scripts/bundle.mjs) that holds @duckdb/node-api's ~180 CommonJS files in one chunk;
 // loaded file by file they cost about 0.04 s of CPU in every process that opens a database.
@@ -40,23 +53,6 @@ export interface JobRef {
   readonly method: string;
 }
 
-export interface JobMetrics {
-  readonly accuracy: number;
-  readonly zero_one_loss: number;
-  readonly rmse: number;
-  readonly log_loss: number;
-  readonly auc: number;
-  readonly auc_ovr: number;
-  readonly brier: number;
-  readonly balanced_accuracy: number;
-  readonly macro_f1: number;
-  /** counts[true][predicted], classes in the order of class_labels. */
-  readonly confusion: readonly (readonly number[])[];
-  readonly class_labels: readonly string[];
-  readonly n_train: number;
-  readonly n_test: number;
-}
-
 export interface JobOutcome {
   readonly key: string;
   readonly status: 'done' | 'error';
@@ -79,27 +75,6 @@ export interface JobOutcome {
     readonly classCard: number;
   };
 }
-
-/** job_metrics columns added after the first schema, with their types. */
-const ADDED_METRIC_COLUMNS: readonly (readonly [string, string])[] = [
-  ['auc', 'DOUBLE'],
-  ['auc_ovr', 'DOUBLE'],
-  ['brier', 'DOUBLE'],
-  ['balanced_accuracy', 'DOUBLE'],
-  ['macro_f1', 'DOUBLE'],
-  ['confusion', 'INTEGER[][]'],
-  ['class_labels', 'VARCHAR[]'],
-];
-
-/** Result columns a database written by an older bnclab may lack: read as typed NULLs there. */
-const LATER_RESULT_COLUMNS = [
-  ['n_feature_arcs', 'INTEGER'],
-  ['auc', 'DOUBLE'],
-  ['auc_ovr', 'DOUBLE'],
-  ['brier', 'DOUBLE'],
-  ['balanced_accuracy', 'DOUBLE'],
-  ['macro_f1', 'DOUBLE'],
-] as const;
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS experiments (
@@ -130,9 +105,7 @@ const SCHEMA = [
   // Databases made before dataset names belonged to the experiment (a shared job keeps jobs.dataset from
   // the experiment that registered it first).
   `ALTER TABLE experiment_jobs ADD COLUMN IF NOT EXISTS dataset VARCHAR`,
-  `CREATE TABLE IF NOT EXISTS job_metrics (
-     job_key VARCHAR PRIMARY KEY, accuracy DOUBLE, zero_one_loss DOUBLE, rmse DOUBLE, log_loss DOUBLE,
-     n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`,
+  JOB_METRICS_TABLE,
   // n_arcs counts every arc, class arcs included (nb on autos: 25); n_feature_arcs only attribute-to-attribute
   // arcs. Databases written before n_feature_arcs existed get the column (NULL for their jobs).
   `ALTER TABLE job_metrics ADD COLUMN IF NOT EXISTS n_feature_arcs INTEGER`,
@@ -146,14 +119,15 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS job_code (job_key VARCHAR PRIMARY KEY, code_state VARCHAR)`,
   `CREATE OR REPLACE VIEW results AS
      SELECT e.experiment, j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j.structure, j.structure_params, j.estimator,
-            j.estimator_params, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
+            j.estimator_params, j."repeat", j.fold, ${VIEW_FIRST_COLUMNS},
             m.n_train, m.n_test, m.n_arcs, m.n_feature_arcs, j.preprocess_ms, j.train_ms, j.predict_ms,
-            m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1, m.confusion, m.class_labels
+            ${VIEW_LATER_COLUMNS}
      FROM experiment_jobs e JOIN jobs j USING (job_key) JOIN job_metrics m USING (job_key)
      WHERE j.status = 'done'`,
 ];
 
-export interface ResultRow {
+/** A finished job as reports read it; its compared metrics (ScoreColumns) are those of the registry. */
+export interface ResultRow extends ScoreColumns {
   experiment: string;
   job_key: string;
   dataset: string;
@@ -162,16 +136,6 @@ export interface ResultRow {
   estimator: string;
   repeat: number;
   fold: number;
-  accuracy: number;
-  zero_one_loss: number;
-  rmse: number;
-  log_loss: number;
-  /** NULL (null) for jobs stored before these metrics existed. */
-  auc: number | null;
-  auc_ovr: number | null;
-  brier: number | null;
-  balanced_accuracy: number | null;
-  macro_f1: number | null;
   n_train: number;
   n_test: number;
   n_arcs: number;
@@ -189,6 +153,8 @@ export function duckdbVersion(): string {
 export class ResultStore {
   /** The code state recorded with every outcome written from now on (setCodeState). */
   private codeStateId: string | undefined;
+  /** job_metrics rows in this database's column order (read on the first write). */
+  private metricsWriter: Awaited<ReturnType<typeof jobMetricsWriter>> | undefined;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -585,27 +551,13 @@ export class ResultStore {
           [VARCHAR],
         );
       }
+      this.metricsWriter ??= await jobMetricsWriter(c);
+      const writeMetrics = this.metricsWriter;
       const metrics = await appender('job_metrics');
       const arcs = await appender('structures');
       const predictions = await appender('predictions');
       for (const o of outcomes) {
-        if (o.status === 'done' && o.metrics) {
-          const m = o.metrics;
-          metrics.appendVarchar(o.key);
-          for (const x of [m.accuracy, m.zero_one_loss, m.rmse, m.log_loss]) metrics.appendDouble(x);
-          metrics.appendInteger(m.n_train);
-          metrics.appendInteger(m.n_test);
-          appendNullable(metrics, o.arcs?.length, (v) => metrics.appendInteger(v));
-          appendNullable(metrics, o.arcs ? o.featureArcs : undefined, (v) => metrics.appendInteger(v));
-          // The columns added later (ADDED_METRIC_COLUMNS), in that order.
-          for (const x of [m.auc, m.auc_ovr, m.brier, m.balanced_accuracy, m.macro_f1]) metrics.appendDouble(x);
-          metrics.appendList(
-            m.confusion.map((row) => listValue([...row])),
-            INTEGER_MATRIX,
-          );
-          metrics.appendList([...m.class_labels], VARCHAR_LIST);
-          metrics.endRow();
-        }
+        if (o.status === 'done' && o.metrics) writeMetrics(metrics, { ...o, metrics: o.metrics });
         for (const [parent, child] of o.arcs ?? []) {
           arcs.appendVarchar(o.key);
           arcs.appendVarchar(parent);
@@ -702,8 +654,7 @@ export class ResultStore {
     );
     const added = LATER_RESULT_COLUMNS.map(([c, t]) => (has.has(c) ? c : `NULL::${t} AS ${c}`));
     return (await this.query(
-      `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, accuracy, zero_one_loss,
-              rmse, log_loss, n_train, n_test, n_arcs, train_ms, predict_ms, ${added.join(', ')}
+      `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, ${FIRST_SCORE_COLUMNS.join(', ')}, n_train, n_test, n_arcs, train_ms, predict_ms, ${added.join(', ')}
        FROM results WHERE experiment = $1 ORDER BY dataset, method, "repeat", fold`,
       [experiment],
     )) as unknown as ResultRow[];
@@ -726,7 +677,7 @@ export class ResultStore {
     // A database opened read-only keeps the schema it was written with; metrics it predates read as NULL.
     const added = LATER_RESULT_COLUMNS.map(([c, t]) => (has.has(c) ? `m.${c}` : `NULL::${t} AS ${c}`));
     const rows = await this.queryKeys(
-      `SELECT j.job_key, j.structure, j.estimator, j."repeat", j.fold, m.accuracy, m.zero_one_loss, m.rmse, m.log_loss,
+      `SELECT j.job_key, j.structure, j.estimator, j."repeat", j.fold, ${FIRST_SCORE_COLUMNS.map((c) => `m.${c}`).join(', ')},
               m.n_train, m.n_test, m.n_arcs, j.train_ms, j.predict_ms, ${added.join(', ')}
        FROM jobs j JOIN job_metrics m USING (job_key) JOIN (SELECT unnest($1) AS job_key) k USING (job_key)
        WHERE j.status = 'done'`,
@@ -809,7 +760,6 @@ export class ResultStore {
 }
 
 const DOUBLE_LIST = LIST(DOUBLE);
-const INTEGER_MATRIX = LIST(LIST(INTEGER));
 const VARCHAR_LIST = LIST(VARCHAR);
 
 /** Job refs by key (a key planned twice is one job: the first name wins, as the plan runs it once). */

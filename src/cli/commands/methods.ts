@@ -4,11 +4,13 @@ import type { Command } from '../command.js';
 import { UserError } from '../../util/errors.js';
 
 export const methodsCommand: Command = {
-  summary: 'list the registered structure learners, estimators and baselines (or --write docs/methods.md)',
+  summary:
+    'list the registered structure learners, estimators and baselines (or --write docs/methods.md, docs/metrics.md)',
   usage: 'bnclab methods [<id>] [--write]',
   options: { write: { type: 'boolean' } },
   help: `Options:
-  --write   write docs/methods.md (the catalog with citations and parameters) in the bnclab folder
+  --write   write docs/methods.md (the catalog with citations and parameters) and docs/metrics.md (the
+            metric catalog) in the bnclab folder
 
 With an id (bnclab methods kdb): that method's citation, parameters with their defaults and types, and the
 structure × estimator pairs it forms.`,
@@ -25,6 +27,10 @@ structure × estimator pairs it forms.`,
       const file = resolve(packageRoot(), 'docs', 'methods.md');
       writeFileSync(file, methodsMarkdown());
       process.stdout.write(`wrote ${file}\n`);
+      const { metricsMarkdown } = await import('../metrics-doc.js');
+      const metrics = resolve(packageRoot(), 'docs', 'metrics.md');
+      writeFileSync(metrics, metricsMarkdown());
+      process.stdout.write(`wrote ${metrics}\n`);
       return 0;
     }
     const rows = [

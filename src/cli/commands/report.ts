@@ -1,5 +1,21 @@
 import type { Command } from '../command.js';
 import { intOption, onePositional, numberOption } from '../command.js';
+import { SCORE_IDS } from '../../metrics/all.js';
+
+/** The --metrics line of the help: the registry's compared metrics, filled to 110 columns. */
+function metricsList(): string {
+  const indent = ' '.repeat(20);
+  const words = SCORE_IDS.map((id, i) => (i < SCORE_IDS.length - 1 ? `${id},` : `${id} (overrides compare.metrics)`));
+  const lines: string[] = [];
+  let line = 'comma-separated:';
+  for (const w of words) {
+    if (indent.length + line.length + 1 + w.length > 110) {
+      lines.push(line);
+      line = w;
+    } else line += ` ${w}`;
+  }
+  return [...lines, line].join(`\n${indent}`);
+}
 
 export const reportCommand: Command = {
   summary:
@@ -20,8 +36,7 @@ export const reportCommand: Command = {
   --out DIR         report folder (default: results/<spec name>/)
   --control METHOD  control method label for the post-hoc tests, or 'best' (overrides compare.control)
   --alpha A         significance level (overrides compare.alpha)
-  --metrics LIST    comma-separated: accuracy, zero_one_loss, rmse, log_loss, auc, auc_ovr, brier,
-                    balanced_accuracy, macro_f1 (overrides compare.metrics)
+  --metrics LIST    ${metricsList()}
   --pdf             also write each figure as a one-page PDF (figures/*.pdf, for LaTeX)
   --seeds N         the experiment was run with 'run --seeds N': its tables are the first seed's, and each claim
                     says in how many of the N seeds its verdict was reproduced

@@ -1,0 +1,134 @@
+/**
+ * The job_metrics table, from the metric registry (src/metrics/all.ts): its first schema, the columns added
+ * since, the `results` view's metric columns, and the appender row of one finished job, written in the
+ * column order of the database at hand (read from its catalog, so a file whose columns were added in
+ * another order, or by a later bnclab, is written correctly too).
+ */
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import * as duckdb from '@duckdb/node-api';
+import { METRICS, SCORE_METRICS, type FirstSchemaId, type MetricValues } from '../metrics/all.js';
+import type { ColumnType, ColumnValues, Metric } from '../metrics/registry.js';
+
+const { INTEGER, LIST, VARCHAR, listValue } = duckdb;
+
+const FIRST = METRICS.filter((m: Metric) => m.firstSchema);
+const LATER = METRICS.filter((m: Metric) => !m.firstSchema);
+
+/**
+ * A finished job's metric values and the facts stored beside them. A metric added after the first schema
+ * may be absent (a test's hand-made outcome): it is stored as NULL, as for jobs stored before it existed.
+ */
+export type JobMetrics = Pick<MetricValues, FirstSchemaId> &
+  Partial<Omit<MetricValues, FirstSchemaId>> & {
+    /** Classes in code order: the rows and columns of `confusion`. */
+    readonly class_labels: readonly string[];
+    readonly n_train: number;
+    readonly n_test: number;
+  };
+
+/** job_metrics as first created: the key, the first schema's metrics, the job's sizes and arc counts. */
+export const JOB_METRICS_TABLE = `CREATE TABLE IF NOT EXISTS job_metrics (
+     job_key VARCHAR PRIMARY KEY, ${FIRST.map((m) => `${m.id} ${m.column}`).join(', ')},
+     n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`;
+
+/**
+ * class_labels was added with the confusion matrix, right after it; a metric registered since then comes
+ * after class_labels, where ALTER TABLE puts it in a database that has class_labels already, so new and old
+ * databases have the same column order.
+ */
+const LABELS_AFTER = LATER.findIndex((m) => m.id === 'confusion') + 1;
+
+/** job_metrics columns added after the first schema, with their types, in the order they are added. */
+export const ADDED_METRIC_COLUMNS: readonly (readonly [string, string])[] = [
+  ...LATER.slice(0, LABELS_AFTER).map((m) => [m.id, m.column] as const),
+  ['class_labels', 'VARCHAR[]'],
+  ...LATER.slice(LABELS_AFTER).map((m) => [m.id, m.column] as const),
+];
+
+/** Result columns a database written by an older bnclab may lack: read as typed NULLs there. */
+export const LATER_RESULT_COLUMNS: readonly (readonly [string, string])[] = [
+  ['n_feature_arcs', 'INTEGER'],
+  ...SCORE_METRICS.filter((m) => !m.firstSchema).map((m) => [m.id, m.column] as const),
+];
+
+/** The compared metrics every stored job has, as the result queries list them. */
+export const FIRST_SCORE_COLUMNS: readonly string[] = SCORE_METRICS.filter((m) => m.firstSchema).map((m) => m.id);
+
+/** The `results` view's job_metrics columns before the job's sizes, and after its timings. */
+export const VIEW_FIRST_COLUMNS = FIRST.map((m) => `m.${m.id}`).join(', ');
+export const VIEW_LATER_COLUMNS = ADDED_METRIC_COLUMNS.map(([c]) => `m.${c}`).join(', ');
+
+/** A finished job as job_metrics stores it. */
+export interface MetricsRow {
+  readonly key: string;
+  readonly metrics: JobMetrics;
+  readonly arcs?: readonly unknown[];
+  readonly featureArcs?: number;
+}
+
+type Write = (a: DuckDBAppender, o: MetricsRow) => void;
+
+const INTEGER_MATRIX = LIST(LIST(INTEGER));
+const VARCHAR_LIST = LIST(VARCHAR);
+
+function nullable<T>(get: (o: MetricsRow) => T | null | undefined, put: (a: DuckDBAppender, v: T) => void): Write {
+  return (a, o) => {
+    const v = get(o);
+    if (v === null || v === undefined) a.appendNull();
+    else put(a, v);
+  };
+}
+
+/** How a value of each column type goes into the appender. */
+const PUT: { readonly [T in ColumnType]: (a: DuckDBAppender, v: ColumnValues[T]) => void } = {
+  DOUBLE: (a, v) => a.appendDouble(v),
+  'INTEGER[][]': (a, v) =>
+    a.appendList(
+      v.map((row) => listValue([...row])),
+      INTEGER_MATRIX,
+    ),
+};
+
+function metricWriter(m: Metric): Write {
+  const put = PUT[m.column] as (a: DuckDBAppender, v: unknown) => void;
+  return nullable((o) => (o.metrics as Readonly<Partial<Record<string, unknown>>>)[m.id], put);
+}
+
+const WRITERS = new Map<string, Write>([
+  ['job_key', (a, o) => a.appendVarchar(o.key)],
+  ['n_train', (a, o) => a.appendInteger(o.metrics.n_train)],
+  ['n_test', (a, o) => a.appendInteger(o.metrics.n_test)],
+  [
+    'n_arcs',
+    nullable(
+      (o) => o.arcs?.length,
+      (a, v) => a.appendInteger(v),
+    ),
+  ],
+  [
+    'n_feature_arcs',
+    nullable(
+      (o) => (o.arcs ? o.featureArcs : undefined),
+      (a, v) => a.appendInteger(v),
+    ),
+  ],
+  ['class_labels', (a, o) => a.appendList([...o.metrics.class_labels], VARCHAR_LIST)],
+  ...METRICS.map((m) => [m.id, metricWriter(m)] as const),
+]);
+
+/**
+ * The writer of job_metrics rows for this database: one value per column in the table's own order; a
+ * column this bnclab does not know (added by a later version) gets NULL.
+ */
+export async function jobMetricsWriter(conn: DuckDBConnection): Promise<(a: DuckDBAppender, o: MetricsRow) => void> {
+  const r = await conn.runAndReadAll(
+    `SELECT column_name FROM duckdb_columns()
+     WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'job_metrics'
+     ORDER BY column_index`,
+  );
+  const writes = r.getRows().map(([c]) => WRITERS.get(String(c)) ?? ((a: DuckDBAppender) => a.appendNull()));
+  return (a, o) => {
+    for (const w of writes) w(a, o);
+    a.endRow();
+  };
+}
