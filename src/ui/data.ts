@@ -23,7 +23,7 @@ import { winDrawLoss } from '../stats/signtest.js';
 import { wilcoxonSignedRank } from '../stats/wilcoxon.js';
 import { cliques, compareResults, type MetricComparison } from '../report/compare.js';
 import { cdFigure, foldBoxplotFigure } from '../report/figures.js';
-import { planJobRefs, plannedFolds } from '../report/index.js';
+import { figurePdf, planJobRefs, plannedFolds } from '../report/index.js';
 import { modalStructures, structureFigure } from '../report/structures.js';
 import { metricDef } from '../report/compare.js';
 import { REPORT_METRICS } from '../report/summary.js';
@@ -504,8 +504,12 @@ export class UiData {
     });
   }
 
-  /** An export of the selection: the metric's table as CSV or LaTeX, the CD diagram as SVG, the report as HTML. */
-  async exportFile(sel: Selection, what: string): Promise<{ name: string; type: string; body: string }> {
+  /**
+   * An export of the selection: the metric's table as CSV or LaTeX, the CD diagram (`cd.svg`, `cd.pdf`) and
+   * the box plot of the metric over folds (`folds.svg`, `folds.pdf`, the report's `folds-<metric>` figure)
+   * as SVG or as the PDF `report --pdf` writes (figurePdf: Arimo embedded), the report as HTML.
+   */
+  async exportFile(sel: Selection, what: string): Promise<{ name: string; type: string; body: string | Buffer }> {
     const doc = await this.selectionReport(sel);
     const table = doc.tables.find((t) => t.id === sel.metric);
     const stem = `${sel.experiment}-${sel.metric}`;
@@ -515,15 +519,24 @@ export class UiData {
         ? { name: `${stem}.csv`, type: 'text/csv; charset=utf-8', body: tableToCsv(table) }
         : { name: `${stem}.tex`, type: 'application/x-tex; charset=utf-8', body: tableToLatex(table, doc.experiment) };
     }
-    if (what === 'cd.svg') {
-      const f = doc.figures.find((x) => x.id === `cd-${sel.metric}`);
+    const fig = /^(cd|folds)\.(svg|pdf)$/.exec(what);
+    if (fig) {
+      const [, kind, format] = fig as unknown as [string, 'cd' | 'folds', 'svg' | 'pdf'];
+      const f = doc.figures.find((x) => x.id === `${kind}-${sel.metric}`);
       if (!f)
-        throw new UserError('no critical-difference diagram for this selection (too few complete datasets or methods)');
-      return { name: `${stem}-cd.svg`, type: 'image/svg+xml', body: f.svg };
+        throw new UserError(
+          kind === 'cd'
+            ? 'no critical-difference diagram for this selection (too few complete datasets or methods)'
+            : 'no per-fold box plot for this selection (no finished folds)',
+        );
+      const name = `${stem}-${kind}.${format}`;
+      return format === 'svg'
+        ? { name, type: 'image/svg+xml', body: f.svg }
+        : { name, type: 'application/pdf', body: await figurePdf(f.svg, f.title) };
     }
     if (what === 'html')
       return { name: `${stem}-report.html`, type: 'text/html; charset=utf-8', body: renderHtml(doc) };
-    throw new UserError(`unknown export '${what}'; use csv, tex, cd.svg or html`);
+    throw new UserError(`unknown export '${what}'; use csv, tex, cd.svg, cd.pdf, folds.svg, folds.pdf or html`);
   }
 
   /** The critical-difference diagram of the selection, drawn by the report's cdFigure. */
@@ -568,7 +581,7 @@ export class UiData {
     const values = rows
       .filter((r) => r[metric] !== null && Number.isFinite(Number(r[metric])))
       .map((r) => ({ dataset, method, value: Number(r[metric]) }));
-    const boxplot = values.length ? (await foldBoxplotFigure('cell-box', title, [method], values)).svg : null;
+    const boxplot = values.length ? (await foldBoxplotFigure(`folds-${metric}`, title, [method], values)).svg : null;
     const byJob = new Map<string, [string, string][]>();
     for (const a of arcs) {
       let l = byJob.get(a.job_key);

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { COMPARE_METRICS, type CompareMetric } from '../spec/report-sections.js';
 import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
@@ -52,6 +53,23 @@ export function compareOf(q: URLSearchParams): {
   };
 }
 
+const fontCache = new Map<number, Buffer>();
+
+/**
+ * Arimo (the font the report's PDFs embed, from the installed @expo-google-fonts/arimo; Helvetica's metrics),
+ * for the figures' text on the page: the figures are laid out with Helvetica's metrics, and a browser that
+ * lacks Helvetica and Arial would draw them in a wider fallback that runs past the figure's edge.
+ */
+export function figureFont(weight: 400 | 700): Buffer {
+  let b = fontCache.get(weight);
+  if (!b) {
+    const dir = dirname(createRequire(import.meta.url).resolve('@expo-google-fonts/arimo/package.json'));
+    b = readFileSync(join(dir, weight === 700 ? '700Bold/Arimo_700Bold.ttf' : '400Regular/Arimo_400Regular.ttf'));
+    fontCache.set(weight, b);
+  }
+  return b;
+}
+
 const json = (res: ServerResponse, status: number, body: unknown): void => {
   const text = JSON.stringify(body, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
@@ -73,6 +91,9 @@ export async function handle(data: UiData, script: string, req: IncomingMessage,
     } else if (p === '/app.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       res.end(script);
+    } else if (p === '/fonts/arimo-400.ttf' || p === '/fonts/arimo-700.ttf') {
+      res.writeHead(200, { 'content-type': 'font/ttf', 'cache-control': 'max-age=86400' });
+      res.end(figureFont(p.includes('700') ? 700 : 400));
     } else if (p === '/api/experiments') {
       json(res, 200, { source: data.source(), experiments: await data.experimentList() });
     } else if (p === '/api/meta') {

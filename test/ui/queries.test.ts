@@ -4,6 +4,7 @@
  * selection (tables, tests and the CD diagram, byte for byte where the report writes files), the URL's
  * selection, errors as one line with status 400, and the server bound to 127.0.0.1.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +78,7 @@ describe('bnclab ui: the server and its queries', () => {
     const spec = readFileSync(QUICKSTART, 'utf8').replace('datasets: [quickstart]', `datasets: [${SUBSET.join(', ')}]`);
     writeFileSync(join(dir, 'subset.yaml'), spec);
     const out = join(dir, 'report');
-    const r = cli(['report', join(dir, 'subset.yaml'), '--db', db, '--out', out, '--metrics', 'log_loss'], {
+    const r = cli(['report', join(dir, 'subset.yaml'), '--db', db, '--out', out, '--metrics', 'log_loss', '--pdf'], {
       cwd: dir,
     });
     expect(r.code, r.stderr).toBe(0);
@@ -127,10 +128,64 @@ describe('bnclab ui: the server and its queries', () => {
       readFileSync(join(out, 'figures', 'cd-log_loss.svg'), 'utf8'),
     );
     expect(await data.cdSvg(sel)).toBe(readFileSync(join(out, 'figures', 'cd-log_loss.svg'), 'utf8'));
+    // The figures as `report --pdf` writes them (Arimo embedded), byte for byte: the CD diagram and the box plot.
+    for (const [what, file] of [
+      ['cd.pdf', 'cd-log_loss.pdf'],
+      ['folds.pdf', 'folds-log_loss.pdf'],
+      ['folds.svg', 'folds-log_loss.svg'],
+    ] as const) {
+      const f = await data.exportFile(sel, what);
+      expect(Buffer.from(f.body).equals(readFileSync(join(out, 'figures', file))), what).toBe(true);
+    }
+    expect((await data.exportFile(sel, 'cd.pdf')).type).toBe('application/pdf');
     // Every dataset: the full report's numbers differ (the selection matters).
     const whole = await data.results({ ...sel, datasets: [] });
     expect(whole.comparison.friedman!.nDatasets).toBe(6);
     expect(whole.comparison.friedman!.chi2).not.toBe(m.friedman!.chi2);
+  });
+
+  it("exports a cell's box plot as the report of that dataset × method writes it (SVG, and PDF through pdftoppm)", async () => {
+    const spec = readFileSync(QUICKSTART, 'utf8')
+      .replace('datasets: [quickstart]', 'datasets: [iris]')
+      .replace('structures: [nb, tan]', 'structures: [nb]');
+    writeFileSync(join(dir, 'cell.yaml'), spec);
+    const out = join(dir, 'cell-report');
+    const r = cli(['report', join(dir, 'cell.yaml'), '--db', db, '--out', out, '--metrics', 'rmse', '--pdf'], {
+      cwd: dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const data = new UiData(db);
+    const cell = await data.cell('quickstart', 'iris', 'nb/dirichlet', 'rmse');
+    const svg = readFileSync(join(out, 'figures', 'folds-rmse.svg'), 'utf8');
+    // The page's box plot is the report's figure of that one dataset × method.
+    expect(cell.boxplot).toBe(svg);
+    const sel: Selection = {
+      experiment: 'quickstart',
+      metric: 'rmse',
+      datasets: ['iris'],
+      methods: ['nb/dirichlet'],
+      control: 'best',
+    };
+    expect((await data.exportFile(sel, 'folds.svg')).body).toBe(svg);
+    const pdf = (await data.exportFile(sel, 'folds.pdf')).body as Buffer;
+    const want = readFileSync(join(out, 'figures', 'folds-rmse.pdf'));
+    expect(pdf.equals(want)).toBe(true);
+    // Drawn by poppler: the exported PDF renders to the same pixels as the report's, a page of the figure's size.
+    const tool = spawnSync('pdftoppm', ['-v']);
+    if (tool.error) return; // poppler-utils not installed: the byte equality above stands
+    writeFileSync(join(dir, 'export.pdf'), pdf);
+    const png = (f: string, stem: string): Buffer => {
+      const p = spawnSync('pdftoppm', ['-r', '72', '-png', '-singlefile', f, join(dir, stem)]);
+      expect(p.status, String(p.stderr)).toBe(0);
+      return readFileSync(join(dir, `${stem}.png`));
+    };
+    const a = png(join(dir, 'export.pdf'), 'export');
+    expect(a.equals(png(join(out, 'figures', 'folds-rmse.pdf'), 'report'))).toBe(true);
+    const [w, h] = [a.readUInt32BE(16), a.readUInt32BE(20)];
+    const size = /width="([\d.]+)" height="([\d.]+)"/.exec(svg)!;
+    expect([w, h]).toEqual([Math.ceil(Number(size[1])), Math.ceil(Number(size[2]))]);
+    const fonts = spawnSync('pdffonts', [join(dir, 'export.pdf')], { encoding: 'utf8' });
+    expect(fonts.stdout).toMatch(/Arimo-Regular.*yes\s+yes/);
   });
 
   it('reads the selection from the URL and rejects unknown names with one line', async () => {
@@ -168,6 +223,13 @@ describe('bnclab ui: the server and its queries', () => {
       const js = await fetch(`${ui.url}app.js`);
       expect(js.status).toBe(200);
       expect((await js.text()).length).toBeGreaterThan(1000);
+      // The figures' font (Arimo, Helvetica's metrics) comes from the server too.
+      for (const w of ['400', '700']) {
+        const font = await fetch(`${ui.url}fonts/arimo-${w}.ttf`);
+        expect(font.headers.get('content-type')).toBe('font/ttf');
+        expect(Buffer.from(await font.arrayBuffer()).readUInt32BE(0)).toBe(0x00010000); // a TrueType file
+      }
+      expect(page).toContain('url(/fonts/arimo-400.ttf)');
       const ex = (await (await fetch(`${ui.url}api/experiments`)).json()) as {
         experiments: { counts: { done: number } }[];
       };

@@ -537,6 +537,9 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
       h('a', { href: `/api/export?${with_(sel, { what: 'csv' })}`, download: '' }, 'CSV'),
       h('a', { href: `/api/export?${with_(sel, { what: 'tex' })}`, download: '' }, 'LaTeX'),
       h('a', { href: `/api/export?${with_(sel, { what: 'cd.svg' })}`, download: '' }, 'CD diagram (SVG)'),
+      h('a', { href: `/api/export?${with_(sel, { what: 'cd.pdf' })}`, download: '' }, 'CD diagram (PDF)'),
+      h('a', { href: `/api/export?${with_(sel, { what: 'folds.svg' })}`, download: '' }, 'box plot (SVG)'),
+      h('a', { href: `/api/export?${with_(sel, { what: 'folds.pdf' })}`, download: '' }, 'box plot (PDF)'),
       h(
         'a',
         { href: `/api/export?${with_(sel, { what: 'html' })}`, target: '_blank' },
@@ -717,6 +720,17 @@ async function cellView(gen: number): Promise<void> {
   if (r.boxplot) {
     const d = h('div', { class: 'figure', id: 'boxplot' });
     d.innerHTML = r.boxplot;
+    // The report's box plot of a selection of this one dataset × method, as `report` (--pdf) writes it.
+    const one = new URLSearchParams({ exp, metric, d: dataset, m: method });
+    d.append(
+      h(
+        'p',
+        { class: 'exports' },
+        'Export: ',
+        h('a', { href: `/api/export?${with_(one, { what: 'folds.svg' })}`, download: '' }, 'SVG'),
+        h('a', { href: `/api/export?${with_(one, { what: 'folds.pdf' })}`, download: '' }, 'PDF'),
+      ),
+    );
     figs.push(d);
   }
   // Confusion matrix summed over the folds (rows: true class, columns: predicted), with the class labels.
