@@ -14,6 +14,7 @@ import { basename, join, resolve } from 'node:path';
 import { buildReport, referenceTable, type ReportDoc } from '../report/build.js';
 import { loadStructureInfo } from '../report/claims.js';
 import { evaluateReference } from '../report/reference.js';
+import { claimStability, stabilitySummary } from '../report/seed-stability.js';
 import { partialGroups } from '../report/summary.js';
 import type { Table } from '../report/table.js';
 import { staleJobs } from '../spec/revision.js';
@@ -81,6 +82,8 @@ export interface ClaimsFile {
   readonly title: string;
   readonly kind: 'claims' | 'wdl' | 'cells';
   readonly verdicts: Readonly<Record<string, number>>;
+  /** Several seeds: the report's line of how many claims were reproduced in every seed, some, none; else null. */
+  readonly stability: string | null;
   readonly table: Table;
 }
 
@@ -125,6 +128,8 @@ interface ExperimentData {
   readonly name: string;
   /** Every column of every finished job: read up front for a spec (resultsOf, as its report), else on export. */
   rows: readonly ResultRow[] | null;
+  /** A multi-seed spec: each seed's rows (every column), read for the claims. */
+  seedRows?: readonly { seed: string; rows: readonly ResultRow[] }[];
   /** Per metric, the finished jobs with that metric's column only (a database's experiment). */
   readonly byMetric: Map<string, readonly ResultRow[]>;
   readonly planned: ReadonlyMap<string, number>;
@@ -370,6 +375,29 @@ export class UiData {
     return data;
   }
 
+  /**
+   * Each seed's finished jobs (every column) of an experiment whose spec runs several seeds, by the plan's job
+   * keys per seed as `report` reads them; null for one seed, or when the stored spec's plan cannot be built here.
+   */
+  private async seedRowsOf(e: ExperimentData): Promise<readonly { seed: string; rows: readonly ResultRow[] }[] | null> {
+    if (!e.spec?.seeds || e.spec.seeds.length < 2) return null;
+    if (e.seedRows) return e.seedRows;
+    let plan: ReturnType<typeof buildPlanSummary>;
+    try {
+      plan = e.spec === this.spec ? (this.plan ??= buildPlanSummary(e.spec)) : buildPlanSummary(e.spec);
+    } catch {
+      return null;
+    }
+    if (!plan.seeds) return null;
+    const seeds = plan.seeds;
+    e.seedRows = await this.withStore(async (s) => {
+      const out: { seed: string; rows: readonly ResultRow[] }[] = [];
+      for (const { seed } of seeds) out.push({ seed, rows: await s.resultsOf(e.name, planJobRefs(plan, seed)) });
+      return out;
+    });
+    return e.seedRows;
+  }
+
   /** The finished jobs with (at least) the metric's values, read once per database change. */
   private async rowsOf(e: ExperimentData, metric: string | null): Promise<readonly ResultRow[]> {
     if (e.rows) return e.rows;
@@ -610,13 +638,19 @@ export class UiData {
           ? `the spec of '${name}' has no reference: section`
           : `no spec for '${name}' here: give its spec (bnclab ui <spec>) to see its claims`,
       };
-    const rows = await this.rowsOf(e, null);
-    const partial = partialGroups(rows, e.planned);
-    const statRows = partial.size ? rows.filter((r) => !partial.has(`${r.dataset}\u0000${r.method}`)) : rows;
+    // A multi-seed experiment (`seeds:`, or `--seeds N` given to ui as to report): each seed's rows, the first
+    // seed's being those the tables show, as `report` reads them (planJobRefs per seed).
+    const seedRows = await this.seedRowsOf(e);
+    const rows = seedRows?.[0]?.rows ?? (await this.rowsOf(e, null));
+    const withoutPartial = (rs: readonly ResultRow[]): readonly ResultRow[] => {
+      const partial = partialGroups(rs, e.planned);
+      return partial.size ? rs.filter((r) => !partial.has(`${r.dataset}\u0000${r.method}`)) : rs;
+    };
+    const statRows = withoutPartial(rows);
     const info = await this.withStore((s) =>
       loadStructureInfo(
         s,
-        rows.map((r) => r.job_key),
+        (seedRows ?? [{ rows }]).flatMap((x) => x.rows.map((r) => r.job_key)),
       ),
     );
     const ids = new Set<string>();
@@ -627,12 +661,23 @@ export class UiData {
       ids.add(id);
       const verdicts: Record<string, number> = {};
       for (const c of r.claims as readonly { verdict: string }[]) verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
+      // The report's "across seeds" column: the claims file evaluated on each seed's rows alone.
+      const stability =
+        r.kind === 'claims' && seedRows && seedRows.length >= 2
+          ? claimStability(
+              seedRows.map(({ seed, rows: rs }) => {
+                const x = evaluateReference(ref, withoutPartial(rs), e.labels, e.compare, info);
+                return { seed, claims: x.kind === 'claims' ? x.claims : [] };
+              }),
+            )
+          : undefined;
       return {
         path: ref.path,
         title: ref.title ?? ref.path,
         kind: r.kind,
         verdicts,
-        table: referenceTable(id, r, e.compare.alpha),
+        stability: stability?.length ? stabilitySummary(stability) : null,
+        table: referenceTable(id, r, e.compare.alpha, stability),
       };
     });
     return { files, note: '' };

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
 import { readCsv } from '../../src/report/csv.js';
 import { collectStatus } from '../../src/cluster/status.js';
-import { loadSpecFile } from '../../src/spec/load.js';
+import { loadSpecFile, withSeedCount } from '../../src/spec/load.js';
 import { buildPlanSummary } from '../../src/spec/plan.js';
 import { ResultStore } from '../../src/store/db.js';
 import { cellJobs, experimentCodeStates, experimentCounts, gridCounts } from '../../src/store/ui.js';
@@ -280,6 +280,35 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     expect(t.rows[1]!.cells[3]!.text).toMatch(/95% interval \[/);
     // Without a reference: section, a note and no tables.
     expect(await new UiData(db).claims('quickstart')).toMatchObject({ files: [] });
+    expect(c.files[0]!.stability).toBeNull();
+  });
+
+  it('gives each claim its stability across seeds as `report --seeds N` does', async () => {
+    // claims.csv and claims.yaml from the test above; a run of two seeds on three datasets, in its own database.
+    const text = readFileSync(join(dir, 'claims.yaml'), 'utf8')
+      .replace('name: quickstart', 'name: quickstart-seeds')
+      .replace('datasets: [quickstart]', 'datasets: [iris, zoo, breast-cancer]');
+    writeFileSync(join(dir, 'seeds.yaml'), text);
+    const sdb = join(dir, 'seeds.duckdb');
+    const run = cli(['run', join(dir, 'seeds.yaml'), '--db', sdb, '--seeds', '2', '--workers', '2'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const out = join(dir, 'report-seeds');
+    const r = cli(['report', join(dir, 'seeds.yaml'), '--db', sdb, '--out', out, '--seeds', '2'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const spec = withSeedCount(loadSpecFile(join(dir, 'seeds.yaml')).spec, 2);
+    const c = await new UiData(sdb, spec).claims('quickstart-seeds');
+    const t = c.files[0]!.table;
+    const csvText = readFileSync(join(out, 'tables', 'reference-claims.csv'), 'utf8');
+    expect(tableToCsv(t)).toBe(csvText);
+    expect(t.columns.map((x) => x.header)).toContain('across seeds');
+    const col = t.columns.findIndex((x) => x.header === 'across seeds');
+    expect(t.rows[0]!.cells[col]!.text).toMatch(/^reproduced in [012] of 2 seeds.*\(margins: seed 1 .*, seed 2 /);
+    // The summary line is the report's.
+    expect(c.files[0]!.stability).toMatch(/^Across the 2 seeds \(1, 2\): \d+ claims reproduced in every seed/);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(c.files[0]!.stability!);
+    // One seed (no --seeds): no such column.
+    const one = await new UiData(sdb, loadSpecFile(join(dir, 'seeds.yaml')).spec).claims('quickstart-seeds');
+    expect(one.files[0]!.table.columns.map((x) => x.header)).not.toContain('across seeds');
   });
 
   it('compares two experiments (and code states) per dataset with the Wilcoxon test over datasets', async () => {

@@ -3,8 +3,9 @@ import { intOption } from '../command.js';
 
 export const uiCommand: Command = {
   summary: 'a local web page to watch runs and explore results (read-only; 127.0.0.1 unless --host)',
-  usage: 'bnclab ui [<spec.yaml> | <results.duckdb> | <folder of shards>] [--db FILE] [--port N] [--host H]',
-  options: { db: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+  usage:
+    'bnclab ui [<spec.yaml> | <results.duckdb> | <folder of shards>] [--db FILE] [--seeds N] [--port N] [--host H]',
+  options: { db: { type: 'string' }, seeds: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
   help: `Serves a page at http://127.0.0.1:<port>/ (default port 8765; 0 picks a free one) with the experiments of
 a results database and their progress (live while a run writes), the results of any selection of metric,
 datasets and methods with the report's statistics for exactly that selection, and each dataset × method's folds.
@@ -16,6 +17,8 @@ Arguments:
 
 Options:
   --db FILE   the results database of a spec (default: results/<spec name>.duckdb)
+  --seeds N   a spec run with --seeds N: its N seeds (as 'report --seeds N'; the claims say in how many
+              seeds each verdict holds)
   --port N    the port (default 8765)
   --host H    listen on another interface than 127.0.0.1 (the page has no login: anyone who can reach it
               reads your results)
@@ -35,10 +38,12 @@ meanwhile; while it does, the page reads a snapshot copy. Nothing is fetched fro
     const arg = pos[0];
     if (arg !== undefined && /\.ya?ml$/i.test(arg)) {
       const { loadSpecFile } = await import('../../spec/load.js');
-      spec = loadSpecFile(arg).spec;
+      const { withSeedCount } = await import('../../spec/load.js');
+      spec = withSeedCount(loadSpecFile(arg).spec, intOption(v['seeds'], '--seeds', 1));
       file = v['db'] === undefined ? defaultDbPath(spec.name) : String(v['db']);
     } else {
       if (v['db'] !== undefined) throw new UserError('--db goes with a spec; give a database as the argument');
+      if (v['seeds'] !== undefined) throw new UserError('--seeds goes with a spec (as for report)');
       file = arg ?? defaultDbPath('quickstart');
       if (!existsSync(file)) throw new UserError(`${file}: no results database (run an experiment first)`);
       // A folder: its shard databases (*.duckdb), shown merged as one database.

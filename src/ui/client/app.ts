@@ -30,6 +30,7 @@ interface ClaimsFile {
   title: string;
   kind: string;
   verdicts: Record<string, number>;
+  stability: string | null;
   table: ReportTable;
 }
 interface CodeState {
@@ -908,6 +909,7 @@ async function claimsView(gen: number): Promise<void> {
     ...r.files.flatMap((f) => [
       h('h3', {}, f.title),
       h('p', { class: 'muted' }, `${f.path}: ${counts(f.verdicts)}`),
+      ...(f.stability ? [h('p', { class: 'stability' }, f.stability)] : []),
       reportTable(f.table),
     ]),
   );
