@@ -100,6 +100,9 @@ export interface CompareResult {
   readonly method2: string;
   readonly a: CompareSide;
   readonly b: CompareSide;
+  /** The database of each side (the same file for two experiments of one database). */
+  readonly databaseA: string;
+  readonly databaseB: string;
   /** Per dataset of either side: the mean over folds of each (null when that side has none), b − a. */
   readonly rows: readonly { dataset: string; a: number | null; b: number | null; diff: number | null }[];
   /** Datasets both sides have, with the mean difference and the Wilcoxon signed-rank test over them. */
@@ -696,87 +699,120 @@ export class UiData {
     method: string,
     method2 = '',
   ): Promise<CompareResult> {
-    if (!COMPARE_METRICS.includes(metric)) throw new UserError(`no metric '${metric}'`);
-    const ea = await this.experiment(a.experiment);
-    const eb = await this.experiment(b.experiment);
-    const m = method || ea.labels.find((l) => eb.labels.includes(l)) || ea.labels[0] || '';
-    if (!ea.labels.includes(m)) throw new UserError(`no method '${m}' in experiment '${a.experiment}'`);
-    // Side b's method: as named, else the same label, else the one at the same place in b's spec (a spec
-    // that changed a parameter labels its methods `nb/dirichlet(alpha=5)`).
-    const m2 = method2 || (eb.labels.includes(m) ? m : (eb.labels[ea.labels.indexOf(m)] ?? eb.labels[0] ?? ''));
-    if (!eb.labels.includes(m2)) throw new UserError(`no method '${m2}' in experiment '${b.experiment}'`);
-    const s = ea.compare;
-    const digits = s.digits ?? undefined;
-    const side = async (x: CompareSide, label: string) =>
-      this.withStore(async (st) => {
-        const states = await experimentCodeStates(st, x.experiment);
-        if (x.code !== null && !states.some((c) => c.id === x.code))
-          throw new UserError(`no code state '${x.code}' among the jobs of experiment '${x.experiment}'`);
-        return { states, rows: await methodMetricRows(st, x.experiment, label, metric, x.code) };
-      });
-    const sa = await side(a, m);
-    const sb = await side(b, m2);
-    const means = (rows: { dataset: string; value: number | null }[]): Map<string, number> => {
-      const by = new Map<string, number[]>();
-      for (const r of rows) {
-        if (r.value === null || !Number.isFinite(r.value)) continue;
-        let l = by.get(r.dataset);
-        if (!l) by.set(r.dataset, (l = []));
-        l.push(r.value);
-      }
-      return new Map([...by].map(([d, v]) => [d, roundDecimals(fmean(v), digits)]));
-    };
-    const ma = means(sa.rows);
-    const mb = means(sb.rows);
-    const order = [...ea.datasets, ...eb.datasets.filter((d) => !ea.datasets.includes(d))];
-    const datasets = order.filter((d) => ma.has(d) || mb.has(d));
-    const def = metricDef(metric);
-    const rows = datasets.map((d) => {
-      const x = ma.get(d) ?? null;
-      const y = mb.get(d) ?? null;
-      return { dataset: d, a: x, b: y, diff: x !== null && y !== null ? y - x : null };
-    });
-    const both = rows.filter((r) => r.diff !== null);
-    const xa = both.map((r) => r.a!);
-    const xb = both.map((r) => r.b!);
-    let wilcoxon: CompareResult['wilcoxon'] = null;
-    let testError: string | null = null;
-    try {
-      if (both.length === 0) throw new UserError('no dataset on which both sides have results');
-      const w = wilcoxonSignedRank(xb, xa, {
-        zeroMethod: s.wilcoxon.zeroMethod,
-        correct: s.wilcoxon.correct,
-        exact: s.wilcoxon.exact === 'auto' ? undefined : s.wilcoxon.exact,
-        tieCorrection: s.wilcoxon.tieCorrection,
-      });
-      wilcoxon = { statistic: w.statistic, p: w.p, method: w.method };
-    } catch (err) {
-      testError = (err as Error).message.split('\n')[0]!;
-    }
-    // Wins and losses of b against a as the report's W/D/L counts them (compare.sign.tolerance is a draw).
-    const wdl = both.length
-      ? winDrawLoss(xb, xa, { lowerIsBetter: !def.higherIsBetter, tolerance: s.sign.tolerance })
-      : { wins: 0, draws: 0, losses: 0 };
-    return {
-      metric: { key: def.key, title: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits },
-      method: m,
-      method2: m2,
-      a,
-      b,
-      rows,
-      paired: both.length,
-      meanDiff: both.length ? fmean(both.map((r) => r.diff!)) : null,
-      bBetter: wdl.wins,
-      aBetter: wdl.losses,
-      ties: wdl.draws,
-      wilcoxon,
-      testError,
-      methodsA: ea.labels,
-      methodsB: eb.labels,
-      codeStatesA: sa.states,
-      codeStatesB: sb.states,
-    };
+    return compareAcross(this, a, this, b, metric, method, method2);
   }
+
+  /**
+   * One side of a comparison: the code states that computed the experiment's finished jobs, and one method's
+   * finished jobs with one metric (only those of side.code when given).
+   */
+  async sideRows(
+    x: CompareSide,
+    label: string,
+    metric: CompareMetric,
+  ): Promise<{
+    states: CodeStateCount[];
+    rows: { dataset: string; repeat: number; fold: number; value: number | null }[];
+  }> {
+    return this.withStore(async (st) => {
+      const states = await experimentCodeStates(st, x.experiment);
+      if (x.code !== null && !states.some((c) => c.id === x.code))
+        throw new UserError(`no code state '${x.code}' among the jobs of experiment '${x.experiment}'`);
+      return { states, rows: await methodMetricRows(st, x.experiment, label, metric, x.code) };
+    });
+  }
+}
+
+/**
+ * Compare one method of experiment a in database `da` with one of experiment b in database `db` (the same
+ * UiData for two experiments of one database): per-dataset means, b − a, W/D/L and the Wilcoxon test, as
+ * UiData.compare describes. Each database is opened read-only, each side read from its own.
+ */
+export async function compareAcross(
+  da: UiData,
+  a: CompareSide,
+  db: UiData,
+  b: CompareSide,
+  metric: CompareMetric,
+  method: string,
+  method2 = '',
+): Promise<CompareResult> {
+  if (!COMPARE_METRICS.includes(metric)) throw new UserError(`no metric '${metric}'`);
+  const ea = await da.experiment(a.experiment);
+  const eb = await db.experiment(b.experiment);
+  const m = method || ea.labels.find((l) => eb.labels.includes(l)) || ea.labels[0] || '';
+  const where = (d: UiData, e: string): string => (da === db ? `experiment '${e}'` : `experiment '${e}' of ${d.file}`);
+  if (!ea.labels.includes(m)) throw new UserError(`no method '${m}' in ${where(da, a.experiment)}`);
+  // Side b's method: as named, else the same label, else the one at the same place in b's spec (a spec
+  // that changed a parameter labels its methods `nb/dirichlet(alpha=5)`).
+  const m2 = method2 || (eb.labels.includes(m) ? m : (eb.labels[ea.labels.indexOf(m)] ?? eb.labels[0] ?? ''));
+  if (!eb.labels.includes(m2)) throw new UserError(`no method '${m2}' in ${where(db, b.experiment)}`);
+  const s = ea.compare;
+  const digits = s.digits ?? undefined;
+  const sa = await da.sideRows(a, m, metric);
+  const sb = await db.sideRows(b, m2, metric);
+  const means = (rows: { dataset: string; value: number | null }[]): Map<string, number> => {
+    const by = new Map<string, number[]>();
+    for (const r of rows) {
+      if (r.value === null || !Number.isFinite(r.value)) continue;
+      let l = by.get(r.dataset);
+      if (!l) by.set(r.dataset, (l = []));
+      l.push(r.value);
+    }
+    return new Map([...by].map(([d, v]) => [d, roundDecimals(fmean(v), digits)]));
+  };
+  const ma = means(sa.rows);
+  const mb = means(sb.rows);
+  const order = [...ea.datasets, ...eb.datasets.filter((d) => !ea.datasets.includes(d))];
+  const datasets = order.filter((d) => ma.has(d) || mb.has(d));
+  const def = metricDef(metric);
+  const rows = datasets.map((d) => {
+    const x = ma.get(d) ?? null;
+    const y = mb.get(d) ?? null;
+    return { dataset: d, a: x, b: y, diff: x !== null && y !== null ? y - x : null };
+  });
+  const both = rows.filter((r) => r.diff !== null);
+  const xa = both.map((r) => r.a!);
+  const xb = both.map((r) => r.b!);
+  let wilcoxon: CompareResult['wilcoxon'] = null;
+  let testError: string | null = null;
+  try {
+    if (both.length === 0) throw new UserError('no dataset on which both sides have results');
+    const w = wilcoxonSignedRank(xb, xa, {
+      zeroMethod: s.wilcoxon.zeroMethod,
+      correct: s.wilcoxon.correct,
+      exact: s.wilcoxon.exact === 'auto' ? undefined : s.wilcoxon.exact,
+      tieCorrection: s.wilcoxon.tieCorrection,
+    });
+    wilcoxon = { statistic: w.statistic, p: w.p, method: w.method };
+  } catch (err) {
+    testError = (err as Error).message.split('\n')[0]!;
+  }
+  // Wins and losses of b against a as the report's W/D/L counts them (compare.sign.tolerance is a draw).
+  const wdl = both.length
+    ? winDrawLoss(xb, xa, { lowerIsBetter: !def.higherIsBetter, tolerance: s.sign.tolerance })
+    : { wins: 0, draws: 0, losses: 0 };
+  return {
+    metric: { key: def.key, title: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits },
+    method: m,
+    method2: m2,
+    a,
+    b,
+    databaseA: da.file,
+    databaseB: db.file,
+    rows,
+    paired: both.length,
+    meanDiff: both.length ? fmean(both.map((r) => r.diff!)) : null,
+    bBetter: wdl.wins,
+    aBetter: wdl.losses,
+    ties: wdl.draws,
+    wilcoxon,
+    testError,
+    methodsA: ea.labels,
+    methodsB: eb.labels,
+    codeStatesA: sa.states,
+    codeStatesB: sb.states,
+  };
 }
 
 /** The shard databases of a folder (its *.duckdb files), in name order. */

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { COMPARE_METRICS, type CompareMetric } from '../spec/report-sections.js';
 import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
-import type { CompareSide, Selection, UiData } from './data.js';
+import { type CompareSide, compareAcross, type Selection, type UiData } from './data.js';
 import { PAGE_HTML } from './page.js';
 
 /** The bundled front end; a clear error when the build did not make it. */
@@ -76,11 +76,30 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
   res.end(text);
 };
 
-export async function handle(data: UiData, script: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * The database a query names: `db` (or `db2` for side b of Compare), an index into the databases the ui was
+ * given (0, the first, by default).
+ */
+export function databaseOf(sources: readonly UiData[], q: URLSearchParams, key: 'db' | 'db2' = 'db'): UiData {
+  const v = q.get(key) ?? (key === 'db2' ? q.get('db') : null) ?? '0';
+  const i = /^\d+$/.test(v) ? Number(v) : -1;
+  const d = sources[i];
+  if (!d) throw new UserError(`${key}: expected a database number from 0 to ${sources.length - 1}, got '${v}'`);
+  return d;
+}
+
+export async function handle(
+  given: UiData | readonly UiData[],
+  script: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const q = url.searchParams;
   const p = url.pathname;
+  const sources = Array.isArray(given) ? (given as readonly UiData[]) : [given as UiData];
   try {
+    const data = databaseOf(sources, q);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET' }).end();
       return;
@@ -95,7 +114,11 @@ export async function handle(data: UiData, script: string, req: IncomingMessage,
       res.writeHead(200, { 'content-type': 'font/ttf', 'cache-control': 'max-age=86400' });
       res.end(figureFont(p.includes('700') ? 700 : 400));
     } else if (p === '/api/experiments') {
-      json(res, 200, { source: data.source(), experiments: await data.experimentList() });
+      json(res, 200, {
+        source: data.source(),
+        experiments: await data.experimentList(),
+        databases: sources.map((x) => x.file),
+      });
     } else if (p === '/api/meta') {
       json(res, 200, await data.meta(q.get('exp') ?? ''));
     } else if (p === '/api/grid') {
@@ -113,7 +136,7 @@ export async function handle(data: UiData, script: string, req: IncomingMessage,
       json(res, 200, await data.claims(q.get('exp') ?? ''));
     } else if (p === '/api/compare') {
       const c = compareOf(q);
-      json(res, 200, await data.compare(c.a, c.b, c.metric, c.method, c.method2));
+      json(res, 200, await compareAcross(data, c.a, databaseOf(sources, q, 'db2'), c.b, c.metric, c.method, c.method2));
     } else if (p === '/api/export') {
       const f = await data.exportFile(selectionOf(q), q.get('what') ?? '');
       res.writeHead(200, {
@@ -137,7 +160,7 @@ export interface RunningUi {
 }
 
 /** Listen on host:port (port 0: any free port); resolves once listening. */
-export async function startUi(data: UiData, host: string, port: number): Promise<RunningUi> {
+export async function startUi(data: UiData | readonly UiData[], host: string, port: number): Promise<RunningUi> {
   const script = clientScript();
   const server = createServer((req, res) => void handle(data, script, req, res));
   await new Promise<void>((ok, fail) => {

@@ -5,7 +5,7 @@
  * selection, errors as one line with status 400, and the server bound to 127.0.0.1.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
@@ -18,7 +18,7 @@ import { cellJobs, experimentCodeStates, experimentCounts, gridCounts } from '..
 import { tableToCsv } from '../../src/report/table.js';
 import { fmean } from '../../src/stats/fsum.js';
 import { wilcoxonSignedRank } from '../../src/stats/wilcoxon.js';
-import { eta, type Selection, UiData } from '../../src/ui/data.js';
+import { compareAcross, eta, type Selection, UiData } from '../../src/ui/data.js';
 import { selectionOf, startUi, type RunningUi } from '../../src/ui/server.js';
 
 const QUICKSTART = join(ROOT, 'experiments', 'quickstart.yaml');
@@ -375,6 +375,54 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     await expect(data.compare({ experiment: 'quickstart', code: 'nope' }, res.b, 'log_loss', method)).rejects.toThrow(
       "no code state 'nope' among the jobs of experiment 'quickstart'",
     );
+  });
+
+  it('compares experiments of two database files as two experiments of one, each opened read-only', async () => {
+    // The database now holds quickstart and quickstart-a5 (the test above); a copy is the second file.
+    const other = join(dir, 'other.duckdb');
+    copyFileSync(db, other);
+    const before = [readFileSync(db), readFileSync(other)];
+    const one = new UiData(db);
+    const two = new UiData(other);
+    const a = { experiment: 'quickstart', code: null };
+    const b = { experiment: 'quickstart-a5', code: null };
+    const inOne = await one.compare(a, b, 'log_loss', 'nb/dirichlet');
+    const across = await compareAcross(one, a, two, b, 'log_loss', 'nb/dirichlet');
+    expect([across.databaseA, across.databaseB]).toEqual([db, other]);
+    expect({ ...across, databaseB: db, codeStatesB: inOne.codeStatesB }).toEqual(inOne);
+    expect(across.wilcoxon).not.toBeNull();
+    // The same experiment in both files: every difference 0, every dataset a draw.
+    const same = await compareAcross(one, a, two, a, 'accuracy', 'tan/dirichlet');
+    expect(same.rows.map((r) => r.diff)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect([same.bBetter, same.aBetter, same.ties]).toEqual([0, 0, 6]);
+    await expect(compareAcross(one, a, two, { experiment: 'nope', code: null }, 'accuracy', '')).rejects.toThrow(
+      `no experiment 'nope' in ${other}`,
+    );
+    // Over HTTP: db and db2 choose the files; the experiments of each; a bad number is one line.
+    const ui = await startUi([one, two], '127.0.0.1', 0);
+    try {
+      const ex = (await (await fetch(`${ui.url}api/experiments?db=1`)).json()) as {
+        source: { file: string };
+        databases: string[];
+      };
+      expect(ex.source.file).toBe(other);
+      expect(ex.databases).toEqual([db, other]);
+      const got = (await (
+        await fetch(
+          `${ui.url}api/compare?exp=quickstart&exp2=quickstart-a5&db=0&db2=1&metric=log_loss&method=nb%2Fdirichlet`,
+        )
+      ).json()) as typeof across;
+      expect(got.rows).toEqual(across.rows);
+      expect(got.databaseB).toBe(other);
+      const bad = await fetch(`${ui.url}api/compare?exp=quickstart&db2=5`);
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ error: "db2: expected a database number from 0 to 1, got '5'" });
+    } finally {
+      await ui.close();
+    }
+    // Read-only: neither file changed.
+    expect(readFileSync(db).equals(before[0]!)).toBe(true);
+    expect(readFileSync(other).equals(before[1]!)).toBe(true);
   });
 
   it('counts stale jobs as status does when given the spec', async () => {

@@ -49,6 +49,8 @@ interface Compared {
   method2: string;
   a: CompareSide;
   b: CompareSide;
+  databaseA: string;
+  databaseB: string;
   rows: { dataset: string; a: number | null; b: number | null; diff: number | null }[];
   paired: number;
   meanDiff: number | null;
@@ -161,7 +163,12 @@ function drawNav(view: string): void {
   if (view === 'cell') items.push(['cell', 'Cell']);
   nav.replaceChildren(
     ...items.map(([v, t]) => {
-      const a = link(t, with_(q, { view: v }));
+      // Only Compare reads a second database (db, db2); the other pages show the first.
+      const other = q.get('db') && q.get('db') !== '0';
+      const a = link(
+        t,
+        with_(q, v === 'compare' ? { view: v } : { view: v, db: null, db2: null, ...(other ? { exp: null } : {}) }),
+      );
       if (v === view) a.setAttribute('aria-current', 'page');
       return a;
     }),
@@ -843,9 +850,19 @@ function reportTable(t: ReportTable): HTMLElement {
 }
 
 /** The experiment chooser of the Claims and Compare pages (the first experiment when none is named). */
-async function chosenExperiment(): Promise<{ q: URLSearchParams; exp: string; names: string[] } | null> {
+async function chosenExperiment(): Promise<{
+  q: URLSearchParams;
+  exp: string;
+  names: string[];
+  databases: string[];
+} | null> {
   let q = params();
-  const { experiments, source } = await get<{ experiments: ExperimentInfo[]; source: Source }>('/api/experiments');
+  const db = q.get('view') === 'compare' ? q.get('db') : null;
+  const { experiments, source, databases } = await get<{
+    experiments: ExperimentInfo[];
+    source: Source;
+    databases: string[];
+  }>('/api/experiments', db ? new URLSearchParams({ db }) : undefined);
   showSource(source);
   const names = experiments.map((e) => e.counts.name);
   const exp = q.get('exp') ?? names[0];
@@ -854,7 +871,7 @@ async function chosenExperiment(): Promise<{ q: URLSearchParams; exp: string; na
     return null;
   }
   if (!q.get('exp')) q = with_(q, { exp });
-  return { q, exp, names };
+  return { q, exp, names, databases };
 }
 
 function selectOf(label: string, id: string, options: [string, string][], value: string, on: (v: string) => void) {
@@ -919,14 +936,23 @@ async function compareView(gen: number): Promise<void> {
   const c = await chosenExperiment();
   if (!c) return;
   let { q } = c;
-  const { exp, names } = c;
-  if (!q.get('exp2')) q = with_(q, { exp2: names.find((n) => n !== exp) ?? exp });
+  const { exp, names, databases } = c;
+  // Several databases (`bnclab ui a.duckdb b.duckdb`): side b chooses its own, and its experiments.
+  const db2 = q.get('db2') ?? q.get('db') ?? '0';
+  const names2 =
+    db2 === (q.get('db') ?? '0')
+      ? names
+      : (
+          await get<{ experiments: ExperimentInfo[] }>('/api/experiments', new URLSearchParams({ db: db2 }))
+        ).experiments.map((e) => e.counts.name);
+  if (!q.get('exp2') || !names2.includes(q.get('exp2')!))
+    q = with_(q, { exp2: names2.find((n) => n !== exp || db2 !== (q.get('db') ?? '0')) ?? names2[0] ?? exp });
   const r = await get<Compared>('/api/compare', q);
   if (gen !== generation) return;
   q = with_(q, { method: r.method, method2: r.method2, metric: r.metric.key });
   history.replaceState(null, '', `?${q}`);
   const update = (changes: Record<string, string | null>): void => go(with_(params(), changes), true);
-  const meta = await get<Meta>('/api/meta', new URLSearchParams({ exp }));
+  const meta = await get<Meta>('/api/meta', new URLSearchParams({ exp, db: q.get('db') ?? '0' }));
   if (gen !== generation) return;
   const states = (list: CodeState[]): [string, string][] => [
     ['', 'every job'],
@@ -938,7 +964,27 @@ async function compareView(gen: number): Promise<void> {
       ]),
   ];
   const d = r.metric.digits;
-  const side = (x: CompareSide): string => `${x.experiment}${x.code ? ` @ ${x.code.slice(0, 12)}` : ''}`;
+  const base = (f: string): string => f.replace(/^.*[\\/]/, '');
+  const dbText = (f: string): string => (databases.length > 1 ? `${base(f)}: ` : '');
+  const side = (x: CompareSide, f: string): string =>
+    `${dbText(f)}${x.experiment}${x.code ? ` @ ${x.code.slice(0, 12)}` : ''}`;
+  const dbChoice = (id: string, key: 'db' | 'db2', value: string): Node[] =>
+    databases.length > 1
+      ? [
+          selectOf(
+            'database',
+            id,
+            databases.map((f, i) => [String(i), `${i + 1}. ${base(f)}`]),
+            value,
+            (v) =>
+              update(
+                key === 'db'
+                  ? { db: v, exp: null, code: null, method: null, method2: null }
+                  : { db2: v, exp2: null, code2: null, method2: null },
+              ),
+          ),
+        ]
+      : [];
   const signed = (x: number | null): string =>
     x === null ? '–' : `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x).toFixed(d)}`;
   const betterText = r.metric.higherIsBetter ? 'higher is better' : 'lower is better';
@@ -951,6 +997,7 @@ async function compareView(gen: number): Promise<void> {
         'fieldset',
         {},
         h('legend', {}, 'a'),
+        ...dbChoice('cmp-db', 'db', q.get('db') ?? '0'),
         selectOf(
           'experiment',
           'cmp-exp',
@@ -964,10 +1011,11 @@ async function compareView(gen: number): Promise<void> {
         'fieldset',
         {},
         h('legend', {}, 'b'),
+        ...dbChoice('cmp-db2', 'db2', db2),
         selectOf(
           'experiment',
           'cmp-exp2',
-          names.map((n) => [n, n]),
+          names2.map((n) => [n, n]),
           r.b.experiment,
           (v) => update({ exp2: v, code2: null, method2: null }),
         ),
@@ -1021,8 +1069,8 @@ async function compareView(gen: number): Promise<void> {
             'tr',
             {},
             h('th', { scope: 'col' }, 'dataset'),
-            h('th', { scope: 'col' }, `a: ${side(r.a)}`),
-            h('th', { scope: 'col' }, `b: ${side(r.b)}`),
+            h('th', { scope: 'col' }, `a: ${side(r.a, r.databaseA)}`),
+            h('th', { scope: 'col' }, `b: ${side(r.b, r.databaseB)}`),
             h('th', { scope: 'col' }, 'b − a'),
           ),
         ),
