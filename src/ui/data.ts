@@ -49,7 +49,6 @@ import {
   methodOrder,
   methodMetricRows,
   metricRows,
-  plannedFoldsOf,
   specText,
 } from '../store/ui.js';
 import { DatabaseInUseError, UserError } from '../util/errors.js';
@@ -340,6 +339,7 @@ export class UiData {
       let planned: ReadonlyMap<string, number>;
       let methods: readonly MethodSpec[];
       let datasets: string[];
+      let grid: GridCount[] | null = null;
       if (spec && spec === this.spec) {
         // As `report <spec>`: the plan's jobs by key, named as the spec names them.
         this.plan ??= buildPlanSummary(spec);
@@ -350,7 +350,8 @@ export class UiData {
         methods = spec.methods;
         datasets = plan.datasets.map((d) => d.handle.name);
       } else {
-        planned = await plannedFoldsOf(s, name);
+        grid = await gridCounts(s, name);
+        planned = new Map(grid.map((g) => [`${g.dataset}\u0000${g.method}`, g.planned]));
         const order = await methodOrder(s, name);
         const known = new Map((spec?.methods ?? []).map((m) => [m.label, m]));
         // The stored spec's order where it names the methods (as its report lists them), then the others.
@@ -359,7 +360,7 @@ export class UiData {
         datasets = [...new Set([...planned.keys()].map((k) => k.split('\u0000')[0]!))];
       }
       const facts = new Map((await datasetFacts(s, name)).map((f) => [f.dataset, f]));
-      const grid = await gridCounts(s, name);
+      grid ??= await gridCounts(s, name);
       return {
         name,
         rows,
