@@ -198,39 +198,47 @@ export async function specText(store: ResultStore, experiment: string): Promise<
 }
 
 /**
- * The finished jobs of an experiment with one metric: the `results` view's rows (as ResultStore.results
- * orders them: dataset, method, repeat, fold) with only the columns the statistics of that metric read, so a
- * 100,000-job experiment converts a quarter of the values.
+ * The finished jobs of an experiment with some metrics: the `results` view's rows (as ResultStore.results
+ * orders them: dataset, method, repeat, fold) with only the columns the statistics of those metrics read
+ * (not the timings, structures or confusion matrices), so a 100,000-job experiment converts a fraction of
+ * the values. Read by columns and assembled here: DuckDB's one-object-per-row conversion took most of the time.
  */
-export async function metricRows(store: ResultStore, experiment: string, metric: string): Promise<ResultRow[]> {
-  if (!METRIC_COLUMNS.includes(metric)) throw new Error(`not a metric column: ${metric}`);
+export async function metricRows(
+  store: ResultStore,
+  experiment: string,
+  metrics: string | readonly string[],
+): Promise<ResultRow[]> {
+  const wanted = typeof metrics === 'string' ? [metrics] : [...metrics];
+  for (const m of wanted) if (!METRIC_COLUMNS.includes(m)) throw new Error(`not a metric column: ${m}`);
   const has = await columnsOf(store, 'results');
-  const col = has.has(metric) ? metric : `NULL::DOUBLE AS ${metric}`;
-  // Read by columns and assembled here: DuckDB's one-object-per-row conversion took most of the time.
+  const cols = wanted.map((m) => (has.has(m) ? m : `NULL::DOUBLE AS ${m}`));
   const c = await store.queryColumns(
-    `SELECT job_key, dataset, method, "repeat", fold, ${col}
+    `SELECT job_key, dataset, method, "repeat", fold, ${cols.join(', ')}
      FROM results WHERE experiment = $1 ORDER BY dataset, method, "repeat", fold`,
     [experiment],
   );
-  const [keys, datasets, methods, repeats, folds, values] = [
+  const [keys, datasets, methods, repeats, folds] = [
     c['job_key']!,
     c['dataset']!,
     c['method']!,
     c['repeat']!,
     c['fold']!,
-    c[metric]!,
   ];
+  const values = wanted.map((m) => c[m]!);
   const out: ResultRow[] = new Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
-    const v = values[i];
-    out[i] = {
+    const row: Record<string, unknown> = {
       job_key: keys[i],
       dataset: datasets[i],
       method: methods[i],
       repeat: Number(repeats[i]),
       fold: Number(folds[i]),
-      [metric]: v === null || v === undefined ? null : Number(v),
-    } as unknown as ResultRow;
+    };
+    wanted.forEach((m, k) => {
+      const v = values[k]![i];
+      row[m] = v === null || v === undefined ? null : Number(v);
+    });
+    out[i] = row as unknown as ResultRow;
   }
   return out;
 }

@@ -411,8 +411,12 @@ export class UiData {
     }
     let r = e.byMetric.get(metric);
     if (!r) {
-      r = await this.withStore((s) => metricRows(s, e.name, metric));
-      e.byMetric.set(metric, r);
+      // Every compared metric in one read (one query, one pass over the rows), so a change of metric is
+      // answered from memory like a change of datasets or methods.
+      const all = COMPARE_METRICS.includes(metric as CompareMetric) ? COMPARE_METRICS : [metric];
+      const rows = await this.withStore((s) => metricRows(s, e.name, all));
+      for (const m of all) e.byMetric.set(m, rows);
+      r = rows;
     }
     return r;
   }
