@@ -730,16 +730,20 @@ async function cellView(gen: number): Promise<void> {
     d.innerHTML = r.boxplot;
     // The report's box plot of a selection of this one dataset × method, as `report` (--pdf) writes it.
     const one = new URLSearchParams({ exp, metric, d: dataset, m: method });
-    d.append(
+    figs.push(
       h(
-        'p',
-        { class: 'exports' },
-        'Export: ',
-        h('a', { href: `/api/export?${with_(one, { what: 'folds.svg' })}`, download: '' }, 'SVG'),
-        h('a', { href: `/api/export?${with_(one, { what: 'folds.pdf' })}`, download: '' }, 'PDF'),
+        'div',
+        {},
+        d,
+        h(
+          'p',
+          { class: 'exports' },
+          'Export: ',
+          h('a', { href: `/api/export?${with_(one, { what: 'folds.svg' })}`, download: '' }, 'SVG'),
+          h('a', { href: `/api/export?${with_(one, { what: 'folds.pdf' })}`, download: '' }, 'PDF'),
+        ),
       ),
     );
-    figs.push(d);
   }
   // Confusion matrix summed over the folds (rows: true class, columns: predicted), with the class labels.
   const withConf = done.filter((j) => j.confusion);
