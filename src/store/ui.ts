@@ -200,8 +200,8 @@ export async function specText(store: ResultStore, experiment: string): Promise<
 /**
  * The finished jobs of an experiment with some metrics: the `results` view's rows (as ResultStore.results
  * orders them: dataset, method, repeat, fold) with only the columns the statistics of those metrics read
- * (not the timings, structures or confusion matrices), so a 100,000-job experiment converts a fraction of
- * the values. Read by columns and assembled here: DuckDB's one-object-per-row conversion took most of the time.
+ * (not the job key, timings, structures or confusion matrices: job_key is ''), so a 100,000-job experiment
+ * converts a fraction of the values. Read by columns and assembled here: DuckDB's one-object-per-row conversion took most of the time.
  */
 export async function metricRows(
   store: ResultStore,
@@ -213,22 +213,16 @@ export async function metricRows(
   const has = await columnsOf(store, 'results');
   const cols = wanted.map((m) => (has.has(m) ? m : `NULL::DOUBLE AS ${m}`));
   const c = await store.queryColumns(
-    `SELECT job_key, dataset, method, "repeat", fold, ${cols.join(', ')}
+    `SELECT dataset, method, "repeat", fold, ${cols.join(', ')}
      FROM results WHERE experiment = $1 ORDER BY dataset, method, "repeat", fold`,
     [experiment],
   );
-  const [keys, datasets, methods, repeats, folds] = [
-    c['job_key']!,
-    c['dataset']!,
-    c['method']!,
-    c['repeat']!,
-    c['fold']!,
-  ];
+  const [datasets, methods, repeats, folds] = [c['dataset']!, c['method']!, c['repeat']!, c['fold']!];
   const values = wanted.map((m) => c[m]!);
-  const out: ResultRow[] = new Array(keys.length);
-  for (let i = 0; i < keys.length; i++) {
+  const out: ResultRow[] = new Array(datasets.length);
+  for (let i = 0; i < datasets.length; i++) {
     const row: Record<string, unknown> = {
-      job_key: keys[i],
+      job_key: '',
       dataset: datasets[i],
       method: methods[i],
       repeat: Number(repeats[i]),
