@@ -378,7 +378,7 @@ async function writeReportFilesIn(
 /** How pdf.ts draws beyond the packages' versions (the embedded font): part of a figure PDF's cache key. */
 const PDF_RENDERING = 'arimo-embedded-1';
 
-async function figurePdf(svg: string, title: string): Promise<Buffer> {
+export async function figurePdf(svg: string, title: string): Promise<Buffer> {
   const kind = 'figure-pdf';
   const key = contentCacheKey(kind, installedVersions(['pdfkit', 'svg-to-pdfkit']), PDF_RENDERING, title, svg);
   const hit = readContent(kind, key);

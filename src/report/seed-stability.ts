@@ -4,7 +4,7 @@
  * verdict was 'reproduced', with the margin a − b each seed gave (docs/reports.md, "Several seeds").
  */
 import type { ClaimResult, ClaimVerdict } from './claims.js';
-import type { WdlClaim } from './reference.js';
+import type { ReferenceResult, WdlClaim } from './reference.js';
 
 /** One claim's verdict under one seed, and its margin there. */
 export interface ClaimOutcome {
@@ -28,6 +28,13 @@ export function statedClaimOutcome(c: ClaimResult): ClaimOutcome {
 /** A published win/draw/loss row's outcome: its verdict and our net wins (W − L) / n. */
 export function wdlOutcome(c: WdlClaim): ClaimOutcome {
   return { margin: c.ours && c.ours.n > 0 ? (c.ours.wins - c.ours.losses) / c.ours.n : null, verdict: c.verdict };
+}
+
+/** The outcomes of a reference file's rows (stated claims and win/draw/loss rows; none for published cells). */
+export function outcomesOf(r: ReferenceResult): ClaimOutcome[] {
+  if (r.kind === 'claims') return r.claims.map(statedClaimOutcome);
+  if (r.kind === 'wdl') return r.claims.map(wdlOutcome);
+  return [];
 }
 
 export interface ClaimStability {

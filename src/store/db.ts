@@ -748,6 +748,15 @@ export class ResultStore {
     });
   }
 
+  /**
+   * Parameterized read query returning its columns (values as JS values, BIGINT as bigint): read column by
+   * column, several times faster than one object per row on 10^5 rows (the ui's metric columns).
+   */
+  async queryColumns(sql: string, params: DuckDBValue[] = []): Promise<Record<string, unknown[]>> {
+    const r = await this.conn.runAndReadAll(sql, params);
+    return r.getColumnsObjectJS() as Record<string, unknown[]>;
+  }
+
   /** Parameterized read query returning plain objects (numbers as JS numbers). */
   async query(sql: string, params: DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
     const r = await this.conn.runAndReadAll(sql, params);

@@ -14,6 +14,7 @@ import { basename, join, resolve } from 'node:path';
 import { buildReport, referenceTable, type ReportDoc } from '../report/build.js';
 import { loadStructureInfo } from '../report/claims.js';
 import { evaluateReference } from '../report/reference.js';
+import { claimStability, outcomesOf, stabilitySummary } from '../report/seed-stability.js';
 import { completeRows } from '../report/summary.js';
 import type { Table } from '../report/table.js';
 import { staleJobs } from '../spec/revision.js';
@@ -23,7 +24,7 @@ import { winDrawLoss } from '../stats/signtest.js';
 import { wilcoxonSignedRank } from '../stats/wilcoxon.js';
 import { cliques, compareResults, type MetricComparison } from '../report/compare.js';
 import { cdFigure, foldBoxplotFigure } from '../report/figures.js';
-import { planJobRefs, plannedFolds } from '../report/index.js';
+import { figurePdf, planJobRefs, plannedFolds } from '../report/index.js';
 import { modalStructures, structureFigure } from '../report/structures.js';
 import { metricDef } from '../report/compare.js';
 import { REPORT_METRICS } from '../report/summary.js';
@@ -48,11 +49,10 @@ import {
   methodOrder,
   methodMetricRows,
   metricRows,
-  plannedFoldsOf,
   specText,
 } from '../store/ui.js';
 import { DatabaseInUseError, UserError } from '../util/errors.js';
-import { splitCellKey } from '../util/keys.js';
+import { cellKey, splitCellKey } from '../util/keys.js';
 
 export interface Selection {
   readonly experiment: string;
@@ -82,6 +82,8 @@ export interface ClaimsFile {
   readonly title: string;
   readonly kind: 'claims' | 'wdl' | 'cells';
   readonly verdicts: Readonly<Record<string, number>>;
+  /** Several seeds: the report's line of how many claims were reproduced in every seed, some, none; else null. */
+  readonly stability: string | null;
   readonly table: Table;
 }
 
@@ -98,6 +100,9 @@ export interface CompareResult {
   readonly method2: string;
   readonly a: CompareSide;
   readonly b: CompareSide;
+  /** The database of each side (the same file for two experiments of one database). */
+  readonly databaseA: string;
+  readonly databaseB: string;
   /** Per dataset of either side: the mean over folds of each (null when that side has none), b − a. */
   readonly rows: readonly { dataset: string; a: number | null; b: number | null; diff: number | null }[];
   /** Datasets both sides have, with the mean difference and the Wilcoxon signed-rank test over them. */
@@ -126,6 +131,8 @@ interface ExperimentData {
   readonly name: string;
   /** Every column of every finished job: read up front for a spec (resultsOf, as its report), else on export. */
   rows: readonly ResultRow[] | null;
+  /** A multi-seed spec: each seed's rows (every column), read for the claims. */
+  seedRows?: readonly { seed: string; rows: readonly ResultRow[] }[];
   /** Per metric, the finished jobs with that metric's column only (a database's experiment). */
   readonly byMetric: Map<string, readonly ResultRow[]>;
   readonly planned: ReadonlyMap<string, number>;
@@ -333,6 +340,7 @@ export class UiData {
       let planned: ReadonlyMap<string, number>;
       let methods: readonly MethodSpec[];
       let datasets: string[];
+      let grid: GridCount[] | null = null;
       if (spec && spec === this.spec) {
         // As `report <spec>`: the plan's jobs by key, named as the spec names them.
         this.plan ??= buildPlanSummary(spec);
@@ -343,7 +351,8 @@ export class UiData {
         methods = spec.methods;
         datasets = plan.datasets.map((d) => d.handle.name);
       } else {
-        planned = await plannedFoldsOf(s, name);
+        grid = await gridCounts(s, name);
+        planned = new Map(grid.map((g) => [cellKey(g.dataset, g.method), g.planned]));
         const order = await methodOrder(s, name);
         const known = new Map((spec?.methods ?? []).map((m) => [m.label, m]));
         // The stored spec's order where it names the methods (as its report lists them), then the others.
@@ -352,7 +361,7 @@ export class UiData {
         datasets = [...new Set([...planned.keys()].map((k) => splitCellKey(k)[0]))];
       }
       const facts = new Map((await datasetFacts(s, name)).map((f) => [f.dataset, f]));
-      const grid = await gridCounts(s, name);
+      grid ??= await gridCounts(s, name);
       return {
         name,
         rows,
@@ -371,6 +380,29 @@ export class UiData {
     return data;
   }
 
+  /**
+   * Each seed's finished jobs (every column) of an experiment whose spec runs several seeds, by the plan's job
+   * keys per seed as `report` reads them; null for one seed, or when the stored spec's plan cannot be built here.
+   */
+  private async seedRowsOf(e: ExperimentData): Promise<readonly { seed: string; rows: readonly ResultRow[] }[] | null> {
+    if (!e.spec?.seeds || e.spec.seeds.length < 2) return null;
+    if (e.seedRows) return e.seedRows;
+    let plan: ReturnType<typeof buildPlanSummary>;
+    try {
+      plan = e.spec === this.spec ? (this.plan ??= buildPlanSummary(e.spec)) : buildPlanSummary(e.spec);
+    } catch {
+      return null;
+    }
+    if (!plan.seeds) return null;
+    const seeds = plan.seeds;
+    e.seedRows = await this.withStore(async (s) => {
+      const out: { seed: string; rows: readonly ResultRow[] }[] = [];
+      for (const { seed } of seeds) out.push({ seed, rows: await s.resultsOf(e.name, planJobRefs(plan, seed)) });
+      return out;
+    });
+    return e.seedRows;
+  }
+
   /** The finished jobs with (at least) the metric's values, read once per database change. */
   private async rowsOf(e: ExperimentData, metric: string | null): Promise<readonly ResultRow[]> {
     if (e.rows) return e.rows;
@@ -380,8 +412,12 @@ export class UiData {
     }
     let r = e.byMetric.get(metric);
     if (!r) {
-      r = await this.withStore((s) => metricRows(s, e.name, metric));
-      e.byMetric.set(metric, r);
+      // Every compared metric in one read (one query, one pass over the rows), so a change of metric is
+      // answered from memory like a change of datasets or methods.
+      const all = COMPARE_METRICS.includes(metric as CompareMetric) ? COMPARE_METRICS : [metric];
+      const rows = await this.withStore((s) => metricRows(s, e.name, all));
+      for (const m of all) e.byMetric.set(m, rows);
+      r = rows;
     }
     return r;
   }
@@ -505,8 +541,12 @@ export class UiData {
     });
   }
 
-  /** An export of the selection: the metric's table as CSV or LaTeX, the CD diagram as SVG, the report as HTML. */
-  async exportFile(sel: Selection, what: string): Promise<{ name: string; type: string; body: string }> {
+  /**
+   * An export of the selection: the metric's table as CSV or LaTeX, the CD diagram (`cd.svg`, `cd.pdf`) and
+   * the box plot of the metric over folds (`folds.svg`, `folds.pdf`, the report's `folds-<metric>` figure)
+   * as SVG or as the PDF `report --pdf` writes (figurePdf: Arimo embedded), the report as HTML.
+   */
+  async exportFile(sel: Selection, what: string): Promise<{ name: string; type: string; body: string | Buffer }> {
     const doc = await this.selectionReport(sel);
     const table = doc.tables.find((t) => t.id === sel.metric);
     const stem = `${sel.experiment}-${sel.metric}`;
@@ -516,15 +556,24 @@ export class UiData {
         ? { name: `${stem}.csv`, type: 'text/csv; charset=utf-8', body: tableToCsv(table) }
         : { name: `${stem}.tex`, type: 'application/x-tex; charset=utf-8', body: tableToLatex(table, doc.experiment) };
     }
-    if (what === 'cd.svg') {
-      const f = doc.figures.find((x) => x.id === `cd-${sel.metric}`);
+    const fig = /^(cd|folds)\.(svg|pdf)$/.exec(what);
+    if (fig) {
+      const [, kind, format] = fig as unknown as [string, 'cd' | 'folds', 'svg' | 'pdf'];
+      const f = doc.figures.find((x) => x.id === `${kind}-${sel.metric}`);
       if (!f)
-        throw new UserError('no critical-difference diagram for this selection (too few complete datasets or methods)');
-      return { name: `${stem}-cd.svg`, type: 'image/svg+xml', body: f.svg };
+        throw new UserError(
+          kind === 'cd'
+            ? 'no critical-difference diagram for this selection (too few complete datasets or methods)'
+            : 'no per-fold box plot for this selection (no finished folds)',
+        );
+      const name = `${stem}-${kind}.${format}`;
+      return format === 'svg'
+        ? { name, type: 'image/svg+xml', body: f.svg }
+        : { name, type: 'application/pdf', body: await figurePdf(f.svg, f.title) };
     }
     if (what === 'html')
       return { name: `${stem}-report.html`, type: 'text/html; charset=utf-8', body: renderHtml(doc) };
-    throw new UserError(`unknown export '${what}'; use csv, tex, cd.svg or html`);
+    throw new UserError(`unknown export '${what}'; use csv, tex, cd.svg, cd.pdf, folds.svg, folds.pdf or html`);
   }
 
   /** The critical-difference diagram of the selection, drawn by the report's cdFigure. */
@@ -569,7 +618,7 @@ export class UiData {
     const values = rows
       .filter((r) => r[metric] !== null && Number.isFinite(Number(r[metric])))
       .map((r) => ({ dataset, method, value: Number(r[metric]) }));
-    const boxplot = values.length ? (await foldBoxplotFigure('cell-box', title, [method], values)).svg : null;
+    const boxplot = values.length ? (await foldBoxplotFigure(`folds-${metric}`, title, [method], values)).svg : null;
     const byJob = new Map<string, [string, string][]>();
     for (const a of arcs) {
       let l = byJob.get(a.job_key);
@@ -598,12 +647,16 @@ export class UiData {
           ? `the spec of '${name}' has no reference: section`
           : `no spec for '${name}' here: give its spec (bnclab ui <spec>) to see its claims`,
       };
-    const rows = await this.rowsOf(e, null);
-    const statRows = completeRows(rows, e.planned);
+    // A multi-seed experiment (`seeds:`, or `--seeds N` given to ui as to report): each seed's rows, the first
+    // seed's being those the tables show, as `report` reads them (planJobRefs per seed).
+    const seedRows = await this.seedRowsOf(e);
+    const rows = seedRows?.[0]?.rows ?? (await this.rowsOf(e, null));
+    const withoutPartial = (rs: readonly ResultRow[]): readonly ResultRow[] => completeRows(rs, e.planned);
+    const statRows = withoutPartial(rows);
     const info = await this.withStore((s) =>
       loadStructureInfo(
         s,
-        rows.map((r) => r.job_key),
+        (seedRows ?? [{ rows }]).flatMap((x) => x.rows.map((r) => r.job_key)),
       ),
     );
     const ids = new Set<string>();
@@ -614,12 +667,23 @@ export class UiData {
       ids.add(id);
       const verdicts: Record<string, number> = {};
       for (const c of r.claims as readonly { verdict: string }[]) verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
+      // The report's "across seeds" column: the claims file evaluated on each seed's rows alone.
+      const stability =
+        r.kind !== 'cells' && seedRows && seedRows.length >= 2
+          ? claimStability(
+              seedRows.map(({ seed, rows: rs }) => ({
+                seed,
+                claims: outcomesOf(evaluateReference(ref, withoutPartial(rs), e.labels, e.compare, info)),
+              })),
+            )
+          : undefined;
       return {
         path: ref.path,
         title: ref.title ?? ref.path,
         kind: r.kind,
         verdicts,
-        table: referenceTable(id, r, e.compare.alpha),
+        stability: stability?.length ? stabilitySummary(stability) : null,
+        table: referenceTable(id, r, e.compare.alpha, stability),
       };
     });
     return { files, note: '' };
@@ -638,87 +702,120 @@ export class UiData {
     method: string,
     method2 = '',
   ): Promise<CompareResult> {
-    if (!COMPARE_METRICS.includes(metric)) throw new UserError(`no metric '${metric}'`);
-    const ea = await this.experiment(a.experiment);
-    const eb = await this.experiment(b.experiment);
-    const m = method || ea.labels.find((l) => eb.labels.includes(l)) || ea.labels[0] || '';
-    if (!ea.labels.includes(m)) throw new UserError(`no method '${m}' in experiment '${a.experiment}'`);
-    // Side b's method: as named, else the same label, else the one at the same place in b's spec (a spec
-    // that changed a parameter labels its methods `nb/dirichlet(alpha=5)`).
-    const m2 = method2 || (eb.labels.includes(m) ? m : (eb.labels[ea.labels.indexOf(m)] ?? eb.labels[0] ?? ''));
-    if (!eb.labels.includes(m2)) throw new UserError(`no method '${m2}' in experiment '${b.experiment}'`);
-    const s = ea.compare;
-    const digits = s.digits ?? undefined;
-    const side = async (x: CompareSide, label: string) =>
-      this.withStore(async (st) => {
-        const states = await experimentCodeStates(st, x.experiment);
-        if (x.code !== null && !states.some((c) => c.id === x.code))
-          throw new UserError(`no code state '${x.code}' among the jobs of experiment '${x.experiment}'`);
-        return { states, rows: await methodMetricRows(st, x.experiment, label, metric, x.code) };
-      });
-    const sa = await side(a, m);
-    const sb = await side(b, m2);
-    const means = (rows: { dataset: string; value: number | null }[]): Map<string, number> => {
-      const by = new Map<string, number[]>();
-      for (const r of rows) {
-        if (r.value === null || !Number.isFinite(r.value)) continue;
-        let l = by.get(r.dataset);
-        if (!l) by.set(r.dataset, (l = []));
-        l.push(r.value);
-      }
-      return new Map([...by].map(([d, v]) => [d, roundDecimals(fmean(v), digits)]));
-    };
-    const ma = means(sa.rows);
-    const mb = means(sb.rows);
-    const order = [...ea.datasets, ...eb.datasets.filter((d) => !ea.datasets.includes(d))];
-    const datasets = order.filter((d) => ma.has(d) || mb.has(d));
-    const def = metricDef(metric);
-    const rows = datasets.map((d) => {
-      const x = ma.get(d) ?? null;
-      const y = mb.get(d) ?? null;
-      return { dataset: d, a: x, b: y, diff: x !== null && y !== null ? y - x : null };
-    });
-    const both = rows.filter((r) => r.diff !== null);
-    const xa = both.map((r) => r.a!);
-    const xb = both.map((r) => r.b!);
-    let wilcoxon: CompareResult['wilcoxon'] = null;
-    let testError: string | null = null;
-    try {
-      if (both.length === 0) throw new UserError('no dataset on which both sides have results');
-      const w = wilcoxonSignedRank(xb, xa, {
-        zeroMethod: s.wilcoxon.zeroMethod,
-        correct: s.wilcoxon.correct,
-        exact: s.wilcoxon.exact === 'auto' ? undefined : s.wilcoxon.exact,
-        tieCorrection: s.wilcoxon.tieCorrection,
-      });
-      wilcoxon = { statistic: w.statistic, p: w.p, method: w.method };
-    } catch (err) {
-      testError = (err as Error).message.split('\n')[0]!;
-    }
-    // Wins and losses of b against a as the report's W/D/L counts them (compare.sign.tolerance is a draw).
-    const wdl = both.length
-      ? winDrawLoss(xb, xa, { lowerIsBetter: !def.higherIsBetter, tolerance: s.sign.tolerance })
-      : { wins: 0, draws: 0, losses: 0 };
-    return {
-      metric: { key: def.key, title: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits },
-      method: m,
-      method2: m2,
-      a,
-      b,
-      rows,
-      paired: both.length,
-      meanDiff: both.length ? fmean(both.map((r) => r.diff!)) : null,
-      bBetter: wdl.wins,
-      aBetter: wdl.losses,
-      ties: wdl.draws,
-      wilcoxon,
-      testError,
-      methodsA: ea.labels,
-      methodsB: eb.labels,
-      codeStatesA: sa.states,
-      codeStatesB: sb.states,
-    };
+    return compareAcross(this, a, this, b, metric, method, method2);
   }
+
+  /**
+   * One side of a comparison: the code states that computed the experiment's finished jobs, and one method's
+   * finished jobs with one metric (only those of side.code when given).
+   */
+  async sideRows(
+    x: CompareSide,
+    label: string,
+    metric: CompareMetric,
+  ): Promise<{
+    states: CodeStateCount[];
+    rows: { dataset: string; repeat: number; fold: number; value: number | null }[];
+  }> {
+    return this.withStore(async (st) => {
+      const states = await experimentCodeStates(st, x.experiment);
+      if (x.code !== null && !states.some((c) => c.id === x.code))
+        throw new UserError(`no code state '${x.code}' among the jobs of experiment '${x.experiment}'`);
+      return { states, rows: await methodMetricRows(st, x.experiment, label, metric, x.code) };
+    });
+  }
+}
+
+/**
+ * Compare one method of experiment a in database `da` with one of experiment b in database `db` (the same
+ * UiData for two experiments of one database): per-dataset means, b − a, W/D/L and the Wilcoxon test, as
+ * UiData.compare describes. Each database is opened read-only, each side read from its own.
+ */
+export async function compareAcross(
+  da: UiData,
+  a: CompareSide,
+  db: UiData,
+  b: CompareSide,
+  metric: CompareMetric,
+  method: string,
+  method2 = '',
+): Promise<CompareResult> {
+  if (!COMPARE_METRICS.includes(metric)) throw new UserError(`no metric '${metric}'`);
+  const ea = await da.experiment(a.experiment);
+  const eb = await db.experiment(b.experiment);
+  const m = method || ea.labels.find((l) => eb.labels.includes(l)) || ea.labels[0] || '';
+  const where = (d: UiData, e: string): string => (da === db ? `experiment '${e}'` : `experiment '${e}' of ${d.file}`);
+  if (!ea.labels.includes(m)) throw new UserError(`no method '${m}' in ${where(da, a.experiment)}`);
+  // Side b's method: as named, else the same label, else the one at the same place in b's spec (a spec
+  // that changed a parameter labels its methods `nb/dirichlet(alpha=5)`).
+  const m2 = method2 || (eb.labels.includes(m) ? m : (eb.labels[ea.labels.indexOf(m)] ?? eb.labels[0] ?? ''));
+  if (!eb.labels.includes(m2)) throw new UserError(`no method '${m2}' in ${where(db, b.experiment)}`);
+  const s = ea.compare;
+  const digits = s.digits ?? undefined;
+  const sa = await da.sideRows(a, m, metric);
+  const sb = await db.sideRows(b, m2, metric);
+  const means = (rows: { dataset: string; value: number | null }[]): Map<string, number> => {
+    const by = new Map<string, number[]>();
+    for (const r of rows) {
+      if (r.value === null || !Number.isFinite(r.value)) continue;
+      let l = by.get(r.dataset);
+      if (!l) by.set(r.dataset, (l = []));
+      l.push(r.value);
+    }
+    return new Map([...by].map(([d, v]) => [d, roundDecimals(fmean(v), digits)]));
+  };
+  const ma = means(sa.rows);
+  const mb = means(sb.rows);
+  const order = [...ea.datasets, ...eb.datasets.filter((d) => !ea.datasets.includes(d))];
+  const datasets = order.filter((d) => ma.has(d) || mb.has(d));
+  const def = metricDef(metric);
+  const rows = datasets.map((d) => {
+    const x = ma.get(d) ?? null;
+    const y = mb.get(d) ?? null;
+    return { dataset: d, a: x, b: y, diff: x !== null && y !== null ? y - x : null };
+  });
+  const both = rows.filter((r) => r.diff !== null);
+  const xa = both.map((r) => r.a!);
+  const xb = both.map((r) => r.b!);
+  let wilcoxon: CompareResult['wilcoxon'] = null;
+  let testError: string | null = null;
+  try {
+    if (both.length === 0) throw new UserError('no dataset on which both sides have results');
+    const w = wilcoxonSignedRank(xb, xa, {
+      zeroMethod: s.wilcoxon.zeroMethod,
+      correct: s.wilcoxon.correct,
+      exact: s.wilcoxon.exact === 'auto' ? undefined : s.wilcoxon.exact,
+      tieCorrection: s.wilcoxon.tieCorrection,
+    });
+    wilcoxon = { statistic: w.statistic, p: w.p, method: w.method };
+  } catch (err) {
+    testError = (err as Error).message.split('\n')[0]!;
+  }
+  // Wins and losses of b against a as the report's W/D/L counts them (compare.sign.tolerance is a draw).
+  const wdl = both.length
+    ? winDrawLoss(xb, xa, { lowerIsBetter: !def.higherIsBetter, tolerance: s.sign.tolerance })
+    : { wins: 0, draws: 0, losses: 0 };
+  return {
+    metric: { key: def.key, title: def.title, higherIsBetter: def.higherIsBetter, digits: def.digits },
+    method: m,
+    method2: m2,
+    a,
+    b,
+    databaseA: da.file,
+    databaseB: db.file,
+    rows,
+    paired: both.length,
+    meanDiff: both.length ? fmean(both.map((r) => r.diff!)) : null,
+    bBetter: wdl.wins,
+    aBetter: wdl.losses,
+    ties: wdl.draws,
+    wilcoxon,
+    testError,
+    methodsA: ea.labels,
+    methodsB: eb.labels,
+    codeStatesA: sa.states,
+    codeStatesB: sb.states,
+  };
 }
 
 /** The shard databases of a folder (its *.duckdb files), in name order. */

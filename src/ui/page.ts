@@ -10,6 +10,12 @@ const CSS = `
     --best: #1f3b24; --bad: #ff8a80; --ok: #81c784; --warn: #e3b341; --bar: #2c4a6e; }
 }
 * { box-sizing: border-box; }
+/* The figures name Helvetica and are laid out with its metrics (report/figures.ts); Arimo, the font the
+   report's PDFs embed, has those metrics, so text fits as laid out where Helvetica is not installed (served
+   from this server: ui/server.ts). */
+@font-face { font-family: "bnclab figures"; src: url(/fonts/arimo-400.ttf) format("truetype"); font-weight: 400; }
+@font-face { font-family: "bnclab figures"; src: url(/fonts/arimo-700.ttf) format("truetype"); font-weight: 700; }
+.figure svg text { font-family: "bnclab figures", Helvetica, Arial, sans-serif !important; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg); }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; }

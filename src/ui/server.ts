@@ -6,11 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { COMPARE_METRICS, type CompareMetric } from '../spec/report-sections.js';
 import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
-import type { CompareSide, Selection, UiData } from './data.js';
+import { type CompareSide, compareAcross, type Selection, type UiData } from './data.js';
 import { PAGE_HTML } from './page.js';
 
 /** The bundled front end; a clear error when the build did not make it. */
@@ -52,17 +53,53 @@ export function compareOf(q: URLSearchParams): {
   };
 }
 
+const fontCache = new Map<number, Buffer>();
+
+/**
+ * Arimo (the font the report's PDFs embed, from the installed @expo-google-fonts/arimo; Helvetica's metrics),
+ * for the figures' text on the page: the figures are laid out with Helvetica's metrics, and a browser that
+ * lacks Helvetica and Arial would draw them in a wider fallback that runs past the figure's edge.
+ */
+export function figureFont(weight: 400 | 700): Buffer {
+  let b = fontCache.get(weight);
+  if (!b) {
+    const dir = dirname(createRequire(import.meta.url).resolve('@expo-google-fonts/arimo/package.json'));
+    b = readFileSync(join(dir, weight === 700 ? '700Bold/Arimo_700Bold.ttf' : '400Regular/Arimo_400Regular.ttf'));
+    fontCache.set(weight, b);
+  }
+  return b;
+}
+
 const json = (res: ServerResponse, status: number, body: unknown): void => {
   const text = JSON.stringify(body, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(text);
 };
 
-export async function handle(data: UiData, script: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * The database a query names: `db` (or `db2` for side b of Compare), an index into the databases the ui was
+ * given (0, the first, by default).
+ */
+export function databaseOf(sources: readonly UiData[], q: URLSearchParams, key: 'db' | 'db2' = 'db'): UiData {
+  const v = q.get(key) ?? (key === 'db2' ? q.get('db') : null) ?? '0';
+  const i = /^\d+$/.test(v) ? Number(v) : -1;
+  const d = sources[i];
+  if (!d) throw new UserError(`${key}: expected a database number from 0 to ${sources.length - 1}, got '${v}'`);
+  return d;
+}
+
+export async function handle(
+  given: UiData | readonly UiData[],
+  script: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const q = url.searchParams;
   const p = url.pathname;
+  const sources = Array.isArray(given) ? (given as readonly UiData[]) : [given as UiData];
   try {
+    const data = databaseOf(sources, q);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET' }).end();
       return;
@@ -73,8 +110,15 @@ export async function handle(data: UiData, script: string, req: IncomingMessage,
     } else if (p === '/app.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       res.end(script);
+    } else if (p === '/fonts/arimo-400.ttf' || p === '/fonts/arimo-700.ttf') {
+      res.writeHead(200, { 'content-type': 'font/ttf', 'cache-control': 'max-age=86400' });
+      res.end(figureFont(p.includes('700') ? 700 : 400));
     } else if (p === '/api/experiments') {
-      json(res, 200, { source: data.source(), experiments: await data.experimentList() });
+      json(res, 200, {
+        source: data.source(),
+        experiments: await data.experimentList(),
+        databases: sources.map((x) => x.file),
+      });
     } else if (p === '/api/meta') {
       json(res, 200, await data.meta(q.get('exp') ?? ''));
     } else if (p === '/api/grid') {
@@ -92,7 +136,7 @@ export async function handle(data: UiData, script: string, req: IncomingMessage,
       json(res, 200, await data.claims(q.get('exp') ?? ''));
     } else if (p === '/api/compare') {
       const c = compareOf(q);
-      json(res, 200, await data.compare(c.a, c.b, c.metric, c.method, c.method2));
+      json(res, 200, await compareAcross(data, c.a, databaseOf(sources, q, 'db2'), c.b, c.metric, c.method, c.method2));
     } else if (p === '/api/export') {
       const f = await data.exportFile(selectionOf(q), q.get('what') ?? '');
       res.writeHead(200, {
@@ -116,7 +160,7 @@ export interface RunningUi {
 }
 
 /** Listen on host:port (port 0: any free port); resolves once listening. */
-export async function startUi(data: UiData, host: string, port: number): Promise<RunningUi> {
+export async function startUi(data: UiData | readonly UiData[], host: string, port: number): Promise<RunningUi> {
   const script = clientScript();
   const server = createServer((req, res) => void handle(data, script, req, res));
   await new Promise<void>((ok, fail) => {

@@ -5,12 +5,13 @@
  * cell; watch a run fill in live; Ctrl-C stops the server. Screenshots (desktop 1,400 px and 420 px, light
  * and dark) go to $BNCLAB_UI_SHOTS (default: a temporary folder), to be looked at.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
 import { readCsv } from '../../src/report/csv.js';
+import { compareAcross, UiData } from '../../src/ui/data.js';
 
 const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -67,7 +68,9 @@ describe.skipIf(!haveChromium)('bnclab ui in headless Chromium', () => {
       join(dir, 'subset.yaml'),
       readFileSync(QUICKSTART, 'utf8').replace('datasets: [quickstart]', `datasets: [${subset.join(', ')}]`),
     );
-    const rep = cli(['report', 'subset.yaml', '--db', 'q.duckdb', '--out', 'rep', '--metrics', 'rmse'], { cwd: dir });
+    const rep = cli(['report', 'subset.yaml', '--db', 'q.duckdb', '--out', 'rep', '--metrics', 'rmse', '--pdf'], {
+      cwd: dir,
+    });
     expect(rep.code, rep.stderr).toBe(0);
     const table = readCsv(readFileSync(join(dir, 'rep', 'tables', 'rmse.csv'), 'utf8'), 'rmse.csv');
     const fr = readCsv(readFileSync(join(dir, 'rep', 'tables', 'friedman.csv'), 'utf8'), 'friedman.csv').records[0]!
@@ -108,6 +111,17 @@ describe.skipIf(!haveChromium)('bnclab ui in headless Chromium', () => {
     expect(best).toBeGreaterThanOrEqual(subset.length);
     await page.waitForSelector('#cd svg');
     await page.screenshot({ path: join(shots, 'results-rmse-1400-light.png'), fullPage: true });
+    // Export: the CD diagram as PDF is the file `report --pdf` wrote for this selection, and poppler draws it.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'CD diagram (PDF)' }).click(),
+    ]);
+    const pdf = join(dir, 'ui-cd-rmse.pdf');
+    await download.saveAs(pdf);
+    expect(download.suggestedFilename()).toBe('quickstart-rmse-cd.pdf');
+    expect(readFileSync(pdf).equals(readFileSync(join(dir, 'rep', 'figures', 'cd-rmse.pdf')))).toBe(true);
+    const drawn = spawnSync('pdftoppm', ['-r', '100', '-png', '-singlefile', pdf, join(shots, 'exported-cd-rmse')]);
+    if (!drawn.error) expect(drawn.status, String(drawn.stderr)).toBe(0);
 
     // A permalink opens the same view in a fresh page.
     const again = await browser.newPage({ viewport: { width: 420, height: 900 }, colorScheme: 'dark' });
@@ -135,6 +149,14 @@ describe.skipIf(!haveChromium)('bnclab ui in headless Chromium', () => {
       'vgood',
     ]);
     await cell.screenshot({ path: join(shots, 'cell-1400-dark.png'), fullPage: true });
+    // The box plot's title fits inside its figure (drawn in Arimo, the metrics it was laid out with).
+    const fit = await cell.$eval('#boxplot svg', (svg) => {
+      const box = svg.getBoundingClientRect();
+      const t = [...svg.querySelectorAll('text')].find((x) => x.textContent?.includes('per fold'))!;
+      const r = t.getBoundingClientRect();
+      return [r.left >= box.left - 0.5, r.right <= box.right + 0.5, t.textContent];
+    });
+    expect(fit).toEqual([true, true, 'Accuracy per fold, by dataset']);
     await Promise.all([page.close(), again.close(), cell.close()]);
   });
 
@@ -184,6 +206,47 @@ C3,cell,accuracy,NB,,,iris,0.94,Table 1,
     await page.setViewportSize({ width: 420, height: 900 });
     await page.screenshot({ path: join(shots, 'compare-420-light.png'), fullPage: true });
     await page.close();
+  });
+
+  it('compares experiments of two database files (bnclab ui a.duckdb b.duckdb)', async () => {
+    // The second file: the quickstart with another alpha on four datasets, run into its own database.
+    writeFileSync(
+      join(dir, 'a5.yaml'),
+      readFileSync(QUICKSTART, 'utf8')
+        .replace('name: quickstart', 'name: quickstart-a5')
+        .replace('datasets: [quickstart]', 'datasets: [car, iris, tic-tac-toe, zoo]')
+        .replace('alpha: 1 }', 'alpha: 5 }'),
+    );
+    const r = cli(['run', 'a5.yaml', '--db', 'b.duckdb', '--workers', '2'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const want = await compareAcross(
+      new UiData(join(dir, 'q.duckdb')),
+      { experiment: 'quickstart', code: null },
+      new UiData(join(dir, 'b.duckdb')),
+      { experiment: 'quickstart-a5', code: null },
+      'accuracy',
+      'nb/dirichlet',
+    );
+    const two = await startUi(['q.duckdb', 'b.duckdb']);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${two.url}?view=compare&exp=quickstart&metric=accuracy&method=nb%2Fdirichlet`);
+    await page.waitForSelector('#cmp-db2');
+    // Side b: the second database, whose one experiment is chosen for it.
+    await page.selectOption('#cmp-db2', '1');
+    await page.waitForFunction(() => document.querySelector('#compare thead')?.textContent?.includes('b.duckdb'));
+    const q = new URL(page.url()).searchParams;
+    expect([q.get('db2'), q.get('exp2'), q.get('method2')]).toEqual(['1', 'quickstart-a5', 'nb/dirichlet(alpha=5)']);
+    const rows = await page.$$eval('#compare tbody tr', (trs) =>
+      trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')),
+    );
+    expect(rows.filter((x) => x[3] !== '–').map((x) => x[0])).toEqual(['car', 'iris', 'tic-tac-toe', 'zoo']);
+    expect(rows.map((x) => x[0])).toEqual(want.rows.map((x) => x.dataset));
+    const summary = await page.textContent('#compare-summary');
+    expect(summary).toContain('4 datasets on both sides');
+    expect(summary).toContain(`p = ${want.wilcoxon!.p.toPrecision(4)}`);
+    await page.screenshot({ path: join(shots, 'compare-two-databases-1400-light.png'), fullPage: true });
+    await page.close();
+    two.proc.kill('SIGINT');
   });
 
   it('watches a run fill in live', async () => {

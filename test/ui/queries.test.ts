@@ -4,20 +4,21 @@
  * selection (tables, tests and the CD diagram, byte for byte where the report writes files), the URL's
  * selection, errors as one line with status 400, and the server bound to 127.0.0.1.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
 import { readCsv } from '../../src/report/csv.js';
 import { collectStatus } from '../../src/cluster/status.js';
-import { loadSpecFile } from '../../src/spec/load.js';
+import { loadSpecFile, withSeedCount } from '../../src/spec/load.js';
 import { buildPlanSummary } from '../../src/spec/plan.js';
 import { ResultStore } from '../../src/store/db.js';
 import { cellJobs, experimentCodeStates, experimentCounts, gridCounts } from '../../src/store/ui.js';
 import { tableToCsv } from '../../src/report/table.js';
 import { fmean } from '../../src/stats/fsum.js';
 import { wilcoxonSignedRank } from '../../src/stats/wilcoxon.js';
-import { eta, type Selection, UiData } from '../../src/ui/data.js';
+import { compareAcross, eta, type Selection, UiData } from '../../src/ui/data.js';
 import { selectionOf, startUi, type RunningUi } from '../../src/ui/server.js';
 
 const QUICKSTART = join(ROOT, 'experiments', 'quickstart.yaml');
@@ -77,7 +78,7 @@ describe('bnclab ui: the server and its queries', () => {
     const spec = readFileSync(QUICKSTART, 'utf8').replace('datasets: [quickstart]', `datasets: [${SUBSET.join(', ')}]`);
     writeFileSync(join(dir, 'subset.yaml'), spec);
     const out = join(dir, 'report');
-    const r = cli(['report', join(dir, 'subset.yaml'), '--db', db, '--out', out, '--metrics', 'log_loss'], {
+    const r = cli(['report', join(dir, 'subset.yaml'), '--db', db, '--out', out, '--metrics', 'log_loss', '--pdf'], {
       cwd: dir,
     });
     expect(r.code, r.stderr).toBe(0);
@@ -127,10 +128,64 @@ describe('bnclab ui: the server and its queries', () => {
       readFileSync(join(out, 'figures', 'cd-log_loss.svg'), 'utf8'),
     );
     expect(await data.cdSvg(sel)).toBe(readFileSync(join(out, 'figures', 'cd-log_loss.svg'), 'utf8'));
+    // The figures as `report --pdf` writes them (Arimo embedded), byte for byte: the CD diagram and the box plot.
+    for (const [what, file] of [
+      ['cd.pdf', 'cd-log_loss.pdf'],
+      ['folds.pdf', 'folds-log_loss.pdf'],
+      ['folds.svg', 'folds-log_loss.svg'],
+    ] as const) {
+      const f = await data.exportFile(sel, what);
+      expect(Buffer.from(f.body).equals(readFileSync(join(out, 'figures', file))), what).toBe(true);
+    }
+    expect((await data.exportFile(sel, 'cd.pdf')).type).toBe('application/pdf');
     // Every dataset: the full report's numbers differ (the selection matters).
     const whole = await data.results({ ...sel, datasets: [] });
     expect(whole.comparison.friedman!.nDatasets).toBe(6);
     expect(whole.comparison.friedman!.chi2).not.toBe(m.friedman!.chi2);
+  });
+
+  it("exports a cell's box plot as the report of that dataset × method writes it (SVG, and PDF through pdftoppm)", async () => {
+    const spec = readFileSync(QUICKSTART, 'utf8')
+      .replace('datasets: [quickstart]', 'datasets: [iris]')
+      .replace('structures: [nb, tan]', 'structures: [nb]');
+    writeFileSync(join(dir, 'cell.yaml'), spec);
+    const out = join(dir, 'cell-report');
+    const r = cli(['report', join(dir, 'cell.yaml'), '--db', db, '--out', out, '--metrics', 'rmse', '--pdf'], {
+      cwd: dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const data = new UiData(db);
+    const cell = await data.cell('quickstart', 'iris', 'nb/dirichlet', 'rmse');
+    const svg = readFileSync(join(out, 'figures', 'folds-rmse.svg'), 'utf8');
+    // The page's box plot is the report's figure of that one dataset × method.
+    expect(cell.boxplot).toBe(svg);
+    const sel: Selection = {
+      experiment: 'quickstart',
+      metric: 'rmse',
+      datasets: ['iris'],
+      methods: ['nb/dirichlet'],
+      control: 'best',
+    };
+    expect((await data.exportFile(sel, 'folds.svg')).body).toBe(svg);
+    const pdf = (await data.exportFile(sel, 'folds.pdf')).body as Buffer;
+    const want = readFileSync(join(out, 'figures', 'folds-rmse.pdf'));
+    expect(pdf.equals(want)).toBe(true);
+    // Drawn by poppler: the exported PDF renders to the same pixels as the report's, a page of the figure's size.
+    const tool = spawnSync('pdftoppm', ['-v']);
+    if (tool.error) return; // poppler-utils not installed: the byte equality above stands
+    writeFileSync(join(dir, 'export.pdf'), pdf);
+    const png = (f: string, stem: string): Buffer => {
+      const p = spawnSync('pdftoppm', ['-r', '72', '-png', '-singlefile', f, join(dir, stem)]);
+      expect(p.status, String(p.stderr)).toBe(0);
+      return readFileSync(join(dir, `${stem}.png`));
+    };
+    const a = png(join(dir, 'export.pdf'), 'export');
+    expect(a.equals(png(join(out, 'figures', 'folds-rmse.pdf'), 'report'))).toBe(true);
+    const [w, h] = [a.readUInt32BE(16), a.readUInt32BE(20)];
+    const size = /width="([\d.]+)" height="([\d.]+)"/.exec(svg)!;
+    expect([w, h]).toEqual([Math.ceil(Number(size[1])), Math.ceil(Number(size[2]))]);
+    const fonts = spawnSync('pdffonts', [join(dir, 'export.pdf')], { encoding: 'utf8' });
+    expect(fonts.stdout).toMatch(/Arimo-Regular.*yes\s+yes/);
   });
 
   it('reads the selection from the URL and rejects unknown names with one line', async () => {
@@ -168,6 +223,13 @@ describe('bnclab ui: the server and its queries', () => {
       const js = await fetch(`${ui.url}app.js`);
       expect(js.status).toBe(200);
       expect((await js.text()).length).toBeGreaterThan(1000);
+      // The figures' font (Arimo, Helvetica's metrics) comes from the server too.
+      for (const w of ['400', '700']) {
+        const font = await fetch(`${ui.url}fonts/arimo-${w}.ttf`);
+        expect(font.headers.get('content-type')).toBe('font/ttf');
+        expect(Buffer.from(await font.arrayBuffer()).readUInt32BE(0)).toBe(0x00010000); // a TrueType file
+      }
+      expect(page).toContain('url(/fonts/arimo-400.ttf)');
       const ex = (await (await fetch(`${ui.url}api/experiments`)).json()) as {
         experiments: { counts: { done: number } }[];
       };
@@ -218,6 +280,35 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     expect(t.rows[1]!.cells[3]!.text).toMatch(/95% interval \[/);
     // Without a reference: section, a note and no tables.
     expect(await new UiData(db).claims('quickstart')).toMatchObject({ files: [] });
+    expect(c.files[0]!.stability).toBeNull();
+  });
+
+  it('gives each claim its stability across seeds as `report --seeds N` does', async () => {
+    // claims.csv and claims.yaml from the test above; a run of two seeds on three datasets, in its own database.
+    const text = readFileSync(join(dir, 'claims.yaml'), 'utf8')
+      .replace('name: quickstart', 'name: quickstart-seeds')
+      .replace('datasets: [quickstart]', 'datasets: [iris, zoo, breast-cancer]');
+    writeFileSync(join(dir, 'seeds.yaml'), text);
+    const sdb = join(dir, 'seeds.duckdb');
+    const run = cli(['run', join(dir, 'seeds.yaml'), '--db', sdb, '--seeds', '2', '--workers', '2'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const out = join(dir, 'report-seeds');
+    const r = cli(['report', join(dir, 'seeds.yaml'), '--db', sdb, '--out', out, '--seeds', '2'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const spec = withSeedCount(loadSpecFile(join(dir, 'seeds.yaml')).spec, 2);
+    const c = await new UiData(sdb, spec).claims('quickstart-seeds');
+    const t = c.files[0]!.table;
+    const csvText = readFileSync(join(out, 'tables', 'reference-claims.csv'), 'utf8');
+    expect(tableToCsv(t)).toBe(csvText);
+    expect(t.columns.map((x) => x.header)).toContain('across seeds');
+    const col = t.columns.findIndex((x) => x.header === 'across seeds');
+    expect(t.rows[0]!.cells[col]!.text).toMatch(/^reproduced in [012] of 2 seeds.*\(margins: seed 1 .*, seed 2 /);
+    // The summary line is the report's.
+    expect(c.files[0]!.stability).toMatch(/^Across the 2 seeds \(1, 2\): \d+ claims reproduced in every seed/);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(c.files[0]!.stability!);
+    // One seed (no --seeds): no such column.
+    const one = await new UiData(sdb, loadSpecFile(join(dir, 'seeds.yaml')).spec).claims('quickstart-seeds');
+    expect(one.files[0]!.table.columns.map((x) => x.header)).not.toContain('across seeds');
   });
 
   it('compares two experiments (and code states) per dataset with the Wilcoxon test over datasets', async () => {
@@ -284,6 +375,54 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     await expect(data.compare({ experiment: 'quickstart', code: 'nope' }, res.b, 'log_loss', method)).rejects.toThrow(
       "no code state 'nope' among the jobs of experiment 'quickstart'",
     );
+  });
+
+  it('compares experiments of two database files as two experiments of one, each opened read-only', async () => {
+    // The database now holds quickstart and quickstart-a5 (the test above); a copy is the second file.
+    const other = join(dir, 'other.duckdb');
+    copyFileSync(db, other);
+    const before = [readFileSync(db), readFileSync(other)];
+    const one = new UiData(db);
+    const two = new UiData(other);
+    const a = { experiment: 'quickstart', code: null };
+    const b = { experiment: 'quickstart-a5', code: null };
+    const inOne = await one.compare(a, b, 'log_loss', 'nb/dirichlet');
+    const across = await compareAcross(one, a, two, b, 'log_loss', 'nb/dirichlet');
+    expect([across.databaseA, across.databaseB]).toEqual([db, other]);
+    expect({ ...across, databaseB: db, codeStatesB: inOne.codeStatesB }).toEqual(inOne);
+    expect(across.wilcoxon).not.toBeNull();
+    // The same experiment in both files: every difference 0, every dataset a draw.
+    const same = await compareAcross(one, a, two, a, 'accuracy', 'tan/dirichlet');
+    expect(same.rows.map((r) => r.diff)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect([same.bBetter, same.aBetter, same.ties]).toEqual([0, 0, 6]);
+    await expect(compareAcross(one, a, two, { experiment: 'nope', code: null }, 'accuracy', '')).rejects.toThrow(
+      `no experiment 'nope' in ${other}`,
+    );
+    // Over HTTP: db and db2 choose the files; the experiments of each; a bad number is one line.
+    const ui = await startUi([one, two], '127.0.0.1', 0);
+    try {
+      const ex = (await (await fetch(`${ui.url}api/experiments?db=1`)).json()) as {
+        source: { file: string };
+        databases: string[];
+      };
+      expect(ex.source.file).toBe(other);
+      expect(ex.databases).toEqual([db, other]);
+      const got = (await (
+        await fetch(
+          `${ui.url}api/compare?exp=quickstart&exp2=quickstart-a5&db=0&db2=1&metric=log_loss&method=nb%2Fdirichlet`,
+        )
+      ).json()) as typeof across;
+      expect(got.rows).toEqual(across.rows);
+      expect(got.databaseB).toBe(other);
+      const bad = await fetch(`${ui.url}api/compare?exp=quickstart&db2=5`);
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ error: "db2: expected a database number from 0 to 1, got '5'" });
+    } finally {
+      await ui.close();
+    }
+    // Read-only: neither file changed.
+    expect(readFileSync(db).equals(before[0]!)).toBe(true);
+    expect(readFileSync(other).equals(before[1]!)).toBe(true);
   });
 
   it('counts stale jobs as status does when given the spec', async () => {

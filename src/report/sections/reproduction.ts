@@ -11,10 +11,9 @@ import { wdlText } from './kit.js';
 import {
   type ClaimStability,
   claimStability,
+  outcomesOf,
   stabilitySummary,
   stabilityText,
-  statedClaimOutcome,
-  wdlOutcome,
 } from '../seed-stability.js';
 import { completeRows } from '../summary.js';
 import { cell, fixed, formatP, type Table, type TableCell } from '../table.js';
@@ -166,13 +165,7 @@ function seedStability(c: ReportContext, ref: ReferenceSpec): ClaimStability[] |
     seeds.map(({ seed, rows }) => {
       const statRows = completeRows(rows, c.input.planned);
       const result = evaluateReference(ref, statRows, c.labels, c.s, c.input.structureInfo);
-      const claims =
-        result.kind === 'claims'
-          ? result.claims.map(statedClaimOutcome)
-          : result.kind === 'wdl'
-            ? result.claims.map(wdlOutcome)
-            : [];
-      return { seed, claims };
+      return { seed, claims: outcomesOf(result) };
     }),
   );
 }

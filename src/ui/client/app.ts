@@ -31,6 +31,7 @@ interface ClaimsFile {
   title: string;
   kind: string;
   verdicts: Record<string, number>;
+  stability: string | null;
   table: ReportTable;
 }
 interface CodeState {
@@ -49,6 +50,8 @@ interface Compared {
   method2: string;
   a: CompareSide;
   b: CompareSide;
+  databaseA: string;
+  databaseB: string;
   rows: { dataset: string; a: number | null; b: number | null; diff: number | null }[];
   paired: number;
   meanDiff: number | null;
@@ -161,7 +164,12 @@ function drawNav(view: string): void {
   if (view === 'cell') items.push(['cell', 'Cell']);
   nav.replaceChildren(
     ...items.map(([v, t]) => {
-      const a = link(t, with_(q, { view: v }));
+      // Only Compare reads a second database (db, db2); the other pages show the first.
+      const other = q.get('db') && q.get('db') !== '0';
+      const a = link(
+        t,
+        with_(q, v === 'compare' ? { view: v } : { view: v, db: null, db2: null, ...(other ? { exp: null } : {}) }),
+      );
       if (v === view) a.setAttribute('aria-current', 'page');
       return a;
     }),
@@ -538,6 +546,9 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
       h('a', { href: `/api/export?${with_(sel, { what: 'csv' })}`, download: '' }, 'CSV'),
       h('a', { href: `/api/export?${with_(sel, { what: 'tex' })}`, download: '' }, 'LaTeX'),
       h('a', { href: `/api/export?${with_(sel, { what: 'cd.svg' })}`, download: '' }, 'CD diagram (SVG)'),
+      h('a', { href: `/api/export?${with_(sel, { what: 'cd.pdf' })}`, download: '' }, 'CD diagram (PDF)'),
+      h('a', { href: `/api/export?${with_(sel, { what: 'folds.svg' })}`, download: '' }, 'box plot (SVG)'),
+      h('a', { href: `/api/export?${with_(sel, { what: 'folds.pdf' })}`, download: '' }, 'box plot (PDF)'),
       h(
         'a',
         { href: `/api/export?${with_(sel, { what: 'html' })}`, target: '_blank' },
@@ -718,7 +729,22 @@ async function cellView(gen: number): Promise<void> {
   if (r.boxplot) {
     const d = h('div', { class: 'figure', id: 'boxplot' });
     d.innerHTML = r.boxplot;
-    figs.push(d);
+    // The report's box plot of a selection of this one dataset × method, as `report` (--pdf) writes it.
+    const one = new URLSearchParams({ exp, metric, d: dataset, m: method });
+    figs.push(
+      h(
+        'div',
+        {},
+        d,
+        h(
+          'p',
+          { class: 'exports' },
+          'Export: ',
+          h('a', { href: `/api/export?${with_(one, { what: 'folds.svg' })}`, download: '' }, 'SVG'),
+          h('a', { href: `/api/export?${with_(one, { what: 'folds.pdf' })}`, download: '' }, 'PDF'),
+        ),
+      ),
+    );
   }
   // Confusion matrix summed over the folds (rows: true class, columns: predicted), with the class labels.
   const withConf = done.filter((j) => j.confusion);
@@ -829,9 +855,19 @@ function reportTable(t: ReportTable): HTMLElement {
 }
 
 /** The experiment chooser of the Claims and Compare pages (the first experiment when none is named). */
-async function chosenExperiment(): Promise<{ q: URLSearchParams; exp: string; names: string[] } | null> {
+async function chosenExperiment(): Promise<{
+  q: URLSearchParams;
+  exp: string;
+  names: string[];
+  databases: string[];
+} | null> {
   let q = params();
-  const { experiments, source } = await get<{ experiments: ExperimentInfo[]; source: Source }>('/api/experiments');
+  const db = q.get('view') === 'compare' ? q.get('db') : null;
+  const { experiments, source, databases } = await get<{
+    experiments: ExperimentInfo[];
+    source: Source;
+    databases: string[];
+  }>('/api/experiments', db ? new URLSearchParams({ db }) : undefined);
   showSource(source);
   const names = experiments.map((e) => e.counts.name);
   const exp = q.get('exp') ?? names[0];
@@ -840,7 +876,7 @@ async function chosenExperiment(): Promise<{ q: URLSearchParams; exp: string; na
     return null;
   }
   if (!q.get('exp')) q = with_(q, { exp });
-  return { q, exp, names };
+  return { q, exp, names, databases };
 }
 
 function selectOf(label: string, id: string, options: [string, string][], value: string, on: (v: string) => void) {
@@ -895,6 +931,7 @@ async function claimsView(gen: number): Promise<void> {
     ...r.files.flatMap((f) => [
       h('h3', {}, f.title),
       h('p', { class: 'muted' }, `${f.path}: ${counts(f.verdicts)}`),
+      ...(f.stability ? [h('p', { class: 'stability' }, f.stability)] : []),
       reportTable(f.table),
     ]),
   );
@@ -904,14 +941,23 @@ async function compareView(gen: number): Promise<void> {
   const c = await chosenExperiment();
   if (!c) return;
   let { q } = c;
-  const { exp, names } = c;
-  if (!q.get('exp2')) q = with_(q, { exp2: names.find((n) => n !== exp) ?? exp });
+  const { exp, names, databases } = c;
+  // Several databases (`bnclab ui a.duckdb b.duckdb`): side b chooses its own, and its experiments.
+  const db2 = q.get('db2') ?? q.get('db') ?? '0';
+  const names2 =
+    db2 === (q.get('db') ?? '0')
+      ? names
+      : (
+          await get<{ experiments: ExperimentInfo[] }>('/api/experiments', new URLSearchParams({ db: db2 }))
+        ).experiments.map((e) => e.counts.name);
+  if (!q.get('exp2') || !names2.includes(q.get('exp2')!))
+    q = with_(q, { exp2: names2.find((n) => n !== exp || db2 !== (q.get('db') ?? '0')) ?? names2[0] ?? exp });
   const r = await get<Compared>('/api/compare', q);
   if (gen !== generation) return;
   q = with_(q, { method: r.method, method2: r.method2, metric: r.metric.key });
   history.replaceState(null, '', `?${q}`);
   const update = (changes: Record<string, string | null>): void => go(with_(params(), changes), true);
-  const meta = await get<Meta>('/api/meta', new URLSearchParams({ exp }));
+  const meta = await get<Meta>('/api/meta', new URLSearchParams({ exp, db: q.get('db') ?? '0' }));
   if (gen !== generation) return;
   const states = (list: CodeState[]): [string, string][] => [
     ['', 'every job'],
@@ -923,7 +969,27 @@ async function compareView(gen: number): Promise<void> {
       ]),
   ];
   const d = r.metric.digits;
-  const side = (x: CompareSide): string => `${x.experiment}${x.code ? ` @ ${x.code.slice(0, 12)}` : ''}`;
+  const base = (f: string): string => f.replace(/^.*[\\/]/, '');
+  const dbText = (f: string): string => (databases.length > 1 ? `${base(f)}: ` : '');
+  const side = (x: CompareSide, f: string): string =>
+    `${dbText(f)}${x.experiment}${x.code ? ` @ ${x.code.slice(0, 12)}` : ''}`;
+  const dbChoice = (id: string, key: 'db' | 'db2', value: string): Node[] =>
+    databases.length > 1
+      ? [
+          selectOf(
+            'database',
+            id,
+            databases.map((f, i) => [String(i), `${i + 1}. ${base(f)}`]),
+            value,
+            (v) =>
+              update(
+                key === 'db'
+                  ? { db: v, exp: null, code: null, method: null, method2: null }
+                  : { db2: v, exp2: null, code2: null, method2: null },
+              ),
+          ),
+        ]
+      : [];
   const signed = (x: number | null): string =>
     x === null ? '–' : `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x).toFixed(d)}`;
   const betterText = r.metric.higherIsBetter ? 'higher is better' : 'lower is better';
@@ -936,6 +1002,7 @@ async function compareView(gen: number): Promise<void> {
         'fieldset',
         {},
         h('legend', {}, 'a'),
+        ...dbChoice('cmp-db', 'db', q.get('db') ?? '0'),
         selectOf(
           'experiment',
           'cmp-exp',
@@ -949,10 +1016,11 @@ async function compareView(gen: number): Promise<void> {
         'fieldset',
         {},
         h('legend', {}, 'b'),
+        ...dbChoice('cmp-db2', 'db2', db2),
         selectOf(
           'experiment',
           'cmp-exp2',
-          names.map((n) => [n, n]),
+          names2.map((n) => [n, n]),
           r.b.experiment,
           (v) => update({ exp2: v, code2: null, method2: null }),
         ),
@@ -1006,8 +1074,8 @@ async function compareView(gen: number): Promise<void> {
             'tr',
             {},
             h('th', { scope: 'col' }, 'dataset'),
-            h('th', { scope: 'col' }, `a: ${side(r.a)}`),
-            h('th', { scope: 'col' }, `b: ${side(r.b)}`),
+            h('th', { scope: 'col' }, `a: ${side(r.a, r.databaseA)}`),
+            h('th', { scope: 'col' }, `b: ${side(r.b, r.databaseB)}`),
             h('th', { scope: 'col' }, 'b − a'),
           ),
         ),
