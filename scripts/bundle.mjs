@@ -7,9 +7,11 @@
  * bundled, a report 0.07 s (docs/performance.md). Every other file of dist/ stays tsc's output
  * (benchmarks import from it), and tsc alone still gives a working, only slower, CLI.
  *
- * @duckdb/node-api (~180 CommonJS files) is bundled too; left out: @duckdb/node-bindings (it loads the
- * native addon), and vega, vega-lite, pdfkit and svg-to-pdfkit (loaded only on a figure cache miss; pdfkit
- * reads its font files next to its own code).
+ * @duckdb/node-api (~180 CommonJS files) is bundled too, and so are vega and vega-lite, in chunks of their
+ * own that a report loads only to draw a figure (vega is ~70 ES modules with its d3 packages: importing
+ * them took 0.25–0.34 s of CPU, the bundled chunks 0.08–0.10 s; docs/performance.md). Left out:
+ * @duckdb/node-bindings (it loads the native addon), pdfkit and svg-to-pdfkit (loaded only for `--pdf`;
+ * pdfkit reads its font files next to its own code).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -32,7 +34,7 @@ await build({
   cwd: root,
   input: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, join(out, file)])),
   platform: 'node',
-  external: [/^@duckdb\/node-bindings/, /^vega(-lite)?$/, /^pdfkit$/, /^svg-to-pdfkit$/],
+  external: [/^@duckdb\/node-bindings/, /^pdfkit$/, /^svg-to-pdfkit$/],
   logLevel: 'warn',
   output: {
     dir: out,

@@ -26,6 +26,7 @@ import type { JobPayload } from './job.js';
 import { selectAndFit } from './select.js';
 import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
+import { releaseGarbage } from '../util/gc.js';
 
 /**
  * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
@@ -171,6 +172,9 @@ export function preparedFold(p: JobPayload) {
     foldCache.delete(k);
     cached -= e.bytes;
   }
+  // Before a large fold is built, the folds just dropped and the last jobs' garbage (test rows, posteriors)
+  // are collected: left to V8, a worker held two or three folds of 10^7 rows at once (docs/performance.md).
+  releaseGarbage(expected);
   const trainIndex = trainRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   const testIndex = testRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   if (testIndex.length === 0) throw new Error(`fold ${p.fold} of repeat ${p.repeat} has no test rows`);

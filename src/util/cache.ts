@@ -93,13 +93,31 @@ export function readContent(kind: string, key: string): string | undefined {
 }
 
 /** Store text under (kind, key): written to a temporary name and renamed, so readers never see half a file. */
+// Folders of kinds this process already made (a cold command writes a dozen entries; one mkdir a kind).
+const madeDirs = new Set<string>();
+let tmpSerial = 0;
+
 export function writeContent(kind: string, key: string, text: string): void {
   const file = entryPath(kind, key);
   if (file === null) return;
   try {
-    mkdirSync(join(cacheDir()!, kind), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Math.floor(performance.now() * 1000)}.tmp`;
-    writeFileSync(tmp, text);
+    const dir = join(cacheDir()!, kind);
+    if (!madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
+    // Unique among processes (pid) and among one process's threads (the clock, in ns, and a serial
+    // number); `process.hrtime` rather than `performance.now()`, which loads perf_hooks on first use.
+    const tmp = `${file}.${process.pid}.${process.hrtime.bigint()}.${++tmpSerial}.tmp`;
+    try {
+      writeFileSync(tmp, text);
+    } catch {
+      // The folder was removed since this process made it: made again, once.
+      madeDirs.delete(dir);
+      mkdirSync(dir, { recursive: true });
+      madeDirs.add(dir);
+      writeFileSync(tmp, text);
+    }
     renameSync(tmp, file);
   } catch {
     // Not cached: the caller already has the value; only a later process's speed is affected.

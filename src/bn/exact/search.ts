@@ -3,8 +3,6 @@
  * as Structure parent lists (nodes 0..m-1 attributes, m the class; the class first in every parent list
  * that holds it, then the attributes in increasing order).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { DiscreteData } from '../data.js';
 import {
   checkMemory,
@@ -17,6 +15,7 @@ import {
 import { bestNetwork, bestNetworkBytes, type ExactNetwork } from './dp.js';
 import { kBestBytes, kBestNetworks, kBestWhat, type KBestMode } from './kbest.js';
 import { members } from './bits.js';
+import { releaseGarbage } from '../../util/gc.js';
 
 export interface ExactOptions {
   readonly score: ExactScore;
@@ -48,26 +47,9 @@ export function dagFromNetwork(ls: LocalScores, net: ExactNetwork): number[][] {
   return parents;
 }
 
-let gc: (() => void) | null | undefined;
-
-/**
- * A search allocates up to gigabytes of typed arrays, which live outside V8's heap and are reclaimed only
- * when V8 decides to collect; back-to-back searches (SubbKB's ten subsamples, bagging, the jobs of one
- * worker) then stack up their garbage (6 GB measured for SubbKB10 on german-credit). Before a large
- * search the previous ones' arrays are therefore collected explicitly.
- */
-function releaseGarbage(bytes: number): void {
-  if (bytes < 64 * 1024 * 1024) return;
-  if (gc === undefined) {
-    try {
-      setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as () => void;
-    } catch {
-      gc = null;
-    }
-  }
-  gc?.();
-}
+// A search allocates up to gigabytes of typed arrays; back-to-back searches (SubbKB's ten subsamples,
+// bagging, the jobs of one worker) stacked up their garbage (6 GB measured for SubbKB10 on german-credit),
+// so before a large search the previous ones' arrays are collected (releaseGarbage, util/gc.ts).
 
 /** DP variables of a problem: the attributes and the class, or the attributes only under 'anb'. */
 function variables(data: DiscreteData, constraint: ExactConstraint): number {

@@ -1,0 +1,91 @@
+/**
+ * The report's share of a run's CPU: a 960-job run (the quickstart's six datasets, balance-scale and
+ * lymphography × nb, tan, aode, kdb, fan-mdl and cl-ode with Dirichlet α = 1 and 0.5, stratified 10-fold
+ * CV, MDL), timed as whole processes (GNU time, bench/lib/process.ts), every run cold: an empty cache folder,
+ * a fresh database and no earlier report. Per build: `run` (report included), `run --no-report`, and
+ * `report` alone into a new folder of the database a run left (the first report of these results).
+ * The share is (run − run --no-report) ÷ run, from the medians. Commands of every build in turn, round
+ * after round (one warm-up round), with the load average.
+ * --other-bnclab DIR times a second built checkout (e.g. the main branch) in the same rounds.
+ *
+ *   npm run build && node dist/bench/report-share.js [--runs 3] [--workers 2] [--other-bnclab DIR]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { packageRoot } from '../src/util/paths.js';
+import { alternate, loadAverage, summaryTable, type Command, type Summary } from './lib/process.js';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    workers: { type: 'string', default: '2' },
+    'other-bnclab': { type: 'string' },
+  },
+});
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected an integer ≥ 1, got '${values.runs}'`);
+const root = packageRoot(fileURLToPath(import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'bnclab-report-share-'));
+
+const SPEC = `name: report_share
+seed: 1
+datasets: [breast-cancer, car, house-votes-84, iris, tic-tac-toe, zoo, balance-scale, lymphography]
+preprocessing: { discretize: mdl, missing: as-value }
+resampling: { method: cv, folds: 10, stratified: true }
+structures: [nb, tan, aode, kdb, fan-mdl, cl-ode]
+estimators:
+  - { id: dirichlet, params: { alpha: 1 } }
+  - { id: dirichlet, params: { alpha: 0.5 } }
+`;
+
+try {
+  const builds = [
+    { tag: 'this', dir: root },
+    ...(values['other-bnclab'] ? [{ tag: values['other-bnclab'], dir: values['other-bnclab'] }] : []),
+  ];
+  const groups: Command[][] = [];
+  for (const b of builds) {
+    const tag = b.tag.replace(/[^A-Za-z0-9]/g, '_');
+    const dir = join(work, tag);
+    execFileSync('mkdir', ['-p', dir]);
+    const spec = join(dir, 'report_share.yaml');
+    writeFileSync(spec, SPEC);
+    const cli = join(b.dir, 'dist', 'src', 'cli', 'main.js');
+    const cache = join(dir, 'cache');
+    const db = join(dir, 'run.duckdb');
+    // A fresh database, an empty cache folder and no report folder before every timed process.
+    const fresh = (keepDb: boolean) => (): void => {
+      rmSync(cache, { recursive: true, force: true });
+      rmSync(join(dir, 'results'), { recursive: true, force: true });
+      rmSync(join(dir, 'report'), { recursive: true, force: true });
+      if (!keepDb) for (const f of [db, `${db}.wal`]) rmSync(f, { force: true });
+    };
+    const command = (label: string, args: string[], keepDb: boolean): Command => ({
+      label: `${label} (${b.tag})`,
+      cmd: '/usr/bin/env',
+      args: [`BNCLAB_CACHE_DIR=${cache}`, process.execPath, cli, ...args],
+      cwd: dir,
+      before: fresh(keepDb),
+    });
+    const run = ['run', spec, '--db', db, '--workers', values.workers!, '--quiet'];
+    groups.push([command('run', run, false)]);
+    groups.push([command('run --no-report', [...run, '--no-report'], false)]);
+    // After `run --no-report` the database holds every result: the report alone, first of its kind.
+    groups.push([command('report, first', ['report', spec, '--db', db, '--out', join(dir, 'report')], true)]);
+  }
+  console.log(`report-share: ${new Date().toISOString()}; load average ${loadAverage()}; median of ${runs}, in turn`);
+  const summaries = alternate(groups, runs, (s) => process.stderr.write(`report-share:${s}\n`));
+  console.log(summaryTable(summaries));
+  for (let i = 0; i < summaries.length; i += 3) {
+    const [withReport, without] = summaries.slice(i, i + 2) as [Summary, Summary];
+    const share = (withReport.cpuS - without.cpuS) / withReport.cpuS;
+    console.log(`${builds[i / 3]!.tag}: the report's share of the run's CPU ${(100 * share).toFixed(1)} %`);
+  }
+  console.log(`load average at the end: ${loadAverage()}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,24 @@
+/**
+ * An explicit full garbage collection, for code that is about to allocate a large amount of memory right
+ * after dropping a comparable amount. Typed arrays live outside V8's heap and are reclaimed only when V8
+ * decides to collect, so back-to-back large allocations (a worker's folds of 10^7 rows, exact searches)
+ * otherwise stack up their garbage. No effect on any result: only when memory is returned.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+let gc: (() => void) | null | undefined;
+
+/** Collect now if `bytes` (what was just dropped, or is about to be allocated) is at least 64 MiB. */
+export function releaseGarbage(bytes: number): void {
+  if (bytes < 64 * 1024 * 1024) return;
+  if (gc === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      gc = runInNewContext('gc') as () => void;
+    } catch {
+      gc = null;
+    }
+  }
+  gc?.();
+}
