@@ -8,13 +8,7 @@ import type { ReportContext } from '../context.js';
 import type { Section } from '../document.js';
 import { evaluateReference, type ReferenceResult } from '../reference.js';
 import { wdlText } from './kit.js';
-import {
-  type ClaimStability,
-  claimStability,
-  outcomesOf,
-  stabilitySummary,
-  stabilityText,
-} from '../seed-stability.js';
+import { type ClaimStability, claimStability, outcomesOf, stabilitySummary, stabilityText } from '../seed-stability.js';
 import { completeRows } from '../summary.js';
 import { cell, fixed, formatP, type Table, type TableCell } from '../table.js';
 
@@ -148,10 +142,7 @@ function noiseText(verdicts: readonly string[]): string {
   const n = (v: string): number => verdicts.filter((x) => x === v).length;
   const dir = n('direction reproduced, not significant');
   const tie = n('tie within noise');
-  return (
-    (dir ? `${dir} direction reproduced but not significant, ` : '') +
-    (tie ? `${tie} tie within noise, ` : '')
-  );
+  return (dir ? `${dir} direction reproduced but not significant, ` : '') + (tie ? `${tie} tie within noise, ` : '');
 }
 
 /**
