@@ -1,9 +1,11 @@
 /**
- * Floating-point helpers for reproducing another program's arithmetic to the last bit (bn/bnclassify-cmi.ts):
- *  - lnRounded(x): ln x correctly rounded to double, as glibc's log returns it (glibc ≥ 2.28 documents
- *    its log as correctly rounded in nearly all cases; V8's Math.log is fdlibm's, within 1 ulp). Computed in
- *    double-double arithmetic (Dekker 1971; Hida, Li & Bailey 2001): x = m·2^e with m in [√½, √2),
- *    ln m = 2·atanh((m − 1)/(m + 1)) by its series, plus e·ln 2, then rounded once.
+ * Floating-point helpers for reproducing another program's arithmetic to the last bit (bn/bnclassify-cmi.ts, estimators/wanbia-bnclassify.ts):
+ *  - lnRounded(x), expRounded(x), powRounded(x, y): ln x, e^x and x^y correctly rounded to double, as glibc's
+ *    log, exp and pow return them in all but about one case in a thousand (glibc ≥ 2.28 documents them within
+ *    0.52 ulp; V8's Math.log/exp/pow are fdlibm's, within 1 ulp, and differ from glibc in about 5–10 % of
+ *    cases). Computed in double-double arithmetic (Dekker 1971; Hida, Li & Bailey 2001): e^x as 2^k·e^r with
+ *    e^(r/256) by its Taylor polynomial, squared 8 times; ln x by one Newton step from Math.log; x^y as
+ *    e^(y·ln x); each rounded once.
  *  - sumExtended(xs): Σ xs as R's sum() of a double vector computes it on x86-64, accumulated in an x87 long
  *    double (64-bit significand, round to nearest even after every addition) and rounded once to double.
  */
@@ -68,37 +70,67 @@ const LN2: DD = [0.6931471805599453, 2.3190468138462996e-17];
 export function lnRounded(x: number): number {
   if (!(x > 0) || !Number.isFinite(x)) return Math.log(x);
   if (x === 1) return 0;
-  let e = Math.floor(Math.log2(x));
-  let m = x * 2 ** -e; // exact for normal numbers (a power-of-two scaling)
-  if (!Number.isFinite(m) || m === 0) {
-    // Subnormal or extreme: scale in two steps.
-    m = x * 2 ** 600 * 2 ** -(e + 600);
+  const r = lnNewtonDD(x);
+  return r[0] + r[1];
+}
+
+// 1/k! as double-doubles, k = 0..12, for expDD's Horner scheme.
+const INV_FACT: DD[] = [];
+{
+  let f: DD = [1, 0];
+  for (let k = 0; k <= 12; k++) {
+    if (k > 0) f = ddMulNum(f, k);
+    INV_FACT.push(ddDiv([1, 0], f));
   }
-  while (m >= 2) {
-    m /= 2;
-    e++;
-  }
-  while (m < 1) {
-    m *= 2;
-    e--;
-  }
-  if (m > Math.SQRT2) {
-    m /= 2;
-    e++;
-  }
-  // t = (m − 1)/(m + 1); m − 1 is exact for m in [½, 2].
-  const t = ddDiv([m - 1, 0], twoSum(m, 1));
-  const t2 = ddMul(t, t);
-  let sum: DD = [0, 0];
-  let pow: DD = t;
-  for (let k = 0; k < 60; k++) {
-    const term = ddDiv(pow, [2 * k + 1, 0]);
-    sum = ddAdd(sum, term);
-    if (Math.abs(term[0]) < 1e-36 * Math.abs(sum[0])) break;
-    pow = ddMul(pow, t2);
-  }
-  const lnm: DD = [2 * sum[0], 2 * sum[1]];
-  const r = ddAdd(ddMulNum(LN2, e), lnm);
+}
+
+/**
+ * e^a of a double-double a (|a| < 709), as a double-double: a = k ln 2 + r, e^(r/2^8) by its Taylor
+ * polynomial of degree 12 (Horner), squared 8 times, times 2^k.
+ */
+function expDD(a: DD): DD {
+  const k = Math.round(a[0] / LN2[0]);
+  const r = ddAdd(a, ddMulNum(LN2, -k));
+  const s: DD = [r[0] / 256, r[1] / 256];
+  let p: DD = INV_FACT[12]!;
+  for (let j = 11; j >= 0; j--) p = ddAdd(ddMul(p, s), INV_FACT[j]!);
+  for (let j = 0; j < 8; j++) p = ddMul(p, p);
+  // 2^k in two factors, each a normal double.
+  const k1 = Math.trunc(k / 2);
+  const f1 = 2 ** k1;
+  const f2 = 2 ** (k - k1);
+  return [p[0] * f1 * f2, p[1] * f1 * f2];
+}
+
+/** ln x (x > 0 finite) as a double-double by one Newton step from Math.log: y + (x e^(−y) − 1) − (…)²/2. */
+function lnNewtonDD(x: number): DD {
+  const y = Math.log(x);
+  const e = expDD([-y, 0]);
+  const d = ddAdd(ddMulNum(e, x), [-1, 0]);
+  return ddAdd([y, 0], [d[0] - (d[0] * d[0]) / 2, d[1]]);
+}
+
+/** e^x correctly rounded, as glibc's exp returns it (≤ 0.502 ulp; V8's Math.exp is fdlibm's, within 1 ulp). */
+export function expRounded(x: number): number {
+  if (x === 0) return 1;
+  if (!Number.isFinite(x) || x > 709 || x < -745) return Math.exp(x);
+  const r = expDD([x, 0]);
+  return r[0] + r[1];
+}
+
+/**
+ * x^y correctly rounded, as R's `^` on a double vector computes it on Linux (R_pow: y = 2 → x·x, x = 1 or
+ * y = 0 → 1, x = 0 → 0 for y > 0, otherwise glibc's pow, documented within 0.52 ulp), for finite x ≥ 0.
+ */
+export function powRounded(x: number, y: number): number {
+  if (y === 2) return x * x;
+  if (x === 1 || y === 0) return 1;
+  if (y === 1) return x;
+  if (x === 0) return y > 0 ? 0 : y < 0 ? Infinity : y;
+  if (!(x > 0) || !Number.isFinite(x) || !Number.isFinite(y)) return Math.pow(x, y);
+  const l = ddMulNum(lnNewtonDD(x), y);
+  if (l[0] > 709 || l[0] < -745) return Math.pow(x, y);
+  const r = expDD(l);
   return r[0] + r[1];
 }
 
