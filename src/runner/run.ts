@@ -262,8 +262,9 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       });
       writer = activeWriter;
       let next = 0;
-      // One lane per worker: take a job, run it, hand the outcome to the writer. A lane waits while the
-      // write queue is full, so computing never outruns storing by more than the queue's bound.
+      // Lanes: take a job, run it, hand the outcome to the writer; one per job the pool can hold (a worker is
+      // sent short jobs ahead). A lane waits while the write queue is full, so computing never outruns
+      // storing by more than the queue's bound.
       const lane = async (): Promise<void> => {
         for (;;) {
           await activeWriter.room();
@@ -283,7 +284,8 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
           activeWriter.push(outcome);
         }
       };
-      await Promise.all(Array.from({ length: workers }, lane));
+      const lanes = activePool instanceof WorkerPool ? Math.min(activePool.capacity, todo.length) : 1;
+      await Promise.all(Array.from({ length: lanes }, lane));
       await activeWriter.flush();
       progress?.finish();
       const failure = activeWriter.failure;

@@ -154,7 +154,10 @@ function planWith(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean): P
 }
 
 /** The plan with its grid, and `jobs` built from the grid when first read (then kept, like any field). */
-function withGrid<D extends PlannedDatasetSummary>(plan: Omit<PlanOf<D>, 'jobs' | 'grid'>, grid: JobGrid<D>): PlanOf<D> {
+function withGrid<D extends PlannedDatasetSummary>(
+  plan: Omit<PlanOf<D>, 'jobs' | 'grid'>,
+  grid: JobGrid<D>,
+): PlanOf<D> {
   let jobs: readonly PlannedJobOf<D>[] | undefined;
   const out = { ...plan, grid } as PlanOf<D>;
   Object.defineProperty(out, 'jobs', { enumerable: true, get: () => (jobs ??= grid.toArray()) });
