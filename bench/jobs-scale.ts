@@ -2,7 +2,7 @@
  * Memory and throughput against the number of jobs: `bnclab run` (2 workers, `--no-report`, a fresh database)
  * of trivial jobs (nb with 100 Dirichlet α values on iris, 10-fold CV, n/1,000 repeats) at 10³ … 10⁶ jobs.
  * Whole processes under GNU time (CPU, wall, peak resident set); jobs per second of wall time; and the time
- * from the process's start to the first job a worker receives (a preloaded module notes it; both builds get
+ * from the process's start to the first job sent to a worker (a preloaded module notes it; both builds get
  * the same one). With --other-bnclab DIR a second built checkout runs the same spec in the same rounds,
  * this build and that one in turn (up to --other-max jobs: the old plan held every job, and 10⁶ of them take
  * gigabytes).
@@ -56,14 +56,23 @@ estimators:
   return file;
 }
 
-// Preloaded in every thread of the timed process: a worker thread notes when it receives its first message.
+// Preloaded in the timed process: notes when the coordinator first posts a message to a worker (a job).
+// (A listener on a worker's own port would start the port before the worker's module listens.)
 const preload = join(dir, 'first-job.cjs');
 const firstJobFile = join(dir, 'first-job');
 writeFileSync(
   preload,
   `const wt = require('node:worker_threads');
-if (!wt.isMainThread && wt.parentPort) {
-  wt.parentPort.once('message', () => require('node:fs').appendFileSync(${JSON.stringify(firstJobFile)}, Date.now() + '\\n'));
+if (wt.isMainThread) {
+  const post = wt.Worker.prototype.postMessage;
+  let seen = false;
+  wt.Worker.prototype.postMessage = function (...args) {
+    if (!seen) {
+      seen = true;
+      require('node:fs').writeFileSync(${JSON.stringify(firstJobFile)}, Date.now() + '\\n');
+    }
+    return post.apply(this, args);
+  };
 }
 `,
 );
