@@ -1,12 +1,12 @@
 /**
- * A pool of worker threads. Jobs in flight are bounded with p-limit (one per worker); a job that exceeds
- * its time limit or crashes its worker is recorded as an error and the worker is replaced, so the other
- * jobs go on.
+ * A pool of worker threads. Each worker runs one job at a time; short jobs are sent a few ahead (see
+ * MAX_DEPTH), so a worker does not wait for the coordinator between them. A job that exceeds its time limit
+ * or crashes its worker is recorded as an error and the worker is replaced; the jobs sent ahead to it run on
+ * another, so the other jobs go on.
  */
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import pLimit from 'p-limit';
 import type { JobOutcome } from '../store/db.js';
 import type { JobPayload } from './job.js';
 import { packageRoot } from '../util/paths.js';
@@ -21,11 +21,6 @@ export interface JobRunner {
   close(): Promise<void>;
 }
 
-interface Slot {
-  worker: Worker;
-  busy: boolean;
-}
-
 /**
  * The built worker script, by its place in the package: tests import the TypeScript sources, and the CLI
  * runs a bundle whose chunks are not beside worker.js, but threads always run dist/src/runner/worker.js.
@@ -36,12 +31,52 @@ function workerScript(): string {
   return built;
 }
 
+/** A job handed to the pool: waiting for a worker, or sent to one. */
+interface Entry {
+  readonly payload: JobPayload;
+  readonly resolve: (o: JobOutcome) => void;
+  /** When the pool learned the job could start (sent to an idle worker, or the job before it finished). */
+  started: number;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Jobs sent to this worker, in order: the first is running, the others wait in its message queue. */
+  readonly queue: Entry[];
+  /** Tables (by id) this worker has received: later payloads name them instead of carrying them. */
+  readonly tables: Set<number>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/**
+ * Jobs sent to a worker ahead of the one it runs, when jobs are short: the worker never waits for the
+ * coordinator's event loop (which also stores results) between two jobs. A job queued behind a long one
+ * would wait while another worker idles, so the depth follows the mean time of the jobs seen so far.
+ */
+const MAX_DEPTH = 16;
+const AHEAD_MS = 40;
+
+/** What the coordinator sends a worker (src/runner/worker.ts): a job and, once per worker, its table. */
+export interface JobMessage {
+  readonly type: 'job';
+  readonly payload: JobPayload;
+  /** The payload's table is this one (sent with the payload the first time, named alone afterwards). */
+  readonly tableId?: number;
+}
+
 export class WorkerPool implements JobRunner {
   private readonly slots: Slot[] = [];
-  private readonly limit: ReturnType<typeof pLimit>;
+  private readonly pendingJobs: Entry[] = [];
   private closed = false;
-  /** Set by stop(): queued jobs resolve as cancelled without running. */
+  /** Set by stop(): queued jobs resolve as cancelled without running; workers skip the jobs sent ahead. */
   private stopped = false;
+  /** Shared with every worker: 1 after stop(), so a job sent ahead is answered as cancelled, not run. */
+  private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly tableIds = new WeakMap<object, number>();
+  private nextTableId = 1;
+  /** Mean job time (ms) seen by the pool, for the depth. */
+  private meanMs = AHEAD_MS;
+  private seen = 0;
 
   constructor(
     readonly size: number,
@@ -50,96 +85,161 @@ export class WorkerPool implements JobRunner {
     // A timer longer than 2³¹−1 ms fires at once: every job would fail as "timed out".
     if (!(jobTimeoutMs >= 0 && jobTimeoutMs <= 2 ** 31 - 1))
       throw new RangeError(`job timeout ${jobTimeoutMs} ms is outside 0..2147483647`);
-    this.limit = pLimit(size);
   }
 
   run(payload: JobPayload): Promise<JobOutcome> {
-    return this.limit(() => this.runOnSlot(payload));
+    if (this.stopped) return Promise.resolve(cancelled(payload));
+    return new Promise<JobOutcome>((resolve) => {
+      this.pendingJobs.push({ payload, resolve, started: 0 });
+      this.dispatch();
+    });
   }
 
   /** Jobs waiting for a worker. */
   get pending(): number {
-    return this.limit.pendingCount;
+    return this.pendingJobs.length;
+  }
+
+  /** Jobs the pool can take without any worker waiting for the coordinator: what a caller keeps in flight. */
+  get capacity(): number {
+    return this.size * MAX_DEPTH;
   }
 
   /** Start no more jobs: queued ones resolve at once as cancelled; running ones finish. */
   stop(): void {
     this.stopped = true;
+    Atomics.store(this.stopFlag, 0, 1);
+    for (const e of this.pendingJobs.splice(0)) e.resolve(cancelled(e.payload));
   }
 
   /** Stop and terminate the running jobs too (their outcomes resolve as cancelled). */
   async close(): Promise<void> {
-    this.stopped = true;
+    this.stop();
     this.closed = true;
     // Programs the jobs started (the external baseline) end with them: SIGTERM, SIGKILL after a grace period.
     await Promise.all(this.slots.map((s) => endGroups(listedGroups(s.worker.threadId), GROUP_GRACE_MS)));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    for (const s of this.slots) this.settle(s, (p) => cancelled(p));
     this.slots.length = 0;
   }
 
-  private acquire(): Slot {
-    let slot = this.slots.find((s) => !s.busy);
-    if (!slot) {
-      slot = { worker: new Worker(workerScript()), busy: false };
-      slot.worker.unref();
-      this.slots.push(slot);
+  /**
+   * How many jobs a worker may hold. A job's time limit starts when the pool learns that the job before it
+   * ended (a message's delay later than it started: only in its favour), so a limit under a second keeps one.
+   */
+  private depth(): number {
+    if (this.jobTimeoutMs > 0 && this.jobTimeoutMs < 1000) return 1;
+    return Math.max(1, Math.min(MAX_DEPTH, Math.floor(AHEAD_MS / Math.max(this.meanMs, 1e-3))));
+  }
+
+  /** Hand waiting jobs to the workers with room, starting a worker where there are fewer than `size`. */
+  private dispatch(): void {
+    if (this.stopped) return;
+    const depth = this.depth();
+    while (this.pendingJobs.length > 0) {
+      let slot: Slot | undefined;
+      // The least loaded worker (an idle one first), else a new worker while there are fewer than `size`.
+      for (const s of this.slots) if (s.queue.length < depth && (!slot || s.queue.length < slot.queue.length)) slot = s;
+      if ((!slot || slot.queue.length > 0) && this.slots.length < this.size) slot = this.startWorker();
+      if (!slot) return;
+      const entry = this.pendingJobs.shift()!;
+      this.send(slot, entry);
     }
-    slot.busy = true;
+  }
+
+  private startWorker(): Slot {
+    const slot: Slot = {
+      worker: new Worker(workerScript(), { workerData: { stopFlag: this.stopFlag } }),
+      queue: [],
+      tables: new Set(),
+      timer: undefined,
+    };
+    slot.worker.unref();
+    slot.worker.on('message', (msg: { type: 'outcome'; outcome: JobOutcome }) => this.onOutcome(slot, msg.outcome));
+    slot.worker.on('error', (e: Error) => this.onBroken(slot, `worker crashed: ${e.message}`));
+    slot.worker.on('exit', (code: number) => this.onBroken(slot, `worker exited with code ${code}`));
+    this.slots.push(slot);
     return slot;
   }
 
-  private replace(slot: Slot): void {
-    const i = this.slots.indexOf(slot);
-    if (i >= 0) this.slots.splice(i, 1);
-    void endGroups(listedGroups(slot.worker.threadId), GROUP_GRACE_MS);
-    void slot.worker.terminate();
+  private send(slot: Slot, entry: Entry): void {
+    slot.queue.push(entry);
+    if (slot.queue.length === 1) this.startClock(slot);
+    const table = entry.payload.table;
+    let msg: JobMessage = { type: 'job', payload: entry.payload };
+    if (table) {
+      let id = this.tableIds.get(table);
+      if (id === undefined) {
+        id = this.nextTableId++;
+        this.tableIds.set(table, id);
+      }
+      if (slot.tables.has(id)) {
+        const { table: _table, ...rest } = entry.payload;
+        msg = { type: 'job', payload: rest, tableId: id };
+      } else {
+        slot.tables.add(id);
+        msg = { type: 'job', payload: entry.payload, tableId: id };
+      }
+    }
+    slot.worker.postMessage(msg);
   }
 
-  private runOnSlot(payload: JobPayload): Promise<JobOutcome> {
-    if (this.stopped) return Promise.resolve(cancelled(payload));
-    const slot = this.acquire();
-    return new Promise<JobOutcome>((resolve) => {
-      const started = Date.now();
-      const finish = (o: JobOutcome, broken: boolean): void => {
-        clearTimeout(timer);
-        slot.worker.off('message', onMessage);
-        slot.worker.off('error', onError);
-        slot.worker.off('exit', onExit);
-        if (broken) this.replace(slot);
-        else slot.busy = false;
-        resolve(o);
-      };
-      // After close() (an interrupt) a job whose program was ended reports that as its failure: it is
-      // cancelled instead, and runs next time.
-      const onMessage = (msg: { type: 'outcome'; outcome: JobOutcome }): void =>
-        finish(this.closed ? cancelled(payload) : msg.outcome, false);
-      const onError = (e: Error): void =>
-        finish(failed(payload, `worker crashed: ${e.message}`, Date.now() - started), true);
-      const onExit = (code: number): void =>
-        finish(
-          this.closed ? cancelled(payload) : failed(payload, `worker exited with code ${code}`, Date.now() - started),
-          true,
-        );
-      const timer =
-        this.jobTimeoutMs > 0
-          ? setTimeout(
-              () =>
-                finish(
-                  failed(
-                    payload,
-                    `timed out after ${Number((this.jobTimeoutMs / 1000).toPrecision(3))} s (--job-timeout)`,
-                    Date.now() - started,
-                  ),
-                  true,
-                ),
-              this.jobTimeoutMs,
-            )
-          : undefined;
-      slot.worker.on('message', onMessage);
-      slot.worker.on('error', onError);
-      slot.worker.on('exit', onExit);
-      slot.worker.postMessage({ type: 'job', payload });
-    });
+  /** The first job of the slot's queue has started (as far as the pool knows): its time limit runs. */
+  private startClock(slot: Slot): void {
+    const head = slot.queue[0];
+    if (!head) return;
+    head.started = Date.now();
+    if (this.jobTimeoutMs > 0) {
+      clearTimeout(slot.timer);
+      const limit = this.jobTimeoutMs;
+      slot.timer = setTimeout(
+        () => this.onBroken(slot, `timed out after ${Number((limit / 1000).toPrecision(3))} s (--job-timeout)`),
+        limit,
+      );
+    }
+  }
+
+  private onOutcome(slot: Slot, outcome: JobOutcome): void {
+    const head = slot.queue.shift();
+    if (!head) return;
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    const ms = outcome.preprocessMs + outcome.trainMs + outcome.predictMs;
+    if (!outcome.cancelled && Number.isFinite(ms)) {
+      this.seen++;
+      this.meanMs += (ms - this.meanMs) / Math.min(this.seen, 64);
+    }
+    this.startClock(slot);
+    // After close() (an interrupt) a job whose program was ended reports that as its failure: it is
+    // cancelled instead, and runs next time.
+    head.resolve(this.closed ? cancelled(head.payload) : outcome);
+    this.dispatch();
+  }
+
+  /**
+   * The slot's worker crashed, exited or overran its job's time limit: the job it was running fails (or is
+   * cancelled after close()), the worker is replaced, and the jobs sent ahead to it go back to the front of
+   * the queue: they had not started.
+   */
+  private onBroken(slot: Slot, why: string): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return; // already handled (an error is followed by an exit)
+    this.slots.splice(i, 1);
+    clearTimeout(slot.timer);
+    void endGroups(listedGroups(slot.worker.threadId), GROUP_GRACE_MS);
+    void slot.worker.terminate();
+    const head = slot.queue.shift();
+    if (head)
+      head.resolve(this.closed ? cancelled(head.payload) : failed(head.payload, why, Date.now() - head.started));
+    if (this.stopped) this.settle(slot, (p) => cancelled(p));
+    else this.pendingJobs.unshift(...slot.queue.splice(0));
+    this.dispatch();
+  }
+
+  /** Resolve every job still held by the slot. */
+  private settle(slot: Slot, outcome: (p: JobPayload) => JobOutcome): void {
+    clearTimeout(slot.timer);
+    for (const e of slot.queue.splice(0)) e.resolve(outcome(e.payload));
   }
 }
 

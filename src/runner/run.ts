@@ -13,7 +13,6 @@ import { programsOf } from '../spec/programs.js';
 import { selectJobs, type JobSubset } from '../spec/subset.js';
 import { duckdbVersion, ResultStore, storeFailure, type JobRow } from '../store/db.js';
 import { codeState } from '../util/provenance.js';
-import { staleJobs } from '../spec/revision.js';
 import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
@@ -21,6 +20,7 @@ import { BNCLAB_VERSION } from '../version.js';
 import { InlineRunner, WorkerPool, type JobRunner } from './pool.js';
 import { Progress } from './progress.js';
 import { OutcomeWriter } from './writer.js';
+import { jobCostOf, registerAndChoose, REGISTER_CHUNK } from './todo.js';
 import { EXIT, StoreError } from '../util/errors.js';
 import type { JobPayload } from './job.js';
 import { isSharedTable } from '../datasets/table.js';
@@ -103,7 +103,7 @@ export function jobRow(plan: Plan, j: PlannedJob): JobRow {
   };
 }
 
-/** Write the experiment, its datasets, splits and job list; returns the open store. */
+/** Write the experiment, its datasets and splits; returns the open store (registerAndChoose adds the jobs). */
 export async function registerPlan(plan: Plan, specText: string, dbPath: string): Promise<ResultStore> {
   const store = await ResultStore.open(dbPath);
   try {
@@ -145,13 +145,6 @@ export async function registerPlan(plan: Plan, specText: string, dbPath: string)
         attributeNames: d.columns.map((c) => c.name),
       })),
     );
-    await store.registerJobs(
-      spec.name,
-      plan.jobs.map((j) => jobRow(plan, j)),
-      BNCLAB_VERSION,
-    );
-    // Fold the write-ahead log into the file, so the .duckdb file alone holds the plan.
-    await store.checkpoint();
     return store;
   } catch (e) {
     store.close();
@@ -195,42 +188,41 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   };
   try {
     await store.setCodeState(codeState(duckdbVersion()));
-    const statuses = await store.jobStatuses(spec.name);
-    const costs = new CostModel(plan);
-    const shardOf = opts.shard ? partitionPlan(plan, costs, opts.shard.count).shardOf : undefined;
-    const sharded = shardOf ? plan.jobs.filter((j) => shardOf.get(j.key) === opts.shard!.index) : plan.jobs;
+    const grid = plan.grid!;
+    // A shard or --only needs the whole list (balancing by cost, matching by axis); a plain run never builds it.
+    const shardOf = opts.shard ? partitionPlan(plan, new CostModel(plan), opts.shard.count).shardOf : undefined;
     const chosen = opts.only ? new Set(selectJobs(plan, opts.only, '--only').map((j) => j.key)) : undefined;
-    const jobs = chosen ? sharded.filter((j) => chosen.has(j.key)) : sharded;
     const savePredictions = opts.savePredictions ?? spec.savePredictions;
     // Saving predictions asks for every job's predictions: a job done without them (an earlier run without
     // the flag) runs again and its result, identical but for the timings, is stored with them.
     const predicted = savePredictions ? await store.jobsWithPredictions(spec.name) : undefined;
-    const repredict = (j: PlannedJob): boolean => predicted !== undefined && !predicted.has(j.key);
-    // A result of an older revision of the method is kept, not silently replaced: --rerun-stale recomputes it.
-    const stale = new Set(staleJobs(jobs, (k) => statuses.get(k) === 'done').map((j) => j.key));
-    const todo = jobs.filter((j) => {
-      const s = statuses.get(j.key);
-      if (stale.has(j.key) && !opts.rerunStale) return false;
-      return s === 'done' ? repredict(j) : s !== 'error' || opts.rerunFailed;
+    const chosenJobs = await registerAndChoose(plan, store, (j) => jobRow(plan, j), BNCLAB_VERSION, {
+      rerunFailed: opts.rerunFailed,
+      rerunStale: opts.rerunStale,
+      predicted,
+      inScope:
+        shardOf || chosen
+          ? (j) => (!shardOf || shardOf.get(j.key) === opts.shard!.index) && (!chosen || chosen.has(j.key))
+          : undefined,
     });
-    const recomputed = jobs.filter((j) => statuses.get(j.key) === 'done' && repredict(j)).length;
-    const alreadyDone = jobs.filter((j) => statuses.get(j.key) === 'done').length - recomputed;
-    const previouslyFailed = opts.rerunFailed ? 0 : jobs.filter((j) => statuses.get(j.key) === 'error').length;
+    // Fold the write-ahead log into the file, so the .duckdb file alone holds the plan.
+    await store.checkpoint();
+    const { todo, alreadyDone, recomputed, previouslyFailed, stale } = chosenJobs;
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo.length || 1));
     if (!opts.quiet) {
       out.write(
-        `${spec.name}: ${plan.jobs.length} jobs (${plan.seeds ? `${plan.seeds.length} seeds × ` : ''}${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(plan.jobs)}), ` +
-          (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${jobs.length} jobs, ` : '') +
-          (chosen ? `--only: ${jobs.length} jobs, ` : '') +
+        `${spec.name}: ${grid.size} jobs (${plan.seeds ? `${plan.seeds.length} seeds × ` : ''}${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(grid.repeatAndFoldCounts())}), ` +
+          (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${chosenJobs.inScope} jobs, ` : '') +
+          (chosen ? `--only: ${chosenJobs.inScope} jobs, ` : '') +
           `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}` +
           (recomputed > 0
             ? ` (${recomputed} of them done before without saved predictions, run again to save them)`
             : '') +
           '\n',
       );
-      if (stale.size > 0)
+      if (stale.length > 0)
         out.write(
-          `${spec.name}: ${stale.size} stored results were made by an older revision of their method ` +
+          `${spec.name}: ${stale.length} stored results were made by an older revision of their method ` +
             (opts.rerunStale
               ? `(recomputing them)\n`
               : `(kept, not shown in reports; run --rerun-stale to recompute them)\n`),
@@ -251,18 +243,17 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         process.on('SIGTERM', onSignal);
       }
       // Progress counts outcomes once they are stored, weighted by their expected cost for the ETA.
-      const costOf = new Map(todo.map((j) => [j.key, costs.staticCost(j)]));
-      const progress = opts.quiet
-        ? undefined
-        : new Progress(
-            todo.length,
-            out,
-            'jobs stored',
-            [...costOf.values()].reduce((a, c) => a + c, 0),
-          );
+      const progress = opts.quiet ? undefined : new Progress(todo.length, out, 'jobs stored', chosenJobs.todoCost);
+      // The jobs started and not yet stored (at most the workers' and the write queue's): for the progress
+      // line's cost and to name a job whose result could not be stored.
+      const started = new Map<string, { job: PlannedJob; cost: number }>();
+      const costOf = jobCostOf();
       const activeWriter = new OutcomeWriter(store, {
         onStored: (batch) => {
-          for (const o of batch) progress?.tick(o.status === 'done', costOf.get(o.key) ?? 0);
+          for (const o of batch) {
+            progress?.tick(o.status === 'done', started.get(o.key)?.cost ?? 0);
+            started.delete(o.key);
+          }
         },
         onFailure: () => {
           stopTaking = true;
@@ -271,14 +262,21 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       });
       writer = activeWriter;
       let next = 0;
-      // One lane per worker: take a job, run it, hand the outcome to the writer. A lane waits while the
-      // write queue is full, so computing never outruns storing by more than the queue's bound.
+      // Lanes: take a job, run it, hand the outcome to the writer; one per job the pool can hold (a worker is
+      // sent short jobs ahead). A lane waits while the write queue is full, so computing never outruns
+      // storing by more than the queue's bound.
       const lane = async (): Promise<void> => {
         for (;;) {
           await activeWriter.room();
           if (stopTaking || next >= todo.length) return;
-          const outcome = await activePool.run(payloadOf(plan, todo[next++]!, savePredictions));
-          if (outcome.cancelled) continue;
+          const i = todo[next++]!;
+          const job = grid.at(i) as PlannedJob;
+          started.set(job.key, { job, cost: costOf(job, grid.methodIndexOf(i)) });
+          const outcome = await activePool.run(payloadOf(plan, job, savePredictions));
+          if (outcome.cancelled) {
+            started.delete(job.key);
+            continue;
+          }
           if (outcome.status !== 'done' && opts.failFast) {
             stopTaking = true;
             activePool.stop();
@@ -286,13 +284,14 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
           activeWriter.push(outcome);
         }
       };
-      await Promise.all(Array.from({ length: workers }, lane));
+      const lanes = activePool instanceof WorkerPool ? Math.min(activePool.capacity, todo.length) : 1;
+      await Promise.all(Array.from({ length: lanes }, lane));
       await activeWriter.flush();
       progress?.finish();
       const failure = activeWriter.failure;
       if (failure) {
         const stored = activeWriter.stored;
-        const j = todo.find((t) => t.key === failure.outcome.key);
+        const j = started.get(failure.outcome.key)?.job;
         const job = j
           ? `${j.dataset.handle.name} ${j.method.label} repeat ${j.repeat} fold ${j.fold}`
           : failure.outcome.key;
@@ -302,14 +301,20 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         );
       }
     }
-    if (opts.rerunStale && stale.size > 0) {
+    if (opts.rerunStale && stale.length > 0) {
       // The older revision's results leave the experiment's list once the current one's are stored.
-      const now = await store.jobStatuses(spec.name);
-      const replaced = jobs.filter((j) => stale.has(j.key) && now.get(j.key) === 'done');
-      await store.forgetExperimentJobs(
-        spec.name,
-        replaced.flatMap((j) => j.olderKeys ?? []),
-      );
+      for (let from = 0; from < stale.length; from += REGISTER_CHUNK) {
+        const jobs = Array.from(stale.subarray(from, from + REGISTER_CHUNK), (i) => grid.at(i));
+        const now = await store.jobStatusesAmong(
+          spec.name,
+          jobs.map((j) => j.key),
+        );
+        const replaced = jobs.filter((j) => now.get(j.key) === 'done');
+        await store.forgetExperimentJobs(
+          spec.name,
+          replaced.flatMap((j) => j.olderKeys ?? []),
+        );
+      }
     }
     const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
@@ -317,13 +322,13 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       spec,
       plan,
       dbPath,
-      total: jobs.length,
+      total: chosenJobs.inScope,
       alreadyDone,
       ran: stored.done + stored.failed,
       succeeded: stored.done,
       failed: stored.failed,
       previouslyFailed,
-      stale: opts.rerunStale ? 0 : stale.size,
+      stale: opts.rerunStale ? 0 : stale.length,
       interrupted,
       ...(opts.keepStoreOpen ? { store } : {}),
     };
@@ -363,8 +368,6 @@ export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): 
 }
 
 /** '10 folds', '5 repeats × 2 folds': the resampling units per dataset × method, as the run header shows them. */
-function foldCountText(jobs: readonly { readonly repeat: number; readonly fold: number }[]): string {
-  const repeats = new Set(jobs.map((j) => j.repeat)).size;
-  const folds = new Set(jobs.map((j) => j.fold)).size;
+function foldCountText({ repeats, folds }: { repeats: number; folds: number }): string {
   return `${repeats > 1 ? `${repeats} repeats × ` : ''}${folds} fold${folds === 1 ? '' : 's'}`;
 }

@@ -1,12 +1,36 @@
 /** Worker thread: runs the jobs the pool sends, one at a time, and posts each outcome back. */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { executeJob } from './execute.js';
-import type { JobPayload } from './job.js';
+import type { JobMessage } from './pool.js';
+import type { RawTable } from '../datasets/table.js';
+import type { JobOutcome } from '../store/db.js';
 
 if (!parentPort) throw new Error('worker.ts must run in a worker thread');
 const port = parentPort;
-port.on('message', (msg: { type: 'job'; payload: JobPayload }) => {
-  const outcome = executeJob(msg.payload);
+/** Set by the pool's stop(): the jobs sent ahead are answered as cancelled, not run (they run next time). */
+const stopFlag = (workerData as { stopFlag?: Int32Array } | undefined)?.stopFlag;
+/** Tables the pool sent once and names by id afterwards. */
+const tables = new Map<number, RawTable>();
+port.on('message', (msg: JobMessage) => {
+  let payload = msg.payload;
+  if (msg.tableId !== undefined) {
+    if (payload.table) tables.set(msg.tableId, payload.table);
+    else payload = { ...payload, table: tables.get(msg.tableId) };
+  }
+  if (stopFlag && Atomics.load(stopFlag, 0) === 1) {
+    const cancelled: JobOutcome = {
+      key: payload.key,
+      status: 'error',
+      cancelled: true,
+      error: 'cancelled',
+      preprocessMs: 0,
+      trainMs: 0,
+      predictMs: 0,
+    };
+    port.postMessage({ type: 'outcome', outcome: cancelled });
+    return;
+  }
+  const outcome = executeJob(payload);
   const transfer: ArrayBuffer[] = [];
   if (outcome.predictions) transfer.push(outcome.predictions.probs.buffer as ArrayBuffer);
   port.postMessage({ type: 'outcome', outcome }, transfer);

@@ -15,7 +15,7 @@ import { UserError } from '../util/errors.js';
 import { RESULTS_VERSION } from '../version.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
 import type { DatasetHandle } from '../datasets/handle.js';
-import { methodRevisions, olderKeys, revisedKey } from './revision.js';
+import { JobGrid } from './job-grid.js';
 
 /** Rows a job trains and tests on: those of its fold are tested, the rest (but EXCLUDED ones) trained on. */
 export interface FoldSize {
@@ -80,7 +80,10 @@ export interface PlannedJobOf<D extends PlannedDatasetSummary> {
 export interface PlanOf<D extends PlannedDatasetSummary> {
   readonly spec: ExperimentSpec;
   readonly datasets: readonly D[];
+  /** Every job as an object: built from `grid` the first time it is read (a run streams the grid instead). */
   readonly jobs: readonly PlannedJobOf<D>[];
+  /** The same jobs, made one at a time from their index (src/spec/job-grid.ts); absent in a hand-made plan. */
+  readonly grid?: JobGrid<D>;
   /** What `plan` and `run` print before anything else: the spec's warnings, and datasets that are duplicates. */
   readonly warnings: readonly string[];
   /**
@@ -126,23 +129,39 @@ function planWith(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean): P
   const { seeds: _seeds, ...one } = spec;
   const maxJobs = opts.maxJobs ?? DEFAULT_MAX_JOBS;
   const plans: PlanSummary[] = [];
+  const grid = new JobGrid<PlannedDatasetSummary>(spec.methods);
   for (const seed of spec.seeds) {
     const p = planOneSeed({ ...one, seed }, opts, withRows);
-    if (p.jobs.length * spec.seeds.length > maxJobs) {
+    const n = p.grid!.size;
+    if (n * spec.seeds.length > maxJobs) {
       throw new UserError(
-        `${spec.file}: the grid has ${(p.jobs.length * spec.seeds.length).toLocaleString('en-US')} jobs (${spec.seeds.length} seeds × ${p.jobs.length.toLocaleString('en-US')}), ` +
+        `${spec.file}: the grid has ${(n * spec.seeds.length).toLocaleString('en-US')} jobs (${spec.seeds.length} seeds × ${n.toLocaleString('en-US')}), ` +
           `more than the limit of ${maxJobs.toLocaleString('en-US')}; shrink the spec or raise the limit with --max-jobs`,
       );
     }
+    grid.concat(p.grid!, seed);
     plans.push(p);
   }
-  return {
-    spec,
-    datasets: plans[0]!.datasets,
-    jobs: plans.flatMap((p, i) => p.jobs.map((j) => ({ ...j, specSeed: spec.seeds![i]! }))),
-    warnings: [...new Set(plans.flatMap((p) => p.warnings))],
-    seeds: plans.map((p, i) => ({ seed: spec.seeds![i]!, datasets: p.datasets })),
-  };
+  return withGrid(
+    {
+      spec,
+      datasets: plans[0]!.datasets,
+      warnings: [...new Set(plans.flatMap((p) => p.warnings))],
+      seeds: plans.map((p, i) => ({ seed: spec.seeds![i]!, datasets: p.datasets })),
+    },
+    grid,
+  );
+}
+
+/** The plan with its grid, and `jobs` built from the grid when first read (then kept, like any field). */
+function withGrid<D extends PlannedDatasetSummary>(
+  plan: Omit<PlanOf<D>, 'jobs' | 'grid'>,
+  grid: JobGrid<D>,
+): PlanOf<D> {
+  let jobs: readonly PlannedJobOf<D>[] | undefined;
+  const out = { ...plan, grid } as PlanOf<D>;
+  Object.defineProperty(out, 'jobs', { enumerable: true, get: () => (jobs ??= grid.toArray()) });
+  return out;
 }
 
 function planOneSeed(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean): PlanSummary {
@@ -212,45 +231,15 @@ function planOneSeed(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean)
   if (failures.length === 1) throw new UserError(failures[0]!);
   if (failures.length > 1) throw new UserError(`${failures.length} datasets fail:\n  ${failures.join('\n  ')}`);
 
-  const jobs: PlannedJobSummary[] = [];
-  const revisions = spec.methods.map(methodRevisions);
-  for (const d of datasets) {
-    for (let r = 0; r < d.repeats; r++) {
-      for (let f = 0; f < d.folds; f++) {
-        if (d.foldSizes[r]![f]!.test === 0) continue; // a fold file may leave a fold empty in one repeat
-        for (const [mi, m] of spec.methods.entries()) {
-          const content = {
-            v: RESULTS_VERSION,
-            dataset: d.handle.sha256,
-            classColumn: d.handle.classColumn ?? null,
-            // Only when the spec declares column types or ignored columns, so every other key stays as it was.
-            ...(d.declaredColumns ? { columns: d.declaredColumns } : {}),
-            preprocessing: spec.preprocessing,
-            split: d.splitKey,
-            repeat: r,
-            fold: f,
-            kind: m.kind,
-            structure: { id: m.structure.id, params: m.structure.params },
-            estimator: m.estimator ? { id: m.estimator.id, params: m.estimator.params } : null,
-            seed: spec.seed,
-            select: m.select, // absent (and so not in the key) unless the method has a select: section
-          };
-          const key = revisedKey(content, revisions[mi]!);
-          const older = olderKeys(content, revisions[mi]!);
-          // The seed comes from the key without revisions: raising one alone leaves the random streams as they were.
-          const seed = sha256Hex(`learn/${older.length > 0 ? contentKey(content, 24) : key}`);
-          const job = { key, seed, dataset: d, repeat: r, fold: f, method: m };
-          jobs.push(older.length > 0 ? { ...job, olderKeys: older } : job);
-        }
-      }
-    }
-  }
-  if (jobs.length > maxJobs) {
+  // The jobs: datasets as listed, then repeat, fold and method (src/spec/job-grid.ts makes each from its index).
+  const grid = new JobGrid<PlannedDatasetSummary>(spec.methods);
+  for (const d of datasets) grid.add(spec, d);
+  if (grid.size > maxJobs) {
     throw new UserError(
-      `${spec.file}: the grid has ${jobs.length.toLocaleString('en-US')} jobs, more than the limit of ${maxJobs.toLocaleString('en-US')}; shrink the spec or raise the limit with --max-jobs`,
+      `${spec.file}: the grid has ${grid.size.toLocaleString('en-US')} jobs, more than the limit of ${maxJobs.toLocaleString('en-US')}; shrink the spec or raise the limit with --max-jobs`,
     );
   }
-  return { spec, datasets, jobs, warnings };
+  return withGrid({ spec, datasets, warnings }, grid);
 }
 
 /**

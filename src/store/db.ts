@@ -402,32 +402,26 @@ export class ResultStore {
       await this.conn.run(`DELETE FROM new_experiment_jobs`);
       const app = await this.conn.createAppender('new_jobs', 'main', 'temp');
       const appE = await this.conn.createAppender('new_experiment_jobs', 'main', 'temp');
+      // Typed appends: the generic appendValue (a DuckDB value made per field) cost most of registering.
+      const text = (a: DuckDBAppender, v: string | null): void => (v === null ? a.appendNull() : a.appendVarchar(v));
       for (const j of jobs) {
-        const values: DuckDBValue[] = [
-          j.key,
-          j.dataset,
-          j.datasetHash,
-          j.splitKey,
-          j.repeat,
-          j.fold,
-          j.structure,
-          j.structureParams,
-          j.estimator,
-          j.estimatorParams,
-          j.preprocessing,
-          j.seed,
-          'pending',
-          null,
-          0,
-          null,
-          null,
-          null,
-          null,
-          null,
-          version,
-        ];
-        appendRow(app, values);
-        appendRow(appE, [experiment, j.key, j.method, j.dataset]);
+        for (const v of [j.key, j.dataset, j.datasetHash, j.splitKey]) app.appendVarchar(v);
+        app.appendInteger(j.repeat);
+        app.appendInteger(j.fold);
+        app.appendVarchar(j.structure);
+        app.appendVarchar(j.structureParams);
+        text(app, j.estimator);
+        text(app, j.estimatorParams);
+        app.appendVarchar(j.preprocessing);
+        app.appendVarchar(j.seed);
+        app.appendVarchar('pending');
+        app.appendNull(); // error
+        app.appendInteger(0); // attempts
+        for (let k = 0; k < 5; k++) app.appendNull(); // timings, structure info, finished_at
+        app.appendVarchar(version);
+        app.endRow();
+        for (const v of [experiment, j.key, j.method, j.dataset]) appE.appendVarchar(v);
+        appE.endRow();
       }
       app.closeSync();
       appE.closeSync();
@@ -452,6 +446,19 @@ export class ResultStore {
       `SELECT j.job_key, j.status FROM jobs j JOIN experiment_jobs e USING (job_key) WHERE e.experiment = $1`,
       [experiment],
       [VARCHAR],
+    );
+    const out = new Map<string, string>();
+    for (const [k, s] of r.getRows()) out.set(String(k), String(s));
+    return out;
+  }
+
+  /** Status per job key among `keys` that the experiment has registered (jobStatuses for part of a plan). */
+  async jobStatusesAmong(experiment: string, keys: readonly string[]): Promise<Map<string, string>> {
+    const r = await this.conn.runAndReadAll(
+      `SELECT j.job_key, j.status FROM jobs j JOIN experiment_jobs e USING (job_key)
+       JOIN (SELECT DISTINCT unnest($2) AS job_key) k USING (job_key) WHERE e.experiment = $1`,
+      [experiment, listValue([...keys])],
+      [VARCHAR, VARCHAR_LIST],
     );
     const out = new Map<string, string>();
     for (const [k, s] of r.getRows()) out.set(String(k), String(s));
@@ -795,15 +802,6 @@ function sqlIdentifier(s: string): string {
 function appendNullable<T>(app: DuckDBAppender, v: T | null | undefined, append: (v: T) => void): void {
   if (v === null || v === undefined) app.appendNull();
   else append(v);
-}
-
-/** Append one row, converting each value to its column's type (the appender does not coerce). */
-function appendRow(app: DuckDBAppender, values: readonly DuckDBValue[]): void {
-  values.forEach((v, i) => {
-    if (v === null) app.appendNull();
-    else app.appendValue(v, app.columnType(i));
-  });
-  app.endRow();
 }
 
 /** Create the database's folder; a path through a regular file is a one-line StoreError, not a raw EEXIST. */

@@ -1,0 +1,164 @@
+/**
+ * The jobs of a plan as a grid, not a list: seed × dataset × (repeat, fold) × method, in plan order. Job i
+ * is made from its index when it is asked for (its key and seed computed then, exactly as the list would
+ * hold them), so a plan of 10⁶ jobs holds its datasets, their non-empty folds and the method list, not 10⁶
+ * job objects. `PlanOf.jobs` is built from the grid only when a command asks for the whole list.
+ */
+import { RESULTS_VERSION } from '../version.js';
+import { contentKey, sha256Hex } from '../util/hash.js';
+import type { ExperimentSpec, MethodSpec } from './load.js';
+import type { PlannedDatasetSummary, PlannedJobOf } from './plan.js';
+import { methodRevisions, olderKeys, revisedKey, type Revisions } from './revision.js';
+
+/** One dataset under one master seed: its jobs are its non-empty (repeat, fold) pairs × the methods. */
+interface Segment<D extends PlannedDatasetSummary> {
+  readonly start: number;
+  readonly size: number;
+  readonly dataset: D;
+  /** The spec (with this segment's seed) whose fields enter the key. */
+  readonly spec: ExperimentSpec;
+  /** Set in a multi-seed plan: the job's specSeed. */
+  readonly specSeed?: string;
+  /** [repeat, fold] of each fold with test rows, in plan order (a folds file may leave one empty). */
+  readonly pairs: Int32Array;
+}
+
+export class JobGrid<D extends PlannedDatasetSummary> {
+  private readonly segments: Segment<D>[] = [];
+  private readonly methods: readonly MethodSpec[];
+  private readonly revisions: readonly Revisions[];
+  private size_ = 0;
+  /** The segment last looked up: jobs are mostly asked for in order. */
+  private last = 0;
+
+  constructor(methods: readonly MethodSpec[]) {
+    this.methods = methods;
+    this.revisions = methods.map(methodRevisions);
+  }
+
+  /** Append a dataset's jobs under `spec` (its seed), after those already in the grid. */
+  add(spec: ExperimentSpec, dataset: D, specSeed?: string): void {
+    const pairs: number[] = [];
+    for (let r = 0; r < dataset.repeats; r++)
+      for (let f = 0; f < dataset.folds; f++) if (dataset.foldSizes[r]![f]!.test > 0) pairs.push(r, f);
+    const size = (pairs.length / 2) * this.methods.length;
+    this.segments.push({
+      start: this.size_,
+      size,
+      dataset,
+      spec,
+      pairs: Int32Array.from(pairs),
+      ...(specSeed !== undefined ? { specSeed } : {}),
+    });
+    this.size_ += size;
+  }
+
+  /** Append another grid's jobs (of the same methods), each under `specSeed`. */
+  concat(other: JobGrid<D>, specSeed: string): void {
+    for (const s of other.segments) {
+      this.segments.push({ ...s, start: this.size_, specSeed });
+      this.size_ += s.size;
+    }
+  }
+
+  get size(): number {
+    return this.size_;
+  }
+
+  get methodCount(): number {
+    return this.methods.length;
+  }
+
+  /** Job i, as the plan's list holds it. */
+  at(i: number): PlannedJobOf<D> {
+    if (!(i >= 0 && i < this.size_)) throw new RangeError(`job ${i} is outside the grid of ${this.size_}`);
+    const s = this.segmentOf(i);
+    const local = i - s.start;
+    const M = this.methods.length;
+    const p = Math.floor(local / M);
+    const mi = local - p * M;
+    return this.job(s, s.pairs[2 * p]!, s.pairs[2 * p + 1]!, mi);
+  }
+
+  /** The method index (into spec.methods) of job i, without computing its key. */
+  methodIndexOf(i: number): number {
+    const s = this.segmentOf(i);
+    return (i - s.start) % this.methods.length;
+  }
+
+  /** Jobs from..to−1 in order. */
+  *range(from = 0, to = this.size_): Generator<PlannedJobOf<D>> {
+    for (let i = from; i < to; i++) yield this.at(i);
+  }
+
+  /** Every job, in plan order (what PlanOf.jobs holds). */
+  toArray(): PlannedJobOf<D>[] {
+    const out = new Array<PlannedJobOf<D>>(this.size_);
+    for (let i = 0; i < this.size_; i++) out[i] = this.at(i);
+    return out;
+  }
+
+  /** The distinct repeats and folds that have jobs (the run header's '5 repeats × 2 folds'). */
+  repeatAndFoldCounts(): { repeats: number; folds: number } {
+    const repeats = new Set<number>();
+    const folds = new Set<number>();
+    for (const s of this.segments) {
+      if (s.size === 0) continue;
+      for (let k = 0; k < s.pairs.length; k += 2) {
+        repeats.add(s.pairs[k]!);
+        folds.add(s.pairs[k + 1]!);
+      }
+    }
+    return { repeats: repeats.size, folds: folds.size };
+  }
+
+  private segmentOf(i: number): Segment<D> {
+    let k = this.last;
+    const segs = this.segments;
+    if (!(i >= segs[k]!.start && i < segs[k]!.start + segs[k]!.size)) {
+      let lo = 0;
+      let hi = segs.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (segs[mid]!.start <= i) lo = mid;
+        else hi = mid - 1;
+      }
+      k = lo;
+      // Empty segments share their start with the next one: move to the one that holds i.
+      while (segs[k]!.size === 0 || i >= segs[k]!.start + segs[k]!.size) k++;
+      this.last = k;
+    }
+    return segs[k]!;
+  }
+
+  /** The job's key and seed as spec/plan.ts has always computed them (the key's inputs are unchanged). */
+  private job(s: Segment<D>, r: number, f: number, mi: number): PlannedJobOf<D> {
+    const spec = s.spec;
+    const d = s.dataset;
+    const m = this.methods[mi]!;
+    const content = {
+      v: RESULTS_VERSION,
+      dataset: d.handle.sha256,
+      classColumn: d.handle.classColumn ?? null,
+      // Only when the spec declares column types or ignored columns, so every other key stays as it was.
+      ...(d.declaredColumns ? { columns: d.declaredColumns } : {}),
+      preprocessing: spec.preprocessing,
+      split: d.splitKey,
+      repeat: r,
+      fold: f,
+      kind: m.kind,
+      structure: { id: m.structure.id, params: m.structure.params },
+      estimator: m.estimator ? { id: m.estimator.id, params: m.estimator.params } : null,
+      seed: spec.seed,
+      select: m.select, // absent (and so not in the key) unless the method has a select: section
+    };
+    const revisions = this.revisions[mi]!;
+    const key = revisedKey(content, revisions);
+    const older = olderKeys(content, revisions);
+    // The seed comes from the key without revisions: raising one alone leaves the random streams as they were.
+    const seed = sha256Hex(`learn/${older.length > 0 ? contentKey(content, 24) : key}`);
+    const job = { key, seed, dataset: d, repeat: r, fold: f, method: m };
+    const withOlder = older.length > 0 ? { ...job, olderKeys: older } : job;
+    return s.specSeed !== undefined ? { ...withOlder, specSeed: s.specSeed } : withOlder;
+  }
+}
