@@ -15,6 +15,7 @@ import { contentKey, sha256Hex } from '../util/hash.js';
 import { Rng } from '../util/rng.js';
 import { closest } from '../util/text.js';
 import { learn } from './execute.js';
+import { jobMethod } from './job.js';
 
 export interface FullDataFit {
   readonly dataset: string;
@@ -73,14 +74,9 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
   const { method, handle, pre, data, key } = fullDataOf(spec, datasetName, methodLabel);
   const d = { handle };
   const seed = sha256Hex(`learn/${key}`);
+  // `select:` is not applied: the method is fitted once, with the parameters the spec gives it.
   const { model, structure } = learn(
-    {
-      kind: method.kind,
-      structure: method.structure,
-      estimator: method.estimator,
-      dataset: d.handle,
-      preprocessing: spec.preprocessing,
-    },
+    { ...jobMethod({ ...method, select: undefined }), dataset: d.handle, preprocessing: spec.preprocessing },
     data,
     new Rng(seed),
   );
