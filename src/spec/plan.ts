@@ -15,7 +15,8 @@ import { UserError } from '../util/errors.js';
 import { RESULTS_VERSION } from '../version.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
 import type { DatasetHandle } from '../datasets/handle.js';
-import { methodRevisions, olderKeys, revisedKey } from './revision.js';
+import { methodRevisions } from './revision.js';
+import { jobContent, jobIdentity } from './job-key.js';
 
 /** Rows a job trains and tests on: those of its fold are tested, the rest (but EXCLUDED ones) trained on. */
 export interface FoldSize {
@@ -219,26 +220,7 @@ function planOneSeed(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean)
       for (let f = 0; f < d.folds; f++) {
         if (d.foldSizes[r]![f]!.test === 0) continue; // a fold file may leave a fold empty in one repeat
         for (const [mi, m] of spec.methods.entries()) {
-          const content = {
-            v: RESULTS_VERSION,
-            dataset: d.handle.sha256,
-            classColumn: d.handle.classColumn ?? null,
-            // Only when the spec declares column types or ignored columns, so every other key stays as it was.
-            ...(d.declaredColumns ? { columns: d.declaredColumns } : {}),
-            preprocessing: spec.preprocessing,
-            split: d.splitKey,
-            repeat: r,
-            fold: f,
-            kind: m.kind,
-            structure: { id: m.structure.id, params: m.structure.params },
-            estimator: m.estimator ? { id: m.estimator.id, params: m.estimator.params } : null,
-            seed: spec.seed,
-            select: m.select, // absent (and so not in the key) unless the method has a select: section
-          };
-          const key = revisedKey(content, revisions[mi]!);
-          const older = olderKeys(content, revisions[mi]!);
-          // The seed comes from the key without revisions: raising one alone leaves the random streams as they were.
-          const seed = sha256Hex(`learn/${older.length > 0 ? contentKey(content, 24) : key}`);
+          const { key, seed, older } = jobIdentity(jobContent(spec, d, r, f, m), revisions[mi]!);
           const job = { key, seed, dataset: d, repeat: r, fold: f, method: m };
           jobs.push(older.length > 0 ? { ...job, olderKeys: older } : job);
         }
