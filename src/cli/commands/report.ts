@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, onePositional, numberOption } from '../command.js';
+import { EXIT } from '../../util/errors.js';
 
 export const reportCommand: Command = {
   summary:
@@ -48,6 +49,6 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
     process.stdout.write(
       `report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg${v['pdf'] === true ? ', *.pdf' : ''})\n`,
     );
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { onePositional } from '../command.js';
+import { EXIT } from '../../util/errors.js';
 
 export const statusCommand: Command = {
   summary: 'done / failed / pending jobs of a spec per dataset × method (read-only, safe while shards run)',
@@ -94,6 +95,6 @@ when that is not possible it is named and its jobs count as pending. A job done 
             .join(', '),
       );
     }
-    return 0;
+    return EXIT.ok;
   },
 };
