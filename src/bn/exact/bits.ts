@@ -22,12 +22,6 @@ export function compress(full: number, x: number): number {
   return ((full >>> (x + 1)) << x) | low;
 }
 
-/** Inverse of compress: re-insert a zero bit at position x. */
-export function expand(c: number, x: number): number {
-  const low = c & ((1 << x) - 1);
-  return ((c >>> x) << (x + 1)) | low;
-}
-
 /** The members of a mask in increasing order. */
 export function members(mask: number): number[] {
   const out: number[] = [];

@@ -23,12 +23,6 @@ export function maxRandom(xs: readonly number[], rng: Rng): number {
   return best.length === 1 ? best[0]! : best[rng.int(best.length)]!;
 }
 
-/** Root of v's tree in a forest. */
-export function rootOf(par: Int32Array, v: number): number {
-  while (par[v]! >= 0) v = par[v]!;
-  return v;
-}
-
 /**
  * How tan-hc orients an arc between two orphans (the two directions are Markov equivalent, only one is
  * scored): `column` (default), as bnclassify 0.4.8's code does — augment_ode_arcs lists both directions,
