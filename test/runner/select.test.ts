@@ -45,7 +45,7 @@ function data(n: number, seed: string): DiscreteData {
  * Naive Bayes with a Dirichlet estimator through the runner's own fitting step (`learn`, as a job runs it),
  * with `select:` when given.
  */
-function fit(d: DiscreteData, rng: Rng, alpha?: unknown, select?: SelectSpec) {
+function fitNb(d: DiscreteData, rng: Rng, alpha?: unknown, select?: SelectSpec) {
   const { model, structure } = learn(
     {
       kind: 'bnc',
@@ -72,7 +72,7 @@ describe('select: inner cross-validation', () => {
   };
 
   it('scores each candidate as an independent nested CV on the same folds does, and refits the best', () => {
-    const { model, structure } = fit(train, new Rng('job'), undefined, spec);
+    const { model, structure } = fitNb(train, new Rng('job'), undefined, spec);
     const folds = stratifiedKFold(train.classColumn, 2, 5, new Rng('job').derive('select/folds'));
     const expected = candidates(spec).map((c) => {
       let loss = 0;
@@ -85,7 +85,7 @@ describe('select: inner cross-validation', () => {
           train,
           [...Array(train.n).keys()].filter((r) => folds[r] === f),
         );
-        const m = fit(inner, new Rng('x'), c['estimator.alpha']).model;
+        const m = fitNb(inner, new Rng('x'), c['estimator.alpha']).model;
         loss += computeMetrics(m.posterior(held), held.classColumn, 2).logLoss * held.n;
       }
       return loss / train.n;
@@ -96,13 +96,13 @@ describe('select: inner cross-validation', () => {
     reported.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 12));
     const best = expected.indexOf(Math.min(...expected));
     expect(structure.info!['select.estimator.alpha']).toBe(spec.axes[0]!.values[best]);
-    const direct = fit(train, new Rng('job'), spec.axes[0]!.values[best]).model;
+    const direct = fitNb(train, new Rng('job'), spec.axes[0]!.values[best]).model;
     expect(Array.from(model.posterior(train))).toEqual(Array.from(direct.posterior(train)));
   });
 
   it('never picks a prior so large that naive Bayes forgets the data (log loss near ln 2)', () => {
     const acc = { ...spec, axes: [{ targets: ['estimator.alpha'], values: [1e7, 1] }] };
-    const { structure } = fit(train, new Rng('job2'), undefined, acc);
+    const { structure } = fitNb(train, new Rng('job2'), undefined, acc);
     expect(structure.info!['select.estimator.alpha']).toBe(1);
   });
 
