@@ -81,4 +81,3 @@ export function selectAndFit(
     info[`select.${target}`] = typeof v === 'number' || typeof v === 'boolean' ? v : String(v);
   return { model: learned.model, structure: { ...learned.structure, info } };
 }
-
