@@ -15,9 +15,9 @@ import { staleJobs } from '../spec/revision.js';
 import { ResultStore } from '../store/db.js';
 import { DatabaseInUseError, UserError } from '../util/errors.js';
 
-export type JobState = 'done' | 'error' | 'pending';
+type JobState = 'done' | 'error' | 'pending';
 
-export interface SourceNote {
+interface SourceNote {
   readonly file: string;
   /** 'ok', 'snapshot' (read from a copy: a running task holds it), or 'unreadable' with the reason. */
   readonly how: 'ok' | 'snapshot' | 'unreadable';
@@ -25,7 +25,7 @@ export interface SourceNote {
   readonly jobs: number;
 }
 
-export interface StatusRow {
+interface StatusRow {
   readonly dataset: string;
   readonly method: string;
   readonly done: number;
@@ -33,7 +33,7 @@ export interface StatusRow {
   readonly pending: number;
 }
 
-export interface StatusResult {
+interface StatusResult {
   readonly rows: readonly StatusRow[];
   readonly sources: readonly SourceNote[];
   readonly total: { done: number; failed: number; pending: number };

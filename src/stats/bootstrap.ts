@@ -8,7 +8,7 @@
 import { Rng } from '../util/rng.js';
 import { fsum } from './fsum.js';
 
-export interface BootstrapInterval {
+interface BootstrapInterval {
   /** The observed mean difference. */
   readonly mean: number;
   readonly lo: number;

@@ -58,7 +58,7 @@ export function sameFile(a: string, b: string): boolean {
   return real(a) === real(b);
 }
 
-export interface OutputCheck {
+interface OutputCheck {
   /** The option that named the file, for the messages ("--out"). */
   readonly option: string;
   /** Overwrite an existing file (never a protected one). */
@@ -95,7 +95,7 @@ export function checkOutputFile(file: string, c: OutputCheck): string {
 }
 
 /** A temporary name beside `path` (same folder, so the rename is atomic on the same file system). */
-export function temporaryBeside(path: string): string {
+function temporaryBeside(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
 }
 

@@ -12,7 +12,7 @@ export function popcount(x: number): number {
 }
 
 /** Index of the lowest set bit (x !== 0). */
-export function lowestBit(x: number): number {
+function lowestBit(x: number): number {
   return 31 - Math.clz32(x & -x);
 }
 
