@@ -37,7 +37,7 @@ import { stratifiedKFold, testRows, trainRows } from '../src/folds/split.js';
 import type { DiscreteData } from '../src/bn/data.js';
 import { MISSING } from '../src/bn/data.js';
 import { executeJob } from '../src/runner/execute.js';
-import type { DatasetHandle, JobPayload } from '../src/runner/job.js';
+import type { DatasetHandle, JobMethod, JobPayload } from '../src/runner/job.js';
 import { getBaseline, getEstimator, getStructure, withDefaults, type Params } from '../src/registry.js';
 import { UserError } from '../src/util/errors.js';
 import { Rng } from '../src/util/rng.js';
@@ -99,18 +99,20 @@ function positiveInt(name: string, s: string | undefined): number {
   return v;
 }
 
-function methodPayload(label: string): Pick<JobPayload, 'kind' | 'structure' | 'estimator'> {
+function methodPayload(label: string): JobMethod {
   const m = CATALOG[label];
   if (!m) throw new UserError(`unknown method '${label}'; the catalog has ${Object.keys(CATALOG).join(', ')}`);
-  const info = m.kind === 'baseline' ? getBaseline(m.id) : getStructure(m.id);
+  if (m.kind === 'baseline') {
+    const info = getBaseline(m.id);
+    if (!info) throw new UserError(`method '${m.id}' is not registered`);
+    return { kind: 'baseline', baseline: { id: m.id, params: withDefaults(info, m.params) } };
+  }
+  const info = getStructure(m.id);
   if (!info) throw new UserError(`method '${m.id}' is not registered`);
   return {
-    kind: m.kind,
+    kind: 'bnc',
     structure: { id: m.id, params: withDefaults(info, m.params) },
-    estimator:
-      m.kind === 'baseline'
-        ? null
-        : { id: ESTIMATOR.id, params: withDefaults(getEstimator(ESTIMATOR.id)!, ESTIMATOR.params) },
+    estimator: { id: ESTIMATOR.id, params: withDefaults(getEstimator(ESTIMATOR.id)!, ESTIMATOR.params) },
   };
 }
 
@@ -128,7 +130,8 @@ function runJob(p: JobPayload): Timed {
   const c0 = process.cpuUsage();
   const out = executeJob(p);
   const c = process.cpuUsage(c0);
-  if (out.status !== 'done') throw new Error(`${p.structure.id} on ${p.dataset.name}: ${out.error}`);
+  if (out.status !== 'done')
+    throw new Error(`${p.kind === 'baseline' ? p.baseline.id : p.structure.id} on ${p.dataset.name}: ${out.error}`);
   return {
     trainMs: out.trainMs,
     predictMs: out.predictMs,

@@ -24,7 +24,7 @@ export interface LearnContext {
 }
 
 /** A fold of the unpreprocessed table: training rows (those of the split) and test rows, ascending. */
-export interface RawFold {
+interface RawFold {
   readonly table: RawTable;
   readonly train: Int32Array;
   readonly test: Int32Array;
@@ -92,7 +92,7 @@ export interface MethodInfo {
 // drift from the schema.
 
 /** One parameter: a JSON Schema fragment, and the declaration keys `default`, `inKey` and `required`. */
-export type ParamDecl = {
+type ParamDecl = {
   readonly [key: string]: unknown;
   /** The value the implementation receives when the caller leaves the parameter out. */
   readonly default?: unknown;
@@ -101,10 +101,10 @@ export type ParamDecl = {
   /** The spec must give it (no default); listed in the object schema's `required`. */
   readonly required?: true;
 };
-export type ParamDecls = { readonly [name: string]: ParamDecl };
+type ParamDecls = { readonly [name: string]: ParamDecl };
 
 /** The TypeScript value of a JSON Schema fragment (the keywords the learners use). */
-export type SchemaValue<D> = D extends { readonly enum: readonly (infer E)[] }
+type SchemaValue<D> = D extends { readonly enum: readonly (infer E)[] }
   ? E
   : D extends { readonly oneOf: readonly (infer A)[] }
     ? SchemaValue<A>
@@ -130,7 +130,7 @@ export type DeclaredParams<D extends ParamDecls> = {
 };
 
 /** The output of `defineParams`; P (the complete parameters) exists only for type inference. */
-export interface ParamSpec<P> {
+interface ParamSpec<P> {
   readonly schema: JsonSchema;
   readonly defaults: Params;
   readonly implicitDefaults: Params;
@@ -173,7 +173,7 @@ type Definition<P> = Omit<MethodInfo, 'params' | 'defaults' | 'implicitDefaults'
  * terms (`requires`, `rejects`) instead of naming learners, so a new learner declares its traits once and
  * every estimator's applicability follows.
  */
-export const STRUCTURE_TRAITS = {
+const STRUCTURE_TRAITS = {
   'naive-bayes': 'a naive Bayes structure (the class the only parent of every attribute)',
   'weighted-rows': 'members fitted on row weights (fractional counts)',
 } as const;
@@ -213,7 +213,7 @@ export interface Estimator<P extends Params = Params> extends MethodInfo {
   readonly pseudoCount?: (params: Partial<P>, childCard: number, configs: number) => number;
 }
 
-export type EstimatorDefinition<P extends Params> = Definition<P> &
+type EstimatorDefinition<P extends Params> = Definition<P> &
   Pick<Estimator, 'requires' | 'rejects'> & {
     /** Receives complete parameters (every declared default filled in), as does pseudoCount. */
     fit(train: DiscreteData, structure: Structure, params: P, ctx: LearnContext): Model;
@@ -224,12 +224,12 @@ export type EstimatorDefinition<P extends Params> = Definition<P> &
  * A baseline: a classifier that is not a structure × estimator pair (decision tree, random forest).
  * A spec lists baselines under `baselines:`; they run on the same folds and preprocessing.
  */
-export interface Baseline<P extends Params = Params> extends MethodInfo {
+interface Baseline<P extends Params = Params> extends MethodInfo {
   /** Any subset of the parameters (those marked required included): registration fills in the rest. */
   fit(train: DiscreteData, params: Partial<P>, ctx: LearnContext): Model;
 }
 
-export type BaselineDefinition<P extends Params> = Definition<P> & {
+type BaselineDefinition<P extends Params> = Definition<P> & {
   /** Receives complete parameters (every declared default filled in). */
   fit(train: DiscreteData, params: P, ctx: LearnContext): Model;
 };
@@ -339,7 +339,7 @@ export function withDefaults(info: MethodInfo, params: Params | undefined): Para
 }
 
 /** The complete parameters of a registered method. */
-export type MethodParams<M> =
+type MethodParams<M> =
   M extends StructureLearner<infer P> ? P : M extends Estimator<infer P> ? P : M extends Baseline<infer P> ? P : Params;
 
 /**

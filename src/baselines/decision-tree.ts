@@ -25,9 +25,9 @@ import { attributeCount, type DiscreteData } from '../bn/data.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
 
-export type SplitCriterion = 'gain' | 'gainRatio';
+type SplitCriterion = 'gain' | 'gainRatio';
 
-export interface TreeOptions {
+interface TreeOptions {
   readonly criterion: SplitCriterion;
   /** Attributes drawn per node (RandomTree's K); 0 = evaluate every attribute. */
   readonly featuresPerSplit: number;
@@ -73,7 +73,7 @@ interface SplitScratch {
   known: Float64Array;
 }
 
-export interface SplitMeasures {
+interface SplitMeasures {
   /** Information gain in bits, times the known fraction (C4.5). */
   readonly gain: number;
   /** Split information in bits, missing counted as one more outcome. */

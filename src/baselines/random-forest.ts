@@ -13,7 +13,7 @@ import { attributeCount, type DiscreteData } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
 import { addTreeDistribution, growTree, normalizeRows, type Tree } from './decision-tree.js';
 
-export type FeaturesPerSplit = 'log2+1' | 'sqrt' | number;
+type FeaturesPerSplit = 'log2+1' | 'sqrt' | number;
 
 /** K for m attributes: 'log2+1' = ⌊log2 m⌋ + 1 (Weka), 'sqrt' = ⌊√m⌋ (Breiman), or the given number; within 1..m. */
 export function featuresFor(rule: FeaturesPerSplit, m: number): number {

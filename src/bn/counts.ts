@@ -312,12 +312,12 @@ export class ConfigIndex {
  * row i for configuration index.key(i) (laid out counts[i * childCard + value]) and a last, all-zero row
  * standing for every configuration not in the index. configs and parentCards are those of the full table.
  */
-export interface SparseFamilyCounts extends FamilyCounts {
+interface SparseFamilyCounts extends FamilyCounts {
   readonly index: ConfigIndex;
 }
 
 /** Largest table (cells) whose mixed-radix cell numbers 0 .. cells - 1 are all exact doubles. */
-export const MAX_SPARSE_TABLE_CELLS = 2 ** 53;
+const MAX_SPARSE_TABLE_CELLS = 2 ** 53;
 
 /**
  * familyCounts (or weightedFamilyCounts with rowWeights) for families of any size: one pass over the rows

@@ -36,7 +36,7 @@ export type FamilyEstimator = (counts: FamilyCounts, node: number) => Float64Arr
  */
 export const SPARSE_CPT_CELLS = 1 << 20;
 
-export interface CptFitOptions {
+interface CptFitOptions {
   /** Store families with more cells than this sparsely (default SPARSE_CPT_CELLS; 0 = every family). */
   readonly sparseAbove?: number;
 }

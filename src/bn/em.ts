@@ -29,7 +29,7 @@ import { nodeCard, nodeColumn } from './counts.js';
 import type { Rng } from '../util/rng.js';
 import { UserError } from '../util/errors.js';
 
-export type EmInit = 'available-case' | 'uniform' | 'random';
+type EmInit = 'available-case' | 'uniform' | 'random';
 
 export interface EmSettings {
   readonly max_iterations: number;
@@ -41,11 +41,11 @@ export interface EmSettings {
 export const EM_DEFAULTS: EmSettings = { max_iterations: 100, tolerance: 1e-6, restarts: 0, init: 'available-case' };
 
 /** Groups of missing attributes with more joint values than this are handled by variable elimination. */
-export const ENUMERATE_UP_TO = 4096;
+const ENUMERATE_UP_TO = 4096;
 /** Variable elimination refuses intermediate tables larger than this. */
-export const MAX_EM_TABLE_CELLS = 1 << 20;
+const MAX_EM_TABLE_CELLS = 1 << 20;
 
-export interface EmTrace {
+interface EmTrace {
   /** Objective (log-likelihood + Σ a log θ) of the parameters at the start of each iteration, then the final ones. */
   readonly objective: number[];
   /** Observed-data log-likelihood of the same parameters. */
@@ -57,7 +57,7 @@ export interface EmTrace {
 }
 
 /** Per-cell pseudo-count a of a family with childCard r and `configs` parent configurations. */
-export type PseudoCount = (node: number, childCard: number, configs: number) => number;
+type PseudoCount = (node: number, childCard: number, configs: number) => number;
 
 interface Family {
   readonly node: number;
@@ -90,7 +90,7 @@ interface Pattern {
   readonly observedFamilies: Int32Array;
 }
 
-export class EmFitter {
+class EmFitter {
   private readonly m: number;
   private readonly cards: Int32Array;
   private readonly cols: CodeColumn[];
@@ -517,7 +517,7 @@ export function fitCptModelEm(
  * What fitByEm needs of an estimator and a job (the registry's Estimator and LearnContext have these; typed
  * here so that bn/ does not import the registry, which sits above it).
  */
-export interface EmEstimator {
+interface EmEstimator {
   readonly id: string;
   /** Registration fills in the estimator's defaults, so `params` may be the job's (or a test's) partial ones. */
   readonly pseudoCount?: (params: Record<string, unknown>, childCard: number, configs: number) => number;

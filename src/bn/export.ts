@@ -9,7 +9,7 @@
  */
 import { cptRowOffset, cptTable, type CptModel } from './cpt.js';
 
-export interface NetworkNames {
+interface NetworkNames {
   /** Network name. */
   readonly name: string;
   /** Node names 0..m (the class last). */
@@ -19,9 +19,9 @@ export interface NetworkNames {
 }
 
 /** Tables larger than this are not written (a kDB-5 family on large data reaches 10^8 cells). */
-export const MAX_EXPORT_CELLS = 5_000_000;
+const MAX_EXPORT_CELLS = 5_000_000;
 
-export interface NodeTable {
+interface NodeTable {
   readonly node: number;
   readonly parents: readonly number[];
   /** rows[cfg][value], cfg = Σ parent values with the last parent varying fastest. */
@@ -29,7 +29,7 @@ export interface NodeTable {
 }
 
 /** Every node's table as probabilities (sparse tables expanded: unseen configurations get the default row). */
-export function nodeTables(model: CptModel): NodeTable[] {
+function nodeTables(model: CptModel): NodeTable[] {
   const cells = model.cpts.reduce((a, c) => a + c.configs * c.card, 0);
   if (cells > MAX_EXPORT_CELLS) {
     throw new Error(`the model's tables have ${cells} cells in all; more than ${MAX_EXPORT_CELLS} are not written`);
@@ -45,7 +45,7 @@ export function nodeTables(model: CptModel): NodeTable[] {
 }
 
 /** Parent values of configuration cfg (last parent fastest). */
-export function configValues(cfg: number, parentCards: readonly number[]): number[] {
+function configValues(cfg: number, parentCards: readonly number[]): number[] {
   const out = new Array<number>(parentCards.length);
   for (let i = parentCards.length - 1; i >= 0; i--) {
     out[i] = cfg % parentCards[i]!;

@@ -46,7 +46,7 @@ export function miFromCounts(t: Float64Array, rx: number, C: number): number {
 }
 
 /** Scratch buffers for cmiFromCounts, so the pairwise loop allocates nothing per pair. */
-export interface CmiScratch {
+interface CmiScratch {
   nic: Float64Array;
   njc: Float64Array;
   nc: Float64Array;
@@ -54,7 +54,7 @@ export interface CmiScratch {
   total: number;
 }
 
-export function cmiScratch(maxCard: number, C: number): CmiScratch {
+function cmiScratch(maxCard: number, C: number): CmiScratch {
   return {
     nic: new Float64Array(maxCard * C),
     njc: new Float64Array(maxCard * C),
@@ -118,7 +118,7 @@ export function conditionalMutualInformation(data: DiscreteData, i: number, j: n
   return cmiFromCounts(t, data.cards[i]!, data.cards[j]!, data.classCard);
 }
 
-export interface PairwiseCmi {
+interface PairwiseCmi {
   readonly m: number;
   /** m × m row-major, symmetric, zero diagonal: I(Xi;Xj|C) in nats. */
   readonly cmi: Float64Array;

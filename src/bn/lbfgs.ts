@@ -15,9 +15,9 @@
  *   factr = 1e7; or max |projected gradient| ≤ pgtol (default 0, i.e. off, as in optim). Memory 5 pairs.
  */
 
-export type Objective = (x: Float64Array, grad: Float64Array) => number;
+type Objective = (x: Float64Array, grad: Float64Array) => number;
 
-export interface LbfgsOptions {
+interface LbfgsOptions {
   /** Number of stored curvature pairs (optim's lmm). */
   readonly memory?: number;
   readonly maxIterations?: number;
@@ -40,7 +40,7 @@ export interface LbfgsResult {
   readonly message: string;
 }
 
-export interface LineSearchResult {
+interface LineSearchResult {
   /** Accepted step; 0 when no acceptable step was found. */
   readonly alpha: number;
   readonly f: number;

@@ -22,9 +22,9 @@
  * iterations and stops when the count exceeds maxit), returning that iterate.
  */
 
-export type BoxObjective = (x: Float64Array, grad: Float64Array) => number;
+type BoxObjective = (x: Float64Array, grad: Float64Array) => number;
 
-export interface LbfgsbOptions {
+interface LbfgsbOptions {
   readonly lower: ArrayLike<number>;
   readonly upper: ArrayLike<number>;
   /** Curvature pairs kept (optim's lmm). */
@@ -35,7 +35,7 @@ export interface LbfgsbOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface LbfgsbResult {
+interface LbfgsbResult {
   readonly x: Float64Array;
   readonly f: number;
   readonly grad: Float64Array;

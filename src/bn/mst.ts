@@ -20,7 +20,7 @@
 
 export const WEIGHT_TIE_TOLERANCE = 1e-12;
 
-export interface SpanningForestOptions {
+interface SpanningForestOptions {
   /**
    * Which edges are candidates: 'none' keeps all (a spanning tree of a connected graph; TAN);
    * 'negative' drops w < 0 (bnclassify's CL-ODE keeps w >= 0); 'nonPositive' drops w <= 0.
@@ -88,7 +88,7 @@ export function boostKruskalOrder(w: Float64Array, e: number): Int32Array {
 }
 
 /** An undirected edge with i < j. */
-export type Edge = readonly [number, number];
+type Edge = readonly [number, number];
 
 /**
  * Maximum weight spanning forest over k nodes with weights[i * k + j] (only i < j is read).

@@ -12,7 +12,7 @@
 import { CptModel } from './cpt.js';
 import type { DenseNodeCpt } from './tables.js';
 
-export interface NetworkNode {
+interface NetworkNode {
   readonly name: string;
   readonly states: readonly string[];
   readonly parents: readonly string[];
@@ -20,7 +20,7 @@ export interface NetworkNode {
   readonly rows: readonly (readonly number[])[];
 }
 
-export interface FittedPreprocessing {
+interface FittedPreprocessing {
   /** Cut points per discretized attribute (states are the intervals, in order). */
   readonly cuts: Readonly<Record<string, readonly number[]>>;
   /** Attributes whose last state stands for a missing value. */

@@ -49,7 +49,7 @@ export function lgamma(x: number): number {
 }
 
 /** Number of free parameters of a family: q (r − 1). */
-export function freeParameters(r: number, q: number): number {
+function freeParameters(r: number, q: number): number {
   return q * (r - 1);
 }
 

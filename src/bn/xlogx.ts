@@ -6,7 +6,7 @@
  * whether it came from the table or not. Without the cap the table grew to an entry per training row (72 MB
  * at 9·10^6 rows).
  */
-export const XLOGX_TABLE_SIZE = 1 << 16;
+const XLOGX_TABLE_SIZE = 1 << 16;
 
 let table = new Float64Array(2);
 

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { loadSpecFile, type ExperimentSpec } from '../spec/load.js';
 import { runExperiment, type RunSummary } from '../runner/run.js';
 import { ResultStore, type ResultRow } from '../store/db.js';
-import { UserError } from '../util/errors.js';
+import { EXIT, UserError } from '../util/errors.js';
 import { makeBaseline, readBaseline, writeBaseline, gridHash, type BaselineFile } from './baseline.js';
 import { checkResults, DEFAULT_CHECK, type CheckOptions, type CheckResult } from './compare.js';
 import { renderJunit, renderMarkdown, renderText } from './output.js';
@@ -42,7 +42,7 @@ async function runGrid(specFile: string, o: GridOptions): Promise<Grid> {
   const db = o.db ? resolve(o.db) : join(tmp!, `${spec.name}.duckdb`);
   try {
     const run = await runExperiment(specFile, { db, workers: o.workers, quiet: o.quiet, progress: o.progress });
-    if (run.interrupted) throw new UserError('interrupted', 130);
+    if (run.interrupted) throw new UserError('interrupted', EXIT.interrupted);
     const store = await ResultStore.open(db, { readOnly: true });
     let rows: ResultRow[];
     let failed: Grid['failed'];

@@ -5,7 +5,7 @@
  * Input errors print one line, never a stack trace.
  */
 import { parseArgs } from 'node:util';
-import { UserError } from '../util/errors.js';
+import { EXIT, UserError } from '../util/errors.js';
 import { closest } from '../util/text.js';
 import { BNCLAB_VERSION } from '../version.js';
 import type { Command } from './command.js';
@@ -70,11 +70,11 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(mainHelp() + '\n');
-    return name ? 0 : 2;
+    return name ? EXIT.ok : EXIT.usage;
   }
   if (name === '--version' || name === '-v') {
     process.stdout.write(`${BNCLAB_VERSION}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const cmd = commands[name];
   if (!cmd) throw new UserError(`unknown command '${name}'; commands: ${Object.keys(commands).join(', ')}`);
@@ -111,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (parsed.values['help']) {
     process.stdout.write(`Usage: ${cmd.usage}\n\n${cmd.summary}.\n\n${cmd.help}\n`);
-    return 0;
+    return EXIT.ok;
   }
   return cmd.run(parsed.positionals, parsed.values as Record<string, unknown>);
 }
@@ -133,7 +133,7 @@ main(process.argv.slice(2)).then(
       process.exitCode = e.exitCode;
     } else {
       process.stderr.write(`bnclab: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exitCode = 3;
+      process.exitCode = EXIT.internal;
     }
   },
 );

@@ -14,7 +14,7 @@ import type { Plan, PlannedJob } from '../spec/plan.js';
 import { WorkerPool } from '../runner/pool.js';
 import { payloadOf } from '../runner/run.js';
 
-export interface PilotResult {
+interface PilotResult {
   readonly measured: { job: PlannedJob; ms: number }[];
   readonly failed: { job: PlannedJob; error: string }[];
 }
@@ -23,7 +23,7 @@ export interface PilotResult {
  * CPU milliseconds of this process and of its children that have ended (Linux: /proc/self/stat's cutime and
  * cstime, in clock ticks of 10 ms; elsewhere the children's part is 0).
  */
-export function processCpuMs(): number {
+function processCpuMs(): number {
   const own = process.cpuUsage();
   let children = 0;
   try {

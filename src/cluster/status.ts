@@ -16,9 +16,9 @@ import { ResultStore } from '../store/db.js';
 import { DatabaseInUseError, UserError } from '../util/errors.js';
 import { cellKey } from '../util/keys.js';
 
-export type JobState = 'done' | 'error' | 'pending';
+type JobState = 'done' | 'error' | 'pending';
 
-export interface SourceNote {
+interface SourceNote {
   readonly file: string;
   /** 'ok', 'snapshot' (read from a copy: a running task holds it), or 'unreadable' with the reason. */
   readonly how: 'ok' | 'snapshot' | 'unreadable';
@@ -26,7 +26,7 @@ export interface SourceNote {
   readonly jobs: number;
 }
 
-export interface StatusRow {
+interface StatusRow {
   /** The master seed, in a multi-seed experiment (`seeds:` or `--seeds N`): one row per seed. */
   readonly seed?: string;
   readonly dataset: string;
@@ -36,7 +36,7 @@ export interface StatusRow {
   readonly pending: number;
 }
 
-export interface StatusResult {
+interface StatusResult {
   readonly rows: readonly StatusRow[];
   readonly sources: readonly SourceNote[];
   readonly total: { done: number; failed: number; pending: number };

@@ -21,7 +21,7 @@ import { packageRoot } from '../util/paths.js';
 import { collectStatus, shardFileName } from './status.js';
 import { fmtHours } from './estimate.js';
 
-export interface SubmitOptions {
+interface SubmitOptions {
   readonly shards: number;
   readonly dir: string;
   readonly db: string;
@@ -41,7 +41,7 @@ export interface SubmitOptions {
   readonly log: (line: string) => void;
 }
 
-export interface SubmitResult {
+interface SubmitResult {
   readonly script: string;
   readonly jobIds: readonly string[];
   readonly resubmitted: readonly number[];
@@ -54,7 +54,7 @@ const sh = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replac
  * The default bnclab command on the compute nodes: this Node binary and this CLI, by absolute path (found
  * from the package root: the CLI is a bundle whose chunks do not sit in dist/src/cluster/).
  */
-export function defaultBnclabCommand(): string {
+function defaultBnclabCommand(): string {
   const main = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
   return `${sh(process.execPath)} ${sh(main)}`;
 }
@@ -176,7 +176,7 @@ function taskStates(id: string, log: (s: string) => void): Map<number, string> {
 }
 
 /** Shards (1-based) whose database does not hold every job of the shard finished. */
-export async function incompleteShards(plan: Plan, dir: string, count: number): Promise<number[]> {
+async function incompleteShards(plan: Plan, dir: string, count: number): Promise<number[]> {
   const part = partitionPlan(plan, new CostModel(plan), count);
   const out: number[] = [];
   for (let i = 1; i <= count; i++) {

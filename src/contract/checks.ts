@@ -48,7 +48,7 @@ export const INVARIANCE_TOLERANCE = 1e-9;
 /** At most this many failures are listed per check (the rest are counted). */
 const MAX_LISTED = 5;
 
-export interface SyntheticOptions {
+interface SyntheticOptions {
   n: number;
   cards: number[];
   classCard: number;
@@ -108,7 +108,7 @@ function paramsOf(m: CheckedStructureLearner | CheckedEstimator, params: Params 
 }
 
 /** Learn the structure and fit the estimator on `train` under `seed`; the structure and the test posteriors. */
-export function fitPair(
+function fitPair(
   s: CheckedStructureLearner,
   e: CheckedEstimator,
   train: DiscreteData,
@@ -123,7 +123,7 @@ export function fitPair(
 }
 
 /** What is wrong with a structure over m attributes: not a DAG, the wrong size, or a negative member weight. */
-export function structureFailures(st: Structure, m: number, where = 'structure'): string[] {
+function structureFailures(st: Structure, m: number, where = 'structure'): string[] {
   const out: string[] = [];
   if (st.m !== m) out.push(`${where} has m = ${st.m}, expected ${m}`);
   if (st.members && st.members.length > 0) {
@@ -331,7 +331,7 @@ function invarianceSynth(seed: string, n: number, cards: readonly number[], clas
 }
 
 /** The attributes in the order `order` (new column j is old column order[j]). */
-export function reorderColumns(d: DiscreteData, order: readonly number[]): DiscreteData {
+function reorderColumns(d: DiscreteData, order: readonly number[]): DiscreteData {
   return {
     ...d,
     names: order.map((a) => d.names[a]!),
@@ -342,7 +342,7 @@ export function reorderColumns(d: DiscreteData, order: readonly number[]): Discr
 }
 
 /** The classes renamed: old class c gets code code[c] (its label moves with it). */
-export function relabelClasses(d: DiscreteData, code: readonly number[]): DiscreteData {
+function relabelClasses(d: DiscreteData, code: readonly number[]): DiscreteData {
   const labels = new Array<string>(d.classCard);
   code.forEach((to, from) => (labels[to] = d.classLabels[from]!));
   return { ...d, classLabels: labels, classColumn: Int32Array.from(d.classColumn, (c) => code[c]!) };

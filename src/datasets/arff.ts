@@ -22,7 +22,7 @@ import { UserError } from '../util/errors.js';
 import { baseName, findClassColumn, makeTable, parseNumber, sortLabels } from './columns.js';
 import { numericColumn, type RawColumn, type RawTable } from './table.js';
 
-export interface ArffOptions {
+interface ArffOptions {
   readonly file: string;
   /** Table name; defaults to the file name without extension. */
   readonly name?: string;
@@ -32,13 +32,13 @@ export interface ArffOptions {
 
 type AttrKind = { kind: 'numeric' } | { kind: 'nominal'; labels: string[] } | { kind: 'string' };
 
-export interface Attr {
+interface Attr {
   readonly name: string;
   readonly type: AttrKind;
   readonly line: number;
 }
 
-export interface Token {
+interface Token {
   readonly value: string;
   readonly quoted: boolean;
 }
@@ -46,7 +46,7 @@ export interface Token {
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r' };
 
 /** Read a quoted token starting at s[i] (the quote); returns the value and the index after the closing quote. */
-export function readQuoted(s: string, i: number, file: string, line: number): [string, number] {
+function readQuoted(s: string, i: number, file: string, line: number): [string, number] {
   const q = s[i]!;
   let out = '';
   let j = i + 1;
@@ -66,7 +66,7 @@ export function readQuoted(s: string, i: number, file: string, line: number): [s
 }
 
 /** Split a comma-separated list (a data row or the inside of {...}); an unquoted '%' ends the line. */
-export function splitValues(s: string, file: string, line: number): Token[] {
+function splitValues(s: string, file: string, line: number): Token[] {
   const out: Token[] = [];
   let i = 0;
   for (;;) {
@@ -89,7 +89,7 @@ export function splitValues(s: string, file: string, line: number): Token[] {
 }
 
 /** First word of s (quoted or up to whitespace) and the rest. */
-export function firstToken(s: string, file: string, line: number): [string, string] {
+function firstToken(s: string, file: string, line: number): [string, string] {
   const t = s.trimStart();
   if (t[0] === "'" || t[0] === '"') {
     const [v, j] = readQuoted(t, 0, file, line);
@@ -100,7 +100,7 @@ export function firstToken(s: string, file: string, line: number): [string, stri
 }
 
 /** Strip an unquoted trailing '%' comment from a header line. */
-export function stripComment(s: string): string {
+function stripComment(s: string): string {
   let q: string | null = null;
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
@@ -113,7 +113,7 @@ export function stripComment(s: string): string {
   return s;
 }
 
-export function parseAttribute(rest: string, file: string, line: number): Attr {
+function parseAttribute(rest: string, file: string, line: number): Attr {
   const [name, typeText] = firstToken(rest, file, line);
   if (name === '') throw new UserError(`${file}:${line}: @attribute without a name`);
   const t = typeText.trim();

@@ -16,9 +16,9 @@
  */
 import type { RawColumn, RawTable } from './table.js';
 
-export type DataCheckKind = 'all-missing' | 'constant' | 'near-constant' | 'missing' | 'rare-class' | 'integer-coded';
+type DataCheckKind = 'all-missing' | 'constant' | 'near-constant' | 'missing' | 'rare-class' | 'integer-coded';
 
-export interface DataCheck {
+interface DataCheck {
   readonly kind: DataCheckKind;
   /** The column (or class label for 'rare-class'). */
   readonly column: string;
@@ -28,7 +28,7 @@ export interface DataCheck {
   readonly fix: string;
 }
 
-export interface DataCheckOptions {
+interface DataCheckOptions {
   /** Folds per repeat of the spec's resampling (1 for holdout or a folds file). */
   readonly folds: number;
   readonly freqCut?: number;
@@ -40,9 +40,9 @@ export interface DataCheckOptions {
   readonly declared?: Readonly<Record<string, string>>;
 }
 
-export const NEAR_ZERO_FREQ_CUT = 95 / 5;
-export const NEAR_ZERO_UNIQUE_CUT = 0.1;
-export const INTEGER_CODE_MAX_VALUES = 10;
+const NEAR_ZERO_FREQ_CUT = 95 / 5;
+const NEAR_ZERO_UNIQUE_CUT = 0.1;
+const INTEGER_CODE_MAX_VALUES = 10;
 
 /** Per value (code or distinct-value id) how many rows hold it, and how many rows are missing. */
 function valueCounts(c: RawColumn): { counts: Int32Array; missing: number } {

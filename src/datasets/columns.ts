@@ -64,39 +64,6 @@ export function listNames(names: readonly string[]): string {
   return names.length > 12 ? `${shown}, ... (${names.length} in all)` : shown;
 }
 
-/** Codes into `labels` for cells (null = missing → -1); cells must all be in labels. */
-export function encode(cells: readonly (string | null)[], labels: readonly string[]): Int32Array {
-  const index = new Map<string, number>();
-  labels.forEach((l, i) => index.set(l, i));
-  const out = new Int32Array(cells.length);
-  for (let r = 0; r < cells.length; r++) {
-    const c = cells[r];
-    out[r] = c === null || c === undefined ? -1 : (index.get(c) ?? -1);
-  }
-  return out;
-}
-
-/** Distinct non-missing cells. */
-export function distinct(cells: readonly (string | null)[]): Set<string> {
-  const s = new Set<string>();
-  for (const c of cells) if (c !== null) s.add(c);
-  return s;
-}
-
-/** Keep the rows whose class cell is present; returns the kept row indices. */
-export function rowsWithClass(classCells: readonly (string | null)[]): Int32Array {
-  let k = 0;
-  const keep = new Int32Array(classCells.length);
-  for (let r = 0; r < classCells.length; r++) if (classCells[r] !== null) keep[k++] = r;
-  return keep.slice(0, k);
-}
-
-export function pick<T>(cells: readonly T[], rows: Int32Array): T[] {
-  const out = new Array<T>(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = cells[rows[i]!]!;
-  return out;
-}
-
 /** Assemble a RawTable; `attributes` excludes the class. */
 export function makeTable(
   name: string,

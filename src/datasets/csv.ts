@@ -25,7 +25,7 @@ import {
 import { codeColumn, type CodeColumn } from '../bn/data.js';
 import { rankOf, sortedDistinct, type RawColumn, type RawTable } from './table.js';
 
-export interface CsvOptions {
+interface CsvOptions {
   /** Path shown in error messages. */
   readonly file: string;
   /** Table name; defaults to the file name without extension. */
@@ -311,7 +311,7 @@ function tokenizeBytes(
  * moves to one four times larger. Reading a file, the reservation is the most rows it can hold (see
  * CsvPieceReader), so no column moves. Tests pass small numbers to exercise every path.
  */
-export interface IdLayout {
+interface IdLayout {
   readonly reserveRows: number;
   readonly stepRows: number;
 }

@@ -22,7 +22,7 @@ import { UserError } from '../util/errors.js';
 
 export type DiscretizeMethod = 'mdl' | 'median' | 'equal-frequency' | 'none';
 
-export interface FittedCuts {
+interface FittedCuts {
   readonly cuts: number[];
 }
 
@@ -183,7 +183,7 @@ function nonzero(counts: ArrayLike<number>): number {
   return k;
 }
 
-export interface MdlSplit {
+interface MdlSplit {
   /** Last index of the left part (in the sorted slice); -1 when no candidate lowers the entropy. */
   readonly index: number;
   readonly cut: number;
@@ -223,7 +223,7 @@ function xlnx(ln: Float64Array, c: number): number {
  * conditionalEntropyBits for whole-number counts, same summation order, no allocation. `ln` may stop short
  * of the counts (mdlCutsGrouped's does at LN_TABLE_MAX): larger ones are computed as the table would hold them.
  */
-export function conditionalEntropyTab(left: Float64Array, right: Float64Array, k: number, ln: Float64Array): number {
+function conditionalEntropyTab(left: Float64Array, right: Float64Array, k: number, ln: Float64Array): number {
   let ret = 0;
   let nl = 0;
   for (let j = 0; j < k; j++) {
@@ -242,7 +242,7 @@ export function conditionalEntropyTab(left: Float64Array, right: Float64Array, k
 }
 
 /** Fayyad & Irani's MDL acceptance of the best split found. */
-export function mdlVerdict(
+function mdlVerdict(
   prior: Float64Array,
   bestLeft: Float64Array,
   bestRight: Float64Array,

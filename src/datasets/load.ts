@@ -16,14 +16,14 @@ import type { DatasetFormat } from './registry.js';
 import type { RawTable } from './table.js';
 import { readTableCache, TABLE_CACHE_MIN_BYTES, tableCacheKey, writeTableCache } from './table-cache.js';
 
-export interface LoadedDataset {
+interface LoadedDataset {
   readonly table: RawTable;
   /** sha256 of the file's bytes (recorded with results for provenance). */
   readonly sha256: string;
 }
 
 /** What loading needs; a registry DatasetEntry qualifies, and so does a plain handle passed to a worker. */
-export interface LoadableDataset {
+interface LoadableDataset {
   readonly name: string;
   /** Path for messages; relative paths are relative to the repository root. */
   readonly file: string;

@@ -13,7 +13,7 @@ interface ManifestColumn {
   type: 'numeric' | 'categorical';
 }
 
-export interface ManifestDataset {
+interface ManifestDataset {
   name: string;
   file: string;
   uci_name?: string;
@@ -38,9 +38,9 @@ export interface Manifest {
 }
 
 /** Six small real data sets of different kinds (numeric, nominal, with missing values) that run in seconds. */
-export const QUICKSTART = ['breast-cancer', 'car', 'house-votes-84', 'iris', 'tic-tac-toe', 'zoo'] as const;
+const QUICKSTART = ['breast-cancer', 'car', 'house-votes-84', 'iris', 'tic-tac-toe', 'zoo'] as const;
 
-export const GROUP_DESCRIPTIONS: Readonly<Record<string, string>> = {
+const GROUP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   quickstart: 'six small real data sets for a first run: ' + QUICKSTART.join(', '),
   hdp68: 'data sets of the HDP paper (Petitjean et al. 2018, Table 6) that could be obtained',
   subbkb: 'likely candidates for the SubbKB list (unverified)',
@@ -49,14 +49,14 @@ export const GROUP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   large: 'more than 10000 rows',
 };
 
-export const LICENCE = 'CC BY 4.0';
+const LICENCE = 'CC BY 4.0';
 
 /** Size group by row count: small < 1000 <= medium <= 10000 < large. */
-export function sizeGroup(rows: number): 'small' | 'medium' | 'large' {
+function sizeGroup(rows: number): 'small' | 'medium' | 'large' {
   return rows < 1000 ? 'small' : rows <= 10000 ? 'medium' : 'large';
 }
 
-export function groupsFor(d: Pick<ManifestDataset, 'name' | 'rows' | 'lists'>): string[] {
+function groupsFor(d: Pick<ManifestDataset, 'name' | 'rows' | 'lists'>): string[] {
   const g: string[] = [];
   if ((QUICKSTART as readonly string[]).includes(d.name)) g.push('quickstart');
   if (d.lists.includes('hdp68')) g.push('hdp68');

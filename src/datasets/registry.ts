@@ -13,7 +13,7 @@ import type { DerivedFrom } from './derive.js';
 
 export type DatasetFormat = 'csv' | 'arff';
 
-export interface DatasetSource {
+interface DatasetSource {
   /** Debian package, R/Python package, or 'github:owner/repo'. */
   readonly package: string;
   /** Package version or commit. */
@@ -49,7 +49,7 @@ export interface DatasetEntry {
   readonly builtin: boolean;
 }
 
-export interface Registry {
+interface Registry {
   readonly root: string;
   /** The registry file (absolute). */
   readonly file: string;
@@ -72,12 +72,12 @@ export interface Registry {
   resolve(spec: string, opts?: ResolveOptions): DatasetEntry[];
 }
 
-export interface ResolveOptions {
+interface ResolveOptions {
   readonly baseDir?: string;
   readonly where?: string;
 }
 
-export const REGISTRY_FILE = 'configs/datasets.yaml';
+const REGISTRY_FILE = 'configs/datasets.yaml';
 
 /** The repository root (the folder holding package.json), from src/ (tests) or dist/src/ (compiled CLI). */
 export { packageRoot as findRepoRoot } from '../util/paths.js';

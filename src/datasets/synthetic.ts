@@ -14,7 +14,7 @@ import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
 import { Variates } from '../stats/random.js';
 
-export interface SyntheticOptions {
+interface SyntheticOptions {
   readonly attributes: number;
   /** Cardinality of each attribute (length = attributes), each ≥ 2. */
   readonly cards: readonly number[];
@@ -26,7 +26,7 @@ export interface SyntheticOptions {
   readonly seed: string;
 }
 
-export interface SyntheticNetwork {
+interface SyntheticNetwork {
   readonly names: readonly string[];
   readonly cards: readonly number[];
   readonly classCard: number;

@@ -9,7 +9,7 @@
  */
 import { codeColumn, type CodeColumn } from '../bn/data.js';
 
-export interface NumericColumn {
+interface NumericColumn {
   readonly name: string;
   readonly type: 'numeric';
   /** Per row: the index of its value in `distinct`, or -1 when missing. */
@@ -18,7 +18,7 @@ export interface NumericColumn {
   readonly distinct: Float64Array;
 }
 
-export interface CategoricalColumn {
+interface CategoricalColumn {
   readonly name: string;
   readonly type: 'categorical';
   readonly codes: CodeColumn;

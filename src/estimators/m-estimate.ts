@@ -42,7 +42,7 @@ import { UserError } from '../util/errors.js';
 
 /** The paper's grid of m values for holdout selection. */
 export const M_GRID: readonly number[] = [0, 0.05, 0.2, 1, 5, 20];
-export const HOLDOUT_MAX = 5000;
+const HOLDOUT_MAX = 5000;
 
 // A native scan per family, repeated rather than cached: familyCounts reads the same columns anyway, and a
 // module-level cache keyed by column kept state across calls (and across mutation-test runs).
@@ -141,11 +141,11 @@ export function fitMEstimateNetwork(
  * DENSE_TOTAL_CELLS) is fitted as a BackoffTreeModel instead of a CptModel: kDB-5 on letter would need
  * tables of 10^8 cells, while its context trees hold at most N contexts per depth.
  */
-export const DENSE_FAMILY_CELLS = 1 << 20;
-export const DENSE_TOTAL_CELLS = 1 << 23;
+const DENSE_FAMILY_CELLS = 1 << 20;
+const DENSE_TOTAL_CELLS = 1 << 23;
 
 /** Cell limits of the full-table representation; a parameter so that tests can reach both sides cheaply. */
-export interface DenseLimits {
+interface DenseLimits {
   readonly family: number;
   readonly total: number;
 }
@@ -360,7 +360,7 @@ export function fitMEstimateSingle(
 }
 
 /** Ensembles as fitModel fits them: members' own rows and row weights (counts become sums of weights). */
-export function fitMEstimate(train: DiscreteData, structure: Structure, m: number): Model {
+function fitMEstimate(train: DiscreteData, structure: Structure, m: number): Model {
   return fitEnsemble(structure, (s, data = train, rowWeights) => fitMEstimateSingle(data, s, m, rowWeights), train);
 }
 

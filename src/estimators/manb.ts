@@ -27,7 +27,7 @@ import { UserError } from '../util/errors.js';
 import { assertNaiveBayes } from './weighted-nb.js';
 
 /** A MANB naive Bayes: the network plus P(C → X_i | D) for every attribute. */
-export class ManbModel extends CptModel {
+class ManbModel extends CptModel {
   constructor(
     cards: ArrayLike<number>,
     cpts: readonly NodeCpt[],

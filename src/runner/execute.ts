@@ -9,20 +9,12 @@ import { arcs, type Structure } from '../bn/structure.js';
 import { attributeCount, dataBytes, type DiscreteData } from '../bn/data.js';
 import type { RawTable } from '../datasets/table.js';
 import { computeMetricValues } from '../metrics/all.js';
-import {
-  getBaseline,
-  getEstimator,
-  getStructure,
-  type Baseline,
-  type Model,
-  type Params,
-  type StructureLearner,
-} from '../registry.js';
+import { getBaseline, getEstimator, getStructure, type MethodInfo, type Model, type Params } from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
 import { testRows, trainRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
-import type { JobPayload } from './job.js';
+import type { JobMethod, JobPayload, LearnInput } from './job.js';
 import { selectAndFit } from './select.js';
 import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
@@ -51,7 +43,7 @@ const FOLD_CACHE_BYTES = 256 << 20;
 const sharedTables = new Map<string, RawTable>();
 
 /** The job's table: the coordinator's shared copy when the payload has one, else read by this worker. */
-function tableOf(p: Pick<JobPayload, 'dataset' | 'table'>): RawTable {
+function tableOf(p: Pick<LearnInput, 'dataset' | 'table'>): RawTable {
   if (!p.table) return loadDataset(p.dataset).table;
   const d = p.dataset;
   const key = JSON.stringify([d.sha256, d.classColumn ?? null, d.columnTypes ?? null, d.ignore ?? null]);
@@ -119,32 +111,28 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
  * `fold` (the split's training and test rows) lets a baseline read the unpreprocessed rows (`external`).
  */
 export function learn(
-  p: Pick<
-    JobPayload,
-    'kind' | 'structure' | 'estimator' | 'dataset' | 'table' | 'preprocessing' | 'specDir' | 'select'
-  >,
+  p: JobMethod & LearnInput,
   train: DiscreteData,
   rng: Rng,
   signal?: AbortSignal,
   fold?: { trainIndex: Int32Array; testIndex: Int32Array },
 ): { model: Model; structure?: Structure } {
-  const info = p.kind === 'baseline' ? getBaseline(p.structure.id) : getStructure(p.structure.id);
-  if (!info) throw new Error(`unknown ${p.kind === 'baseline' ? 'baseline' : 'structure'} '${p.structure.id}'`);
-  if (info.maxAttributes !== undefined && attributeCount(train) > info.maxAttributes) {
-    throw new UserError(
-      `${p.structure.id} handles at most ${info.maxAttributes} attributes; ${p.dataset.name} has ${attributeCount(train)}`,
-    );
-  }
   if (p.kind === 'baseline') {
+    const baseline = getBaseline(p.baseline.id);
+    if (!baseline) throw new Error(`unknown baseline '${p.baseline.id}'`);
+    checkAttributes(baseline, p.dataset.name, train);
     const rawFold = fold ? () => ({ table: tableOf(p), train: fold.trainIndex, test: fold.testIndex }) : undefined;
     const ctx = { rng: rng.derive('baseline'), signal, dir: p.specDir, rawFold };
-    return { model: (info as Baseline).fit(train, p.structure.params, ctx) };
+    return { model: baseline.fit(train, p.baseline.params, ctx) };
   }
-  const estimator = getEstimator(p.estimator!.id);
-  if (!estimator) throw new Error(`unknown estimator '${p.estimator!.id}'`);
+  const learner = getStructure(p.structure.id);
+  if (!learner) throw new Error(`unknown structure '${p.structure.id}'`);
+  checkAttributes(learner, p.dataset.name, train);
+  const estimator = getEstimator(p.estimator.id);
+  if (!estimator) throw new Error(`unknown estimator '${p.estimator.id}'`);
   // One structure + estimator fit; `select:` calls it per candidate and inner fold, then once more.
   const fitOne = (d: DiscreteData, sp: Params, ep: Params): { model: Model; structure: Structure } => {
-    const structure = (info as StructureLearner).learn(d, sp, { rng: rng.derive('structure'), signal });
+    const structure = learner.learn(d, sp, { rng: rng.derive('structure'), signal });
     const estimatorCtx = { rng: rng.derive('estimator'), signal };
     const model =
       p.preprocessing.missing === 'em'
@@ -152,8 +140,17 @@ export function learn(
         : estimator.fit(d, structure, ep, estimatorCtx);
     return { model, structure };
   };
-  if (p.select) return selectAndFit(train, p.select, p.structure.params, p.estimator!.params, rng, fitOne, signal);
-  return fitOne(train, p.structure.params, p.estimator!.params);
+  if (p.select) return selectAndFit(train, p.select, p.structure.params, p.estimator.params, rng, fitOne, signal);
+  return fitOne(train, p.structure.params, p.estimator.params);
+}
+
+/** A method that declares `maxAttributes` refuses a wider dataset, naming both. */
+function checkAttributes(info: MethodInfo, dataset: string, train: DiscreteData): void {
+  if (info.maxAttributes !== undefined && attributeCount(train) > info.maxAttributes) {
+    throw new UserError(
+      `${info.id} handles at most ${info.maxAttributes} attributes; ${dataset} has ${attributeCount(train)}`,
+    );
+  }
 }
 
 export function preparedFold(p: JobPayload) {

@@ -1,7 +1,7 @@
 /**
  * `bnclab fit`: one method of a spec fitted on all rows of one dataset (preprocessing fitted on all rows
- * too), for inspection and export. The learner's seed derives from the content (dataset hash, class column,
- * preprocessing, method with all parameters, experiment seed), as a job's does.
+ * too), for inspection and export. The learner's seed derives from the content, as a job's does
+ * (`fullDataKey` in src/spec/job-key.ts).
  */
 import { loadDataset } from '../datasets/load.js';
 import { fitPreprocessor, type PreprocessSummary } from '../datasets/preprocess.js';
@@ -9,12 +9,13 @@ import type { DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import type { Model } from '../registry.js';
 import type { ExperimentSpec, MethodSpec } from '../spec/load.js';
+import { fullDataKey, learnerSeed } from '../spec/job-key.js';
 import { buildPlan } from '../spec/plan.js';
 import { UserError } from '../util/errors.js';
-import { contentKey, sha256Hex } from '../util/hash.js';
 import { Rng } from '../util/rng.js';
 import { closest } from '../util/text.js';
 import { learn } from './execute.js';
+import { jobMethod } from './job.js';
 
 export interface FullDataFit {
   readonly dataset: string;
@@ -53,41 +54,23 @@ export function fullDataOf(spec: ExperimentSpec, datasetName: string, methodLabe
   const all = Int32Array.from({ length: table.n }, (_, i) => i);
   const pre = fitPreprocessor(table, all, spec.preprocessing);
   const data = pre.transform(table, pre.trainRows());
-  const key = contentKey(
-    {
-      fit: 'full-data',
-      dataset: d.handle.sha256,
-      classColumn: d.handle.classColumn ?? null,
-      preprocessing: spec.preprocessing,
-      kind: method.kind,
-      structure: { id: method.structure.id, params: method.structure.params },
-      estimator: method.estimator ? { id: method.estimator.id, params: method.estimator.params } : null,
-      seed: spec.seed,
-    },
-    24,
-  );
+  const key = fullDataKey(spec, d.handle, method);
   return { method, handle: d.handle, table, pre, data, key };
 }
 
 export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodLabel: string): FullDataFit {
   const { method, handle, pre, data, key } = fullDataOf(spec, datasetName, methodLabel);
-  const d = { handle };
-  const seed = sha256Hex(`learn/${key}`);
+  const seed = learnerSeed(key);
+  // `select:` is not applied: the method is fitted once, with the parameters the spec gives it.
   const { model, structure } = learn(
-    {
-      kind: method.kind,
-      structure: method.structure,
-      estimator: method.estimator,
-      dataset: d.handle,
-      preprocessing: spec.preprocessing,
-    },
+    { ...jobMethod({ ...method, select: undefined }), dataset: handle, preprocessing: spec.preprocessing },
     data,
     new Rng(seed),
   );
   return {
     dataset: datasetName,
-    datasetSha256: d.handle.sha256,
-    datasetFile: d.handle.file,
+    datasetSha256: handle.sha256,
+    datasetFile: handle.file,
     method,
     seed,
     data,

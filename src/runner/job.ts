@@ -1,5 +1,5 @@
 /** What a worker needs to run one job: plain, structured-cloneable data (no functions, no classes). */
-import type { PreprocessingSpec } from '../spec/load.js';
+import type { MethodSpec, PreprocessingSpec } from '../spec/load.js';
 import type { Params } from '../registry.js';
 import type { SelectSpec } from '../spec/select.js';
 
@@ -9,10 +9,25 @@ import type { FoldColumn } from '../folds/split.js';
 
 export type { DatasetHandle };
 
-export interface JobPayload {
-  readonly key: string;
-  /** Seed of the learner's random source (derived from the job key, never from the job's position). */
-  readonly seed: string;
+/** A registered method's id with its complete parameters. */
+interface Choice {
+  readonly id: string;
+  readonly params: Params;
+}
+
+/** The method a job fits: a structure learner with an estimator, or a baseline classifier. */
+export type JobMethod =
+  | {
+      readonly kind: 'bnc';
+      readonly structure: Choice;
+      readonly estimator: Choice;
+      /** Parameters chosen by inner cross-validation (`select:`), or undefined. */
+      readonly select?: SelectSpec;
+    }
+  | { readonly kind: 'baseline'; readonly baseline: Choice };
+
+/** What fitting a method needs besides the method and the rows (also `bnclab fit`'s, which has no fold). */
+export interface LearnInput {
   readonly dataset: DatasetHandle;
   /**
    * The dataset's table as the coordinator loaded it, when its columns are in shared memory: the worker
@@ -20,18 +35,36 @@ export interface JobPayload {
    */
   readonly table?: RawTable;
   readonly preprocessing: PreprocessingSpec;
+  /** The spec's folder (relative paths in parameters resolve against it); not part of the job key. */
+  readonly specDir?: string;
+}
+
+interface JobFold {
+  readonly key: string;
+  /** Seed of the learner's random source (derived from the job key, never from the job's position). */
+  readonly seed: string;
   /** The split's row → test-fold assignment for this job's repeat, and its key (for caching). */
   readonly splitKey: string;
   readonly repeat: number;
   readonly assignment: FoldColumn;
   readonly fold: number;
-  /** bnc: structure learner + estimator; baseline: `structure` names the baseline, estimator is null. */
-  readonly kind: 'bnc' | 'baseline';
-  readonly structure: { readonly id: string; readonly params: Params };
-  readonly estimator: { readonly id: string; readonly params: Params } | null;
   readonly savePredictions: boolean;
-  /** The spec's folder (relative paths in parameters resolve against it); not part of the job key. */
-  readonly specDir?: string;
-  /** Parameters chosen by inner cross-validation (`select:`), or undefined. */
-  readonly select?: SelectSpec;
+}
+
+export type JobPayload = JobFold & LearnInput & JobMethod;
+
+/**
+ * A spec's method as a job runs it. The spec keeps a baseline's id in `structure` (and a null estimator);
+ * here each kind has its own fields, so nothing downstream asks which one it holds.
+ */
+export function jobMethod(m: MethodSpec): JobMethod {
+  const choice = (c: Choice): Choice => ({ id: c.id, params: c.params });
+  if (m.kind === 'baseline') return { kind: 'baseline', baseline: choice(m.structure) };
+  if (!m.estimator) throw new Error(`method '${m.label}': a structure learner without an estimator`);
+  return {
+    kind: 'bnc',
+    structure: choice(m.structure),
+    estimator: choice(m.estimator),
+    ...(m.select ? { select: m.select } : {}),
+  };
 }

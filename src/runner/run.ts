@@ -22,7 +22,7 @@ import { Progress } from './progress.js';
 import { OutcomeWriter } from './writer.js';
 import { jobCostOf, registerAndChoose, REGISTER_CHUNK } from './todo.js';
 import { EXIT, StoreError } from '../util/errors.js';
-import type { JobPayload } from './job.js';
+import { jobMethod, type JobPayload } from './job.js';
 import { isSharedTable } from '../datasets/table.js';
 import { checkDataset, checkSummary } from '../datasets/checks.js';
 
@@ -358,12 +358,9 @@ export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): 
     repeat: j.repeat,
     assignment: j.dataset.split.assignment[j.repeat]!,
     fold: j.fold,
-    kind: j.method.kind,
-    structure: { id: j.method.structure.id, params: j.method.structure.params },
-    estimator: j.method.estimator ? { id: j.method.estimator.id, params: j.method.estimator.params } : null,
+    ...jobMethod(j.method),
     savePredictions,
     specDir: plan.spec.dir,
-    select: j.method.select,
   };
 }
 

@@ -13,7 +13,7 @@ import { selectRows, type DiscreteData } from '../bn/data.js';
 import type { Structure } from '../bn/structure.js';
 import { stratifiedKFold } from '../folds/split.js';
 import { computeMetrics } from '../metrics/index.js';
-import type { Estimator, Model, Params, StructureLearner } from '../registry.js';
+import type { Model, Params } from '../registry.js';
 import { applyCandidate as apply, candidates, type SelectSpec } from '../spec/select.js';
 import { UserError } from '../util/errors.js';
 import type { Rng } from '../util/rng.js';
@@ -80,19 +80,4 @@ export function selectAndFit(
   for (const [target, v] of Object.entries(chosen))
     info[`select.${target}`] = typeof v === 'number' || typeof v === 'boolean' ? v : String(v);
   return { model: learned.model, structure: { ...learned.structure, info } };
-}
-
-/** Learn a structure and fit an estimator: the bnc step without selection. */
-export function fitPair(
-  learner: StructureLearner,
-  estimator: Estimator,
-  train: DiscreteData,
-  structureParams: Params,
-  estimatorParams: Params,
-  rng: Rng,
-  signal?: AbortSignal,
-): Learned {
-  const structure = learner.learn(train, structureParams, { rng: rng.derive('structure'), signal });
-  const model = estimator.fit(train, structure, estimatorParams, { rng: rng.derive('estimator'), signal });
-  return { model, structure };
 }

@@ -4,11 +4,10 @@
  * hold them), so a plan of 10⁶ jobs holds its datasets, their non-empty folds and the method list, not 10⁶
  * job objects. `PlanOf.jobs` is built from the grid only when a command asks for the whole list.
  */
-import { RESULTS_VERSION } from '../version.js';
-import { contentKey, sha256Hex } from '../util/hash.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
 import type { PlannedDatasetSummary, PlannedJobOf } from './plan.js';
-import { methodRevisions, olderKeys, revisedKey, type Revisions } from './revision.js';
+import { jobContent, jobIdentity } from './job-key.js';
+import { methodRevisions, type Revisions } from './revision.js';
 
 /** One dataset under one master seed: its jobs are its non-empty (repeat, fold) pairs × the methods. */
 interface Segment<D extends PlannedDatasetSummary> {
@@ -131,32 +130,11 @@ export class JobGrid<D extends PlannedDatasetSummary> {
     return segs[k]!;
   }
 
-  /** The job's key and seed as spec/plan.ts has always computed them (the key's inputs are unchanged). */
+  /** The job's key and seed by the one rule (spec/job-key.ts). */
   private job(s: Segment<D>, r: number, f: number, mi: number): PlannedJobOf<D> {
-    const spec = s.spec;
     const d = s.dataset;
     const m = this.methods[mi]!;
-    const content = {
-      v: RESULTS_VERSION,
-      dataset: d.handle.sha256,
-      classColumn: d.handle.classColumn ?? null,
-      // Only when the spec declares column types or ignored columns, so every other key stays as it was.
-      ...(d.declaredColumns ? { columns: d.declaredColumns } : {}),
-      preprocessing: spec.preprocessing,
-      split: d.splitKey,
-      repeat: r,
-      fold: f,
-      kind: m.kind,
-      structure: { id: m.structure.id, params: m.structure.params },
-      estimator: m.estimator ? { id: m.estimator.id, params: m.estimator.params } : null,
-      seed: spec.seed,
-      select: m.select, // absent (and so not in the key) unless the method has a select: section
-    };
-    const revisions = this.revisions[mi]!;
-    const key = revisedKey(content, revisions);
-    const older = olderKeys(content, revisions);
-    // The seed comes from the key without revisions: raising one alone leaves the random streams as they were.
-    const seed = sha256Hex(`learn/${older.length > 0 ? contentKey(content, 24) : key}`);
+    const { key, seed, older } = jobIdentity(jobContent(s.spec, d, r, f, m), this.revisions[mi]!);
     const job = { key, seed, dataset: d, repeat: r, fold: f, method: m };
     const withOlder = older.length > 0 ? { ...job, olderKeys: older } : job;
     return s.specSeed !== undefined ? { ...withOlder, specSeed: s.specSeed } : withOlder;

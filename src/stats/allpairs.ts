@@ -44,18 +44,18 @@ export const ALL_PAIRS_PROCEDURES: readonly AllPairsProcedure[] = [
 /** Largest k for which Bergmann–Hommel enumerates its exhaustive sets (as scmamp). */
 export const BERGMANN_HOMMEL_MAX_K = 9;
 
-export interface AllPairsOptions {
+interface AllPairsOptions {
   /** Studentized-range df of the Nemenyi p-value: Infinity (default; Demšar) or 'scmamp' = k(N − 1). */
   nemenyiDf?: number | 'scmamp';
 }
 
-export interface AllPairsMatrix {
+interface AllPairsMatrix {
   readonly procedure: AllPairsProcedure;
   /** k × k symmetric matrix of adjusted p-values, NaN on the diagonal. */
   readonly p: number[][];
 }
 
-export interface AllPairsResult {
+interface AllPairsResult {
   readonly meanRanks: number[];
   readonly nDatasets: number;
   readonly nMethods: number;
@@ -113,7 +113,7 @@ function monotone(raw: readonly number[], adjusted: readonly number[]): number[]
   return out;
 }
 
-export function shafferAdjust(raw: readonly number[], k: number): number[] {
+function shafferAdjust(raw: readonly number[], k: number): number[] {
   const t = shafferMultipliers(k);
   if (raw.length !== t.length)
     throw new StatsInputError(`Shaffer: expected ${t.length} p-values for k = ${k}, got ${raw.length}`);
@@ -156,7 +156,7 @@ export function exhaustiveSets(k: number): number[][] {
   return out;
 }
 
-export function bergmannHommelAdjust(raw: readonly number[], k: number): number[] {
+function bergmannHommelAdjust(raw: readonly number[], k: number): number[] {
   const m = (k * (k - 1)) / 2;
   if (raw.length !== m)
     throw new StatsInputError(`Bergmann–Hommel: expected ${m} p-values for k = ${k}, got ${raw.length}`);

@@ -26,7 +26,7 @@ import { studentTCdf } from './distributions.js';
 import { StatsInputError, assertPairedVectors } from './validate.js';
 import { fsum } from './fsum.js';
 
-export interface RopeProbabilities {
+interface RopeProbabilities {
   /** P(a − b < −rope). */
   readonly below: number;
   /** P(|a − b| ≤ rope). */
@@ -35,7 +35,7 @@ export interface RopeProbabilities {
   readonly above: number;
 }
 
-export interface CorrelatedTTestResult extends RopeProbabilities {
+interface CorrelatedTTestResult extends RopeProbabilities {
   readonly n: number;
   readonly meanDifference: number;
   /** Scale of the Student t posterior of the mean difference. */
@@ -94,7 +94,7 @@ export function correlatedBayesianTTest(
   };
 }
 
-export interface SignedRankOptions {
+interface SignedRankOptions {
   /** Strength of the prior pseudo-observation at d = 0 (default 0.5, as baycomp). */
   prior?: number;
   /** Number of posterior samples (default 50,000, as baycomp). */
@@ -105,7 +105,7 @@ export interface SignedRankOptions {
   keep?: number;
 }
 
-export interface SignedRankResult extends RopeProbabilities {
+interface SignedRankResult extends RopeProbabilities {
   readonly n: number;
   readonly ropeWidth: number;
   readonly prior: number;

@@ -30,7 +30,7 @@ export interface CriticalDifferenceResult {
   df: number | null;
 }
 
-export interface NemenyiOptions {
+interface NemenyiOptions {
   /**
    * Degrees of freedom of the studentized range. Default `Infinity` (Demšar 2006, Orange, autorank).
    * Pass `'scmamp'` for scmamp's k(N − 1), or any number ≥ 2.

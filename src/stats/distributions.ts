@@ -93,7 +93,7 @@ export function regularizedGammaP(a: number, x: number): number {
 }
 
 /** Regularized upper incomplete gamma Q(a, x) = Γ(a, x)/Γ(a), computed directly in the upper tail. */
-export function regularizedGammaQ(a: number, x: number): number {
+function regularizedGammaQ(a: number, x: number): number {
   if (!(a > 0) || Number.isNaN(x)) return NaN;
   if (x <= 0) return 1;
   if (x === Infinity) return 0;
@@ -157,7 +157,7 @@ export function normalCdf(z: number, lowerTail = true): number {
 }
 
 /** Standard normal density. */
-export function normalPdf(z: number): number {
+function normalPdf(z: number): number {
   return Math.exp(-0.5 * z * z) / SQRT_2PI;
 }
 

@@ -14,9 +14,9 @@ import { Rng } from '../util/rng.js';
 import { StatsInputError, assertFiniteVector, assertPairedVectors } from './validate.js';
 import { fsum } from './fsum.js';
 
-export type EffectMagnitude = 'negligible' | 'small' | 'medium' | 'large';
+type EffectMagnitude = 'negligible' | 'small' | 'medium' | 'large';
 
-export interface EffectSize {
+interface EffectSize {
   readonly value: number;
   readonly magnitude: EffectMagnitude;
 }
@@ -60,7 +60,7 @@ export function akinshinGamma(x: readonly number[], y: readonly number[]): Effec
   return { value, magnitude: Number.isNaN(value) ? 'negligible' : magnitude(value, [0.2, 0.5, 0.8]) };
 }
 
-export interface BootstrapOptions {
+interface BootstrapOptions {
   /** Number of bootstrap resamples (default 10,000). */
   resamples?: number;
   /** Confidence level (default 0.95). */
@@ -69,7 +69,7 @@ export interface BootstrapOptions {
   seed?: string;
 }
 
-export interface MeanDifferenceCI {
+interface MeanDifferenceCI {
   /** mean(a − b). */
   readonly mean: number;
   readonly lower: number;

@@ -10,7 +10,7 @@
  */
 import { StatsInputError, assertInteger } from './validate.js';
 
-export interface ExactFriedmanResult {
+interface ExactFriedmanResult {
   /** Uncorrected Friedman χ² of the observed rank sums. */
   readonly chi2: number;
   /** Exact upper-tail probability P(χ²_F ≥ chi2) under H0. */
@@ -29,7 +29,7 @@ function permutations(k: number): number[][] {
 }
 
 /** Largest (states × k!) work per dataset step before giving up (then the function returns null). */
-export const EXACT_FRIEDMAN_BUDGET = 2e6;
+const EXACT_FRIEDMAN_BUDGET = 2e6;
 
 /**
  * Exact Friedman p-value from the rank sums S_j = Σ_i r_ij (integers: rankings without ties) over N

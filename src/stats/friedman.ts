@@ -15,7 +15,7 @@ import { averageRanks } from './ranks.js';
 import { chiSquareSf, fSf } from './distributions.js';
 import { StatsInputError, assertFiniteVector, assertInteger } from './validate.js';
 
-export interface FriedmanOptions {
+interface FriedmanOptions {
   /** `true` (default): larger scores are better (rank 1 = largest). */
   higherIsBetter?: boolean;
   /**
@@ -27,7 +27,7 @@ export interface FriedmanOptions {
   digits?: number;
 }
 
-export interface ImanDavenportResult {
+interface ImanDavenportResult {
   /**
    * F_F statistic. NaN when it is undefined: N = 1 (df2 = 0), or every dataset ranks the methods identically
    * (χ² = N(k − 1), so the denominator N(k − 1) − χ² is 0: F_F has no finite value and no F distribution

@@ -17,7 +17,7 @@ import { StatsInputError } from './validate.js';
 /** Adjustment methods supported by {@link pAdjust}. */
 export type PAdjustMethod = 'hommel' | 'holm' | 'hochberg' | 'bonferroni' | 'none';
 
-export const P_ADJUST_METHODS: readonly PAdjustMethod[] = ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'];
+const P_ADJUST_METHODS: readonly PAdjustMethod[] = ['hommel', 'holm', 'hochberg', 'bonferroni', 'none'];
 
 /** Ascending order of indices by value; equal values keep their input order (Array.prototype.sort is stable). */
 function orderAscending(p: readonly number[]): number[] {

@@ -13,7 +13,7 @@ import { winDrawLoss } from './signtest.js';
 import { StatsInputError, assertMatrix } from './validate.js';
 import { type WilcoxonOptions, type WilcoxonResult, wilcoxonSignedRank } from './wilcoxon.js';
 
-export interface PairwiseWilcoxonOptions extends WilcoxonOptions {
+interface PairwiseWilcoxonOptions extends WilcoxonOptions {
   /** p-value adjustment over the family. Default `'hommel'`. */
   adjust?: PAdjustMethod;
   /** Column index of a control method; when omitted all pairs are compared. */
@@ -22,7 +22,7 @@ export interface PairwiseWilcoxonOptions extends WilcoxonOptions {
   higherIsBetter?: boolean;
 }
 
-export interface PairwiseWilcoxonComparison {
+interface PairwiseWilcoxonComparison {
   /** First method (x in the test; the control when one is given). */
   i: number;
   /** Second method (y in the test). */
@@ -40,7 +40,7 @@ export interface PairwiseWilcoxonComparison {
   test: WilcoxonResult;
 }
 
-export interface PairwiseWilcoxonResult {
+interface PairwiseWilcoxonResult {
   comparisons: PairwiseWilcoxonComparison[];
   control: number | null;
   nDatasets: number;

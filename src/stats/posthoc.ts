@@ -17,7 +17,7 @@ import { averageRanks } from './ranks.js';
 import { type PAdjustMethod, pAdjust } from './padjust.js';
 import { StatsInputError, assertFiniteVector, assertInteger } from './validate.js';
 
-export interface PosthocOptions {
+interface PosthocOptions {
   /** p-value adjustment over the family of comparisons. Default `'hommel'`. */
   adjust?: PAdjustMethod;
   /** `true` (default): larger scores are better (rank 1 = largest). */
@@ -26,7 +26,7 @@ export interface PosthocOptions {
   digits?: number;
 }
 
-export interface PosthocControlComparison {
+interface PosthocControlComparison {
   /** Column index of the method compared with the control. */
   method: number;
   meanRank: number;
@@ -52,7 +52,7 @@ export interface PosthocVsControlResult {
   settings: { adjust: PAdjustMethod; higherIsBetter: boolean | null; digits: number | null };
 }
 
-export interface PosthocPairComparison {
+interface PosthocPairComparison {
   i: number;
   j: number;
   /** R_j − R_i. */
@@ -63,7 +63,7 @@ export interface PosthocPairComparison {
   pAdjusted: number;
 }
 
-export interface PosthocAllPairsResult {
+interface PosthocAllPairsResult {
   /** All pairs i < j in lexicographic order. */
   comparisons: PosthocPairComparison[];
   meanRanks: number[];
@@ -79,7 +79,7 @@ function checkRanks(meanRanks: readonly number[], nDatasets: number): void {
 }
 
 /** A control column index, or `'best'` for the method with the lowest mean rank (first one on ties). */
-export type ControlSpec = number | 'best';
+type ControlSpec = number | 'best';
 
 function resolveControl(meanRanks: readonly number[], control: ControlSpec): number {
   const k = meanRanks.length;

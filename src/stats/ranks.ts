@@ -5,7 +5,7 @@
 
 import { assertDigits, assertFiniteVector, assertMatrix, roundDecimals } from './validate.js';
 
-export interface RankResult {
+interface RankResult {
   /** Rank of each input value (1 = smallest), ties receive the mean of the ranks they span. */
   ranks: number[];
   /** Sizes of the groups of tied values (only groups of size ≥ 2). */
@@ -35,7 +35,7 @@ export function rankAverage(values: readonly number[]): RankResult {
   return { ranks, tieSizes };
 }
 
-export interface AverageRanksOptions {
+interface AverageRanksOptions {
   /**
    * `true` (default, e.g. accuracy; as scmamp `rankMatrix(decreasing = TRUE)`): the largest value gets rank 1.
    * `false` (error rate, RMSE, log loss): the smallest value gets rank 1.
@@ -48,7 +48,7 @@ export interface AverageRanksOptions {
   digits?: number;
 }
 
-export interface AverageRanksResult {
+interface AverageRanksResult {
   /** ranks[i][j]: rank of method j on dataset i (1 = best, average ranks for ties). */
   ranks: number[][];
   /** Mean rank of each method over the datasets. */

@@ -18,7 +18,7 @@ import { fSf, studentTTwoSidedP } from './distributions.js';
 import { StatsInputError, assertAlpha, assertPairedVectors } from './validate.js';
 import { fsum } from './fsum.js';
 
-export interface CorrectedTTestResult {
+interface CorrectedTTestResult {
   /** Number of paired folds J. */
   readonly n: number;
   /** mean(a − b). */
@@ -69,7 +69,7 @@ export function correctedResampledTTest(
   return { n, meanDifference: mean, variance, testTrainRatio, t, df, p, significance, alpha };
 }
 
-export interface FiveByTwoResult {
+interface FiveByTwoResult {
   /** Dietterich's t (df 5). */
   readonly t: number;
   readonly tP: number;

@@ -25,14 +25,14 @@ import {
   roundDecimals,
 } from './validate.js';
 
-export interface BinomTestOptions {
+interface BinomTestOptions {
   /** Success probability under the null hypothesis. Default 0.5. */
   p?: number;
   /** Default `'two.sided'`. `'greater'`: the success probability exceeds `p`. */
   alternative?: Alternative;
 }
 
-export interface BinomTestResult {
+interface BinomTestResult {
   p: number;
   successes: number;
   trials: number;
@@ -78,9 +78,9 @@ export function binomTest(x: number, n: number, options: BinomTestOptions = {}):
   return { p: Math.min(1, pv), successes: x, trials: n, settings: { p: p0, alternative } };
 }
 
-export type DrawHandling = 'drop' | 'split';
+type DrawHandling = 'drop' | 'split';
 
-export interface SignTestOptions {
+interface SignTestOptions {
   /** How draws enter the test. Default `'drop'`. */
   draws?: DrawHandling;
   /** Default `'two.sided'`; `'greater'`: wins are more likely than losses. */
@@ -151,7 +151,7 @@ export function signTestCriticalWins(n: number, alpha = 0.05): number | null {
   return null;
 }
 
-export interface WinDrawLossOptions {
+interface WinDrawLossOptions {
   /** `false` (default, e.g. accuracy): the larger score wins. `true` for error, RMSE, log loss. */
   lowerIsBetter?: boolean;
   /** |a − b| ≤ tolerance counts as a draw. Default 0. */

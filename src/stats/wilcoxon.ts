@@ -26,7 +26,7 @@ import { rankAverage } from './ranks.js';
 import { StatsInputError, assertFiniteNumber, assertFiniteVector } from './validate.js';
 
 export type Alternative = 'two.sided' | 'greater' | 'less';
-export type ZeroMethod = 'wilcox' | 'pratt' | 'zsplit';
+type ZeroMethod = 'wilcox' | 'pratt' | 'zsplit';
 
 export interface WilcoxonOptions {
   /** Alternative hypothesis on the location of d = x − y − mu. Default `'two.sided'`. */
@@ -59,7 +59,7 @@ export interface WilcoxonOptions {
   tieCorrection?: boolean;
 }
 
-export interface WilcoxonSettings {
+interface WilcoxonSettings {
   alternative: Alternative;
   zeroMethod: ZeroMethod;
   /** `'auto'` when the exact/normal choice was left to the n < 50 rule. */

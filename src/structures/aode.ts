@@ -29,7 +29,7 @@ export function spodeStructure(m: number, sp: number): Structure {
 }
 
 /** Quadratic in the number of attributes (m SPODEs of m families each). */
-export const AODE_MAX_ATTRIBUTES = 500;
+const AODE_MAX_ATTRIBUTES = 500;
 
 export const aode = registerStructure({
   id: 'aode',

@@ -33,7 +33,7 @@ import { forestWeight, maximumSpanningForest, orientForest, type TieRule } from 
 import { UserError } from '../util/errors.js';
 import { checkTie, TIE_PARAM } from './spanning-tie.js';
 
-export type OdeScore = 'loglik' | 'aic' | 'bic';
+type OdeScore = 'loglik' | 'aic' | 'bic';
 
 const SCORES: readonly OdeScore[] = ['loglik', 'aic', 'bic'];
 

@@ -32,7 +32,7 @@ export function mdlThreshold(ri: number, rj: number, classCard: number, n: numbe
 }
 
 /** Costs I(Xi;Xj|C) of the edges at or above T_R, -Infinity ("no edge") for the others. */
-export function thresholdedCosts(data: DiscreteData, signal?: AbortSignal): { costs: Float64Array; kept: number } {
+function thresholdedCosts(data: DiscreteData, signal?: AbortSignal): { costs: Float64Array; kept: number } {
   const m = attributeCount(data);
   const { cmi } = pairwiseCmi(data, signal);
   const costs = new Float64Array(m * m).fill(-Infinity);

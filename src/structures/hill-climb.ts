@@ -32,9 +32,9 @@ import { familyCounts, nodeCard, nodeColumn } from '../bn/counts.js';
 import { scoreFromCounts, SCORE_NAMES, type ScoreName } from '../bn/scores.js';
 import { UserError } from '../util/errors.js';
 
-export const MAX_FAMILY_CELLS = 1 << 20;
+const MAX_FAMILY_CELLS = 1 << 20;
 
-export interface HillClimbOptions {
+interface HillClimbOptions {
   readonly score: ScoreName;
   /** BDeu equivalent sample size. */
   readonly ess: number;
@@ -50,7 +50,7 @@ export interface HillClimbOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface HillClimbResult {
+interface HillClimbResult {
   /** Parent lists over nodes 0..m: the class first when present, then ascending. */
   readonly parents: number[][];
   readonly score: number;
@@ -553,7 +553,7 @@ export const HILL_CLIMB_SEARCH_PARAMS = paramDecls({
     description: 'Most moves (0 = until no move improves the score)',
   },
 });
-export type HillClimbSearchParams = DeclaredParams<typeof HILL_CLIMB_SEARCH_PARAMS>;
+type HillClimbSearchParams = DeclaredParams<typeof HILL_CLIMB_SEARCH_PARAMS>;
 
 /** Summary diagnostics of a learned general DAG. */
 export function generalDagInfo(parents: readonly (readonly number[])[]): {

@@ -85,7 +85,7 @@ export function kdbAttributeParents(order: readonly number[], cmi: Float64Array,
 }
 
 /** kDB structure (class first in every attribute's parent list) from the attribute parents. */
-export function kdbStructure(m: number, parentsOf: readonly (readonly number[])[]): Structure {
+function kdbStructure(m: number, parentsOf: readonly (readonly number[])[]): Structure {
   const parents: number[][] = [];
   for (let a = 0; a < m; a++) parents.push([m, ...parentsOf[a]!]);
   parents.push([]);

@@ -36,7 +36,7 @@ import type { Structure } from '../bn/structure.js';
 import { pairwiseCmi } from '../bn/information.js';
 import { kdbIntParam, kdbAttributeParents, miOrder } from './kdb.js';
 
-export interface SkdbSelection {
+interface SkdbSelection {
   readonly order: number[];
   readonly parentsOf: number[][];
   /** rmse[k][pos]: LOO RMSE of kDB-k on the first pos+1 attributes in MI order. */

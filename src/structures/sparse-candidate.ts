@@ -34,7 +34,7 @@ import { generalDagInfo, hillClimb, hillClimbSearchOptions, HILL_CLIMB_SEARCH_PA
  * e.g. the data and a sample), tables[s][x_i * card_j + x_j] = the counts over that source's rows where
  * both are observed. The tables are reused between calls; four pairs share each pass over the rows.
  */
-export function forEachPairTable(
+function forEachPairTable(
   sources: readonly { readonly cols: readonly CodeColumn[]; readonly n: number }[],
   cards: ArrayLike<number>,
   visit: (i: number, j: number, tables: readonly Float64Array[]) => void,
@@ -112,13 +112,13 @@ function nodeColumns(data: DiscreteData): { cols: CodeColumn[]; cards: Int32Arra
  * The empirical pair tables of every node pair i < j, kept for the whole search (they do not change
  * between rounds), in one array: pair (i, j) at offset[j (j − 1) / 2 + i], laid out [x_i * card_j + x_j].
  */
-export interface PairTables {
+interface PairTables {
   readonly offsets: Float64Array;
   readonly cells: Float64Array;
 }
 
 /** Largest number of cells kept in memory (64 MB); above it the tables are recounted every round. */
-export const MAX_CACHED_PAIR_CELLS = 1 << 23;
+const MAX_CACHED_PAIR_CELLS = 1 << 23;
 
 export function empiricalPairTables(data: DiscreteData, signal?: AbortSignal): PairTables | null {
   const { cols, cards } = nodeColumns(data);

@@ -5,7 +5,7 @@
  */
 export class UserError extends Error {
   readonly exitCode: number;
-  constructor(message: string, exitCode = 2) {
+  constructor(message: string, exitCode: number = EXIT.usage) {
     super(message);
     this.name = 'UserError';
     this.exitCode = exitCode;

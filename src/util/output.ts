@@ -19,7 +19,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UserError } from './errors.js';
+import { EXIT, UserError } from './errors.js';
 
 /** The cause of a failed file operation in words, with its code: "read-only file system (EROFS)". */
 export function describeFsError(e: unknown): string {
@@ -58,7 +58,7 @@ export function sameFile(a: string, b: string): boolean {
   return real(a) === real(b);
 }
 
-export interface OutputCheck {
+interface OutputCheck {
   /** The option that named the file, for the messages ("--out"). */
   readonly option: string;
   /** Overwrite an existing file (never a protected one). */
@@ -74,7 +74,7 @@ export interface OutputCheck {
  */
 export function checkOutputFile(file: string, c: OutputCheck): string {
   const path = resolve(file);
-  const code = c.exitCode ?? 2;
+  const code = c.exitCode ?? EXIT.usage;
   for (const p of c.protect ?? []) {
     if (sameFile(path, p.path))
       throw new UserError(`${c.option} ${file}: that is ${p.what}; refusing to overwrite it`, code);
@@ -95,7 +95,7 @@ export function checkOutputFile(file: string, c: OutputCheck): string {
 }
 
 /** A temporary name beside `path` (same folder, so the rename is atomic on the same file system). */
-export function temporaryBeside(path: string): string {
+function temporaryBeside(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
 }
 
@@ -106,7 +106,7 @@ export function temporaryBeside(path: string): string {
 export async function writeThroughTemporary(
   path: string,
   write: (tmp: string) => void | Promise<void>,
-  exitCode = 2,
+  exitCode: number = EXIT.usage,
 ): Promise<void> {
   const tmp = temporaryBeside(path);
   try {
@@ -123,7 +123,12 @@ export async function writeThroughTemporary(
  * Write `data` to `path` through a temporary file, synced to disk before the rename unless `sync` is false
  * (the report's many files: a failed write still leaves no partial file, only a power cut could).
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, exitCode = 2, sync = true): void {
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  exitCode: number = EXIT.usage,
+  sync = true,
+): void {
   const tmp = temporaryBeside(path);
   let fd: number | undefined;
   try {

@@ -61,7 +61,7 @@ export function listedGroups(owner?: number): number[] {
 }
 
 /** Sends a signal to a whole group; false when no process of it is left. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
     return true;
@@ -82,7 +82,7 @@ export async function endGroups(pgids: readonly number[], graceMs: number): Prom
 }
 
 /** As endGroups, blocking this thread (for process exit, where nothing asynchronous runs any more). */
-export function endGroupsSync(pgids: readonly number[], graceMs: number): void {
+function endGroupsSync(pgids: readonly number[], graceMs: number): void {
   const live = pgids.filter((g) => signalGroup(g, 'SIGTERM'));
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const until = Date.now() + graceMs;

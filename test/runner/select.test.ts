@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { selectRows, type DiscreteData } from '../../src/bn/data.js';
 import { stratifiedKFold } from '../../src/folds/split.js';
 import { computeMetrics } from '../../src/metrics/index.js';
-import { getEstimator, getStructure, withDefaults } from '../../src/registry.js';
-import { fitPair, selectAndFit } from '../../src/runner/select.js';
+import { learn } from '../../src/runner/execute.js';
 import { candidates, type SelectSpec } from '../../src/spec/select.js';
 import { loadSpecFile } from '../../src/spec/load.js';
 const loadSpec = (f: string) => loadSpecFile(f).spec;
@@ -42,10 +41,26 @@ function data(n: number, seed: string): DiscreteData {
   };
 }
 
-const nb = getStructure('nb')!;
-const dirichlet = getEstimator('dirichlet')!;
-const fitter = (rng: Rng) => (d: DiscreteData, sp: Record<string, unknown>, ep: Record<string, unknown>) =>
-  fitPair(nb, dirichlet, d, withDefaults(nb, sp), withDefaults(dirichlet, ep), rng);
+/**
+ * Naive Bayes with a Dirichlet estimator through the runner's own fitting step (`learn`, as a job runs it),
+ * with `select:` when given.
+ */
+function fitNb(d: DiscreteData, rng: Rng, alpha?: unknown, select?: SelectSpec) {
+  const { model, structure } = learn(
+    {
+      kind: 'bnc',
+      structure: { id: 'nb', params: {} },
+      estimator: { id: 'dirichlet', params: alpha === undefined ? {} : { alpha } },
+      ...(select ? { select } : {}),
+      dataset: { name: 'select-test', file: '', sha256: '' },
+      preprocessing: { discretize: { method: 'none' }, missing: 'as-value' },
+    },
+    d,
+    rng,
+  );
+  if (!structure) throw new Error('naive Bayes learns a structure');
+  return { model, structure };
+}
 
 describe('select: inner cross-validation', () => {
   const train = data(120, 'select-train');
@@ -57,8 +72,7 @@ describe('select: inner cross-validation', () => {
   };
 
   it('scores each candidate as an independent nested CV on the same folds does, and refits the best', () => {
-    const rng = new Rng('job');
-    const { model, structure } = selectAndFit(train, spec, {}, {}, rng, fitter(rng));
+    const { model, structure } = fitNb(train, new Rng('job'), undefined, spec);
     const folds = stratifiedKFold(train.classColumn, 2, 5, new Rng('job').derive('select/folds'));
     const expected = candidates(spec).map((c) => {
       let loss = 0;
@@ -71,7 +85,7 @@ describe('select: inner cross-validation', () => {
           train,
           [...Array(train.n).keys()].filter((r) => folds[r] === f),
         );
-        const m = fitter(new Rng('x'))(inner, {}, { alpha: c['estimator.alpha'] }).model;
+        const m = fitNb(inner, new Rng('x'), c['estimator.alpha']).model;
         loss += computeMetrics(m.posterior(held), held.classColumn, 2).logLoss * held.n;
       }
       return loss / train.n;
@@ -82,14 +96,13 @@ describe('select: inner cross-validation', () => {
     reported.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 12));
     const best = expected.indexOf(Math.min(...expected));
     expect(structure.info!['select.estimator.alpha']).toBe(spec.axes[0]!.values[best]);
-    const direct = fitter(new Rng('job'))(train, {}, { alpha: spec.axes[0]!.values[best] }).model;
+    const direct = fitNb(train, new Rng('job'), spec.axes[0]!.values[best]).model;
     expect(Array.from(model.posterior(train))).toEqual(Array.from(direct.posterior(train)));
   });
 
   it('never picks a prior so large that naive Bayes forgets the data (log loss near ln 2)', () => {
-    const rng = new Rng('job2');
     const acc = { ...spec, axes: [{ targets: ['estimator.alpha'], values: [1e7, 1] }] };
-    const { structure } = selectAndFit(train, acc, {}, {}, rng, fitter(rng));
+    const { structure } = fitNb(train, new Rng('job2'), undefined, acc);
     expect(structure.info!['select.estimator.alpha']).toBe(1);
   });
 

@@ -12,7 +12,7 @@ export function popcount(x: number): number {
 }
 
 /** Index of the lowest set bit (x !== 0). */
-export function lowestBit(x: number): number {
+function lowestBit(x: number): number {
   return 31 - Math.clz32(x & -x);
 }
 
@@ -20,12 +20,6 @@ export function lowestBit(x: number): number {
 export function compress(full: number, x: number): number {
   const low = full & ((1 << x) - 1);
   return ((full >>> (x + 1)) << x) | low;
-}
-
-/** Inverse of compress: re-insert a zero bit at position x. */
-export function expand(c: number, x: number): number {
-  const low = c & ((1 << x) - 1);
-  return ((c >>> x) << (x + 1)) | low;
 }
 
 /** The members of a mask in increasing order. */

@@ -28,7 +28,7 @@ export interface ParentCandidates {
 }
 
 /** Reused per-variable work arrays (2^(n-1) entries each). */
-export interface CandidateScratch {
+interface CandidateScratch {
   ls: Float64Array;
   /** The two halves of one buffer: markCandidates' best score inside each set, and sortByScore's keys and permutations. */
   bs: Float64Array;
@@ -70,7 +70,7 @@ export function candidateScratchBytes(n: number): number {
  * as well is dropped (that subset already has K such subsets of its own); otherwise the subsets scoring at
  * least as well are counted, stopping at K.
  */
-export function parentCandidates(
+function parentCandidates(
   ls: LocalScores,
   x: number,
   K: number,
@@ -321,12 +321,8 @@ export function bestNetwork(ls: LocalScores, limitMB: number, signal?: AbortSign
   return bestNetworkFrom(ls, cand, signal);
 }
 
-/** Steps 2–3 given the candidates (shared with tests). */
-export function bestNetworkFrom(
-  ls: LocalScores,
-  cand: readonly ParentCandidates[],
-  signal?: AbortSignal,
-): ExactNetwork {
+/** Steps 2–3 given the candidates. */
+function bestNetworkFrom(ls: LocalScores, cand: readonly ParentCandidates[], signal?: AbortSignal): ExactNetwork {
   const n = ls.n;
   if (n === 0) return { parents: new Int32Array(0), score: ls.constant };
   const size = 2 ** n;

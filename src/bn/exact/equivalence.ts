@@ -9,7 +9,7 @@
  */
 
 /** A PDAG over k nodes: e[i * k + j] = 1 when the edge i→j is present (both directions = undirected). */
-export interface Pdag {
+interface Pdag {
   readonly k: number;
   readonly e: Uint8Array;
 }

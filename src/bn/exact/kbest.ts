@@ -39,12 +39,12 @@ import { UserError } from '../../util/errors.js';
 export type KBestMode = 'dag' | 'ec';
 
 /** Relative score difference below which two entries may be copies of one DAG or class. */
-export const SCORE_TIE_TOLERANCE = 1e-9;
+const SCORE_TIE_TOLERANCE = 1e-9;
 
 export const MAX_K = 10000;
 
 /** Longest per-subset parent list kept in memory; deeper ranks are found by scanning the candidate list. */
-export const PARENT_PREFIX = 3;
+const PARENT_PREFIX = 3;
 
 /** Fixed memory of a K-best search (the candidate lists are checked as they grow). */
 export function kBestBytes(nVars: number, rows: number, K: number): number {
@@ -239,7 +239,7 @@ const NONE = 0x7fffffff;
  * keys from the full chains. The work of one subset is a function of its own (processSubset), so the
  * optimising compiler handles it, and recompiles it after a late deoptimisation, as a unit of modest size.
  */
-export function kBestFrom(
+function kBestFrom(
   ls: LocalScores,
   cand: readonly ParentCandidates[],
   K: number,

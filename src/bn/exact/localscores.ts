@@ -42,14 +42,14 @@ export type ExactConstraint = 'none' | 'anb';
 /** Default memory budget of an exact search (the goal: peak memory ≤ 2 GB). */
 export const DEFAULT_MEMORY_LIMIT_MB = 2048;
 /** Masks are 32-bit; 2^30 sets of statistics would already need 8 GB. */
-export const MAX_EXACT_VARIABLES = 30;
+const MAX_EXACT_VARIABLES = 30;
 
 /** BDeu cells with a = α/Q below this use a series instead of a cached ln Γ table (see cellSum). */
 const SERIES_BELOW = 1e-4;
 /** Cached ln Γ tables (one per distinct Q) may hold at most this many doubles (256 MB). */
 const TABLE_CACHE_DOUBLES = 32 * 1024 * 1024;
 
-export interface LocalScoreOptions {
+interface LocalScoreOptions {
   readonly score: ExactScore;
   /** BDeu equivalent sample size α. */
   readonly ess: number;

@@ -17,7 +17,7 @@ import { kBestBytes, kBestNetworks, kBestWhat, type KBestMode } from './kbest.js
 import { members } from './bits.js';
 import { releaseGarbage } from '../../util/gc.js';
 
-export interface ExactOptions {
+interface ExactOptions {
   readonly score: ExactScore;
   readonly ess: number;
   readonly constraint: ExactConstraint;
@@ -25,14 +25,14 @@ export interface ExactOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface ScoredDag {
+interface ScoredDag {
   readonly parents: number[][];
   /** Total score (natural log; BDeu = log marginal likelihood). */
   readonly score: number;
 }
 
 /** Structure parent lists of a DP result. */
-export function dagFromNetwork(ls: LocalScores, net: ExactNetwork): number[][] {
+function dagFromNetwork(ls: LocalScores, net: ExactNetwork): number[][] {
   const m = ls.m;
   const parents: number[][] = [];
   if (ls.constraint === 'anb') {
@@ -56,7 +56,7 @@ function variables(data: DiscreteData, constraint: ExactConstraint): number {
   return data.columns.length + (constraint === 'anb' ? 0 : 1);
 }
 
-export function exactLocalScores(data: DiscreteData, opts: ExactOptions): LocalScores {
+function exactLocalScores(data: DiscreteData, opts: ExactOptions): LocalScores {
   return new LocalScores(data, { score: opts.score, ess: opts.ess, constraint: opts.constraint, signal: opts.signal });
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { onePositional, intOption } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 export const baselineCommand: Command = {
   summary: 'run a spec and record its results as a baseline for `bnclab check`',
@@ -31,11 +31,11 @@ with the hash of the spec's grid and the code version. Refuses (exit 1) when a j
       process.stderr.write(
         `bnclab: ${r.failedJobs.length} job(s) failed; no baseline written:\n${shown}${r.failedJobs.length > 5 ? '\n  …' : ''}\n`,
       );
-      return 1;
+      return EXIT.jobsFailed;
     }
     process.stdout.write(
       `baseline: ${r.file} (${r.baseline.results.length} dataset × method results, spec ${r.baseline.spec_hash.slice(0, 12)}, bnclab ${r.baseline.code.bnclab})\n`,
     );
-    return 0;
+    return EXIT.ok;
   },
 };

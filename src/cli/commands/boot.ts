@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 export const bootCommand: Command = {
   summary: "bootstrap arc strengths of a method's structure on a dataset (bnlearn's boot.strength)",
@@ -61,6 +61,6 @@ same on every machine.`,
     ];
     if (typeof v['out'] === 'string') lines.push(`wrote every pair, both ways, to ${v['out']}`);
     process.stdout.write(lines.join('\n') + '\n');
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { onePositional, intOption, numberOption } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 import { COMPARE_METRICS, type CompareMetric } from '../../spec/report-sections.js';
 
 export const checkCommand: Command = {
@@ -68,6 +68,6 @@ a JUnit XML file. Exit codes: 0 pass, 1 regression, 2 usage or input error.`,
     });
     process.stdout.write(r.text);
     process.stdout.write(`summary: ${r.markdownFile}\njunit:   ${r.junitFile}\n`);
-    return r.result.passed ? 0 : 1;
+    return r.result.passed ? EXIT.ok : EXIT.jobsFailed;
   },
 };

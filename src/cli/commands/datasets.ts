@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { table } from '../command.js';
+import { EXIT } from '../../util/errors.js';
 
 export const datasetsCommand: Command = {
   summary: 'list the shipped datasets (configs/datasets.yaml)',
@@ -19,6 +20,6 @@ export const datasetsCommand: Command = {
       e.groups.join(','),
     ]);
     process.stdout.write(table(['name', 'rows', 'attributes', 'classes', 'groups'], rows) + '\n');
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, onePositional } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 export const debugCommand: Command = {
   summary: 'run one job in the foreground, store nothing, show its full error, timings and learned structure',
@@ -49,9 +49,9 @@ message and full stack trace are printed and the exit code is 1.`,
         `job ${job.key}: ${job.dataset.handle.name}  ${job.method.label}  repeat ${job.repeat} fold ${job.fold}${job.specSeed ? ` seed ${job.specSeed}` : ''} (not stored)\n` +
           `failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
       );
-      return 1;
+      return EXIT.jobsFailed;
     }
     process.stdout.write(debugLines(result).join('\n') + '\n');
-    return 0;
+    return EXIT.ok;
   },
 };

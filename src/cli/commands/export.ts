@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import type { ExperimentSpec } from '../../spec/load.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 /** Thrown inside the temporary write when the database holds no predictions, so no file is left. */
 class NoPredictions extends UserError {
@@ -50,7 +50,7 @@ true in the spec).`,
           `${db}: experiment '${spec.name}' has no saved predictions; 'bnclab run ${pos[1]} --save-predictions${v['db'] ? ` --db ${String(v['db'])}` : ''}' saves them (jobs done without them run again)`,
         );
       process.stdout.write(`${out}: ${n} predictions\n`);
-      return 0;
+      return EXIT.ok;
     } finally {
       store.close();
     }
@@ -80,7 +80,7 @@ async function exportResults(specFile: string, v: Record<string, unknown>): Prom
     if (rows.length === 0) throw new UserError(`${db}: no finished job of '${spec.name}' to export`);
     writeFileAtomic(file, resultsArff(spec.name, rows));
     process.stdout.write(`${out}: ${rows.length} results\n`);
-    return 0;
+    return EXIT.ok;
   } finally {
     store.close();
   }

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 const FORMATS = ['bif', 'xmlbif', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -99,6 +99,6 @@ tree's back-off.`,
     process.stdout.write(
       `${fit.method.label} on ${fit.dataset} (${d.n} rows, all of them): ${arcs} arcs; wrote ${format.toUpperCase()} to ${file}\n`,
     );
-    return 0;
+    return EXIT.ok;
   },
 };

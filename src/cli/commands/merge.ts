@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 export const mergeCommand: Command = {
   summary: 'merge shard databases into one results database (idempotent, by job key)',
@@ -44,6 +44,6 @@ jobs of the spec it is given.`,
       `merged ${counts.length} shard(s) into ${into} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${total.newDone} new done, ` +
         `${total.newFailed} new failed, ${total.identical} identical, ${total.conflicting} conflicting`,
     );
-    return total.conflicting > 0 ? 1 : 0;
+    return total.conflicting > 0 ? EXIT.jobsFailed : EXIT.ok;
   },
 };

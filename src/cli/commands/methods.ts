@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { Command } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 export const methodsCommand: Command = {
   summary:
@@ -19,7 +19,7 @@ structure × estimator pairs it forms.`,
     if (pos.length > 1 || (pos.length === 1 && v['write'])) throw new UserError(`usage: ${this.usage}`);
     if (pos.length === 1) {
       process.stdout.write(methodDetail(pos[0]!));
-      return 0;
+      return EXIT.ok;
     }
     const { listBaselines, listEstimators, listStructures } = await import('../../registry.js');
     const { packageRoot } = await import('../../util/paths.js');
@@ -31,7 +31,7 @@ structure × estimator pairs it forms.`,
       const metrics = resolve(packageRoot(), 'docs', 'metrics.md');
       writeFileSync(metrics, metricsMarkdown());
       process.stdout.write(`wrote ${metrics}\n`);
-      return 0;
+      return EXIT.ok;
     }
     const rows = [
       ...listStructures().map((m) => ['structure', m.id, m.title]),
@@ -41,6 +41,6 @@ structure × estimator pairs it forms.`,
     const w0 = Math.max(...rows.map((r) => r[0]!.length));
     const w1 = Math.max(...rows.map((r) => r[1]!.length));
     process.stdout.write(rows.map((r) => `${r[0]!.padEnd(w0)}  ${r[1]!.padEnd(w1)}  ${r[2]}`).join('\n') + '\n');
-    return 0;
+    return EXIT.ok;
   },
 };

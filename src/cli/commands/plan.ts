@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, onePositional } from '../command.js';
+import { EXIT } from '../../util/errors.js';
 
 export const planCommand: Command = {
   summary: 'show the job grid of a spec without running anything',
@@ -136,6 +137,6 @@ Costs are static estimates per method × training-set size unless calibrated; do
       if (shards !== undefined) out.push(...est.shardLines(plan, model, shards, Boolean(v['all-shards'])));
     }
     process.stdout.write(out.join('\n') + '\n');
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 export const predictCommand: Command = {
   summary: 'class probabilities for the rows of a CSV file from a fitted network (JSON, BIF or XMLBIF)',
@@ -71,6 +71,6 @@ not use are ignored. With a class column, accuracy over its rows is printed.`,
     process.stdout.write(
       `${p.predicted.length} rows predicted with ${net.name} (${format}, preprocessing ${net.preprocessing.source === 'stored' ? 'as stored by fit' : 'read from the state names'})${acc}; wrote ${out}\n`,
     );
-    return 0;
+    return EXIT.ok;
   },
 };

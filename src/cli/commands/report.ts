@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, onePositional, numberOption } from '../command.js';
+import { EXIT } from '../../util/errors.js';
 import { SCORE_IDS } from '../../metrics/all.js';
 
 /** The --metrics line of the help: the registry's compared metrics, filled to 110 columns. */
@@ -63,6 +64,6 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
     process.stdout.write(
       `report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg${v['pdf'] === true ? ', *.pdf' : ''})\n`,
     );
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -149,5 +149,5 @@ async function afterRun(
     if (r.figures.length) log(`         ${r.figures[0]!.replace(/[^/\\]+$/, '')}`);
   }
   if (summary.interrupted) return EXIT.interrupted;
-  return summary.failed > 0 || summary.previouslyFailed > 0 ? 1 : 0;
+  return summary.failed > 0 || summary.previouslyFailed > 0 ? EXIT.jobsFailed : EXIT.ok;
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { Command } from '../command.js';
+import { EXIT } from '../../util/errors.js';
 
 export const schemaCommand: Command = {
   summary: 'print (or --write) the experiment JSON Schema for editors',
@@ -18,6 +19,6 @@ export const schemaCommand: Command = {
       writeFileSync(file, text);
       process.stdout.write(`wrote ${file}\n`);
     } else process.stdout.write(text);
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 export const sqlCommand: Command = {
   summary: 'run a read-only SQL query on a results database (table, CSV or JSON output; no duckdb install needed)',
@@ -23,6 +23,6 @@ job). Example:
     const { formatSqlResult } = await import('../sql-format.js');
     const r = await readOnlyQuery(resolve(pos[0]!), pos[1]!);
     process.stdout.write(formatSqlResult(r, v['csv'] ? 'csv' : v['json'] ? 'json' : 'table'));
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { intOption, onePositional } from '../command.js';
 import { cellKey } from '../../util/keys.js';
+import { EXIT } from '../../util/errors.js';
 
 export const statusCommand: Command = {
   summary: 'done / failed / pending jobs of a spec per dataset × method (read-only, safe while shards run)',
@@ -106,6 +107,6 @@ when that is not possible it is named and its jobs count as pending. A job done 
             .join(', '),
       );
     }
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption, numberOption, onePositional } from '../command.js';
+import { EXIT } from '../../util/errors.js';
 
 export const submitCommand: Command = {
   summary: 'run a spec on a cluster: one SLURM job array of N shards, then (with --wait) merge and report',
@@ -84,7 +85,7 @@ printed before it runs.`,
       pollSeconds: numberOption(v['poll'], '--poll') ?? 10,
       log,
     });
-    if (!v['wait']) return 0;
+    if (!v['wait']) return EXIT.ok;
     const { mergeShards } = await import('../../store/merge.js');
     const { shardFiles } = await import('../../cluster/status.js');
     const files = shardFiles(join(dir, 'shards'));
@@ -97,6 +98,6 @@ printed before it runs.`,
       const rep = await writeExperimentReport(specFile, { db });
       log(`report:  ${rep.markdown}`);
     }
-    return r.incomplete.length > 0 || sum('newFailed') > 0 ? 1 : 0;
+    return r.incomplete.length > 0 || sum('newFailed') > 0 ? EXIT.jobsFailed : EXIT.ok;
   },
 };

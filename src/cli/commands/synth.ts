@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type { Command } from '../command.js';
 import { intOption, onePositional } from '../command.js';
-import { UserError } from '../../util/errors.js';
+import { EXIT, UserError } from '../../util/errors.js';
 
 /** "2-5" → cardinalities cycling 2, 3, 4, 5, 2, …; "3" → all 3; "2,4,3" → as listed (cycled). */
 function cardinalities(spec: string, attributes: number): number[] {
@@ -86,6 +86,6 @@ written beside the CSV as <out>.network.json, so the data's generating distribut
     process.stdout.write(
       `wrote ${out} (${rows} rows, ${attributes} attributes, ${classCard} classes)\n      ${netFile}\n`,
     );
-    return 0;
+    return EXIT.ok;
   },
 };

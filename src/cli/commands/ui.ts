@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { intOption } from '../command.js';
+import { EXIT } from '../../util/errors.js';
 
 export const uiCommand: Command = {
   summary: 'a local web page to watch runs and explore results (read-only; 127.0.0.1 unless --host)',
@@ -78,6 +79,6 @@ meanwhile; while it does, the page reads a snapshot copy. Nothing is fetched fro
       // reads the address (a script, a test) must not meet the default action of the signal.
       process.stdout.write(`bnclab ui: ${ui.url} (${file}; Ctrl-C stops)\n`);
     });
-    return 0;
+    return EXIT.ok;
   },
 };

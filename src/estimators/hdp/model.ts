@@ -276,7 +276,7 @@ export class HdpModel implements JointModel {
 }
 
 /** Node cardinalities 0..m (the class last). */
-export function nodeCards(train: DiscreteData): Int32Array {
+function nodeCards(train: DiscreteData): Int32Array {
   const m = train.columns.length;
   const cards = new Int32Array(m + 1);
   for (let v = 0; v <= m; v++) cards[v] = nodeCard(train, v);

@@ -84,7 +84,7 @@ interface SweepExports {
   ): void;
 }
 
-export interface SweepViews {
+interface SweepViews {
   readonly n: Int32Array;
   readonly t: Int32Array;
   readonly nSum: Int32Array;

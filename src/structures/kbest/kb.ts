@@ -50,7 +50,7 @@ export const KB_PARAMS = paramDecls({
 });
 
 const KB = defineParams({ ...KB_PARAMS, ...SCORE_PARAMS });
-export type KbParams = ParamsOf<typeof KB>;
+type KbParams = ParamsOf<typeof KB>;
 
 /** The K best classes of `train` as weighted members (weights ∝ exp(score), in log space). */
 export function kBestMembers(
@@ -72,7 +72,7 @@ export function kBestMembers(
   };
 }
 
-export function kbStructure(train: DiscreteData, params: KbParams, rng: Rng, signal?: AbortSignal): Structure {
+function kbStructure(train: DiscreteData, params: KbParams, rng: Rng, signal?: AbortSignal): Structure {
   const o = scoreOptions(params);
   const m = train.columns.length;
   const { members, rows } = kBestMembers(train, params, signal);

@@ -23,12 +23,6 @@ export function maxRandom(xs: readonly number[], rng: Rng): number {
   return best.length === 1 ? best[0]! : best[rng.int(best.length)]!;
 }
 
-/** Root of v's tree in a forest. */
-export function rootOf(par: Int32Array, v: number): number {
-  while (par[v]! >= 0) v = par[v]!;
-  return v;
-}
-
 /**
  * How tan-hc orients an arc between two orphans (the two directions are Markov equivalent, only one is
  * scored): `column` (default), as bnclassify 0.4.8's code does — augment_ode_arcs lists both directions,
@@ -47,7 +41,7 @@ export function orientRank(data: DiscreteData, orient: OrphanOrient): Int32Array
 }
 
 /** Attribute order by column name (code units), ties by index: the tail of an orphan–orphan arc sorts first. */
-export function nameRank(data: DiscreteData): Int32Array {
+function nameRank(data: DiscreteData): Int32Array {
   const m = attributeCount(data);
   const idx = Array.from({ length: m }, (_, a) => a);
   idx.sort((a, b) => (data.names[a]! < data.names[b]! ? -1 : data.names[a]! > data.names[b]! ? 1 : a - b));
@@ -117,7 +111,7 @@ export function foldLogTables(
 }
 
 /** The rows of each fold (ascending) and the per-fold class prior log P(c) (training = the other folds, smoothed). */
-export function foldLayout(
+function foldLayout(
   data: DiscreteData,
   foldOf: Int32Array,
   k: number,

@@ -39,12 +39,12 @@ const CACHE_CELLS = 1 << 23;
  * A candidate with a family whose per-fold tables would exceed this many cells (32 MiB) is not scored
  * (score -Infinity): joining many attributes (bsej, fssj) multiplies their cardinalities.
  */
-export const MAX_FAMILY_CELLS = 1 << 22;
+const MAX_FAMILY_CELLS = 1 << 22;
 /** Class scores closer than this (relative) are a tie. */
 const TIE_TOL = 1e-9;
 
 /** Credit of one row: 1/t if its class is among the t classes with the maximal score, else 0. */
-export function rowCredit(scores: Float64Array, offset: number, C: number, y: number): number {
+function rowCredit(scores: Float64Array, offset: number, C: number, y: number): number {
   let mx = -Infinity;
   for (let c = 0; c < C; c++) if (scores[offset + c]! > mx) mx = scores[offset + c]!;
   if (mx === -Infinity) return 1 / C;

@@ -14,7 +14,7 @@ import {
   type OrphanOrient,
 } from './common.js';
 
-export interface OdeWrapperResult {
+interface OdeWrapperResult {
   /** Attribute parent of each attribute, -1 for none. */
   readonly parent: Int32Array;
   /** Mean fold accuracy of the final structure. */

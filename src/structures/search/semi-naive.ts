@@ -39,7 +39,7 @@ import { applyChanges, FoldFamilyEvaluator, type FamilyChanges, type FeaturePare
 
 export type GreedyStep = (current: FeatureParents) => FamilyChanges[];
 
-export interface SemiNaiveResult {
+interface SemiNaiveResult {
   readonly parents: FeatureParents;
   /** Mean fold accuracy of the final structure (NaN when there was nothing to cross-validate). */
   readonly score: number;
