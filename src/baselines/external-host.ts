@@ -32,11 +32,7 @@ export interface FoldRequest {
   /** The longest line accepted on stdout. */
   maxLine: number;
 }
-export interface CloseRequest {
-  op: 'close';
-  graceMs: number;
-}
-export type HostRequest = RunRequest | FoldRequest | CloseRequest;
+export type HostRequest = RunRequest | FoldRequest;
 
 /** How a program ended. */
 export interface ProgramEnd {
@@ -82,9 +78,4 @@ export function callHelper(req: HostRequest): HostReply {
     const m = receiveMessageOnPort(port);
     if (m) return m.message as HostReply;
   }
-}
-
-/** Ends every server this thread's helper keeps up (stdin closed, then the group ended). */
-export function closeServers(graceMs: number): void {
-  if (host) callHelper({ op: 'close', graceMs });
 }

@@ -85,7 +85,7 @@ const EXTERNAL_PARAMS = defineParams({
     description: 'Filled in by bnclab: sha256 of every command argument that names a file (part of the job key)',
   },
 });
-export type ExternalParams = ParamsOf<typeof EXTERNAL_PARAMS>;
+type ExternalParams = ParamsOf<typeof EXTERNAL_PARAMS>;
 
 /** Fields of one CSV line; a quoted field may hold commas and doubled quotes (RFC 4180). */
 function csvFields(line: string): string[] {
@@ -115,7 +115,7 @@ function csvFields(line: string): string[] {
 }
 
 /** The longest line accepted in a program's output (file or stdout): longer is an error naming this limit. */
-export const MAX_OUTPUT_LINE = 1024 * 1024;
+const MAX_OUTPUT_LINE = 1024 * 1024;
 const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
@@ -125,7 +125,7 @@ const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  * exponent: no `0x1`, `Infinity`, `NaN`), finite and ≥ 0; a row is divided by its largest value before it is
  * normalised, so no row under- or overflows (`1e308,1e308,1e308` is 1/3 each), and a row of zeros is an error.
  */
-export class PredictionReader {
+class PredictionReader {
   private column: number[] | undefined;
   private r = 0;
   readonly out: Float64Array;

@@ -15,10 +15,10 @@ import type { CompareMetric } from '../spec/report-sections.js';
 import { SCORE_IDS } from '../metrics/all.js';
 import { foldGroups } from '../report/summary.js';
 
-export const BASELINE_FORMAT = 'bnclab-baseline';
-export const BASELINE_VERSION = 1;
+const BASELINE_FORMAT = 'bnclab-baseline';
+const BASELINE_VERSION = 1;
 
-export interface BaselineMetric {
+interface BaselineMetric {
   readonly mean: number;
   /** One value per fold, in the order of the entry's `folds`. */
   readonly folds: readonly number[];
@@ -67,7 +67,7 @@ export function gridHash(spec: ExperimentSpec): string {
 }
 
 /** The checked-out commit, when the code runs from a git work tree (informational only). */
-export function codeCommit(): string | null {
+function codeCommit(): string | null {
   try {
     return (
       execFileSync('git', ['rev-parse', 'HEAD'], {

@@ -19,7 +19,7 @@ import type { CompareMetric } from '../spec/report-sections.js';
 import { baselineEntries, type BaselineEntry, type BaselineFile } from './baseline.js';
 import { cellKey } from '../util/keys.js';
 
-export const FOLD_EPSILON = 1e-9;
+const FOLD_EPSILON = 1e-9;
 const POINT_EPSILON = 1e-7;
 
 export interface CheckOptions {
@@ -39,9 +39,9 @@ export const DEFAULT_CHECK: CheckOptions = {
   anyChange: false,
 };
 
-export type MetricStatus = 'same' | 'better' | 'worse' | 'within tolerance' | 'significantly worse' | 'changed';
+type MetricStatus = 'same' | 'better' | 'worse' | 'within tolerance' | 'significantly worse' | 'changed';
 
-export interface MetricCheck {
+interface MetricCheck {
   readonly metric: CompareMetric;
   readonly baseline: number;
   readonly current: number;
@@ -83,7 +83,7 @@ export function formatPoints(x: number): string {
   return `${x < 0 && s !== '0.00' ? '−' : x > 0 && s !== '0.00' ? '+' : ''}${s}`;
 }
 
-export function checkMetric(
+function checkMetric(
   metric: CompareMetric,
   base: BaselineEntry,
   cur: BaselineEntry,

@@ -19,7 +19,7 @@ export * from './baseline.js';
 export * from './compare.js';
 export { renderJunit, renderMarkdown, renderText } from './output.js';
 
-export interface GridOptions {
+interface GridOptions {
   /** Reuse (and extend) this database; default: a fresh temporary one, removed afterwards. */
   readonly db?: string;
   readonly workers?: number;
@@ -63,7 +63,7 @@ async function runGrid(specFile: string, o: GridOptions): Promise<Grid> {
   }
 }
 
-export interface BaselineRun {
+interface BaselineRun {
   readonly file: string;
   readonly baseline: BaselineFile;
   /** One line per failed job (dataset, method, repeat, fold: error); no baseline is written then. */
@@ -82,14 +82,14 @@ export async function recordBaseline(specFile: string, out: string, o: GridOptio
   return { file, baseline, failedJobs };
 }
 
-export interface CheckRun {
+interface CheckRun {
   readonly result: CheckResult;
   readonly text: string;
   readonly markdownFile: string;
   readonly junitFile: string;
 }
 
-export interface CheckCommandOptions extends GridOptions, Partial<CheckOptions> {
+interface CheckCommandOptions extends GridOptions, Partial<CheckOptions> {
   /** Folder for check.md and junit.xml; default results/<name>/check/. */
   readonly out?: string;
   /** Append the Markdown summary to this file (GitHub Actions: $GITHUB_STEP_SUMMARY). */

@@ -58,7 +58,7 @@ function describe(e: EntryCheck): string {
   return `${e.dataset} × ${e.method}: ${e.reasons.join('; ')}`;
 }
 
-export function headline(r: CheckResult, baselineFile: string): string {
+function headline(r: CheckResult, baselineFile: string): string {
   const o = r.options;
   return `bnclab check ${r.experiment} against ${baselineFile}: tolerance ${o.tolerance} points, α = ${o.alpha} (one-sided paired Wilcoxon over folds), metrics ${o.metrics.join(', ')}${o.anyChange ? ', any change fails' : ''}`;
 }

@@ -35,7 +35,7 @@ import {
 import type { RawColumn, RawTable } from './table.js';
 import type { EmSettings } from '../bn/em.js';
 
-export type MissingPolicy = 'as-value' | 'drop-rows' | 'available-case' | 'remove-rows' | 'em';
+type MissingPolicy = 'as-value' | 'drop-rows' | 'available-case' | 'remove-rows' | 'em';
 
 export interface PreprocessOptions {
   readonly discretize: { readonly method: DiscretizeMethod; readonly bins?: number };

@@ -40,7 +40,7 @@ import {
 
 export { renormalizedTables };
 
-export type WanbiaVariant = 'zaidi' | 'bnclassify';
+type WanbiaVariant = 'zaidi' | 'bnclassify';
 
 /**
  * Negative CLL and its gradient (written into grad) at weights w. `scratch` (n × C) holds the scores and

@@ -23,7 +23,6 @@ export const METRICS = [
 ] as const;
 
 type Declared = (typeof METRICS)[number];
-export type MetricId = Declared['id'];
 /** The metrics compared as numbers: report tables and tests, `check`, baselines, claims, the browser view. */
 export type ScoreId = Extract<Declared, { direction: 'higher' | 'lower' }>['id'];
 /** The metrics of job_metrics' first schema: every stored job has them. */
@@ -44,11 +43,6 @@ export const SCORE_METRICS: readonly ScoreMetric<ScoreId>[] = METRICS.filter(isS
 export const SCORE_IDS: readonly ScoreId[] = SCORE_METRICS.map((m) => m.id);
 
 const byId = new Map<string, Metric>(METRICS.map((m) => [m.id, m]));
-
-export function isScoreId(id: string): id is ScoreId {
-  const m = byId.get(id);
-  return m !== undefined && isScore(m);
-}
 
 export function scoreMetric(id: ScoreId): ScoreMetric<ScoreId> {
   return byId.get(id) as ScoreMetric<ScoreId>;

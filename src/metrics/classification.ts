@@ -231,7 +231,7 @@ export function confusionRows(confusion: Int32Array, C: number): number[][] {
   return Array.from({ length: C }, (_, i) => Array.from(confusion.subarray(i * C, (i + 1) * C)));
 }
 
-export interface ClassificationMetrics {
+interface ClassificationMetrics {
   readonly auc: number;
   readonly aucOvr: number;
   readonly brier: number;

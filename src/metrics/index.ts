@@ -5,7 +5,7 @@
  * bnclassify/bnlearn's random tie breaking). An empty test set gives NaN for every metric.
  */
 
-export interface Metrics {
+interface Metrics {
   readonly n: number;
   readonly accuracy: number;
   readonly zeroOneLoss: number;
@@ -15,7 +15,7 @@ export interface Metrics {
   readonly logLoss: number;
 }
 
-export const LOG_LOSS_EPS = 1e-15;
+const LOG_LOSS_EPS = 1e-15;
 
 /** Checks that posteriors and truth fit together (n × classCard cells, codes in range); returns n. */
 export function validateScores(posteriors: Float64Array, truth: ArrayLike<number>, classCard: number): number {

@@ -69,7 +69,7 @@ export interface ScoreMetric<Id extends string = string> extends MetricBase<Id, 
 }
 
 /** A value stored with each job that is not compared as a number (the confusion matrix). */
-export interface StoredMetric<Id extends string = string, T extends ColumnType = ColumnType> extends MetricBase<Id, T> {
+interface StoredMetric<Id extends string = string, T extends ColumnType = ColumnType> extends MetricBase<Id, T> {
   readonly direction?: undefined;
 }
 

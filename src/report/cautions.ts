@@ -8,9 +8,9 @@ import { exactFriedman } from '../stats/friedman-exact.js';
 import { addedSettings } from '../spec/report-sections.js';
 
 /** Below this many datasets autorank refuses to run (and Demšar's rule of thumb for χ² is N > 10). */
-export const FEW_DATASETS = 5;
-export const CHI2_RULE_N = 10;
-export const CHI2_RULE_K = 5;
+const FEW_DATASETS = 5;
+const CHI2_RULE_N = 10;
+const CHI2_RULE_K = 5;
 
 /** Smallest two-sided p an exact Wilcoxon signed-rank or sign test can reach with n datasets: 2 / 2^n. */
 export function smallestExactP(n: number): number {
@@ -28,7 +28,7 @@ export function datasetsNeeded(alpha: number): number {
  * The exact Friedman p-value as a sentence, when the per-dataset values have no ties (the exact null
  * distribution is that of untied rankings) and the enumeration is small enough; otherwise why not.
  */
-export function exactFriedmanText(m: MetricComparison): string {
+function exactFriedmanText(m: MetricComparison): string {
   const N = m.datasets.length;
   const tied = m.values.some((row) => new Set(row).size < row.length);
   if (tied)

@@ -33,7 +33,7 @@ import { metricNames } from '../metrics/all.js';
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
 
-export type ClaimKind =
+type ClaimKind =
   | 'best-mean'
   | 'mean'
   | 'posthoc'
@@ -42,7 +42,7 @@ export type ClaimKind =
   | 'dataset-best'
   | 'wilcoxon'
   | 'cell';
-export type ClaimRelation = '>' | '<' | '>=' | '<=' | '~' | 'max' | 'min' | '';
+type ClaimRelation = '>' | '<' | '>=' | '<=' | '~' | 'max' | 'min' | '';
 /**
  * 'direction reproduced, not significant': the claimed order holds but the margin's bootstrap interval covers
  * zero; 'tie within noise': an "at least as good" claim holds only as a difference the interval cannot tell
@@ -59,7 +59,7 @@ export type ClaimVerdict =
 export const CLAIM_BOOTSTRAP_RESAMPLES = 2000;
 
 /** Data sets with fewer rows than this are "small" (Sugahara et al. 2022, §5.1). */
-export const SMALL_DATASET_ROWS = 1000;
+const SMALL_DATASET_ROWS = 1000;
 
 const COMPARE: readonly ClaimRelation[] = ['>', '<', '>=', '<=', '~'];
 const RELATIONS: Record<ClaimKind, readonly ClaimRelation[]> = {
@@ -104,7 +104,7 @@ export interface ClaimResult {
   readonly reason: string;
 }
 
-export interface ClaimContext {
+interface ClaimContext {
   readonly ref: ReferenceSpec;
   readonly rows: readonly ResultRow[];
   /** Method labels in the spec's order. */
@@ -252,7 +252,7 @@ interface ParsedClaim extends WrittenClaim {
 }
 
 /** Parses and validates one record of a claims file; every error names file, line and column. */
-export function parseClaim(doc: CsvDocument, fields: readonly string[], line: number, ctx: ClaimContext): ParsedClaim {
+function parseClaim(doc: CsvDocument, fields: readonly string[], line: number, ctx: ClaimContext): ParsedClaim {
   const where = `${ctx.ref.path}:${line}`;
   const col = (name: string): number => doc.header.indexOf(name);
   const get = (c: string): string => (col(c) >= 0 ? (fields[col(c)] ?? '').trim() : '');

@@ -48,12 +48,12 @@ interface AfmMetrics {
 const metrics: { regular?: AfmMetrics; bold?: AfmMetrics } = {};
 
 /** The key of the Helvetica metrics entry: the installed pdfkit's version. */
-export function textMetricsKey(): string {
+function textMetricsKey(): string {
   return contentCacheKey('text-metrics', installedVersions(['pdfkit']), 'Helvetica,Helvetica-Bold');
 }
 
 /** Helvetica and Helvetica-Bold metrics from pdfkit's own font objects (pdfkit loaded here). */
-export function extractTextMetrics(): { regular: AfmMetrics; bold: AfmMetrics } {
+function extractTextMetrics(): { regular: AfmMetrics; bold: AfmMetrics } {
   type Afm = {
     characterToGlyph(c: number): string;
     glyphWidths: Record<string, number>;
@@ -177,7 +177,7 @@ const VEGA_VERSIONS = installedVersions(['vega', 'vega-lite']);
 const TEXT_METRICS = 'helvetica-afm';
 
 /** Render without the cache (vega and vega-lite loaded on first use). */
-export async function renderSvgNow(spec: TopLevelSpec): Promise<string> {
+async function renderSvgNow(spec: TopLevelSpec): Promise<string> {
   const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const { View, parse } = vega;
   useHelveticaMetrics(vega);
@@ -212,7 +212,7 @@ function niceDomain(values: readonly number[]): [number, number] {
   return [lo - pad, hi + pad];
 }
 
-export interface ScatterPoint {
+interface ScatterPoint {
   readonly dataset: string;
   /** Method a's value (vertical axis). */
   readonly a: number;
@@ -497,7 +497,7 @@ export async function cdFigure(
   };
 }
 
-export interface FoldValue {
+interface FoldValue {
   readonly dataset: string;
   readonly method: string;
   readonly value: number;

@@ -33,7 +33,7 @@ export { buildReport, type ReportDoc, type ReportInput } from './build.js';
 export { compareResults, type Comparison, type MetricComparison, type PairComparison } from './compare.js';
 export { renderHtml, renderMarkdown } from './render.js';
 
-export interface ReportOptions {
+interface ReportOptions {
   readonly db?: string;
   readonly out?: string;
   /** Command-line overrides of the spec's compare: section. */
@@ -71,7 +71,7 @@ export function plannedFolds(jobs: readonly JobRef[]): Map<string, number> {
   return out;
 }
 
-export interface ReportFiles {
+interface ReportFiles {
   readonly dir: string;
   readonly markdown: string;
   readonly html: string;
@@ -253,7 +253,7 @@ export function renderLongCsv(tables: readonly SummaryTable[]): string {
 }
 
 /** Per metric × method: the average over the complete datasets and the average rank (report-summary.csv). */
-export function renderSummaryCsv(tables: readonly SummaryTable[]): string {
+function renderSummaryCsv(tables: readonly SummaryTable[]): string {
   const out = ['metric,method,average,average_rank,complete_datasets'];
   for (const t of tables) {
     t.methods.forEach((m, j) =>
@@ -297,7 +297,7 @@ function freshFolder(dir: string, files: readonly string[], put: (file: string, 
  * Write the report's files into `dir`. A folder that cannot be created or written (read-only, full disk, a
  * file in the way) is one line naming it and the cause, exit 5: the results are stored, only the report is not.
  */
-export async function writeReportFiles(
+async function writeReportFiles(
   dir: string,
   doc: ReportDoc,
   protect: readonly { readonly path: string; readonly what: string }[] = [],

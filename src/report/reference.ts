@@ -43,9 +43,9 @@ import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-s
 import { fmean } from '../stats/fsum.js';
 import { metricFromName, metricNames } from '../metrics/all.js';
 
-export type Verdict = 'reproduced' | 'direction reproduced, not significant' | 'not reproduced' | 'no data';
+type Verdict = 'reproduced' | 'direction reproduced, not significant' | 'not reproduced' | 'no data';
 
-export interface CellClaim {
+interface CellClaim {
   readonly line: number;
   readonly dataset: string;
   readonly method: string;
@@ -59,7 +59,7 @@ export interface CellClaim {
   readonly reason: string;
 }
 
-export interface WdlCounts {
+interface WdlCounts {
   readonly wins: number;
   readonly draws: number;
   readonly losses: number;

@@ -7,7 +7,7 @@ import type { ClaimResult, ClaimVerdict } from './claims.js';
 import type { ReferenceResult, WdlClaim } from './reference.js';
 
 /** One claim's verdict under one seed, and its margin there. */
-export interface ClaimOutcome {
+interface ClaimOutcome {
   /**
    * A stated claim's method_a value minus the other side's (ClaimResult a − b); a published win/draw/loss
    * row's net wins (W − L) / n. Null when the claim had no numbers there.
@@ -16,17 +16,17 @@ export interface ClaimOutcome {
   readonly verdict: ClaimVerdict | WdlClaim['verdict'];
 }
 
-export interface SeedOutcome extends ClaimOutcome {
+interface SeedOutcome extends ClaimOutcome {
   readonly seed: string;
 }
 
 /** A stated claim's outcome: its verdict and the margin a − b. */
-export function statedClaimOutcome(c: ClaimResult): ClaimOutcome {
+function statedClaimOutcome(c: ClaimResult): ClaimOutcome {
   return { margin: c.a !== null && c.b !== null ? c.a - c.b : null, verdict: c.verdict };
 }
 
 /** A published win/draw/loss row's outcome: its verdict and our net wins (W − L) / n. */
-export function wdlOutcome(c: WdlClaim): ClaimOutcome {
+function wdlOutcome(c: WdlClaim): ClaimOutcome {
   return { margin: c.ours && c.ours.n > 0 ? (c.ours.wins - c.ours.losses) / c.ours.n : null, verdict: c.verdict };
 }
 

@@ -7,7 +7,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { CONFIG, renderSvg, type Figure } from './figures.js';
 import { formatP } from './table.js';
 
-export interface MatrixPanel {
+interface MatrixPanel {
   readonly title: string;
   /** k × k p-values, NaN on the diagonal. */
   readonly p: readonly (readonly number[])[];

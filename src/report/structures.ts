@@ -23,7 +23,7 @@ import { pairKey, splitPairKey } from '../util/keys.js';
 
 export type ArcsByJob = ReadonlyMap<string, readonly (readonly [string, string])[]>;
 
-export interface ModalStructure {
+interface ModalStructure {
   readonly dataset: string;
   readonly method: string;
   readonly folds: number;
@@ -303,7 +303,7 @@ function cls(className: string | undefined): string {
 }
 
 /** Drawings are made for at most this many dataset × method pairs; beyond, the section says so. */
-export const MAX_STRUCTURE_DRAWINGS = 40;
+const MAX_STRUCTURE_DRAWINGS = 40;
 
 /** The "Learned structures" section: one drawing per dataset × method with stored arcs; null when none. */
 export function learnedStructuresSection(

@@ -27,7 +27,7 @@ export const REPORT_METRICS: readonly MetricDef[] = [
   { key: 'train_ms', title: 'Training time (ms)', higherIsBetter: false, digits: 1 },
 ];
 
-export interface Cell {
+interface Cell {
   readonly mean: number;
   readonly sd: number;
   /** Folds (repeat × fold jobs) with a value. */
@@ -116,7 +116,7 @@ export type PlannedFolds = ReadonlyMap<string, number>;
  * The dataset × method groups (`dataset\0method`) of `rows` with fewer rows than planned: jobs failed or not
  * run yet. Groups the plan does not list are not partial (nothing to compare with).
  */
-export function partialGroups(rows: readonly ResultRow[], planned: PlannedFolds | undefined): Set<string> {
+function partialGroups(rows: readonly ResultRow[], planned: PlannedFolds | undefined): Set<string> {
   const out = new Set<string>();
   if (!planned) return out;
   const n = new Map<string, number>();

@@ -160,7 +160,7 @@ function texCell(c: TableCell): string {
 }
 
 /** A LaTeX label unique across experiments: tab:<experiment>:<table id> (tab:<table id> without one). */
-export function latexLabel(id: string, experiment?: string): string {
+function latexLabel(id: string, experiment?: string): string {
   const safe = (s: string): string => s.replace(/[^A-Za-z0-9:-]/g, '-');
   return `tab:${experiment ? `${safe(experiment)}:` : ''}${safe(id)}`;
 }

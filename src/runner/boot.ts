@@ -17,14 +17,14 @@ import { Rng } from '../util/rng.js';
 import { fullDataOf } from './fit.js';
 import '../methods.js';
 
-export interface ArcStrength {
+interface ArcStrength {
   readonly from: string;
   readonly to: string;
   readonly strength: number;
   readonly direction: number;
 }
 
-export interface BootResult {
+interface BootResult {
   readonly dataset: string;
   readonly method: string;
   readonly replicates: number;

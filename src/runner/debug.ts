@@ -13,7 +13,7 @@ import { Rng } from '../util/rng.js';
 import { learn, preparedFold } from './execute.js';
 import { payloadOf } from './run.js';
 
-export interface DebugResult {
+interface DebugResult {
   readonly job: PlannedJob;
   readonly timings: { readonly preprocessMs: number; readonly trainMs: number; readonly predictMs: number };
   readonly nTrain: number;

@@ -17,7 +17,7 @@ import { closest } from '../util/text.js';
 import { learn } from './execute.js';
 import { jobMethod } from './job.js';
 
-export interface FullDataFit {
+interface FullDataFit {
   readonly dataset: string;
   readonly datasetSha256: string;
   /** The data file read (an output must never overwrite it). */

@@ -12,7 +12,7 @@ import { codeColumn, MISSING, type DiscreteData } from '../bn/data.js';
 import { networkModel, type NetworkFile } from '../bn/read-model.js';
 import type { CsvRows } from '../datasets/csv-rows.js';
 
-export interface Prediction {
+interface Prediction {
   readonly classLabels: readonly string[];
   /** The data's class column, when it has one (null cells: no class value). */
   readonly truth?: readonly (string | null)[];

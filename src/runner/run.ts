@@ -34,7 +34,7 @@ function dataCheckSummaries(plan: Plan): string[] {
     .filter((l): l is string => l !== undefined);
 }
 
-export interface RunOptions {
+interface RunOptions {
   readonly db?: string;
   readonly workers?: number;
   /** Per-job limit in seconds; 0 = none. */
@@ -85,7 +85,7 @@ export interface RunSummary {
 
 export { defaultDbPath };
 
-export function jobRow(plan: Plan, j: PlannedJob): JobRow {
+function jobRow(plan: Plan, j: PlannedJob): JobRow {
   return {
     key: j.key,
     dataset: j.dataset.handle.name,
@@ -104,7 +104,7 @@ export function jobRow(plan: Plan, j: PlannedJob): JobRow {
 }
 
 /** Write the experiment, its datasets and splits; returns the open store (registerAndChoose adds the jobs). */
-export async function registerPlan(plan: Plan, specText: string, dbPath: string): Promise<ResultStore> {
+async function registerPlan(plan: Plan, specText: string, dbPath: string): Promise<ResultStore> {
   const store = await ResultStore.open(dbPath);
   try {
     const spec = plan.spec;

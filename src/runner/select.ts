@@ -18,7 +18,7 @@ import { applyCandidate as apply, candidates, type SelectSpec } from '../spec/se
 import { UserError } from '../util/errors.js';
 import type { Rng } from '../util/rng.js';
 
-export interface Learned {
+interface Learned {
   readonly model: Model;
   readonly structure: Structure;
 }

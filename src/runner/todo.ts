@@ -11,7 +11,7 @@ import type { JobRow, ResultStore } from '../store/db.js';
 /** Jobs registered and looked up per transaction. */
 export const REGISTER_CHUNK = 8192;
 
-export interface TodoOptions {
+interface TodoOptions {
   readonly rerunFailed?: boolean;
   readonly rerunStale?: boolean;
   /** The jobs this process may run (a shard, `--only`); every job of the plan is registered either way. */
@@ -20,7 +20,7 @@ export interface TodoOptions {
   readonly predicted?: ReadonlySet<string>;
 }
 
-export interface Todo {
+interface Todo {
   /** Grid indices of the jobs to run, in plan order. */
   readonly todo: Int32Array;
   /** Jobs in scope (all of the plan, or the shard's, or --only's). */

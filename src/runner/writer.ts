@@ -11,13 +11,13 @@ export interface OutcomeSink {
   recordOutcomes(outcomes: readonly JobOutcome[]): Promise<void>;
 }
 
-export interface WriteFailure {
+interface WriteFailure {
   /** The outcome whose write failed (found by writing its batch again one outcome at a time). */
   readonly outcome: JobOutcome;
   readonly cause: Error;
 }
 
-export interface OutcomeWriterOptions {
+interface OutcomeWriterOptions {
   /** Finished outcomes held before the coordinator must wait; default 4,096. */
   readonly maxQueued?: number;
   /** Outcomes per transaction; default 2,048. */

@@ -49,7 +49,7 @@ import type { Params } from '../registry.js';
 import { canonicalJson } from '../util/hash.js';
 import { candidates } from './select.js';
 
-export interface JobSize {
+interface JobSize {
   readonly nTrain: number;
   readonly nTest: number;
   readonly attributes: number;
@@ -239,9 +239,9 @@ export interface CostObservation {
 }
 
 /** 'unknown': no formula and no timing (the number is kDB-1's, for balancing shards only). */
-export type CostBasis = 'static' | 'scaled' | 'observed' | 'unknown';
+type CostBasis = 'static' | 'scaled' | 'observed' | 'unknown';
 
-export interface JobCost {
+interface JobCost {
   readonly ms: number;
   readonly basis: CostBasis;
 }

@@ -37,7 +37,7 @@ import { EM_DEFAULTS } from '../bn/em.js';
 /** The spec's `preprocessing:` section is exactly what the preprocessing pipeline takes. */
 export type PreprocessingSpec = PreprocessOptions;
 
-export interface DatasetRef {
+interface DatasetRef {
   /** A registry name or group, or a file path (resolved against the spec's folder). */
   readonly ref: string;
   readonly file?: string;
@@ -51,7 +51,7 @@ export interface DatasetRef {
   readonly where: string;
 }
 
-export interface MethodChoice {
+interface MethodChoice {
   readonly id: string;
   /** Full parameters: defaults overlaid with the spec's values (after sweep expansion). */
   readonly params: Params;
@@ -100,7 +100,7 @@ export interface ExperimentSpec {
   readonly warnings?: readonly string[];
 }
 
-export interface LoadedSpec {
+interface LoadedSpec {
   readonly spec: ExperimentSpec;
   readonly text: string;
 }
@@ -693,7 +693,7 @@ function pointerToPath(pointer: string): (string | number)[] {
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
-export function fieldName(path: (string | number)[]): string {
+function fieldName(path: (string | number)[]): string {
   return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
 }
 

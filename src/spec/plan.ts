@@ -18,7 +18,7 @@ import type { DatasetHandle } from '../datasets/handle.js';
 import { JobGrid } from './job-grid.js';
 
 /** Rows a job trains and tests on: those of its fold are tested, the rest (but EXCLUDED ones) trained on. */
-export interface FoldSize {
+interface FoldSize {
   readonly train: number;
   readonly test: number;
 }
@@ -58,7 +58,7 @@ export interface PlannedDatasetSummary {
 }
 
 /** A dataset as `run` plans it: the summary with its rows and its split. */
-export interface PlannedDataset extends PlannedDatasetSummary {
+interface PlannedDataset extends PlannedDatasetSummary {
   readonly split: SplitInstance;
   /** The loaded table (its columns in shared memory when read from CSV; see sharedTable). */
   readonly table: RawTable;
@@ -100,9 +100,9 @@ export type PlanSummary = PlanOf<PlannedDatasetSummary>;
 export type PlannedJobSummary = PlannedJobOf<PlannedDatasetSummary>;
 
 /** The largest grid planned without `--max-jobs`: 10⁷ jobs took minutes and gigabytes just to plan. */
-export const DEFAULT_MAX_JOBS = 1_000_000;
+const DEFAULT_MAX_JOBS = 1_000_000;
 
-export interface PlanOptions {
+interface PlanOptions {
   /** Refuse a grid of more jobs than this (default DEFAULT_MAX_JOBS). */
   readonly maxJobs?: number;
 }

@@ -5,7 +5,7 @@
 import { getBaseline, getEstimator, getStructure, type MethodInfo, type Params } from '../registry.js';
 import type { ExperimentSpec } from './load.js';
 
-export interface SpecProgram {
+interface SpecProgram {
   readonly method: string;
   readonly command: string;
 }

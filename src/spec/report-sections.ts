@@ -17,7 +17,7 @@ import { defineSection, type SchemaValue } from './section.js';
 export type CompareMetric = ScoreId;
 export const COMPARE_METRICS: readonly CompareMetric[] = SCORE_IDS;
 
-export type CompareTest =
+type CompareTest =
   | 'friedman'
   | 'posthoc'
   | 'wilcoxon'
@@ -27,7 +27,7 @@ export type CompareTest =
   | 'resampled-t'
   | 'bayesian'
   | 'effect-size';
-export const COMPARE_TESTS: readonly CompareTest[] = [
+const COMPARE_TESTS: readonly CompareTest[] = [
   'friedman',
   'posthoc',
   'wilcoxon',
@@ -89,7 +89,7 @@ export interface CompareSpec {
   readonly cautions?: boolean;
 }
 
-export type AddedSettings = Required<Pick<CompareSpec, 'allPairs' | 'bayesian' | 'effectSize' | 'cautions'>>;
+type AddedSettings = Required<Pick<CompareSpec, 'allPairs' | 'bayesian' | 'effectSize' | 'cautions'>>;
 
 export const DEFAULT_ADDED_SETTINGS: AddedSettings = {
   allPairs: { procedures: ['nemenyi', 'holm', 'shaffer', 'bergmann-hommel'] },
@@ -143,7 +143,7 @@ export interface ReferenceSpec {
   readonly tolerance: number;
 }
 
-export const DEFAULT_REFERENCE_TOLERANCE = 0.01;
+const DEFAULT_REFERENCE_TOLERANCE = 0.01;
 const DEFAULT_REFERENCE_SCALE = 1;
 
 const metricEnum = { type: 'string', enum: [...COMPARE_METRICS] } as const;
@@ -431,9 +431,9 @@ function knownLabel(labels: readonly string[], value: string, where: string, fie
 }
 
 /** The `compare:` section as a spec writes it (schema-checked). */
-export type CompareSection = SchemaValue<typeof COMPARE.schema>;
+type CompareSection = SchemaValue<typeof COMPARE.schema>;
 /** The `reference:` section as a spec writes it (schema-checked). */
-export type ReferenceSection = SchemaValue<typeof REFERENCE.schema>;
+type ReferenceSection = SchemaValue<typeof REFERENCE.schema>;
 
 /** The `compare:` section (already schema-checked) with defaults, method labels checked against the spec. */
 export function parseCompare(c: CompareSection | undefined, methods: readonly MethodLike[], at: At): CompareSpec {

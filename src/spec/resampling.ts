@@ -16,7 +16,7 @@ import { defineSection, type Filled, type SchemaDecl, type SchemaValue } from '.
 /** A method's parameters once their defaults are filled in. */
 type FilledParams<P> = Filled<{ readonly type: 'object'; readonly properties: P }>;
 
-export interface ResamplingMethod<
+interface ResamplingMethod<
   Id extends string = string,
   P extends Record<string, SchemaDecl> = Record<string, SchemaDecl>,
 > {
@@ -127,7 +127,7 @@ export const RESAMPLING = defineSection({
 
 /** The spec's `resampling:` section with its defaults filled in. */
 export type ResamplingSpec = Filled<typeof RESAMPLING.schema>;
-export type ResamplingSection = SchemaValue<typeof RESAMPLING.schema>;
+type ResamplingSection = SchemaValue<typeof RESAMPLING.schema>;
 type ResamplingId = (typeof RESAMPLINGS)[number]['id'];
 
 export const defaultResampling: ResamplingSpec = RESAMPLING.fill(undefined);

@@ -184,7 +184,7 @@ export const PREPROCESSING = defineSection({
 });
 
 /** `exclude:`: pairs left out of the structures × estimators product. */
-export const EXCLUDE = defineSection({
+const EXCLUDE = defineSection({
   type: 'array',
   description: 'Pairs to leave out of the product; each entry matches by structure id and/or estimator id.',
   items: {

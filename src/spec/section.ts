@@ -58,14 +58,14 @@ export type SchemaValue<D> = D extends { readonly const: infer C }
                 : unknown;
 
 /** The properties of an object schema that declare a `default`, with their values. */
-export type DefaultsOf<D> = D extends { readonly properties: infer P }
+type DefaultsOf<D> = D extends { readonly properties: infer P }
   ? { readonly [K in keyof P as P[K] extends { readonly default: unknown } ? K : never]: SchemaValue<P[K]> }
   : never;
 
 /** A section's value once its defaults are filled in. */
 export type Filled<D> = SchemaValue<D> & DefaultsOf<D>;
 
-export interface Section<D> {
+interface Section<D> {
   readonly schema: D;
   readonly defaults: DefaultsOf<D>;
   /** The given section (absent: none) over the defaults. */

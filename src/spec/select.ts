@@ -27,7 +27,7 @@ export interface SelectSpec {
   readonly axes: readonly { readonly targets: readonly string[]; readonly values: readonly unknown[] }[];
 }
 
-export const SELECT_METRICS = ['accuracy', 'log_loss'] as const;
+const SELECT_METRICS = ['accuracy', 'log_loss'] as const;
 
 /** The grid's candidates in order: the first axis varies slowest. */
 export function candidates(select: SelectSpec): Record<string, unknown>[] {

@@ -34,7 +34,7 @@ export function parseShard(text: string, what = '--shard'): ShardSpec {
   return { index, count };
 }
 
-export interface Partition {
+interface Partition {
   readonly count: number;
   /** 1-based shard of each job key. */
   readonly shardOf: ReadonlyMap<string, number>;

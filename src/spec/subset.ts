@@ -11,8 +11,8 @@ import { UserError } from '../util/errors.js';
 import { closest } from '../util/text.js';
 import type { PlannedJobOf, PlannedDatasetSummary, PlanOf } from './plan.js';
 
-export const SUBSET_AXES = ['dataset', 'method', 'structure', 'estimator', 'repeat', 'fold', 'job', 'seed'] as const;
-export type SubsetAxis = (typeof SUBSET_AXES)[number];
+const SUBSET_AXES = ['dataset', 'method', 'structure', 'estimator', 'repeat', 'fold', 'job', 'seed'] as const;
+type SubsetAxis = (typeof SUBSET_AXES)[number];
 
 export type JobSubset = ReadonlyMap<SubsetAxis, readonly string[]>;
 

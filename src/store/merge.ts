@@ -23,12 +23,12 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { StoreError, UserError } from '../util/errors.js';
 import { ResultStore } from './db.js';
 
-export interface MergeOptions {
+interface MergeOptions {
   /** Merge shards of a different spec hash or bnclab version, and keep the target's rows on conflicts. */
   readonly force?: boolean;
 }
 
-export interface ShardMergeCounts {
+interface ShardMergeCounts {
   readonly shard: string;
   /** Jobs finished in the shard and not in the target (done + failed). */
   readonly newDone: number;
@@ -45,7 +45,7 @@ export interface ShardMergeCounts {
   readonly warnings: readonly string[];
 }
 
-export interface ConflictingJob {
+interface ConflictingJob {
   readonly job_key: string;
   readonly dataset: string;
   readonly method: string;

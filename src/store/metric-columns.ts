@@ -59,7 +59,7 @@ export const VIEW_FIRST_COLUMNS = FIRST.map((m) => `m.${m.id}`).join(', ');
 export const VIEW_LATER_COLUMNS = ADDED_METRIC_COLUMNS.map(([c]) => `m.${c}`).join(', ');
 
 /** A finished job as job_metrics stores it. */
-export interface MetricsRow {
+interface MetricsRow {
   readonly key: string;
   readonly metrics: JobMetrics;
   readonly arcs?: readonly unknown[];

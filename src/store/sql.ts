@@ -22,7 +22,7 @@ export interface SqlResult {
 }
 
 /** The settings the database is opened with (exported for the test that checks each of them is in force). */
-export const READ_ONLY_CONFIG: Readonly<Record<string, string>> = {
+const READ_ONLY_CONFIG: Readonly<Record<string, string>> = {
   access_mode: 'READ_ONLY',
   enable_external_access: 'false',
   autoinstall_known_extensions: 'false',

@@ -65,7 +65,7 @@ export interface Selection {
   readonly control: string;
 }
 
-export interface ExperimentInfo {
+interface ExperimentInfo {
   readonly counts: ExperimentCounts;
   /** Seconds until the pending jobs are done at the rate since the first job finished; null when unknown. */
   readonly etaSeconds: number | null;
@@ -77,7 +77,7 @@ export interface ExperimentInfo {
 }
 
 /** One reference file of the spec beside our results: the report's table of it and its verdicts counted. */
-export interface ClaimsFile {
+interface ClaimsFile {
   readonly path: string;
   readonly title: string;
   readonly kind: 'claims' | 'wdl' | 'cells';
@@ -93,7 +93,7 @@ export interface CompareSide {
   readonly code: string | null;
 }
 
-export interface CompareResult {
+interface CompareResult {
   readonly metric: { key: string; title: string; higherIsBetter: boolean; digits: number };
   /** Side a's method and side b's. */
   readonly method: string;
@@ -119,7 +119,7 @@ export interface CompareResult {
   readonly codeStatesB: readonly CodeStateCount[];
 }
 
-export interface SourceState {
+interface SourceState {
   readonly file: string;
   /** 'ok', 'snapshot' (a running task holds it: read from a copy), 'missing' (no database yet). */
   readonly how: 'ok' | 'snapshot' | 'missing';

@@ -15,7 +15,7 @@ import { type CompareSide, compareAcross, type Selection, type UiData } from './
 import { PAGE_HTML } from './page.js';
 
 /** The bundled front end; a clear error when the build did not make it. */
-export function clientScript(): string {
+function clientScript(): string {
   const file = join(packageRoot(), 'dist', 'ui', 'app.js');
   if (!existsSync(file)) throw new UserError(`${file} is missing: run 'npm run build' (it bundles the page's script)`);
   return readFileSync(file, 'utf8');
@@ -32,7 +32,7 @@ export function selectionOf(q: URLSearchParams): Selection {
 }
 
 /** The Compare page's query: side a (exp, code), side b (exp2, code2; exp2 defaults to exp), metric, method (a's) and method2 (b's). */
-export function compareOf(q: URLSearchParams): {
+function compareOf(q: URLSearchParams): {
   a: CompareSide;
   b: CompareSide;
   metric: CompareMetric;
@@ -60,7 +60,7 @@ const fontCache = new Map<number, Buffer>();
  * for the figures' text on the page: the figures are laid out with Helvetica's metrics, and a browser that
  * lacks Helvetica and Arial would draw them in a wider fallback that runs past the figure's edge.
  */
-export function figureFont(weight: 400 | 700): Buffer {
+function figureFont(weight: 400 | 700): Buffer {
   let b = fontCache.get(weight);
   if (!b) {
     const dir = dirname(createRequire(import.meta.url).resolve('@expo-google-fonts/arimo/package.json'));
@@ -80,7 +80,7 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
  * The database a query names: `db` (or `db2` for side b of Compare), an index into the databases the ui was
  * given (0, the first, by default).
  */
-export function databaseOf(sources: readonly UiData[], q: URLSearchParams, key: 'db' | 'db2' = 'db'): UiData {
+function databaseOf(sources: readonly UiData[], q: URLSearchParams, key: 'db' | 'db2' = 'db'): UiData {
   const v = q.get(key) ?? (key === 'db2' ? q.get('db') : null) ?? '0';
   const i = /^\d+$/.test(v) ? Number(v) : -1;
   const d = sources[i];
@@ -88,7 +88,7 @@ export function databaseOf(sources: readonly UiData[], q: URLSearchParams, key: 
   return d;
 }
 
-export async function handle(
+async function handle(
   given: UiData | readonly UiData[],
   script: string,
   req: IncomingMessage,

@@ -6,7 +6,7 @@ import { addedSettings } from '../../spec/report-sections.js';
 import type { StatsSectionContext } from '../context.js';
 import { cell, formatP, type Table } from '../table.js';
 
-export const PROCEDURE_TITLE: Record<AllPairsProcedure, string> = {
+const PROCEDURE_TITLE: Record<AllPairsProcedure, string> = {
   nemenyi: 'Nemenyi',
   bonferroni: 'Bonferroni',
   holm: 'Holm',

@@ -11,7 +11,7 @@ import { attempt, cols } from './kit.js';
 import { cell, fixed, formatP, type TableRow } from '../table.js';
 
 /** Seed of the bootstrap of one pair on one metric: the experiment seed and what is compared. */
-export function effectSeed(seed: string, metric: string, a: string, b: string): string {
+function effectSeed(seed: string, metric: string, a: string, b: string): string {
   return `${seed}/effect-size-bootstrap/${metric}/${a}/${b}`;
 }
 

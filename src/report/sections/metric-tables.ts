@@ -23,7 +23,7 @@ export const UNDEFINED_MARK = '‡';
  * mark); a cell whose metric is undefined on some fold shows '–' with UNDEFINED_MARK (an empty CSV field).
  * Neither counts towards the best value, the averages or the ranks, and a note under the table says why.
  */
-export function metricTable(
+function metricTable(
   id: string,
   t: SummaryTable,
   s: CompareSpec,

@@ -12,7 +12,7 @@ import { attempt, cols } from './kit.js';
 import { cell, fixed, formatP, type TableRow } from '../table.js';
 import { cellKey } from '../../util/keys.js';
 
-export interface FoldPairs {
+interface FoldPairs {
   /** Scores of a and b on the folds both have, ordered by (repeat, fold). */
   readonly a: number[];
   readonly b: number[];
@@ -76,7 +76,7 @@ export function foldPairs(
 }
 
 /** The 5 × 2 layout of paired folds, or null when the folds are not 5 repeats of 2-fold CV. */
-export function fiveByTwo(p: FoldPairs): { a: number[][]; b: number[][] } | null {
+function fiveByTwo(p: FoldPairs): { a: number[][]; b: number[][] } | null {
   if (p.a.length !== 10) return null;
   const reps = [...new Set(p.repeats)];
   if (reps.length !== 5) return null;
@@ -92,7 +92,7 @@ export function fiveByTwo(p: FoldPairs): { a: number[][]; b: number[][] } | null
 }
 
 /** The base column of the Weka-style table: the control, or the first method. */
-export function baseMethod(ctx: StatsSectionContext, m: MetricComparison): string | undefined {
+function baseMethod(ctx: StatsSectionContext, m: MetricComparison): string | undefined {
   return ctx.comparison.control ?? m.methods[0];
 }
 
