@@ -188,9 +188,5 @@ function runFold(r: FoldRequest): void {
 
 port.on('message', (r: HostRequest) => {
   if (r.op === 'run') runOnce(r);
-  else if (r.op === 'fold') runFold(r);
-  else {
-    for (const sv of [...servers.values()]) closeServer(sv, r.graceMs);
-    reply({ kind: 'closed' });
-  }
+  else runFold(r);
 });

@@ -47,8 +47,7 @@ export type HostReply =
   | { kind: 'end'; end: ProgramEnd }
   | { kind: 'answer'; lines: string[] }
   | { kind: 'error'; message: string }
-  | { kind: 'protocol'; message: string }
-  | { kind: 'closed' };
+  | { kind: 'protocol'; message: string };
 
 let host: { worker: Worker; port: MessagePort; flag: Int32Array } | undefined;
 

@@ -325,7 +325,6 @@ class ExternalModel implements Model {
         if (reply.kind === 'end') throw new UserError(endText(what, program!, reply.end, timeout, true));
         if (reply.kind === 'error') throw new UserError(`${what}: answered error: ${reply.message}`);
         if (reply.kind === 'protocol') throw new UserError(`${what}: ${reply.message}; its process was ended`);
-        if (reply.kind !== 'answer') throw new Error(`external: unexpected answer ${reply.kind}`);
         const reader = new PredictionReader(classNames, test.n, what, 'stdout');
         reply.lines.forEach((l, i) => reader.line(l, i + 2));
         return reader.finish();
