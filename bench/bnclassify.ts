@@ -76,8 +76,8 @@ function doExport(name: string): void {
   const lines = [[...names, 'class'].join(',')];
   for (let r = 0; r < d.n; r++) {
     const cells: string[] = [];
-    for (let a = 0; a < m; a++) cells.push(`v${d.columns[a]![r]!}`);
-    cells.push(`c${d.classColumn[r]!}`);
+    for (let a = 0; a < m; a++) cells.push(`v${d.columns[a][r]}`);
+    cells.push(`c${d.classColumn[r]}`);
     lines.push(cells.join(','));
   }
   writeFileSync(join(out!, `${name}.csv`), lines.join('\n') + '\n');
@@ -127,13 +127,13 @@ function ours(method: string, train: DiscreteData, fold: number, name: string) {
         ? getEstimator('awnb')!.fit(train, structure, { tree: 'rpart', tables: 'renormalized' }, ctx)
         : getEstimator('dirichlet')!.fit(train, structure, { alpha: 1 }, ctx);
   const arcs = new Set<string>();
-  for (let a = 0; a < m; a++) for (const p of structure.parents[a]!) if (p !== m) arcs.add(`${p}>${a}`);
+  for (let a = 0; a < m; a++) for (const p of structure.parents[a]) if (p !== m) arcs.add(`${p}>${a}`);
   return { model, arcs };
 }
 
 function argmax(p: ArrayLike<number>, o: number, C: number): number {
   let b = 0;
-  for (let c = 1; c < C; c++) if (p[o + c]! > p[o + b]!) b = c;
+  for (let c = 1; c < C; c++) if (p[o + c] > p[o + b]) b = c;
   return b;
 }
 
@@ -178,11 +178,11 @@ function doCompare(name: string, methods: string[], totals: Map<string, number[]
       let lb = 0;
       testIdx.forEach((row, t) => {
         const q = rf.probs.get(row)!;
-        const y = test.classColumn[t]!;
+        const y = test.classColumn[t];
         if (argmax(p, t * C, C) === y) ca++;
         if (argmax(q, 0, C) === y) cb++;
-        la -= Math.log(p[t * C + y]!);
-        lb -= Math.log(q[y]!);
+        la -= Math.log(p[t * C + y]);
+        lb -= Math.log(q[y]);
       });
       la /= testIdx.length;
       lb /= testIdx.length;
@@ -205,7 +205,7 @@ function doCompare(name: string, methods: string[], totals: Map<string, number[]
         );
     }
     const t = totals.get(method) ?? [0, 0, 0, 0];
-    totals.set(method, [t[0]! + n, t[1]! + accEq, t[2]! + llEq, t[3]! + arcsEq]);
+    totals.set(method, [t[0] + n, t[1] + accEq, t[2] + llEq, t[3] + arcsEq]);
     console.log(
       `| ${name} | ${method} | ${n} | ${accEq} | ${llEq} | ${arcsEq} | ${(ourArcs / n).toFixed(1)} | ${(theirArcs / n).toFixed(1)} | ${worst.toExponential(1)} | ${sameDir} / ${reversed} | ${cpu.toFixed(2)} |`,
     );
@@ -213,10 +213,10 @@ function doCompare(name: string, methods: string[], totals: Map<string, number[]
 }
 
 mkdirSync(out, { recursive: true });
-const names = values.datasets!.split(',');
+const names = values.datasets.split(',');
 if (mode === 'export') for (const name of names) doExport(name);
 else {
-  const methods = values.methods!.split(',');
+  const methods = values.methods.split(',');
   console.log(
     '| dataset | method | folds | accuracy equal | log loss within 1e-6 | same arcs | arcs (bnclab) | arcs (bnclassify) | largest log-loss gap | shared arcs same / reversed | bnclab fit CPU s |',
   );

@@ -178,8 +178,8 @@ if (nFolds > 10) throw new UserError(`--folds is at most 10 (folds of the 10-fol
 const wekaRounds = positiveInt('weka-rounds', values['weka-rounds']);
 const labels = [
   ...new Set(
-    values
-      .methods!.split(',')
+    values.methods
+      .split(',')
       .map((s) => s.trim())
       .filter((s) => s.length > 0),
   ),
@@ -194,7 +194,7 @@ const PREPROCESSING: PreprocessOptions = { discretize: { method: 'mdl' }, missin
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 function rate(n: number, ms: number): string {
@@ -246,12 +246,12 @@ console.log(
 
 const summary: string[][] = [];
 const perDataset = new Map<string, Map<string, Timed>>();
-for (const name of values.datasets!.split(',')) {
+for (const name of values.datasets.split(',')) {
   const d = prepare(name);
   const samples = new Map(labels.map((l) => [l, [] as Timed[]]));
   const failed = new Map<string, string>();
   for (let r = 0; r < rounds + 1; r++) {
-    const order = labels.map((_, i) => labels[(i + r) % labels.length]!);
+    const order = labels.map((_, i) => labels[(i + r) % labels.length]);
     for (const label of order) {
       if (failed.has(label)) continue;
       const sum: Timed = { trainMs: 0, predictMs: 0, cpuMs: 0, accuracy: 0, nTrain: 0, nTest: 0 };
@@ -283,9 +283,9 @@ for (const name of values.datasets!.split(',')) {
       trainMs: median(s.map((x) => x.trainMs)),
       predictMs: median(s.map((x) => x.predictMs)),
       cpuMs: median(s.map((x) => x.cpuMs)),
-      accuracy: s[0]!.accuracy,
-      nTrain: s[0]!.nTrain,
-      nTest: s[0]!.nTest,
+      accuracy: s[0].accuracy,
+      nTrain: s[0].nTrain,
+      nTest: s[0].nTest,
     });
   }
   perDataset.set(name, med);
@@ -344,7 +344,7 @@ function quote(s: string): string {
 
 function arffHeader(d: DiscreteData, relation: string): string {
   const lines = [`@relation ${quote(relation)}`, ''];
-  d.names.forEach((n, a) => lines.push(`@attribute ${quote(n)} {${d.labels[a]!.map(quote).join(',')}}`));
+  d.names.forEach((n, a) => lines.push(`@attribute ${quote(n)} {${d.labels[a].map(quote).join(',')}}`));
   lines.push(`@attribute ${quote(d.className)} {${d.classLabels.map(quote).join(',')}}`, '', '@data');
   return `${lines.join('\n')}\n`;
 }
@@ -356,10 +356,10 @@ function arffRows(d: DiscreteData): string {
   for (let r = 0; r < d.n; r++) {
     const row: string[] = [];
     for (let a = 0; a < d.columns.length; a++) {
-      const v = d.columns[a]![r]!;
-      row.push(v === MISSING ? '?' : valueText[a]![v]!);
+      const v = d.columns[a][r];
+      row.push(v === MISSING ? '?' : valueText[a][v]);
     }
-    row.push(classText[d.classColumn[r]!]!);
+    row.push(classText[d.classColumn[r]]);
     out.push(row.join(','));
   }
   return out.length ? `${out.join('\n')}\n` : '';
@@ -393,15 +393,15 @@ interface WekaRun {
  * a second run without -v for that figure.
  */
 function runWekaOnce(label: string, train: string, test: string): WekaRun {
-  const [cls, ...opts] = WEKA[label]!;
+  const [cls, ...opts] = WEKA[label];
   const dash = opts.indexOf('--');
   // Evaluation options go before the first '--' (after it come the search and estimator options).
   const withEval = (evalOpts: string[]): string[] =>
     dash < 0 ? [...opts, ...evalOpts] : [...opts.slice(0, dash), ...evalOpts, ...opts.slice(dash)];
-  const whole = wall('java', ['-cp', WEKA_JAR, cls!, ...withEval(['-t', train, '-T', test, '-v', '-o'])]);
+  const whole = wall('java', ['-cp', WEKA_JAR, cls, ...withEval(['-t', train, '-T', test, '-v', '-o'])]);
   const correct = /Correctly Classified Instances\s+(\d+)/.exec(whole.stdout);
   const total = /Total Number of Instances\s+(\d+)/.exec(whole.stdout);
-  const reported = wall('java', ['-cp', WEKA_JAR, cls!, ...withEval(['-t', train, '-T', test, '-o'])]);
+  const reported = wall('java', ['-cp', WEKA_JAR, cls, ...withEval(['-t', train, '-T', test, '-o'])]);
   const build = /Time taken to build model:\s*([\d.]+)\s*seconds/.exec(reported.stdout);
   if (!build || !correct || !total)
     throw new Error(`unexpected Weka output for ${label}:\n${whole.stdout}\n${reported.stdout}`);
@@ -427,18 +427,18 @@ function runOursOnce(label: string, file: string, nTrain: number, seed: string):
   };
 }
 
-mkdirSync(values.out!, { recursive: true });
+mkdirSync(values.out, { recursive: true });
 const wekaLabels = labels.filter((l) => WEKA[l]);
 const wekaRows: string[][] = [];
 const breakdown: string[][] = [];
 console.log(`\nWeka comparison (${WEKA_JAR}), first fold; median of ${wekaRounds} round(s); ${load()}`);
-for (const name of values.datasets!.split(',')) {
+for (const name of values.datasets.split(',')) {
   const d = prepare(name);
   const { train, test } = firstFold(d);
   const header = arffHeader(train, `${name}-mdl-fold0`);
-  const trainFile = resolve(values.out!, `${name}-train.arff`);
-  const testFile = resolve(values.out!, `${name}-test.arff`);
-  const bothFile = resolve(values.out!, `${name}-train+test.arff`);
+  const trainFile = resolve(values.out, `${name}-train.arff`);
+  const testFile = resolve(values.out, `${name}-test.arff`);
+  const bothFile = resolve(values.out, `${name}-train+test.arff`);
   const trainText = arffRows(train);
   const testText = arffRows(test);
   writeFileSync(trainFile, header + trainText);
@@ -448,7 +448,7 @@ for (const name of values.datasets!.split(',')) {
   const ours = new Map(here.map((l) => [l, [] as OursRun[]]));
   const theirs = new Map(here.map((l) => [l, [] as WekaRun[]]));
   for (let r = 0; r < wekaRounds; r++) {
-    const order = here.map((_, i) => here[(i + r) % here.length]!);
+    const order = here.map((_, i) => here[(i + r) % here.length]);
     for (const label of order) {
       ours.get(label)!.push(runOursOnce(label, bothFile, train.n, jobFor(d, 0, label).seed));
       theirs.get(label)!.push(runWekaOnce(label, trainFile, testFile));
@@ -458,14 +458,14 @@ for (const name of values.datasets!.split(',')) {
   for (const label of here) {
     const o = ours.get(label)!;
     const w = theirs.get(label)!;
-    if (o[0]!.nTest !== test.n || w[0]!.nTest !== test.n) {
-      throw new Error(`${name}/${label}: test rows differ (ours ${o[0]!.nTest}, Weka ${w[0]!.nTest}, fold ${test.n})`);
+    if (o[0].nTest !== test.n || w[0].nTest !== test.n) {
+      throw new Error(`${name}/${label}: test rows differ (ours ${o[0].nTest}, Weka ${w[0].nTest}, fold ${test.n})`);
     }
     const inProcess = perDataset.get(name)?.get(label);
     // Same rows, same seed: the model read back from ARFF must classify exactly as the in-process one.
-    if (inProcess && nFolds === 1 && Math.abs(inProcess.accuracy - o[0]!.accuracy) > 1e-12) {
+    if (inProcess && nFolds === 1 && Math.abs(inProcess.accuracy - o[0].accuracy) > 1e-12) {
       console.log(
-        `WARNING ${name}/${label}: accuracy from ARFF (${o[0]!.accuracy}) differs from the in-process run (${inProcess.accuracy})`,
+        `WARNING ${name}/${label}: accuracy from ARFF (${o[0].accuracy}) differs from the in-process run (${inProcess.accuracy})`,
       );
     }
     const oFit = median(o.map((x) => x.trainMs));
@@ -486,8 +486,8 @@ for (const name of values.datasets!.split(',')) {
       Number.isNaN(oCpu) ? '—' : oCpu.toFixed(0),
       Number.isNaN(wCpu) ? '—' : wCpu.toFixed(0),
       Number.isNaN(oCpu) ? '—' : (oCpu / wCpu).toFixed(2),
-      o[0]!.accuracy.toFixed(4),
-      w[0]!.accuracy.toFixed(4),
+      o[0].accuracy.toFixed(4),
+      w[0].accuracy.toFixed(4),
     ]);
     const part = (f: (x: OursRun) => number): number => median(o.map(f));
     const [start, read, fit, pred] = [

@@ -90,7 +90,7 @@ function child(name: string, step: Step): void {
     const ls = new LocalScores(data, { score: 'bdeu', ess: 1, constraint: 'none' });
     const t1 = performance.now();
     const nets = kBestNetworks(ls, K, 'ec', DEFAULT_MEMORY_LIMIT_MB);
-    detail = `scores ${((t1 - t0) / 1000).toFixed(2)} s + K-best ${((performance.now() - t1) / 1000).toFixed(2)} s; ${nets.length} classes, best ${nets[0]!.score.toFixed(3)}`;
+    detail = `scores ${((t1 - t0) / 1000).toFixed(2)} s + K-best ${((performance.now() - t1) / 1000).toFixed(2)} s; ${nets.length} classes, best ${nets[0].score.toFixed(3)}`;
   } else {
     // One fold of 10-fold stratified CV: learn SubbKB10 on 9/10 of the rows, predict the rest.
     const assign = stratifiedKFold(data.classColumn, data.classCard, 10, new Rng('bench-folds'));
@@ -98,12 +98,12 @@ function child(name: string, step: Step): void {
     const test: number[] = [];
     for (let r = 0; r < data.n; r++) (assign[r] === 0 ? test : train).push(r);
     const sel = (rows: number[]): DiscreteData => {
-      const cols = data.columns.map((c) => Int32Array.from(rows, (r) => c[r]!));
+      const cols = data.columns.map((c) => Int32Array.from(rows, (r) => c[r]));
       return {
         ...data,
         n: rows.length,
         columns: cols,
-        classColumn: Int32Array.from(rows, (r) => data.classColumn[r]!),
+        classColumn: Int32Array.from(rows, (r) => data.classColumn[r]),
       };
     };
     const tr = sel(train);
@@ -117,7 +117,7 @@ function child(name: string, step: Step): void {
     let hits = 0;
     for (let r = 0; r < te.n; r++) {
       let b = 0;
-      for (let c = 1; c < te.classCard; c++) if (p[r * te.classCard + c]! > p[r * te.classCard + b]!) b = c;
+      for (let c = 1; c < te.classCard; c++) if (p[r * te.classCard + c] > p[r * te.classCard + b]) b = c;
       if (b === te.classColumn[r]) hits++;
     }
     detail = `${tr.n} training rows, accuracy ${(hits / te.n).toFixed(4)}, ${structure.members?.length ?? 1} members`;
@@ -133,7 +133,7 @@ function main(): void {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
     try {
-      child(args[1]!, args[2] as Step);
+      child(args[1], args[2] as Step);
     } catch (e) {
       // a refused problem (memory limit) is a result too
       console.log(JSON.stringify({ error: e instanceof Error ? e.message : String(e) }));
@@ -147,12 +147,12 @@ function main(): void {
   let rounds = 1;
   const names: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--steps') steps = args[++i]!.split(',') as Step[];
+    if (args[i] === '--steps') steps = args[++i].split(',') as Step[];
     else if (args[i] === '--timeout') timeout = Number(args[++i]);
     else if (args[i] === '--bene') bene = args[++i];
     else if (args[i] === '--runs') runs = Number(args[++i]);
     else if (args[i] === '--rounds') rounds = Number(args[++i]);
-    else names.push(args[i]!);
+    else names.push(args[i]);
   }
   for (const s of steps) if (!STEPS.includes(s)) throw new Error(`unknown step '${s}' (known: ${STEPS.join(', ')})`);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, got ${rounds}`);
@@ -221,8 +221,8 @@ function main(): void {
       const w = wallOf.get(k);
       if (!ebnCpu || !ebnWall || !c || !w) continue;
       // the ratio of each round (the two runs of that round side by side), then their median
-      const cpuRatios = ok(c.map((v, i) => v / ebnCpu[i]!));
-      const wallRatios = ok(w.map((v, i) => v / ebnWall[i]!));
+      const cpuRatios = ok(c.map((v, i) => v / ebnCpu[i]));
+      const wallRatios = ok(w.map((v, i) => v / ebnWall[i]));
       if (cpuRatios.length)
         console.log(
           `${name.padEnd(16)} ${k.toUpperCase()} / EBN: ${median(wallRatios).toFixed(2)} wall, ${median(cpuRatios).toFixed(2)} cpu` +
@@ -249,7 +249,7 @@ function writeBeneFiles(data: DiscreteData, dir: string): { vd: string; idt: str
     vars.map((card, i) => [`v${i}`, ...Array.from({ length: card }, (_, k) => `s${k}`)].join('\t')).join('\n') + '\n',
   );
   const lines: string[] = [];
-  for (let r = 0; r < data.n; r++) lines.push([...data.columns.map((c) => c[r]!), data.classColumn[r]!].join('\t'));
+  for (let r = 0; r < data.n; r++) lines.push([...data.columns.map((c) => c[r]), data.classColumn[r]].join('\t'));
   writeFileSync(idt, lines.join('\n') + '\n');
   return { vd, idt };
 }
@@ -275,8 +275,8 @@ function compareWithBene(name: string, script: string, bene: string, runs: numbe
       runs,
       (s) => process.stderr.write(`${name}:${s}\n`),
     );
-    const ours = /score (-?[\d.]+)/.exec(summaries[0]!.runs[0]!.stdout)?.[1];
-    const theirs = summaries[1]!.runs[0]!.stdout.trim().split('\n').pop();
+    const ours = /score (-?[\d.]+)/.exec(summaries[0].runs[0].stdout)?.[1];
+    const theirs = summaries[1].runs[0].stdout.trim().split('\n').pop();
     console.log(
       `\n${name}: EBN whole process, side by side with bene (median of ${runs}; best score ours ${ours}, bene ${theirs})`,
     );

@@ -37,7 +37,7 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected an integer ≥ 1, got '${values.runs}'`);
-const jar = values['weka-jar']!;
+const jar = values['weka-jar'];
 const root = packageRoot(fileURLToPath(import.meta.url));
 const cli = join(root, 'dist', 'src', 'cli', 'main.js');
 const learner = join(root, 'learners', 'WekaPredict.java');
@@ -48,7 +48,7 @@ if (!existsSync(jar) || spawnSync('javac', ['-version']).status !== 0) {
 
 const work = mkdtempSync(join(tmpdir(), 'bnclab-external-weka-'));
 try {
-  const datasets = values.datasets!.split(',');
+  const datasets = values.datasets.split(',');
   const spec = (name: string, params: string): string => {
     const file = join(work, `${name}.yaml`);
     writeFileSync(
@@ -125,7 +125,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       {
         label: `bnclab run, external server: true (${values.workers} worker)`,
         cmd: process.execPath,
-        args: [cli, 'run', serverSpec, '--db', db, '--quiet', '--no-report', '--workers', values.workers!],
+        args: [cli, 'run', serverSpec, '--db', db, '--quiet', '--no-report', '--workers', values.workers],
         before: fresh(db),
       },
     ],
@@ -155,7 +155,7 @@ for await (const line of createInterface({ input: process.stdin })) {
           '--quiet',
           '--no-report',
           '--workers',
-          values.workers!,
+          values.workers,
         ],
         before: fresh(onceDb),
       },
@@ -167,7 +167,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   const rows = alternate(groups, runs, (s) => console.log(s));
   console.log(summaryTable(rows));
   console.log(
-    `CPU of bnclab ÷ CPU of Weka alone: ${(rows[0]!.cpuS / rows[1]!.cpuS).toFixed(3)}; wall: ${(rows[0]!.wallS / rows[1]!.wallS).toFixed(3)}; load average ${loadAverage()}`,
+    `CPU of bnclab ÷ CPU of Weka alone: ${(rows[0].cpuS / rows[1].cpuS).toFixed(3)}; wall: ${(rows[0].wallS / rows[1].wallS).toFixed(3)}; load average ${loadAverage()}`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -105,9 +105,9 @@ function fitTimed(
 }
 
 function table(head: string[], rows: string[][]): void {
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) =>
-    '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ') + ' |';
+    '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ') + ' |';
   console.log(line(head));
   console.log('|' + w.map((x, i) => (i === 0 ? '-'.repeat(x + 2) : '-'.repeat(x + 1) + ':')).join('|') + '|');
   for (const r of rows) console.log(line(r));
@@ -160,7 +160,7 @@ public class BnclabHdpDriver {
 /** Child: one authors'-setting job in a fresh process, for the whole-process comparison. */
 function childJob(job: string): void {
   const [name, ks, its] = job.split(':');
-  const d = loadAll(name!, 'median');
+  const d = loadAll(name, 'median');
   const { cpuMs, model } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, Number(ks)), Number(its));
   // Which sampler ran: without dist/.../sweep.wasm (a build without scripts/wasm.mjs) the JavaScript loop
   // gives the same numbers more slowly, and a comparison should say so.
@@ -187,10 +187,10 @@ function sideBySide(jobs: readonly string[], classpath: string, runs: number): v
     const script = fileURLToPath(import.meta.url);
     for (const job of jobs) {
       const [name, ks, its] = job.split(':');
-      const { data } = loadAll(name!, 'median');
+      const { data } = loadAll(name, 'median');
       const file = join(dir, `${name}.tsv`);
       const lines: string[] = [];
-      for (let r = 0; r < data.n; r++) lines.push([data.classColumn[r]!, ...data.columns.map((c) => c[r]!)].join('\t'));
+      for (let r = 0; r < data.n; r++) lines.push([data.classColumn[r], ...data.columns.map((c) => c[r])].join('\t'));
       writeFileSync(file, lines.join('\n') + '\n');
       const summaries = alternate(
         [
@@ -199,7 +199,7 @@ function sideBySide(jobs: readonly string[], classpath: string, runs: number): v
             {
               label: `authors' Java HDP (${job})`,
               cmd: 'java',
-              args: ['-cp', `${dir}:${classpath}`, 'BnclabHdpDriver', file, ks!, its!],
+              args: ['-cp', `${dir}:${classpath}`, 'BnclabHdpDriver', file, ks, its],
             },
           ],
         ],
@@ -208,8 +208,8 @@ function sideBySide(jobs: readonly string[], classpath: string, runs: number): v
         Number(values.warmup),
       );
       // Same trees on both sides, or the timings compare different work: every run's node count must agree.
-      const ours = summaries[0]!.runs.map((r) => nodeCount(r.stdout, 'bnclab'));
-      const theirs = summaries[1]!.runs.map((r) => nodeCount(r.stdout, 'Java driver'));
+      const ours = summaries[0].runs.map((r) => nodeCount(r.stdout, 'bnclab'));
+      const theirs = summaries[1].runs.map((r) => nodeCount(r.stdout, 'Java driver'));
       const counts = new Set([...ours, ...theirs]);
       if (counts.size !== 1) {
         throw new Error(
@@ -217,7 +217,7 @@ function sideBySide(jobs: readonly string[], classpath: string, runs: number): v
         );
       }
       console.log(
-        `\n${job}: whole process side by side (median of ${runs}; ours: ${summaries[0]!.runs[0]!.stdout.trim()})`,
+        `\n${job}: whole process side by side (median of ${runs}; ours: ${summaries[0].runs[0].stdout.trim()})`,
       );
       console.log(`nodes: bnclab ${ours[0]}, authors' Java ${theirs[0]} (equal in every run)`);
       console.log(summaryTable(summaries));
@@ -228,7 +228,7 @@ function sideBySide(jobs: readonly string[], classpath: string, runs: number): v
   }
 }
 
-const mode = values.child ? 'child' : values.mode!;
+const mode = values.child ? 'child' : values.mode;
 if (mode === 'child') childJob(values.child!);
 if (mode === 'java' || mode === 'all') {
   const jobs = values.only ? values.only.split(',') : JOBS;
@@ -238,10 +238,10 @@ if (mode === 'java' || mode === 'all') {
     const [name, ks, its] = job.split(':');
     const k = Number(ks);
     const iterations = Number(its);
-    let d = loaded.get(name!);
+    let d = loaded.get(name);
     if (!d) {
-      d = loadAll(name!, 'median');
-      loaded.set(name!, d);
+      d = loadAll(name, 'median');
+      loaded.set(name, d);
     }
     const { ms, cpuMs, model, mb } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, k), iterations);
     const { nodes, trees } = model.diagnostics();
@@ -274,7 +274,7 @@ if (mode === 'structures' || mode === 'all') {
   await import('../src/methods.js');
   const iterations = Number(values.iterations);
   const rows: string[][] = [];
-  for (const name of values.datasets!.split(',')) {
+  for (const name of values.datasets.split(',')) {
     const train = firstFold(name);
     for (const [label, sid, params] of [
       ['nb', 'nb', {}],
@@ -282,7 +282,7 @@ if (mode === 'structures' || mode === 'all') {
       ['kdb-5', 'kdb', { k: 5 }],
       ['skdb', 'skdb', { maxK: 5 }],
     ] as const) {
-      if (!values.structures!.split(',').includes(label)) continue;
+      if (!values.structures.split(',').includes(label)) continue;
       const s = getStructure(sid);
       if (!s) {
         console.error(`skipping ${label}: structure '${sid}' is not registered`);

@@ -23,7 +23,7 @@ const { values } = parseArgs({
 });
 const J = Number(values.jobs);
 const S = Number(values.shards);
-const dir = values.dir!;
+const dir = values.dir;
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 

@@ -71,7 +71,7 @@ try {
       cwd: dir,
       before: fresh(keepDb),
     });
-    const run = ['run', spec, '--db', db, '--workers', values.workers!, '--quiet'];
+    const run = ['run', spec, '--db', db, '--workers', values.workers, '--quiet'];
     groups.push([command('run', run, false)]);
     groups.push([command('run --no-report', [...run, '--no-report'], false)]);
     // After `run --no-report` the database holds every result: the report alone, first of its kind.
@@ -83,7 +83,7 @@ try {
   for (let i = 0; i < summaries.length; i += 3) {
     const [withReport, without] = summaries.slice(i, i + 2) as [Summary, Summary];
     const share = (withReport.cpuS - without.cpuS) / withReport.cpuS;
-    console.log(`${builds[i / 3]!.tag}: the report's share of the run's CPU ${(100 * share).toFixed(1)} %`);
+    console.log(`${builds[i / 3].tag}: the report's share of the run's CPU ${(100 * share).toFixed(1)} %`);
   }
   console.log(`load average at the end: ${loadAverage()}`);
 } finally {

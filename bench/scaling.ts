@@ -71,11 +71,11 @@ function dataFile(rows: number): string {
   });
   // Named by the network's content, so a file from another version of the generator is never reused.
   const file = join(
-    values.out!,
+    values.out,
     `synthetic-${ATTRIBUTES}x${rows}-${contentKey({ ...net, classPrior: [...net.classPrior], cpts: net.cpts.map((c) => [...c]) }, 12)}.csv`,
   );
   if (!existsSync(file)) {
-    mkdirSync(values.out!, { recursive: true });
+    mkdirSync(values.out, { recursive: true });
     const t0 = performance.now();
     writeSyntheticCsv(net, rows, SEED, `${file}.tmp`, NUMERIC);
     renameSync(`${file}.tmp`, file);
@@ -153,7 +153,7 @@ function child(file: string, label: string, folds: number): void {
     const C = test.classCard;
     for (let r = 0; r < test.n; r++) {
       let b = 0;
-      for (let c = 1; c < C; c++) if (p[r * C + c]! > p[r * C + b]!) b = c;
+      for (let c = 1; c < C; c++) if (p[r * C + c] > p[r * C + b]) b = c;
       if (b === test.classColumn[r]) hits++;
     }
     tested += test.n;
@@ -193,7 +193,7 @@ function runMode(sizes: number[]): void {
         t = timeProcess({
           label: `run ${rows}`,
           cmd: process.execPath,
-          args: [cli, 'run', spec, '--workers', values.workers!, '--db', db, '--no-report', '--quiet'],
+          args: [cli, 'run', spec, '--workers', values.workers, '--db', db, '--no-report', '--quiet'],
         });
       } catch (e) {
         console.log(
@@ -217,11 +217,11 @@ function runMode(sizes: number[]): void {
 if (values.child) {
   child(values.child, values.method!, Number(values.folds));
 } else if (values.run) {
-  runMode(values.sizes!.split(',').map((x) => Math.round(Number(x))));
+  runMode(values.sizes.split(',').map((x) => Math.round(Number(x))));
 } else {
   const folds = Number(values.folds);
   if (!Number.isInteger(folds) || folds < 1 || folds > 10) throw new Error(`--folds: 1 to 10, got '${values.folds}'`);
-  const sizes = values.sizes!.split(',').map((x) => Math.round(Number(x)));
+  const sizes = values.sizes.split(',').map((x) => Math.round(Number(x)));
   const script = fileURLToPath(import.meta.url);
   console.log(
     `scaling: ${new Date().toISOString()}; load average ${loadAverage()}; ${ATTRIBUTES} attributes (5 numeric), binary class, ${folds} fold(s) of 10`,
@@ -232,7 +232,7 @@ if (values.child) {
   console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const rows of sizes) {
     const file = dataFile(rows);
-    for (const label of values.methods!.split(',')) {
+    for (const label of values.methods.split(',')) {
       let t: ProcessTiming;
       try {
         t = timeProcess({

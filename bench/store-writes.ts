@@ -35,7 +35,7 @@ const rounds = Number(values.rounds);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+  return s[Math.floor(s.length / 2)];
 }
 
 async function writerRound(n: number, withPredictions: boolean): Promise<{ perSecond: number; batches: number }> {
@@ -138,8 +138,8 @@ async function runRound(
       },
     };
     const summary = await runExperiment(spec, { db: join(dir, 'trivial.duckdb'), workers, progress });
-    const first = lines[0]!;
-    const last = lines[lines.length - 1]!;
+    const first = lines[0];
+    const last = lines[lines.length - 1];
     return { jobs: summary.succeeded, perSecond: (last.n - first.n) / ((last.t - first.t) / 1000) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -161,7 +161,7 @@ if (values.mode === 'run' || values.mode === 'all') {
   for (let r = 0; r < rounds; r++)
     rs.push(await runRound(Number(values.repeats), Number(values.alphas), Number(values.workers)));
   console.log(
-    `run: ${rs[0]!.jobs} trivial jobs on ${values.workers} workers: median ${Math.round(median(rs.map((r) => r.perSecond)))} stored/s ` +
+    `run: ${rs[0].jobs} trivial jobs on ${values.workers} workers: median ${Math.round(median(rs.map((r) => r.perSecond)))} stored/s ` +
       `(rounds: ${rs.map((r) => Math.round(r.perSecond)).join(', ')})`,
   );
 }

@@ -44,11 +44,11 @@ function countingLoop(d: DiscreteData): number {
   const C = d.classCard;
   let checksum = 0;
   for (let a = 0; a < d.columns.length; a++) {
-    const col = d.columns[a]!;
-    const counts = new Float64Array((d.cards[a]! + 1) * C);
+    const col = d.columns[a];
+    const counts = new Float64Array((d.cards[a] + 1) * C);
     const cls = d.classColumn;
-    for (let r = 0; r < d.n; r++) counts[(col[r]! + 1) * C + cls[r]!]!++;
-    checksum += counts[C]!;
+    for (let r = 0; r < d.n; r++) counts[(col[r] + 1) * C + cls[r]]++;
+    checksum += counts[C];
   }
   return checksum;
 }
@@ -63,17 +63,17 @@ function pairCountingLoop(d: DiscreteData): number {
   const m = d.columns.length;
   let checksum = 0;
   let maxCard = 1;
-  for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, d.cards[a]! + 1);
+  for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, d.cards[a] + 1);
   const counts = new Int32Array(maxCard * maxCard * C);
   const cls = d.classColumn;
   for (let i = 0; i < m; i++) {
-    const xi = d.columns[i]!;
+    const xi = d.columns[i];
     for (let j = i + 1; j < m; j++) {
-      const xj = d.columns[j]!;
-      const stride = (d.cards[j]! + 1) * C;
+      const xj = d.columns[j];
+      const stride = (d.cards[j] + 1) * C;
       counts.fill(0);
-      for (let r = 0; r < d.n; r++) counts[(xi[r]! + 1) * stride + (xj[r]! + 1) * C + cls[r]!]!++;
-      checksum += counts[0]!;
+      for (let r = 0; r < d.n; r++) counts[(xi[r] + 1) * stride + (xj[r] + 1) * C + cls[r]]++;
+      checksum += counts[0];
     }
   }
   return checksum;
@@ -81,7 +81,7 @@ function pairCountingLoop(d: DiscreteData): number {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+  return s[Math.floor(s.length / 2)];
 }
 
 function time(fn: () => void): number {
@@ -91,7 +91,7 @@ function time(fn: () => void): number {
 }
 
 const rows: string[][] = [];
-for (const name of values.datasets!.split(',')) {
+for (const name of values.datasets.split(',')) {
   const fs = folds(name);
   const trainRowsTotal = fs.reduce((a, f) => a + f.train.n, 0);
   const testRowsTotal = fs.reduce((a, f) => a + f.test.n, 0);
@@ -135,7 +135,7 @@ for (const name of values.datasets!.split(',')) {
           model = e.fit(f.train, st, withDefaults(e, undefined), { rng });
         });
         tPred += time(() => {
-          sink += model.posterior(f.test)[0]!;
+          sink += model.posterior(f.test)[0];
         });
       }
       if (r > 0) {
@@ -169,9 +169,9 @@ const header = [
   'train / counting loop',
   'train / pair loop',
 ];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 console.log(`median of ${rounds} rounds after one warm-up; 10-fold CV, MDL-discretized folds, Laplace estimates`);
-console.log([header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n'));
+console.log([header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n'));
 
 function fmtRate(n: number, ms: number): string {
   return `${Math.round((n / ms) * 1000).toLocaleString('en-US')}`;

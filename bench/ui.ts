@@ -84,7 +84,7 @@ async function synthesise(file: string): Promise<number> {
   const outcomes: JobOutcome[] = jobs.map((j) => {
     const acc = Math.min(
       1,
-      base[datasets.indexOf(j.dataset)]! + skill[methods.indexOf(j.method)]! + 0.04 * (rng.next() - 0.5),
+      base[datasets.indexOf(j.dataset)] + skill[methods.indexOf(j.method)] + 0.04 * (rng.next() - 0.5),
     );
     return {
       key: j.key,
@@ -120,7 +120,7 @@ async function synthesise(file: string): Promise<number> {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+  return s[Math.floor(s.length / 2)];
 }
 
 async function timed(url: string): Promise<number> {
@@ -168,19 +168,19 @@ try {
     const c0 = process.cpuUsage();
     const ms = await timed(url);
     const c = process.cpuUsage(c0);
-    cpus[k]!.push((c.user + c.system) / 1000);
+    cpus[k].push((c.user + c.system) / 1000);
     return ms;
   };
   for (let r = 0; r < rounds; r++) {
     const q = (metric: string, d: string[], m: string[]): string =>
       `${u}api/results?exp=big&metric=${metric}${d.map((x) => `&d=${x}`).join('')}${m.map((x) => `&m=${x}`).join('')}`;
-    kinds['metric']!.push(await withCpu('metric', q(metrics[r % metrics.length]!, [], [])));
-    kinds['datasets']!.push(await withCpu('datasets', q('accuracy', pick(ds, Math.floor(D / 2), r), [])));
-    kinds['methods']!.push(await withCpu('methods', q('accuracy', [], pick(ms, Math.max(2, Math.floor(M / 4)), r))));
+    kinds['metric'].push(await withCpu('metric', q(metrics[r % metrics.length], [], [])));
+    kinds['datasets'].push(await withCpu('datasets', q('accuracy', pick(ds, Math.floor(D / 2), r), [])));
+    kinds['methods'].push(await withCpu('methods', q('accuracy', [], pick(ms, Math.max(2, Math.floor(M / 4)), r))));
   }
   for (const [k, xs] of Object.entries(kinds))
     console.log(
-      `selection change (${k}), ${rounds} rounds: median ${median(xs).toFixed(0)} ms, worst ${Math.max(...xs).toFixed(0)} ms wall; median ${median(cpus[k]!).toFixed(0)} ms CPU`,
+      `selection change (${k}), ${rounds} rounds: median ${median(xs).toFixed(0)} ms, worst ${Math.max(...xs).toFixed(0)} ms wall; median ${median(cpus[k]).toFixed(0)} ms CPU`,
     );
 
   // 3. The CD diagram (vega; cached by content after the first drawing of a selection).
@@ -188,7 +188,7 @@ try {
     await timed(`${u}api/cd.svg?exp=big&metric=accuracy`),
     await timed(`${u}api/cd.svg?exp=big&metric=accuracy`),
   ];
-  console.log(`CD diagram of every method: first ${cd[0]!.toFixed(0)} ms, again ${cd[1]!.toFixed(0)} ms`);
+  console.log(`CD diagram of every method: first ${cd[0].toFixed(0)} ms, again ${cd[1].toFixed(0)} ms`);
   await ui.close();
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });

@@ -56,11 +56,11 @@ function toArff(t: RawTable): string {
   out.push(`@attribute ${quote(t.className)} {${t.classLabels.map(quote).join(',')}}`, '', '@data');
   for (let r = 0; r < t.n; r++) {
     const cells = t.columns.map((c) => {
-      if (c.type === 'numeric') return c.ids[r]! < 0 ? '?' : String(c.distinct[c.ids[r]!]);
-      const k = c.codes[r]!;
-      return k < 0 ? '?' : quote(c.labels[k]!);
+      if (c.type === 'numeric') return c.ids[r] < 0 ? '?' : String(c.distinct[c.ids[r]]);
+      const k = c.codes[r];
+      return k < 0 ? '?' : quote(c.labels[k]);
     });
-    cells.push(quote(t.classLabels[t.classColumn[r]!]!));
+    cells.push(quote(t.classLabels[t.classColumn[r]]));
     out.push(cells.join(','));
   }
   return out.join('\n') + '\n';
@@ -85,12 +85,12 @@ function wekaCommands(jar: string, arff: string): Command[] {
     ...base,
   ];
   return [
-    { label: 'Weka NaiveBayes', cmd: 'java', args: filtered(WEKA['nb']!) },
+    { label: 'Weka NaiveBayes', cmd: 'java', args: filtered(WEKA['nb']) },
     {
       label: 'Weka BayesNet TAN',
       cmd: 'java',
       // FilteredClassifier passes the options after '--' to BayesNet.
-      args: filtered([WEKA['tan']![0]!, '--', ...WEKA['tan']!.slice(1)]),
+      args: filtered([WEKA['tan'][0], '--', ...WEKA['tan'].slice(1)]),
     },
   ];
 }
@@ -98,7 +98,7 @@ function wekaCommands(jar: string, arff: string): Command[] {
 const work = mkdtempSync(join(tmpdir(), 'bnclab-weka-cv-'));
 try {
   console.log(`weka-cv: ${new Date().toISOString()}; load average ${loadAverage()}; median of ${runs} runs, in turn`);
-  for (const name of values.datasets!.split(',')) {
+  for (const name of values.datasets.split(',')) {
     const entry = loadRegistry().get(name);
     const spec = join(work, `${name}.yaml`);
     writeFileSync(
@@ -118,7 +118,7 @@ try {
     const ours: Command = {
       label: 'bnclab run (nb + tan)',
       cmd: process.execPath,
-      args: [cli, 'run', spec, '--db', db, '--quiet', '--no-report', '--workers', values.workers!],
+      args: [cli, 'run', spec, '--db', db, '--quiet', '--no-report', '--workers', values.workers],
       before: () => {
         rmSync(db, { force: true });
         rmSync(`${db}.wal`, { force: true });

@@ -51,7 +51,7 @@ export function timeProcess(c: Command): ProcessTiming {
       );
     }
     const [user, sys, maxKiB] = readFileSync(out, 'utf8').trim().split('\n').pop()!.trim().split(/\s+/).map(Number);
-    return { wallS, cpuS: user! + sys!, peakMiB: maxKiB! / 1024, stdout: res.stdout };
+    return { wallS, cpuS: user + sys, peakMiB: maxKiB / 1024, stdout: res.stdout };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -60,7 +60,7 @@ export function timeProcess(c: Command): ProcessTiming {
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 export function loadAverage(): string {
@@ -103,7 +103,7 @@ export function alternate(
     groups.forEach((g, i) => {
       const parts = g.map(timeProcess);
       if (r >= 0) {
-        per[i]!.push({
+        per[i].push({
           wallS: parts.reduce((a, p) => a + p.wallS, 0),
           cpuS: parts.reduce((a, p) => a + p.cpuS, 0),
           peakMiB: Math.max(...parts.map((p) => p.peakMiB)),
@@ -113,7 +113,7 @@ export function alternate(
     });
     log(`  round ${r < 0 ? 'warm-up' : r + 1} of ${runs} done; load average ${loadAverage()}`);
   }
-  return groups.map((g, i) => summarize(g.map((c) => c.label).join(' + '), per[i]!));
+  return groups.map((g, i) => summarize(g.map((c) => c.label).join(' + '), per[i]));
 }
 
 /** Markdown table of medians, with the first row's CPU and wall as a fraction of each row's (first ÷ this). */
@@ -124,12 +124,12 @@ export function summaryTable(rows: readonly Summary[]): string {
     s.cpuS.toFixed(3),
     s.wallS.toFixed(3),
     s.peakMiB.toFixed(0),
-    (rows[0]!.cpuS / s.cpuS).toFixed(3),
-    (rows[0]!.wallS / s.wallS).toFixed(3),
+    (rows[0].cpuS / s.cpuS).toFixed(3),
+    (rows[0].wallS / s.wallS).toFixed(3),
   ]);
-  const w = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const w = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (r: string[]): string =>
-    `| ${r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ')} |`;
+    `| ${r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ')} |`;
   return [
     line(head),
     `|${w.map((x, i) => (i === 0 ? '-'.repeat(x + 2) : `${'-'.repeat(x + 1)}:`)).join('|')}|`,

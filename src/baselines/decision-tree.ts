@@ -59,7 +59,7 @@ function entropyBits(counts: Float64Array, offset: number, len: number, total: n
   if (total <= 0) return 0;
   let h = 0;
   for (let c = 0; c < len; c++) {
-    const v = counts[offset + c]!;
+    const v = counts[offset + c];
     if (v > 0) h -= v * Math.log2(v);
   }
   return h / total + Math.log2(total);
@@ -91,7 +91,7 @@ export function splitMeasures(
   scratch?: SplitScratch,
 ): SplitMeasures {
   const C = data.classCard;
-  const r = data.cards[a]!;
+  const r = data.cards[a];
   const s = scratch ?? {
     tab: new Float64Array(r * C),
     miss: new Float64Array(C),
@@ -102,15 +102,15 @@ export function splitMeasures(
   const y = data.classColumn;
   tab.fill(0, 0, r * C);
   miss.fill(0);
-  const col = data.columns[a]!;
+  const col = data.columns[a];
   for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    const x = col[row]!;
-    if (x < 0) miss[y[row]!] += w[i]!;
-    else tab[x * C + y[row]!] += w[i]!;
+    const row = rows[i];
+    const x = col[row];
+    if (x < 0) miss[y[row]] += w[i];
+    else tab[x * C + y[row]] += w[i];
   }
   let wMiss = 0;
-  for (let c = 0; c < C; c++) wMiss += miss[c]!;
+  for (let c = 0; c < C; c++) wMiss += miss[c];
   const wKnown = W - wMiss;
   const none = { gain: 0, splitInfo: 0, gainRatio: 0 };
   if (wKnown <= 1e-12 * W) return none;
@@ -120,7 +120,7 @@ export function splitMeasures(
   for (let v = 0; v < r; v++) {
     let bw = 0;
     for (let c = 0; c < C; c++) {
-      const t = tab[v * C + c]!;
+      const t = tab[v * C + c];
       bw += t;
       known[c] += t;
     }
@@ -134,7 +134,7 @@ export function splitMeasures(
   const gain = (wKnown / W) * (entropyBits(known, 0, C, wKnown) - hCond);
   let splitInfo = 0;
   for (let v = 0; v < r; v++) {
-    const p = branchW[v]! / W;
+    const p = branchW[v] / W;
     if (p > 0) splitInfo -= p * Math.log2(p);
   }
   if (wMiss > 0) splitInfo -= (wMiss / W) * Math.log2(wMiss / W);
@@ -163,7 +163,7 @@ export function growTree(
   const cols = data.columns;
   const cards = data.cards;
   let maxCard = 1;
-  for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, cards[a]!);
+  for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, cards[a]);
   const K = opts.featuresPerSplit > 0 ? Math.min(opts.featuresPerSplit, m) : m;
   if (K < m && !rng) throw new Error('growTree: attribute sampling needs an Rng');
 
@@ -191,7 +191,7 @@ export function growTree(
 
   const setDist = (id: number, W: number): void => {
     for (let c = 0; c < C; c++) {
-      dist[id * C + c] = opts.leaf === 'laplace' ? (classW[c]! + 1) / (W + C) : classW[c]! / W;
+      dist[id * C + c] = opts.leaf === 'laplace' ? (classW[c] + 1) / (W + C) : classW[c] / W;
     }
   };
 
@@ -201,17 +201,17 @@ export function growTree(
     classW.fill(0);
     let W = 0;
     for (let i = 0; i < nr.length; i++) {
-      classW[y[nr[i]!]!] += w[i]!;
-      W += w[i]!;
+      classW[y[nr[i]]] += w[i];
+      W += w[i];
     }
     if (W <= 0) {
       // Empty branch: the parent's distribution (the root of an empty sample predicts uniformly).
-      for (let c = 0; c < C; c++) dist[id * C + c] = parent >= 0 ? dist[parent * C + c]! : 1 / C;
+      for (let c = 0; c < C; c++) dist[id * C + c] = parent >= 0 ? dist[parent * C + c] : 1 / C;
       continue;
     }
     setDist(id, W);
     let maxW = 0;
-    for (let c = 0; c < C; c++) maxW = Math.max(maxW, classW[c]!);
+    for (let c = 0; c < C; c++) maxW = Math.max(maxW, classW[c]);
     if (W < MIN_SPLIT_WEIGHT || maxW >= W * (1 - 1e-12) || (opts.maxDepth > 0 && depth >= opts.maxDepth) || m === 0)
       continue;
 
@@ -231,8 +231,8 @@ export function growTree(
       let found = false;
       while (size > 0 && (k-- > 0 || !found)) {
         const pick = rng!.int(size);
-        const a = window[pick]!;
-        window[pick] = window[size - 1]!;
+        const a = window[pick];
+        window[pick] = window[size - 1];
         window[size - 1] = a;
         size--;
         const [g, gr] = evaluate(a, nr, w, W);
@@ -245,69 +245,69 @@ export function growTree(
     let best = -1;
     if (opts.criterion === 'gain') {
       for (const a of evaluated) {
-        if (gains[a]! > MIN_GAIN && (best < 0 || gains[a]! > gains[best]! || (gains[a] === gains[best] && a < best)))
+        if (gains[a] > MIN_GAIN && (best < 0 || gains[a] > gains[best] || (gains[a] === gains[best] && a < best)))
           best = a;
       }
     } else {
       let sum = 0;
       let cnt = 0;
       for (const a of evaluated) {
-        if (gains[a]! > MIN_GAIN) {
-          sum += gains[a]!;
+        if (gains[a] > MIN_GAIN) {
+          sum += gains[a];
           cnt++;
         }
       }
       const avg = cnt > 0 ? sum / cnt : 0;
       for (const a of evaluated) {
-        if (!(gains[a]! > MIN_GAIN) || gains[a]! < avg - 1e-3) continue;
-        if (best < 0 || ratios[a]! > ratios[best]! || (ratios[a] === ratios[best] && a < best)) best = a;
+        if (!(gains[a] > MIN_GAIN) || gains[a] < avg - 1e-3) continue;
+        if (best < 0 || ratios[a] > ratios[best] || (ratios[a] === ratios[best] && a < best)) best = a;
       }
     }
     if (best < 0) continue;
 
     // Split on `best`: branch sizes and known weights, then partition the rows.
-    const r = cards[best]!;
-    const col = cols[best]!;
+    const r = cards[best];
+    const col = cols[best];
     const sizes = new Int32Array(r);
     branchW.fill(0, 0, r);
     let nMiss = 0;
     let wKnown = 0;
     for (let i = 0; i < nr.length; i++) {
-      const x = col[nr[i]!]!;
+      const x = col[nr[i]];
       if (x < 0) nMiss++;
       else {
         sizes[x]++;
-        branchW[x] += w[i]!;
-        wKnown += w[i]!;
+        branchW[x] += w[i];
+        wKnown += w[i];
       }
     }
     const first = attr.length;
     attr[id] = best;
     firstChild[id] = first;
-    const shares = Array.from({ length: r }, (_, v) => branchW[v]! / wKnown);
-    const childRows = shares.map((s, v) => new Int32Array(sizes[v]! + (s > 0 ? nMiss : 0)));
+    const shares = Array.from({ length: r }, (_, v) => branchW[v] / wKnown);
+    const childRows = shares.map((s, v) => new Int32Array(sizes[v] + (s > 0 ? nMiss : 0)));
     const childW = childRows.map((cr) => new Float64Array(cr.length));
     const fill = new Int32Array(r);
     for (let i = 0; i < nr.length; i++) {
-      const row = nr[i]!;
-      const x = col[row]!;
+      const row = nr[i];
+      const x = col[row];
       if (x >= 0) {
-        const k = fill[x]!++;
-        childRows[x]![k] = row;
-        childW[x]![k] = w[i]!;
+        const k = fill[x]++;
+        childRows[x][k] = row;
+        childW[x][k] = w[i];
       } else {
         for (let v = 0; v < r; v++) {
-          if (!(shares[v]! > 0)) continue;
-          const k = fill[v]!++;
-          childRows[v]![k] = row;
-          childW[v]![k] = w[i]! * shares[v]!;
+          if (!(shares[v] > 0)) continue;
+          const k = fill[v]++;
+          childRows[v][k] = row;
+          childW[v][k] = w[i] * shares[v];
         }
       }
     }
     for (let v = 0; v < r; v++) {
       attr.push(-1);
       firstChild.push(-1);
-      prop.push(shares[v]!);
+      prop.push(shares[v]);
       depthOf.push(depth + 1);
     }
     if (attr.length * C > dist.length) {
@@ -316,7 +316,7 @@ export function growTree(
       dist = grown;
     }
     for (let v = r - 1; v >= 0; v--)
-      stack.push({ id: first + v, rows: childRows[v]!, w: childW[v]!, depth: depth + 1, parent: id });
+      stack.push({ id: first + v, rows: childRows[v], w: childW[v], depth: depth + 1, parent: id });
   }
   return {
     nodes: attr.length,
@@ -343,15 +343,15 @@ export function addTreeDistribution(tree: Tree, data: DiscreteData, out: Float64
     const o = r * C;
     // Fast path: follow observed values down a single path.
     let node = 0;
-    let a = attr[0]!;
+    let a = attr[0];
     while (a >= 0) {
-      const x = cols[a]![r]!;
+      const x = cols[a][r];
       if (x < 0) break;
-      node = firstChild[node]! + x;
-      a = attr[node]!;
+      node = firstChild[node] + x;
+      a = attr[node];
     }
     if (a < 0) {
-      for (let c = 0; c < C; c++) out[o + c] += scale * dist[node * C + c]!;
+      for (let c = 0; c < C; c++) out[o + c] += scale * dist[node * C + c];
       continue;
     }
     nodeStack.length = 0;
@@ -361,19 +361,19 @@ export function addTreeDistribution(tree: Tree, data: DiscreteData, out: Float64
     while (nodeStack.length > 0) {
       const nd = nodeStack.pop()!;
       const wt = weightStack.pop()!;
-      const at = attr[nd]!;
+      const at = attr[nd];
       if (at < 0) {
-        for (let c = 0; c < C; c++) out[o + c] += wt * dist[nd * C + c]!;
+        for (let c = 0; c < C; c++) out[o + c] += wt * dist[nd * C + c];
         continue;
       }
-      const x = cols[at]![r]!;
-      const f = firstChild[nd]!;
+      const x = cols[at][r];
+      const f = firstChild[nd];
       if (x >= 0) {
         nodeStack.push(f + x);
         weightStack.push(wt);
       } else {
-        for (let v = 0; v < data.cards[at]!; v++) {
-          const p = prop[f + v]!;
+        for (let v = 0; v < data.cards[at]; v++) {
+          const p = prop[f + v];
           if (p > 0) {
             nodeStack.push(f + v);
             weightStack.push(wt * p);
@@ -388,10 +388,10 @@ export function addTreeDistribution(tree: Tree, data: DiscreteData, out: Float64
 export function minTestingDepths(tree: Tree, m: number): Int32Array {
   const out = new Int32Array(m);
   for (let nd = 0; nd < tree.nodes; nd++) {
-    const a = tree.attr[nd]!;
+    const a = tree.attr[nd];
     if (a < 0) continue;
-    const d = tree.depth[nd]! + 1;
-    if (out[a] === 0 || d < out[a]!) out[a] = d;
+    const d = tree.depth[nd] + 1;
+    if (out[a] === 0 || d < out[a]) out[a] = d;
   }
   return out;
 }
@@ -400,8 +400,8 @@ export function minTestingDepths(tree: Tree, m: number): Int32Array {
 export function normalizeRows(p: Float64Array, C: number): Float64Array {
   for (let o = 0; o < p.length; o += C) {
     let s = 0;
-    for (let c = 0; c < C; c++) s += p[o + c]!;
-    if (s > 0) for (let c = 0; c < C; c++) p[o + c]! /= s;
+    for (let c = 0; c < C; c++) s += p[o + c];
+    if (s > 0) for (let c = 0; c < C; c++) p[o + c] /= s;
     else for (let c = 0; c < C; c++) p[o + c] = 1 / C;
   }
   return p;

@@ -183,13 +183,13 @@ class PredictionReader {
         throw new UserError(
           `${what}: ${where} line ${lineNo}: '${t.slice(0, 40)}' is not a probability (a finite decimal number ≥ 0)`,
         );
-      row[column[j]!] = v;
+      row[column[j]] = v;
       if (v > max) max = v;
     });
     if (!(max > 0)) throw new UserError(`${what}: ${where} line ${lineNo} (test row ${r + 1}): every probability is 0`);
     let sum = 0;
-    for (let c = 0; c < this.C; c++) sum += row[c]! / max;
-    for (let c = 0; c < this.C; c++) this.out[r * this.C + c] = row[c]! / max / sum;
+    for (let c = 0; c < this.C; c++) sum += row[c] / max;
+    for (let c = 0; c < this.C; c++) this.out[r * this.C + c] = row[c] / max / sum;
   }
 
   finish(): Float64Array {
@@ -313,7 +313,7 @@ class ExternalModel implements Model {
         const reply = callHelper({
           op: 'fold',
           key: JSON.stringify([program, args, cwd, this.params.files ?? {}]),
-          program: program!,
+          program: program,
           args,
           cwd,
           timeoutMs: timeout * 1000,
@@ -322,7 +322,7 @@ class ExternalModel implements Model {
           rows: test.n,
           maxLine: MAX_OUTPUT_LINE,
         });
-        if (reply.kind === 'end') throw new UserError(endText(what, program!, reply.end, timeout, true));
+        if (reply.kind === 'end') throw new UserError(endText(what, program, reply.end, timeout, true));
         if (reply.kind === 'error') throw new UserError(`${what}: answered error: ${reply.message}`);
         if (reply.kind === 'protocol') throw new UserError(`${what}: ${reply.message}; its process was ended`);
         const reader = new PredictionReader(classNames, test.n, what, 'stdout');
@@ -331,14 +331,14 @@ class ExternalModel implements Model {
       }
       const reply = callHelper({
         op: 'run',
-        program: program!,
+        program: program,
         args: [...args, trainFile, testFile, outFile, String(this.seed)],
         cwd,
         timeoutMs: timeout * 1000,
         graceMs,
       });
       if (reply.kind !== 'end') throw new Error(`external: unexpected answer ${reply.kind}`);
-      if (reply.end.code !== 0) throw new UserError(endText(what, program!, reply.end, timeout, false));
+      if (reply.end.code !== 0) throw new UserError(endText(what, program, reply.end, timeout, false));
       return readPredictionFile(outFile, new PredictionReader(classNames, test.n, what), what);
     } finally {
       rmSync(dir, { recursive: true, force: true });

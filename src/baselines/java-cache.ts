@@ -56,8 +56,8 @@ function compiledJava(command: readonly string[], cwd: string): string[] | undef
   let i = 0;
   let classPath: string | undefined;
   let cpAt = -1;
-  while (i < args.length && args[i]!.startsWith('-')) {
-    const a = args[i]!;
+  while (i < args.length && args[i].startsWith('-')) {
+    const a = args[i];
     if (a === '--source' || a.startsWith('--source=')) return undefined;
     if (a === '-cp' || a === '-classpath' || a === '--class-path') {
       classPath = args[i + 1];

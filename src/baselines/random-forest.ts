@@ -82,14 +82,14 @@ export const randomForest = registerBaseline({
       counts.fill(0);
       if (n > 0) for (let i = 0; i < n; i++) counts[rng.int(n)]++;
       let used = 0;
-      for (let i = 0; i < n; i++) if (counts[i]! > 0) used++;
+      for (let i = 0; i < n; i++) if (counts[i] > 0) used++;
       const rows = new Int32Array(used);
       const weights = new Float64Array(used);
       let k = 0;
       for (let i = 0; i < n; i++) {
-        if (counts[i]! > 0) {
+        if (counts[i] > 0) {
           rows[k] = i;
-          weights[k++] = counts[i]!;
+          weights[k++] = counts[i];
         }
       }
       grown.push(

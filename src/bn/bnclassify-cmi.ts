@@ -22,10 +22,10 @@ import { lnRounded, sumExtended } from '../util/exact-float.js';
 /** entropy::entropy(counts, method = 'ML', unit = 'log') for counts in R's array order. */
 export function entropyML(counts: Float64Array, len: number, buf: Float64Array): number {
   const n = sumExtended(counts, len);
-  for (let k = 0; k < len; k++) buf[k] = counts[k]! / n;
+  for (let k = 0; k < len; k++) buf[k] = counts[k] / n;
   const s = sumExtended(buf, len);
   for (let k = 0; k < len; k++) {
-    const f = buf[k]! / s;
+    const f = buf[k] / s;
     buf[k] = f > 0 ? f * lnRounded(f) : 0;
   }
   return -sumExtended(buf, len);
@@ -33,8 +33,8 @@ export function entropyML(counts: Float64Array, len: number, buf: Float64Array):
 
 /** bnclassify's weight of (i, j): its cmi_table on the available-case (Xi, Xj, C) table. */
 export function bnclassifyCmi(data: DiscreteData, i: number, j: number): number {
-  const ri = data.cards[i]!;
-  const rj = data.cards[j]!;
+  const ri = data.cards[i];
+  const rj = data.cards[j];
   const C = data.classCard;
   const t = pairClassCounts(data, i, j); // t[(a * rj + b) * C + c]
   const size = ri * rj * C;
@@ -45,7 +45,7 @@ export function bnclassifyCmi(data: DiscreteData, i: number, j: number): number 
   for (let c = 0; c < C; c++) {
     for (let b = 0; b < rj; b++) {
       for (let a = 0; a < ri; a++) {
-        const v = t[(a * rj + b) * C + c]!;
+        const v = t[(a * rj + b) * C + c];
         xyz[a + ri * (b + rj * c)] = v;
         xz[a + ri * c] += v;
         yz[b + rj * c] += v;

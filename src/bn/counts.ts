@@ -34,7 +34,7 @@ export function nodeCard(data: DiscreteData, v: number): number {
   const m = data.cards.length;
   if (v === m) return data.classCard;
   if (!Number.isInteger(v) || v < 0 || v > m) throw new Error(`node ${v} out of range 0..${m}`);
-  return data.cards[v]!;
+  return data.cards[v];
 }
 
 /** Column of node v (the class column for v === m). */
@@ -42,7 +42,7 @@ export function nodeColumn(data: DiscreteData, v: number): CodeColumn {
   const m = data.cards.length;
   if (v === m) return data.classColumn;
   if (!Number.isInteger(v) || v < 0 || v > m) throw new Error(`node ${v} out of range 0..${m}`);
-  return data.columns[v]!;
+  return data.columns[v];
 }
 
 /** Child cardinality, parent cardinalities and the number of parent configurations of a family (validated). */
@@ -56,11 +56,11 @@ function familyLayout(
   const parentCards = new Int32Array(k);
   let configs = 1;
   for (let i = 0; i < k; i++) {
-    const p = parents[i]!;
+    const p = parents[i];
     if (p === child) throw new Error(`familyCounts: node ${child} listed as its own parent`);
     for (let j = 0; j < i; j++) if (parents[j] === p) throw new Error(`familyCounts: parent ${p} listed twice`);
     parentCards[i] = nodeCard(data, p);
-    configs *= parentCards[i]!;
+    configs *= parentCards[i];
   }
   return { childCard, parentCards, configs };
 }
@@ -84,40 +84,40 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
   // Specialised loops for the common family sizes; `(a | b) < 0` tests both codes for MISSING (-1) at once.
   if (k === 0) {
     for (let r = 0; r < n; r++) {
-      const v = x[r]!;
-      if (v >= 0) counts[v]!++;
+      const v = x[r];
+      if (v >= 0) counts[v]++;
     }
   } else if (k === 1) {
-    const p0 = nodeColumn(data, parents[0]!);
+    const p0 = nodeColumn(data, parents[0]);
     for (let r = 0; r < n; r++) {
-      const v = x[r]!;
-      const a = p0[r]!;
+      const v = x[r];
+      const a = p0[r];
       if ((v | a) < 0) continue;
-      counts[a * childCard + v]!++;
+      counts[a * childCard + v]++;
     }
   } else if (k === 2) {
-    const p0 = nodeColumn(data, parents[0]!);
-    const p1 = nodeColumn(data, parents[1]!);
-    const c1 = parentCards[1]!;
+    const p0 = nodeColumn(data, parents[0]);
+    const p1 = nodeColumn(data, parents[1]);
+    const c1 = parentCards[1];
     for (let r = 0; r < n; r++) {
-      const v = x[r]!;
-      const a = p0[r]!;
-      const b = p1[r]!;
+      const v = x[r];
+      const a = p0[r];
+      const b = p1[r];
       if ((v | a | b) < 0) continue;
-      counts[(a * c1 + b) * childCard + v]!++;
+      counts[(a * c1 + b) * childCard + v]++;
     }
   } else {
     const cols = parents.map((p) => nodeColumn(data, p));
     rows: for (let r = 0; r < n; r++) {
-      const v = x[r]!;
+      const v = x[r];
       if (v < 0) continue;
       let cfg = 0;
       for (let i = 0; i < k; i++) {
-        const a = cols[i]![r]!;
+        const a = cols[i][r];
         if (a < 0) continue rows;
-        cfg = cfg * parentCards[i]! + a;
+        cfg = cfg * parentCards[i] + a;
       }
-      counts[cfg * childCard + v]!++;
+      counts[cfg * childCard + v]++;
     }
   }
   return { counts, childCard, parentCards, configs };
@@ -136,50 +136,50 @@ function countThroughView(
   childCard: number,
 ): void {
   const m = view.columns.length;
-  const col = (v: number): CodeColumn => (v === m ? view.classColumn : view.columns[v]!);
+  const col = (v: number): CodeColumn => (v === m ? view.classColumn : view.columns[v]);
   const rows = view.rows;
   const n = rows.length;
   const x = col(child);
   const k = parents.length;
   if (k === 0) {
     for (let i = 0; i < n; i++) {
-      const v = x[rows[i]!]!;
-      if (v >= 0) counts[v]!++;
+      const v = x[rows[i]];
+      if (v >= 0) counts[v]++;
     }
   } else if (k === 1) {
-    const p0 = col(parents[0]!);
+    const p0 = col(parents[0]);
     for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
-      const v = x[r]!;
-      const a = p0[r]!;
+      const r = rows[i];
+      const v = x[r];
+      const a = p0[r];
       if ((v | a) < 0) continue;
-      counts[a * childCard + v]!++;
+      counts[a * childCard + v]++;
     }
   } else if (k === 2) {
-    const p0 = col(parents[0]!);
-    const p1 = col(parents[1]!);
-    const c1 = parentCards[1]!;
+    const p0 = col(parents[0]);
+    const p1 = col(parents[1]);
+    const c1 = parentCards[1];
     for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
-      const v = x[r]!;
-      const a = p0[r]!;
-      const b = p1[r]!;
+      const r = rows[i];
+      const v = x[r];
+      const a = p0[r];
+      const b = p1[r];
       if ((v | a | b) < 0) continue;
-      counts[(a * c1 + b) * childCard + v]!++;
+      counts[(a * c1 + b) * childCard + v]++;
     }
   } else {
     const cols = parents.map(col);
     rows: for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
-      const v = x[r]!;
+      const r = rows[i];
+      const v = x[r];
       if (v < 0) continue;
       let cfg = 0;
       for (let j = 0; j < k; j++) {
-        const a = cols[j]![r]!;
+        const a = cols[j][r];
         if (a < 0) continue rows;
-        cfg = cfg * parentCards[j]! + a;
+        cfg = cfg * parentCards[j] + a;
       }
-      counts[cfg * childCard + v]!++;
+      counts[cfg * childCard + v]++;
     }
   }
 }
@@ -198,15 +198,15 @@ export function weightedFamilyCounts(
   const cols = parents.map((p) => nodeColumn(data, p));
   const pc = layout.parentCards;
   rows: for (let r = 0; r < data.n; r++) {
-    const v = x[r]!;
+    const v = x[r];
     if (v < 0) continue;
     let cfg = 0;
     for (let i = 0; i < cols.length; i++) {
-      const a = cols[i]![r]!;
+      const a = cols[i][r];
       if (a < 0) continue rows;
-      cfg = cfg * pc[i]! + a;
+      cfg = cfg * pc[i] + a;
     }
-    counts[cfg * layout.childCard + v] += rowWeights[r]!;
+    counts[cfg * layout.childCard + v] += rowWeights[r];
   }
   return layout;
 }
@@ -244,7 +244,7 @@ export class ConfigIndex {
   /** The configuration with this id. */
   key(id: number): number {
     if (!(id >= 0 && id < this.count)) throw new Error(`ConfigIndex: id ${id} out of range 0..${this.count - 1}`);
-    return this.keyOf[id]!;
+    return this.keyOf[id];
   }
 
   private slot(key: number): number {
@@ -260,7 +260,7 @@ export class ConfigIndex {
     const mask = this.mask;
     let h = this.slot(key);
     for (;;) {
-      const s = slotId[h]!;
+      const s = slotId[h];
       if (s === 0) return -1;
       if (slotKey[h] === key) return s - 1;
       h = (h + 1) & mask;
@@ -272,7 +272,7 @@ export class ConfigIndex {
     const mask = this.mask;
     let h = this.slot(key);
     for (;;) {
-      const s = this.slotId[h]!;
+      const s = this.slotId[h];
       if (s === 0) break;
       if (this.slotKey[h] === key) return s - 1;
       h = (h + 1) & mask;
@@ -298,7 +298,7 @@ export class ConfigIndex {
     this.slotKey = new Float64Array(1 << bits);
     this.slotId = new Int32Array(1 << bits);
     for (let id = 0; id < this.count; id++) {
-      const key = this.keyOf[id]!;
+      const key = this.keyOf[id];
       let h = this.slot(key);
       while (this.slotId[h] !== 0) h = (h + 1) & this.mask;
       this.slotKey[h] = key;
@@ -347,25 +347,25 @@ export function sparseFamilyCounts(
   const ids = new Int32Array(n);
   rows: for (let r = 0; r < n; r++) {
     ids[r] = -1;
-    if (x[r]! < 0) continue;
+    if (x[r] < 0) continue;
     let cfg = 0;
     for (let i = 0; i < k; i++) {
-      const a = cols[i]![r]!;
+      const a = cols[i][r];
       if (a < 0) continue rows;
-      cfg = cfg * parentCards[i]! + a;
+      cfg = cfg * parentCards[i] + a;
     }
     ids[r] = index.add(cfg);
   }
   const counts = new Float64Array((index.size + 1) * childCard);
   if (rowWeights) {
     for (let r = 0; r < n; r++) {
-      const id = ids[r]!;
-      if (id >= 0) counts[id * childCard + x[r]!] += rowWeights[r]!;
+      const id = ids[r];
+      if (id >= 0) counts[id * childCard + x[r]] += rowWeights[r];
     }
   } else {
     for (let r = 0; r < n; r++) {
-      const id = ids[r]!;
-      if (id >= 0) counts[id * childCard + x[r]!]!++;
+      const id = ids[r];
+      if (id >= 0) counts[id * childCard + x[r]]++;
     }
   }
   return { counts, childCard, parentCards, configs, index };
@@ -379,28 +379,28 @@ export function sparseFamilyCounts(
  */
 export function attributeClassCounts(data: DiscreteData, a: number, out?: Float64Array): Float64Array {
   const C = data.classCard;
-  const size = data.cards[a]! * C;
+  const size = data.cards[a] * C;
   const t = out ?? new Float64Array(size);
   if (t.length < size) throw new Error(`attributeClassCounts: buffer has ${t.length} cells, need ${size}`);
   t.fill(0, 0, size);
   const view = rowViewOf(data);
   if (view) {
-    const x = view.columns[a]!;
+    const x = view.columns[a];
     const y = view.classColumn;
     const rows = view.rows;
     for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      const v = x[r]!;
-      if (v >= 0) t[v * C + y[r]!]!++;
+      const r = rows[i];
+      const v = x[r];
+      if (v >= 0) t[v * C + y[r]]++;
     }
     return t;
   }
-  const x = data.columns[a]!;
+  const x = data.columns[a];
   const y = data.classColumn;
   const n = data.n;
   for (let r = 0; r < n; r++) {
-    const v = x[r]!;
-    if (v >= 0) t[v * C + y[r]!]!++;
+    const v = x[r];
+    if (v >= 0) t[v * C + y[r]]++;
   }
   return t;
 }
@@ -413,25 +413,25 @@ export function attributeClassCounts(data: DiscreteData, a: number, out?: Float6
 export function attributeClassCodes(data: DiscreteData, a: number, out?: CodeColumn): CodeColumn {
   const n = data.n;
   const C = data.classCard;
-  const z = out ?? codeColumn(data.cards[a]! * C, n);
+  const z = out ?? codeColumn(data.cards[a] * C, n);
   if (z.length < n) throw new Error(`attributeClassCodes: buffer has ${z.length} cells, need ${n}`);
   const view = rowViewOf(data);
   if (view) {
-    const x = view.columns[a]!;
+    const x = view.columns[a];
     const y = view.classColumn;
     const rows = view.rows;
     for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
-      const v = x[r]!;
-      z[i] = v < 0 ? MISSING : v * C + y[r]!;
+      const r = rows[i];
+      const v = x[r];
+      z[i] = v < 0 ? MISSING : v * C + y[r];
     }
     return z;
   }
-  const x = data.columns[a]!;
+  const x = data.columns[a];
   const y = data.classColumn;
   for (let r = 0; r < n; r++) {
-    const v = x[r]!;
-    z[r] = v < 0 ? MISSING : v * C + y[r]!;
+    const v = x[r];
+    z[r] = v < 0 ? MISSING : v * C + y[r];
   }
   return z;
 }
@@ -450,10 +450,10 @@ export function accumulatePairCodes(
 ): number {
   let used = 0;
   for (let r = 0; r < n; r++) {
-    const a = xi[r]!;
-    const b = zj[r]!;
+    const a = xi[r];
+    const b = zj[r];
     if ((a | b) < 0) continue;
-    t[a * stride + b]!++;
+    t[a * stride + b]++;
     used++;
   }
   return used;
@@ -477,16 +477,16 @@ export function accumulatePairCodes4(
   t3: Float64Array | Int32Array,
 ): void {
   for (let r = 0; r < n; r++) {
-    const b = zj[r]!;
+    const b = zj[r];
     if (b < 0) continue;
-    const a0 = x0[r]!;
-    const a1 = x1[r]!;
-    const a2 = x2[r]!;
-    const a3 = x3[r]!;
-    if (a0 >= 0) t0[a0 * stride + b]!++;
-    if (a1 >= 0) t1[a1 * stride + b]!++;
-    if (a2 >= 0) t2[a2 * stride + b]!++;
-    if (a3 >= 0) t3[a3 * stride + b]!++;
+    const a0 = x0[r];
+    const a1 = x1[r];
+    const a2 = x2[r];
+    const a3 = x3[r];
+    if (a0 >= 0) t0[a0 * stride + b]++;
+    if (a1 >= 0) t1[a1 * stride + b]++;
+    if (a2 >= 0) t2[a2 * stride + b]++;
+    if (a3 >= 0) t3[a3 * stride + b]++;
   }
 }
 
@@ -504,10 +504,10 @@ export function accumulatePairCodesRows(
 ): number {
   let used = 0;
   for (let i = 0; i < n; i++) {
-    const a = xi[rows[i]!]!;
-    const b = zj[i]!;
+    const a = xi[rows[i]];
+    const b = zj[i];
     if ((a | b) < 0) continue;
-    t[a * stride + b]!++;
+    t[a * stride + b]++;
     used++;
   }
   return used;
@@ -529,17 +529,17 @@ export function accumulatePairCodes4Rows(
   t3: Float64Array | Int32Array,
 ): void {
   for (let i = 0; i < n; i++) {
-    const b = zj[i]!;
+    const b = zj[i];
     if (b < 0) continue;
-    const r = rows[i]!;
-    const a0 = x0[r]!;
-    const a1 = x1[r]!;
-    const a2 = x2[r]!;
-    const a3 = x3[r]!;
-    if (a0 >= 0) t0[a0 * stride + b]!++;
-    if (a1 >= 0) t1[a1 * stride + b]!++;
-    if (a2 >= 0) t2[a2 * stride + b]!++;
-    if (a3 >= 0) t3[a3 * stride + b]!++;
+    const r = rows[i];
+    const a0 = x0[r];
+    const a1 = x1[r];
+    const a2 = x2[r];
+    const a3 = x3[r];
+    if (a0 >= 0) t0[a0 * stride + b]++;
+    if (a1 >= 0) t1[a1 * stride + b]++;
+    if (a2 >= 0) t2[a2 * stride + b]++;
+    if (a3 >= 0) t3[a3 * stride + b]++;
   }
 }
 
@@ -548,21 +548,21 @@ export function accumulatePairCodes4Rows(
  * numbers.
  */
 export function valueCounts(data: DiscreteData, a: number): Float64Array {
-  const freq = new Float64Array(data.cards[a]!);
+  const freq = new Float64Array(data.cards[a]);
   const view = rowViewOf(data);
   if (view) {
-    const col = view.columns[a]!;
+    const col = view.columns[a];
     const rows = view.rows;
     for (let i = 0; i < rows.length; i++) {
-      const v = col[rows[i]!]!;
+      const v = col[rows[i]];
       if (v >= 0) freq[v]++;
     }
     return freq;
   }
-  const col = data.columns[a]!;
+  const col = data.columns[a];
   const n = data.n;
   for (let r = 0; r < n; r++) {
-    const v = col[r]!;
+    const v = col[r];
     if (v >= 0) freq[v]++;
   }
   return freq;
@@ -575,35 +575,35 @@ export function valueCounts(data: DiscreteData, a: number): Float64Array {
 export function pairClassCounts(data: DiscreteData, i: number, j: number, out?: Float64Array): Float64Array {
   if (i === j) throw new Error(`pairClassCounts: attributes must differ (got ${i} twice)`);
   const C = data.classCard;
-  const cj = data.cards[j]!;
-  const size = data.cards[i]! * cj * C;
+  const cj = data.cards[j];
+  const size = data.cards[i] * cj * C;
   const t = out ?? new Float64Array(size);
   if (t.length < size) throw new Error(`pairClassCounts: buffer has ${t.length} cells, need ${size}`);
   t.fill(0, 0, size);
   const view = rowViewOf(data);
   if (view) {
-    const xi = view.columns[i]!;
-    const xj = view.columns[j]!;
+    const xi = view.columns[i];
+    const xj = view.columns[j];
     const y = view.classColumn;
     const rows = view.rows;
     for (let k = 0; k < rows.length; k++) {
-      const r = rows[k]!;
-      const a = xi[r]!;
-      const b = xj[r]!;
+      const r = rows[k];
+      const a = xi[r];
+      const b = xj[r];
       if ((a | b) < 0) continue;
-      t[(a * cj + b) * C + y[r]!]!++;
+      t[(a * cj + b) * C + y[r]]++;
     }
     return t;
   }
-  const xi = data.columns[i]!;
-  const xj = data.columns[j]!;
+  const xi = data.columns[i];
+  const xj = data.columns[j];
   const y = data.classColumn;
   const n = data.n;
   for (let r = 0; r < n; r++) {
-    const a = xi[r]!;
-    const b = xj[r]!;
+    const a = xi[r];
+    const b = xj[r];
     if ((a | b) < 0) continue;
-    t[(a * cj + b) * C + y[r]!]!++;
+    t[(a * cj + b) * C + y[r]]++;
   }
   return t;
 }

@@ -53,7 +53,7 @@ export class CptModel implements FusableModel {
   constructor(cards: ArrayLike<number>, cpts: readonly NodeCpt[]) {
     this.cards = Int32Array.from(cards);
     this.m = this.cards.length - 1;
-    this.classCard = this.cards[this.m]!;
+    this.classCard = this.cards[this.m];
     this.cpts = cpts;
     assertDag({ m: this.m, parents: cpts.map((c) => c.parents) });
     this.engine = new NetworkInference(this.cards, cpts);
@@ -71,12 +71,12 @@ export class CptModel implements FusableModel {
 
   /** θ(value | parent values) of node v; parentValues in the order of cpts[v].parents. */
   prob(v: number, value: number, parentValues: readonly number[] = []): number {
-    const cpt = this.cpts[v]!;
+    const cpt = this.cpts[v];
     if (parentValues.length !== cpt.parents.length)
       throw new Error(`prob: node ${v} has ${cpt.parents.length} parents`);
     let cfg = 0;
-    for (let i = 0; i < parentValues.length; i++) cfg = cfg * cpt.parentCards[i]! + parentValues[i]!;
-    return Math.exp(cptTable(cpt)[cptRowOffset(cpt, cfg) + value]!);
+    for (let i = 0; i < parentValues.length; i++) cfg = cfg * cpt.parentCards[i] + parentValues[i];
+    return Math.exp(cptTable(cpt)[cptRowOffset(cpt, cfg) + value]);
   }
 
   /** The dense tables flattened for GatedMixtureModel's fused joint; null when a table is sparse. */
@@ -106,8 +106,8 @@ export function fitCptModel(
   for (let v = 0; v <= m; v++) cards[v] = nodeCard(train, v);
   const cpts: NodeCpt[] = [];
   for (let v = 0; v <= m; v++) {
-    const parents = [...structure.parents[v]!];
-    let cells = cards[v]!;
+    const parents = [...structure.parents[v]];
+    let cells = cards[v];
     for (const p of parents) cells *= nodeCard(train, p);
     if (cells > sparseAbove) {
       const fc = sparseFamilyCounts(train, v, parents, rowWeights);
@@ -159,7 +159,7 @@ function fusedFactors(model: CptModel): FusedFactors | null {
   const withClass: number[] = [];
   const without: number[] = [];
   for (let v = 0; v <= m; v++) {
-    const cpt = model.cpts[v]!;
+    const cpt = model.cpts[v];
     if (cpt.index) return null;
     (v === m || cpt.parents.includes(m) ? withClass : without).push(v);
   }
@@ -169,23 +169,23 @@ function fusedFactors(model: CptModel): FusedFactors | null {
   const attr: number[] = [];
   const stride: number[] = [];
   for (const v of [...withClass, ...without]) {
-    const fam = [v, ...model.cpts[v]!.parents];
+    const fam = [v, ...model.cpts[v].parents];
     // Strides as NetworkInference lays the table out: the child 1, then the parents from the last one up.
     const st = new Array<number>(fam.length).fill(1);
-    let sz = cards[v]!;
+    let sz = cards[v];
     for (let q = fam.length - 1; q >= 1; q--) {
       st[q] = sz;
-      sz *= cards[fam[q]!]!;
+      sz *= cards[fam[q]];
     }
     let cs = 0;
     for (let q = 0; q < fam.length; q++) {
-      if (fam[q] === m) cs = st[q]!;
+      if (fam[q] === m) cs = st[q];
       else {
-        attr.push(fam[q]!);
-        stride.push(st[q]!);
+        attr.push(fam[q]);
+        stride.push(st[q]);
       }
     }
-    tabs.push(model.cpts[v]!.logp!);
+    tabs.push(model.cpts[v].logp!);
     classStride.push(cs);
     start.push(attr.length);
   }
@@ -211,14 +211,14 @@ export function smoothedLogProbs(fc: FamilyCounts, a: number): Float64Array {
   for (let j = 0; j < rows; j++) {
     const o = j * r;
     let nj = 0;
-    for (let k = 0; k < r; k++) nj += counts[o + k]!;
+    for (let k = 0; k < r; k++) nj += counts[o + k];
     const denom = nj + r * a;
     if (denom === 0) {
       out.fill(uniform, o, o + r);
       continue;
     }
     const ld = Math.log(denom);
-    for (let k = 0; k < r; k++) out[o + k] = Math.log(counts[o + k]! + a) - ld;
+    for (let k = 0; k < r; k++) out[o + k] = Math.log(counts[o + k] + a) - ld;
   }
   return out;
 }

@@ -27,7 +27,7 @@ export function codeColumn(card: number, n: number, shared = false): CodeColumn 
 
 /** out[i] = col[rows[i]] for every i < out.length: rows picked out of a column (a fold's rows, a view's copy). */
 function gatherRows<T extends CodeColumn>(out: T, col: CodeColumn, rows: ArrayLike<number>): T {
-  for (let i = 0; i < out.length; i++) out[i] = col[rows[i]!]!;
+  for (let i = 0; i < out.length; i++) out[i] = col[rows[i]];
   return out;
 }
 
@@ -107,7 +107,7 @@ export function viewedData(meta: Omit<DiscreteData, 'n' | 'columns' | 'classColu
     enumerable: true,
     configurable: true,
     get(): readonly CodeColumn[] {
-      state.columns = view.columns.map((col, a) => gatherRows(codeColumn(meta.cards[a]!, n), col, rows));
+      state.columns = view.columns.map((col, a) => gatherRows(codeColumn(meta.cards[a], n), col, rows));
       Object.defineProperty(d, 'columns', { value: state.columns, enumerable: true });
       return state.columns;
     },
@@ -149,10 +149,10 @@ export function selectRows(d: DiscreteData, rows: ArrayLike<number>): DiscreteDa
 export function selectAttributes(d: DiscreteData, attrs: readonly number[]): DiscreteData {
   return {
     ...d,
-    names: attrs.map((a) => d.names[a]!),
-    labels: attrs.map((a) => d.labels[a]!),
-    cards: Int32Array.from(attrs.map((a) => d.cards[a]!)),
-    columns: attrs.map((a) => d.columns[a]!),
+    names: attrs.map((a) => d.names[a]),
+    labels: attrs.map((a) => d.labels[a]),
+    cards: Int32Array.from(attrs.map((a) => d.cards[a])),
+    columns: attrs.map((a) => d.columns[a]),
   };
 }
 
@@ -167,7 +167,7 @@ export function discreteFromArrays(opts: {
   const m = opts.cards.length;
   const n = opts.rows.length;
   if (opts.classes.length !== n) throw new Error('discreteFromArrays: classes and rows differ in length');
-  const columns = Array.from({ length: m }, (_, a) => Int32Array.from(opts.rows.map((r) => r[a]!)));
+  const columns = Array.from({ length: m }, (_, a) => Int32Array.from(opts.rows.map((r) => r[a])));
   return {
     n,
     names: opts.names ?? Array.from({ length: m }, (_, a) => `X${a + 1}`),

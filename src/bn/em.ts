@@ -124,12 +124,12 @@ class EmFitter {
     this.cols = Array.from({ length: m + 1 }, (_, v) => nodeColumn(train, v));
     this.families = [];
     for (let v = 0; v <= m; v++) {
-      const vars = Int32Array.from([...structure.parents[v]!, v]);
+      const vars = Int32Array.from([...structure.parents[v], v]);
       const strides = new Int32Array(vars.length);
       let s = 1;
       for (let i = vars.length - 1; i >= 0; i--) {
         strides[i] = s;
-        s *= this.cards[vars[i]!]!;
+        s *= this.cards[vars[i]];
       }
       if (s > SPARSE_CPT_CELLS) {
         throw new UserError(
@@ -137,7 +137,7 @@ class EmFitter {
             `(EM keeps dense expected counts up to ${SPARSE_CPT_CELLS}); use fewer parents or another missing policy`,
         );
       }
-      const card = this.cards[v]!;
+      const card = this.cards[v];
       this.families.push({
         node: v,
         vars,
@@ -153,10 +153,10 @@ class EmFitter {
     const missing: number[] = [];
     for (let r = 0; r < this.n; r++) {
       missing.length = 0;
-      for (let a = 0; a < m; a++) if (this.cols[a]![r]! < 0) missing.push(a);
-      const w = rowWeights ? rowWeights[r]! : 1;
+      for (let a = 0; a < m; a++) if (this.cols[a][r] < 0) missing.push(a);
+      const w = rowWeights ? rowWeights[r] : 1;
       if (missing.length === 0) {
-        for (let f = 0; f <= m; f++) this.fixed[f]![this.cell(f, r, null)] += w;
+        for (let f = 0; f <= m; f++) this.fixed[f][this.cell(f, r, null)] += w;
         continue;
       }
       const key = missing.join(',');
@@ -165,20 +165,20 @@ class EmFitter {
         pattern = this.compile(missing, train, r);
         patterns.set(key, pattern);
       }
-      for (const f of pattern.observedFamilies) this.fixed[f]![this.cell(f, r, null)] += w;
+      for (const f of pattern.observedFamilies) this.fixed[f][this.cell(f, r, null)] += w;
       this.incomplete.push({ row: r, pattern });
     }
   }
 
   /** Cell of family f in row r; values of missing variables come from `values` (indexed by node). */
   private cell(f: number, r: number, values: Int32Array | null): number {
-    const fam = this.families[f]!;
+    const fam = this.families[f];
     let c = 0;
     for (let i = 0; i < fam.vars.length; i++) {
-      const v = fam.vars[i]!;
-      let x = this.cols[v]![r]!;
-      if (x < 0) x = values![v]!;
-      c += x * fam.strides[i]!;
+      const v = fam.vars[i];
+      let x = this.cols[v][r];
+      if (x < 0) x = values![v];
+      c += x * fam.strides[i];
     }
     return c;
   }
@@ -188,7 +188,7 @@ class EmFitter {
     for (const a of missing) isMissing[a] = 1;
     const root = new Int32Array(this.m + 1).map((_, i) => i);
     const find = (v: number): number => {
-      while (root[v] !== v) v = root[v] = root[root[v]!]!;
+      while (root[v] !== v) v = root[v] = root[root[v]];
       return v;
     };
     const observed: number[] = [];
@@ -198,8 +198,8 @@ class EmFitter {
       touching.push(mv);
       if (mv.length === 0) observed.push(f);
       for (let i = 1; i < mv.length; i++) {
-        const x = find(mv[0]!);
-        const y = find(mv[i]!);
+        const x = find(mv[0]);
+        const y = find(mv[i]);
         if (x !== y) root[Math.max(x, y)] = Math.min(x, y);
       }
     });
@@ -212,11 +212,11 @@ class EmFitter {
     const groups: Group[] = [];
     for (const [rt, vars] of byRoot) {
       let assignments = 1;
-      for (const v of vars) assignments *= this.cards[v]!;
-      const families = touching.flatMap((mv, f) => (mv.length > 0 && find(mv[0]!) === rt ? [f] : []));
+      for (const v of vars) assignments *= this.cards[v];
+      const families = touching.flatMap((mv, f) => (mv.length > 0 && find(mv[0]) === rt ? [f] : []));
       groups.push({
         vars: Int32Array.from(vars),
-        cards: Int32Array.from(vars, (v) => this.cards[v]!),
+        cards: Int32Array.from(vars, (v) => this.cards[v]),
         families: Int32Array.from(families),
         assignments,
       });
@@ -228,7 +228,7 @@ class EmFitter {
   private mStep(counts: Float64Array[]): Float64Array[] {
     return this.families.map((fam, f) =>
       smoothedLogProbs(
-        { counts: counts[f]!, childCard: fam.card, parentCards: new Int32Array(0), configs: fam.configs },
+        { counts: counts[f], childCard: fam.card, parentCards: new Int32Array(0), configs: fam.configs },
         fam.a,
       ),
     );
@@ -239,13 +239,13 @@ class EmFitter {
     const counts = this.fixed.map((c) => Float64Array.from(c));
     let ll = 0;
     this.fixed.forEach((c, f) => {
-      const t = logp[f]!;
-      for (let i = 0; i < c.length; i++) if (c[i]! > 0) ll += c[i]! * t[i]!;
+      const t = logp[f];
+      for (let i = 0; i < c.length; i++) if (c[i] > 0) ll += c[i] * t[i];
     });
     const values = new Int32Array(this.m + 1);
     let buf = new Float64Array(16);
     for (const { row, pattern } of this.incomplete) {
-      const w = this.weights ? this.weights[row]! : 1;
+      const w = this.weights ? this.weights[row] : 1;
       for (const g of pattern.groups) {
         if (g.assignments > this.enumerateUpTo) {
           ll += w * this.eliminate(g, row, logp, counts, w);
@@ -256,7 +256,7 @@ class EmFitter {
         for (let t = 0; t < g.assignments; t++) {
           this.decode(g, t, values);
           let s = 0;
-          for (const f of g.families) s += logp[f]![this.cell(f, row, values)]!;
+          for (const f of g.families) s += logp[f][this.cell(f, row, values)];
           buf[t] = s;
           if (s > mx) mx = s;
         }
@@ -266,14 +266,14 @@ class EmFitter {
           );
         }
         let z = 0;
-        for (let t = 0; t < g.assignments; t++) z += Math.exp(buf[t]! - mx);
+        for (let t = 0; t < g.assignments; t++) z += Math.exp(buf[t] - mx);
         const logZ = mx + Math.log(z);
         ll += w * logZ;
         for (let t = 0; t < g.assignments; t++) {
-          const p = Math.exp(buf[t]! - logZ);
+          const p = Math.exp(buf[t] - logZ);
           if (p === 0) continue;
           this.decode(g, t, values);
-          for (const f of g.families) counts[f]![this.cell(f, row, values)] += w * p;
+          for (const f of g.families) counts[f][this.cell(f, row, values)] += w * p;
         }
       }
     }
@@ -288,23 +288,23 @@ class EmFitter {
     const values = new Int32Array(this.m + 1);
     const base: Factor[] = [];
     for (const f of g.families) {
-      const vars = [...this.families[f]!.vars].filter((v) => this.cols[v]![row]! < 0).sort((a, b) => a - b);
-      const cards = vars.map((v) => this.cards[v]!);
+      const vars = [...this.families[f].vars].filter((v) => this.cols[v][row] < 0).sort((a, b) => a - b);
+      const cards = vars.map((v) => this.cards[v]);
       const size = cards.reduce((a, b) => a * b, 1);
       const t = new Float64Array(size);
       for (let i = 0; i < size; i++) {
         let rest = i;
         for (let q = vars.length - 1; q >= 0; q--) {
-          values[vars[q]!] = rest % cards[q]!;
-          rest = Math.floor(rest / cards[q]!);
+          values[vars[q]] = rest % cards[q];
+          rest = Math.floor(rest / cards[q]);
         }
-        t[i] = logp[f]![this.cell(f, row, values)]!;
+        t[i] = logp[f][this.cell(f, row, values)];
       }
       base.push({ vars, cards, t });
     }
     let logZ = NaN;
     g.families.forEach((f, i) => {
-      const keep = new Set(base[i]!.vars);
+      const keep = new Set(base[i].vars);
       let fs = base.slice();
       for (;;) {
         const elim = [...new Set(fs.flatMap((x) => x.vars))].filter((v) => !keep.has(v));
@@ -314,7 +314,7 @@ class EmFitter {
         for (const v of elim) {
           const scope = new Set(fs.filter((x) => x.vars.includes(v)).flatMap((x) => x.vars));
           let size = 1;
-          for (const u of scope) size *= this.cards[u]!;
+          for (const u of scope) size *= this.cards[u];
           if (size < bestSize || (size === bestSize && v < best)) {
             best = v;
             bestSize = size;
@@ -335,14 +335,14 @@ class EmFitter {
       const lz = mx + Math.log(z);
       if (i === 0) logZ = lz;
       for (let a = 0; a < marg.t.length; a++) {
-        const p = Math.exp(marg.t[a]! - lz);
+        const p = Math.exp(marg.t[a] - lz);
         if (p === 0) continue;
         let rest = a;
         for (let q = marg.vars.length - 1; q >= 0; q--) {
-          values[marg.vars[q]!] = rest % marg.cards[q]!;
-          rest = Math.floor(rest / marg.cards[q]!);
+          values[marg.vars[q]] = rest % marg.cards[q];
+          rest = Math.floor(rest / marg.cards[q]);
         }
-        counts[f]![this.cell(f, row, values)] += w * p;
+        counts[f][this.cell(f, row, values)] += w * p;
       }
     });
     return logZ;
@@ -351,7 +351,7 @@ class EmFitter {
   /** Product (log: sum) of factors, with variable x summed out (x = -1: none). */
   private product(fs: Factor[], x: number, row: number): Factor {
     const scope = [...new Set(fs.flatMap((f) => f.vars))].sort((a, b) => a - b);
-    const cards = scope.map((v) => this.cards[v]!);
+    const cards = scope.map((v) => this.cards[v]);
     let size = 1;
     for (const c of cards) size *= c;
     if (size > MAX_EM_TABLE_CELLS) {
@@ -365,8 +365,8 @@ class EmFitter {
       const st = new Int32Array(scope.length);
       let s = 1;
       for (let q = f.vars.length - 1; q >= 0; q--) {
-        st[scope.indexOf(f.vars[q]!)] = s;
-        s *= f.cards[q]!;
+        st[scope.indexOf(f.vars[q])] = s;
+        s *= f.cards[q];
       }
       return st;
     });
@@ -376,35 +376,35 @@ class EmFitter {
       let s = 0;
       for (let k = 0; k < fs.length; k++) {
         let o = 0;
-        const st = strides[k]!;
-        for (let q = 0; q < scope.length; q++) o += idx[q]! * st[q]!;
-        s += fs[k]!.t[o]!;
+        const st = strides[k];
+        for (let q = 0; q < scope.length; q++) o += idx[q] * st[q];
+        s += fs[k].t[o];
       }
       joint[i] = s;
       for (let q = scope.length - 1; q >= 0; q--) {
-        if (++idx[q]! < cards[q]!) break;
+        if (++idx[q] < cards[q]) break;
         idx[q] = 0;
       }
     }
     if (x < 0) return { vars: scope, cards, t: joint };
     const xi = scope.indexOf(x);
     const outVars = scope.filter((v) => v !== x);
-    const outCards = outVars.map((v) => this.cards[v]!);
-    const rx = cards[xi]!;
+    const outCards = outVars.map((v) => this.cards[v]);
+    const rx = cards[xi];
     let inner = 1;
-    for (let q = xi + 1; q < scope.length; q++) inner *= cards[q]!;
+    for (let q = xi + 1; q < scope.length; q++) inner *= cards[q];
     const out = new Float64Array(size / rx);
     for (let o = 0; o < size / rx; o++) {
       const hi = Math.floor(o / inner);
       const lo = o % inner;
       let mx = -Infinity;
-      for (let k = 0; k < rx; k++) mx = Math.max(mx, joint[(hi * rx + k) * inner + lo]!);
+      for (let k = 0; k < rx; k++) mx = Math.max(mx, joint[(hi * rx + k) * inner + lo]);
       if (mx === -Infinity) {
         out[o] = -Infinity;
         continue;
       }
       let z = 0;
-      for (let k = 0; k < rx; k++) z += Math.exp(joint[(hi * rx + k) * inner + lo]! - mx);
+      for (let k = 0; k < rx; k++) z += Math.exp(joint[(hi * rx + k) * inner + lo] - mx);
       out[o] = mx + Math.log(z);
     }
     return { vars: outVars, cards: outCards, t: out };
@@ -412,8 +412,8 @@ class EmFitter {
 
   private decode(g: Group, t: number, values: Int32Array): void {
     for (let i = g.vars.length - 1; i >= 0; i--) {
-      const c = g.cards[i]!;
-      values[g.vars[i]!] = t % c;
+      const c = g.cards[i];
+      values[g.vars[i]] = t % c;
       t = Math.floor(t / c);
     }
   }
@@ -422,7 +422,7 @@ class EmFitter {
     let s = 0;
     this.families.forEach((fam, f) => {
       if (fam.a === 0) return;
-      for (const x of logp[f]!) s += fam.a * x;
+      for (const x of logp[f]) s += fam.a * x;
     });
     return s;
   }
@@ -440,7 +440,7 @@ class EmFitter {
         // Flat Dirichlet: normalised Exp(1) draws.
         let z = 0;
         for (let k = 0; k < fam.card; k++) z += t[o + k] = -Math.log(1 - rng.next());
-        for (let k = 0; k < fam.card; k++) t[o + k] = Math.log(t[o + k]! / z);
+        for (let k = 0; k < fam.card; k++) t[o + k] = Math.log(t[o + k] / z);
       }
       return t;
     });
@@ -465,7 +465,7 @@ class EmFitter {
       objective.push(obj);
       logLikelihood.push(ll);
       const k = objective.length;
-      if (k >= 2 && Math.abs(obj - objective[k - 2]!) <= settings.tolerance * Math.max(1, Math.abs(obj))) {
+      if (k >= 2 && Math.abs(obj - objective[k - 2]) <= settings.tolerance * Math.max(1, Math.abs(obj))) {
         converged = true;
         break;
       }
@@ -482,9 +482,9 @@ class EmFitter {
       return {
         parents,
         card: fam.card,
-        parentCards: Int32Array.from(parents, (p) => this.cards[p]!),
+        parentCards: Int32Array.from(parents, (p) => this.cards[p]),
         configs: fam.configs,
-        logp: logp[f]!,
+        logp: logp[f],
       };
     });
     return new CptModel(this.cards, cpts);
@@ -506,8 +506,8 @@ export function fitCptModelEm(
   let best: { logp: Float64Array[]; trace: EmTrace } | null = null;
   for (let i = 0; i <= settings.restarts; i++) {
     const res = em.run(settings, i === 0 ? settings.init : 'random', rng.derive(`em-run-${i}`), signal);
-    const final = res.trace.objective[res.trace.objective.length - 1]!;
-    if (!best || final > best.trace.objective[best.trace.objective.length - 1]!)
+    const final = res.trace.objective[res.trace.objective.length - 1];
+    if (!best || final > best.trace.objective[best.trace.objective.length - 1])
       best = { logp: res.logp, trace: { ...res.trace, run: i } };
   }
   return { model: em.model(best!.logp), trace: best!.trace };

@@ -93,7 +93,7 @@ export class VoteModel implements Model {
     for (let r = 0; r < data.n; r++) {
       const o = r * C;
       let best = -Infinity;
-      for (let c = 0; c < C; c++) if (p[o + c]! > best) best = p[o + c]!;
+      for (let c = 0; c < C; c++) if (p[o + c] > best) best = p[o + c];
       let ties = 0;
       for (let c = 0; c < C; c++) if (p[o + c] === best) ties++;
       for (let c = 0; c < C; c++) out[o + c] = p[o + c] === best ? 1 / ties : 0;
@@ -177,10 +177,10 @@ function fusedJoint(
     joint.fill(0, 0, nr * C);
     for (let k = 0; k < tabs.length; k++) {
       bases.fill(0, 0, nr);
-      for (let q = start[k]!; q < start[k + 1]!; q++) addBase(cols[attr[q]!]!, stride[q]!, rows, nr, bases);
-      addCells(tabs[k]!, classStride[k]!, bases, nr, C, joint);
+      for (let q = start[k]; q < start[k + 1]; q++) addBase(cols[attr[q]], stride[q], rows, nr, bases);
+      addCells(tabs[k], classStride[k], bases, nr, C, joint);
     }
-    for (let i = 0; i < nr; i++) addLogTerms(joint, i * C, lw, C, acc, scaled, rows[i]! * C);
+    for (let i = 0; i < nr; i++) addLogTerms(joint, i * C, lw, C, acc, scaled, rows[i] * C);
   }
   if (incomplete) {
     const lj = logJoint();
@@ -189,14 +189,14 @@ function fusedJoint(
 }
 
 function addBase(col: CodeColumn, stride: number, rows: Int32Array, nr: number, bases: Int32Array): void {
-  for (let i = 0; i < nr; i++) bases[i] += col[rows[i]!]! * stride;
+  for (let i = 0; i < nr; i++) bases[i] += col[rows[i]] * stride;
 }
 
 function addCells(tab: Float64Array, cs: number, bases: Int32Array, nr: number, C: number, joint: Float64Array): void {
   for (let i = 0; i < nr; i++) {
-    const b = bases[i]!;
+    const b = bases[i];
     const o = i * C;
-    for (let c = 0; c < C; c++) joint[o + c] += tab[b + c * cs]!;
+    for (let c = 0; c < C; c++) joint[o + c] += tab[b + c * cs];
   }
 }
 
@@ -211,13 +211,13 @@ function addLogTerms(
   ao: number,
 ): void {
   for (let c = 0; c < C; c++) {
-    const b = src[so + c]! + lw;
+    const b = src[so + c] + lw;
     if (b === -Infinity) continue;
     const i = ao + c;
-    const a = acc[i]!;
+    const a = acc[i];
     if (b <= a) scaled[i] += Math.exp(b - a);
     else {
-      scaled[i] = scaled[i]! * Math.exp(a - b) + 1;
+      scaled[i] = scaled[i] * Math.exp(a - b) + 1;
       acc[i] = b;
     }
   }
@@ -301,18 +301,18 @@ export class GatedMixtureModel implements Model {
     if (fused) {
       scratch = fusedScratch(n, C);
       complete = new Uint8Array(n).fill(1);
-      for (const col of data.columns) for (let r = 0; r < n; r++) if (col[r]! < 0) complete[r] = 0;
+      for (const col of data.columns) for (let r = 0; r < n; r++) if (col[r] < 0) complete[r] = 0;
     }
     for (let k = 0; k < this.members.length; k++) {
-      const { weight, model, gate } = this.members[k]!;
+      const { weight, model, gate } = this.members[k];
       if (weight === 0) continue;
       let any = false;
       if (gate) {
-        const col = data.columns[gate.attribute]!;
+        const col = data.columns[gate.attribute];
         const ok = new Uint8Array(Math.max(0, ...gate.values) + 1);
         for (const v of gate.values) ok[v] = 1;
         for (let r = 0; r < n; r++) {
-          const v = col[r]!;
+          const v = col[r];
           open[r] = v >= 0 && v < ok.length && ok[v] === 1 ? 1 : 0;
           if (open[r]) any = true;
         }
@@ -322,7 +322,7 @@ export class GatedMixtureModel implements Model {
       }
       if (!any) continue;
       if (joint && fused) {
-        fusedJoint(fused[k]!, weight, data, open, complete!, wsum, acc, scaled, scratch!, () =>
+        fusedJoint(fused[k], weight, data, open, complete!, wsum, acc, scaled, scratch!, () =>
           (model as JointModel).logJoint(data),
         );
         continue;
@@ -340,21 +340,21 @@ export class GatedMixtureModel implements Model {
         for (let r = 0; r < n; r++) {
           if (!open[r]) continue;
           wsum[r] += weight;
-          for (let c = 0; c < C; c++) acc[r * C + c] += weight * p[r * C + c]!;
+          for (let c = 0; c < C; c++) acc[r * C + c] += weight * p[r * C + c];
         }
       }
     }
-    if (joint) for (let i = 0; i < n * C; i++) if (acc[i] !== -Infinity) acc[i] += Math.log(scaled[i]!);
+    if (joint) for (let i = 0; i < n * C; i++) if (acc[i] !== -Infinity) acc[i] += Math.log(scaled[i]);
     let fb: Float64Array | undefined;
     const out = joint ? normalizeLogRows(acc, C) : acc;
     for (let r = 0; r < n; r++) {
-      if (wsum[r]! > 0) {
-        if (!joint) for (let c = 0; c < C; c++) out[r * C + c]! /= wsum[r]!;
+      if (wsum[r] > 0) {
+        if (!joint) for (let c = 0; c < C; c++) out[r * C + c] /= wsum[r];
         continue;
       }
       if (this.fallback) {
         fb ??= this.fallback.posterior(data);
-        for (let c = 0; c < C; c++) out[r * C + c] = fb[r * C + c]!;
+        for (let c = 0; c < C; c++) out[r * C + c] = fb[r * C + c];
       } else {
         for (let c = 0; c < C; c++) out[r * C + c] = 1 / C;
       }

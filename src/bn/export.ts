@@ -38,7 +38,7 @@ function nodeTables(model: CptModel): NodeTable[] {
     const table = cptTable(cpt);
     const rows = Array.from({ length: cpt.configs }, (_, cfg) => {
       const o = cptRowOffset(cpt, cfg);
-      return Float64Array.from({ length: cpt.card }, (_, v) => Math.exp(table[o + v]!));
+      return Float64Array.from({ length: cpt.card }, (_, v) => Math.exp(table[o + v]));
     });
     return { node, parents: cpt.parents, rows };
   });
@@ -48,8 +48,8 @@ function nodeTables(model: CptModel): NodeTable[] {
 function configValues(cfg: number, parentCards: readonly number[]): number[] {
   const out = new Array<number>(parentCards.length);
   for (let i = parentCards.length - 1; i >= 0; i--) {
-    out[i] = cfg % parentCards[i]!;
-    cfg = Math.floor(cfg / parentCards[i]!);
+    out[i] = cfg % parentCards[i];
+    cfg = Math.floor(cfg / parentCards[i]);
   }
   return out;
 }
@@ -83,18 +83,18 @@ export function toBif(model: CptModel, names: NetworkNames): string {
   const states = names.states.map((s) => bifWords(s, false));
   const out: string[] = [`network ${bifWord(names.name, false)} {`, '}'];
   for (let v = 0; v < nodes.length; v++) {
-    out.push(`variable ${nodes[v]} {`, `  type discrete [ ${states[v]!.length} ] { ${states[v]!.join(', ')} };`, '}');
+    out.push(`variable ${nodes[v]} {`, `  type discrete [ ${states[v].length} ] { ${states[v].join(', ')} };`, '}');
   }
   for (const t of nodeTables(model)) {
-    const child = nodes[t.node]!;
+    const child = nodes[t.node];
     if (t.parents.length === 0) {
-      out.push(`probability ( ${child} ) {`, `  table ${[...t.rows[0]!].map(num).join(', ')};`, '}');
+      out.push(`probability ( ${child} ) {`, `  table ${[...t.rows[0]].map(num).join(', ')};`, '}');
       continue;
     }
     out.push(`probability ( ${child} | ${t.parents.map((p) => nodes[p]).join(', ')} ) {`);
-    const cards = t.parents.map((p) => names.states[p]!.length);
+    const cards = t.parents.map((p) => names.states[p].length);
     t.rows.forEach((row, cfg) => {
-      const vals = configValues(cfg, cards).map((x, i) => states[t.parents[i]!]![x]!);
+      const vals = configValues(cfg, cards).map((x, i) => states[t.parents[i]][x]);
       out.push(`  (${vals.join(', ')}) ${[...row].map(num).join(', ')};`);
     });
     out.push('}');
@@ -141,12 +141,12 @@ export function toXmlBif(model: CptModel, names: NetworkNames): string {
   ];
   names.nodes.forEach((n, v) => {
     out.push('<VARIABLE TYPE="nature">', `  <NAME>${xml(n)}</NAME>`);
-    for (const s of names.states[v]!) out.push(`  <OUTCOME>${xml(s)}</OUTCOME>`);
+    for (const s of names.states[v]) out.push(`  <OUTCOME>${xml(s)}</OUTCOME>`);
     out.push('</VARIABLE>');
   });
   for (const t of nodeTables(model)) {
-    out.push('<DEFINITION>', `  <FOR>${xml(names.nodes[t.node]!)}</FOR>`);
-    for (const p of t.parents) out.push(`  <GIVEN>${xml(names.nodes[p]!)}</GIVEN>`);
+    out.push('<DEFINITION>', `  <FOR>${xml(names.nodes[t.node])}</FOR>`);
+    for (const p of t.parents) out.push(`  <GIVEN>${xml(names.nodes[p])}</GIVEN>`);
     out.push(`  <TABLE>${t.rows.map((r) => [...r].map(num).join(' ')).join(' ')}</TABLE>`, '</DEFINITION>');
   }
   out.push('</NETWORK>', '</BIF>');
@@ -156,9 +156,9 @@ export function toXmlBif(model: CptModel, names: NetworkNames): string {
 /** bnclab's JSON: names, states, parents and tables, plus whatever provenance the caller adds. */
 export function toModelJson(model: CptModel, names: NetworkNames, provenance: Record<string, unknown>): string {
   const nodes = nodeTables(model).map((t) => ({
-    name: names.nodes[t.node]!,
-    states: names.states[t.node]!,
-    parents: t.parents.map((p) => names.nodes[p]!),
+    name: names.nodes[t.node],
+    states: names.states[t.node],
+    parents: t.parents.map((p) => names.nodes[p]),
     cpt: t.rows.map((r) => [...r]),
   }));
   return (

@@ -60,7 +60,7 @@ export function normalizeLogRows(scores: Float64Array, C: number): Float64Array 
     const o = r * C;
     let mx = -Infinity;
     for (let c = 0; c >>> 0 < C; c++) {
-      const v = scores[o + c]!;
+      const v = scores[o + c];
       if (v !== v) throw new Error(`inference: NaN log score in row ${r}`);
       if (v > mx) mx = v;
     }
@@ -70,11 +70,11 @@ export function normalizeLogRows(scores: Float64Array, C: number): Float64Array 
     }
     let s = 0;
     for (let c = 0; c >>> 0 < C; c++) {
-      const e = Math.exp(scores[o + c]! - mx);
+      const e = Math.exp(scores[o + c] - mx);
       scores[o + c] = e;
       s += e;
     }
-    for (let c = 0; c >>> 0 < C; c++) scores[o + c]! /= s;
+    for (let c = 0; c >>> 0 < C; c++) scores[o + c] /= s;
   }
   return scores;
 }
@@ -82,10 +82,10 @@ export function normalizeLogRows(scores: Float64Array, C: number): Float64Array 
 /** log Σ exp(a[i]) over the first len entries, stable; -Infinity when every entry is. */
 export function logSumExp(a: Float64Array, len: number): number {
   let mx = -Infinity;
-  for (let i = 0; i >>> 0 < len; i++) if (a[i]! > mx) mx = a[i]!;
+  for (let i = 0; i >>> 0 < len; i++) if (a[i] > mx) mx = a[i];
   if (mx === -Infinity) return -Infinity;
   let s = 0;
-  for (let i = 0; i >>> 0 < len; i++) s += Math.exp(a[i]! - mx);
+  for (let i = 0; i >>> 0 < len; i++) s += Math.exp(a[i] - mx);
   return mx + Math.log(s);
 }
 
@@ -107,7 +107,7 @@ function sparseRef(cpt: NodeCpt): SparseRef | null {
 function sparseCell(sp: SparseRef, cell: number): number {
   const cfg = Math.floor(cell / sp.card);
   const id = sp.index.get(cfg);
-  return sp.rows[(id < 0 ? sp.def : id * sp.card) + (cell - cfg * sp.card)]!;
+  return sp.rows[(id < 0 ? sp.def : id * sp.card) + (cell - cfg * sp.card)];
 }
 
 /**
@@ -138,7 +138,7 @@ function classBlocks(sp: SparseRef, ccs: number, C: number): ClassBlocks | null 
   }
   if (contexts.size * C > 2 * K * card) return null;
   const offsets = new Int32Array(contexts.size * C).fill(def);
-  for (let id = 0; id >>> 0 < K; id++) offsets[ctxOf[id]! * C + cls[id]!] = id * card;
+  for (let id = 0; id >>> 0 < K; id++) offsets[ctxOf[id] * C + cls[id]] = id * card;
   return { contexts, offsets };
 }
 
@@ -197,7 +197,7 @@ export class NetworkInference {
     if (m < 0) throw new Error('inference: cards must include the class');
     if (cpts.length !== m + 1) throw new Error(`inference: ${cpts.length} CPTs for ${m + 1} nodes`);
     this.m = m;
-    this.classCard = cards[m]!;
+    this.classCard = cards[m];
     this.cards = cards;
     this.cpts = cpts;
     this.fam = [];
@@ -207,7 +207,7 @@ export class NetworkInference {
     const otherFactors: number[] = [];
     const inBlanket = new Uint8Array(m + 1);
     for (let v = 0; v <= m; v++) {
-      const cpt = cpts[v]!;
+      const cpt = cpts[v];
       const ps = cpt.parents;
       if (cpt.card !== cards[v])
         throw new Error(`inference: CPT of node ${v} has card ${cpt.card}, expected ${cards[v]}`);
@@ -215,7 +215,7 @@ export class NetworkInference {
       for (const p of ps) {
         if (!Number.isInteger(p) || p < 0 || p > m || p === v)
           throw new Error(`inference: node ${v} has invalid parent ${p}`);
-        configs *= cards[p]!;
+        configs *= cards[p];
       }
       if (cpt.index) {
         if (cpt.configs !== configs)
@@ -235,9 +235,9 @@ export class NetworkInference {
       // a loop counter, so that no mutation of one can make the constructor loop forever.
       const st = new Float64Array(f.length);
       st[0] = 1;
-      let s = configs * cards[v]!;
+      let s = configs * cards[v];
       ps.forEach((p, q) => {
-        s /= cards[p]!;
+        s /= cards[p];
         st[q + 1] = s;
       });
       this.fam.push(f);
@@ -256,12 +256,12 @@ export class NetworkInference {
       const attr: number[] = [];
       const stride: number[] = [];
       nodes.forEach((v, x) => {
-        const f = this.fam[v]!;
-        const st = this.famStride[v]!;
+        const f = this.fam[v];
+        const st = this.famStride[v];
         for (let q = 0; q >>> 0 < f.length; q++) {
           if (f[q] === m) continue;
-          attr.push(f[q]!);
-          stride.push(st[q]!);
+          attr.push(f[q]);
+          stride.push(st[q]);
         }
         start[x + 1] = attr.length;
       });
@@ -271,7 +271,7 @@ export class NetworkInference {
     // pass 2^31 and wrap there, but its factors read only the Float64 ones.
     const cf = flatten(classFactors);
     this.cfNode = Int32Array.from(classFactors);
-    this.cfClassStrideF = Float64Array.from(classFactors, (v) => this.famStride[v]![this.fam[v]!.indexOf(m)]!);
+    this.cfClassStrideF = Float64Array.from(classFactors, (v) => this.famStride[v][this.fam[v].indexOf(m)]);
     this.cfClassStride = Int32Array.from(this.cfClassStrideF);
     this.cfStart = cf.start;
     this.cfAttr = cf.attr;
@@ -322,57 +322,57 @@ export class NetworkInference {
     const complete = new Uint8Array(n).fill(1);
     if (full) {
       for (let a = 0; a < m; a++) {
-        const col = cols[a]!;
-        for (let r = 0; r >>> 0 < n; r++) if (col[r]! < 0) complete[r] = 0;
+        const col = cols[a];
+        for (let r = 0; r >>> 0 < n; r++) if (col[r] < 0) complete[r] = 0;
       }
     } else {
       for (const a of this.blanket) {
-        const col = cols[a]!;
-        for (let r = 0; r >>> 0 < n; r++) if (col[r]! < 0) complete[r] = 0;
+        const col = cols[a];
+        for (let r = 0; r >>> 0 < n; r++) if (col[r] < 0) complete[r] = 0;
       }
     }
     // Fast path, factor by factor (in node order, dense or sparse) over all complete rows.
     const nf = this.cfNode.length;
     for (let f = 0; f < nf; f++) {
-      const v = this.cfNode[f]!;
+      const v = this.cfNode[f];
       const sp = this.sparse[v]!;
       if (sp) {
         this.sparseClassFactor(f, v === m, sp, cols, complete, out);
         continue;
       }
-      const lp = this.cpts[v]!.logp!;
-      const cs = this.cfClassStride[f]!;
-      const s0 = this.cfStart[f]!;
-      const s1 = this.cfStart[f + 1]!;
+      const lp = this.cpts[v].logp!;
+      const cs = this.cfClassStride[f];
+      const s0 = this.cfStart[f];
+      const s1 = this.cfStart[f + 1];
       // Special cases for one and two attributes (naive Bayes, TAN); the class prior (no attribute) goes
       // through the general loop, whose empty inner loop costs nothing measurable.
       if (s1 - s0 === 1) {
-        const col = cols[this.cfAttr[s0]!]!;
-        const st = this.cfAttrStride[s0]!;
+        const col = cols[this.cfAttr[s0]];
+        const st = this.cfAttrStride[s0];
         for (let r = 0; r >>> 0 < n; r++) {
           if (!complete[r]) continue;
-          const base = col[r]! * st;
+          const base = col[r] * st;
           const o = r * C;
-          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[base + c * cs]!;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[base + c * cs];
         }
       } else if (s1 - s0 === 2) {
-        const colA = cols[this.cfAttr[s0]!]!;
-        const stA = this.cfAttrStride[s0]!;
-        const colB = cols[this.cfAttr[s0 + 1]!]!;
-        const stB = this.cfAttrStride[s0 + 1]!;
+        const colA = cols[this.cfAttr[s0]];
+        const stA = this.cfAttrStride[s0];
+        const colB = cols[this.cfAttr[s0 + 1]];
+        const stB = this.cfAttrStride[s0 + 1];
         for (let r = 0; r >>> 0 < n; r++) {
           if (!complete[r]) continue;
-          const base = colA[r]! * stA + colB[r]! * stB;
+          const base = colA[r] * stA + colB[r] * stB;
           const o = r * C;
-          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[base + c * cs]!;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[base + c * cs];
         }
       } else {
         for (let r = 0; r >>> 0 < n; r++) {
           if (!complete[r]) continue;
           let base = 0;
-          for (let q = s0; q < s1; q++) base += cols[this.cfAttr[q]!]![r]! * this.cfAttrStride[q]!;
+          for (let q = s0; q < s1; q++) base += cols[this.cfAttr[q]][r] * this.cfAttrStride[q];
           const o = r * C;
-          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[base + c * cs]!;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += lp[base + c * cs];
         }
       }
     }
@@ -380,26 +380,26 @@ export class NetworkInference {
       // Factors without the class add the same constant to every class value.
       const no = this.ofNode.length;
       for (let f = 0; f < no; f++) {
-        const s0 = this.ofStart[f]!;
-        const s1 = this.ofStart[f + 1]!;
-        const sp = this.sparse[this.ofNode[f]!]!;
+        const s0 = this.ofStart[f];
+        const s1 = this.ofStart[f + 1];
+        const sp = this.sparse[this.ofNode[f]]!;
         if (sp) {
           for (let r = 0; r >>> 0 < n; r++) {
             if (!complete[r]) continue;
             let cell = 0;
-            for (let q = s0; q < s1; q++) cell += cols[this.ofAttr[q]!]![r]! * this.ofAttrStrideF[q]!;
+            for (let q = s0; q < s1; q++) cell += cols[this.ofAttr[q]][r] * this.ofAttrStrideF[q];
             const v = sparseCell(sp, cell);
             const o = r * C;
             for (let c = 0; c >>> 0 < C; c++) out[o + c] += v;
           }
           continue;
         }
-        const lp = this.cpts[this.ofNode[f]!]!.logp!;
+        const lp = this.cpts[this.ofNode[f]].logp!;
         for (let r = 0; r >>> 0 < n; r++) {
           if (!complete[r]) continue;
           let idx = 0;
-          for (let q = s0; q < s1; q++) idx += cols[this.ofAttr[q]!]![r]! * this.ofAttrStride[q]!;
-          const v = lp[idx]!;
+          for (let q = s0; q < s1; q++) idx += cols[this.ofAttr[q]][r] * this.ofAttrStride[q];
+          const v = lp[idx];
           const o = r * C;
           for (let c = 0; c >>> 0 < C; c++) out[o + c] += v;
         }
@@ -424,8 +424,8 @@ export class NetworkInference {
   ): void {
     const C = this.classCard;
     const n = complete.length;
-    const s0 = this.cfStart[f]!;
-    const s1 = this.cfStart[f + 1]!;
+    const s0 = this.cfStart[f];
+    const s1 = this.cfStart[f + 1];
     const attr = this.cfAttr;
     const stride = this.cfAttrStrideF;
     const { index, rows, card, def } = sp;
@@ -433,16 +433,16 @@ export class NetworkInference {
       for (let r = 0; r >>> 0 < n; r++) {
         if (!complete[r]) continue;
         let base = 0;
-        for (let q = s0; q < s1; q++) base += cols[attr[q]!]![r]! * stride[q]!;
+        for (let q = s0; q < s1; q++) base += cols[attr[q]][r] * stride[q];
         const id = index.get(base / card); // every stride here is a multiple of card
         const off = id < 0 ? def : id * card;
         const o = r * C;
-        for (let c = 0; c >>> 0 < C; c++) out[o + c] += rows[off + c]!;
+        for (let c = 0; c >>> 0 < C; c++) out[o + c] += rows[off + c];
       }
       return;
     }
     // cell = cfg * card + x with cfg = cfg0 + c * ccs: the class's stride in configurations.
-    const ccs = this.cfClassStrideF[f]! / card;
+    const ccs = this.cfClassStrideF[f] / card;
     let blocks = this.classBlocks.get(f);
     if (blocks === undefined) {
       blocks = classBlocks(sp, ccs, C);
@@ -454,17 +454,17 @@ export class NetworkInference {
       for (let r = 0; r >>> 0 < n; r++) {
         if (!complete[r]) continue;
         let base = 0;
-        for (let q = s0; q < s1; q++) base += cols[attr[q]!]![r]! * stride[q]!;
+        for (let q = s0; q < s1; q++) base += cols[attr[q]][r] * stride[q];
         const cfg0 = Math.floor(base / card);
         const x = base - cfg0 * card;
         const o = r * C;
         const b = contexts.get(cfg0);
         if (b < 0) {
-          const v = rows[def + x]!;
+          const v = rows[def + x];
           for (let c = 0; c >>> 0 < C; c++) out[o + c] += v;
         } else {
           const bo = b * C;
-          for (let c = 0; c >>> 0 < C; c++) out[o + c] += rows[offsets[bo + c]! + x]!;
+          for (let c = 0; c >>> 0 < C; c++) out[o + c] += rows[offsets[bo + c] + x];
         }
       }
       return;
@@ -472,13 +472,13 @@ export class NetworkInference {
     for (let r = 0; r >>> 0 < n; r++) {
       if (!complete[r]) continue;
       let base = 0;
-      for (let q = s0; q < s1; q++) base += cols[attr[q]!]![r]! * stride[q]!;
+      for (let q = s0; q < s1; q++) base += cols[attr[q]][r] * stride[q];
       const cfg0 = Math.floor(base / card);
       const x = base - cfg0 * card;
       const o = r * C;
       for (let c = 0; c >>> 0 < C; c++) {
         const id = index.get(cfg0 + c * ccs);
-        out[o + c] += rows[(id < 0 ? def : id * card) + x]!;
+        out[o + c] += rows[(id < 0 ? def : id * card) + x];
       }
     }
   }
@@ -489,7 +489,7 @@ export class NetworkInference {
     const cols = data.columns;
     this.exactRows++;
     let key = '';
-    for (let a = 0; a < m; a++) if (cols[a]![r]! < 0) key += `${a},`;
+    for (let a = 0; a < m; a++) if (cols[a][r] < 0) key += `${a},`;
     const cache = full ? this.jointPlans : this.posteriorPlans;
     let plan = cache.get(key);
     if (!plan) {
@@ -509,7 +509,7 @@ export class NetworkInference {
   private compilePlan(data: DiscreteData, r: number, full: boolean): Plan {
     const m = this.m;
     const obs = new Uint8Array(m + 1);
-    for (let a = 0; a < m; a++) obs[a] = data.columns[a]![r]! >= 0 ? 1 : 0;
+    for (let a = 0; a < m; a++) obs[a] = data.columns[a][r] >= 0 ? 1 : 0;
     obs[m] = 1;
     // 1. Relevant nodes: ancestors (inclusive) of the observed attributes and of the class, listed in found as
     // they are marked. The walk reads that list once from the start: a loop over a list that only grows by
@@ -523,7 +523,7 @@ export class NetworkInference {
       }
     }
     for (let i = 0; i >>> 0 < found.length; i++) {
-      for (const p of this.cpts[found[i]!]!.parents) {
+      for (const p of this.cpts[found[i]].parents) {
         if (!rel[p]) {
           rel[p] = 1;
           found.push(p);
@@ -537,21 +537,21 @@ export class NetworkInference {
     const symbolic: SymFactor[] = [];
     for (let v = 0; v >>> 0 <= m; v++) {
       if (!rel[v]) continue;
-      const f = this.fam[v]!;
-      const st = this.famStride[v]!;
+      const f = this.fam[v];
+      const st = this.famStride[v];
       const sp = this.sparse[v]!;
-      const lp = this.cpts[v]!.logp ?? EMPTY;
+      const lp = this.cpts[v].logp ?? EMPTY;
       const obsAttrs: number[] = [];
       const obsStrides: number[] = [];
       const scope: { u: number; stride: number }[] = [];
       let cs = -1;
       for (let q = 0; q >>> 0 < f.length; q++) {
-        const u = f[q]!;
-        if (u === m) cs = st[q]!;
-        if (u === m || !obs[u]) scope.push({ u, stride: st[q]! });
+        const u = f[q];
+        if (u === m) cs = st[q];
+        if (u === m || !obs[u]) scope.push({ u, stride: st[q] });
         else {
           obsAttrs.push(u);
-          obsStrides.push(st[q]!);
+          obsStrides.push(st[q]);
         }
       }
       const term: Term = { lp, sp, cs, attrs: Int32Array.from(obsAttrs), strides: Float64Array.from(obsStrides) };
@@ -561,7 +561,7 @@ export class NetworkInference {
         else if (full) constants.push(term);
         continue;
       }
-      const cards = scope.map((s) => this.cards[s.u]!);
+      const cards = scope.map((s) => this.cards[s.u]);
       let size = 1;
       for (const c of cards) size *= c;
       if (size > MAX_ELIMINATION_CELLS) {
@@ -578,9 +578,9 @@ export class NetworkInference {
         offsets[t] = off;
         for (let q = scope.length - 1; q >= 0; q--) {
           assign[q]++;
-          off += scope[q]!.stride;
-          if (assign[q]! < cards[q]!) break;
-          off -= scope[q]!.stride * cards[q]!;
+          off += scope[q].stride;
+          if (assign[q] < cards[q]) break;
+          off -= scope[q].stride * cards[q];
           assign[q] = 0;
         }
       }
@@ -594,20 +594,20 @@ export class NetworkInference {
       const uf = Int32Array.from({ length: m + 1 }, (_, v) => v);
       const find = (v: number): number => {
         while (uf[v] !== v) {
-          uf[v] = uf[uf[v]!]!;
-          v = uf[v]!;
+          uf[v] = uf[uf[v]];
+          v = uf[v];
         }
         return v;
       };
       for (const fa of symbolic) {
-        const first = find(fa.vars[0]!);
+        const first = find(fa.vars[0]);
         for (let q = 1; q >>> 0 < fa.vars.length; q++) {
-          const b = find(fa.vars[q]!);
+          const b = find(fa.vars[q]);
           if (b !== first) uf[b] = first;
         }
       }
       const classRoot = find(m);
-      kept = symbolic.filter((fa) => find(fa.vars[0]!) === classRoot);
+      kept = symbolic.filter((fa) => find(fa.vars[0]) === classRoot);
     }
     // 3. Elimination order and steps (greedy: smallest table first, ties to the lowest node index). Each step
     // sums out one of the missing attributes left, so there are exactly as many steps as such attributes: a
@@ -622,7 +622,7 @@ export class NetworkInference {
       for (const x of missing) {
         if (summed[x]) continue;
         const scope = new Map<number, number>();
-        for (const fa of pool) if (fa.vars.includes(x)) fa.vars.forEach((u, q) => scope.set(u, fa.cards[q]!));
+        for (const fa of pool) if (fa.vars.includes(x)) fa.vars.forEach((u, q) => scope.set(u, fa.cards[q]));
         let size = 1;
         for (const c of scope.values()) size *= c;
         if (size < bestSize) {
@@ -707,25 +707,25 @@ interface Plan {
 
 function compileStep(fs: SymFactor[], x: number, buffers: Float64Array[]): { step: Step; result: SymFactor } {
   const cardOf = new Map<number, number>();
-  for (const f of fs) f.vars.forEach((u, q) => cardOf.set(u, f.cards[q]!));
+  for (const f of fs) f.vars.forEach((u, q) => cardOf.set(u, f.cards[q]));
   const outVars = [...cardOf.keys()].filter((u) => u !== x);
   const outCards = outVars.map((u) => cardOf.get(u)!);
   const U = [...outVars, x];
   const cards = Int32Array.from(U.map((u) => cardOf.get(u)!));
   const d = U.length;
-  const rx = cards[d - 1]!;
+  const rx = cards[d - 1];
   // strideMap[f][q]: stride of U[q] in input f (0 if f does not contain it).
   const strideMap = fs.map((f) => {
     const own = new Int32Array(f.vars.length);
     let s = 1;
     for (let q = f.vars.length - 1; q >>> 0 < f.vars.length; q--) {
       own[q] = s;
-      s *= f.cards[q]!;
+      s *= f.cards[q];
     }
     const sm = new Int32Array(d);
     for (let q = 0; q >>> 0 < d; q++) {
-      const at = f.vars.indexOf(U[q]!);
-      sm[q] = at < 0 ? 0 : own[at]!;
+      const at = f.vars.indexOf(U[q]);
+      sm[q] = at < 0 ? 0 : own[at];
     }
     return sm;
   });
@@ -746,7 +746,7 @@ function compileStep(fs: SymFactor[], x: number, buffers: Float64Array[]): { ste
 
 function termBase(t: Term, cols: readonly CodeColumn[], r: number): number {
   let base = 0;
-  for (let q = 0; q < t.attrs.length; q++) base += cols[t.attrs[q]!]![r]! * t.strides[q]!;
+  for (let q = 0; q < t.attrs.length; q++) base += cols[t.attrs[q]][r] * t.strides[q];
   return base;
 }
 
@@ -758,34 +758,34 @@ function runPlan(plan: Plan, cols: readonly CodeColumn[], r: number, C: number, 
     const base = termBase(t, cols, r);
     const sp = t.sp;
     if (sp) for (let c = 0; c >>> 0 < C; c++) out[o + c] += sparseCell(sp, base + c * t.cs);
-    else for (let c = 0; c >>> 0 < C; c++) out[o + c] += t.lp[base + c * t.cs]!;
+    else for (let c = 0; c >>> 0 < C; c++) out[o + c] += t.lp[base + c * t.cs];
   }
   for (const t of plan.constants)
-    constant += t.sp ? sparseCell(t.sp, termBase(t, cols, r)) : t.lp[termBase(t, cols, r)]!;
+    constant += t.sp ? sparseCell(t.sp, termBase(t, cols, r)) : t.lp[termBase(t, cols, r)];
   for (const t of plan.tables) {
     const base = termBase(t, cols, r);
     const { buf, offsets, lp, sp } = t;
-    if (sp) for (let i = 0; i >>> 0 < buf.length; i++) buf[i] = sparseCell(sp, base + offsets[i]!);
-    else for (let i = 0; i >>> 0 < buf.length; i++) buf[i] = lp[base + offsets[i]!]!;
+    if (sp) for (let i = 0; i >>> 0 < buf.length; i++) buf[i] = sparseCell(sp, base + offsets[i]);
+    else for (let i = 0; i >>> 0 < buf.length; i++) buf[i] = lp[base + offsets[i]];
   }
   const bufs = plan.buffers;
   for (const s of plan.steps) {
     const { inputs, cards, strideMap, rx, assign, idx, tmp } = s;
     const nf = inputs.length;
     const d = cards.length;
-    const res = bufs[s.output]!;
+    const res = bufs[s.output];
     assign.fill(0);
     idx.fill(0);
     for (let oc = 0; oc >>> 0 < res.length; oc++) {
       for (let k = 0; k >>> 0 < rx; k++) {
         let v = 0;
-        for (let f = 0; f < nf; f++) v += bufs[inputs[f]!]![idx[f]!]!;
+        for (let f = 0; f < nf; f++) v += bufs[inputs[f]][idx[f]];
         tmp[k] = v;
         for (let q = d - 1; q >>> 0 < d; q--) {
           assign[q]++;
-          for (let f = 0; f < nf; f++) idx[f] += strideMap[f]![q]!;
-          if (assign[q]! < cards[q]!) break;
-          for (let f = 0; f < nf; f++) idx[f] -= strideMap[f]![q]! * cards[q]!;
+          for (let f = 0; f < nf; f++) idx[f] += strideMap[f][q];
+          if (assign[q] < cards[q]) break;
+          for (let f = 0; f < nf; f++) idx[f] -= strideMap[f][q] * cards[q];
           assign[q] = 0;
         }
       }
@@ -794,8 +794,8 @@ function runPlan(plan: Plan, cols: readonly CodeColumn[], r: number, C: number, 
   }
   // A result over nothing arises in 'joint' mode only ('posterior' drops the groups that never meet the class).
   for (const { buf, hasClass } of plan.results) {
-    if (hasClass) for (let c = 0; c >>> 0 < C; c++) out[o + c] += bufs[buf]![c]!;
-    else constant += bufs[buf]![0]!;
+    if (hasClass) for (let c = 0; c >>> 0 < C; c++) out[o + c] += bufs[buf][c];
+    else constant += bufs[buf][0];
   }
   for (let c = 0; c >>> 0 < C; c++) out[o + c] += constant;
 }
@@ -839,7 +839,7 @@ export class MixtureModel implements Model {
       for (const { weight, model } of this.members) {
         if (weight === 0) continue;
         const p = model.posterior(data);
-        for (let i = 0; i >>> 0 < size; i++) out[i] += weight * p[i]!;
+        for (let i = 0; i >>> 0 < size; i++) out[i] += weight * p[i];
       }
       return out;
     }
@@ -850,8 +850,8 @@ export class MixtureModel implements Model {
       const lw = Math.log(weight);
       const lj = (model as JointModel).logJoint(data);
       for (let i = 0; i >>> 0 < size; i++) {
-        const a = acc[i]!;
-        const b = lj[i]! + lw;
+        const a = acc[i];
+        const b = lj[i] + lw;
         if (b === -Infinity) continue;
         acc[i] = a >= b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
       }

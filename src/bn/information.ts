@@ -26,7 +26,7 @@ export function miFromCounts(t: Float64Array, rx: number, C: number): number {
   let total = 0;
   for (let x = 0; x < rx; x++) {
     for (let c = 0; c < C; c++) {
-      const v = t[x * C + c]!;
+      const v = t[x * C + c];
       nc[c] += v;
       total += v;
     }
@@ -35,11 +35,11 @@ export function miFromCounts(t: Float64Array, rx: number, C: number): number {
   let s = 0;
   for (let x = 0; x < rx; x++) {
     let nx = 0;
-    for (let c = 0; c < C; c++) nx += t[x * C + c]!;
+    for (let c = 0; c < C; c++) nx += t[x * C + c];
     if (nx === 0) continue;
     for (let c = 0; c < C; c++) {
-      const v = t[x * C + c]!;
-      if (v > 0) s += v * Math.log((v * total) / (nx * nc[c]!));
+      const v = t[x * C + c];
+      if (v > 0) s += v * Math.log((v * total) / (nx * nc[c]));
     }
   }
   return Math.max(0, s / total);
@@ -86,36 +86,36 @@ export function cmiFromCounts(
       const ia = a * C;
       const jb = b * C;
       for (let c = 0; c < C; c++) {
-        const v = t[base + c]!;
+        const v = t[base + c];
         nic[ia + c] += v;
         njc[jb + c] += v;
       }
     }
   }
   let total = 0;
-  for (let a = 0; a < ri; a++) for (let c = 0; c < C; c++) nc[c] += nic[a * C + c]!;
-  for (let c = 0; c < C; c++) total += nc[c]!;
+  for (let a = 0; a < ri; a++) for (let c = 0; c < C; c++) nc[c] += nic[a * C + c];
+  for (let c = 0; c < C; c++) total += nc[c];
   s.total = total;
   if (total === 0) return 0;
   const L = xlogxTable(Math.ceil(total));
   let sum = 0;
   const cells = ri * rj * C;
-  for (let k = 0; k < cells; k++) sum += xlogx(L, t[k]!);
-  for (let c = 0; c < C; c++) sum += xlogx(L, nc[c]!);
-  for (let k = 0; k < ri * C; k++) sum -= xlogx(L, nic[k]!);
-  for (let k = 0; k < rj * C; k++) sum -= xlogx(L, njc[k]!);
+  for (let k = 0; k < cells; k++) sum += xlogx(L, t[k]);
+  for (let c = 0; c < C; c++) sum += xlogx(L, nc[c]);
+  for (let k = 0; k < ri * C; k++) sum -= xlogx(L, nic[k]);
+  for (let k = 0; k < rj * C; k++) sum -= xlogx(L, njc[k]);
   return Math.max(0, sum / total);
 }
 
 /** Empirical I(X_a; C) in nats over rows where X_a is observed. */
 export function mutualInformation(data: DiscreteData, a: number): number {
-  return miFromCounts(attributeClassCounts(data, a), data.cards[a]!, data.classCard);
+  return miFromCounts(attributeClassCounts(data, a), data.cards[a], data.classCard);
 }
 
 /** Empirical I(X_i; X_j | C) in nats over rows where X_i and X_j are observed. */
 export function conditionalMutualInformation(data: DiscreteData, i: number, j: number): number {
   const t = pairClassCounts(data, i, j);
-  return cmiFromCounts(t, data.cards[i]!, data.cards[j]!, data.classCard);
+  return cmiFromCounts(t, data.cards[i], data.cards[j], data.classCard);
 }
 
 interface PairwiseCmi {
@@ -138,7 +138,7 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
   const cmi = new Float64Array(m * m);
   const used = new Float64Array(m * m);
   let maxCard = 1;
-  for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, data.cards[a]!);
+  for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, data.cards[a]);
   // Int32 counts keep four pair tables twice as likely to stay in L1/L2 as doubles would.
   const tables = [0, 1, 2, 3].map(() => new Int32Array(maxCard * maxCard * C));
   const scratch = cmiScratch(maxCard, C);
@@ -149,43 +149,30 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
   const cols = view ? view.columns : data.columns;
   const rows = view?.rows;
   const store = (i: number, j: number, t: Int32Array): void => {
-    const v = cmiFromCounts(t, data.cards[i]!, data.cards[j]!, C, scratch);
+    const v = cmiFromCounts(t, data.cards[i], data.cards[j], C, scratch);
     cmi[i * m + j] = cmi[j * m + i] = v;
     used[i * m + j] = used[j * m + i] = scratch.total;
   };
   for (let j = 1; j < m; j++) {
     signal?.throwIfAborted();
     attributeClassCodes(data, j, zj);
-    const stride = data.cards[j]! * C;
+    const stride = data.cards[j] * C;
     let i = 0;
     for (; i + 4 <= j; i += 4) {
-      for (let k = 0; k < 4; k++) tables[k]!.fill(0, 0, data.cards[i + k]! * stride);
+      for (let k = 0; k < 4; k++) tables[k].fill(0, 0, data.cards[i + k] * stride);
       const [t0, t1, t2, t3] = tables as [Int32Array, Int32Array, Int32Array, Int32Array];
       if (rows) {
-        accumulatePairCodes4Rows(
-          cols[i]!,
-          cols[i + 1]!,
-          cols[i + 2]!,
-          cols[i + 3]!,
-          rows,
-          zj,
-          stride,
-          n,
-          t0,
-          t1,
-          t2,
-          t3,
-        );
+        accumulatePairCodes4Rows(cols[i], cols[i + 1], cols[i + 2], cols[i + 3], rows, zj, stride, n, t0, t1, t2, t3);
       } else {
-        accumulatePairCodes4(cols[i]!, cols[i + 1]!, cols[i + 2]!, cols[i + 3]!, zj, stride, n, t0, t1, t2, t3);
+        accumulatePairCodes4(cols[i], cols[i + 1], cols[i + 2], cols[i + 3], zj, stride, n, t0, t1, t2, t3);
       }
-      for (let k = 0; k < 4; k++) store(i + k, j, tables[k]!);
+      for (let k = 0; k < 4; k++) store(i + k, j, tables[k]);
     }
     for (; i < j; i++) {
-      const t = tables[0]!;
-      t.fill(0, 0, data.cards[i]! * stride);
-      if (rows) accumulatePairCodesRows(cols[i]!, rows, zj, stride, n, t);
-      else accumulatePairCodes(cols[i]!, zj, stride, n, t);
+      const t = tables[0];
+      t.fill(0, 0, data.cards[i] * stride);
+      if (rows) accumulatePairCodesRows(cols[i], rows, zj, stride, n, t);
+      else accumulatePairCodes(cols[i], zj, stride, n, t);
       store(i, j, t);
     }
   }

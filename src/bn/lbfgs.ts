@@ -144,14 +144,13 @@ export function lbfgs(fg: Objective, x0: ArrayLike<number>, opts: LbfgsOptions =
   const maxIt = opts.maxIterations ?? 100;
   const factr = opts.factr ?? 1e7;
   const pgtol = opts.pgtol ?? 0;
-  const lo = Float64Array.from({ length: n }, (_, i) => (opts.lower ? opts.lower[i]! : -Infinity));
-  const hi = Float64Array.from({ length: n }, (_, i) => (opts.upper ? opts.upper[i]! : Infinity));
+  const lo = Float64Array.from({ length: n }, (_, i) => (opts.lower ? opts.lower[i] : -Infinity));
+  const hi = Float64Array.from({ length: n }, (_, i) => (opts.upper ? opts.upper[i] : Infinity));
   for (let i = 0; i < n; i++) {
-    if (!(lo[i]! <= hi[i]!))
-      throw new Error(`lbfgs: lower bound ${lo[i]} above upper bound ${hi[i]} for variable ${i}`);
+    if (!(lo[i] <= hi[i])) throw new Error(`lbfgs: lower bound ${lo[i]} above upper bound ${hi[i]} for variable ${i}`);
   }
   const clampInto = (out: Float64Array): void => {
-    for (let i = 0; i < n; i++) out[i] = Math.min(hi[i]!, Math.max(lo[i]!, out[i]!));
+    for (let i = 0; i < n; i++) out[i] = Math.min(hi[i], Math.max(lo[i], out[i]));
   };
 
   let x = Float64Array.from(x0);
@@ -174,7 +173,7 @@ export function lbfgs(fg: Objective, x0: ArrayLike<number>, opts: LbfgsOptions =
 
   const maskedDot = (a: Float64Array, b: Float64Array): number => {
     let s = 0;
-    for (let i = 0; i < n; i++) if (free[i]) s += a[i]! * b[i]!;
+    for (let i = 0; i < n; i++) if (free[i]) s += a[i] * b[i];
     return s;
   };
 
@@ -186,10 +185,10 @@ export function lbfgs(fg: Objective, x0: ArrayLike<number>, opts: LbfgsOptions =
     // Free variables and the projected gradient.
     let pgMax = 0;
     for (let i = 0; i < n; i++) {
-      const atLo = x[i]! <= lo[i]! && g[i]! > 0;
-      const atHi = x[i]! >= hi[i]! && g[i]! < 0;
+      const atLo = x[i] <= lo[i] && g[i] > 0;
+      const atHi = x[i] >= hi[i] && g[i] < 0;
       free[i] = atLo || atHi ? 0 : 1;
-      if (free[i]) pgMax = Math.max(pgMax, Math.abs(g[i]!));
+      if (free[i]) pgMax = Math.max(pgMax, Math.abs(g[i]));
     }
     if (pgMax <= pgtol) {
       converged = true;
@@ -197,66 +196,66 @@ export function lbfgs(fg: Objective, x0: ArrayLike<number>, opts: LbfgsOptions =
       break;
     }
     // Two-loop recursion on the free variables.
-    for (let i = 0; i < n; i++) q[i] = free[i] ? g[i]! : 0;
+    for (let i = 0; i < n; i++) q[i] = free[i] ? g[i] : 0;
     const k = S.length;
     const rho = new Float64Array(k);
     for (let j = k - 1; j >= 0; j--) {
-      const sy = maskedDot(S[j]!, Y[j]!);
+      const sy = maskedDot(S[j], Y[j]);
       if (!(sy > 0)) continue;
       rho[j] = 1 / sy;
-      const a = rho[j]! * maskedDot(S[j]!, q);
+      const a = rho[j] * maskedDot(S[j], q);
       alphas[j] = a;
-      for (let i = 0; i < n; i++) if (free[i]) q[i]! -= a * Y[j]![i]!;
+      for (let i = 0; i < n; i++) if (free[i]) q[i] -= a * Y[j][i];
     }
     let gamma = 1;
     if (k > 0) {
-      const yy = maskedDot(Y[k - 1]!, Y[k - 1]!);
-      const sy = maskedDot(S[k - 1]!, Y[k - 1]!);
+      const yy = maskedDot(Y[k - 1], Y[k - 1]);
+      const sy = maskedDot(S[k - 1], Y[k - 1]);
       if (sy > 0 && yy > 0) gamma = sy / yy;
     }
-    for (let i = 0; i < n; i++) q[i]! *= gamma;
+    for (let i = 0; i < n; i++) q[i] *= gamma;
     for (let j = 0; j < k; j++) {
       if (rho[j] === 0) continue;
-      const b = rho[j]! * maskedDot(Y[j]!, q);
-      const c = alphas[j]! - b;
-      for (let i = 0; i < n; i++) if (free[i]) q[i]! += c * S[j]![i]!;
+      const b = rho[j] * maskedDot(Y[j], q);
+      const c = alphas[j] - b;
+      for (let i = 0; i < n; i++) if (free[i]) q[i] += c * S[j][i];
     }
     for (let i = 0; i < n; i++) {
       // A free variable sitting on a bound may not step out of the box.
-      const di = free[i] ? -q[i]! : 0;
-      d[i] = (di < 0 && x[i]! <= lo[i]!) || (di > 0 && x[i]! >= hi[i]!) ? 0 : di;
+      const di = free[i] ? -q[i] : 0;
+      d[i] = (di < 0 && x[i] <= lo[i]) || (di > 0 && x[i] >= hi[i]) ? 0 : di;
     }
     let slope = 0;
-    for (let i = 0; i < n; i++) slope += g[i]! * d[i]!;
+    for (let i = 0; i < n; i++) slope += g[i] * d[i];
     let steepest = false;
     if (!(slope < 0)) {
       // Not a descent direction (stale curvature): restart from the projected steepest descent.
       S.length = 0;
       Y.length = 0;
-      for (let i = 0; i < n; i++) d[i] = free[i] ? -g[i]! : 0;
+      for (let i = 0; i < n; i++) d[i] = free[i] ? -g[i] : 0;
       slope = 0;
-      for (let i = 0; i < n; i++) slope += g[i]! * d[i]!;
+      for (let i = 0; i < n; i++) slope += g[i] * d[i];
       steepest = true;
     }
     // Largest step inside the box.
     let alphaMax = Infinity;
     let dmax = 0;
     for (let i = 0; i < n; i++) {
-      const di = d[i]!;
+      const di = d[i];
       dmax = Math.max(dmax, Math.abs(di));
-      if (di < 0 && lo[i]! > -Infinity) alphaMax = Math.min(alphaMax, (lo[i]! - x[i]!) / di);
-      else if (di > 0 && hi[i]! < Infinity) alphaMax = Math.min(alphaMax, (hi[i]! - x[i]!) / di);
+      if (di < 0 && lo[i] > -Infinity) alphaMax = Math.min(alphaMax, (lo[i] - x[i]) / di);
+      else if (di > 0 && hi[i] < Infinity) alphaMax = Math.min(alphaMax, (hi[i] - x[i]) / di);
     }
     const alphaInit = S.length === 0 || steepest ? Math.min(1, 1 / dmax) : 1;
     const xk = x;
     const phi = (a: number): { f: number; d: number } => {
-      for (let i = 0; i < n; i++) xt[i] = xk[i]! + a * d[i]!;
+      for (let i = 0; i < n; i++) xt[i] = xk[i] + a * d[i];
       clampInto(xt);
       if (a >= alphaMax) {
         // Snap the variables that reach a bound exactly onto it (rounding would leave them a hair inside).
         for (let i = 0; i < n; i++) {
-          if (d[i]! < 0 && xt[i]! - lo[i]! <= 1e-12 * Math.max(1, Math.abs(lo[i]!))) xt[i] = lo[i]!;
-          else if (d[i]! > 0 && hi[i]! - xt[i]! <= 1e-12 * Math.max(1, Math.abs(hi[i]!))) xt[i] = hi[i]!;
+          if (d[i] < 0 && xt[i] - lo[i] <= 1e-12 * Math.max(1, Math.abs(lo[i]))) xt[i] = lo[i];
+          else if (d[i] > 0 && hi[i] - xt[i] <= 1e-12 * Math.max(1, Math.abs(hi[i]))) xt[i] = hi[i];
         }
       }
       const fv = fg(xt, gt);
@@ -264,7 +263,7 @@ export function lbfgs(fg: Objective, x0: ArrayLike<number>, opts: LbfgsOptions =
       lastAlpha = a;
       lastF = fv;
       let dv = 0;
-      for (let i = 0; i < n; i++) dv += gt[i]! * d[i]!;
+      for (let i = 0; i < n; i++) dv += gt[i] * d[i];
       return { f: fv, d: dv };
     };
     const ls = wolfeLineSearch(phi, f, slope, alphaInit, alphaMax);
@@ -286,9 +285,9 @@ export function lbfgs(fg: Objective, x0: ArrayLike<number>, opts: LbfgsOptions =
     const y = new Float64Array(n);
     let sy = 0;
     for (let i = 0; i < n; i++) {
-      s[i] = xNew[i]! - x[i]!;
-      y[i] = gNew[i]! - g[i]!;
-      sy += s[i]! * y[i]!;
+      s[i] = xNew[i] - x[i];
+      y[i] = gNew[i] - g[i];
+      sy += s[i] * y[i];
     }
     if (sy > EPS * Math.max(1, Math.abs(fNew))) {
       S.push(s);

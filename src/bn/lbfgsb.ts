@@ -249,29 +249,29 @@ export class MoreThuente {
 function solveDense(A: Float64Array, b: Float64Array, k: number): boolean {
   for (let c = 0; c < k; c++) {
     let p = c;
-    for (let r = c + 1; r < k; r++) if (Math.abs(A[r * k + c]!) > Math.abs(A[p * k + c]!)) p = r;
+    for (let r = c + 1; r < k; r++) if (Math.abs(A[r * k + c]) > Math.abs(A[p * k + c])) p = r;
     if (A[p * k + c] === 0) return false;
     if (p !== c) {
       for (let j = 0; j < k; j++) {
-        const t = A[c * k + j]!;
-        A[c * k + j] = A[p * k + j]!;
+        const t = A[c * k + j];
+        A[c * k + j] = A[p * k + j];
         A[p * k + j] = t;
       }
-      const t = b[c]!;
-      b[c] = b[p]!;
+      const t = b[c];
+      b[c] = b[p];
       b[p] = t;
     }
     for (let r = c + 1; r < k; r++) {
-      const f = A[r * k + c]! / A[c * k + c]!;
+      const f = A[r * k + c] / A[c * k + c];
       if (f === 0) continue;
-      for (let j = c; j < k; j++) A[r * k + j] -= f * A[c * k + j]!;
-      b[r] -= f * b[c]!;
+      for (let j = c; j < k; j++) A[r * k + j] -= f * A[c * k + j];
+      b[r] -= f * b[c];
     }
   }
   for (let r = k - 1; r >= 0; r--) {
-    let s = b[r]!;
-    for (let j = r + 1; j < k; j++) s -= A[r * k + j]! * b[j]!;
-    b[r] = s / A[r * k + r]!;
+    let s = b[r];
+    for (let j = r + 1; j < k; j++) s -= A[r * k + j] * b[j];
+    b[r] = s / A[r * k + r];
   }
   return true;
 }
@@ -289,8 +289,8 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
   // nbd: 0 free, 1 lower, 2 both, 3 upper.
   const nbd = new Int8Array(n);
   for (let i = 0; i < n; i++) {
-    const hl = Number.isFinite(lo[i]!);
-    const hu = Number.isFinite(up[i]!);
+    const hl = Number.isFinite(lo[i]);
+    const hu = Number.isFinite(up[i]);
     nbd[i] = hl && hu ? 2 : hl ? 1 : hu ? 3 : 0;
   }
   const x = Float64Array.from(x0);
@@ -299,15 +299,15 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
   let cnstnd = false;
   let boxed = true;
   for (let i = 0; i < n; i++) {
-    if (nbd[i]! > 0) {
-      if (nbd[i]! <= 2 && x[i]! <= lo[i]!) x[i] = lo[i]!;
-      else if (nbd[i]! >= 2 && x[i]! >= up[i]!) x[i] = up[i]!;
+    if (nbd[i] > 0) {
+      if (nbd[i] <= 2 && x[i] <= lo[i]) x[i] = lo[i];
+      else if (nbd[i] >= 2 && x[i] >= up[i]) x[i] = up[i];
     }
     if (nbd[i] !== 2) boxed = false;
     if (nbd[i] === 0) iwhere[i] = -1;
     else {
       cnstnd = true;
-      iwhere[i] = nbd[i] === 2 && up[i]! - lo[i]! <= 0 ? 3 : 0;
+      iwhere[i] = nbd[i] === 2 && up[i] - lo[i] <= 0 ? 3 : 0;
     }
   }
   const epstol = factr * EPSMCH;
@@ -335,20 +335,20 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
   const projgr = (): number => {
     let s = 0;
     for (let i = 0; i < n; i++) {
-      let gi = g[i]!;
+      let gi = g[i];
       if (nbd[i] !== 0) {
         if (gi < 0) {
-          if (nbd[i]! >= 2) gi = Math.max(x[i]! - up[i]!, gi);
-        } else if (nbd[i]! <= 2) gi = Math.min(x[i]! - lo[i]!, gi);
+          if (nbd[i] >= 2) gi = Math.max(x[i] - up[i], gi);
+        } else if (nbd[i] <= 2) gi = Math.min(x[i] - lo[i], gi);
       }
       s = Math.max(s, Math.abs(gi));
     }
     return s;
   };
   const colOf = (j: number): number => (head + j) % mMax; // storage column of the j-th pair (0 = oldest)
-  const S = (i: number, j: number): number => ws[colOf(j) * n + i]!;
-  const Y = (i: number, j: number): number => wy[colOf(j) * n + i]!;
-  const SY = (i: number, j: number): number => sy[i * mMax + j]!;
+  const S = (i: number, j: number): number => ws[colOf(j) * n + i];
+  const Y = (i: number, j: number): number => wy[colOf(j) * n + i];
+  const SY = (i: number, j: number): number => sy[i * mMax + j];
   // M·v for v of length 2col (bmv), through T = JJ': M⁻¹ = [[−D, Lᵀ], [L, θSᵀS]].
   const bmv = (v: Float64Array, out: Float64Array): boolean => {
     if (col === 0) return true;
@@ -356,57 +356,57 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
     const p2 = new Float64Array(col);
     for (let i = 0; i < col; i++) {
       let s = 0;
-      for (let k = 0; k < i; k++) s += (SY(i, k) * v[k]!) / SY(k, k);
-      p2[i] = v[col + i]! + s;
+      for (let k = 0; k < i; k++) s += (SY(i, k) * v[k]) / SY(k, k);
+      p2[i] = v[col + i] + s;
     }
     // Solve J p2 = p2 with J lower = transpose of the stored upper factor.
     for (let i = 0; i < col; i++) {
-      let s = p2[i]!;
-      for (let k = 0; k < i; k++) s -= wt[k * mMax + i]! * p2[k]!;
+      let s = p2[i];
+      for (let k = 0; k < i; k++) s -= wt[k * mMax + i] * p2[k];
       if (wt[i * mMax + i] === 0) return false;
-      p2[i] = s / wt[i * mMax + i]!;
+      p2[i] = s / wt[i * mMax + i];
     }
     const p1 = new Float64Array(col);
-    for (let i = 0; i < col; i++) p1[i] = v[i]! / Math.sqrt(SY(i, i));
+    for (let i = 0; i < col; i++) p1[i] = v[i] / Math.sqrt(SY(i, i));
     // Part II: solve [−D^½ D^-½Lᵀ; 0 Jᵀ] [p1; p2] = [p1; p2].
     for (let i = col - 1; i >= 0; i--) {
-      let s = p2[i]!;
-      for (let k = i + 1; k < col; k++) s -= wt[i * mMax + k]! * p2[k]!;
-      p2[i] = s / wt[i * mMax + i]!;
+      let s = p2[i];
+      for (let k = i + 1; k < col; k++) s -= wt[i * mMax + k] * p2[k];
+      p2[i] = s / wt[i * mMax + i];
     }
     for (let i = 0; i < col; i++) {
       let s = 0;
-      for (let k = i + 1; k < col; k++) s += (SY(k, i) * p2[k]!) / SY(i, i);
-      p1[i] = -p1[i]! / Math.sqrt(SY(i, i)) + s;
+      for (let k = i + 1; k < col; k++) s += (SY(k, i) * p2[k]) / SY(i, i);
+      p1[i] = -p1[i] / Math.sqrt(SY(i, i)) + s;
     }
     for (let i = 0; i < col; i++) {
-      out[i] = p1[i]!;
-      out[col + i] = p2[i]!;
+      out[i] = p1[i];
+      out[col + i] = p2[i];
     }
     return true;
   };
   // T = θ SᵀS + L D⁻¹ Lᵀ (upper half) and its Cholesky factorisation T = J Jᵀ with Jᵀ upper in wt (formt).
   const formt = (): boolean => {
-    for (let j = 0; j < col; j++) wt[j] = theta * ss[j]!;
+    for (let j = 0; j < col; j++) wt[j] = theta * ss[j];
     for (let i = 1; i < col; i++) {
       for (let j = i; j < col; j++) {
         const k1 = Math.min(i, j);
         let s = 0;
         for (let k = 0; k < k1; k++) s += (SY(i, k) * SY(j, k)) / SY(k, k);
-        wt[i * mMax + j] = s + theta * ss[i * mMax + j]!;
+        wt[i * mMax + j] = s + theta * ss[i * mMax + j];
       }
     }
     // Upper Cholesky (LINPACK dpofa): T = RᵀR.
     for (let j = 0; j < col; j++) {
       let s = 0;
       for (let k = 0; k < j; k++) {
-        let t = wt[k * mMax + j]!;
-        for (let i = 0; i < k; i++) t -= wt[i * mMax + k]! * wt[i * mMax + j]!;
-        t /= wt[k * mMax + k]!;
+        let t = wt[k * mMax + j];
+        for (let i = 0; i < k; i++) t -= wt[i * mMax + k] * wt[i * mMax + j];
+        t /= wt[k * mMax + k];
         wt[k * mMax + j] = t;
         s += t * t;
       }
-      s = wt[j * mMax + j]! - s;
+      s = wt[j * mMax + j] - s;
       if (s <= 0) return false;
       wt[j * mMax + j] = Math.sqrt(s);
     }
@@ -446,14 +446,14 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
       let bnded = true;
       let nfreeVars = 0;
       for (let i = 0; i < n; i++) {
-        const neggi = -g[i]!;
+        const neggi = -g[i];
         let tl = 0;
         let tu = 0;
         if (iwhere[i] !== 3 && iwhere[i] !== -1) {
-          if (nbd[i]! <= 2) tl = x[i]! - lo[i]!;
-          if (nbd[i]! >= 2) tu = up[i]! - x[i]!;
-          const xlower = nbd[i]! <= 2 && tl <= 0;
-          const xupper = nbd[i]! >= 2 && tu <= 0;
+          if (nbd[i] <= 2) tl = x[i] - lo[i];
+          if (nbd[i] >= 2) tu = up[i] - x[i];
+          const xlower = nbd[i] <= 2 && tl <= 0;
+          const xupper = nbd[i] >= 2 && tu <= 0;
           iwhere[i] = 0;
           if (xlower) {
             if (neggi <= 0) iwhere[i] = 1;
@@ -471,10 +471,10 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
           p[j] += Y(i, j) * neggi;
           p[col + j] += S(i, j) * neggi;
         }
-        if (nbd[i]! <= 2 && nbd[i] !== 0 && neggi < 0) {
+        if (nbd[i] <= 2 && nbd[i] !== 0 && neggi < 0) {
           tb.push(tl / -neggi);
           ib.push(i);
-        } else if (nbd[i]! >= 2 && neggi > 0) {
+        } else if (nbd[i] >= 2 && neggi > 0) {
           tb.push(tu / neggi);
           ib.push(i);
         } else {
@@ -490,7 +490,7 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
         if (col > 0) {
           if (!bmv(p, v)) singular = true;
           let s = 0;
-          for (let j = 0; j < col2; j++) s += v[j]! * p[j]!;
+          for (let j = 0; j < col2; j++) s += v[j] * p[j];
           f2 -= s;
         }
         let dtm = -f1 / f2;
@@ -498,27 +498,27 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
         let fixedAll = false;
         if (!singular && nbreak > 0) {
           // Breakpoints in increasing order (equal ones in index order).
-          const order = Array.from({ length: nbreak }, (_, k) => k).sort((a, b) => tb[a]! - tb[b]! || ib[a]! - ib[b]!);
+          const order = Array.from({ length: nbreak }, (_, k) => k).sort((a, b) => tb[a] - tb[b] || ib[a] - ib[b]);
           let tj = 0;
           let nleft = nbreak;
           for (let it = 0; it < nbreak; it++) {
             const tj0 = tj;
-            tj = tb[order[it]!]!;
-            const ibp = ib[order[it]!]!;
+            tj = tb[order[it]];
+            const ibp = ib[order[it]];
             const dt = tj - tj0;
             if (dtm < dt) break;
             tsum += dt;
             nleft--;
-            const dibp = xcpDir[ibp]!;
+            const dibp = xcpDir[ibp];
             xcpDir[ibp] = 0;
             let zibp: number;
             if (dibp > 0) {
-              zibp = up[ibp]! - x[ibp]!;
-              z[ibp] = up[ibp]!;
+              zibp = up[ibp] - x[ibp];
+              z[ibp] = up[ibp];
               iwhere[ibp] = 2;
             } else {
-              zibp = lo[ibp]! - x[ibp]!;
-              z[ibp] = lo[ibp]!;
+              zibp = lo[ibp] - x[ibp];
+              z[ibp] = lo[ibp];
               iwhere[ibp] = 1;
             }
             if (nleft === 0 && nbreak === n) {
@@ -530,7 +530,7 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
             f1 = f1 + dt * f2 + dibp2 - theta * dibp * zibp;
             f2 -= theta * dibp2;
             if (col > 0) {
-              for (let j = 0; j < col2; j++) c[j] += dt * p[j]!;
+              for (let j = 0; j < col2; j++) c[j] += dt * p[j];
               const wbp = new Float64Array(col2);
               for (let j = 0; j < col; j++) {
                 wbp[j] = Y(ibp, j);
@@ -544,11 +544,11 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
               let wmp = 0;
               let wmw = 0;
               for (let j = 0; j < col2; j++) {
-                wmc += c[j]! * v[j]!;
-                wmp += p[j]! * v[j]!;
-                wmw += wbp[j]! * v[j]!;
+                wmc += c[j] * v[j];
+                wmp += p[j] * v[j];
+                wmw += wbp[j] * v[j];
               }
-              for (let j = 0; j < col2; j++) p[j] -= dibp * wbp[j]!;
+              for (let j = 0; j < col2; j++) p[j] -= dibp * wbp[j];
               f1 += dibp * wmc;
               f2 += 2 * dibp * wmp - dibp2 * wmw;
             }
@@ -562,9 +562,9 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
           if (!fixedAll) {
             if (dtm <= 0) dtm = 0;
             tsum += dtm;
-            for (let i = 0; i < n; i++) z[i] += tsum * xcpDir[i]!;
+            for (let i = 0; i < n; i++) z[i] += tsum * xcpDir[i];
           }
-          if (col > 0) for (let j = 0; j < col2; j++) c[j] += dtm * p[j]!;
+          if (col > 0) for (let j = 0; j < col2; j++) c[j] += dtm * p[j];
         }
       }
     }
@@ -574,7 +574,7 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
     }
     // 2. Subspace minimisation over the variables free at the Cauchy point.
     const free: number[] = [];
-    for (let i = 0; i < n; i++) if (iwhere[i]! <= 0) free.push(i);
+    for (let i = 0; i < n; i++) if (iwhere[i] <= 0) free.push(i);
     const nsub = free.length;
     if (nsub > 0 && col > 0) {
       // r̂ = −Zᵀ(g + B(z − x)) = −θ(z − x) − g + W M c on the free variables (cmprlb).
@@ -585,8 +585,8 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
       }
       const rh = new Float64Array(nsub);
       free.forEach((k, i) => {
-        let s = -theta * (z[k]! - x[k]!) - g[k]!;
-        for (let j = 0; j < col; j++) s += Y(k, j) * mc[j]! + S(k, j) * theta * mc[col + j]!;
+        let s = -theta * (z[k] - x[k]) - g[k];
+        for (let j = 0; j < col; j++) s += Y(k, j) * mc[j] + S(k, j) * theta * mc[col + j];
         rh[i] = s;
       });
       // K = M⁻¹ − (1/θ) WᵀZZᵀW, W = [Y θS].
@@ -597,7 +597,7 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
           K[i * col2 + j] = i === j ? -SY(i, i) : 0;
           K[i * col2 + col + j] = j > i ? SY(j, i) : 0;
           K[(col + i) * col2 + j] = i > j ? SY(i, j) : 0;
-          const ssij = i <= j ? ss[i * mMax + j]! : ss[j * mMax + i]!;
+          const ssij = i <= j ? ss[i * mMax + j] : ss[j * mMax + i];
           K[(col + i) * col2 + col + j] = theta * ssij;
         }
       }
@@ -615,8 +615,8 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
       const wv = new Float64Array(col2);
       free.forEach((k, i) => {
         for (let j = 0; j < col; j++) {
-          wv[j] += Y(k, j) * rh[i]!;
-          wv[col + j] += theta * S(k, j) * rh[i]!;
+          wv[j] += Y(k, j) * rh[i];
+          wv[col + j] += theta * S(k, j) * rh[i];
         }
       });
       if (!solveDense(K, wv, col2)) {
@@ -626,23 +626,23 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
       const dsub = new Float64Array(nsub);
       free.forEach((k, i) => {
         let s = 0;
-        for (let j = 0; j < col; j++) s += Y(k, j) * wv[j]! + theta * S(k, j) * wv[col + j]!;
-        dsub[i] = rh[i]! / theta + s / (theta * theta);
+        for (let j = 0; j < col; j++) s += Y(k, j) * wv[j] + theta * S(k, j) * wv[col + j];
+        dsub[i] = rh[i] / theta + s / (theta * theta);
       });
       // Version 2.3: truncate the step from the Cauchy point at the box.
       let alpha = 1;
       let temp1 = alpha;
       let ibd = -1;
       for (let i = 0; i < nsub; i++) {
-        const k = free[i]!;
-        const dk = dsub[i]!;
+        const k = free[i];
+        const dk = dsub[i];
         if (nbd[k] === 0) continue;
-        if (dk < 0 && nbd[k]! <= 2) {
-          const temp2 = lo[k]! - z[k]!;
+        if (dk < 0 && nbd[k] <= 2) {
+          const temp2 = lo[k] - z[k];
           if (temp2 >= 0) temp1 = 0;
           else if (dk * alpha < temp2) temp1 = temp2 / dk;
-        } else if (dk > 0 && nbd[k]! >= 2) {
-          const temp2 = up[k]! - z[k]!;
+        } else if (dk > 0 && nbd[k] >= 2) {
+          const temp2 = up[k] - z[k];
           if (temp2 <= 0) temp1 = 0;
           else if (dk * alpha > temp2) temp1 = temp2 / dk;
         }
@@ -652,36 +652,36 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
         }
       }
       if (alpha < 1 && ibd >= 0) {
-        const k = free[ibd]!;
-        const dk = dsub[ibd]!;
+        const k = free[ibd];
+        const dk = dsub[ibd];
         if (dk > 0) {
-          z[k] = up[k]!;
+          z[k] = up[k];
           dsub[ibd] = 0;
         } else if (dk < 0) {
-          z[k] = lo[k]!;
+          z[k] = lo[k];
           dsub[ibd] = 0;
         }
       }
-      for (let i = 0; i < nsub; i++) z[free[i]!] += alpha * dsub[i]!;
+      for (let i = 0; i < nsub; i++) z[free[i]] += alpha * dsub[i];
     }
     // 3. Line search along d = z − x.
-    for (let i = 0; i < n; i++) d[i] = z[i]! - x[i]!;
+    for (let i = 0; i < n; i++) d[i] = z[i] - x[i];
     let dtd = 0;
-    for (let i = 0; i < n; i++) dtd += d[i]! * d[i]!;
+    for (let i = 0; i < n; i++) dtd += d[i] * d[i];
     const dnorm = Math.sqrt(dtd);
     let stpmx = BIG;
     if (cnstnd) {
       if (iterations === 0) stpmx = 1;
       else {
         for (let i = 0; i < n; i++) {
-          const a1 = d[i]!;
+          const a1 = d[i];
           if (nbd[i] === 0) continue;
-          if (a1 < 0 && nbd[i]! <= 2) {
-            const a2 = lo[i]! - x[i]!;
+          if (a1 < 0 && nbd[i] <= 2) {
+            const a2 = lo[i] - x[i];
             if (a2 >= 0) stpmx = 0;
             else if (a1 * stpmx < a2) stpmx = a2 / a1;
-          } else if (a1 > 0 && nbd[i]! >= 2) {
-            const a2 = up[i]! - x[i]!;
+          } else if (a1 > 0 && nbd[i] >= 2) {
+            const a2 = up[i] - x[i];
             if (a2 <= 0) stpmx = 0;
             else if (a1 * stpmx > a2) stpmx = a2 / a1;
           }
@@ -693,7 +693,7 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
     r.set(g);
     fold = f;
     let gd = 0;
-    for (let i = 0; i < n; i++) gd += g[i]! * d[i]!;
+    for (let i = 0; i < n; i++) gd += g[i] * d[i];
     const gdold = gd;
     let failed = gd >= 0;
     let ifun = 0;
@@ -709,10 +709,10 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
         stp = ls.stp;
         ifun++;
         if (stp === 1) x.set(z);
-        else for (let i = 0; i < n; i++) x[i] = stp * d[i]! + t[i]!;
+        else for (let i = 0; i < n; i++) x[i] = stp * d[i] + t[i];
         f = evaluate(x, g);
         gd = 0;
-        for (let i = 0; i < n; i++) gd += g[i]! * d[i]!;
+        for (let i = 0; i < n; i++) gd += g[i] * d[i];
         task = ls.next(f, gd);
       }
       stp = ls.stp;
@@ -748,9 +748,9 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
       break;
     }
     // 4. Update the limited memory: s = stp·d, y = g − g_old.
-    for (let i = 0; i < n; i++) r[i] = g[i]! - r[i]!;
+    for (let i = 0; i < n; i++) r[i] = g[i] - r[i];
     let rr = 0;
-    for (let i = 0; i < n; i++) rr += r[i]! * r[i]!;
+    for (let i = 0; i < n; i++) rr += r[i] * r[i];
     let dr: number;
     let dneg: number;
     if (stp === 1) {
@@ -776,16 +776,16 @@ export function lbfgsb(fn: BoxObjective, x0: ArrayLike<number>, opts: LbfgsbOpti
     theta = rr / dr;
     if (iupdat > mMax) {
       for (let j = 0; j < col - 1; j++) {
-        for (let i = 0; i <= j; i++) ss[i * mMax + j] = ss[(i + 1) * mMax + j + 1]!;
-        for (let i = j; i < col - 1; i++) sy[i * mMax + j] = sy[(i + 1) * mMax + j + 1]!;
+        for (let i = 0; i <= j; i++) ss[i * mMax + j] = ss[(i + 1) * mMax + j + 1];
+        for (let i = j; i < col - 1; i++) sy[i * mMax + j] = sy[(i + 1) * mMax + j + 1];
       }
     }
     for (let j = 0; j < col - 1; j++) {
       let a = 0;
       let b = 0;
       for (let i = 0; i < n; i++) {
-        a += d[i]! * Y(i, j);
-        b += S(i, j) * d[i]!;
+        a += d[i] * Y(i, j);
+        b += S(i, j) * d[i];
       }
       sy[(col - 1) * mMax + j] = a;
       ss[j * mMax + col - 1] = b;

@@ -49,12 +49,12 @@ export const TIE_RULES: readonly TieRule[] = ['first', 'bnclassify'];
  */
 export function boostKruskalOrder(w: Float64Array, e: number): Int32Array {
   const heap = new Int32Array(e);
-  const comp = (a: number, b: number): boolean => w[a]! < w[b]!;
+  const comp = (a: number, b: number): boolean => w[a] < w[b];
   // __push_heap(first, hole, top, value)
   const pushUp = (hole: number, top: number, value: number): void => {
     let parent = Math.trunc((hole - 1) / 2);
-    while (hole > top && comp(heap[parent]!, value)) {
-      heap[hole] = heap[parent]!;
+    while (hole > top && comp(heap[parent], value)) {
+      heap[hole] = heap[parent];
       hole = parent;
       parent = Math.trunc((hole - 1) / 2);
     }
@@ -63,23 +63,23 @@ export function boostKruskalOrder(w: Float64Array, e: number): Int32Array {
   for (let x = 0; x < e; x++) pushUp(x, 0, x);
   const out = new Int32Array(e);
   for (let len = e; len > 0; len--) {
-    out[e - len] = heap[0]!;
+    out[e - len] = heap[0];
     if (len === 1) break;
     // pop_heap: the last element (index len − 1) is re-inserted from the root's hole over len − 1 slots.
-    const value = heap[len - 1]!;
-    heap[len - 1] = heap[0]!;
+    const value = heap[len - 1];
+    heap[len - 1] = heap[0];
     const n = len - 1;
     let hole = 0;
     let second = 0;
     while (second < Math.trunc((n - 1) / 2)) {
       second = 2 * (second + 1);
-      if (comp(heap[second]!, heap[second - 1]!)) second--;
-      heap[hole] = heap[second]!;
+      if (comp(heap[second], heap[second - 1])) second--;
+      heap[hole] = heap[second];
       hole = second;
     }
     if ((n & 1) === 0 && second === Math.trunc((n - 2) / 2)) {
       second = 2 * (second + 1);
-      heap[hole] = heap[second - 1]!;
+      heap[hole] = heap[second - 1];
       hole = second - 1;
     }
     pushUp(hole, 0, value);
@@ -108,7 +108,7 @@ export function maximumSpanningForest(k: number, weights: Float64Array, options:
   let e = 0;
   for (let i = 0; i < k; i++) {
     for (let j = i + 1; j < k; j++) {
-      const w = weights[i * k + j]!;
+      const w = weights[i * k + j];
       if (Number.isNaN(w) || w === -Infinity) continue;
       if (drop === 'negative' && w < 0) continue;
       if (drop === 'nonPositive' && w <= 0) continue;
@@ -120,21 +120,21 @@ export function maximumSpanningForest(k: number, weights: Float64Array, options:
   }
   // Candidates are generated in (i, j) order, so a stable index sort by weight leaves exact ties in (i, j) order.
   let order = Array.from({ length: e }, (_, x) => x);
-  order.sort((a, b) => ew[b]! - ew[a]! || a - b);
+  order.sort((a, b) => ew[b] - ew[a] || a - b);
   // Near-ties: within each run anchored at its largest weight, restore (i, j) order (= candidate index order).
   for (let s = 0; s < e; ) {
-    const lead = ew[order[s]!]!;
+    const lead = ew[order[s]];
     let t = s + 1;
     while (t < e) {
-      const w = ew[order[t]!]!;
+      const w = ew[order[t]];
       if (Math.abs(lead - w) > tol * Math.max(1, Math.abs(lead), Math.abs(w))) break;
       t++;
     }
     if (t - s > 1) {
       const run = order.slice(s, t).sort((a, b) => a - b);
-      for (let x = s; x < t; x++) order[x] = run[x - s]!;
+      for (let x = s; x < t; x++) order[x] = run[x - s];
       // bnclassify's heap compares weights exactly; near-ties become exact ties at the run's leading weight.
-      if (tie === 'bnclassify') for (let x = s; x < t; x++) ew[order[x]!] = lead;
+      if (tie === 'bnclassify') for (let x = s; x < t; x++) ew[order[x]] = lead;
     }
     s = t;
   }
@@ -145,25 +145,25 @@ export function maximumSpanningForest(k: number, weights: Float64Array, options:
   for (let v = 0; v < k; v++) parent[v] = v;
   const find = (v: number): number => {
     while (parent[v] !== v) {
-      parent[v] = parent[parent[v]!]!;
-      v = parent[v]!;
+      parent[v] = parent[parent[v]];
+      v = parent[v];
     }
     return v;
   };
   const out: Edge[] = [];
   for (let x = 0; x < e && out.length < k - 1; x++) {
-    const id = order[x]!;
-    const a = find(ei[id]!);
-    const b = find(ej[id]!);
+    const id = order[x];
+    const a = find(ei[id]);
+    const b = find(ej[id]);
     if (a === b) continue;
-    if (size[a]! < size[b]!) {
+    if (size[a] < size[b]) {
       parent[a] = b;
-      size[b] += size[a]!;
+      size[b] += size[a];
     } else {
       parent[b] = a;
-      size[a] += size[b]!;
+      size[a] += size[b];
     }
-    out.push([ei[id]!, ej[id]!]);
+    out.push([ei[id], ej[id]]);
   }
   return out;
 }
@@ -171,7 +171,7 @@ export function maximumSpanningForest(k: number, weights: Float64Array, options:
 /** Sum of weights[i * k + j] over the edges. */
 export function forestWeight(k: number, weights: Float64Array, edges: readonly Edge[]): number {
   let s = 0;
-  for (const [i, j] of edges) s += weights[i * k + j]!;
+  for (const [i, j] of edges) s += weights[i * k + j];
   return s;
 }
 
@@ -191,12 +191,12 @@ export function orientForest(k: number, edges: readonly Edge[], root = 0): Int32
     degree[j]++;
   }
   const start = new Int32Array(k + 1);
-  for (let v = 0; v < k; v++) start[v + 1] = start[v]! + degree[v]!;
-  const adj = new Int32Array(start[k]!);
+  for (let v = 0; v < k; v++) start[v + 1] = start[v] + degree[v];
+  const adj = new Int32Array(start[k]);
   const fill = start.slice(0, k);
   for (const [i, j] of edges) {
-    adj[fill[i]!++] = j;
-    adj[fill[j]!++] = i;
+    adj[fill[i]++] = j;
+    adj[fill[j]++] = i;
   }
   const parent = new Int32Array(k).fill(-1);
   const seen = new Uint8Array(k);
@@ -207,9 +207,9 @@ export function orientForest(k: number, edges: readonly Edge[], root = 0): Int32
     queue[tail++] = r;
     seen[r] = 1;
     while (head < tail) {
-      const v = queue[head++]!;
-      for (let x = start[v]!; x < start[v + 1]!; x++) {
-        const u = adj[x]!;
+      const v = queue[head++];
+      for (let x = start[v]; x < start[v + 1]; x++) {
+        const u = adj[x];
         if (seen[u]) {
           if (u !== parent[v]) throw new Error('orientForest: edges contain a cycle');
           continue;

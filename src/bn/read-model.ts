@@ -108,22 +108,22 @@ function readBif(text: string): Parsed {
   for (const m of src.matchAll(
     /variable\s+(\S+)\s*\{[^}]*?type\s+discrete\s*\[\s*(\d+)\s*\]\s*\{([^}]*)\}\s*;[^}]*\}/g,
   )) {
-    const s = m[3]!.split(',').map((x) => x.trim());
+    const s = m[3].split(',').map((x) => x.trim());
     if (s.length !== Number(m[2])) throw new Error(`variable ${m[1]}: [ ${m[2]} ] but ${s.length} states`);
-    states.set(m[1]!, s);
-    order.push(m[1]!);
+    states.set(m[1], s);
+    order.push(m[1]);
   }
   if (order.length === 0) throw new Error('no variable blocks');
   const tables = new Map<string, NetworkNode>();
   for (const m of src.matchAll(/probability\s*\(\s*([^|)]+?)\s*(?:\|\s*([^)]*?))?\s*\)\s*\{([^}]*)\}/g)) {
-    const child = m[1]!.trim();
+    const child = m[1].trim();
     const parents = m[2] ? m[2].split(',').map((s) => s.trim()) : [];
     const card = states.get(child)?.length;
     if (card === undefined) throw new Error(`probability ( ${child} ): no such variable`);
     const pCards = parents.map((p) => states.get(p)?.length ?? 0);
     const configs = pCards.reduce((a, c) => a * c, 1);
     const rows: number[][] = Array.from({ length: configs }, () => []);
-    for (const line of m[3]!
+    for (const line of m[3]
       .split(';')
       .map((l) => l.trim())
       .filter(Boolean)) {
@@ -140,14 +140,14 @@ function readBif(text: string): Parsed {
       }
       const lm = /^\(([^)]*)\)\s*(.*)$/.exec(line);
       if (!lm) continue; // `default` and properties are not written by the programs we read
-      const vals = lm[1]!.split(',').map((s) => s.trim());
+      const vals = lm[1].split(',').map((s) => s.trim());
       let cfg = 0;
       vals.forEach((v, i) => {
-        const k = states.get(parents[i]!)!.indexOf(v);
+        const k = states.get(parents[i])!.indexOf(v);
         if (k < 0) throw new Error(`probability ( ${child} | … ): '${v}' is not a state of ${parents[i]}`);
-        cfg = cfg * pCards[i]! + k;
+        cfg = cfg * pCards[i] + k;
       });
-      rows[cfg] = lm[2]!
+      rows[cfg] = lm[2]
         .split(/[\s,]+/)
         .filter(Boolean)
         .map(Number);
@@ -174,7 +174,7 @@ function unxml(s: string): string {
 function readXmlBif(text: string): Parsed {
   const src = text.replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[\s\S]*?\]>/, '');
   const tag = (block: string, t: string): string[] =>
-    [...block.matchAll(new RegExp(`<${t}>([\\s\\S]*?)</${t}>`, 'g'))].map((m) => unxml(m[1]!.trim()));
+    [...block.matchAll(new RegExp(`<${t}>([\\s\\S]*?)</${t}>`, 'g'))].map((m) => unxml(m[1].trim()));
   const network = /<NETWORK>([\s\S]*?)<\/NETWORK>/.exec(src)?.[1];
   if (network === undefined) throw new Error('no <NETWORK> element');
   const name =
@@ -182,18 +182,18 @@ function readXmlBif(text: string): Parsed {
   const states = new Map<string, string[]>();
   const order: string[] = [];
   for (const m of network.matchAll(/<VARIABLE[^>]*>([\s\S]*?)<\/VARIABLE>/g)) {
-    const n = tag(m[1]!, 'NAME')[0];
+    const n = tag(m[1], 'NAME')[0];
     if (n === undefined) throw new Error('a <VARIABLE> without <NAME>');
-    states.set(n, tag(m[1]!, 'OUTCOME'));
+    states.set(n, tag(m[1], 'OUTCOME'));
     order.push(n);
   }
   const tables = new Map<string, NetworkNode>();
   for (const m of network.matchAll(/<DEFINITION>([\s\S]*?)<\/DEFINITION>/g)) {
-    const child = tag(m[1]!, 'FOR')[0]!;
-    const parents = tag(m[1]!, 'GIVEN');
+    const child = tag(m[1], 'FOR')[0];
+    const parents = tag(m[1], 'GIVEN');
     const card = states.get(child)?.length;
     if (card === undefined) throw new Error(`<DEFINITION> for unknown variable '${child}'`);
-    const v = (tag(m[1]!, 'TABLE')[0] ?? '').split(/\s+/).filter(Boolean).map(Number);
+    const v = (tag(m[1], 'TABLE')[0] ?? '').split(/\s+/).filter(Boolean).map(Number);
     const configs = v.length / card;
     tables.set(child, {
       name: child,
@@ -224,8 +224,8 @@ export function cutsFromStates(states: readonly string[]): number[] | undefined 
   });
   if (bounds.some((b) => b === undefined || Number.isNaN(b[0]) || Number.isNaN(b[1]))) return undefined;
   const b = bounds as [number, number][];
-  if (b[0]![0] !== -Infinity || b[b.length - 1]![1] !== Infinity) return undefined;
-  for (let i = 1; i < b.length; i++) if (b[i]![0] !== b[i - 1]![1]) return undefined;
+  if (b[0][0] !== -Infinity || b[b.length - 1][1] !== Infinity) return undefined;
+  for (let i = 1; i < b.length; i++) if (b[i][0] !== b[i - 1][1]) return undefined;
   return b.slice(1).map((x) => x[0]);
 }
 
@@ -254,7 +254,7 @@ export function networkModel(net: NetworkFile): { model: CptModel; attributes: N
   const cards = ordered.map((n) => n.states.length);
   const cpts: DenseNodeCpt[] = ordered.map((n) => {
     const parents = n.parents.map((p) => index.get(p)!);
-    const parentCards = Int32Array.from(parents.map((p) => cards[p]!));
+    const parentCards = Int32Array.from(parents.map((p) => cards[p]));
     const configs = parentCards.reduce((a, c) => a * c, 1);
     const logp = new Float64Array(configs * n.states.length);
     n.rows.forEach((r, cfg) => r.forEach((p, v) => (logp[cfg * n.states.length + v] = Math.log(p))));

@@ -42,8 +42,8 @@ export function lgamma(x: number): number {
     return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
   }
   const z = x - 1;
-  let a = LANCZOS[0]!;
-  for (let i = 1; i < 9; i++) a += LANCZOS[i]! / (z + i);
+  let a = LANCZOS[0];
+  for (let i = 1; i < 9; i++) a += LANCZOS[i] / (z + i);
   const t = z + LANCZOS_G + 0.5;
   return HALF_LOG_2PI + (z + 0.5) * Math.log(t) - t + Math.log(a);
 }
@@ -67,7 +67,7 @@ export function scoreFromCounts(
   n?: number,
 ): number {
   let total = 0;
-  for (let i = 0; i < q * r; i++) total += counts[i]!;
+  for (let i = 0; i < q * r; i++) total += counts[i];
   if (total === 0) return 0;
   // Node-average scaling for families counted on fewer rows than the data set has (see above).
   const scale = n !== undefined && n > total ? n / total : 1;
@@ -80,7 +80,7 @@ export function scoreFromCounts(
     const o = j * r;
     let nj = 0;
     for (let k = 0; k < r; k++) {
-      const v = counts[o + k]!;
+      const v = counts[o + k];
       if (v > 0) {
         ll += xlogx(t, v);
         nj += v;
@@ -108,7 +108,7 @@ export function bdeuFromCounts(counts: ArrayLike<number>, r: number, q: number, 
     const o = j * r;
     let nj = 0;
     for (let k = 0; k < r; k++) {
-      const v = counts[o + k]!;
+      const v = counts[o + k];
       if (v > 0) {
         s += lgamma(v + ajk) - lgAjk;
         nj += v;
@@ -142,6 +142,6 @@ export function networkScore(
   ess = 1,
 ): number {
   let s = 0;
-  for (let v = 0; v < parents.length; v++) s += localScore(data, v, parents[v]!, score, ess);
+  for (let v = 0; v < parents.length; v++) s += localScore(data, v, parents[v], score, ess);
   return s;
 }

@@ -85,7 +85,7 @@ export function assertDag(s: Structure): void {
     if (state[v] === 2) return;
     if (state[v] === 1) throw new Error(`structure has a cycle through node ${v}`);
     state[v] = 1;
-    for (const p of s.parents[v]!) {
+    for (const p of s.parents[v]) {
       if (p < 0 || p >= n || p === v) throw new Error(`node ${v} has invalid parent ${p}`);
       visit(p);
     }
@@ -103,7 +103,7 @@ export function assertDag(s: Structure): void {
  */
 export function structureOnRows(s: Structure, part: ArrayLike<number>, n: number): Structure {
   const pos = new Int32Array(n).fill(-1);
-  for (let i = 0; i < part.length; i++) pos[part[i]!] = i;
+  for (let i = 0; i < part.length; i++) pos[part[i]] = i;
   return onPositions(s, pos, part);
 }
 
@@ -132,8 +132,8 @@ function onPositions(s: Structure, pos: Int32Array, kept: ArrayLike<number>): St
         // kept: the entries of mem.rows that are kept; rows: where they are now.
         const old = mem.rows;
         const kept: number[] = [];
-        for (let i = 0; i < old.length; i++) if (pos[old[i]!]! >= 0) kept.push(i);
-        r = { kept: Int32Array.from(kept), rows: Int32Array.from(kept, (i) => pos[old[i]!]!) };
+        for (let i = 0; i < old.length; i++) if (pos[old[i]] >= 0) kept.push(i);
+        r = { kept: Int32Array.from(kept), rows: Int32Array.from(kept, (i) => pos[old[i]]) };
         shared.set(mem.rows, r);
       }
       // The member's own data is its rows: entry i of the old list is entry j of the new one.
@@ -154,5 +154,5 @@ function onPositions(s: Structure, pos: Int32Array, kept: ArrayLike<number>): St
 }
 
 function keptValues(values: Float64Array, at: ArrayLike<number>): Float64Array {
-  return Float64Array.from(at, (i) => values[i]!);
+  return Float64Array.from(at, (i) => values[i]);
 }

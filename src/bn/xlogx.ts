@@ -22,5 +22,5 @@ export function xlogxTable(n: number): Float64Array {
 
 /** v·ln v for a count v ≥ 0 (0 for v = 0): from t (xlogxTable) for an integer it holds, else computed. */
 export function xlogx(t: Float64Array, v: number): number {
-  return v < t.length && (v | 0) === v ? t[v]! : v > 0 ? v * Math.log(v) : 0;
+  return v < t.length && (v | 0) === v ? t[v] : v > 0 ? v * Math.log(v) : 0;
 }

@@ -93,8 +93,8 @@ export function baselineEntries(rows: readonly ResultRow[]): BaselineEntry[] {
       metrics[m] = { mean: folds.reduce((a, b) => a + b, 0) / folds.length, folds };
     }
     out.push({
-      dataset: g[0]!.dataset,
-      method: g[0]!.method,
+      dataset: g[0].dataset,
+      method: g[0].method,
       folds: g.map((r) => [r.repeat, r.fold] as const),
       metrics,
     });

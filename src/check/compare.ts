@@ -73,9 +73,7 @@ export interface CheckResult {
 }
 
 function samefolds(a: BaselineEntry, b: BaselineEntry): boolean {
-  return (
-    a.folds.length === b.folds.length && a.folds.every((f, i) => f[0] === b.folds[i]![0] && f[1] === b.folds[i]![1])
-  );
+  return a.folds.length === b.folds.length && a.folds.every((f, i) => f[0] === b.folds[i][0] && f[1] === b.folds[i][1]);
 }
 
 export function formatPoints(x: number): string {

@@ -130,7 +130,7 @@ export async function runCheck(specFile: string, baselineFile: string, o: CheckC
   if (baseline.spec_hash !== gridHash(grid.spec))
     notes.unshift("the spec's grid differs from the one the baseline was recorded with");
   if (grid.failed.length > 0) {
-    const f = grid.failed[0]!;
+    const f = grid.failed[0];
     notes.unshift(`${grid.failed.length} job(s) failed, e.g. ${f.dataset} × ${f.method} fold ${f.fold}: ${f.error}`);
   }
   const final: CheckResult = { ...result, notes };

@@ -71,7 +71,7 @@ export function renderText(r: CheckResult, baselineFile: string): string {
   const numeric = new Set<keyof Line>(['baseline', 'current', 'change', 'p']);
   const fmt = (x: Line): string =>
     keys
-      .map((k, i) => (numeric.has(k) ? x[k].padStart(widths[i]!) : x[k].padEnd(widths[i]!)))
+      .map((k, i) => (numeric.has(k) ? x[k].padStart(widths[i]) : x[k].padEnd(widths[i])))
       .join('  ')
       .trimEnd();
   const out = [

@@ -12,10 +12,10 @@ export interface Command {
 }
 
 export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]): string =>
     r
-      .map((c, i) => (i > 0 && i < 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .map((c, i) => (i > 0 && i < 4 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
@@ -23,7 +23,7 @@ export function table(header: string[], rows: string[][]): string {
 
 export function onePositional(pos: string[], usage: string): string {
   if (pos.length !== 1) throw new UserError(`usage: ${usage}`);
-  return pos[0]!;
+  return pos[0];
 }
 
 export function intOption(v: unknown, name: string, min: number): number | undefined {

@@ -59,7 +59,7 @@ function mainHelp(): string {
 Usage: bnclab <command> [options]
 
 Commands:
-${names.map((n) => `  ${n.padEnd(w)}  ${commands[n]!.summary}`).join('\n')}
+${names.map((n) => `  ${n.padEnd(w)}  ${commands[n].summary}`).join('\n')}
 
 Run 'bnclab <command> --help' for a command's options.
 Exit codes: 0 ok, 1 some jobs failed (or check found a regression), 2 usage or input error, 3 internal error,
@@ -87,11 +87,11 @@ async function main(argv: string[]): Promise<number> {
       strict: true,
     });
   } catch (e) {
-    const msg = (e as Error).message.split('\n')[0]!;
+    const msg = (e as Error).message.split('\n')[0];
     // Node's own text ("Unknown option '--worker'. To specify a positional argument …") becomes one short line.
     const bad = /Unknown option '(-{1,2})([^']+)'/.exec(msg);
     if (bad) {
-      const near = closest(bad[2]!, Object.keys(cmd.options));
+      const near = closest(bad[2], Object.keys(cmd.options));
       throw new UserError(
         `${name}: unknown option ${bad[1]}${bad[2]}${near ? ` (did you mean --${near}?)` : ''}; usage: ${cmd.usage}`,
       );
@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
     // "--job-timeout -1": Node reads -1 as an option and calls the argument ambiguous; say what was wrong.
     const ambiguous = /Option '(-{1,2}[^']+)' argument is ambiguous/.exec(msg);
     if (ambiguous) {
-      const at = rest.indexOf(ambiguous[1]!);
+      const at = rest.indexOf(ambiguous[1]);
       const value = at >= 0 ? rest[at + 1] : undefined;
       if (value !== undefined && /^-\d|^-\.\d/.test(value))
         throw new UserError(`${name}: ${ambiguous[1]}: expected a number ≥ 0, got '${value}'`);

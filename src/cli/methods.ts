@@ -119,9 +119,9 @@ function parameterRows(m: MethodInfo): ParameterRow[] {
   const defaults = { ...m.implicitDefaults, ...m.defaults };
   return Object.keys(props).map((k) => ({
     name: k,
-    type: typeText(props[k]!),
+    type: typeText(props[k]),
     default: defaults[k] === undefined ? undefined : JSON.stringify(defaults[k]),
-    meaning: String(props[k]!['description'] ?? '').replace(/\n/g, ' '),
+    meaning: String(props[k]['description'] ?? '').replace(/\n/g, ' '),
   }));
 }
 
@@ -150,11 +150,11 @@ export function methodDetail(id: string): string {
       out.push('Parameters (a list in a spec is a sweep):');
       const plain = rows.map((r) => [r.name, r.type.replace(/`/g, ''), r.default ?? '', r.meaning]);
       const head = ['name', 'type', 'default', 'meaning'];
-      const w = head.map((h, i) => Math.max(h.length, ...plain.map((r) => r[i]!.length)));
+      const w = head.map((h, i) => Math.max(h.length, ...plain.map((r) => r[i].length)));
       const line = (r: string[]): string =>
         '  ' +
         r
-          .map((c, i) => (i < 3 ? c.padEnd(w[i]!) : c))
+          .map((c, i) => (i < 3 ? c.padEnd(w[i]) : c))
           .join('  ')
           .trimEnd();
       out.push(line(head), ...plain.map(line), '');

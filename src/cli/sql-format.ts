@@ -41,10 +41,10 @@ export function formatSqlResult(r: SqlResult, format: 'table' | 'csv' | 'json'):
       r.rows.length > 0 &&
       r.rows.every((row) => row[i] === null || typeof row[i] === 'number' || typeof row[i] === 'bigint'),
   );
-  const widths = r.columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
+  const widths = r.columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
   const line = (row: readonly string[]): string =>
     row
-      .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
   const out = [line(r.columns), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)];

@@ -50,7 +50,7 @@ export function pilotSample(plan: Plan, model: CostModel, perMethod = 2): Planne
     // Quantiles 1/2 … 3/4 of the method's datasets by static cost.
     for (let i = 0; i < perMethod; i++) {
       const q = 0.5 + (perMethod > 1 ? (0.25 * i) / (perMethod - 1) : 0);
-      picks.add(first[Math.floor((first.length - 1) * q)]!);
+      picks.add(first[Math.floor((first.length - 1) * q)]);
     }
     out.push(...picks);
   }
@@ -138,7 +138,7 @@ export function shardLines(plan: PlanSummary, model: CostModel, count: number, a
   const part = partitionPlan(plan, model, count);
   // The partition is by static cost; the displayed cost of each shard uses the best estimate.
   const best = new Array<number>(count).fill(0);
-  for (const j of plan.jobs) best[part.shardOf.get(j.key)! - 1]! += model.cost(j).ms;
+  for (const j of plan.jobs) best[part.shardOf.get(j.key)! - 1] += model.cost(j).ms;
   const mean = best.reduce((a, b) => a + b, 0) / count;
   const max = Math.max(...best);
   const out = [`shards: ${count} (balanced by expected cost; the same partition on every machine)`];
@@ -148,7 +148,7 @@ export function shardLines(plan: PlanSummary, model: CostModel, count: number, a
   for (const i of show) {
     if (i > last + 1) out.push('  …');
     out.push(
-      `  shard ${String(i + 1).padStart(String(count).length)}/${count}: ${String(part.jobs[i]).padStart(6)} jobs, ${fmtHours(best[i]!).padStart(9)}`,
+      `  shard ${String(i + 1).padStart(String(count).length)}/${count}: ${String(part.jobs[i]).padStart(6)} jobs, ${fmtHours(best[i]).padStart(9)}`,
     );
     last = i;
   }

@@ -46,7 +46,7 @@ export async function runPilot(
   const measured: PilotResult['measured'] = [];
   const failed: PilotResult['failed'] = [];
   try {
-    if (jobs.length > 0) await pool.run(payloadOf(plan, jobs[0]!, false)); // start-up, not measured
+    if (jobs.length > 0) await pool.run(payloadOf(plan, jobs[0], false)); // start-up, not measured
     for (const job of jobs) {
       const before = processCpuMs();
       const o = await pool.run(payloadOf(plan, job, false));

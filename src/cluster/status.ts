@@ -151,7 +151,7 @@ export async function collectStatus(plan: PlanSummary, files: readonly string[])
     const part = partitionPlan(plan, new CostModel(plan), n);
     const per = Array.from({ length: n }, (_, i) => ({ index: i + 1, done: 0, failed: 0, pending: 0, jobs: 0 }));
     for (const j of plan.jobs) {
-      const p = per[part.shardOf.get(j.key)! - 1]!;
+      const p = per[part.shardOf.get(j.key)! - 1];
       p.jobs++;
       bump(p, state.get(j.key) ?? 'pending');
     }

@@ -111,7 +111,7 @@ function scheduler(cmd: string, args: readonly string[], log: (s: string) => voi
 
 function sbatch(script: string, array: string | undefined, log: (s: string) => void): string {
   const out = scheduler('sbatch', ['--parsable', ...(array ? [`--array=${array}`] : []), script], log);
-  const id = out.trim().split(';')[0]!;
+  const id = out.trim().split(';')[0];
   if (!/^\d+$/.test(id)) throw new UserError(`sbatch: unexpected answer '${out.trim()}'`);
   log(`submitted job array ${id}`);
   return id;
@@ -160,7 +160,7 @@ function taskStates(id: string, log: (s: string) => void): Map<number, string> {
   const viaSacct = tryCmd('sacct', ['-n', '-P', '-X', '-j', id, '-o', 'JobID,State'], (out) => {
     for (const l of out.trim().split('\n')) {
       const m = /^\d+_(\d+)\|(\S+)/.exec(l.trim());
-      if (m) states.set(Number(m[1]), m[2]!);
+      if (m) states.set(Number(m[1]), m[2]);
     }
   });
   if (!viaSacct) {
@@ -168,7 +168,7 @@ function taskStates(id: string, log: (s: string) => void): Map<number, string> {
       for (const l of out.trim().split('\n')) {
         const t = /ArrayTaskId=(\d+)/.exec(l);
         const s = /JobState=(\S+)/.exec(l);
-        if (t && s) states.set(Number(t[1]), s[1]!);
+        if (t && s) states.set(Number(t[1]), s[1]);
       }
     });
   }
@@ -197,7 +197,7 @@ async function incompleteShards(plan: Plan, dir: string, count: number): Promise
 export function slurmTimeSeconds(t: string): number {
   const m = /^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$/.exec(t);
   if (!m) throw new UserError(`--time: expected [D-]HH:MM:SS (as sbatch), got '${t}'`);
-  const [d, a, b, c] = [m[1], m[2]!, m[3], m[4]].map((x) => (x === undefined ? undefined : Number(x)));
+  const [d, a, b, c] = [m[1], m[2], m[3], m[4]].map((x) => (x === undefined ? undefined : Number(x)));
   if (d !== undefined) return d * 86400 + a! * 3600 + (b ?? 0) * 60 + (c ?? 0);
   if (c !== undefined) return a! * 3600 + b! * 60 + c;
   if (b !== undefined) return a! * 60 + b;
@@ -236,14 +236,14 @@ export async function submitSlurm(specFile: string, plan: Plan, o: SubmitOptions
     return { script, jobIds: ids, resubmitted: [], incomplete: [] };
   }
   waitForJobs(ids, o);
-  logStates(ids[0]!, o.log);
+  logStates(ids[0], o.log);
   let incomplete = await incompleteShards(plan, o.dir, o.shards);
   const resubmitted = [...incomplete];
   if (incomplete.length > 0) {
     o.log(`shards not complete: ${incomplete.join(', ')}; resubmitting them once (they resume where they stopped)`);
     ids.push(sbatch(script, incomplete.join(',') + (o.maxRunning ? `%${o.maxRunning}` : ''), o.log));
-    waitForJobs([ids[1]!], o);
-    logStates(ids[1]!, o.log);
+    waitForJobs([ids[1]], o);
+    logStates(ids[1], o.log);
     incomplete = await incompleteShards(plan, o.dir, o.shards);
     if (incomplete.length > 0)
       o.log(

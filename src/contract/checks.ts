@@ -76,17 +76,17 @@ export function synthetic(seed: string, o: SyntheticOptions): DiscreteData {
   const columns = o.cards.map(() => new Int32Array(o.n));
   const classColumn = new Int32Array(o.n);
   for (let r = 0; r < o.n; r++) {
-    const c = classes[rng.int(classes.length)]!;
+    const c = classes[rng.int(classes.length)];
     classColumn[r] = c;
     let prev = 0;
     for (let a = 0; a < m; a++) {
-      const card = Math.min(o.cards[a]!, o.maxCode ?? Infinity);
+      const card = Math.min(o.cards[a], o.maxCode ?? Infinity);
       const u = rng.next();
       const sig = o.signal ?? 0.5;
       let v = u < sig ? (c + a) % card : u < sig + (1 - sig) * (o.chain ?? 0.5) ? prev % card : rng.int(card);
       prev = v;
       if (rng.next() < (o.missing ?? 0)) v = MISSING;
-      columns[a]![r] = v;
+      columns[a][r] = v;
     }
   }
   return {
@@ -148,7 +148,7 @@ export function posteriorFailures(p: Float64Array, n: number, C: number): string
   for (let r = 0; r < n; r++) {
     let s = 0;
     for (let c = 0; c < C; c++) {
-      const v = p[r * C + c]!;
+      const v = p[r * C + c];
       if (!Number.isFinite(v) || !(v >= 0)) out.push(`row ${r}, class ${c}: posterior ${v}, expected finite and >= 0`);
       s += v;
     }
@@ -225,7 +225,7 @@ export const CONTRACT_CHECKS: readonly {
       const { posterior } = fitPair(s, e, train, test, 'contract', o);
       const out = posteriorFailures(posterior, test.n, 3);
       let mean = 0;
-      for (let r = 0; r < test.n; r++) mean += posterior[r * 3 + 1]! / test.n;
+      for (let r = 0; r < test.n; r++) mean += posterior[r * 3 + 1] / test.n;
       if (!(mean > 1 / 3)) out.push(`mean posterior of the only training class is ${mean}, expected > 1/3`);
       return out;
     },
@@ -245,7 +245,7 @@ export const CONTRACT_CHECKS: readonly {
     run: (s, e, o) => {
       const train = synthetic('train', { n: 200, cards: CARDS, classCard: 3, missing: 0.25 });
       const test = synthetic('test', { n: 60, cards: CARDS, classCard: 3, missing: 0.4 });
-      for (let a = 0; a < CARDS.length; a++) test.columns[a]![0] = MISSING;
+      for (let a = 0; a < CARDS.length; a++) test.columns[a][0] = MISSING;
       return posteriorFailures(fitPair(s, e, train, test, 'contract', o).posterior, test.n, 3);
     },
   },
@@ -313,7 +313,7 @@ function invarianceSynth(seed: string, n: number, cards: readonly number[], clas
       const u = rng.next();
       const v = u < 0.4 ? (c + a) % card : u < 0.7 ? previous % card : rng.int(card);
       previous = v;
-      columns[a]![r] = rng.next() < missing ? MISSING : v;
+      columns[a][r] = rng.next() < missing ? MISSING : v;
     });
   }
   const d: DiscreteData = {
@@ -334,18 +334,18 @@ function invarianceSynth(seed: string, n: number, cards: readonly number[], clas
 function reorderColumns(d: DiscreteData, order: readonly number[]): DiscreteData {
   return {
     ...d,
-    names: order.map((a) => d.names[a]!),
-    labels: order.map((a) => d.labels[a]!),
-    cards: Int32Array.from(order, (a) => d.cards[a]!),
-    columns: order.map((a) => d.columns[a]!),
+    names: order.map((a) => d.names[a]),
+    labels: order.map((a) => d.labels[a]),
+    cards: Int32Array.from(order, (a) => d.cards[a]),
+    columns: order.map((a) => d.columns[a]),
   };
 }
 
 /** The classes renamed: old class c gets code code[c] (its label moves with it). */
 function relabelClasses(d: DiscreteData, code: readonly number[]): DiscreteData {
   const labels = new Array<string>(d.classCard);
-  code.forEach((to, from) => (labels[to] = d.classLabels[from]!));
-  return { ...d, classLabels: labels, classColumn: Int32Array.from(d.classColumn, (c) => code[c]!) };
+  code.forEach((to, from) => (labels[to] = d.classLabels[from]));
+  return { ...d, classLabels: labels, classColumn: Int32Array.from(d.classColumn, (c) => code[c]) };
 }
 
 const INV_CARDS = [3, 2, 4, 2, 3, 3];
@@ -368,7 +368,7 @@ const dataSets = () =>
 function largestDifference(a: Float64Array, b: Float64Array, C: number, code?: readonly number[]): number {
   let worst = 0;
   for (let r = 0; r < a.length / C; r++) {
-    for (let c = 0; c < C; c++) worst = Math.max(worst, Math.abs(a[r * C + c]! - b[r * C + (code ? code[c]! : c)]!));
+    for (let c = 0; c < C; c++) worst = Math.max(worst, Math.abs(a[r * C + c] - b[r * C + (code ? code[c] : c)]));
   }
   return worst;
 }

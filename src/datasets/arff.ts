@@ -47,13 +47,13 @@ const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r' };
 
 /** Read a quoted token starting at s[i] (the quote); returns the value and the index after the closing quote. */
 function readQuoted(s: string, i: number, file: string, line: number): [string, number] {
-  const q = s[i]!;
+  const q = s[i];
   let out = '';
   let j = i + 1;
   while (j < s.length) {
-    const c = s[j]!;
+    const c = s[j];
     if (c === '\\' && j + 1 < s.length) {
-      const e = s[j + 1]!;
+      const e = s[j + 1];
       out += ESCAPES[e] ?? e;
       j += 2;
       continue;
@@ -96,14 +96,14 @@ function firstToken(s: string, file: string, line: number): [string, string] {
     return [v, t.slice(j)];
   }
   const m = /^(\S+)(.*)$/s.exec(t);
-  return m ? [m[1]!, m[2]!] : ['', ''];
+  return m ? [m[1], m[2]] : ['', ''];
 }
 
 /** Strip an unquoted trailing '%' comment from a header line. */
 function stripComment(s: string): string {
   let q: string | null = null;
   for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
+    const c = s[i];
     if (q) {
       if (c === '\\') i++;
       else if (c === q) q = null;
@@ -236,7 +236,7 @@ export function parseArff(text: string, opts: ArffOptions): RawTable {
   const kind = new Int8Array(m);
   const interners: Interner[] = [];
   for (let a = 0; a < m; a++) {
-    const t = attrs[a]!.type;
+    const t = attrs[a].type;
     kind[a] = t.kind === 'nominal' ? NOMINAL : t.kind === 'numeric' && a !== classIdx ? NUMERIC : INTERNED;
     interners.push(new Interner(t.kind === 'nominal' ? t.labels : []));
   }
@@ -251,7 +251,7 @@ export function parseArff(text: string, opts: ArffOptions): RawTable {
     kind,
     interners,
     classIdx,
-    classIdx >= 0 && attrs[classIdx]!.type.kind === 'numeric',
+    classIdx >= 0 && attrs[classIdx].type.kind === 'numeric',
     cap,
   );
   let rows = 0; // data rows, including those dropped for a missing class
@@ -287,26 +287,26 @@ export function parseArff(text: string, opts: ArffOptions): RawTable {
   let classLabels: string[] = [];
   let classColumn: Int32Array = new Int32Array(0);
   for (let a = 0; a < m; a++) {
-    const attr = attrs[a]!;
+    const attr = attrs[a];
     if (kind[a] === NUMERIC) {
-      columns.push(numericColumn(attr.name, nums[a]!.length === kept ? nums[a]! : nums[a]!.slice(0, kept)));
+      columns.push(numericColumn(attr.name, nums[a].length === kept ? nums[a] : nums[a].slice(0, kept)));
       continue;
     }
-    const col = codes[a]!.length === kept ? codes[a]! : codes[a]!.slice(0, kept);
+    const col = codes[a].length === kept ? codes[a] : codes[a].slice(0, kept);
     let labels: string[];
     if (attr.type.kind === 'nominal') {
       labels = attr.type.labels;
     } else {
       // Interned in order of appearance; relabel to the sorted order so codes do not depend on row order.
-      const firstSeen = interners[a]!.labels;
+      const firstSeen = interners[a].labels;
       labels = sortLabels(firstSeen);
       const rank = new Int32Array(firstSeen.length);
       const at = new Map<string, number>();
       labels.forEach((l, i) => at.set(l, i));
-      for (let i = 0; i < firstSeen.length; i++) rank[i] = at.get(firstSeen[i]!)!;
+      for (let i = 0; i < firstSeen.length; i++) rank[i] = at.get(firstSeen[i])!;
       for (let r = 0; r < kept; r++) {
-        const c = col[r]!;
-        if (c >= 0) col[r] = rank[c]!;
+        const c = col[r];
+        if (c >= 0) col[r] = rank[c];
       }
     }
     if (a === classIdx) {
@@ -316,7 +316,7 @@ export function parseArff(text: string, opts: ArffOptions): RawTable {
       columns.push({ name: attr.name, type: 'categorical', codes: col, labels });
     }
   }
-  return makeTable(opts.name ?? baseName(file), columns, names[classIdx]!, classLabels, classColumn, rows - kept);
+  return makeTable(opts.name ?? baseName(file), columns, names[classIdx], classLabels, classColumn, rows - kept);
 }
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -354,10 +354,10 @@ class Interner {
     const slots = this.slots;
     const mask = this.mask;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const id = slots[slot]! - 1;
+      const id = slots[slot] - 1;
       if (id < 0) return -1;
       if (this.hashes[id] !== h) continue;
-      const l = this.labels[id]!;
+      const l = this.labels[id];
       if (l.length !== len) continue;
       let k = 0;
       while (k < len && l.charCodeAt(k) === s.charCodeAt(b + k)) k++;
@@ -381,7 +381,7 @@ class Interner {
   }
 
   private place(id: number): void {
-    let slot = this.hashes[id]! & this.mask;
+    let slot = this.hashes[id] & this.mask;
     while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
     this.slots[slot] = id + 1;
   }
@@ -490,13 +490,11 @@ class DataScanner {
   }
 
   private missing(a: number): boolean {
-    return (
-      this.quoted[a] === 0 && this.end[a]! - this.begin[a]! === 1 && this.text.charCodeAt(this.begin[a]!) === QMARK
-    );
+    return this.quoted[a] === 0 && this.end[a] - this.begin[a] === 1 && this.text.charCodeAt(this.begin[a]) === QMARK;
   }
 
   private valueOf(a: number): string {
-    return this.decoded[a] ?? this.text.slice(this.begin[a]!, this.end[a]!);
+    return this.decoded[a] ?? this.text.slice(this.begin[a], this.end[a]);
   }
 
   /** Store the split row, unless its class is missing (then it is dropped). */
@@ -522,18 +520,18 @@ class DataScanner {
             errors[a] = `${this.file}:${lineNo}: attribute '${this.names[a]}' is numeric but has value '${v}'`;
           }
         }
-        this.nums[a]![r] = x;
+        this.nums[a][r] = x;
         continue;
       }
       if (missing) {
-        this.codes[a]![r] = -1;
+        this.codes[a][r] = -1;
         continue;
       }
       const dec = this.decoded[a] ?? null;
-      const h = this.hashes[a]!;
-      const interner = this.interners[a]!;
+      const h = this.hashes[a];
+      const interner = this.interners[a];
       let code =
-        dec === null ? interner.find(this.text, this.begin[a]!, this.end[a]!, h) : interner.find(dec, 0, dec.length, h);
+        dec === null ? interner.find(this.text, this.begin[a], this.end[a], h) : interner.find(dec, 0, dec.length, h);
       if (code < 0) {
         const v = this.valueOf(a);
         if (k === NOMINAL) {
@@ -547,7 +545,7 @@ class DataScanner {
           }
         }
       }
-      this.codes[a]![r] = code;
+      this.codes[a][r] = code;
     }
     this.kept = r + 1;
   }

@@ -51,9 +51,9 @@ function valueCounts(c: RawColumn): { counts: Int32Array; missing: number } {
   const counts = new Int32Array(k);
   let missing = 0;
   for (let i = 0; i < ids.length; i++) {
-    const v = ids[i]!;
+    const v = ids[i];
     if (v < 0) missing++;
-    else counts[v]!++;
+    else counts[v]++;
   }
   return { counts, missing };
 }
@@ -135,9 +135,9 @@ export function checkTable(t: RawTable, opts: DataCheckOptions): DataCheck[] {
   }
   if (opts.folds > 1) {
     const classCounts = new Int32Array(t.classLabels.length);
-    for (let i = 0; i < t.classColumn.length; i++) classCounts[t.classColumn[i]!]!++;
+    for (let i = 0; i < t.classColumn.length; i++) classCounts[t.classColumn[i]]++;
     t.classLabels.forEach((label, k) => {
-      const rows = classCounts[k]!;
+      const rows = classCounts[k];
       if (rows < opts.folds) {
         out.push({
           kind: 'rare-class',

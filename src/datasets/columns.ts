@@ -29,8 +29,8 @@ export function sortLabels(labels: Iterable<string>): string[] {
   const nums = out.map(parseNumber);
   if (out.length > 0 && nums.every((v) => !Number.isNaN(v))) {
     const idx = out.map((_, i) => i);
-    idx.sort((a, b) => nums[a]! - nums[b]! || cmpStr(out[a]!, out[b]!));
-    return idx.map((i) => out[i]!);
+    idx.sort((a, b) => nums[a] - nums[b] || cmpStr(out[a], out[b]));
+    return idx.map((i) => out[i]);
   }
   return out.sort(cmpStr);
 }
@@ -54,7 +54,7 @@ export function findClassColumn(names: readonly string[], file: string, requeste
   const exact = names.indexOf('class');
   if (exact >= 0) return exact;
   const ci = names.flatMap((n, i) => (n.toLowerCase() === 'class' ? [i] : []));
-  if (ci.length === 1) return ci[0]!;
+  if (ci.length === 1) return ci[0];
   return names.length - 1;
 }
 

@@ -32,7 +32,7 @@ export function csvRows(text: string, file: string, missing: readonly string[] =
       i++;
       for (;;) {
         if (i >= n) throw new UserError(`${file}:${startLine}: a quoted field is not closed`);
-        const ch = src[i]!;
+        const ch = src[i];
         if (ch === '"') {
           if (src[i + 1] === '"') {
             out += '"';
@@ -73,7 +73,7 @@ export function csvRows(text: string, file: string, missing: readonly string[] =
     if (i >= n) break;
   }
   if (records.length === 0) throw new UserError(`${file}: no header line`);
-  const header = records[0]!.cells.map((c) => c ?? '');
+  const header = records[0].cells.map((c) => c ?? '');
   const rows = records.slice(1).map((r) => {
     if (r.cells.length !== header.length) {
       throw new UserError(`${file}:${r.line}: ${r.cells.length} fields, the header has ${header.length}`);

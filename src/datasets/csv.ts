@@ -161,7 +161,7 @@ export class CsvPieceReader {
     // Records end at an ASCII byte, so checking up to the last one never splits a character; the bytes after
     // it are carried and checked with the next piece.
     let checked = n;
-    if (!last) while (checked > start && buf[checked - 1]! >= 0x80) checked--;
+    if (!last) while (checked > start && buf[checked - 1] >= 0x80) checked--;
     if (!isUtf8(buf.subarray(start, checked))) {
       throw new UserError(`${this.opts.file}: the file is not UTF-8 text; convert it (e.g. iconv -f latin1 -t utf-8)`);
     }
@@ -226,7 +226,7 @@ function tokenizeBytes(
             if (!final) return { index: recStart, line: recLine };
             throw new UserError(`${file}:${quoteLine}: unterminated quoted field`);
           }
-          const c = buf[j]!;
+          const c = buf[j];
           if (c === QUOTE) {
             if (!final && j + 1 >= n) return { index: recStart, line: recLine };
             if (j + 1 < n && buf[j + 1] === QUOTE) {
@@ -247,7 +247,7 @@ function tokenizeBytes(
         let k = j;
         let packable = header === null;
         for (; k < n; k++) {
-          const c = buf[k]!;
+          const c = buf[k];
           if (c === COMMA || c === CR || c === LF) break;
           if (packable) {
             if (c < 33 || c > 126 || k - j >= PACKED_MAX) packable = false;
@@ -276,7 +276,7 @@ function tokenizeBytes(
         i = n;
         break;
       }
-      const c = buf[j]!;
+      const c = buf[j];
       if (!final && c === CR && j + 1 >= n) return { index: recStart, line: recLine };
       if (c === COMMA) {
         i = j + 1;
@@ -420,10 +420,10 @@ class RowLines {
     let hi = this.rows.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if (this.rows[mid]! <= r) lo = mid;
+      if (this.rows[mid] <= r) lo = mid;
       else hi = mid - 1;
     }
-    return r + this.offsets[lo]!;
+    return r + this.offsets[lo];
   }
 }
 
@@ -445,7 +445,7 @@ class PackedIds {
     let h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1);
     h = (h ^ (h >>> 15)) & mask;
     for (;;) {
-      const k = this.lo[h]!;
+      const k = this.lo[h];
       if ((k === lo && this.hi[h] === hi) || k === 0) return h;
       h = (h + 1) & mask;
     }
@@ -453,7 +453,7 @@ class PackedIds {
 
   get(lo: number, hi: number): number {
     const h = this.slot(lo, hi);
-    return this.lo[h] === lo ? this.ids[h]! : ABSENT;
+    return this.lo[h] === lo ? this.ids[h] : ABSENT;
   }
 
   set(lo: number, hi: number, id: number): void {
@@ -464,10 +464,10 @@ class PackedIds {
       this.ids = new Int32Array(los.length * 2);
       for (let i = 0; i < los.length; i++) {
         if (los[i] !== 0) {
-          const h = this.slot(los[i]!, his[i]!);
-          this.lo[h] = los[i]!;
-          this.hi[h] = his[i]!;
-          this.ids[h] = ids[i]!;
+          const h = this.slot(los[i], his[i]);
+          this.lo[h] = los[i];
+          this.hi[h] = his[i];
+          this.ids[h] = ids[i];
         }
       }
     }
@@ -532,7 +532,7 @@ class CsvAccumulator {
 
   /** The id of a packed field (see PACKED_MAX) in column c. */
   packedId(c: number, lo: number, hi: number): number {
-    const packed = this.packed[c]!;
+    const packed = this.packed[c];
     let id = packed.get(lo, hi);
     if (id === ABSENT) {
       id = this.idOf(c, unpack(lo, hi));
@@ -547,19 +547,19 @@ class CsvAccumulator {
     if (fields !== row.length) {
       throw new UserError(`${this.opts.file}:${line}: row has ${fields} fields, header has ${row.length}`);
     }
-    for (let c = 0; c < row.length; c++) this.ids[c]!.push(row[c]!);
+    for (let c = 0; c < row.length; c++) this.ids[c]!.push(row[c]);
     this.lines.push(line);
   }
 
   /** The id of value v in column c's dictionary (added when new); -1 for a missing marker. */
   idOf(c: number, v: string): number {
     // The missing markers are in every dictionary as -1: one lookup per cell.
-    const dict = this.dicts[c]!;
+    const dict = this.dicts[c];
     let id = dict.get(v);
     if (id === undefined) {
-      id = this.distinctValues[c]!.length;
+      id = this.distinctValues[c].length;
       dict.set(v, id);
-      this.distinctValues[c]!.push(v);
+      this.distinctValues[c].push(v);
     }
     return id;
   }
@@ -583,36 +583,36 @@ class CsvAccumulator {
     const classIdx = findClassColumn(names, file, this.opts.classColumn);
     const classIds = this.ids[classIdx]!.values();
     let kept = 0;
-    for (let r = 0; r < classIds.length; r++) if (classIds[r]! >= 0) kept++;
+    for (let r = 0; r < classIds.length; r++) if (classIds[r] >= 0) kept++;
     if (kept === 0) throw new UserError(`${file}: every row has a missing class value in column '${names[classIdx]}'`);
     const dropped = total - kept;
     // Kept rows are listed only when some are dropped (no row list for a complete file).
     let keep: Int32Array | null = null;
     if (dropped > 0) {
       keep = new Int32Array(kept);
-      for (let r = 0, k = 0; r < classIds.length; r++) if (classIds[r]! >= 0) keep[k++] = r;
+      for (let r = 0, k = 0; r < classIds.length; r++) if (classIds[r] >= 0) keep[k++] = r;
     }
 
     const columns: RawColumn[] = [];
     for (let c = 0; c < names.length; c++) {
       if (c === classIdx) continue;
-      columns.push(this.column(c, types[names[c]!], keep));
+      columns.push(this.column(c, types[names[c]], keep));
       // This column's dictionary ids are done with: let them go before the next column is coded.
       this.ids[c] = null;
     }
     const cls = this.categorical(classIdx, keep);
     this.ids[classIdx] = null;
     if (cls.type !== 'categorical') throw new Error('unreachable: the class column is categorical');
-    return makeTable(this.opts.name ?? baseName(file), columns, names[classIdx]!, cls.labels, cls.codes, dropped);
+    return makeTable(this.opts.name ?? baseName(file), columns, names[classIdx], cls.labels, cls.codes, dropped);
   }
 
   /** Which distinct values of column c the kept rows use. */
   private usedIds(c: number, keep: Int32Array | null): Uint8Array {
-    const used = new Uint8Array(this.distinctValues[c]!.length);
+    const used = new Uint8Array(this.distinctValues[c].length);
     if (keep) {
       const all = this.ids[c]!.values();
       for (let k = 0; k < keep.length; k++) {
-        const id = all[keep[k]!]!;
+        const id = all[keep[k]];
         if (id >= 0) used[id] = 1;
       }
     } else {
@@ -633,13 +633,13 @@ class CsvAccumulator {
     const out = fresh.BYTES_PER_ELEMENT === all.BYTES_PER_ELEMENT ? all.subarray(0, n) : codeColumn(card, n, true);
     if (keep) {
       for (let k = 0; k < n; k++) {
-        const id = all[keep[k]!]!;
-        out[k] = id < 0 ? -1 : remap[id]!;
+        const id = all[keep[k]];
+        out[k] = id < 0 ? -1 : remap[id];
       }
     } else {
       for (let r = 0; r < n; r++) {
-        const id = all[r]!;
-        out[r] = id < 0 ? -1 : remap[id]!;
+        const id = all[r];
+        out[r] = id < 0 ? -1 : remap[id];
       }
     }
     return out;
@@ -650,25 +650,25 @@ class CsvAccumulator {
   }
 
   private column(c: number, declared: ColumnType | undefined, keep: Int32Array | null): RawColumn {
-    const name = this.names![c]!;
+    const name = this.names![c];
     if (declared === 'categorical') return this.categorical(c, keep);
     const used = this.usedIds(c, keep);
-    const distinctValues = this.distinctValues[c]!;
+    const distinctValues = this.distinctValues[c];
     const num = new Float64Array(distinctValues.length);
     let numeric = true;
     for (let d = 0; d < distinctValues.length; d++) {
-      num[d] = parseNumber(distinctValues[d]!);
-      if (used[d] && Number.isNaN(num[d]!)) numeric = false;
+      num[d] = parseNumber(distinctValues[d]);
+      if (used[d] && Number.isNaN(num[d])) numeric = false;
     }
     if (!numeric) {
       if (declared === 'numeric') {
         // The first kept row with a value that is not a number, as a row-by-row reader would report it.
         const all = this.ids[c]!.values();
-        const row = (k: number): number => (keep ? keep[k]! : k);
+        const row = (k: number): number => (keep ? keep[k] : k);
         let k = 0;
-        while (all[row(k)]! < 0 || !Number.isNaN(num[all[row(k)]!]!)) k++;
+        while (all[row(k)] < 0 || !Number.isNaN(num[all[row(k)]])) k++;
         throw new UserError(
-          `${this.opts.file}:${this.lines.lineOf(row(k))}: column '${name}' is declared numeric in the dataset's entry but has value '${distinctValues[all[row(k)]!]}'`,
+          `${this.opts.file}:${this.lines.lineOf(row(k))}: column '${name}' is declared numeric in the dataset's entry but has value '${distinctValues[all[row(k)]]}'`,
         );
       }
       return this.categorical(c, keep);
@@ -683,13 +683,13 @@ class CsvAccumulator {
   /** Column c as codes into its sorted labels (the class column too: one byte per row for up to 128 classes). */
   private categorical(c: number, keep: Int32Array | null): RawColumn {
     const used = this.usedIds(c, keep);
-    const distinctValues = this.distinctValues[c]!;
+    const distinctValues = this.distinctValues[c];
     const labels = sortLabels(distinctValues.filter((_, d) => used[d]));
     const index = new Map(labels.map((l, i) => [l, i]));
     const remap = Int32Array.from(distinctValues, (v, d) => (used[d] ? index.get(v)! : -1));
     // Shared memory: the runner hands the table to its worker threads without copying it.
     const codes = this.remapped(c, keep, remap, labels.length);
-    return { name: this.names![c]!, type: 'categorical', codes, labels };
+    return { name: this.names![c], type: 'categorical', codes, labels };
   }
 }
 

@@ -22,7 +22,7 @@ export function deriveClassMapped(text: string, map: Readonly<Record<string, str
   const lines = text.split('\n');
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+    const line = lines[i];
     if (i === 0 || line === '') {
       out.push(line);
       continue;

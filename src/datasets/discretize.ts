@@ -50,10 +50,10 @@ export function fitDiscretizerCoded(
   const all = new Int32Array(distinct.length * K);
   let m = 0;
   for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    const id = ids[r]!;
+    const r = rows[i];
+    const id = ids[r];
     if (id >= 0) {
-      all[id * K + classes[r]!]!++;
+      all[id * K + classes[r]]++;
       m++;
     }
   }
@@ -63,9 +63,9 @@ export function fitDiscretizerCoded(
   const gc = new Int32Array(distinct.length * K);
   for (let d = 0; d < distinct.length; d++) {
     let t = 0;
-    for (let c = 0; c < K; c++) t += all[d * K + c]!;
+    for (let c = 0; c < K; c++) t += all[d * K + c];
     if (t === 0) continue;
-    gv[G] = distinct[d]!;
+    gv[G] = distinct[d];
     gc.set(all.subarray(d * K, d * K + K), G * K);
     G++;
   }
@@ -96,8 +96,8 @@ function expandGroups(v: Float64Array, counts: Int32Array, K: number, m: number)
   let k = 0;
   for (let g = 0; g < v.length; g++) {
     let t = 0;
-    for (let c = 0; c < K; c++) t += counts[g * K + c]!;
-    out.fill(v[g]!, k, k + t);
+    for (let c = 0; c < K; c++) t += counts[g * K + c];
+    out.fill(v[g], k, k + t);
     k += t;
   }
   return out;
@@ -110,7 +110,7 @@ export function applyCuts(value: number, cuts: readonly number[]): number {
   let hi = cuts.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (value <= cuts[mid]!) hi = mid;
+    if (value <= cuts[mid]) hi = mid;
     else lo = mid + 1;
   }
   return lo;
@@ -153,8 +153,8 @@ export function entropyBits(counts: ArrayLike<number>): number {
   let ret = 0;
   let sum = 0;
   for (let i = 0; i < counts.length; i++) {
-    ret -= lnFunc(counts[i]!);
-    sum += counts[i]!;
+    ret -= lnFunc(counts[i]);
+    sum += counts[i];
   }
   if (Math.abs(sum) < 1e-6) return 0;
   return (ret + lnFunc(sum)) / (sum * LOG2);
@@ -167,8 +167,8 @@ export function conditionalEntropyBits(left: ArrayLike<number>, right: ArrayLike
   for (const row of [left, right]) {
     let rowSum = 0;
     for (let j = 0; j < row.length; j++) {
-      ret = ret + lnFunc(row[j]!);
-      rowSum += row[j]!;
+      ret = ret + lnFunc(row[j]);
+      rowSum += row[j];
     }
     ret = ret - lnFunc(rowSum);
     total += rowSum;
@@ -179,7 +179,7 @@ export function conditionalEntropyBits(left: ArrayLike<number>, right: ArrayLike
 
 function nonzero(counts: ArrayLike<number>): number {
   let k = 0;
-  for (let i = 0; i < counts.length; i++) if (counts[i]! > 0) k++;
+  for (let i = 0; i < counts.length; i++) if (counts[i] > 0) k++;
   return k;
 }
 
@@ -216,7 +216,7 @@ export function lnTable(max: number): Float64Array {
 
 /** c·ln c from the table when it reaches c, else computed: the same double either way. */
 function xlnx(ln: Float64Array, c: number): number {
-  return c < ln.length ? ln[c]! : c * Math.log(c);
+  return c < ln.length ? ln[c] : c * Math.log(c);
 }
 
 /**
@@ -227,14 +227,14 @@ function conditionalEntropyTab(left: Float64Array, right: Float64Array, k: numbe
   let ret = 0;
   let nl = 0;
   for (let j = 0; j < k; j++) {
-    ret = ret + xlnx(ln, left[j]!);
-    nl += left[j]!;
+    ret = ret + xlnx(ln, left[j]);
+    nl += left[j];
   }
   ret = ret - xlnx(ln, nl);
   let nr = 0;
   for (let j = 0; j < k; j++) {
-    ret = ret + xlnx(ln, right[j]!);
-    nr += right[j]!;
+    ret = ret + xlnx(ln, right[j]);
+    nr += right[j];
   }
   ret = ret - xlnx(ln, nr);
   const total = nl + nr;
@@ -287,8 +287,8 @@ export function mdlBestSplitGrouped(
   let n = 0;
   for (let g = first; g < end; g++) {
     for (let c = 0; c < K; c++) {
-      right[c]! += counts[g * K + c]!;
-      n += counts[g * K + c]!;
+      right[c] += counts[g * K + c];
+      n += counts[g * K + c];
     }
   }
   const prior = right.slice();
@@ -300,15 +300,15 @@ export function mdlBestSplitGrouped(
   const bestRight = new Float64Array(K);
   for (let g = first; g < end - 1; g++) {
     for (let c = 0; c < K; c++) {
-      left[c]! += counts[g * K + c]!;
-      right[c]! -= counts[g * K + c]!;
+      left[c] += counts[g * K + c];
+      right[c] -= counts[g * K + c];
     }
-    if (v[g]! < v[g + 1]!) {
+    if (v[g] < v[g + 1]) {
       const e = conditionalEntropyTab(left, right, K, ln);
       if (e < best) {
         best = e;
         bestIndex = g;
-        bestCut = (v[g]! + v[g + 1]!) / 2;
+        bestCut = (v[g] + v[g + 1]) / 2;
         bestLeft.set(left);
         bestRight.set(right);
       }
@@ -355,8 +355,8 @@ export function medianCut(v: Float64Array): number[] {
   const m = v.length;
   if (m === 0) return [];
   const h = m >> 1;
-  const median = m % 2 === 1 ? v[h]! : (v[h - 1]! + v[h]!) / 2;
-  return median < v[m - 1]! ? [median] : [];
+  const median = m % 2 === 1 ? v[h] : (v[h - 1] + v[h]) / 2;
+  return median < v[m - 1] ? [median] : [];
 }
 
 /** Weka's equal-frequency cut placement (unsupervised Discretize, useEqualFrequency) for sorted values v. */
@@ -372,16 +372,16 @@ export function equalFrequencyCuts(v: Float64Array, bins: number): number[] {
   for (let i = 0; i < m - 1; i++) {
     counter += 1;
     remaining -= 1;
-    if (v[i]! < v[i + 1]!) {
+    if (v[i] < v[i + 1]) {
       if (counter >= freq) {
         // Cut at the previous boundary when it lands closer to the target size than this one.
         if (freq - last < counter - freq && lastIndex !== -1) {
-          cuts.push((v[lastIndex]! + v[lastIndex + 1]!) / 2);
+          cuts.push((v[lastIndex] + v[lastIndex + 1]) / 2);
           counter -= last;
           last = counter;
           lastIndex = i;
         } else {
-          cuts.push((v[i]! + v[i + 1]!) / 2);
+          cuts.push((v[i] + v[i + 1]) / 2);
           counter = 0;
           last = 0;
           lastIndex = -1;
@@ -393,6 +393,6 @@ export function equalFrequencyCuts(v: Float64Array, bins: number): number[] {
       }
     }
   }
-  if (cuts.length < maxCuts && lastIndex !== -1) cuts.push((v[lastIndex]! + v[lastIndex + 1]!) / 2);
+  if (cuts.length < maxCuts && lastIndex !== -1) cuts.push((v[lastIndex] + v[lastIndex + 1]) / 2);
   return cuts;
 }

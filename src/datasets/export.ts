@@ -37,10 +37,10 @@ function discreteColumns(d: DiscreteData, values: ExportValues): ExportColumn[] 
   const texts = (labels: readonly string[]): string[] =>
     values === 'codes' ? labels.map((_, i) => String(i)) : [...labels];
   const cols: ExportColumn[] = d.columns.map((col, a) => ({
-    name: d.names[a]!,
-    nominal: texts(d.labels[a]!),
+    name: d.names[a],
+    nominal: texts(d.labels[a]),
     ids: col,
-    texts: texts(d.labels[a]!),
+    texts: texts(d.labels[a]),
   }));
   cols.push({ name: d.className, nominal: texts(d.classLabels), ids: d.classColumn, texts: texts(d.classLabels) });
   return cols;
@@ -87,19 +87,19 @@ function render(
   const ids = cols.map((c) => c.ids);
   const m = cols.length;
   const at = (j: number, r: number): number => {
-    const id = ids[j]![r]!;
-    return id < 0 ? bytes[j]!.length - 1 : id;
+    const id = ids[j][r];
+    return id < 0 ? bytes[j].length - 1 : id;
   };
   let size = header.length + n * m; // m - 1 commas and a newline per row
-  for (let j = 0; j < m; j++) for (let i = 0; i < n; i++) size += lengths[j]![at(j, rows ? rows[i]! : i)]!;
+  for (let j = 0; j < m; j++) for (let i = 0; i < n; i++) size += lengths[j][at(j, rows ? rows[i] : i)];
   const out = Buffer.allocUnsafe(size);
   let p = header.copy(out, 0);
   for (let i = 0; i < n; i++) {
-    const r = rows ? rows[i]! : i;
+    const r = rows ? rows[i] : i;
     for (let j = 0; j < m; j++) {
       if (j > 0) out[p++] = 0x2c;
-      const b = bytes[j]![at(j, r)]!;
-      if (b.length === 1) out[p++] = b[0]!;
+      const b = bytes[j][at(j, r)];
+      if (b.length === 1) out[p++] = b[0];
       else p += b.copy(out, p);
     }
     out[p++] = 0x0a;

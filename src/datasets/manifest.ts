@@ -70,7 +70,7 @@ export function registryYamlFromManifest(manifest: Manifest): string {
   const datasets = [...manifest.datasets]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((d) => {
-      const classCol = d.columns[d.columns.length - 1]!.name;
+      const classCol = d.columns[d.columns.length - 1].name;
       const columns: Record<string, string> = {};
       for (const c of d.columns.slice(0, -1)) columns[c.name] = c.type;
       const source: Record<string, string> = { package: d.source_package };

@@ -158,7 +158,7 @@ export function completeRows(
   const out = new Int32Array(rows.length);
   let k = 0;
   outer: for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
+    const r = rows[i];
     for (const c of table.columns) {
       if ((c.type === 'numeric' ? c.ids : c.codes)[r] === -1) continue outer;
     }
@@ -213,16 +213,16 @@ export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: Pr
     transform(t: RawTable, rows: ArrayLike<number>): DiscreteData {
       checkSchema(table, t);
       const n = rows.length;
-      const columns = plans.map((p, a) => codeRows(p, t.columns[a]!, rows, n));
+      const columns = plans.map((p, a) => codeRows(p, t.columns[a], rows, n));
       const classColumn = new Int32Array(n);
-      for (let i = 0; i < n; i++) classColumn[i] = t.classColumn[rows[i]!]!;
+      for (let i = 0; i < n; i++) classColumn[i] = t.classColumn[rows[i]];
       return { n, names, labels, cards, columns, ...classOf(t), classColumn };
     },
     view(t: RawTable, rows: Int32Array): DiscreteData {
       checkSchema(table, t);
       let ownBytes = rows.byteLength;
       const columns = plans.map((p, a) => {
-        const col = t.columns[a]!;
+        const col = t.columns[a];
         // Codes used as they are: a categorical column with no missing code to replace, as wide as its copy.
         if (col.type === 'categorical' && p.missingCode === MISSING && sameWidth(col.codes, p.labels.length)) {
           return col.codes;
@@ -275,25 +275,25 @@ function codeRows(p: Plan, col: RawColumn, rows: ArrayLike<number> | null, n: nu
     const ids = col.ids;
     if (rows) {
       for (let i = 0; i < n; i++) {
-        const id = ids[rows[i]!]!;
-        out[i] = id < 0 ? p.missingCode : bin[id]!;
+        const id = ids[rows[i]];
+        out[i] = id < 0 ? p.missingCode : bin[id];
       }
     } else {
       for (let i = 0; i < n; i++) {
-        const id = ids[i]!;
-        out[i] = id < 0 ? p.missingCode : bin[id]!;
+        const id = ids[i];
+        out[i] = id < 0 ? p.missingCode : bin[id];
       }
     }
   } else {
     const codes = col.codes;
     if (rows) {
       for (let i = 0; i < n; i++) {
-        const c = codes[rows[i]!]!;
+        const c = codes[rows[i]];
         out[i] = c < 0 ? p.missingCode : c;
       }
     } else {
       for (let i = 0; i < n; i++) {
-        const c = codes[i]!;
+        const c = codes[i];
         out[i] = c < 0 ? p.missingCode : c;
       }
     }
@@ -315,7 +315,7 @@ function checkSchema(fitted: RawTable, t: RawTable): void {
     t.columns.length === fitted.columns.length &&
     sameStrings(t.classLabels, fitted.classLabels) &&
     t.columns.every((c, a) => {
-      const f = fitted.columns[a]!;
+      const f = fitted.columns[a];
       if (c.name !== f.name || c.type !== f.type) return false;
       return c.type === 'numeric' || f.type === 'numeric' || sameStrings(c.labels, f.labels);
     });

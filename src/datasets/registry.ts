@@ -140,9 +140,9 @@ function readRegistry(root: string): Registry {
     const { parseDocument } = require('yaml') as typeof import('yaml');
     const doc = parseDocument(text);
     if (doc.errors.length > 0) {
-      const e = doc.errors[0]!;
+      const e = doc.errors[0];
       const pos = e.linePos?.[0];
-      const what = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+      const what = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
       throw new UserError(`${shown}${pos ? `:${pos.line}:${pos.col}` : ''}: ${what}`);
     }
     return doc.toJS() as unknown;
@@ -337,9 +337,9 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     }
     prev = cur;
   }
-  return prev[b.length]!;
+  return prev[b.length];
 }

@@ -44,7 +44,7 @@ interface SyntheticNetwork {
 function dirichlet(k: number, alpha: number, variates: Variates, out: Float64Array, at: number): void {
   let sum = 0;
   for (let j = 0; j < k; j++) sum += out[at + j] = variates.gamma(alpha);
-  for (let j = 0; j < k; j++) out[at + j]! /= sum;
+  for (let j = 0; j < k; j++) out[at + j] /= sum;
 }
 
 export function randomNetwork(opts: SyntheticOptions): SyntheticNetwork {
@@ -69,13 +69,13 @@ export function randomNetwork(opts: SyntheticOptions): SyntheticNetwork {
     const take = Math.min(i, maxParents);
     for (let j = 0; j < take; j++) {
       const r = j + rng.int(i - j);
-      [pool[j], pool[r]] = [pool[r]!, pool[j]!];
+      [pool[j], pool[r]] = [pool[r], pool[j]];
     }
     const ps = pool.slice(0, take).sort((a, b) => a - b);
     parents.push(ps);
-    const configs = ps.reduce((acc, p) => acc * cards[p]!, classCard);
-    const cpt = new Float64Array(configs * cards[i]!);
-    for (let q = 0; q < configs; q++) dirichlet(cards[i]!, alpha, variates, cpt, q * cards[i]!);
+    const configs = ps.reduce((acc, p) => acc * cards[p], classCard);
+    const cpt = new Float64Array(configs * cards[i]);
+    for (let q = 0; q < configs; q++) dirichlet(cards[i], alpha, variates, cpt, q * cards[i]);
     cpts.push(cpt);
   }
   return {
@@ -90,7 +90,7 @@ export function randomNetwork(opts: SyntheticOptions): SyntheticNetwork {
 
 function draw(p: Float64Array, at: number, k: number, u: number): number {
   for (let j = 0; j < k - 1; j++) {
-    u -= p[at + j]!;
+    u -= p[at + j];
     if (u < 0) return j;
   }
   return k - 1;
@@ -113,8 +113,8 @@ export function sampleRows(
     const cls = draw(net.classPrior, 0, net.classCard, rng.next());
     for (let i = 0; i < m; i++) {
       let q = cls;
-      for (const p of net.parents[i]!) q = q * net.cards[p]! + codes[p]!;
-      codes[i] = draw(net.cpts[i]!, q * net.cards[i]!, net.cards[i]!, rng.next());
+      for (const p of net.parents[i]) q = q * net.cards[p] + codes[p];
+      codes[i] = draw(net.cpts[i], q * net.cards[i], net.cards[i], rng.next());
     }
     row(codes, cls);
   }
@@ -138,7 +138,7 @@ export function writeSyntheticCsv(
     let buf = [...net.names, 'class'].join(',') + '\n';
     sampleRows(net, n, seed, (codes, cls) => {
       for (let i = 0; i < codes.length; i++) {
-        buf += numeric.has(i) ? (codes[i]! + Math.floor(jitter.next() * 10000) / 10000).toFixed(4) : `v${codes[i]}`;
+        buf += numeric.has(i) ? (codes[i] + Math.floor(jitter.next() * 10000) / 10000).toFixed(4) : `v${codes[i]}`;
         buf += ',';
       }
       buf += `c${cls}\n`;

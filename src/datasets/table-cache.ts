@@ -143,12 +143,12 @@ export function readTableCache(key: string): RawTable | undefined {
     for (const a of codes) if (!fill(a)) return undefined;
     const columns: RawColumn[] = [];
     for (let i = 0; i < h.columns.length; i++) {
-      const c = h.columns[i]!;
+      const c = h.columns[i];
       if (c.type === 'numeric') {
         const distinct = new Float64Array(c.distinct!);
         if (!fill(distinct)) return undefined;
-        columns.push({ name: c.name, type: 'numeric', ids: codes[i]!, distinct });
-      } else columns.push({ name: c.name, type: 'categorical', codes: codes[i]!, labels: [...c.labels!] });
+        columns.push({ name: c.name, type: 'numeric', ids: codes[i], distinct });
+      } else columns.push({ name: c.name, type: 'categorical', codes: codes[i], labels: [...c.labels!] });
     }
     return {
       name: h.name,

@@ -52,7 +52,7 @@ export function isSharedTable(t: RawTable): boolean {
 export function numericColumn(name: string, values: Float64Array): NumericColumn {
   const distinct = sortedDistinct(values.filter((v) => !Number.isNaN(v)));
   const ids = codeColumn(distinct.length, values.length, true);
-  for (let r = 0; r < values.length; r++) ids[r] = Number.isNaN(values[r]!) ? -1 : rankOf(distinct, values[r]!);
+  for (let r = 0; r < values.length; r++) ids[r] = Number.isNaN(values[r]) ? -1 : rankOf(distinct, values[r]);
   return { name, type: 'numeric', ids, distinct };
 }
 
@@ -62,7 +62,7 @@ export function sortedDistinct(values: Float64Array): Float64Array {
   let d = 0;
   for (let i = 0; i < values.length; i++) {
     // x + 0 is x, except that -0 becomes 0.
-    if (i === 0 || values[i]! !== values[d - 1]!) values[d++] = values[i]! + 0;
+    if (i === 0 || values[i] !== values[d - 1]) values[d++] = values[i] + 0;
   }
   return values.slice(0, d);
 }
@@ -73,7 +73,7 @@ export function rankOf(a: Float64Array, v: number): number {
   let hi = a.length - 1;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (a[mid]! < v) lo = mid + 1;
+    if (a[mid] < v) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -82,6 +82,6 @@ export function rankOf(a: Float64Array, v: number): number {
 /** The column's value per row (NaN = missing): for tests and writers; the pipeline reads ids. */
 export function numericValues(c: NumericColumn): Float64Array {
   const out = new Float64Array(c.ids.length);
-  for (let r = 0; r < out.length; r++) out[r] = c.ids[r]! < 0 ? NaN : c.distinct[c.ids[r]!]!;
+  for (let r = 0; r < out.length; r++) out[r] = c.ids[r] < 0 ? NaN : c.distinct[c.ids[r]];
   return out;
 }

@@ -25,8 +25,8 @@ import { assertNaiveBayes, naiveBayesTables, renormalizedTables, WeightedNaiveBa
 /** w_i = mean over trees of 1/√(minimum testing depth), 0 for an untested attribute. */
 export function awnbWeightsFromDepths(depths: readonly Int32Array[], m: number): Float64Array {
   const w = new Float64Array(m);
-  for (const d of depths) for (let a = 0; a < m; a++) if (d[a]! > 0) w[a] += 1 / Math.sqrt(d[a]!);
-  for (let a = 0; a < m; a++) w[a]! /= depths.length;
+  for (const d of depths) for (let a = 0; a < m; a++) if (d[a] > 0) w[a] += 1 / Math.sqrt(d[a]);
+  for (let a = 0; a < m; a++) w[a] /= depths.length;
   return w;
 }
 
@@ -43,13 +43,13 @@ export function awnbSamples(
   for (let t = 0; t < trees; t++) {
     const r = rng.derive(`awnb tree ${t}`);
     const counts = new Float64Array(n);
-    if (n > 0) for (let i = 0; i < size; i++) counts[r.int(n)]!++;
+    if (n > 0) for (let i = 0; i < size; i++) counts[r.int(n)]++;
     const rows: number[] = [];
     const weights: number[] = [];
     for (let i = 0; i < n; i++) {
-      if (counts[i]! > 0) {
+      if (counts[i] > 0) {
         rows.push(i);
-        weights.push(counts[i]!);
+        weights.push(counts[i]);
       }
     }
     out.push({ rows: Int32Array.from(rows), weights: Float64Array.from(weights) });

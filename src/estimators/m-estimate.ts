@@ -74,12 +74,12 @@ export function mEstimateCpt(
     if (complete) {
       // Summing out parent d of the deeper level: a depth-d context's cells there are a block of card(p_d)
       // runs of r cells. The loop walks the deeper level's blocks, so it ends whatever size t was given.
-      const rp = full.parentCards[d]!;
-      const deeper = levels[d + 1]!;
+      const rp = full.parentCards[d];
+      const deeper = levels[d + 1];
       const block = rp * r;
       const t = new Float64Array(deeper.length / rp);
       for (let o = 0, j = 0; o >>> 0 < deeper.length; o += block, j += r) {
-        for (let u = 0; u >>> 0 < rp; u++) for (let x = 0; x >>> 0 < r; x++) t[j + x] += deeper[o + u * r + x]!;
+        for (let u = 0; u >>> 0 < rp; u++) for (let x = 0; x >>> 0 < r; x++) t[j + x] += deeper[o + u * r + x];
       }
       levels[d] = t;
     } else {
@@ -89,7 +89,7 @@ export function mEstimateCpt(
   // Totals per context (the loop walks t, as above).
   const totals = levels.map((t) => {
     const s = new Float64Array(t.length / r);
-    for (let o = 0, j = 0; o >>> 0 < t.length; o += r, j++) for (let x = 0; x >>> 0 < r; x++) s[j] += t[o + x]!;
+    for (let o = 0, j = 0; o >>> 0 < t.length; o += r, j++) for (let x = 0; x >>> 0 < r; x++) s[j] += t[o + x];
     return s;
   });
   // strides[d]: how many full configurations share one depth-d context, read off the sizes of the tables
@@ -102,17 +102,17 @@ export function mEstimateCpt(
     let d = L;
     let ctx = j;
     for (; d >= 0; d--) {
-      ctx = Math.floor(j / strides[d]!);
-      if (totals[d]![ctx]! > 0) break;
+      ctx = Math.floor(j / strides[d]);
+      if (totals[d][ctx] > 0) break;
     }
     const o = j * r;
     if (d < 0) {
       logp.fill(-Math.log(r), o, o + r);
       continue;
     }
-    const t = levels[d]!;
-    const ld = Math.log(totals[d]![ctx]! + m);
-    for (let x = 0; x >>> 0 < r; x++) logp[o + x] = Math.log(t[ctx * r + x]! + mr) - ld;
+    const t = levels[d];
+    const ld = Math.log(totals[d][ctx] + m);
+    for (let x = 0; x >>> 0 < r; x++) logp[o + x] = Math.log(t[ctx * r + x] + mr) - ld;
   }
   return { parents: [...parents], card: r, parentCards: full.parentCards, configs: full.configs, logp };
 }
@@ -131,7 +131,7 @@ export function fitMEstimateNetwork(
   const cpts: NodeCpt[] = [];
   for (let v = 0; v >>> 0 <= M; v++) {
     cards[v] = nodeCard(train, v);
-    cpts.push(mEstimateCpt(train, v, structure.parents[v]!, m, rowWeights));
+    cpts.push(mEstimateCpt(train, v, structure.parents[v], m, rowWeights));
   }
   return new CptModel(cards, cpts);
 }
@@ -175,7 +175,7 @@ function find(keys: Float64Array, key: number): number {
   let hi = keys.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const k = keys[mid]!;
+    const k = keys[mid];
     if (k < key) lo = mid + 1;
     else if (k > key) hi = mid - 1;
     else return mid;
@@ -188,7 +188,7 @@ function distinct(keys: Float64Array, len: number): Float64Array {
   const sorted = keys.slice(0, len).sort();
   // u: the distinct keys kept so far, at the front; the first key (if any) is always one.
   let u = Math.min(len, 1);
-  for (let i = 1; i >>> 0 < len; i++) if (sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i]!;
+  for (let i = 1; i >>> 0 < len; i++) if (sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i];
   return sorted.slice(0, u);
 }
 
@@ -219,38 +219,38 @@ export class BackoffTree {
     // Rows still in a context at the current depth (the first live entries), and their context ids.
     const rows = new Int32Array(data.n);
     let live = 0;
-    for (let i = 0; i >>> 0 < data.n; i++) if (x[i]! >= 0) rows[live++] = i;
+    for (let i = 0; i >>> 0 < data.n; i++) if (x[i] >= 0) rows[live++] = i;
     let ctx = new Float64Array(live);
     const keys = new Float64Array(live);
     for (let d = 0; d >>> 0 <= parents.length; d++) {
       if (d > 0) {
-        const col = nodeColumn(data, parents[d - 1]!);
-        const card = this.parentCards[d - 1]!;
+        const col = nodeColumn(data, parents[d - 1]);
+        const card = this.parentCards[d - 1];
         let k = 0;
         for (let t = 0; t >>> 0 < live; t++) {
-          const v = col[rows[t]!]!;
+          const v = col[rows[t]];
           if (v < 0) continue; // available case: the row stops at its first missing parent
-          rows[k] = rows[t]!;
-          keys[k] = ctx[t]! * card + v;
+          rows[k] = rows[t];
+          keys[k] = ctx[t] * card + v;
           k++;
         }
         live = k;
         const values = distinct(keys, live);
         this.ctxKeys.push(values);
         ctx = new Float64Array(live);
-        for (let t = 0; t >>> 0 < live; t++) ctx[t] = find(values, keys[t]!);
+        for (let t = 0; t >>> 0 < live; t++) ctx[t] = find(values, keys[t]);
       } else {
         this.ctxKeys.push(new Float64Array(1)); // the root context, key 0
       }
-      const nCtx = this.ctxKeys[d]!.length;
+      const nCtx = this.ctxKeys[d].length;
       const totals = new Float64Array(nCtx);
       for (let t = 0; t >>> 0 < live; t++) {
-        totals[ctx[t]!] += rowWeights ? rowWeights[rows[t]!]! : 1;
-        keys[t] = ctx[t]! * r + x[rows[t]!]!;
+        totals[ctx[t]] += rowWeights ? rowWeights[rows[t]] : 1;
+        keys[t] = ctx[t] * r + x[rows[t]];
       }
       const cells = distinct(keys, live);
       const counts = new Float64Array(cells.length);
-      for (let t = 0; t >>> 0 < live; t++) counts[find(cells, keys[t]!)] += rowWeights ? rowWeights[rows[t]!]! : 1;
+      for (let t = 0; t >>> 0 < live; t++) counts[find(cells, keys[t])] += rowWeights ? rowWeights[rows[t]] : 1;
       this.totals.push(totals);
       this.cellKeys.push(cells);
       this.cellCounts.push(counts);
@@ -265,21 +265,21 @@ export class BackoffTree {
   /** log θ(x | deepest context with counts along the path); value(p) is parent p's value or MISSING. */
   logProb(value: (parent: number) => number, xv: number): number {
     const m = this.m;
-    if (!(this.totals[0]![0]! > 0)) return -Math.log(this.r);
+    if (!(this.totals[0][0] > 0)) return -Math.log(this.r);
     let d = 0;
     let ctx = 0;
     for (let q = 1; q >>> 0 <= this.parents.length; q++) {
-      const v = value(this.parents[q - 1]!);
+      const v = value(this.parents[q - 1]);
       if (v < 0) break;
-      const id = find(this.ctxKeys[q]!, ctx * this.parentCards[q - 1]! + v);
+      const id = find(this.ctxKeys[q], ctx * this.parentCards[q - 1] + v);
       // No row reached the context (or only rows of weight 0): back off.
-      if (id < 0 || this.totals[q]![id]! <= 0) break;
+      if (id < 0 || this.totals[q][id] <= 0) break;
       ctx = id;
       d = q;
     }
-    const c = find(this.cellKeys[d]!, ctx * this.r + xv);
-    const n = c < 0 ? 0 : this.cellCounts[d]![c]!;
-    return Math.log(n + m / this.r) - Math.log(this.totals[d]![ctx]! + m);
+    const c = find(this.cellKeys[d], ctx * this.r + xv);
+    const n = c < 0 ? 0 : this.cellCounts[d][c];
+    return Math.log(n + m / this.r) - Math.log(this.totals[d][ctx] + m);
   }
 }
 
@@ -317,7 +317,7 @@ export class BackoffTreeModel implements JointModel {
     const cols = data.columns;
     let row = 0;
     let cls = 0;
-    const value = (p: number): number => (p === M ? cls : cols[p]![row]!);
+    const value = (p: number): number => (p === M ? cls : cols[p][row]);
     for (const tree of this.trees) {
       const v = tree.node;
       // A node without the class among its parents has one factor per row, added to every class.
@@ -328,7 +328,7 @@ export class BackoffTreeModel implements JointModel {
           for (cls = 0; cls >>> 0 < C; cls++) out[o + cls] += tree.logProb(value, cls);
           continue;
         }
-        const xv = cols[v]![row]!;
+        const xv = cols[v][row];
         if (xv < 0) continue;
         if (!withClass) {
           const lp = tree.logProb(value, xv);
@@ -376,7 +376,7 @@ export function selectM(
   const perm = rng.shuffle(Array.from({ length: train.n }, (_, i) => i));
   // The first nh rows of the permutation are held out; both parts keep the rows in ascending order.
   const held = new Uint8Array(train.n);
-  for (let i = 0; i >>> 0 < nh; i++) held[perm[i]!] = 1;
+  for (let i = 0; i >>> 0 < nh; i++) held[perm[i]] = 1;
   const hold: number[] = [];
   const rest: number[] = [];
   for (let i = 0; i >>> 0 < train.n; i++) (held[i] ? hold : rest).push(i);
@@ -388,8 +388,8 @@ export function selectM(
     rmse(fitMEstimate(fitPart, fitStructure, m).posterior(holdPart), holdPart.classColumn, train.classCard),
   );
   // The first smallest loss in grid order.
-  const best = losses.reduce((b, loss, i) => (loss < losses[b]! ? i : b), 0);
-  return { m: grid[best]!, losses };
+  const best = losses.reduce((b, loss, i) => (loss < losses[b] ? i : b), 0);
+  return { m: grid[best], losses };
 }
 
 export const mEstimate = registerEstimator({

@@ -59,7 +59,7 @@ export function manbLogArcPosterior(
   for (let c = 0; c < C; c++) {
     let nc = 0;
     for (let x = 0; x < r; x++) {
-      const v = t[x * C + c]!;
+      const v = t[x * C + c];
       nc += v;
       arc += lgamma(v + alpha) - lgA;
     }
@@ -69,7 +69,7 @@ export function manbLogArcPosterior(
   let noArc = lgRA - lgamma(total + r * alpha);
   for (let x = 0; x < r; x++) {
     let nx = 0;
-    for (let c = 0; c < C; c++) nx += t[x * C + c]!;
+    for (let c = 0; c < C; c++) nx += t[x * C + c];
     noArc += lgamma(nx + alpha) - lgA;
   }
   // Posterior log-odds of the arc, then both log probabilities without forming e^{odds}.
@@ -82,14 +82,14 @@ export function fitManb(train: DiscreteData, alpha: number, prior: number): Manb
   const m = train.columns.length;
   const C = train.classCard;
   const nc = new Float64Array(C);
-  for (let i = 0; i < train.n; i++) nc[train.classColumn[i]!]!++;
+  for (let i = 0; i < train.n; i++) nc[train.classColumn[i]]++;
   const classLogp = new Float64Array(C);
-  for (let c = 0; c < C; c++) classLogp[c] = Math.log((nc[c]! + alpha) / (train.n + C * alpha));
+  for (let c = 0; c < C; c++) classLogp[c] = Math.log((nc[c] + alpha) / (train.n + C * alpha));
   const cpts: NodeCpt[] = [];
   const cards: number[] = [];
   const posts = new Float64Array(m);
   for (let a = 0; a < m; a++) {
-    const r = train.cards[a]!;
+    const r = train.cards[a];
     const t = attributeClassCounts(train, a);
     const { logArc, logNoArc } = manbLogArcPosterior(t, r, C, alpha, prior);
     posts[a] = Math.exp(logArc);
@@ -98,17 +98,17 @@ export function fitManb(train: DiscreteData, alpha: number, prior: number): Manb
     const ncA = new Float64Array(C);
     for (let x = 0; x < r; x++) {
       for (let c = 0; c < C; c++) {
-        nx[x] += t[x * C + c]!;
-        ncA[c] += t[x * C + c]!;
+        nx[x] += t[x * C + c];
+        ncA[c] += t[x * C + c];
       }
-      total += nx[x]!;
+      total += nx[x];
     }
     // logp[c * r + x]: the class is the single parent.
     const logp = new Float64Array(C * r);
     for (let c = 0; c < C; c++) {
       for (let x = 0; x < r; x++) {
-        const withArc = logArc + Math.log((t[x * C + c]! + alpha) / (ncA[c]! + r * alpha));
-        const without = logNoArc + Math.log((nx[x]! + alpha) / (total + r * alpha));
+        const withArc = logArc + Math.log((t[x * C + c] + alpha) / (ncA[c] + r * alpha));
+        const without = logNoArc + Math.log((nx[x] + alpha) / (total + r * alpha));
         const mx = Math.max(withArc, without);
         logp[c * r + x] = mx + Math.log(Math.exp(withArc - mx) + Math.exp(without - mx));
       }

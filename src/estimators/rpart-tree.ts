@@ -55,7 +55,7 @@ export function rpartMinTestingDepths(data: DiscreteData, rows: Int32Array, weig
 
   const classCounts = (idx: number[]): Float64Array => {
     const cnt = new Float64Array(C);
-    for (const i of idx) cnt[y[rows[i]!]!] += weights[i]!;
+    for (const i of idx) cnt[y[rows[i]]] += weights[i];
     return cnt;
   };
   const riskOf = (cnt: Float64Array): number => {
@@ -82,8 +82,8 @@ export function rpartMinTestingDepths(data: DiscreteData, rows: Int32Array, weig
     let s = 0;
     if (terms && tot <= N) {
       const o = tot * (N + 1);
-      for (let c = 0; c < C; c++) s += terms[o + cnt[c]!]!;
-    } else for (let c = 0; c < C; c++) s += entropyTerm(cnt[c]! / tot);
+      for (let c = 0; c < C; c++) s += terms[o + cnt[c]];
+    } else for (let c = 0; c < C; c++) s += entropyTerm(cnt[c] / tot);
     return tot * s;
   };
 
@@ -91,27 +91,27 @@ export function rpartMinTestingDepths(data: DiscreteData, rows: Int32Array, weig
   const bestSplit = (idx: number[]): { attr: number; left: Uint8Array } | null => {
     let best: { attr: number; left: Uint8Array; improve: number } | null = null;
     for (let a = 0; a < m; a++) {
-      const col = data.columns[a]!;
-      const r = data.cards[a]!;
+      const col = data.columns[a];
+      const r = data.cards[a];
       const ccnt = new Float64Array(r * C);
       const wts = new Float64Array(r);
       let n = 0;
       for (const i of idx) {
-        const x = col[rows[i]!]!;
-        if (x < 0 || !(weights[i]! > 0)) continue;
-        ccnt[x * C + y[rows[i]!]!] += weights[i]!;
-        wts[x] += weights[i]!;
+        const x = col[rows[i]];
+        if (x < 0 || !(weights[i] > 0)) continue;
+        ccnt[x * C + y[rows[i]]] += weights[i];
+        wts[x] += weights[i];
         n++;
       }
       if (n === 0) continue;
       const present: number[] = [];
-      for (let x = 0; x < r; x++) if (wts[x]! > 0) present.push(x);
+      for (let x = 0; x < r; x++) if (wts[x] > 0) present.push(x);
       if (present.length < 2) continue;
       const totCnt = new Float64Array(C);
       let tot = 0;
       for (const x of present) {
-        for (let c = 0; c < C; c++) totCnt[c] += ccnt[x * C + c]!;
-        tot += wts[x]!;
+        for (let c = 0; c < C; c++) totCnt[c] += ccnt[x * C + c];
+        tot += wts[x];
       }
       const total = info(totCnt, tot);
       let bestTemp = Infinity;
@@ -120,12 +120,12 @@ export function rpartMinTestingDepths(data: DiscreteData, rows: Int32Array, weig
         const lc = new Float64Array(C);
         let lw = 0;
         for (const x of leftSet) {
-          for (let c = 0; c < C; c++) lc[c] += ccnt[x * C + c]!;
-          lw += wts[x]!;
+          for (let c = 0; c < C; c++) lc[c] += ccnt[x * C + c];
+          lw += wts[x];
         }
         const rw = tot - lw;
         if (!(lw > 0 && rw > 0)) return;
-        const rc = Float64Array.from(totCnt, (v, c) => v - lc[c]!);
+        const rc = Float64Array.from(totCnt, (v, c) => v - lc[c]);
         const temp = info(lc, lw) + info(rc, rw);
         if (temp < bestTemp) {
           bestTemp = temp;
@@ -135,7 +135,7 @@ export function rpartMinTestingDepths(data: DiscreteData, rows: Int32Array, weig
       };
       if (C === 2) {
         // Order by the proportion of the first class (stable: ties keep category order).
-        const order = present.slice().sort((u, v) => ccnt[u * C]! / wts[u]! - ccnt[v * C]! / wts[v]!);
+        const order = present.slice().sort((u, v) => ccnt[u * C] / wts[u] - ccnt[v * C] / wts[v]);
         for (let cut = 1; cut < order.length; cut++) evalLeft(order.slice(0, cut));
       } else {
         // Every subset as the left group, in rpart's Gray-code order (graycode.c): each step moves one
@@ -160,15 +160,15 @@ export function rpartMinTestingDepths(data: DiscreteData, rows: Int32Array, weig
           isLeft[i] ^= 1;
           const o = i * C;
           if (isLeft[i]) {
-            for (let c = 0; c < C; c++) lc[c] += ccnt[o + c]!;
-            lw += wts[i]!;
+            for (let c = 0; c < C; c++) lc[c] += ccnt[o + c];
+            lw += wts[i];
           } else {
-            for (let c = 0; c < C; c++) lc[c] -= ccnt[o + c]!;
-            lw -= wts[i]!;
+            for (let c = 0; c < C; c++) lc[c] -= ccnt[o + c];
+            lw -= wts[i];
           }
           const rw = tot - lw;
           if (!(lw > 0 && rw > 0)) continue;
-          for (let c = 0; c < C; c++) rc[c] = totCnt[c]! - lc[c]!;
+          for (let c = 0; c < C; c++) rc[c] = totCnt[c] - lc[c];
           const temp = info(lc, lw) + info(rc, rw);
           if (temp < bestTemp) {
             bestTemp = temp;
@@ -189,16 +189,16 @@ export function rpartMinTestingDepths(data: DiscreteData, rows: Int32Array, weig
     const cnt = classCounts(idx);
     const risk = riskOf(cnt);
     let nobs = 0;
-    for (const i of idx) nobs += weights[i]!;
+    for (const i of idx) nobs += weights[i];
     const leaf: Grown = { splits: 0, sumRisk: risk, risk, complexity: 0, tests: [] };
     if (nobs < 2 || Math.min(risk, complexityIn) <= 0 || depth > 30) return leaf;
     const split = bestSplit(idx);
     if (!split) return leaf;
-    const col = data.columns[split.attr]!;
+    const col = data.columns[split.attr];
     const L: number[] = [];
     const R: number[] = [];
     for (const i of idx) {
-      const x = col[rows[i]!]!;
+      const x = col[rows[i]];
       if (x >= 0) (split.left[x] ? L : R).push(i);
     }
     // Left is the side with the smaller mean class index (rpart's lmean < rmean; a tie sends the enumerated set right).
@@ -207,8 +207,8 @@ export function rpartMinTestingDepths(data: DiscreteData, rows: Int32Array, weig
       let tot = 0;
       let s = 0;
       for (let c = 0; c < C; c++) {
-        tot += cnt[c]!;
-        s += c * cnt[c]!;
+        tot += cnt[c];
+        s += c * cnt[c];
       }
       return s / tot;
     };
@@ -264,6 +264,6 @@ export function rpartMinTestingDepths(data: DiscreteData, rows: Int32Array, weig
   const all = Array.from({ length: rows.length }, (_, i) => i);
   const root = grow(all, 1, riskOf(classCounts(all)));
   const depths = new Int32Array(m);
-  for (const [a, d] of root.tests) if (depths[a] === 0 || d < depths[a]!) depths[a] = d;
+  for (const [a, d] of root.tests) if (depths[a] === 0 || d < depths[a]) depths[a] = d;
   return depths;
 }

@@ -33,21 +33,21 @@ export function bnclassifyWanbiaObjective(
   const n = train.n;
   const y = train.classColumn;
   const nc = new Float64Array(C);
-  for (let r = 0; r < n; r++) nc[y[r]!]!++;
+  for (let r = 0; r < n; r++) nc[y[r]]++;
   let priorSum = 0;
-  for (let c = 0; c < C; c++) priorSum += nc[c]! + alpha;
+  for (let c = 0; c < C; c++) priorSum += nc[c] + alpha;
   const logPrior = Float64Array.from(nc, (v) => lnRounded((v + alpha) / priorSum));
   // θ at [x * C + c] and its log (the gradient's unweighted tables).
   const theta: Float64Array[] = [];
   const logTheta: Float64Array[] = [];
   for (let a = 0; a < m; a++) {
-    const r = train.cards[a]!;
+    const r = train.cards[a];
     const t = attributeClassCounts(train, a);
     const th = new Float64Array(r * C);
     for (let c = 0; c < C; c++) {
       let s = 0;
-      for (let x = 0; x < r; x++) s += t[x * C + c]! + alpha;
-      for (let x = 0; x < r; x++) th[x * C + c] = (t[x * C + c]! + alpha) / s;
+      for (let x = 0; x < r; x++) s += t[x * C + c] + alpha;
+      for (let x = 0; x < r; x++) th[x * C + c] = (t[x * C + c] + alpha) / s;
     }
     theta.push(th);
     logTheta.push(th.map(lnRounded));
@@ -60,47 +60,47 @@ export function bnclassifyWanbiaObjective(
   return (w, grad) => {
     // The weighted, renormalised tables, logged.
     for (let a = 0; a < m; a++) {
-      const th = theta[a]!;
-      const out = logW[a]!;
+      const th = theta[a];
+      const out = logW[a];
       const r = th.length / C;
-      const wa = w[a]!;
+      const wa = w[a];
       for (let c = 0; c < C; c++) {
         let s = 0;
         for (let x = 0; x < r; x++) {
-          const v = powRounded(th[x * C + c]!, wa);
+          const v = powRounded(th[x * C + c], wa);
           out[x * C + c] = v;
           s += v;
         }
-        for (let x = 0; x < r; x++) out[x * C + c] = lnRounded(out[x * C + c]! / s);
+        for (let x = 0; x < r; x++) out[x * C + c] = lnRounded(out[x * C + c] / s);
       }
     }
     // Log joint per row and class, then the posterior.
     for (let j = 0; j < n; j++) {
       const o = j * C;
-      for (let c = 0; c < C; c++) S[o + c] = logPrior[c]!;
+      for (let c = 0; c < C; c++) S[o + c] = logPrior[c];
       for (let a = 0; a < m; a++) {
-        const b = train.columns[a]![j]! * C;
-        const L = logW[a]!;
-        for (let c = 0; c < C; c++) S[o + c] += L[b + c]!;
+        const b = train.columns[a][j] * C;
+        const L = logW[a];
+        for (let c = 0; c < C; c++) S[o + c] += L[b + c];
       }
       let iMax = 0;
-      for (let c = 1; c < C; c++) if (S[o + c]! > S[o + iMax]!) iMax = c;
-      const M = S[o + iMax]!;
+      for (let c = 1; c < C; c++) if (S[o + c] > S[o + iMax]) iMax = c;
+      const M = S[o + iMax];
       let z = 0;
-      for (let c = 0; c < C; c++) if (c !== iMax) z += expRounded(S[o + c]! - M);
+      for (let c = 0; c < C; c++) if (c !== iMax) z += expRounded(S[o + c] - M);
       const l = C === 1 ? M : M + Math.log1p(z);
-      for (let c = 0; c < C; c++) S[o + c] = expRounded(S[o + c]! - l);
-      terms[j] = lnRounded(S[o + y[j]!]!);
+      for (let c = 0; c < C; c++) S[o + c] = expRounded(S[o + c] - l);
+      terms[j] = lnRounded(S[o + y[j]]);
     }
     const f = -sumExtended(terms, n);
     for (let a = 0; a < m; a++) {
-      const col = train.columns[a]!;
-      const L = logTheta[a]!;
+      const col = train.columns[a];
+      const L = logTheta[a];
       for (let j = 0; j < n; j++) {
-        const b = col[j]! * C;
+        const b = col[j] * C;
         const o = j * C;
-        for (let c = 0; c < C; c++) rowTerms[c] = L[b + c]! * S[o + c]!;
-        terms[j] = -L[b + y[j]!]! + sumExtended(rowTerms, C);
+        for (let c = 0; c < C; c++) rowTerms[c] = L[b + c] * S[o + c];
+        terms[j] = -L[b + y[j]] + sumExtended(rowTerms, C);
       }
       grad[a] = sumExtended(terms, n);
     }

@@ -65,24 +65,24 @@ export function wanbiaObjective(
   for (let r = 0; r < n; r++) {
     const o = r * C;
     let mx = -Infinity;
-    for (let c = 0; c < C; c++) if (P[o + c]! > mx) mx = P[o + c]!;
+    for (let c = 0; c < C; c++) if (P[o + c] > mx) mx = P[o + c];
     let s = 0;
-    for (let c = 0; c < C; c++) s += Math.exp(P[o + c]! - mx);
+    for (let c = 0; c < C; c++) s += Math.exp(P[o + c] - mx);
     const lse = mx + Math.log(s);
-    f -= P[o + y[r]!]! - lse;
-    for (let c = 0; c < C; c++) P[o + c] = Math.exp(P[o + c]! - lse);
+    f -= P[o + y[r]] - lse;
+    for (let c = 0; c < C; c++) P[o + c] = Math.exp(P[o + c] - lse);
   }
   tables.logCond.forEach((L, a) => {
-    const col = data.columns[a]!;
+    const col = data.columns[a];
     let g = 0;
     for (let r = 0; r < n; r++) {
-      const x = col[r]!;
+      const x = col[r];
       if (x < 0) continue;
       const b = x * C;
       const o = r * C;
       let expected = 0;
-      for (let c = 0; c < C; c++) expected += P[o + c]! * L[b + c]!;
-      g += L[b + y[r]!]! - expected;
+      for (let c = 0; c < C; c++) expected += P[o + c] * L[b + c];
+      g += L[b + y[r]] - expected;
     }
     grad[a] = -g;
   });

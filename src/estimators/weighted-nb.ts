@@ -28,7 +28,7 @@ export function assertNaiveBayes(structure: Structure, m: number, id: string): v
     !structure.members &&
     structure.m === m &&
     structure.parents.length === m + 1 &&
-    structure.parents[m]!.length === 0 &&
+    structure.parents[m].length === 0 &&
     structure.parents.slice(0, m).every((p) => p.length === 1 && p[0] === m);
   if (!ok) throw new Error(`${id} applies to naive Bayes structures only`);
 }
@@ -38,20 +38,20 @@ export function naiveBayesTables(train: DiscreteData, alpha: number): NaiveBayes
   const C = train.classCard;
   const m = train.columns.length;
   const nc = new Float64Array(C);
-  for (let r = 0; r < train.n; r++) nc[train.classColumn[r]!]!++;
+  for (let r = 0; r < train.n; r++) nc[train.classColumn[r]]++;
   const logPrior = new Float64Array(C);
   const denom = train.n + C * alpha;
-  for (let c = 0; c < C; c++) logPrior[c] = denom > 0 ? Math.log((nc[c]! + alpha) / denom) : -Math.log(C);
+  for (let c = 0; c < C; c++) logPrior[c] = denom > 0 ? Math.log((nc[c] + alpha) / denom) : -Math.log(C);
   const logCond: Float64Array[] = [];
   for (let a = 0; a < m; a++) {
-    const r = train.cards[a]!;
+    const r = train.cards[a];
     const t = attributeClassCounts(train, a);
     const out = new Float64Array(r * C);
     for (let c = 0; c < C; c++) {
       let n = 0;
-      for (let x = 0; x < r; x++) n += t[x * C + c]!;
+      for (let x = 0; x < r; x++) n += t[x * C + c];
       const d = n + r * alpha;
-      for (let x = 0; x < r; x++) out[x * C + c] = d > 0 ? Math.log((t[x * C + c]! + alpha) / d) : -Math.log(r);
+      for (let x = 0; x < r; x++) out[x * C + c] = d > 0 ? Math.log((t[x * C + c] + alpha) / d) : -Math.log(r);
     }
     logCond.push(out);
   }
@@ -71,17 +71,17 @@ export function weightedLogScores(
   const C = tables.classCard;
   const n = data.n;
   const s = out ?? new Float64Array(n * C);
-  for (let r = 0; r < n; r++) for (let c = 0; c < C; c++) s[r * C + c] = tables.logPrior[c]!;
+  for (let r = 0; r < n; r++) for (let c = 0; c < C; c++) s[r * C + c] = tables.logPrior[c];
   tables.logCond.forEach((L, a) => {
-    const w = weights[a]!;
+    const w = weights[a];
     if (w === 0) return;
-    const col = data.columns[a]!;
+    const col = data.columns[a];
     for (let r = 0; r < n; r++) {
-      const x = col[r]!;
+      const x = col[r];
       if (x < 0) continue;
       const b = x * C;
       const o = r * C;
-      for (let c = 0; c < C; c++) s[o + c] += w * L[b + c]!;
+      for (let c = 0; c < C; c++) s[o + c] += w * L[b + c];
     }
   });
   return s;
@@ -91,16 +91,16 @@ export function weightedLogScores(
 export function renormalizedTables(tables: NaiveBayesTables, w: ArrayLike<number>): NaiveBayesTables {
   const C = tables.classCard;
   const logCond = tables.logCond.map((L, a) => {
-    const wa = w[a]!;
+    const wa = w[a];
     const r = L.length / C;
     const out = new Float64Array(L.length);
     for (let c = 0; c < C; c++) {
       let mx = -Infinity;
-      for (let x = 0; x < r; x++) mx = Math.max(mx, wa * L[x * C + c]!);
+      for (let x = 0; x < r; x++) mx = Math.max(mx, wa * L[x * C + c]);
       let z = 0;
-      for (let x = 0; x < r; x++) z += Math.exp(wa * L[x * C + c]! - mx);
+      for (let x = 0; x < r; x++) z += Math.exp(wa * L[x * C + c] - mx);
       const lz = mx + Math.log(z);
-      for (let x = 0; x < r; x++) out[x * C + c] = wa * L[x * C + c]! - lz;
+      for (let x = 0; x < r; x++) out[x * C + c] = wa * L[x * C + c] - lz;
     }
     return out;
   });

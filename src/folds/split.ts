@@ -46,20 +46,20 @@ export function narrowAssignment(a: FoldColumn, shared = false): FoldColumn {
 
 /** Test rows of (repeat, fold), ascending. */
 export function testRows(split: SplitInstance, repeat: number, fold: number): Int32Array {
-  return rowsWhere(split.assignment[repeat]!, (f) => f === fold);
+  return rowsWhere(split.assignment[repeat], (f) => f === fold);
 }
 
 /** Training rows of (repeat, fold): every row not tested in that fold and not EXCLUDED, ascending. */
 export function trainRows(split: SplitInstance, repeat: number, fold: number): Int32Array {
-  return rowsWhere(split.assignment[repeat]!, (f) => f !== fold && f !== EXCLUDED);
+  return rowsWhere(split.assignment[repeat], (f) => f !== fold && f !== EXCLUDED);
 }
 
 function rowsWhere(a: FoldColumn, keep: (f: number) => boolean): Int32Array {
   let count = 0;
-  for (let i = 0; i < a.length; i++) if (keep(a[i]!)) count++;
+  for (let i = 0; i < a.length; i++) if (keep(a[i])) count++;
   const out = new Int32Array(count);
   let j = 0;
-  for (let i = 0; i < a.length; i++) if (keep(a[i]!)) out[j++] = i;
+  for (let i = 0; i < a.length; i++) if (keep(a[i])) out[j++] = i;
   return out;
 }
 
@@ -76,16 +76,16 @@ export function stratifiedKFold(classes: ArrayLike<number>, classCard: number, k
   // The rows of each class, ascending, one class after another in one typed array (a counting sort): the
   // same lists as one growing array per class, without 8 bytes per row of them on the heap at 10^7 rows.
   const start = new Int32Array(classCard + 1);
-  for (let i = 0; i < n; i++) start[classes[i]! + 1]!++;
-  for (let c = 0; c < classCard; c++) start[c + 1]! += start[c]!;
+  for (let i = 0; i < n; i++) start[classes[i] + 1]++;
+  for (let c = 0; c < classCard; c++) start[c + 1] += start[c];
   const order = new Int32Array(n);
   const next = start.slice(0, classCard);
-  for (let i = 0; i < n; i++) order[next[classes[i]!]!++] = i;
+  for (let i = 0; i < n; i++) order[next[classes[i]]++] = i;
   const out = new Int32Array(n);
   let pos = 0;
   for (let c = 0; c < classCard; c++) {
-    const rows = rng.shuffle(order.subarray(start[c]!, start[c + 1]!));
-    for (let i = 0; i < rows.length; i++) out[rows[i]!] = pos++ % k;
+    const rows = rng.shuffle(order.subarray(start[c], start[c + 1]));
+    for (let i = 0; i < rows.length; i++) out[rows[i]] = pos++ % k;
   }
   return out;
 }
@@ -121,11 +121,11 @@ export function holdout(
   const out = new Int32Array(n).fill(-1);
   if (!stratified) {
     const perm = rng.shuffle(Array.from({ length: n }, (_, i) => i));
-    for (let i = 0; i < nTest; i++) out[perm[i]!] = 0;
+    for (let i = 0; i < nTest; i++) out[perm[i]] = 0;
     return out;
   }
   const byClass: number[][] = Array.from({ length: classCard }, () => []);
-  for (let i = 0; i < n; i++) byClass[classes[i]!]!.push(i);
+  for (let i = 0; i < n; i++) byClass[classes[i]].push(i);
   const exact = byClass.map((rows) => (rows.length * nTest) / n);
   const take = exact.map(Math.floor);
   let left = nTest - take.reduce((a, b) => a + b, 0);
@@ -133,14 +133,14 @@ export function holdout(
   const order = exact.map((e, c) => ({ c, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r || a.c - b.c);
   for (const { c } of order) {
     if (left === 0) break;
-    if (take[c]! < byClass[c]!.length) {
-      take[c]!++;
+    if (take[c] < byClass[c].length) {
+      take[c]++;
       left--;
     }
   }
   byClass.forEach((rows, c) => {
     rng.shuffle(rows);
-    for (let i = 0; i < take[c]!; i++) out[rows[i]!] = 0;
+    for (let i = 0; i < take[c]; i++) out[rows[i]] = 0;
   });
   return out;
 }
@@ -154,14 +154,14 @@ export function holdout(
  */
 export function parseFoldFile(text: string, file: string, n: number): SplitInstance {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
+  while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
   let start = 0;
-  if (lines.length && !/^\s*(-?\d+|out)\s*(,\s*(-?\d*|out)\s*)*$/.test(lines[0]!)) start = 1; // header
+  if (lines.length && !/^\s*(-?\d+|out)\s*(,\s*(-?\d*|out)\s*)*$/.test(lines[0])) start = 1; // header
   const body = lines.slice(start);
   if (body.length !== n) {
     throw new UserError(`${file}: has ${body.length} fold lines, the dataset has ${n} rows`);
   }
-  const width = body[0]!.split(',').length;
+  const width = body[0].split(',').length;
   const raw: (number | null)[][] = Array.from({ length: width }, () => new Array<number | null>(n));
   body.forEach((line, i) => {
     const cells = line.split(',');
@@ -172,12 +172,12 @@ export function parseFoldFile(text: string, file: string, n: number): SplitInsta
       const s = cell.trim();
       // 'out': the row is not part of this repeat's data at all (a subsample given as data), as remove-rows' EXCLUDED.
       if (s === 'out') {
-        raw[r]![i] = null;
+        raw[r][i] = null;
         return;
       }
       const v = s === '' ? -1 : Number(s);
       if (!Number.isInteger(v)) throw new UserError(`${file}:${i + start + 1}: fold '${s}' is not an integer`);
-      raw[r]![i] = v;
+      raw[r][i] = v;
     });
   });
   let folds = 0;
@@ -207,13 +207,13 @@ export function foldsMissingAClass(
     const inRepeat = new Array<number>(classCard).fill(0);
     const tested = Array.from({ length: split.folds }, () => new Array<number>(classCard).fill(0));
     for (let i = 0; i < a.length; i++) {
-      const f = a[i]!;
+      const f = a[i];
       if (f === EXCLUDED) continue;
-      inRepeat[classes[i]!]!++;
-      if (f >= 0) tested[f]![classes[i]!]!++;
+      inRepeat[classes[i]]++;
+      if (f >= 0) tested[f][classes[i]]++;
     }
     tested.forEach((t, f) => {
-      const missing = t.flatMap((n, c) => (inRepeat[c]! - n === 0 ? [c] : []));
+      const missing = t.flatMap((n, c) => (inRepeat[c] - n === 0 ? [c] : []));
       if (missing.length) out.push({ repeat: r, fold: f, classes: missing });
     });
   });

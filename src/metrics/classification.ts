@@ -38,12 +38,12 @@ function sortedScoresByClass(
   into: Float64Array,
 ): boolean {
   fill.set(start.subarray(0, C));
-  for (let r = 0; r < truth.length; r++) into[fill[truth[r]!]!++] = posteriors[r * C + c]!;
+  for (let r = 0; r < truth.length; r++) into[fill[truth[r]]++] = posteriors[r * C + c];
   let nan = false;
   for (let k = 0; k < C; k++) {
-    if (start[k + 1]! - start[k]! > 1) into.subarray(start[k]!, start[k + 1]!).sort();
+    if (start[k + 1] - start[k] > 1) into.subarray(start[k], start[k + 1]).sort();
     // a sort puts NaN last
-    if (start[k + 1]! > start[k]! && Number.isNaN(into[start[k + 1]! - 1]!)) nan = true;
+    if (start[k + 1] > start[k] && Number.isNaN(into[start[k + 1] - 1])) nan = true;
   }
   return nan;
 }
@@ -70,7 +70,7 @@ function mannWhitneyU(pos: Float64Array, neg: Float64Array): number {
   let i = 0;
   let j = 0;
   while (i < pos.length || j < neg.length) {
-    const v = j >= neg.length || (i < pos.length && pos[i]! < neg[j]!) ? pos[i]! : neg[j]!;
+    const v = j >= neg.length || (i < pos.length && pos[i] < neg[j]) ? pos[i] : neg[j];
     let p = 0;
     let q = 0;
     while (i < pos.length && pos[i] === v) {
@@ -83,7 +83,7 @@ function mannWhitneyU(pos: Float64Array, neg: Float64Array): number {
     }
     // A NaN score equals nothing: take it alone so the walk always moves on.
     if (p === 0 && q === 0) {
-      if (i < pos.length && Number.isNaN(pos[i]!)) {
+      if (i < pos.length && Number.isNaN(pos[i])) {
         i++;
         p++;
       } else {
@@ -99,7 +99,7 @@ function mannWhitneyU(pos: Float64Array, neg: Float64Array): number {
 
 function classCounts(truth: ArrayLike<number>, C: number): Int32Array {
   const counts = new Int32Array(C);
-  for (let r = 0; r < truth.length; r++) counts[truth[r]!]!++;
+  for (let r = 0; r < truth.length; r++) counts[truth[r]]++;
   return counts;
 }
 
@@ -113,7 +113,7 @@ export function aucs(posteriors: Float64Array, truth: ArrayLike<number>, C: numb
   const n = truth.length;
   const counts = classCounts(truth, C);
   const start = new Int32Array(C + 1);
-  for (let k = 0; k < C; k++) start[k + 1] = start[k]! + counts[k]!;
+  for (let k = 0; k < C; k++) start[k + 1] = start[k] + counts[k];
   const fill = new Int32Array(C);
   const scores = new Float64Array(n);
   let rest: Float64Array | undefined; // only for scores with a NaN
@@ -124,35 +124,35 @@ export function aucs(posteriors: Float64Array, truth: ArrayLike<number>, C: numb
   for (let i = 0; i < C; i++) {
     if (counts[i] === 0) continue;
     const nan = sortedScoresByClass(posteriors, truth, C, i, start, fill, scores);
-    const own = scores.subarray(start[i]!, start[i + 1]!);
+    const own = scores.subarray(start[i], start[i + 1]);
     let uRest = 0;
     for (let j = 0; j < C; j++) {
       if (j === i || counts[j] === 0) continue;
-      const u = mannWhitneyU(own, scores.subarray(start[j]!, start[j + 1]!));
-      a[i * C + j] = u / (counts[i]! * counts[j]!);
+      const u = mannWhitneyU(own, scores.subarray(start[j], start[j + 1]));
+      a[i * C + j] = u / (counts[i] * counts[j]);
       uRest += u;
     }
     if (counts[i] === n) continue;
     let aRest: number;
-    if (!nan) aRest = uRest / (counts[i]! * (n - counts[i]!));
+    if (!nan) aRest = uRest / (counts[i] * (n - counts[i]));
     else {
       // the scores of every row not of class i, sorted together
       rest ??= new Float64Array(n);
-      rest.set(scores.subarray(0, start[i]!));
-      rest.set(scores.subarray(start[i + 1]!), start[i]!);
-      const others = rest.subarray(0, n - counts[i]!);
+      rest.set(scores.subarray(0, start[i]));
+      rest.set(scores.subarray(start[i + 1]), start[i]);
+      const others = rest.subarray(0, n - counts[i]);
       others.sort();
       aRest = mannWhitneyAuc(own, others);
     }
-    ovrSum += counts[i]! * aRest;
-    ovrWeight += counts[i]!;
+    ovrSum += counts[i] * aRest;
+    ovrWeight += counts[i];
   }
   let sum = 0;
   let pairs = 0;
   for (let i = 0; i < C; i++) {
     for (let j = i + 1; j < C; j++) {
       if (counts[i] === 0 || counts[j] === 0) continue;
-      sum += (a[i * C + j]! + a[j * C + i]!) / 2;
+      sum += (a[i * C + j] + a[j * C + i]) / 2;
       pairs++;
     }
   }
@@ -175,9 +175,9 @@ export function brierScore(posteriors: Float64Array, truth: ArrayLike<number>, C
   if (n === 0) return NaN;
   let s = 0;
   for (let r = 0; r < n; r++) {
-    const y = truth[r]!;
+    const y = truth[r];
     for (let c = 0; c < C; c++) {
-      const d = posteriors[r * C + c]! - (c === y ? 1 : 0);
+      const d = posteriors[r * C + c] - (c === y ? 1 : 0);
       s += d * d;
     }
   }
@@ -188,7 +188,7 @@ export function brierScore(posteriors: Float64Array, truth: ArrayLike<number>, C
 export function confusionMatrix(posteriors: Float64Array, truth: ArrayLike<number>, C: number): Int32Array {
   const pred = predictions(posteriors, C);
   const m = new Int32Array(C * C);
-  for (let r = 0; r < truth.length; r++) m[truth[r]! * C + pred[r]!]!++;
+  for (let r = 0; r < truth.length; r++) m[truth[r] * C + pred[r]]++;
   return m;
 }
 
@@ -198,9 +198,9 @@ export function balancedAccuracy(confusion: Int32Array, C: number): number {
   let classes = 0;
   for (let i = 0; i < C; i++) {
     let rowTotal = 0;
-    for (let j = 0; j < C; j++) rowTotal += confusion[i * C + j]!;
+    for (let j = 0; j < C; j++) rowTotal += confusion[i * C + j];
     if (rowTotal === 0) continue;
-    sum += confusion[i * C + i]! / rowTotal;
+    sum += confusion[i * C + i] / rowTotal;
     classes++;
   }
   return classes === 0 ? NaN : sum / classes;
@@ -214,11 +214,11 @@ export function macroF1(confusion: Int32Array, C: number): number {
     let rowTotal = 0;
     let colTotal = 0;
     for (let j = 0; j < C; j++) {
-      rowTotal += confusion[i * C + j]!;
-      colTotal += confusion[j * C + i]!;
+      rowTotal += confusion[i * C + j];
+      colTotal += confusion[j * C + i];
     }
     if (rowTotal === 0 && colTotal === 0) continue;
-    const tp = confusion[i * C + i]!;
+    const tp = confusion[i * C + i];
     // 2TP / (2TP + FP + FN) with FP + TP = colTotal and FN + TP = rowTotal.
     sum += (2 * tp) / (rowTotal + colTotal);
     classes++;

@@ -25,7 +25,7 @@ export function validateScores(posteriors: Float64Array, truth: ArrayLike<number
     throw new Error(`metrics: ${posteriors.length} posterior cells for ${n} rows × ${classCard} classes`);
   }
   for (let r = 0; r < n; r++) {
-    const y = truth[r]!;
+    const y = truth[r];
     if (!Number.isInteger(y) || y < 0 || y >= classCard)
       throw new Error(`metrics: row ${r} has class ${y} outside 0..${classCard - 1}`);
   }
@@ -36,10 +36,10 @@ export function validateScores(posteriors: Float64Array, truth: ArrayLike<number
 function argmaxRow(p: Float64Array, r: number, C: number): number {
   const o = r * C;
   let best = 0;
-  let bv = p[o]!;
+  let bv = p[o];
   for (let c = 1; c < C; c++) {
-    if (p[o + c]! > bv) {
-      bv = p[o + c]!;
+    if (p[o + c] > bv) {
+      bv = p[o + c];
       best = c;
     }
   }
@@ -74,9 +74,9 @@ export function rmse(posteriors: Float64Array, truth: ArrayLike<number>, classCa
   let s = 0;
   for (let r = 0; r < n; r++) {
     const o = r * classCard;
-    const y = truth[r]!;
+    const y = truth[r];
     for (let c = 0; c < classCard; c++) {
-      const d = posteriors[o + c]! - (c === y ? 1 : 0);
+      const d = posteriors[o + c] - (c === y ? 1 : 0);
       s += d * d;
     }
   }
@@ -88,7 +88,7 @@ export function logLoss(posteriors: Float64Array, truth: ArrayLike<number>, clas
   if (n === 0) return NaN;
   let s = 0;
   for (let r = 0; r < n; r++) {
-    const p = posteriors[r * classCard + truth[r]!]!;
+    const p = posteriors[r * classCard + truth[r]];
     s -= Math.log(Math.min(1, Math.max(LOG_LOSS_EPS, p)));
   }
   return s / n;

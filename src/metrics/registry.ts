@@ -112,7 +112,7 @@ export function scoreTestSet(
     get classesPresent() {
       if (present < 0) {
         const seen = new Uint8Array(classCard);
-        for (let r = 0; r < n; r++) seen[truth[r]!] = 1;
+        for (let r = 0; r < n; r++) seen[truth[r]] = 1;
         present = seen.reduce((a, b) => a + b, 0);
       }
       return present;

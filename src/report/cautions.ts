@@ -80,14 +80,14 @@ function disagreements(m: MetricComparison, c: Comparison): string[] {
   const joined = (i: number, j: number): boolean =>
     m.cd!.procedure === 'nemenyi'
       ? groups.some((g) => g.includes(i) && g.includes(j))
-      : Math.abs(m.meanRanks[i]! - m.meanRanks[j]!) < cd;
-  const control = m.methods[ph.control]!;
+      : Math.abs(m.meanRanks[i] - m.meanRanks[j]) < cd;
+  const control = m.methods[ph.control];
   const sigButJoined = ph.comparisons
     .filter((x) => x.pAdjusted <= s.alpha && joined(ph.control, x.method))
-    .map((x) => m.methods[x.method]!);
+    .map((x) => m.methods[x.method]);
   const notSigButApart = ph.comparisons
     .filter((x) => x.pAdjusted > s.alpha && !joined(ph.control, x.method))
-    .map((x) => m.methods[x.method]!);
+    .map((x) => m.methods[x.method]);
   if (sigButJoined.length === 0 && notSigButApart.length === 0) return out;
   const procedure = m.cd.procedure === 'nemenyi' ? 'Nemenyi' : 'Bonferroni–Dunn';
   const parts: string[] = [];
@@ -100,7 +100,7 @@ function disagreements(m: MetricComparison, c: Comparison): string[] {
       `${notSigButApart.join(', ')} ${notSigButApart.length === 1 ? 'is' : 'are'} farther than the critical difference from ${control} in the diagram but not significant in the post-hoc table`,
     );
   out.push(
-    `${t}: the CD diagram and the post-hoc table disagree: ${parts.join('; ')}. They answer different questions: the table tests each method against the control only, with z-tests adjusted over the k − 1 comparisons (${s.adjust === 'none' ? 'unadjusted' : s.adjust[0]!.toUpperCase() + s.adjust.slice(1)}), while the diagram draws ${procedure}'s ${m.cd.procedure === 'nemenyi' ? 'test over all k(k − 1)/2 pairs (studentized range), which is more conservative' : 'single-step Bonferroni correction over the k − 1 comparisons, weaker than a step-wise adjustment'}. Each is right for its own family of comparisons; for every pair, the all-pairs matrices (compare.tests: all-pairs; Shaffer and Bergmann–Hommel are more powerful than Nemenyi) are the consistent choice.`,
+    `${t}: the CD diagram and the post-hoc table disagree: ${parts.join('; ')}. They answer different questions: the table tests each method against the control only, with z-tests adjusted over the k − 1 comparisons (${s.adjust === 'none' ? 'unadjusted' : s.adjust[0].toUpperCase() + s.adjust.slice(1)}), while the diagram draws ${procedure}'s ${m.cd.procedure === 'nemenyi' ? 'test over all k(k − 1)/2 pairs (studentized range), which is more conservative' : 'single-step Bonferroni correction over the k − 1 comparisons, weaker than a step-wise adjustment'}. Each is right for its own family of comparisons; for every pair, the all-pairs matrices (compare.tests: all-pairs; Shaffer and Bergmann–Hommel are more powerful than Nemenyi) are the consistent choice.`,
   );
   return out;
 }

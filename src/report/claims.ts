@@ -33,15 +33,7 @@ import { metricNames } from '../metrics/all.js';
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
 
-type ClaimKind =
-  | 'best-mean'
-  | 'mean'
-  | 'posthoc'
-  | 'dataset'
-  | 'every-small'
-  | 'dataset-best'
-  | 'wilcoxon'
-  | 'cell';
+type ClaimKind = 'best-mean' | 'mean' | 'posthoc' | 'dataset' | 'every-small' | 'dataset-best' | 'wilcoxon' | 'cell';
 type ClaimRelation = '>' | '<' | '>=' | '<=' | '~' | 'max' | 'min' | '';
 /**
  * 'direction reproduced, not significant': the claimed order holds but the margin's bootstrap interval covers
@@ -448,7 +440,7 @@ function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
   };
   if (c.kind === 'best-mean' || c.kind === 'dataset-best') return evaluateBest(scope);
   if (c.kind === 'cell') return evaluateCell(scope);
-  const B = method(c.methodB[0]!);
+  const B = method(c.methodB[0]);
   if ('missing' in B) return notEvaluable(B.missing);
   if (scope.a === B.ours) return notEvaluable(`method_a and method_b are both ${scope.a} here`);
   return PAIR_EVALUATORS[c.kind]({ ...scope, b: B.ours });
@@ -476,7 +468,7 @@ function margin(
   xb: readonly number[],
   over: 'data sets' | 'folds',
 ): { text: string; test: string; held?: ClaimVerdict } {
-  const d = xa.map((v, i) => v - xb[i]!);
+  const d = xa.map((v, i) => v - xb[i]);
   if (d.length < 2) return { text: '', test: `no interval (${d.length} paired ${over})` };
   // Seeded by the differences themselves: the same comparison gets the same interval in any claim.
   const ci = pairedBootstrap(d, `claims/${sha256Hex(d.join(','))}`, CLAIM_BOOTSTRAP_RESAMPLES);
@@ -526,7 +518,7 @@ function evaluateBest(s: ClaimScope): ClaimResult {
   const meanOf = (m: string): number => fmean(over.map((x) => V.mean(x, m, digits)!));
   const va = meanOf(a);
   const want = c.relation === 'max' ? 1 : -1;
-  let best = others[0]!;
+  let best = others[0];
   for (const m of others) if (want * (meanOf(m) - meanOf(best)) > 0) best = m;
   const vb = meanOf(best);
   const ok = want * (va - vb) >= -1e-12;
@@ -875,7 +867,7 @@ function relationReason(ok: boolean, a: number, b: number, rel: ClaimRelation, t
 function metricRef(name: string, ctx: ClaimContext, where: string): MetricRef {
   const info = /^info\.([A-Za-z0-9_]+)$/.exec(name);
   if (info) {
-    const key = info[1]!;
+    const key = info[1];
     return {
       label: name,
       higherIsBetter: true,

@@ -118,8 +118,8 @@ export function compareResults(
   } else if (first && first.completeDatasets > 0 && methods.length > 0) {
     const ranks = completeMatrix(first, digits).meanRanks;
     let best = 0;
-    for (let j = 1; j < ranks.length; j++) if (ranks[j]! < ranks[best]!) best = j;
-    control = methods[best]!;
+    for (let j = 1; j < ranks.length; j++) if (ranks[j] < ranks[best]) best = j;
+    control = methods[best];
     controlReason = `best mean rank on ${first.metric.title}`;
   } else {
     controlReason = 'no dataset on which every method has results';
@@ -127,7 +127,7 @@ export function compareResults(
 
   const pairs: (readonly [string, string])[] =
     settings.pairs?.filter(([a, b]) => methods.includes(a) && methods.includes(b)) ??
-    (control ? methods.filter((m) => m !== control).map((m) => [control!, m] as const) : []);
+    (control ? methods.filter((m) => m !== control).map((m) => [control, m] as const) : []);
 
   const metrics = tables.map((table) => compareMetric(rows, table, control, pairs, settings));
   return { settings, control, controlReason, pairs, metrics };
@@ -140,10 +140,10 @@ function completeMatrix(
   const datasets: string[] = [];
   const values: number[][] = [];
   table.datasets.forEach((d, i) => {
-    const row = table.cells[i]!;
+    const row = table.cells[i];
     if (row.every(hasValue)) {
       datasets.push(d);
-      values.push(row.map((c) => roundDecimals(c!.mean, digits)));
+      values.push(row.map((c) => roundDecimals(c.mean, digits)));
     }
   });
   const meanRanks = values.length
@@ -171,7 +171,7 @@ function compareMetric(
   }
   const partial: string[] = [];
   table.datasets.forEach((d, i) =>
-    table.cells[i]!.forEach((c, j) => {
+    table.cells[i].forEach((c, j) => {
       if (isPartial(c)) partial.push(`${table.methods[j]} on ${d} (${c!.n} of ${c!.planned} folds)`);
     }),
   );
@@ -231,7 +231,7 @@ function compareMetric(
     for (const [i, d] of table.datasets.entries()) {
       const va = byDataset.get(d)?.get(a);
       const vb = byDataset.get(d)?.get(b);
-      if (va && vb && hasValue(table.cells[i]![ja]) && hasValue(table.cells[i]![jb])) {
+      if (va && vb && hasValue(table.cells[i][ja]) && hasValue(table.cells[i][jb])) {
         ds.push(d);
         xa.push(roundDecimals(mean(va), digits));
         xb.push(roundDecimals(mean(vb), digits));
@@ -272,18 +272,18 @@ function compareMetric(
     friedman: fr,
     posthoc,
     cd,
-    pairs: raw.map((r, i) => ({ ...r, wilcoxonAdjusted: adjusted[i]! })),
+    pairs: raw.map((r, i) => ({ ...r, wilcoxonAdjusted: adjusted[i] })),
     notes,
   };
 }
 
 /** Maximal groups of methods whose mean ranks differ by less than the critical difference (CD diagram bars). */
 export function cliques(meanRanks: readonly number[], cd: number): number[][] {
-  const order = [...meanRanks.keys()].sort((a, b) => meanRanks[a]! - meanRanks[b]! || a - b);
+  const order = [...meanRanks.keys()].sort((a, b) => meanRanks[a] - meanRanks[b] || a - b);
   const groups: number[][] = [];
   for (let i = 0; i < order.length; i++) {
     let j = i;
-    while (j + 1 < order.length && meanRanks[order[j + 1]!]! - meanRanks[order[i]!]! < cd) j++;
+    while (j + 1 < order.length && meanRanks[order[j + 1]] - meanRanks[order[i]] < cd) j++;
     if (j > i) {
       const g = order.slice(i, j + 1);
       // Keep only maximal groups: a group contained in the previous one adds nothing.

@@ -90,11 +90,11 @@ export function inDatasetOrder(t: SummaryTable, order: readonly string[] | undef
   if (!order) return t;
   const at = new Map(order.map((d, i) => [d, i]));
   const idx = [...t.datasets.keys()].sort((a, b) => {
-    const x = at.get(t.datasets[a]!) ?? Infinity;
-    const y = at.get(t.datasets[b]!) ?? Infinity;
+    const x = at.get(t.datasets[a]) ?? Infinity;
+    const y = at.get(t.datasets[b]) ?? Infinity;
     return x !== y ? x - y : a - b;
   });
-  return { ...t, datasets: idx.map((i) => t.datasets[i]!), cells: idx.map((i) => t.cells[i]!) };
+  return { ...t, datasets: idx.map((i) => t.datasets[i]), cells: idx.map((i) => t.cells[i]) };
 }
 
 /**

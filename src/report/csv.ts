@@ -32,7 +32,7 @@ export function readCsv(text: string, file: string): CsvDocument {
     let any = false;
     for (;;) {
       if (i >= n) break;
-      const ch = text[i]!;
+      const ch = text[i];
       if (quoted) {
         if (ch === '"') {
           if (text[i + 1] === '"') {
@@ -80,7 +80,7 @@ export function readCsv(text: string, file: string): CsvDocument {
   }
   if (records.length === 0) throw new UserError(`${file}: no header line`);
   const [head, ...rest] = records;
-  const header = head!.fields.map((h) => h.toLowerCase());
+  const header = head.fields.map((h) => h.toLowerCase());
   for (const r of rest) {
     if (r.fields.length !== header.length) {
       throw new UserError(`${file}:${r.line}: ${r.fields.length} fields, the header has ${header.length}`);

@@ -91,7 +91,7 @@ function metricsOf(bold: boolean): AfmMetrics {
     metrics.regular = m.regular;
     metrics.bold = m.bold;
   }
-  return bold ? metrics.bold! : metrics.regular!;
+  return bold ? metrics.bold : metrics.regular;
 }
 
 /**
@@ -425,25 +425,25 @@ export async function cdFigure(
 
   const groupTop = axisY + 10;
   groups.forEach((g, i) => {
-    const rs = g.map((j) => meanRanks[j]!);
+    const rs = g.map((j) => meanRanks[j]);
     const y = groupTop + i * 7;
     rules.push({ x: x(Math.min(...rs)) - 4, y, x2: x(Math.max(...rs)) + 4, y2: y, w: 4, c: '#444' });
   });
-  const order = [...meanRanks.keys()].sort((a, b) => meanRanks[a]! - meanRanks[b]! || a - b);
+  const order = [...meanRanks.keys()].sort((a, b) => meanRanks[a] - meanRanks[b] || a - b);
   const half = Math.ceil(k / 2);
   const labelTop = groupTop + groups.length * 7 + 12;
   order.forEach((j, pos) => {
     const left = pos < half;
     const row = left ? pos : k - 1 - pos;
     const y = labelTop + row * 22;
-    const xr = x(meanRanks[j]!);
+    const xr = x(meanRanks[j]);
     const xEnd = left ? margin - 12 : width - margin + 12;
     rules.push({ x: xr, y: axisY, x2: xr, y2: y, w: 1, c: '#555' });
     rules.push({ x: xr, y, x2: xEnd, y2: y, w: 1, c: '#555' });
     texts.push({
       x: left ? xEnd - 4 : xEnd + 4,
       y: y + 4,
-      text: `${methods[j]} (${meanRanks[j]!.toFixed(2)})`,
+      text: `${methods[j]} (${meanRanks[j].toFixed(2)})`,
       side: left ? 'right' : 'left',
       size: 11,
     });

@@ -89,7 +89,7 @@ async function provenanceSettings(store: ResultStore, plan: PlanSummary): Promis
   const states = await store.codeStatesOf(plan.jobs.map((j) => j.key));
   const text = (s: (typeof states)[number]): string =>
     s.id === null ? 'not recorded (stored before bnclab recorded code states)' : codeStateText(s);
-  if (states.length === 1) out['code'] = text(states[0]!);
+  if (states.length === 1) out['code'] = text(states[0]);
   else if (states.length > 1) {
     out['code'] =
       `the results come from ${states.length} code states: ` +
@@ -243,7 +243,7 @@ export function renderLongCsv(tables: readonly SummaryTable[]): string {
   for (const t of tables) {
     t.datasets.forEach((d, i) =>
       t.methods.forEach((m, j) => {
-        const c = t.cells[i]![j];
+        const c = t.cells[i][j];
         if (c)
           out.push([t.metric.key, csvField(d), csvField(m), num(c.mean), num(c.sd), c.n, c.planned ?? ''].join(','));
       }),

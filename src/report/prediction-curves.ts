@@ -23,7 +23,7 @@ export { loadPredictionCurves, type CurvePoints } from '../store/prediction-curv
 export function trapezoidAuc(points: readonly { fpr: number; tpr: number }[]): number {
   let a = 0;
   for (let i = 1; i < points.length; i++) {
-    a += ((points[i]!.fpr - points[i - 1]!.fpr) * (points[i]!.tpr + points[i - 1]!.tpr)) / 2;
+    a += ((points[i].fpr - points[i - 1].fpr) * (points[i].tpr + points[i - 1].tpr)) / 2;
   }
   return a;
 }

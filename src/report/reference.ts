@@ -140,7 +140,7 @@ function parseValue(s: string, scale: number, where: string): number {
 }
 
 function mapName(name: string, mapping: Readonly<Record<string, string>>, ours: readonly string[]): string | null {
-  if (name in mapping) return mapping[name]!;
+  if (name in mapping) return mapping[name];
   if (ours.includes(name)) return name;
   const lower = name.toLowerCase();
   return ours.find((o) => o.toLowerCase() === lower) ?? null;
@@ -223,7 +223,7 @@ export function evaluateReference(
   if (has(WDL_COLUMNS)) {
     const claims = doc.records.map(({ fields, line }): WdlClaim => {
       const where = `${ref.path}:${line}`;
-      const get = (c: string): string => fields[col(c)]!;
+      const get = (c: string): string => fields[col(c)];
       const metric = metricOf(get('metric'), where);
       const wins = parseCount(get('wins'), where, 'wins');
       const draws = parseCount(get('draws'), where, 'draws');
@@ -309,7 +309,7 @@ export function evaluateReference(
   if (has(CELL_COLUMNS)) {
     const claims = doc.records.map(({ fields, line }): CellClaim => {
       const where = `${ref.path}:${line}`;
-      const get = (c: string): string => fields[col(c)]!;
+      const get = (c: string): string => fields[col(c)];
       const metric = metricOf(get('metric'), where);
       const published = parseValue(get('value'), ref.scale, where);
       const dataset = get('dataset');

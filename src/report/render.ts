@@ -34,7 +34,7 @@ export function renderMarkdown(doc: ReportDoc): string {
  */
 export function inlineSvg(svg: string, prefix: string): string {
   const ids = new Set<string>();
-  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) ids.add(m[1]!);
+  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) ids.add(m[1]);
   let out = svg.replace(/^<\?xml[^>]*>\s*/, '');
   if (ids.size) {
     out = out
@@ -94,12 +94,12 @@ function svgWidth(svg: string): number {
 function blocksToHtml(blocks: readonly Block[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < blocks.length; ) {
-    if (blocks[i]!.kind !== 'figure') {
-      out.push(blockToHtml(blocks[i++]!));
+    if (blocks[i].kind !== 'figure') {
+      out.push(blockToHtml(blocks[i++]));
       continue;
     }
     const figs: string[] = [];
-    while (i < blocks.length && blocks[i]!.kind === 'figure') figs.push(blockToHtml(blocks[i++]!));
+    while (i < blocks.length && blocks[i].kind === 'figure') figs.push(blockToHtml(blocks[i++]));
     out.push(`<div class="figure-grid">\n${figs.join('\n')}\n</div>`);
   }
   return out;

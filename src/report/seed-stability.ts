@@ -59,7 +59,7 @@ export function claimStability(
   }
   return Array.from({ length: n }, (_, i) => {
     const outcomes = perSeed.map(({ seed, claims }): SeedOutcome => {
-      const c = claims[i]!;
+      const c = claims[i];
       return { seed, margin: c.margin, verdict: c.verdict };
     });
     return {

@@ -24,7 +24,7 @@ export async function pValueMatrixFigure(
   const values = panels.flatMap((panel) =>
     methods.flatMap((row, i) =>
       methods.map((col, j) => {
-        const p = panel.p[i]![j]!;
+        const p = panel.p[i][j];
         return {
           panel: panel.title,
           row,

@@ -48,7 +48,7 @@ export function modalStructures(rows: readonly ResultRow[], arcs: ArcsByJob): Mo
       count.set(key, (count.get(key) ?? 0) + 1);
       for (const a of s) arcCount.set(a, (arcCount.get(a) ?? 0) + 1);
     }
-    let modal = sets[0]!;
+    let modal = sets[0];
     let best = 0;
     for (const s of sets) {
       const n = count.get(s.join('\u0001'))!;
@@ -58,8 +58,8 @@ export function modalStructures(rows: readonly ResultRow[], arcs: ArcsByJob): Mo
       }
     }
     out.push({
-      dataset: g[0]!.dataset,
-      method: g[0]!.method,
+      dataset: g[0].dataset,
+      method: g[0].method,
       folds: g.length,
       modalFolds: best,
       arcs: modal.map((a) => {

@@ -82,7 +82,7 @@ export function summarize(
     }),
   );
   const complete = cells.filter((row) => row.every(hasValue)) as Cell[][];
-  const average = methods.map((_, j) => (complete.length ? fmean(complete.map((row) => row[j]!.mean)) : NaN));
+  const average = methods.map((_, j) => (complete.length ? fmean(complete.map((row) => row[j].mean)) : NaN));
   const ranks = complete.length
     ? averageRanks(
         complete.map((row) => row.map((c) => roundDecimals(c.mean, rankDigits))),

@@ -52,7 +52,7 @@ export function bootStrength(
     const rng = new Rng(sha256Hex(`boot/${key}/${r}`));
     const draw = rng.derive('rows');
     const sample = new Int32Array(n);
-    for (let i = 0; i < n; i++) sample[i] = rows[draw.int(n)]!;
+    for (let i = 0; i < n; i++) sample[i] = rows[draw.int(n)];
     sample.sort();
     const data = pre.transform(table, sample);
     names = [...data.names, data.className];
@@ -71,8 +71,8 @@ export function bootStrength(
   for (const [k, c] of counts) {
     const [lo, hi] = k.split(' ').map(Number) as [number, number];
     const f = forward.get(k) ?? 0;
-    out.push({ from: names[lo]!, to: names[hi]!, strength: c / replicates, direction: f / c });
-    out.push({ from: names[hi]!, to: names[lo]!, strength: c / replicates, direction: (c - f) / c });
+    out.push({ from: names[lo], to: names[hi], strength: c / replicates, direction: f / c });
+    out.push({ from: names[hi], to: names[lo], strength: c / replicates, direction: (c - f) / c });
   }
   out.sort(
     (x, y) =>

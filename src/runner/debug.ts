@@ -58,7 +58,7 @@ function structureOf(
   if (!s) return {};
   const info = s.info ? { info: { ...s.info } } : {};
   if (s.members) return { members: s.members.length, ...info };
-  return { arcs: arcs(s).map(([a, b]) => [names[a]!, names[b]!] as const), ...info };
+  return { arcs: arcs(s).map(([a, b]) => [names[a], names[b]] as const), ...info };
 }
 
 /** The lines `debug` prints. */

@@ -93,7 +93,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
       trainMs,
       predictMs,
       arcs:
-        !structure || structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a]!, names[b]!] as const),
+        !structure || structure.members ? undefined : arcs(structure).map(([a, b]) => [names[a], names[b]] as const),
       featureArcs:
         !structure || structure.members ? undefined : arcs(structure).filter(([a]) => a !== structure.m).length,
       structureInfo: structure?.info ? { ...structure.info } : undefined,

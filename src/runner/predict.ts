@@ -47,7 +47,7 @@ export function predictRows(net: NetworkFile, data: CsvRows): Prediction {
     const index = new Map(a.states.map((s, k) => [s, k]));
     let bad = 0;
     for (let r = 0; r < n; r++) {
-      const cell = data.rows[r]![at]!;
+      const cell = data.rows[r][at]!;
       let code: number;
       if (cell === null) code = missingCode;
       else if (cuts) {
@@ -78,8 +78,8 @@ export function predictRows(net: NetworkFile, data: CsvRows): Prediction {
   const k = classNode.states.length;
   const predicted = Array.from({ length: n }, (_, r) => {
     let best = 0;
-    for (let c = 1; c < k; c++) if (probs[r * k + c]! > probs[r * k + best]!) best = c;
-    return classNode.states[best]!;
+    for (let c = 1; c < k; c++) if (probs[r * k + c] > probs[r * k + best]) best = c;
+    return classNode.states[best];
   });
   const clsAt = col.get(classNode.name);
   const used = new Set([...attributes.map((a) => a.name), classNode.name]);
@@ -114,8 +114,8 @@ export function predictionCsv(p: Prediction): string {
   for (let r = 0; r < p.predicted.length; r++) {
     const cells = [String(r)];
     if (p.truth) cells.push(p.truth[r] === null ? '' : csvCell(p.truth[r]!));
-    cells.push(csvCell(p.predicted[r]!));
-    for (let c = 0; c < k; c++) cells.push(String(p.probs[r * k + c]!));
+    cells.push(csvCell(p.predicted[r]));
+    for (let c = 0; c < k; c++) cells.push(String(p.probs[r * k + c]));
     lines.push(cells.join(','));
   }
   return lines.join('\n') + '\n';

@@ -269,7 +269,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         for (;;) {
           await activeWriter.room();
           if (stopTaking || next >= todo.length) return;
-          const i = todo[next++]!;
+          const i = todo[next++];
           const job = grid.at(i) as PlannedJob;
           started.set(job.key, { job, cost: costOf(job, grid.methodIndexOf(i)) });
           const outcome = await activePool.run(payloadOf(plan, job, savePredictions));
@@ -344,7 +344,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
 }
 
 function firstLine(s: string): string {
-  return s.split('\n')[0]!.trim();
+  return s.split('\n')[0].trim();
 }
 
 export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): JobPayload {
@@ -356,7 +356,7 @@ export function payloadOf(plan: Plan, j: PlannedJob, savePredictions: boolean): 
     preprocessing: plan.spec.preprocessing,
     splitKey: j.dataset.splitKey,
     repeat: j.repeat,
-    assignment: j.dataset.split.assignment[j.repeat]!,
+    assignment: j.dataset.split.assignment[j.repeat],
     fold: j.fold,
     ...jobMethod(j.method),
     savePredictions,

@@ -64,14 +64,14 @@ export function selectAndFit(
     return sum / train.n;
   });
   let best = 0;
-  for (let i = 1; i < grid.length; i++) if (scores[i]! > scores[best]!) best = i;
-  const chosen = grid[best]!;
+  for (let i = 1; i < grid.length; i++) if (scores[i] > scores[best]) best = i;
+  const chosen = grid[best];
   const learned = fit(train, apply(chosen, 'structure', structureParams), apply(chosen, 'estimator', estimatorParams));
   // Structure info holds scalars: one `select.<target>` entry per chosen value (averaged over folds by the
   // report's diagnostics), and the whole grid with its inner-CV scores as a JSON string.
   const selection = grid.map((c, i) => ({
     ...c,
-    [select.metric]: select.metric === 'accuracy' ? scores[i]! : -scores[i]!,
+    [select.metric]: select.metric === 'accuracy' ? scores[i] : -scores[i],
   }));
   const info: Record<string, number | string | boolean> = {
     ...(learned.structure.info ?? {}),

@@ -56,7 +56,7 @@ class IntList {
 export function jobCostOf(): (j: PlannedJob, methodIndex: number) => number {
   const cache = new Map<string, number>();
   return (j, mi) => {
-    const { train, test } = j.dataset.foldSizes[j.repeat]![j.fold]!;
+    const { train, test } = j.dataset.foldSizes[j.repeat][j.fold];
     const id = `${mi}/${train}/${test}/${j.dataset.attributes}/${j.dataset.classes}`;
     let ms = cache.get(id);
     if (ms === undefined) {
@@ -102,7 +102,7 @@ export async function registerAndChoose(
     const statuses = await store.jobStatusesAmong(plan.spec.name, keys);
     const isDone = (k: string): boolean => statuses.get(k) === 'done';
     for (let k = 0; k < jobs.length; k++) {
-      const j = jobs[k]!;
+      const j = jobs[k];
       if (opts.inScope && !opts.inScope(j)) continue;
       inScope++;
       const s = statuses.get(j.key);

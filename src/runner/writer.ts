@@ -117,7 +117,7 @@ export class OutcomeWriter {
     let rows = 0;
     let n = 0;
     while (n < this.queue.length && n < this.maxBatch) {
-      rows += this.queue[n]!.predictions?.rows.length ?? 0;
+      rows += this.queue[n].predictions?.rows.length ?? 0;
       if (n > 0 && rows > this.maxBatchPredictionRows) break;
       n++;
     }
@@ -129,7 +129,7 @@ export class OutcomeWriter {
    * failure names the very outcome that cannot. The first single failure stops the writer.
    */
   private async writeOneByOne(batch: readonly JobOutcome[], batchError: unknown): Promise<void> {
-    if (batch.length === 1) return this.fail(batch[0]!, batchError);
+    if (batch.length === 1) return this.fail(batch[0], batchError);
     for (const o of batch) {
       try {
         await this.sink.recordOutcomes([o]);

@@ -250,7 +250,7 @@ interface JobCost {
 function jobSizes(plan: PlanSummary): Map<PlannedJobSummary, JobSize> {
   const out = new Map<PlannedJobSummary, JobSize>();
   for (const j of plan.jobs) {
-    const { train, test } = j.dataset.foldSizes[j.repeat]![j.fold]!;
+    const { train, test } = j.dataset.foldSizes[j.repeat][j.fold];
     out.set(j, { nTrain: train, nTest: test, attributes: j.dataset.attributes, classes: j.dataset.classes });
   }
   return out;

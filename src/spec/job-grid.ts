@@ -39,7 +39,7 @@ export class JobGrid<D extends PlannedDatasetSummary> {
   add(spec: ExperimentSpec, dataset: D, specSeed?: string): void {
     const pairs: number[] = [];
     for (let r = 0; r < dataset.repeats; r++)
-      for (let f = 0; f < dataset.folds; f++) if (dataset.foldSizes[r]![f]!.test > 0) pairs.push(r, f);
+      for (let f = 0; f < dataset.folds; f++) if (dataset.foldSizes[r][f].test > 0) pairs.push(r, f);
     const size = (pairs.length / 2) * this.methods.length;
     this.segments.push({
       start: this.size_,
@@ -76,7 +76,7 @@ export class JobGrid<D extends PlannedDatasetSummary> {
     const M = this.methods.length;
     const p = Math.floor(local / M);
     const mi = local - p * M;
-    return this.job(s, s.pairs[2 * p]!, s.pairs[2 * p + 1]!, mi);
+    return this.job(s, s.pairs[2 * p], s.pairs[2 * p + 1], mi);
   }
 
   /** The method index (into spec.methods) of job i, without computing its key. */
@@ -104,8 +104,8 @@ export class JobGrid<D extends PlannedDatasetSummary> {
     for (const s of this.segments) {
       if (s.size === 0) continue;
       for (let k = 0; k < s.pairs.length; k += 2) {
-        repeats.add(s.pairs[k]!);
-        folds.add(s.pairs[k + 1]!);
+        repeats.add(s.pairs[k]);
+        folds.add(s.pairs[k + 1]);
       }
     }
     return { repeats: repeats.size, folds: folds.size };
@@ -114,27 +114,27 @@ export class JobGrid<D extends PlannedDatasetSummary> {
   private segmentOf(i: number): Segment<D> {
     let k = this.last;
     const segs = this.segments;
-    if (!(i >= segs[k]!.start && i < segs[k]!.start + segs[k]!.size)) {
+    if (!(i >= segs[k].start && i < segs[k].start + segs[k].size)) {
       let lo = 0;
       let hi = segs.length - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (segs[mid]!.start <= i) lo = mid;
+        if (segs[mid].start <= i) lo = mid;
         else hi = mid - 1;
       }
       k = lo;
       // Empty segments share their start with the next one: move to the one that holds i.
-      while (segs[k]!.size === 0 || i >= segs[k]!.start + segs[k]!.size) k++;
+      while (segs[k].size === 0 || i >= segs[k].start + segs[k].size) k++;
       this.last = k;
     }
-    return segs[k]!;
+    return segs[k];
   }
 
   /** The job's key and seed by the one rule (spec/job-key.ts). */
   private job(s: Segment<D>, r: number, f: number, mi: number): PlannedJobOf<D> {
     const d = s.dataset;
-    const m = this.methods[mi]!;
-    const { key, seed, older } = jobIdentity(jobContent(s.spec, d, r, f, m), this.revisions[mi]!);
+    const m = this.methods[mi];
+    const { key, seed, older } = jobIdentity(jobContent(s.spec, d, r, f, m), this.revisions[mi]);
     const job = { key, seed, dataset: d, repeat: r, fold: f, method: m };
     const withOlder = older.length > 0 ? { ...job, olderKeys: older } : job;
     return s.specSeed !== undefined ? { ...withOlder, specSeed: s.specSeed } : withOlder;

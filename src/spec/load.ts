@@ -183,9 +183,9 @@ function readYaml(text: string, file: string): { raw: unknown; at: At } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
+    const e = doc.errors[0];
     const pos = lineCounter.linePos(e.pos[0]);
-    const msg = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const msg = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
     throw new UserError(`${file}:${pos.line}:${pos.col}: YAML syntax error: ${msg}`);
   }
   let raw: unknown;
@@ -496,7 +496,7 @@ function seedsOf(spec: RawSpec, at: At): { seed: string; seeds?: readonly string
   if (new Set(seeds).size < seeds.length) {
     throw new UserError(`${at(['seeds'])}: seeds: lists a seed twice (1 and '1' are the same seed)`);
   }
-  return seeds.length > 1 ? { seed: seeds[0]!, seeds } : { seed: seeds[0]! };
+  return seeds.length > 1 ? { seed: seeds[0], seeds } : { seed: seeds[0] };
 }
 
 /**
@@ -590,7 +590,7 @@ function refParts(
     const params = ref['params'];
     return { id, params: isRecord(params) ? params : {}, name, idPath: path, paramsPath: [...path, 'params'] };
   }
-  const [key, params] = Object.entries(ref)[0]!;
+  const [key, params] = Object.entries(ref)[0];
   return { id: key, params: isRecord(params) ? params : {}, name, idPath: [...path, key], paramsPath: [...path, key] };
 }
 
@@ -615,7 +615,7 @@ function expandRef(ref: MethodRef, kind: Kind, path: (string | number)[], at: At
   return combos.map((given) => {
     const full = withDefaults(info, given);
     if (!validate(full)) {
-      const err = validate.errors![0]!;
+      const err = validate.errors![0];
       let key: string | number | undefined = pointerToPath(err.instancePath)[0];
       let what = err.message ?? 'is invalid';
       if (err.keyword === 'additionalProperties') {
@@ -644,7 +644,7 @@ function expandRef(ref: MethodRef, kind: Kind, path: (string | number)[], at: At
 function checkParams(info: MethodInfo, params: Params): string | undefined {
   const validate = paramValidator(info);
   if (validate(params)) return undefined;
-  const err = validate.errors![0]!;
+  const err = validate.errors![0];
   return `${err.instancePath.replace(/^\//, '') || 'params'} ${err.message ?? 'is invalid'}`;
 }
 
@@ -681,7 +681,7 @@ function pickError(errors: ErrorObject[]): ErrorObject {
         (o) => o !== e && o.instancePath === e.instancePath && o.keyword !== 'type' && o.keyword !== 'anyOf',
       ),
   );
-  return [...informative].sort((a, b) => score(b) - score(a))[0] ?? errors[0]!;
+  return [...informative].sort((a, b) => score(b) - score(a))[0] ?? errors[0];
 }
 
 function pointerToPath(pointer: string): (string | number)[] {
@@ -710,7 +710,7 @@ function locate(
   let node: unknown = doc.contents;
   let offset = isNode(node) ? (node.range?.[0] ?? 0) : 0;
   for (let i = 0; i < path.length; i++) {
-    const seg = path[i]!;
+    const seg = path[i];
     if (isMap(node)) {
       const pair = node.items.find((it) => isScalar(it.key) && String(it.key.value) === String(seg));
       if (!pair) break;

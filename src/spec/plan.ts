@@ -145,9 +145,9 @@ function planWith(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean): P
   return withGrid(
     {
       spec,
-      datasets: plans[0]!.datasets,
+      datasets: plans[0].datasets,
       warnings: [...new Set(plans.flatMap((p) => p.warnings))],
-      seeds: plans.map((p, i) => ({ seed: spec.seeds![i]!, datasets: p.datasets })),
+      seeds: plans.map((p, i) => ({ seed: spec.seeds![i], datasets: p.datasets })),
     },
     grid,
   );
@@ -228,7 +228,7 @@ function planOneSeed(spec: ExperimentSpec, opts: PlanOptions, withRows: boolean)
       failures.push(e.message);
     }
   }
-  if (failures.length === 1) throw new UserError(failures[0]!);
+  if (failures.length === 1) throw new UserError(failures[0]);
   if (failures.length > 1) throw new UserError(`${failures.length} datasets fail:\n  ${failures.join('\n  ')}`);
 
   // The jobs: datasets as listed, then repeat, fold and method (src/spec/job-grid.ts makes each from its index).
@@ -333,7 +333,7 @@ function requireTrainingRows(where: string, handle: DatasetHandle, sizes: readon
       if (s.train === 0) {
         throw new UserError(
           `${where}: dataset ${handle.name} (${handle.file}): repeat ${r + 1} fold ${f + 1} has no training rows ` +
-            `(all ${s.test} rows are its test rows${sizes[0]!.length === 1 ? ': the folds file puts every row in one fold' : ''}); give the rows at least two folds`,
+            `(all ${s.test} rows are its test rows${sizes[0].length === 1 ? ': the folds file puts every row in one fold' : ''}); give the rows at least two folds`,
         );
       }
     }),
@@ -346,10 +346,10 @@ function foldSizesOf(split: SplitInstance): FoldSize[][] {
     const test = new Array<number>(split.folds).fill(0);
     let used = 0;
     for (let i = 0; i < a.length; i++) {
-      const f = a[i]!;
+      const f = a[i];
       if (f === EXCLUDED) continue;
       used++;
-      if (f >= 0) test[f]!++; // -1: a row never tested, always trained on
+      if (f >= 0) test[f]++; // -1: a row never tested, always trained on
     }
     return test.map((t) => ({ train: used - t, test: t }));
   });
@@ -458,9 +458,9 @@ function planDataset(
   if (typeof spec.resampling.folds !== 'number') {
     const lacking = foldsMissingAClass(split, table.classColumn, table.classLabels.length);
     if (lacking.length) {
-      const first = lacking[0]!;
+      const first = lacking[0];
       warnings.push(
-        `${where}: dataset ${handle.name}: class '${table.classLabels[first.classes[0]!]}' has no training rows in repeat ${first.repeat + 1} fold ${first.fold + 1}` +
+        `${where}: dataset ${handle.name}: class '${table.classLabels[first.classes[0]]}' has no training rows in repeat ${first.repeat + 1} fold ${first.fold + 1}` +
           `${lacking.length > 1 ? ` (and ${lacking.length - 1} more folds lack a class)` : ''}; a method can only give it its prior probability there (0 with mle)`,
       );
     }

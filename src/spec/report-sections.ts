@@ -442,8 +442,8 @@ export function parseCompare(c: CompareSection | undefined, methods: readonly Me
   const control =
     c.control === undefined ? 'best' : knownLabel(labels, c.control, at(['compare', 'control']), 'compare.control');
   const pairs = c.pairs?.map((p, i) => {
-    const a = knownLabel(labels, p[0]!, at(['compare', 'pairs', i, 0]), `compare.pairs[${i}][0]`);
-    const b = knownLabel(labels, p[1]!, at(['compare', 'pairs', i, 1]), `compare.pairs[${i}][1]`);
+    const a = knownLabel(labels, p[0], at(['compare', 'pairs', i, 0]), `compare.pairs[${i}][0]`);
+    const b = knownLabel(labels, p[1], at(['compare', 'pairs', i, 1]), `compare.pairs[${i}][1]`);
     if (a === b)
       throw new UserError(`${at(['compare', 'pairs', i])}: compare.pairs[${i}]: compares '${a}' with itself`);
     return [a, b] as const;

@@ -217,13 +217,13 @@ export function instantiateSplit(
       );
     const inner = instantiateSplit(
       spec,
-      { ...dataset, keep: undefined, classes: keep.map((r) => dataset.classes[r]!) },
+      { ...dataset, keep: undefined, classes: keep.map((r) => dataset.classes[r]) },
       experimentSeed,
       specDir,
     );
     const assignment = inner.assignment.map((a) => {
       const full = new Int32Array(n).fill(EXCLUDED);
-      for (let i = 0; i < keep.length; i++) full[keep[i]!] = a[i]!;
+      for (let i = 0; i < keep.length; i++) full[keep[i]] = a[i];
       return full;
     });
     return { repeats: inner.repeats, folds: inner.folds, assignment };

@@ -103,7 +103,7 @@ export function parseSelect(
         throw new UserError(
           `${where}.${key}: both the structure and the estimator take '${name}'; write structure.${name} or estimator.${name}`,
         );
-      return `${owners[0]!}.${name}`;
+      return `${owners[0]}.${name}`;
     });
     axes.push({ targets, values });
   }

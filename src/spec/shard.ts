@@ -60,22 +60,22 @@ export function partitionJobs(items: readonly { key: string; cost: number }[], c
   const shardOf = new Map<string, number>();
   // A binary heap of shards keyed by (load, index) keeps this O(J log N) for large grids.
   const heap = Array.from({ length: count }, (_, i) => i);
-  const less = (a: number, b: number): boolean => load[a]! < load[b]! || (load[a] === load[b] && a < b);
+  const less = (a: number, b: number): boolean => load[a] < load[b] || (load[a] === load[b] && a < b);
   for (const it of order) {
-    const s = heap[0]!;
+    const s = heap[0];
     shardOf.set(it.key, s + 1);
-    load[s]! += it.cost;
-    jobs[s]!++;
+    load[s] += it.cost;
+    jobs[s]++;
     // Sift the root down.
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let best = i;
-      if (l < count && less(heap[l]!, heap[best]!)) best = l;
-      if (r < count && less(heap[r]!, heap[best]!)) best = r;
+      if (l < count && less(heap[l], heap[best])) best = l;
+      if (r < count && less(heap[r], heap[best])) best = r;
       if (best === i) break;
-      [heap[i], heap[best]] = [heap[best]!, heap[i]!];
+      [heap[i], heap[best]] = [heap[best], heap[i]];
       i = best;
     }
   }

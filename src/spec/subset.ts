@@ -66,7 +66,7 @@ export function parseSubset(text: string, option: string): JobSubset {
 
 function inRange(n: number, spec: string): boolean {
   const [lo, hi] = spec.split('-').map(Number);
-  return hi === undefined ? n === lo : n >= lo! && n <= hi;
+  return hi === undefined ? n === lo : n >= lo && n <= hi;
 }
 
 function matches<D extends PlannedDatasetSummary>(j: PlannedJobOf<D>, subset: JobSubset, specSeed: string): boolean {

@@ -82,10 +82,10 @@ export function shafferCounts(k: number): number[] {
   const memo: Set<number>[] = [new Set([0]), new Set([0])];
   for (let n = 2; n <= k; n++) {
     const s = new Set<number>();
-    for (let j = 1; j <= n; j++) for (const x of memo[n - j]!) s.add((j * (j - 1)) / 2 + x);
+    for (let j = 1; j <= n; j++) for (const x of memo[n - j]) s.add((j * (j - 1)) / 2 + x);
     memo.push(s);
   }
-  return [...memo[k]!].sort((a, b) => a - b);
+  return [...memo[k]].sort((a, b) => a - b);
 }
 
 /** Shaffer's multipliers t_1 … t_m for the ascending p-values of the m = k(k−1)/2 pairs. */
@@ -103,11 +103,11 @@ export function shafferMultipliers(k: number): number[] {
 
 /** Caps at 1 and enforces monotonicity along the ascending raw p-values (scmamp `correctForMonotocity`). */
 function monotone(raw: readonly number[], adjusted: readonly number[]): number[] {
-  const order = [...raw.keys()].sort((a, b) => raw[a]! - raw[b]! || a - b);
+  const order = [...raw.keys()].sort((a, b) => raw[a] - raw[b] || a - b);
   const out = new Array<number>(raw.length);
   let run = 0;
   for (const idx of order) {
-    run = Math.max(run, Math.min(1, adjusted[idx]!));
+    run = Math.max(run, Math.min(1, adjusted[idx]));
     out[idx] = run;
   }
   return out;
@@ -117,10 +117,10 @@ function shafferAdjust(raw: readonly number[], k: number): number[] {
   const t = shafferMultipliers(k);
   if (raw.length !== t.length)
     throw new StatsInputError(`Shaffer: expected ${t.length} p-values for k = ${k}, got ${raw.length}`);
-  const order = [...raw.keys()].sort((a, b) => raw[a]! - raw[b]! || a - b);
+  const order = [...raw.keys()].sort((a, b) => raw[a] - raw[b] || a - b);
   const scaled = new Array<number>(raw.length);
   order.forEach((idx, r) => {
-    scaled[idx] = raw[idx]! * t[r]!;
+    scaled[idx] = raw[idx] * t[r];
   });
   return monotone(raw, scaled);
 }
@@ -163,9 +163,9 @@ function bergmannHommelAdjust(raw: readonly number[], k: number): number[] {
   const adjusted = new Array<number>(m).fill(0);
   for (const set of exhaustiveSets(k)) {
     let min = Infinity;
-    for (const h of set) min = Math.min(min, raw[h]!);
+    for (const h of set) min = Math.min(min, raw[h]);
     const v = Math.min(1, set.length * min);
-    for (const h of set) if (v > adjusted[h]!) adjusted[h] = v;
+    for (const h of set) if (v > adjusted[h]) adjusted[h] = v;
   }
   return monotone(raw, adjusted);
 }
@@ -173,8 +173,8 @@ function bergmannHommelAdjust(raw: readonly number[], k: number): number[] {
 function toMatrix(k: number, values: readonly number[]): number[][] {
   const out = Array.from({ length: k }, () => new Array<number>(k).fill(NaN));
   allPairs(k).forEach(([i, j], idx) => {
-    out[i]![j] = values[idx]!;
-    out[j]![i] = values[idx]!;
+    out[i][j] = values[idx];
+    out[j][i] = values[idx];
   });
   return out;
 }
@@ -223,14 +223,14 @@ export function allPairsFromRanks(
   }
   const se = rankSE(k, nDatasets);
   const pairs = allPairs(k);
-  const z = pairs.map(([i, j]) => (meanRanks[j]! - meanRanks[i]!) / se);
+  const z = pairs.map(([i, j]) => (meanRanks[j] - meanRanks[i]) / se);
   const raw = z.map((v) => normalTwoSidedP(v));
   const dfOpt = options.nemenyiDf ?? Infinity;
   const df = dfOpt === 'scmamp' ? k * (nDatasets - 1) : dfOpt;
   const zMatrix = Array.from({ length: k }, () => new Array<number>(k).fill(NaN));
   pairs.forEach(([i, j], idx) => {
-    zMatrix[i]![j] = z[idx]!;
-    zMatrix[j]![i] = -z[idx]!;
+    zMatrix[i][j] = z[idx];
+    zMatrix[j][i] = -z[idx];
   });
   return {
     meanRanks: meanRanks.slice(),

@@ -64,7 +64,7 @@ export function correlatedBayesianTTest(
   checkRope(rope);
   if (!(rho >= 0 && rho < 1)) throw new StatsInputError(`rho must be in [0, 1), got ${rho}`);
   const n = a.length;
-  const d = a.map((x, i) => x - b[i]!);
+  const d = a.map((x, i) => x - b[i]);
   const mean = fsum(d) / n;
   const variance = fsum(d.map((x) => (x - mean) ** 2)) / (n - 1);
   const scale = Math.sqrt((1 / n + rho / (1 - rho)) * variance);
@@ -134,13 +134,13 @@ export function bayesianSignedRank(
     throw new StatsInputError(`prior must be a finite number > 0, got ${prior}`);
   if (!Number.isInteger(samples) || samples < 1)
     throw new StatsInputError(`samples must be a positive integer, got ${samples}`);
-  const d = [0, ...a.map((x, i) => x - b[i]!)];
+  const d = [0, ...a.map((x, i) => x - b[i])];
   const m = d.length;
   // Work in ascending order of d: for a fixed i, fl(d_i + d_j) is non-decreasing in d_j, so each row of
   // H(d_i + d_j − 2·rope) is 0 … 0, ½ … ½, 1 … 1 (H(0) = ½, baycomp's heaviside) and a row sum of w_j·H is
   // two suffix sums of w. That makes a posterior sample O(n) instead of O(n²).
-  const order = [...d.keys()].sort((x, y) => d[x]! - d[y]!);
-  const sorted = order.map((i) => d[i]!);
+  const order = [...d.keys()].sort((x, y) => d[x] - d[y]);
+  const sorted = order.map((i) => d[i]);
   const c = 2 * rope;
   // firstAbove[i]: first position j with d_i + d_j ≥ c; firstStrict[i]: first with d_i + d_j > c (both in
   // sorted positions). Likewise for −(d_i + d_j) ≥ c, which holds on a prefix.
@@ -149,17 +149,17 @@ export function bayesianSignedRank(
   const belowHalf = new Int32Array(m);
   const belowOne = new Int32Array(m);
   for (let i = 0; i < m; i++) {
-    const di = sorted[i]!;
+    const di = sorted[i];
     let j = 0;
-    while (j < m && di + sorted[j]! < c) j++;
+    while (j < m && di + sorted[j] < c) j++;
     aboveHalf[i] = j;
-    while (j < m && !(di + sorted[j]! > c)) j++;
+    while (j < m && !(di + sorted[j] > c)) j++;
     aboveOne[i] = j;
     // Prefix where −(d_i + d_j) > c, then where it equals c.
     let k = 0;
-    while (k < m && -(di + sorted[k]!) > c) k++;
+    while (k < m && -(di + sorted[k]) > c) k++;
     belowOne[i] = k;
-    while (k < m && -(di + sorted[k]!) >= c) k++;
+    while (k < m && -(di + sorted[k]) >= c) k++;
     belowHalf[i] = k;
   }
   const position = new Int32Array(m); // original index → sorted position
@@ -176,24 +176,24 @@ export function bayesianSignedRank(
     let total = 0;
     for (let i = 0; i < m; i++) {
       const g = variates.gamma(i === 0 ? prior : 1);
-      w[position[i]!] = g;
+      w[position[i]] = g;
       total += g;
     }
     suffix[m] = 0;
-    for (let i = m - 1; i >= 0; i--) suffix[i] = suffix[i + 1]! + w[i]! / total;
+    for (let i = m - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + w[i] / total;
     let above = 0;
     let below = 0;
     for (let i = 0; i < m; i++) {
-      const wi = w[i]! / total;
-      above += wi * (suffix[aboveOne[i]!]! + 0.5 * (suffix[aboveHalf[i]!]! - suffix[aboveOne[i]!]!));
-      below += wi * (suffix[0]! - suffix[belowOne[i]!]! + 0.5 * (suffix[belowOne[i]!]! - suffix[belowHalf[i]!]!));
+      const wi = w[i] / total;
+      above += wi * (suffix[aboveOne[i]] + 0.5 * (suffix[aboveHalf[i]] - suffix[aboveOne[i]]));
+      below += wi * (suffix[0] - suffix[belowOne[i]] + 0.5 * (suffix[belowOne[i]] - suffix[belowHalf[i]]));
     }
     const theta: [number, number, number] = [below, 1 - below - above, above];
     // argmax, first index on ties (numpy.argmax).
     let best = 0;
     if (theta[1] > theta[best]) best = 1;
     if (theta[2] > theta[best]) best = 2;
-    wins[best]!++;
+    wins[best]++;
     sum[0] += theta[0];
     sum[1] += theta[1];
     sum[2] += theta[2];
@@ -205,9 +205,9 @@ export function bayesianSignedRank(
     prior,
     samples,
     seed,
-    below: wins[0]! / samples,
-    rope: wins[1]! / samples,
-    above: wins[2]! / samples,
+    below: wins[0] / samples,
+    rope: wins[1] / samples,
+    above: wins[2] / samples,
     meanTheta: [sum[0] / samples, sum[1] / samples, sum[2] / samples],
     kept,
   };

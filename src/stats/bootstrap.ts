@@ -22,7 +22,7 @@ function quantile(sorted: Float64Array, q: number): number {
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
   const hi = Math.ceil(h);
-  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
 /** The bootstrap interval of mean(d) for paired differences d (at least 2). */
@@ -33,7 +33,7 @@ export function pairedBootstrap(d: readonly number[], seed: string, resamples = 
   const means = new Float64Array(resamples);
   const pick = new Array<number>(n);
   for (let b = 0; b < resamples; b++) {
-    for (let i = 0; i < n; i++) pick[i] = d[rng.int(n)]!;
+    for (let i = 0; i < n; i++) pick[i] = d[rng.int(n)];
     means[b] = fsum(pick) / n;
   }
   means.sort();

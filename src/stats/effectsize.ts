@@ -39,7 +39,7 @@ export function cliffsDelta(x: readonly number[], y: readonly number[]): EffectS
 function median(v: readonly number[]): number {
   const s = [...v].sort((a, b) => a - b);
   const h = s.length >> 1;
-  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
 }
 
 /** Median absolute deviation scaled by 1.4826 (scipy `median_abs_deviation(x, scale=1/1.4826)`). */
@@ -96,16 +96,16 @@ export function bootstrapMeanDifference(
     throw new StatsInputError(`resamples must be a positive integer, got ${resamples}`);
   if (!(level > 0 && level < 1)) throw new StatsInputError(`level must be in (0, 1), got ${level}`);
   const n = a.length;
-  const d = a.map((x, i) => x - b[i]!);
+  const d = a.map((x, i) => x - b[i]);
   const mean = fsum(d) / n;
   const rng = new Rng(seed);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let s = 0;
-    for (let i = 0; i < n; i++) s += d[rng.int(n)]!;
+    for (let i = 0; i < n; i++) s += d[rng.int(n)];
     means[r] = s / n;
   }
   means.sort();
-  const at = (q: number): number => means[Math.min(resamples - 1, Math.max(0, Math.ceil(resamples * q) - 1))]!;
+  const at = (q: number): number => means[Math.min(resamples - 1, Math.max(0, Math.ceil(resamples * q) - 1))];
   return { mean, lower: at((1 - level) / 2), upper: at((1 + level) / 2), level, resamples, seed };
 }

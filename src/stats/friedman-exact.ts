@@ -57,7 +57,7 @@ export function exactFriedman(
     const next = new Map<string, { v: number[]; p: number }>();
     for (const { v, p } of states.values()) {
       for (const perm of perms) {
-        const w = v.map((x, j) => x + perm[j]!).sort((a, b) => a - b);
+        const w = v.map((x, j) => x + perm[j]).sort((a, b) => a - b);
         const key = w.join(',');
         const e = next.get(key);
         if (e) e.p += p * pPerm;

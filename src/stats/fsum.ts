@@ -23,7 +23,7 @@ export function fsum(values: Iterable<number>): number {
     let x = v;
     let i = 0;
     for (let j = 0; j < partials.length; j++) {
-      let y = partials[j]!;
+      let y = partials[j];
       if (Math.abs(x) < Math.abs(y)) {
         const t = x;
         x = y;
@@ -40,17 +40,17 @@ export function fsum(values: Iterable<number>): number {
   if (nonFinite) return special;
   let n = partials.length;
   if (n === 0) return 0;
-  let hi = partials[--n]!;
+  let hi = partials[--n];
   let lo = 0;
   while (n > 0) {
     const x = hi;
-    const y = partials[--n]!;
+    const y = partials[--n];
     hi = x + y;
     lo = y - (hi - x);
     if (lo !== 0) break;
   }
   // Half-way case: the rest of the partials push the rounding of hi + lo towards lo.
-  if (n > 0 && ((lo < 0 && partials[n - 1]! < 0) || (lo > 0 && partials[n - 1]! > 0))) {
+  if (n > 0 && ((lo < 0 && partials[n - 1] < 0) || (lo > 0 && partials[n - 1] > 0))) {
     const y = lo * 2;
     const x = hi + y;
     if (y === x - hi) hi = x;

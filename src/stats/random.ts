@@ -25,7 +25,7 @@ export class Variates {
   /** Takes the spare normal back from a kernel that drew normals (the layout of saveSpare). */
   loadSpare(from: Float64Array, at: number): void {
     this.hasSpare = from[at] === 1;
-    this.spare = from[at + 1]!;
+    this.spare = from[at + 1];
   }
 
   /** Uniform on (0, 1) (never 0, so its log is finite). */

@@ -49,7 +49,7 @@ export function correctedResampledTTest(
   if (!(testTrainRatio >= 0) || !Number.isFinite(testTrainRatio))
     throw new StatsInputError(`testTrainRatio must be a finite number >= 0, got ${testTrainRatio}`);
   const n = a.length;
-  const d = a.map((x, i) => x - b[i]!);
+  const d = a.map((x, i) => x - b[i]);
   const mean = fsum(d) / n;
   const variance = fsum(d.map((x) => (x - mean) ** 2)) / (n - 1);
   const df = n - 1;
@@ -91,8 +91,8 @@ export function fiveByTwoCvTests(
   if (a.length !== 5 || b.length !== 5 || [...a, ...b].some((r) => r.length !== 2)) {
     throw new StatsInputError('5×2cv tests need 5 replications of 2 folds for both classifiers');
   }
-  a.forEach((r, i) => assertPairedVectors(r, b[i]!, 2));
-  const p = a.map((r, i) => [r[0]! - b[i]![0]!, r[1]! - b[i]![1]!] as const);
+  a.forEach((r, i) => assertPairedVectors(r, b[i], 2));
+  const p = a.map((r, i) => [r[0] - b[i][0], r[1] - b[i][1]] as const);
   let sumVariance = 0;
   let sumSquares = 0;
   for (const [p1, p2] of p) {
@@ -100,7 +100,7 @@ export function fiveByTwoCvTests(
     sumVariance += (p1 - bar) ** 2 + (p2 - bar) ** 2;
     sumSquares += p1 * p1 + p2 * p2;
   }
-  const p11 = p[0]![0];
+  const p11 = p[0][0];
   let t: number;
   let tP: number;
   let f: number;

@@ -536,7 +536,7 @@ export class ResultStore {
       const again = await c.runAndReadAll(
         `SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key) WHERE jobs.attempts > 0`,
       );
-      if (Number(again.getRows()[0]![0]) > 0) {
+      if (Number(again.getRows()[0][0]) > 0) {
         for (const table of ['job_metrics', 'structures', 'predictions']) {
           await c.run(`DELETE FROM ${table} WHERE job_key IN (SELECT job_key FROM outcome_batch)`);
         }
@@ -548,7 +548,7 @@ export class ResultStore {
       );
       if (updated.rowsChanged !== outcomes.length) {
         throw new Error(
-          `${outcomes.length - updated.rowsChanged} of ${outcomes.length} outcomes have no registered job (first key ${outcomes[0]!.key})`,
+          `${outcomes.length - updated.rowsChanged} of ${outcomes.length} outcomes have no registered job (first key ${outcomes[0].key})`,
         );
       }
       if (this.codeStateId !== undefined) {
@@ -575,8 +575,8 @@ export class ResultStore {
           const { rows, truth, probs, classCard } = o.predictions;
           for (let i = 0; i < rows.length; i++) {
             predictions.appendVarchar(o.key);
-            predictions.appendInteger(rows[i]!);
-            predictions.appendInteger(truth[i]!);
+            predictions.appendInteger(rows[i]);
+            predictions.appendInteger(truth[i]);
             predictions.appendList(Array.from(probs.subarray(i * classCard, (i + 1) * classCard)), DOUBLE_LIST);
             predictions.endRow();
           }
@@ -832,7 +832,7 @@ function describeOpenFailure(msg: string): string {
   if (/Could not read enough bytes|Corrupt database|checksum/i.test(msg)) {
     return `the file is truncated or damaged (${msg.split('\n')[0]}); move it aside or use --db <other file>`;
   }
-  return msg.split('\n')[0]!;
+  return msg.split('\n')[0];
 }
 
 /**

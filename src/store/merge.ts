@@ -121,7 +121,7 @@ export async function mergeShards(
   }
   const conn = await instance.connect();
   try {
-    const self = String((await rows(conn, 'SELECT current_database() AS db'))[0]!['db']);
+    const self = String((await rows(conn, 'SELECT current_database() AS db'))[0]['db']);
     const out: ShardMergeCounts[] = [];
     for (const s of shards) {
       try {
@@ -223,7 +223,7 @@ async function mergeOne(
         );
       }
       const count = async (where: string): Promise<number> =>
-        Number((await rows(conn, `SELECT count(*) AS n FROM merge_jobs WHERE ${where}`))[0]!['n']);
+        Number((await rows(conn, `SELECT count(*) AS n FROM merge_jobs WHERE ${where}`))[0]['n']);
       const takeWhere = `(s_status = 'done' AND (t_status IS NULL OR t_status <> 'done'))
                       OR (s_status = 'error' AND (t_status IS NULL OR t_status NOT IN ('done', 'error')))`;
       const newDone = await count(`s_status = 'done' AND (t_status IS NULL OR t_status <> 'done')`);

@@ -217,8 +217,8 @@ export async function metricRows(
      FROM results WHERE experiment = $1 ORDER BY dataset, method, "repeat", fold`,
     [experiment],
   );
-  const [datasets, methods, repeats, folds] = [c['dataset']!, c['method']!, c['repeat']!, c['fold']!];
-  const values = wanted.map((m) => c[m]!);
+  const [datasets, methods, repeats, folds] = [c['dataset'], c['method'], c['repeat'], c['fold']];
+  const values = wanted.map((m) => c[m]);
   const out: ResultRow[] = new Array(datasets.length);
   for (let i = 0; i < datasets.length; i++) {
     const row: Record<string, unknown> = {
@@ -229,7 +229,7 @@ export async function metricRows(
       fold: Number(folds[i]),
     };
     wanted.forEach((m, k) => {
-      const v = values[k]![i];
+      const v = values[k][i];
       row[m] = v === null || v === undefined ? null : Number(v);
     });
     out[i] = row as unknown as ResultRow;

@@ -40,9 +40,9 @@ export function acllTerm(
     for (let c = 0; c < C; c++) buf[c] = 0;
     for (let k = 0; k < r; k++) {
       let s = 0;
-      for (let c = 0; c < C; c++) s += t[(k * q + j) * C + c]!;
+      for (let c = 0; c < C; c++) s += t[(k * q + j) * C + c];
       for (let c = 0; c < C; c++) {
-        const wv = t[(k * q + j) * C + c]! + beta * s;
+        const wv = t[(k * q + j) * C + c] + beta * s;
         const plus = wv >= nprime ? wv : nprime;
         buf[C + k * C + c] = plus;
         buf[c] += plus;
@@ -50,10 +50,10 @@ export function acllTerm(
     }
     for (let k = 0; k < r; k++) {
       let s = 0;
-      for (let c = 0; c < C; c++) s += t[(k * q + j) * C + c]!;
+      for (let c = 0; c < C; c++) s += t[(k * q + j) * C + c];
       for (let c = 0; c < C; c++) {
-        const wv = t[(k * q + j) * C + c]! + beta * s;
-        if (wv !== 0) total += wv * Math.log(buf[C + k * C + c]! / buf[c]!);
+        const wv = t[(k * q + j) * C + c] + beta * s;
+        if (wv !== 0) total += wv * Math.log(buf[C + k * C + c] / buf[c]);
       }
     }
   }
@@ -83,25 +83,25 @@ export const acllTan = registerStructure({
     parents.push([]);
     if (m <= 1) return { m, parents, info: { root: m === 1 ? 0 : -1 } };
     let maxCard = 1;
-    for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, train.cards[a]!);
+    for (let a = 0; a < m; a++) maxCard = Math.max(maxCard, train.cards[a]);
     const buf = new Float64Array(C + maxCard * C);
     const base = new Float64Array(m);
     for (let a = 0; a < m; a++)
-      base[a] = acllTerm(attributeClassCounts(train, a), train.cards[a]!, 1, C, beta, nprime, buf);
+      base[a] = acllTerm(attributeClassCounts(train, a), train.cards[a], 1, C, beta, nprime, buf);
     // Edge weights over the attributes plus a virtual root R = m.
     const n = m + 1;
     const w = new Float64Array(n * n).fill(-Infinity);
     const swapped = new Float64Array(maxCard * maxCard * C);
     let scale = 1;
     const visit = (i: number, j: number, t: Int32Array): void => {
-      const ri = train.cards[i]!;
-      const rj = train.cards[j]!;
+      const ri = train.cards[i];
+      const rj = train.cards[j];
       // t[(xi * rj + xj) * C + c]; X_j's term with parent X_i needs [(xj * ri + xi) * C + c]
       for (let a = 0; a < ri; a++)
         for (let b = 0; b < rj; b++)
-          for (let c = 0; c < C; c++) swapped[(b * ri + a) * C + c] = t[(a * rj + b) * C + c]!;
-      const gi = acllTerm(t, ri, rj, C, beta, nprime, buf) - base[i]!; // j → i
-      const gj = acllTerm(swapped, rj, ri, C, beta, nprime, buf) - base[j]!; // i → j
+          for (let c = 0; c < C; c++) swapped[(b * ri + a) * C + c] = t[(a * rj + b) * C + c];
+      const gi = acllTerm(t, ri, rj, C, beta, nprime, buf) - base[i]; // j → i
+      const gj = acllTerm(swapped, rj, ri, C, beta, nprime, buf) - base[j]; // i → j
       w[j * n + i] = gi;
       w[i * n + j] = gj;
       scale += Math.abs(gi) + Math.abs(gj);
@@ -113,18 +113,18 @@ export const acllTan = registerStructure({
     for (let j = 1; j < m; j++) {
       ctx.signal?.throwIfAborted();
       attributeClassCodes(train, j, zj);
-      const stride = train.cards[j]! * C;
+      const stride = train.cards[j] * C;
       let i = 0;
       for (; i + 4 <= j; i += 4) {
-        for (let k = 0; k < 4; k++) tables[k]!.fill(0, 0, train.cards[i + k]! * stride);
+        for (let k = 0; k < 4; k++) tables[k].fill(0, 0, train.cards[i + k] * stride);
         const [t0, t1, t2, t3] = tables as [Int32Array, Int32Array, Int32Array, Int32Array];
-        accumulatePairCodes4(cols[i]!, cols[i + 1]!, cols[i + 2]!, cols[i + 3]!, zj, stride, train.n, t0, t1, t2, t3);
-        for (let k = 0; k < 4; k++) visit(i + k, j, tables[k]!);
+        accumulatePairCodes4(cols[i], cols[i + 1], cols[i + 2], cols[i + 3], zj, stride, train.n, t0, t1, t2, t3);
+        for (let k = 0; k < 4; k++) visit(i + k, j, tables[k]);
       }
       for (; i < j; i++) {
-        const t = tables[0]!;
-        t.fill(0, 0, train.cards[i]! * stride);
-        accumulatePairCodes(cols[i]!, zj, stride, train.n, t);
+        const t = tables[0];
+        t.fill(0, 0, train.cards[i] * stride);
+        accumulatePairCodes(cols[i], zj, stride, train.n, t);
         visit(i, j, t);
       }
     }
@@ -134,11 +134,11 @@ export const acllTan = registerStructure({
     let root = -1;
     let score = 0;
     for (let a = 0; a < m; a++) {
-      score += base[a]!;
+      score += base[a];
       if (parent[a] === m) root = a;
       else {
-        parents[a] = [m, parent[a]!];
-        score += w[parent[a]! * n + a]!;
+        parents[a] = [m, parent[a]];
+        score += w[parent[a] * n + a];
       }
     }
     return { m, parents, info: { root, acll: score } };

@@ -61,10 +61,10 @@ export const aode = registerStructure({
     const members: StructureMember[] = [];
     let gatedValues = 0;
     for (let i = 0; i < m; i++) {
-      const card = train.cards[i]!;
+      const card = train.cards[i];
       const freq = valueCounts(train, i);
       const values: number[] = [];
-      for (let v = 0; v < card; v++) if (freq[v]! >= limit) values.push(v);
+      for (let v = 0; v < card; v++) if (freq[v] >= limit) values.push(v);
       gatedValues += card - values.length;
       // A super-parent with no frequent value never qualifies; it would only cost a fit.
       if (values.length > 0)

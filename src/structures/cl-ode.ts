@@ -47,11 +47,11 @@ export function odeWeights(data: DiscreteData, score: OdeScore, signal?: AbortSi
   const rc = data.classCard;
   for (let i = 0; i < m; i++) {
     for (let j = i + 1; j < m; j++) {
-      const d = (data.cards[i]! - 1) * (data.cards[j]! - 1) * rc;
-      const N = n[i * m + j]!;
+      const d = (data.cards[i] - 1) * (data.cards[j] - 1) * rc;
+      const N = n[i * m + j];
       // With no jointly observed row the pair carries no evidence; log(0) would make the BIC penalty NaN.
       const penalty = score === 'aic' ? d : N > 0 ? (Math.log(N) / 2) * d : 0;
-      w[i * m + j] = w[j * m + i] = N * cmi[i * m + j]! - penalty;
+      w[i * m + j] = w[j * m + i] = N * cmi[i * m + j] - penalty;
     }
   }
   return w;
@@ -73,7 +73,7 @@ function bnclassifyOdeWeights(data: DiscreteData, score: OdeScore, signal?: Abor
       if (score !== 'loglik') {
         let N = 0;
         for (const x of pairClassCounts(data, i, j)) N += x;
-        const df = (data.cards[i]! - 1) * (data.cards[j]! - 1) * data.classCard;
+        const df = (data.cards[i] - 1) * (data.cards[j] - 1) * data.classCard;
         v = score === 'aic' ? N * cmi - df : N * cmi - (lnRounded(N) / 2) * df;
       }
       w[i * m + j] = w[j * m + i] = v;
@@ -86,7 +86,7 @@ function bnclassifyOdeWeights(data: DiscreteData, score: OdeScore, signal?: Abor
 export function odeForestStructure(m: number, edges: readonly (readonly [number, number])[], root: number): Structure {
   const tree = orientForest(m, edges, root);
   const parents: number[][] = [];
-  for (let a = 0; a < m; a++) parents.push(tree[a]! < 0 ? [m] : [m, tree[a]!]);
+  for (let a = 0; a < m; a++) parents.push(tree[a] < 0 ? [m] : [m, tree[a]]);
   parents.push([]);
   return { m, parents };
 }

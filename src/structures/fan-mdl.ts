@@ -39,8 +39,8 @@ function thresholdedCosts(data: DiscreteData, signal?: AbortSignal): { costs: Fl
   let kept = 0;
   for (let i = 0; i < m; i++) {
     for (let j = i + 1; j < m; j++) {
-      const c = cmi[i * m + j]!;
-      if (c >= mdlThreshold(data.cards[i]!, data.cards[j]!, data.classCard, data.n)) {
+      const c = cmi[i * m + j];
+      if (c >= mdlThreshold(data.cards[i], data.cards[j], data.classCard, data.n)) {
         costs[i * m + j] = costs[j * m + i] = c;
         kept++;
       }

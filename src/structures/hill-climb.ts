@@ -93,16 +93,16 @@ function count4(
   t3: Float64Array,
 ): void {
   for (let i = 0; i < n; i++) {
-    const b = z[i]!;
+    const b = z[i];
     if (b < 0) continue;
-    const a0 = x0[i]!;
-    const a1 = x1[i]!;
-    const a2 = x2[i]!;
-    const a3 = x3[i]!;
-    if (a0 >= 0) t0[a0 * Q + b]!++;
-    if (a1 >= 0) t1[a1 * Q + b]!++;
-    if (a2 >= 0) t2[a2 * Q + b]!++;
-    if (a3 >= 0) t3[a3 * Q + b]!++;
+    const a0 = x0[i];
+    const a1 = x1[i];
+    const a2 = x2[i];
+    const a3 = x3[i];
+    if (a0 >= 0) t0[a0 * Q + b]++;
+    if (a1 >= 0) t1[a1 * Q + b]++;
+    if (a2 >= 0) t2[a2 * Q + b]++;
+    if (a3 >= 0) t3[a3 * Q + b]++;
   }
 }
 
@@ -166,8 +166,8 @@ class Search {
   }
 
   private link(u: number, v: number): void {
-    this.pa[v]!.push(u);
-    this.ch[u]!.push(v);
+    this.pa[v].push(u);
+    this.ch[u].push(v);
     this.adj[u * this.N + v] = 1;
     const [a, b] = this.arcKey(u, v);
     this.h1 ^= a;
@@ -175,9 +175,9 @@ class Search {
   }
 
   private unlink(u: number, v: number): void {
-    const p = this.pa[v]!;
+    const p = this.pa[v];
     p.splice(p.indexOf(u), 1);
-    const c = this.ch[u]!;
+    const c = this.ch[u];
     c.splice(c.indexOf(v), 1);
     this.adj[u * this.N + v] = 0;
     const [a, b] = this.arcKey(u, v);
@@ -193,7 +193,7 @@ class Search {
     const stamp = ++this.stampNow;
     let sp = 0;
     if (skipFirst || skipArcTo >= 0) {
-      for (const c of this.ch[from]!) {
+      for (const c of this.ch[from]) {
         if (c === skipArcTo) continue;
         if (c === to) return true;
         if (this.stamp[c] !== stamp) {
@@ -207,8 +207,8 @@ class Search {
       this.stack[sp++] = from;
     }
     while (sp > 0) {
-      const x = this.stack[--sp]!;
-      for (const c of this.ch[x]!) {
+      const x = this.stack[--sp];
+      for (const c of this.ch[x]) {
         if (c === to) return true;
         if (this.stamp[c] !== stamp) {
           this.stamp[c] = stamp;
@@ -220,8 +220,8 @@ class Search {
   }
 
   private table(i: number, size: number): Float64Array {
-    if (this.tables[i]!.length < size) this.tables[i] = new Float64Array(size);
-    const t = this.tables[i]!;
+    if (this.tables[i].length < size) this.tables[i] = new Float64Array(size);
+    const t = this.tables[i];
     t.fill(0, 0, size);
     return t;
   }
@@ -229,33 +229,33 @@ class Search {
   /** Recomputes v's local score and the deltas of every move into v. */
   refresh(v: number): void {
     const { N, n, cards, cols, o } = this;
-    const p = this.pa[v]!;
-    const r = cards[v]!;
+    const p = this.pa[v];
+    const r = cards[v];
     const cfg = this.cfg;
     const z = this.z;
     cfg.fill(0);
     let q = 1;
     for (const u of p) {
-      const cu = cards[u]!;
-      const x = cols[u]!;
+      const cu = cards[u];
+      const x = cols[u];
       for (let i = 0; i < n; i++) {
-        const c = cfg[i]!;
+        const c = cfg[i];
         if (c < 0) continue;
-        const a = x[i]!;
+        const a = x[i];
         cfg[i] = a < 0 ? -1 : c * cu + a;
       }
       q *= cu;
     }
-    const xv = cols[v]!;
+    const xv = cols[v];
     for (let i = 0; i < n; i++) {
-      const c = cfg[i]!;
-      const a = xv[i]!;
+      const c = cfg[i];
+      const a = xv[i];
       z[i] = (c | a) < 0 ? -1 : c * r + a;
     }
     const base = this.table(0, q * r);
     for (let i = 0; i < n; i++) {
-      const c = z[i]!;
-      if (c >= 0) base[c]!++;
+      const c = z[i];
+      if (c >= 0) base[c]++;
     }
     const own = scoreFromCounts(base, r, q, o.score, o.ess, n);
     this.fam[v] = own;
@@ -275,11 +275,11 @@ class Search {
       const cand: number[] = [];
       for (let u = 0; u < N; u++) {
         if (u === v || this.adj[u * N + v] || (o.allowed && !o.allowed[u * N + v])) continue;
-        if (cards[u]! * q * r > MAX_FAMILY_CELLS) continue;
+        if (cards[u] * q * r > MAX_FAMILY_CELLS) continue;
         cand.push(u);
       }
       this.countCandidates(cand, z, q * r, (u, t) => {
-        const d = this.candidateScore(t, r, cards[u]! * q) - own;
+        const d = this.candidateScore(t, r, cards[u] * q) - own;
         this.delta[u * N + v] = d;
         if (d > best) best = d;
       });
@@ -300,29 +300,29 @@ class Search {
     const { n, cards, cols } = this;
     let k = 0;
     for (; k + 4 <= cand.length; k += 4) {
-      const u0 = cand[k]!;
-      const u1 = cand[k + 1]!;
-      const u2 = cand[k + 2]!;
-      const u3 = cand[k + 3]!;
-      const t0 = this.table(0, cards[u0]! * Q);
-      const t1 = this.table(1, cards[u1]! * Q);
-      const t2 = this.table(2, cards[u2]! * Q);
-      const t3 = this.table(3, cards[u3]! * Q);
-      count4(cols[u0]!, cols[u1]!, cols[u2]!, cols[u3]!, z, Q, n, t0, t1, t2, t3);
+      const u0 = cand[k];
+      const u1 = cand[k + 1];
+      const u2 = cand[k + 2];
+      const u3 = cand[k + 3];
+      const t0 = this.table(0, cards[u0] * Q);
+      const t1 = this.table(1, cards[u1] * Q);
+      const t2 = this.table(2, cards[u2] * Q);
+      const t3 = this.table(3, cards[u3] * Q);
+      count4(cols[u0], cols[u1], cols[u2], cols[u3], z, Q, n, t0, t1, t2, t3);
       visit(u0, t0);
       visit(u1, t1);
       visit(u2, t2);
       visit(u3, t3);
     }
     for (; k < cand.length; k++) {
-      const u = cand[k]!;
-      const t = this.table(0, cards[u]! * Q);
-      const x = cols[u]!;
+      const u = cand[k];
+      const t = this.table(0, cards[u] * Q);
+      const x = cols[u];
       for (let i = 0; i < n; i++) {
-        const b = z[i]!;
-        const a = x[i]!;
+        const b = z[i];
+        const a = x[i];
         if ((a | b) < 0) continue;
-        t[a * Q + b]!++;
+        t[a * Q + b]++;
       }
       visit(u, t);
     }
@@ -336,37 +336,37 @@ class Search {
     const { N, n, cards, cols, o, delta } = this;
     this.delta.fill(-Infinity);
     for (let v = 0; v < N; v++) {
-      const r = cards[v]!;
+      const r = cards[v];
       const t = this.table(0, r);
-      const x = cols[v]!;
-      for (let i = 0; i < n; i++) if (x[i]! >= 0) t[x[i]!]!++;
+      const x = cols[v];
+      for (let i = 0; i < n; i++) if (x[i] >= 0) t[x[i]]++;
       this.fam[v] = scoreFromCounts(t, r, 1, o.score, o.ess, n);
     }
     this.colBest.fill(-Infinity);
     if (o.maxParents < 1) return;
     let tr = new Float64Array(1);
     for (let v = 1; v < N; v++) {
-      const rv = cards[v]!;
+      const rv = cards[v];
       const cand: number[] = [];
       for (let u = 0; u < v; u++) {
         const uv = !o.allowed || o.allowed[u * N + v] === 1;
         const vu = !o.allowed || o.allowed[v * N + u] === 1;
-        if ((uv || vu) && cards[u]! * rv <= MAX_FAMILY_CELLS) cand.push(u);
+        if ((uv || vu) && cards[u] * rv <= MAX_FAMILY_CELLS) cand.push(u);
       }
-      this.countCandidates(cand, cols[v]!, rv, (u, t) => {
-        const ru = cards[u]!;
+      this.countCandidates(cand, cols[v], rv, (u, t) => {
+        const ru = cards[u];
         if (!o.allowed || o.allowed[u * N + v]) {
           // t[x_u * rv + x_v]: u is the parent of v.
-          const d = this.candidateScore(t, rv, ru) - this.fam[v]!;
+          const d = this.candidateScore(t, rv, ru) - this.fam[v];
           delta[u * N + v] = d;
-          if (d > this.colBest[v]!) this.colBest[v] = d;
+          if (d > this.colBest[v]) this.colBest[v] = d;
         }
         if (!o.allowed || o.allowed[v * N + u]) {
           if (tr.length < ru * rv) tr = new Float64Array(ru * rv);
-          for (let a = 0; a < ru; a++) for (let b = 0; b < rv; b++) tr[b * ru + a] = t[a * rv + b]!;
-          const d = this.candidateScore(tr, ru, rv) - this.fam[u]!;
+          for (let a = 0; a < ru; a++) for (let b = 0; b < rv; b++) tr[b * ru + a] = t[a * rv + b];
+          const d = this.candidateScore(tr, ru, rv) - this.fam[u];
           delta[v * N + u] = d;
-          if (d > this.colBest[u]!) this.colBest[u] = d;
+          if (d > this.colBest[u]) this.colBest[u] = d;
         }
       });
     }
@@ -375,13 +375,13 @@ class Search {
   /** Score of a proposed family; -Infinity when no row observes all its members (nothing to score). */
   private candidateScore(t: Float64Array, r: number, q: number): number {
     let N = 0;
-    for (let i = 0; i < r * q; i++) N += t[i]!;
+    for (let i = 0; i < r * q; i++) N += t[i];
     return N > 0 ? scoreFromCounts(t, r, q, this.o.score, this.o.ess, this.n) : -Infinity;
   }
 
   total(): number {
     let s = 0;
-    for (let v = 0; v < this.N; v++) s += this.fam[v]!;
+    for (let v = 0; v < this.N; v++) s += this.fam[v];
     return s;
   }
 
@@ -393,8 +393,8 @@ class Search {
     // Reversals, best first.
     const revs: Move[] = [];
     for (let v = 0; v < N; v++) {
-      for (const u of this.pa[v]!) {
-        const d = delta[u * N + v]! + delta[v * N + u]!;
+      for (const u of this.pa[v]) {
+        const d = delta[u * N + v] + delta[v * N + u];
         if (d > bestDelta) revs.push({ kind: 2, u, v, delta: d });
       }
     }
@@ -409,19 +409,19 @@ class Search {
       break;
     }
     // Additions and deletions, target by target in decreasing order of their best delta.
-    const order = Array.from({ length: N }, (_, v) => v).filter((v) => this.colBest[v]! > bestDelta);
-    order.sort((a, b) => this.colBest[b]! - this.colBest[a]! || a - b);
+    const order = Array.from({ length: N }, (_, v) => v).filter((v) => this.colBest[v] > bestDelta);
+    order.sort((a, b) => this.colBest[b] - this.colBest[a] || a - b);
     for (const v of order) {
-      if (!(this.colBest[v]! > bestDelta)) break;
+      if (!(this.colBest[v] > bestDelta)) break;
       const us: number[] = [];
-      for (let u = 0; u < N; u++) if (delta[u * N + v]! > bestDelta) us.push(u);
-      us.sort((a, b) => delta[b * N + v]! - delta[a * N + v]! || a - b);
+      for (let u = 0; u < N; u++) if (delta[u * N + v] > bestDelta) us.push(u);
+      us.sort((a, b) => delta[b * N + v] - delta[a * N + v] || a - b);
       for (const u of us) {
         const isDelete = this.adj[u * N + v] === 1;
         if (!isDelete && this.reaches(v, u)) continue;
         const [a1, a2] = this.arcKey(u, v);
         if (isTabu(this.h1 ^ a1, this.h2 ^ a2)) continue;
-        best = { kind: isDelete ? 1 : 0, u, v, delta: delta[u * N + v]! };
+        best = { kind: isDelete ? 1 : 0, u, v, delta: delta[u * N + v] };
         bestDelta = best.delta;
         break;
       }
@@ -481,7 +481,7 @@ export function hillClimb(data: DiscreteData, o: HillClimbOptions): HillClimbRes
     const mv = s.select(o.tabu > 0 ? -Infinity : tol, isTabu);
     if (!mv) break;
     s.apply(mv);
-    counts[mv.kind]!++;
+    counts[mv.kind]++;
     iterations++;
     current = s.total();
     if (o.tabu > 0) {
@@ -500,9 +500,9 @@ export function hillClimb(data: DiscreteData, o: HillClimbOptions): HillClimbRes
     parents,
     score: o.tabu > 0 ? bestScore : current,
     iterations,
-    adds: counts[0]!,
-    deletes: counts[1]!,
-    reversals: counts[2]!,
+    adds: counts[0],
+    deletes: counts[1],
+    reversals: counts[2],
   };
 }
 
@@ -565,7 +565,7 @@ export function generalDagInfo(parents: readonly (readonly number[])[]): {
   const cls = parents.length - 1;
   let arcs = 0;
   let classChildren = 0;
-  const mb = new Set<number>(parents[cls]!);
+  const mb = new Set<number>(parents[cls]);
   parents.forEach((ps, v) => {
     arcs += ps.length;
     if (ps.includes(cls)) {
@@ -574,7 +574,7 @@ export function generalDagInfo(parents: readonly (readonly number[])[]): {
       for (const u of ps) if (u !== cls) mb.add(u);
     }
   });
-  return { arcs, classParents: parents[cls]!.length, classChildren, markovBlanket: mb.size };
+  return { arcs, classParents: parents[cls].length, classChildren, markovBlanket: mb.size };
 }
 
 export const hillClimbLearner = registerStructure({

@@ -27,16 +27,16 @@ export function rankDescending(items: readonly number[], value: (item: number) =
   const pos = new Map(items.map((it, x) => [it, x] as const));
   const out = [...items].sort((a, b) => value(b) - value(a) || pos.get(a)! - pos.get(b)!);
   for (let s = 0; s < out.length; ) {
-    const lead = value(out[s]!);
+    const lead = value(out[s]);
     let t = s + 1;
     while (t < out.length) {
-      const w = value(out[t]!);
+      const w = value(out[t]);
       if (Math.abs(lead - w) > WEIGHT_TIE_TOLERANCE * Math.max(1, Math.abs(lead), Math.abs(w))) break;
       t++;
     }
     if (t - s > 1) {
       const run = out.slice(s, t).sort((a, b) => pos.get(a)! - pos.get(b)!);
-      for (let x = s; x < t; x++) out[x] = run[x - s]!;
+      for (let x = s; x < t; x++) out[x] = run[x - s];
     }
     s = t;
   }
@@ -49,7 +49,7 @@ export function miOrder(data: DiscreteData): number[] {
   const mi = Array.from({ length: m }, (_, a) => mutualInformation(data, a));
   return rankDescending(
     Array.from({ length: m }, (_, a) => a),
-    (a) => mi[a]!,
+    (a) => mi[a],
   );
 }
 
@@ -67,14 +67,14 @@ function clearlyGreater(a: number, b: number): boolean {
 export function kdbAttributeParents(order: readonly number[], cmi: Float64Array, m: number, k: number): number[][] {
   const parentsOf: number[][] = Array.from({ length: m }, () => []);
   for (let u = 1; u < order.length; u++) {
-    const a = order[u]!;
+    const a = order[u];
     const row = a * m;
     const chosen: number[] = [];
     for (let t = 0; t < u; t++) {
-      const j = order[t]!;
-      const w = cmi[row + j]!;
+      const j = order[t];
+      const w = cmi[row + j];
       let at = chosen.length;
-      while (at > 0 && clearlyGreater(w, cmi[row + chosen[at - 1]!]!)) at--;
+      while (at > 0 && clearlyGreater(w, cmi[row + chosen[at - 1]])) at--;
       if (at >= k) continue;
       chosen.splice(at, 0, j);
       if (chosen.length > k) chosen.pop();
@@ -87,7 +87,7 @@ export function kdbAttributeParents(order: readonly number[], cmi: Float64Array,
 /** kDB structure (class first in every attribute's parent list) from the attribute parents. */
 function kdbStructure(m: number, parentsOf: readonly (readonly number[])[]): Structure {
   const parents: number[][] = [];
-  for (let a = 0; a < m; a++) parents.push([m, ...parentsOf[a]!]);
+  for (let a = 0; a < m; a++) parents.push([m, ...parentsOf[a]]);
   parents.push([]);
   return { m, parents };
 }
@@ -125,6 +125,6 @@ export const kdb = registerStructure({
     const s = kdbStructure(m, parentsOf);
     let arcs = 0;
     for (const ps of parentsOf) arcs += ps.length;
-    return { ...s, info: { k, arcs, first: train.names[order[0]!] ?? '' } };
+    return { ...s, info: { k, arcs, first: train.names[order[0]] ?? '' } };
   },
 });

@@ -53,19 +53,19 @@ function denseIds(keys: Float64Array, bound: number, out: Int32Array): number {
   if (bound <= 1 << 24) {
     const map = new Int32Array(bound).fill(-1);
     for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
+      const k = keys[i];
       if (k < 0) {
         out[i] = -1;
         continue;
       }
-      let id = map[k]!;
+      let id = map[k];
       if (id < 0) id = map[k] = next++;
       out[i] = id;
     }
   } else {
     const map = new Map<number, number>();
     for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
+      const k = keys[i];
       if (k < 0) {
         out[i] = -1;
         continue;
@@ -89,7 +89,7 @@ export function skdbSelect(data: DiscreteData, maxK: number, signal?: AbortSigna
   const { cmi } = pairwiseCmi(data, signal);
   const parentsOf = kdbAttributeParents(order, cmi, m, K);
   const nc = new Float64Array(C);
-  for (let i = 0; i < n; i++) nc[y[i]!]++;
+  for (let i = 0; i < n; i++) nc[y[i]]++;
   // Running posteriors post[(i * (K+1) + k) * C + c], normalised after every attribute (linear space, as the
   // authors' code: normalisation after each factor keeps them away from underflow), starting from the LOO
   // class prior.
@@ -98,16 +98,16 @@ export function skdbSelect(data: DiscreteData, maxK: number, signal?: AbortSigna
   /** Normalises post[q .. q+C) in place and returns (1 − p[ys])². */
   const normalise = (q: number, ys: number): number => {
     let s = 0;
-    for (let c = 0; c < C; c++) s += post[q + c]!;
-    for (let c = 0; c < C; c++) post[q + c]! /= s;
-    const err = 1 - post[q + ys]!;
+    for (let c = 0; c < C; c++) s += post[q + c];
+    for (let c = 0; c < C; c++) post[q + c] /= s;
+    const err = 1 - post[q + ys];
     return err * err;
   };
   let lossClass = 0;
   for (let i = 0; i < n; i++) {
-    const ys = y[i]!;
+    const ys = y[i];
     const o = i * KK * C;
-    for (let c = 0; c < C; c++) post[o + c] = (nc[c]! - (c === ys ? 1 : 0) + 1 / C) / (n - 1 + 1);
+    for (let c = 0; c < C; c++) post[o + c] = (nc[c] - (c === ys ? 1 : 0) + 1 / C) / (n - 1 + 1);
     lossClass += normalise(o, ys);
     for (let k = 1; k < KK; k++) post.copyWithin(o + k * C, o, o + C);
   }
@@ -117,11 +117,11 @@ export function skdbSelect(data: DiscreteData, maxK: number, signal?: AbortSigna
   const f = new Float64Array(C);
   for (let pos = 0; pos < m; pos++) {
     signal?.throwIfAborted();
-    const a = order[pos]!;
-    const ps = parentsOf[a]!;
+    const a = order[pos];
+    const ps = parentsOf[a];
     const L = ps.length;
-    const ra = data.cards[a]!;
-    const xa = data.columns[a]!;
+    const ra = data.cards[a];
+    const xa = data.columns[a];
     // Pass 2 for this attribute: context and cell ids per depth, and their counts.
     const nodeOf: Int32Array[] = [];
     const cellOf: Int32Array[] = [];
@@ -132,17 +132,17 @@ export function skdbSelect(data: DiscreteData, maxK: number, signal?: AbortSigna
     for (let d = 0; d <= L; d++) {
       const ids = new Int32Array(n);
       if (d === 0) {
-        for (let i = 0; i < n; i++) ids[i] = xa[i]! < 0 ? -1 : 0;
+        for (let i = 0; i < n; i++) ids[i] = xa[i] < 0 ? -1 : 0;
         nodes = 1;
       } else {
-        const prev = nodeOf[d - 1]!;
-        const xp = data.columns[ps[d - 1]!]!;
-        const rp = data.cards[ps[d - 1]!]!;
-        for (let i = 0; i < n; i++) keys[i] = prev[i]! < 0 || xp[i]! < 0 ? -1 : prev[i]! * rp + xp[i]!;
+        const prev = nodeOf[d - 1];
+        const xp = data.columns[ps[d - 1]];
+        const rp = data.cards[ps[d - 1]];
+        for (let i = 0; i < n; i++) keys[i] = prev[i] < 0 || xp[i] < 0 ? -1 : prev[i] * rp + xp[i];
         nodes = denseIds(keys, nodes * rp, ids);
       }
       nodeOf.push(ids);
-      for (let i = 0; i < n; i++) keys[i] = ids[i]! < 0 ? -1 : ids[i]! * ra + xa[i]!;
+      for (let i = 0; i < n; i++) keys[i] = ids[i] < 0 ? -1 : ids[i] * ra + xa[i];
       const cids = new Int32Array(n);
       const cells = denseIds(keys, nodes * ra, cids);
       cellOf.push(cids);
@@ -150,11 +150,11 @@ export function skdbSelect(data: DiscreteData, maxK: number, signal?: AbortSigna
       const ccnt = new Float64Array(cells * C);
       const ctot = new Float64Array(cells);
       for (let i = 0; i < n; i++) {
-        const node = ids[i]!;
+        const node = ids[i];
         if (node < 0) continue;
-        ncnt[node * C + y[i]!]++;
-        ccnt[cids[i]! * C + y[i]!]++;
-        ctot[cids[i]!]++;
+        ncnt[node * C + y[i]]++;
+        ccnt[cids[i] * C + y[i]]++;
+        ctot[cids[i]]++;
       }
       nodeCnt.push(ncnt);
       cellCnt.push(ccnt);
@@ -164,31 +164,31 @@ export function skdbSelect(data: DiscreteData, maxK: number, signal?: AbortSigna
     const inv = 1 / ra;
     for (let i = 0; i < n; i++) {
       const o = i * KK * C;
-      const ys = y[i]!;
-      if (xa[i]! >= 0) {
+      const ys = y[i];
+      if (xa[i] >= 0) {
         for (let d = 0; ; d++) {
-          const final = d === L || nodeOf[d + 1]![i]! < 0 || cellTot[d + 1]![cellOf[d + 1]![i]!]! < 2;
-          const node = nodeOf[d]![i]!;
-          const cell = cellOf[d]![i]!;
-          const nn = nodeCnt[d]!;
-          const cn = cellCnt[d]!;
+          const final = d === L || nodeOf[d + 1][i] < 0 || cellTot[d + 1][cellOf[d + 1][i]] < 2;
+          const node = nodeOf[d][i];
+          const cell = cellOf[d][i];
+          const nn = nodeCnt[d];
+          const cn = cellCnt[d];
           for (let c = 0; c < C; c++) {
             const self = c === ys ? 1 : 0;
-            f[c] = (cn[cell * C + c]! - self + inv) / (nn[node * C + c]! - self + 1);
+            f[c] = (cn[cell * C + c] - self + inv) / (nn[node * C + c] - self + 1);
           }
           if (!final) {
             const q = o + d * C;
-            for (let c = 0; c < C; c++) post[q + c]! *= f[c]!;
+            for (let c = 0; c < C; c++) post[q + c] *= f[c];
             continue;
           }
           for (let k = d; k < KK; k++) {
             const q = o + k * C;
-            for (let c = 0; c < C; c++) post[q + c]! *= f[c]!;
+            for (let c = 0; c < C; c++) post[q + c] *= f[c];
           }
           break;
         }
       }
-      for (let k = 0; k < KK; k++) loss[k]![pos] += normalise(o + k * C, ys);
+      for (let k = 0; k < KK; k++) loss[k][pos] += normalise(o + k * C, ys);
     }
   }
   const rmse = loss.map((l) => l.map((v) => Math.sqrt(v / n)));
@@ -198,8 +198,8 @@ export function skdbSelect(data: DiscreteData, maxK: number, signal?: AbortSigna
   let kStar = 0;
   for (let pos = 0; pos < m; pos++) {
     for (let k = 0; k < KK; k++) {
-      if (rmse[k]![pos]! < best) {
-        best = rmse[k]![pos]!;
+      if (rmse[k][pos] < best) {
+        best = rmse[k][pos];
         bestPos = pos;
         kStar = k;
       }
@@ -233,12 +233,12 @@ export const skdb = registerStructure({
     const sel = skdbSelect(train, maxK, ctx.signal);
     const parents: number[][] = Array.from({ length: m }, () => []);
     for (let pos = 0; pos < sel.nStar; pos++) {
-      const a = sel.order[pos]!;
-      parents[a] = [m, ...sel.parentsOf[a]!.slice(0, sel.kStar)];
+      const a = sel.order[pos];
+      parents[a] = [m, ...sel.parentsOf[a].slice(0, sel.kStar)];
     }
     parents.push([]);
     // LOO RMSE of the kept model (naive Bayes on every attribute when nothing beat the class-only model).
-    const rmse = sel.rmse[sel.kStar]![sel.nStar - 1]!;
+    const rmse = sel.rmse[sel.kStar][sel.nStar - 1];
     return {
       m,
       parents,

@@ -42,7 +42,7 @@ function forEachPairTable(
 ): void {
   const N = cards.length;
   let maxCard = 1;
-  for (let v = 0; v < N; v++) maxCard = Math.max(maxCard, cards[v]!);
+  for (let v = 0; v < N; v++) maxCard = Math.max(maxCard, cards[v]);
   const ts = sources.map(
     () =>
       [0, 1, 2, 3].map(() => new Float64Array(maxCard * maxCard)) as [
@@ -52,26 +52,26 @@ function forEachPairTable(
         Float64Array,
       ],
   );
-  const views = [0, 1, 2, 3].map((q) => ts.map((t) => t[q]!));
+  const views = [0, 1, 2, 3].map((q) => ts.map((t) => t[q]));
   for (let j = 1; j < N; j++) {
     signal?.throwIfAborted();
-    const stride = cards[j]!;
+    const stride = cards[j];
     let i = 0;
     for (; i + 4 <= j; i += 4) {
       sources.forEach(({ cols, n }, s) => {
-        const t = ts[s]!;
-        for (let q = 0; q < 4; q++) t[q].fill(0, 0, cards[i + q]! * stride);
-        accumulatePairCodes4(cols[i]!, cols[i + 1]!, cols[i + 2]!, cols[i + 3]!, cols[j]!, stride, n, ...t);
+        const t = ts[s];
+        for (let q = 0; q < 4; q++) t[q].fill(0, 0, cards[i + q] * stride);
+        accumulatePairCodes4(cols[i], cols[i + 1], cols[i + 2], cols[i + 3], cols[j], stride, n, ...t);
       });
-      for (let q = 0; q < 4; q++) visit(i + q, j, views[q]!);
+      for (let q = 0; q < 4; q++) visit(i + q, j, views[q]);
     }
     for (; i < j; i++) {
       sources.forEach(({ cols, n }, s) => {
-        const t = ts[s]![0];
-        t.fill(0, 0, cards[i]! * stride);
-        accumulatePairCodes(cols[i]!, cols[j]!, stride, n, t);
+        const t = ts[s][0];
+        t.fill(0, 0, cards[i] * stride);
+        accumulatePairCodes(cols[i], cols[j], stride, n, t);
       });
-      visit(i, j, views[0]!);
+      visit(i, j, views[0]);
     }
   }
 }
@@ -83,7 +83,7 @@ export function pairMutualInformation(t: Float64Array, ri: number, rj: number): 
   const colS = new Float64Array(rj);
   for (let a = 0; a < ri; a++) {
     for (let b = 0; b < rj; b++) {
-      const v = t[a * rj + b]!;
+      const v = t[a * rj + b];
       rowS[a] += v;
       colS[b] += v;
       total += v;
@@ -93,8 +93,8 @@ export function pairMutualInformation(t: Float64Array, ri: number, rj: number): 
   let s = 0;
   for (let a = 0; a < ri; a++) {
     for (let b = 0; b < rj; b++) {
-      const v = t[a * rj + b]!;
-      if (v > 0) s += v * Math.log((v * total) / (rowS[a]! * colS[b]!));
+      const v = t[a * rj + b];
+      if (v > 0) s += v * Math.log((v * total) / (rowS[a] * colS[b]));
     }
   }
   return Math.max(0, s / total);
@@ -129,7 +129,7 @@ export function empiricalPairTables(data: DiscreteData, signal?: AbortSignal): P
   for (let j = 1; j < N; j++) {
     for (let i = 0; i < j; i++) {
       offsets[p++] = total;
-      total += cards[i]! * cards[j]!;
+      total += cards[i] * cards[j];
     }
   }
   offsets[p] = total;
@@ -138,7 +138,7 @@ export function empiricalPairTables(data: DiscreteData, signal?: AbortSignal): P
   forEachPairTable(
     [{ cols, n: data.n }],
     cards,
-    (i, j, [t]) => cells.set(t!.subarray(0, cards[i]! * cards[j]!), offsets[(j * (j - 1)) / 2 + i]!),
+    (i, j, [t]) => cells.set(t.subarray(0, cards[i] * cards[j]), offsets[(j * (j - 1)) / 2 + i]),
     signal,
   );
   return { offsets, cells };
@@ -146,7 +146,7 @@ export function empiricalPairTables(data: DiscreteData, signal?: AbortSignal): P
 
 function cachedTable(cache: PairTables, i: number, j: number): Float64Array {
   const p = (j * (j - 1)) / 2 + i;
-  return cache.cells.subarray(cache.offsets[p]!, cache.offsets[p + 1]!);
+  return cache.cells.subarray(cache.offsets[p], cache.offsets[p + 1]);
 }
 
 /** N × N symmetric matrix of I(X_i; X_j) over all nodes (class last). */
@@ -159,12 +159,12 @@ export function pairwiseMutualInformation(
   const N = cols.length;
   const out = new Float64Array(N * N);
   const store = (i: number, j: number, t: Float64Array): void => {
-    out[i * N + j] = out[j * N + i] = pairMutualInformation(t, cards[i]!, cards[j]!);
+    out[i * N + j] = out[j * N + i] = pairMutualInformation(t, cards[i], cards[j]);
   };
   if (cache) {
     for (let j = 1; j < N; j++) for (let i = 0; i < j; i++) store(i, j, cachedTable(cache, i, j));
   } else {
-    forEachPairTable([{ cols, n: data.n }], cards, (i, j, [t]) => store(i, j, t!), signal);
+    forEachPairTable([{ cols, n: data.n }], cards, (i, j, [t]) => store(i, j, t), signal);
   }
   return out;
 }
@@ -178,7 +178,7 @@ export function forwardSample(model: CptModel, size: number, rng: Rng): Int32Arr
   const placed = new Uint8Array(N);
   while (order.length < N) {
     for (let v = 0; v < N; v++) {
-      if (!placed[v] && model.cpts[v]!.parents.every((p) => placed[p])) {
+      if (!placed[v] && model.cpts[v].parents.every((p) => placed[p])) {
         placed[v] = 1;
         order.push(v);
       }
@@ -187,21 +187,21 @@ export function forwardSample(model: CptModel, size: number, rng: Rng): Int32Arr
   const probs = model.cpts.map((c) => cptTable(c).map((l) => Math.exp(l)));
   for (let r = 0; r < size; r++) {
     for (const v of order) {
-      const cpt = model.cpts[v]!;
+      const cpt = model.cpts[v];
       let cfg = 0;
-      for (let i = 0; i < cpt.parents.length; i++) cfg = cfg * cpt.parentCards[i]! + cols[cpt.parents[i]!]![r]!;
-      const p = probs[v]!;
+      for (let i = 0; i < cpt.parents.length; i++) cfg = cfg * cpt.parentCards[i] + cols[cpt.parents[i]][r];
+      const p = probs[v];
       const o = cptRowOffset(cpt, cfg);
       let u = rng.next();
       let x = cpt.card - 1;
       for (let k = 0; k < cpt.card; k++) {
-        u -= p[o + k]!;
+        u -= p[o + k];
         if (u < 0) {
           x = k;
           break;
         }
       }
-      cols[v]![r] = x;
+      cols[v][r] = x;
     }
   }
   return cols;
@@ -210,13 +210,13 @@ export function forwardSample(model: CptModel, size: number, rng: Rng): Int32Arr
 /** D_KL(P̂ ‖ P_B) from an empirical table e and a sample table t of `samples` rows (KT pseudo-count 1/2). */
 function pairDiscrepancy(e: ArrayLike<number>, t: ArrayLike<number>, cells: number, samples: number): number {
   let te = 0;
-  for (let c = 0; c < cells; c++) te += e[c]!;
+  for (let c = 0; c < cells; c++) te += e[c];
   if (te === 0) return 0;
   const ts = samples + 0.5 * cells;
   let kl = 0;
   for (let c = 0; c < cells; c++) {
-    const pe = e[c]! / te;
-    if (pe > 0) kl += pe * Math.log((pe * ts) / (t[c]! + 0.5));
+    const pe = e[c] / te;
+    if (pe > 0) kl += pe * Math.log((pe * ts) / (t[c] + 0.5));
   }
   return Math.max(0, kl);
 }
@@ -235,13 +235,13 @@ export function pairwiseDiscrepancy(
   const sample = forwardSample(model, samples, rng);
   const out = new Float64Array(N * N);
   const store = (i: number, j: number, e: ArrayLike<number>, t: ArrayLike<number>): void => {
-    out[i * N + j] = out[j * N + i] = pairDiscrepancy(e, t, cards[i]! * cards[j]!, samples);
+    out[i * N + j] = out[j * N + i] = pairDiscrepancy(e, t, cards[i] * cards[j], samples);
   };
   if (cache) {
     forEachPairTable(
       [{ cols: sample, n: samples }],
       cards,
-      (i, j, [t]) => store(i, j, cachedTable(cache, i, j), t!),
+      (i, j, [t]) => store(i, j, cachedTable(cache, i, j), t),
       signal,
     );
   } else {
@@ -251,7 +251,7 @@ export function pairwiseDiscrepancy(
         { cols: sample, n: samples },
       ],
       cards,
-      (i, j, [e, t]) => store(i, j, e!, t!),
+      (i, j, [e, t]) => store(i, j, e, t),
       signal,
     );
   }
@@ -264,7 +264,7 @@ export function candidateSets(measure: Float64Array, parents: readonly (readonly
   return parents.map((pa, j) => {
     const others: number[] = [];
     for (let l = 0; l < N; l++) if (l !== j && !pa.includes(l)) others.push(l);
-    others.sort((a, b) => measure[j * N + b]! - measure[j * N + a]! || a - b);
+    others.sort((a, b) => measure[j * N + b] - measure[j * N + a] || a - b);
     return [...pa, ...others.slice(0, Math.max(0, k - pa.length))].sort((a, b) => a - b);
   });
 }

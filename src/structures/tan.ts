@@ -31,7 +31,7 @@ export function tanFromWeights(m: number, weights: Float64Array, root: number, t
       ? maximumSpanningForest(m, weights, { drop: 'negative', tie, tieTolerance: 0 })
       : maximumSpanningForest(m, weights, { drop: 'none', tie });
   const tree = orientForest(m, edges, root);
-  for (let a = 0; a < m; a++) parents.push(tree[a]! < 0 ? [m] : [m, tree[a]!]);
+  for (let a = 0; a < m; a++) parents.push(tree[a] < 0 ? [m] : [m, tree[a]]);
   parents.push([]);
   return { m, parents, info: { root, treeWeight: forestWeight(m, weights, edges), treeArcs: edges.length } };
 }

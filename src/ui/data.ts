@@ -499,16 +499,16 @@ export class UiData {
   }> {
     const { rows, labels, compare, planned, datasets } = await this.resolve(sel);
     const c = compareResults(rows, labels, compare, planned);
-    const m = c.metrics[0]!;
+    const m = c.metrics[0];
     // The table in the spec's dataset order (as the report's tables), every selected dataset listed.
     const order = new Map(datasets.map((d, i) => [d, i]));
     const idx = [...m.table.datasets.keys()].sort(
-      (a, b) => (order.get(m.table.datasets[a]!) ?? 1e9) - (order.get(m.table.datasets[b]!) ?? 1e9),
+      (a, b) => (order.get(m.table.datasets[a]) ?? 1e9) - (order.get(m.table.datasets[b]) ?? 1e9),
     );
     const table = {
       ...m.table,
-      datasets: idx.map((i) => m.table.datasets[i]!),
-      cells: idx.map((i) => m.table.cells[i]!),
+      datasets: idx.map((i) => m.table.datasets[i]),
+      cells: idx.map((i) => m.table.cells[i]),
     };
     return {
       datasets,
@@ -789,7 +789,7 @@ export async function compareAcross(
     });
     wilcoxon = { statistic: w.statistic, p: w.p, method: w.method };
   } catch (err) {
-    testError = (err as Error).message.split('\n')[0]!;
+    testError = (err as Error).message.split('\n')[0];
   }
   // Wins and losses of b against a as the report's W/D/L counts them (compare.sign.tolerance is a draw).
   const wdl = both.length

@@ -92,8 +92,8 @@ function expDD(a: DD): DD {
   const k = Math.round(a[0] / LN2[0]);
   const r = ddAdd(a, ddMulNum(LN2, -k));
   const s: DD = [r[0] / 256, r[1] / 256];
-  let p: DD = INV_FACT[12]!;
-  for (let j = 11; j >= 0; j--) p = ddAdd(ddMul(p, s), INV_FACT[j]!);
+  let p: DD = INV_FACT[12];
+  for (let j = 11; j >= 0; j--) p = ddAdd(ddMul(p, s), INV_FACT[j]);
   for (let j = 0; j < 8; j++) p = ddMul(p, p);
   // 2^k in two factors, each a normal double.
   const k1 = Math.trunc(k / 2);
@@ -157,7 +157,7 @@ export function sumExtended(xs: ArrayLike<number>, len = xs.length): number {
   let hi = 0;
   let lo = 0;
   for (let k = 0; k < len; k++) {
-    const x = xs[k]!;
+    const x = xs[k];
     if (x === 0) continue;
     // Exact sum hi + lo + x as s + (r1 + r2) with |r| small relative to s.
     const [s, e1] = twoSum(hi, x);

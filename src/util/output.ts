@@ -38,7 +38,7 @@ export function describeFsError(e: unknown): string {
     EIO: 'input/output error',
   };
   if (err?.code && words[err.code]) return `${words[err.code]} (${err.code})`;
-  const msg = err instanceof Error ? err.message.split('\n')[0]! : String(e);
+  const msg = err instanceof Error ? err.message.split('\n')[0] : String(e);
   // DuckDB's file errors carry the system's text ("No space left on device", "Read-only file system").
   if (/no space left/i.test(msg)) return `no space left on the disk (${msg})`;
   if (/read-only file system/i.test(msg)) return `read-only file system (${msg})`;

@@ -38,10 +38,10 @@ export class Rng {
    * state no draw touched keeps its representation.
    */
   loadState(from: Int32Array, at: number): void {
-    const s0 = from[at]!;
-    const s1 = from[at + 1]!;
-    const s2 = from[at + 2]!;
-    const s3 = from[at + 3]!;
+    const s0 = from[at];
+    const s1 = from[at + 1];
+    const s2 = from[at + 2];
+    const s3 = from[at + 3];
     if (s0 === (this.s0 | 0) && s1 === (this.s1 | 0) && s2 === (this.s2 | 0) && s3 === (this.s3 | 0)) return;
     this.s0 = s0;
     this.s1 = s1;

@@ -27,12 +27,12 @@ export function editDistance(a: string, b: string): number {
     const cur = new Array<number>(b.length + 1);
     cur[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
       cur[j] = d;
     }
     before = prev;
     prev = cur;
   }
-  return prev[b.length]!;
+  return prev[b.length];
 }

@@ -42,7 +42,7 @@ export function layerOrder(): Map<string, number> {
   const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
   const block = /<!-- layers -->\s*```[^\n]*\n([\s\S]*?)```/.exec(doc);
   if (!block) throw new Error('docs/architecture.md: no ``` block after <!-- layers -->');
-  const lines = block[1]!.split('\n').filter((l) => l.trim() !== '');
+  const lines = block[1].split('\n').filter((l) => l.trim() !== '');
   const rank = new Map<string, number>();
   lines.forEach((line, i) => {
     // `a+b`: two places that form one module (they may import each other, never in a file cycle).

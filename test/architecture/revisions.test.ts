@@ -48,7 +48,7 @@ function problem(seed: string, n: number): DiscreteData {
       let v = u < 0.5 ? (c + a) % card : u < 0.75 ? prev % card : rng.int(card);
       prev = v;
       if (rng.next() < 0.05) v = MISSING;
-      columns[a]![r] = v;
+      columns[a][r] = v;
     });
   }
   return {
@@ -150,7 +150,7 @@ const now: Record<string, Pinned> = {};
 describe('implementation revisions', () => {
   for (const [name, m, given] of methods) {
     it(`${name} (revision ${m.revision}) gives its pinned output`, () => {
-      const kind = name.split('/')[0]!;
+      const kind = name.split('/')[0];
       const id = m.id;
       const got = pin(m.revision, output(kind, id, given));
       now[name] = got;
@@ -161,18 +161,18 @@ describe('implementation revisions', () => {
         was,
         `${where} has no pinned output; record it (BNCLAB_RECORD_REVISIONS=1, see this file's header)`,
       ).toBeDefined();
-      if (got.sha256 !== was!.sha256 && m.revision === was!.revision) {
+      if (got.sha256 !== was.sha256 && m.revision === was.revision) {
         expect.fail(
-          `${name}: its output changed (${was!.first} → ${got.first}) but its revision ` +
-            `is still ${m.revision}: raise 'revision' in register${kind[0]!.toUpperCase()}${kind.slice(1)}({ id: '${id}', … }) to ${m.revision + 1} (stored results of revision ` +
+          `${name}: its output changed (${was.first} → ${got.first}) but its revision ` +
+            `is still ${m.revision}: raise 'revision' in register${kind[0].toUpperCase()}${kind.slice(1)}({ id: '${id}', … }) to ${m.revision + 1} (stored results of revision ` +
             `${m.revision} then count as stale), and record the new output (BNCLAB_RECORD_REVISIONS=1)`,
         );
       }
-      expect(m.revision, `${where}: a revision never goes down (pinned at ${was!.revision})`).toBeGreaterThanOrEqual(
-        was!.revision,
+      expect(m.revision, `${where}: a revision never goes down (pinned at ${was.revision})`).toBeGreaterThanOrEqual(
+        was.revision,
       );
-      if (m.revision !== was!.revision) {
-        expect.fail(`${where} was pinned at revision ${was!.revision}: record its output (BNCLAB_RECORD_REVISIONS=1)`);
+      if (m.revision !== was.revision) {
+        expect.fail(`${where} was pinned at revision ${was.revision}: record its output (BNCLAB_RECORD_REVISIONS=1)`);
       }
       expect(got).toEqual(was);
     });

@@ -42,7 +42,7 @@ function tennis(rows = TENNIS): DiscreteData {
     names: ['outlook', 'temperature', 'humidity', 'windy'],
     cards: [3, 3, 2, 2],
     rows: rows.map((r) => r.slice(0, 4)),
-    classes: rows.map((r) => r[4]!),
+    classes: rows.map((r) => r[4]),
     classCard: 2,
   });
 }
@@ -89,13 +89,13 @@ describe('the unpruned tree on PlayTennis', () => {
       const { rows, weights } = allRows(d);
       const t = growTree(d, rows, weights, { criterion, featuresPerSplit: 0, maxDepth: 0, leaf: 'laplace' });
       expect(t.attr[0]).toBe(0);
-      const [sunny, overcast, rain] = [0, 1, 2].map((v) => t.firstChild[0]! + v);
-      expect(t.attr[sunny!]).toBe(2);
-      expect(t.attr[overcast!]).toBe(-1);
-      expect(t.attr[rain!]).toBe(3);
+      const [sunny, overcast, rain] = [0, 1, 2].map((v) => t.firstChild[0] + v);
+      expect(t.attr[sunny]).toBe(2);
+      expect(t.attr[overcast]).toBe(-1);
+      expect(t.attr[rain]).toBe(3);
       expect(t.nodes).toBe(8);
       // Overcast: 4 play, 0 don't: Laplace (0 + 1)/(4 + 2), (4 + 1)/(4 + 2).
-      expect(t.dist[overcast! * 2 + 1]).toBeCloseTo(5 / 6, 14);
+      expect(t.dist[overcast * 2 + 1]).toBeCloseTo(5 / 6, 14);
       expect([...minTestingDepths(t, 4)]).toEqual([1, 0, 2, 2]);
     }
   });
@@ -110,12 +110,12 @@ describe('the unpruned tree on PlayTennis', () => {
     const model = decisionTree.fit(d, { criterion: 'gain' }, ctx) as TreeModel;
     const t = model.tree;
     expect(t.attr[0]).toBe(0);
-    const sunny = t.firstChild[0]!;
+    const sunny = t.firstChild[0];
     expect(t.prop[sunny]).toBeCloseTo(5 / 13, 14);
     expect(t.prop[sunny + 1]).toBeCloseTo(3 / 13, 14);
     // Sunny → humidity high holds 3 don't-play and 5/13 of the play case (humidity high): C4.5's "3.4/0.4"
     // (the node's Laplace distribution; without a minimum leaf size it is split further).
-    const high = t.firstChild[sunny]!;
+    const high = t.firstChild[sunny];
     expect(t.attr[sunny]).toBe(2);
     expect(t.dist[high * 2 + 1]).toBeCloseTo((5 / 13 + 1) / (3 + 5 / 13 + 2), 12);
     // Prediction with outlook missing: Σ_v share_v · P(play | branch v).
@@ -123,12 +123,12 @@ describe('the unpruned tree on PlayTennis', () => {
     const p = model.posterior(q);
     const x = [-1, 0, 0, 0];
     const leafPlay = (node: number): number => {
-      while (t.attr[node]! >= 0) node = t.firstChild[node]! + x[t.attr[node]!]!;
-      return t.dist[node * 2 + 1]!;
+      while (t.attr[node] >= 0) node = t.firstChild[node] + x[t.attr[node]];
+      return t.dist[node * 2 + 1];
     };
     const expected = (5 / 13) * leafPlay(sunny) + (3 / 13) * leafPlay(sunny + 1) + (5 / 13) * leafPlay(sunny + 2);
     expect(p[1]).toBeCloseTo(expected, 12);
-    expect(p[0]! + p[1]!).toBeCloseTo(1, 14);
+    expect(p[0] + p[1]).toBeCloseTo(1, 14);
   });
 
   it('an unseen branch predicts its parent distribution', () => {

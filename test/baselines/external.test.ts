@@ -56,7 +56,7 @@ describe('external baseline, through the CLI', () => {
       );
       expect(rows).toHaveLength(12);
       for (let i = 0; i < rows.length; i += 2) {
-        const [a, b] = [rows[i]!, rows[i + 1]!];
+        const [a, b] = [rows[i], rows[i + 1]];
         expect([a['method'], b['method']]).toEqual(['NB', 'NB-external']);
         expect(b['accuracy']).toBe(a['accuracy']);
         expect(Number(b['log_loss'])).toBeCloseTo(Number(a['log_loss']), 10);
@@ -172,12 +172,12 @@ describe('external baseline: files and output', () => {
     };
     const t = parseArff(exportDiscrete(labelled, 'arff', 'labels', 'fold'), { file: 'x.arff', name: 'x' });
     expect(t.columns.map((c) => c.name)).toEqual(['a, b', "it's"]);
-    const c0 = t.columns[0]!;
-    const c1 = t.columns[1]!;
+    const c0 = t.columns[0];
+    const c1 = t.columns[1];
     if (c0.type !== 'categorical' || c1.type !== 'categorical') throw new Error('expected nominal columns');
     expect(c0.labels).toEqual(['(-inf,2.5]', '(2.5,inf)']);
-    expect([c0.labels[c0.codes[0]!], c0.labels[c0.codes[1]!]]).toEqual(['(-inf,2.5]', '(2.5,inf)']);
-    expect([c1.labels[c1.codes[0]!], c1.codes[1]]).toEqual(['w\\v', -1]);
+    expect([c0.labels[c0.codes[0]], c0.labels[c0.codes[1]]]).toEqual(['(-inf,2.5]', '(2.5,inf)']);
+    expect([c1.labels[c1.codes[0]], c1.codes[1]]).toEqual(['w\\v', -1]);
     expect(Array.from(t.classColumn, (c) => t.classLabels[c])).toEqual(['yes', 'no']);
   });
 

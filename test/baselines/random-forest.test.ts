@@ -64,7 +64,7 @@ describe('random forest', () => {
     const one = (t: Tree) => new ForestModel([t], 3).posterior(test);
     const p1 = one(t1);
     const p2 = one(t2);
-    for (let i = 0; i < f.length; i++) expect(f[i]).toBeCloseTo((p1[i]! + p2[i]!) / 2, 14);
+    for (let i = 0; i < f.length; i++) expect(f[i]).toBeCloseTo((p1[i] + p2[i]) / 2, 14);
   });
 
   it('is deterministic under a seed and depends on it', () => {
@@ -89,7 +89,7 @@ describe('random forest', () => {
     for (let r = 0; r < clean.n; r++) {
       const key = clean.columns.map((c) => c[r]).join(',');
       const counts = byPattern.get(key) ?? [0, 0, 0];
-      counts[clean.classColumn[r]!]!++;
+      counts[clean.classColumn[r]]++;
       byPattern.set(key, counts);
     }
     let best = 0;

@@ -99,7 +99,7 @@ describe('attribute/class fast paths', () => {
     expect(z[7]).toBe(-1);
     expect(z[5]).toBe(2 * 2 + 1);
     const t = new Float64Array(2 * 3 * 2);
-    const used = accumulatePairCodes(d.columns[1]!, z, 3 * 2, d.n, t);
+    const used = accumulatePairCodes(d.columns[1], z, 3 * 2, d.n, t);
     expect(used).toBe(7);
     expect([...t]).toEqual([...pairClassCounts(d, 1, 2)]);
     const buf = new Float64Array(64).fill(9);

@@ -23,7 +23,7 @@ describe('smoothedLogProbs', () => {
     };
     const lp = [...smoothedLogProbs(counts, 1)].map(Math.exp);
     const want = [3 / 7, 2 / 7, 2 / 7, 2 / 6, 2 / 6, 2 / 6];
-    lp.forEach((p, i) => expect(p).toBeCloseTo(want[i]!, 15));
+    lp.forEach((p, i) => expect(p).toBeCloseTo(want[i], 15));
     const ml = [...smoothedLogProbs(counts, 0)].map(Math.exp);
     [2 / 4, 1 / 4, 1 / 4, 1 / 3, 1 / 3, 1 / 3].forEach((p, i) => expect(ml[i]).toBeCloseTo(p, 15));
   });
@@ -40,8 +40,8 @@ describe('smoothedLogProbs', () => {
     expect([...ml.subarray(3)]).toEqual([0, -Infinity, -Infinity]);
     const a = smoothedLogProbs(counts, 0.5);
     for (let k = 0; k < 3; k++) expect(a[k]).toBeCloseTo(-Math.log(3), 15);
-    expect(Math.exp(a[3]!)).toBeCloseTo(4.5 / 5.5, 15);
-    expect(Math.exp(a[4]!)).toBeCloseTo(0.5 / 5.5, 15);
+    expect(Math.exp(a[3])).toBeCloseTo(4.5 / 5.5, 15);
+    expect(Math.exp(a[4])).toBeCloseTo(0.5 / 5.5, 15);
   });
 });
 
@@ -78,7 +78,7 @@ describe('fitCptModel', () => {
     const d = tinyData();
     const dense = fitCptModel(d, TAN, laplace).posterior(d);
     const sparse = fitCptModel(d, TAN, laplace, undefined, { sparseAbove: 0 }).posterior(d);
-    for (let i = 0; i < dense.length; i++) expect(sparse[i]).toBeCloseTo(dense[i]!, 14);
+    for (let i = 0; i < dense.length; i++) expect(sparse[i]).toBeCloseTo(dense[i], 14);
   });
 
   it('row weights are counts: weight 0 drops a row, dense and sparse', () => {
@@ -89,7 +89,7 @@ describe('fitCptModel', () => {
       const a = fitCptModel(d, TAN, laplace, w, options);
       const b = fitCptModel(kept, TAN, laplace, undefined, options);
       for (let v = 0; v <= 3; v++) {
-        const parents = TAN.parents[v]!;
+        const parents = TAN.parents[v];
         const nPar = parents.length;
         for (let cfg = 0; cfg < 2 ** nPar; cfg++) {
           const vals = parents.map((_, i) => (cfg >> (nPar - 1 - i)) & 1);
@@ -143,7 +143,7 @@ describe('CptModel', () => {
     const f = model.fusedFactors();
     expect(f).not.toBeNull();
     expect(f!.tabs).toHaveLength(4);
-    [0, 2, 3, 1].forEach((v, i) => expect(f!.tabs[i]).toBe(model.cpts[v]!.logp));
+    [0, 2, 3, 1].forEach((v, i) => expect(f!.tabs[i]).toBe(model.cpts[v].logp));
     // Strides as the table layout gives them: the child 1, a parent the product of the cards after it.
     expect([...f!.classStride]).toEqual([2, 3, 1, 0]);
     expect([...f!.start]).toEqual([0, 1, 2, 2, 4]);

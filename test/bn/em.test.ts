@@ -21,7 +21,7 @@ const settings = (s: Partial<EmSettings> = {}): EmSettings => ({
 function logLikelihood(model: CptModel, d: DiscreteData): number {
   const lj = model.logJoint(d);
   let s = 0;
-  for (let r = 0; r < d.n; r++) s += lj[r * d.classCard + d.classColumn[r]!]!;
+  for (let r = 0; r < d.n; r++) s += lj[r * d.classCard + d.classColumn[r]];
   return s;
 }
 
@@ -70,7 +70,7 @@ describe('hand-worked: two binary variables A -> B (one class value)', () => {
     // The first objective is the available-case start.
     const ac = fitCptModel(d, s, (fc) => smoothedLogProbs(fc, 0));
     expect(trace.logLikelihood[0]).toBeCloseTo(logLikelihood(ac, d), 10);
-    expect(trace.logLikelihood.at(-1)!).toBeGreaterThan(trace.logLikelihood[0]! + 1e-3);
+    expect(trace.logLikelihood.at(-1)!).toBeGreaterThan(trace.logLikelihood[0] + 1e-3);
   });
 });
 
@@ -104,7 +104,7 @@ describe('variable elimination and enumeration give the same E-step', () => {
     en.trace.objective.forEach((o, i) => expect(ve.trace.objective[i]).toBeCloseTo(o, 8));
     const pe = en.model.posterior(d);
     const pv = ve.model.posterior(d);
-    for (let i = 0; i < pe.length; i++) expect(pv[i]).toBeCloseTo(pe[i]!, 10);
+    for (let i = 0; i < pe.length; i++) expect(pv[i]).toBeCloseTo(pe[i], 10);
   });
 });
 
@@ -130,7 +130,7 @@ describe('monotone objective (log-likelihood + Σ a log θ never decreases beyon
       );
       const obj = trace.objective;
       for (let i = 1; i < obj.length; i++)
-        expect(obj[i]! - obj[i - 1]!).toBeGreaterThanOrEqual(-1e-9 * Math.abs(obj[i - 1]!));
+        expect(obj[i] - obj[i - 1]).toBeGreaterThanOrEqual(-1e-9 * Math.abs(obj[i - 1]));
       expect(obj.length).toBeGreaterThan(2);
     }
   });
@@ -172,7 +172,7 @@ describe('naive Bayes with the class observed', () => {
     const em = fitByEm(d, s, getEstimator('dirichlet')!, { alpha: 1 }, EM_DEFAULTS, { rng: new Rng('x') });
     const pa = ac.posterior(d);
     const pe = em.posterior(d);
-    for (let i = 0; i < pa.length; i++) expect(pe[i]).toBeCloseTo(pa[i]!, 12);
+    for (let i = 0; i < pa.length; i++) expect(pe[i]).toBeCloseTo(pa[i], 12);
   });
 });
 

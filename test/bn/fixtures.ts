@@ -35,7 +35,7 @@ export function tinyData(): DiscreteData {
 /** Minimal CSV reader for the shipped UCI files: comma separated, header row, empty field = missing. */
 export function readCsvAsDiscrete(text: string): DiscreteData {
   const lines = text.split(/\r?\n/).filter((l) => l.length > 0);
-  const header = lines[0]!.split(',');
+  const header = lines[0].split(',');
   const m = header.length - 1;
   const labels: string[][] = header.map(() => []);
   const codes: number[][] = header.map(() => []);
@@ -43,15 +43,15 @@ export function readCsvAsDiscrete(text: string): DiscreteData {
     const f = line.split(',');
     f.forEach((v, k) => {
       if (v === '') {
-        codes[k]!.push(-1);
+        codes[k].push(-1);
         return;
       }
-      let c = labels[k]!.indexOf(v);
+      let c = labels[k].indexOf(v);
       if (c < 0) {
-        c = labels[k]!.length;
-        labels[k]!.push(v);
+        c = labels[k].length;
+        labels[k].push(v);
       }
-      codes[k]!.push(c);
+      codes[k].push(c);
     });
   }
   const n = lines.length - 1;
@@ -61,9 +61,9 @@ export function readCsvAsDiscrete(text: string): DiscreteData {
     labels: labels.slice(0, m),
     cards: Int32Array.from(labels.slice(0, m).map((l) => l.length)),
     columns: codes.slice(0, m).map((c) => Int32Array.from(c)),
-    className: header[m]!,
-    classLabels: labels[m]!,
-    classCard: labels[m]!.length,
-    classColumn: Int32Array.from(codes[m]!),
+    className: header[m],
+    classLabels: labels[m],
+    classCard: labels[m].length,
+    classColumn: Int32Array.from(codes[m]),
   };
 }

@@ -192,7 +192,7 @@ describe('MixtureModel checks', () => {
       );
       const p = mix.posterior(d);
       const q = nb.posterior(d);
-      for (let i = 0; i < p.length; i++) expect(p[i]).toBeCloseTo(q[i]!, 14);
+      for (let i = 0; i < p.length; i++) expect(p[i]).toBeCloseTo(q[i], 14);
     }
   });
 });

@@ -112,16 +112,16 @@ describe('TAN posterior with Laplace CPTs (hand computed)', () => {
     expect(batch[2]).toBeCloseTo(46 / 131, 14);
     expect(batch[4]).toBeCloseTo(5 / 17, 14);
     const single = model.posterior(rowsOf([[0, 1, 1]]));
-    expect(batch[6]).toBeCloseTo(single[0]!, 15);
+    expect(batch[6]).toBeCloseTo(single[0], 15);
   });
 });
 
 /** Random CPTs for a given DAG (cards include the class last). */
 function randomModel(rng: Rng, cards: number[], parents: number[][], zeroProb = 0): CptModel {
   const cpts: NodeCpt[] = parents.map((ps, v) => {
-    const parentCards = Int32Array.from(ps.map((p) => cards[p]!));
+    const parentCards = Int32Array.from(ps.map((p) => cards[p]));
     const configs = parentCards.reduce((a, b) => a * b, 1);
-    const r = cards[v]!;
+    const r = cards[v];
     const logp = new Float64Array(configs * r);
     for (let j = 0; j < configs; j++) {
       let s = 0;
@@ -135,7 +135,7 @@ function randomModel(rng: Rng, cards: number[], parents: number[][], zeroProb = 
         w[0] = 1;
         s = 1;
       }
-      for (let k = 0; k < r; k++) logp[j * r + k] = Math.log(w[k]! / s);
+      for (let k = 0; k < r; k++) logp[j * r + k] = Math.log(w[k] / s);
     }
     return { parents: ps, card: r, parentCards, configs, logp };
   });
@@ -153,19 +153,19 @@ function bruteForceJoint(model: CptModel, row: number[]): number[] {
     const assign = new Array<number>(missing.length).fill(0);
     for (;;) {
       const x = [...row, c];
-      missing.forEach((a, q) => (x[a] = assign[q]!));
+      missing.forEach((a, q) => (x[a] = assign[q]));
       let p = 1;
       for (let v = 0; v <= m; v++)
         p *= model.prob(
           v,
-          x[v]!,
-          model.cpts[v]!.parents.map((u) => x[u]!),
+          x[v],
+          model.cpts[v].parents.map((u) => x[u]),
         );
       total += p;
       let q = missing.length - 1;
       while (q >= 0) {
         assign[q]++;
-        if (assign[q]! < cards[missing[q]!]!) break;
+        if (assign[q] < cards[missing[q]]) break;
         assign[q] = 0;
         q--;
       }
@@ -181,7 +181,7 @@ function randomDag(rng: Rng, m: number, maxParents: number): number[][] {
   const order = rng.shuffle(Array.from({ length: m + 1 }, (_, v) => v));
   const parents: number[][] = Array.from({ length: m + 1 }, () => []);
   for (let x = 1; x <= m; x++) {
-    const v = order[x]!;
+    const v = order[x];
     const earlier = rng.shuffle(order.slice(0, x));
     parents[v] = earlier.slice(0, rng.int(Math.min(maxParents, x) + 1));
   }
@@ -198,24 +198,24 @@ describe('exact marginalisation of missing values against brute-force summation'
       const model = randomModel(rng, cards, parents, trial % 4 === 0 ? 0.2 : 0);
       const rows: number[][] = [];
       for (let r = 0; r < 12; r++)
-        rows.push(Array.from({ length: m }, (_, a) => (rng.next() < 0.4 ? -1 : rng.int(cards[a]!))));
-      const data = rowsOf(rows, cards[m]!, cards.slice(0, m));
+        rows.push(Array.from({ length: m }, (_, a) => (rng.next() < 0.4 ? -1 : rng.int(cards[a]))));
+      const data = rowsOf(rows, cards[m], cards.slice(0, m));
       const post = model.posterior(data);
       const lj = model.logJoint(data);
       // A second call replays the cached per-pattern plans (rows repeat patterns within a call too).
       expect([...model.posterior(data)]).toEqual([...post]);
-      const C = cards[m]!;
+      const C = cards[m];
       rows.forEach((row, r) => {
         const joint = bruteForceJoint(model, row);
         const z = joint.reduce((a, b) => a + b, 0);
         let sum = 0;
-        for (let c = 0; c < C; c++) sum += post[r * C + c]!;
+        for (let c = 0; c < C; c++) sum += post[r * C + c];
         expect(sum).toBeCloseTo(1, 12);
         for (let c = 0; c < C; c++) {
           // With P(x_obs) = 0 the posterior is undefined; 'posterior' mode then uses only the class-dependent
           // factors (documented in inference.ts), so only the joint is compared.
-          if (z > 0) expect(post[r * C + c]).toBeCloseTo(joint[c]! / z, 10);
-          if (joint[c]! > 0) expect(lj[r * C + c]).toBeCloseTo(Math.log(joint[c]!), 9);
+          if (z > 0) expect(post[r * C + c]).toBeCloseTo(joint[c] / z, 10);
+          if (joint[c] > 0) expect(lj[r * C + c]).toBeCloseTo(Math.log(joint[c]), 9);
           else expect(lj[r * C + c]).toBe(-Infinity);
         }
       });
@@ -232,7 +232,7 @@ describe('exact marginalisation of missing values against brute-force summation'
     const row = new Array<number>(m).fill(-1);
     row[m - 1] = 2;
     const p = model.posterior(rowsOf([row], 2, cards.slice(0, m)));
-    expect(p[0]! + p[1]!).toBeCloseTo(1, 12);
+    expect(p[0] + p[1]).toBeCloseTo(1, 12);
     // Cross-check on a shorter prefix against brute force: first 8 attributes, last observed.
     const short = 8;
     const sp: number[][] = Array.from({ length: short }, (_, a) => (a === 0 ? [short] : [short, a - 1]));
@@ -242,7 +242,7 @@ describe('exact marginalisation of missing values against brute-force summation'
     srow[short - 1] = 1;
     const joint = bruteForceJoint(sm, srow);
     const post = sm.posterior(rowsOf([srow], 2, new Array<number>(short).fill(3)));
-    expect(post[0]).toBeCloseTo(joint[0]! / (joint[0]! + joint[1]!), 12);
+    expect(post[0]).toBeCloseTo(joint[0] / (joint[0] + joint[1]), 12);
   });
 
   it("a group of missing attributes that never meets the class: 'posterior' drops it, 'joint' sums it out or refuses", () => {
@@ -263,7 +263,7 @@ describe('exact marginalisation of missing values against brute-force summation'
     const data = rowsOf([row], 2, cards.slice(0, m));
     const pc = [0, 1].map((c) => model.prob(m, c) * model.prob(m - 2, 2, [c]));
     const post = model.posterior(data);
-    for (const c of [0, 1]) expect(post[c]).toBeCloseTo(pc[c]! / (pc[0]! + pc[1]!), 14);
+    for (const c of [0, 1]) expect(post[c]).toBeCloseTo(pc[c] / (pc[0] + pc[1]), 14);
     expect(11 ** 6).toBeGreaterThan(MAX_ELIMINATION_CELLS);
     expect(() => model.logJoint(data)).toThrow(
       /^inference: row 0: summing out missing attribute 0 needs a table of 1771561 cells \(> 1000000\); too many connected missing values for exact marginalisation$/,
@@ -316,8 +316,8 @@ describe('which rows take the fast path, and the plan cache (NetworkInference di
     rows.forEach((row, r) => {
       const p = bruteForceJoint(model, row);
       for (const c of [0, 1]) {
-        expect(scores[r * 2 + c]).toBeCloseTo(p[c]! / (p[0]! + p[1]!), 13);
-        expect(lj[r * 2 + c]).toBeCloseTo(Math.log(p[c]!), 13);
+        expect(scores[r * 2 + c]).toBeCloseTo(p[c] / (p[0] + p[1]), 13);
+        expect(lj[r * 2 + c]).toBeCloseTo(Math.log(p[c]), 13);
       }
     });
   });
@@ -361,7 +361,7 @@ describe('which rows take the fast path, and the plan cache (NetworkInference di
     expect(e.plansCompiled).toBe(PLAN_CACHE_LIMIT + 2);
     // Within the limit nothing is dropped: the same rows without the one pattern too many.
     const within = new NetworkInference(nb.cards, nb.cpts);
-    within.logScores(rowsOf([...rows.slice(0, PLAN_CACHE_LIMIT), rows[0]!], 2, new Array<number>(m).fill(2)), false);
+    within.logScores(rowsOf([...rows.slice(0, PLAN_CACHE_LIMIT), rows[0]], 2, new Array<number>(m).fill(2)), false);
     expect(within.plansCompiled).toBe(PLAN_CACHE_LIMIT);
   });
 });
@@ -391,7 +391,7 @@ function denseAndSparse(
     for (const j of ownRows) index.add(j);
     const rows = new Float64Array((ownRows.length + 1) * card);
     ownRows.forEach((j, id) => rows.set(logp.subarray(j * card, (j + 1) * card), id * card));
-    for (let k = 0; k < card; k++) rows[ownRows.length * card + k] = Math.log(defRow[k]! / z);
+    for (let k = 0; k < card; k++) rows[ownRows.length * card + k] = Math.log(defRow[k] / z);
     for (let j = 0; j < cpt.configs; j++)
       if (index.get(j) < 0) logp.set(rows.subarray(ownRows.length * card), j * card);
     (dense.cpts[v] as { logp: Float64Array }).logp = logp;
@@ -411,8 +411,8 @@ function expectEnumerated(dense: CptModel, sparse: CptModel, rows: number[][]): 
       const joint = bruteForceJoint(dense, row);
       const z = joint.reduce((a, b) => a + b, 0);
       for (let c = 0; c < C; c++) {
-        if (z > 0) expect(post[r * C + c]).toBeCloseTo(joint[c]! / z, 10);
-        if (joint[c]! > 0) expect(lj[r * C + c]).toBeCloseTo(Math.log(joint[c]!), 9);
+        if (z > 0) expect(post[r * C + c]).toBeCloseTo(joint[c] / z, 10);
+        if (joint[c] > 0) expect(lj[r * C + c]).toBeCloseTo(Math.log(joint[c]), 9);
         else expect(lj[r * C + c]).toBe(-Infinity);
       }
     });
@@ -433,7 +433,7 @@ describe('sparse tables against brute-force summation', () => {
       );
       // Rows 0-7 complete, rows 8-15 with about 40 % missing values.
       const rows = Array.from({ length: 16 }, (_, r) =>
-        Array.from({ length: m }, (_, a) => (r >= 8 && rng.next() < 0.4 ? -1 : rng.int(cards[a]!))),
+        Array.from({ length: m }, (_, a) => (r >= 8 && rng.next() < 0.4 ? -1 : rng.int(cards[a]))),
       );
       expectEnumerated(dense, sparse, rows);
     }
@@ -479,7 +479,7 @@ describe('pruning, elimination order and the elimination limit', () => {
     const model = new CptModel(cards, [
       ...base.cpts.slice(0, 22),
       defaultOnly(x, new Array<number>(21).fill(2), [0.3, 0.7]),
-      base.cpts[m]!,
+      base.cpts[m],
     ]);
     const row = [...new Array<number>(21).fill(-1), 1, -1];
     const joint = [0, 1].map((c) => model.prob(m, c) * model.prob(21, 1, [c]));
@@ -487,8 +487,8 @@ describe('pruning, elimination order and the elimination limit', () => {
     const post = model.posterior(data);
     const lj = model.logJoint(data);
     for (const c of [0, 1]) {
-      expect(post[c]).toBeCloseTo(joint[c]! / (joint[0]! + joint[1]!), 14);
-      expect(lj[c]).toBeCloseTo(Math.log(joint[c]!), 13);
+      expect(post[c]).toBeCloseTo(joint[c] / (joint[0] + joint[1]), 14);
+      expect(lj[c]).toBeCloseTo(Math.log(joint[c]), 13);
     }
   });
 
@@ -512,7 +512,7 @@ describe('pruning, elimination order and the elimination limit', () => {
         let p = model.prob(20, h, [c]);
         for (let i = 0; i < 20; i++) {
           let s = 0;
-          for (const l of [0, 1]) s += model.prob(i, l, [h, c]) * model.prob(21 + i, o[i]!, [l]);
+          for (const l of [0, 1]) s += model.prob(i, l, [h, c]) * model.prob(21 + i, o[i], [l]);
           p *= s;
         }
         total += p;
@@ -523,8 +523,8 @@ describe('pruning, elimination order and the elimination limit', () => {
     const post = model.posterior(data);
     const lj = model.logJoint(data);
     for (const c of [0, 1]) {
-      expect(post[c]).toBeCloseTo(joint[c]! / (joint[0]! + joint[1]!), 12);
-      expect(lj[c]).toBeCloseTo(Math.log(joint[c]!), 10);
+      expect(post[c]).toBeCloseTo(joint[c] / (joint[0] + joint[1]), 12);
+      expect(lj[c]).toBeCloseTo(Math.log(joint[c]), 10);
     }
   });
 
@@ -560,13 +560,13 @@ describe('pruning, elimination order and the elimination limit', () => {
       return p;
     };
     const inS = [0, 123456, 999999].map(pa);
-    const py = inS.reduce((acc, p, k) => acc + p * [0.9, 0.2, 0.35][k]!, 0) + (1 - inS.reduce((a, b) => a + b)) * 0.6;
+    const py = inS.reduce((acc, p, k) => acc + p * [0.9, 0.2, 0.35][k], 0) + (1 - inS.reduce((a, b) => a + b)) * 0.6;
     const pc = [0, 1].map((c) => model.prob(8, c) * model.prob(7, 0, [c]));
     const post = model.posterior(data);
     const lj = model.logJoint(data);
     for (const c of [0, 1]) {
-      expect(post[c]).toBeCloseTo(pc[c]! / (pc[0]! + pc[1]!), 14);
-      expect(lj[c]).toBeCloseTo(Math.log(pc[c]! * py), 12);
+      expect(post[c]).toBeCloseTo(pc[c] / (pc[0] + pc[1]), 14);
+      expect(lj[c]).toBeCloseTo(Math.log(pc[c] * py), 12);
     }
     // Only 'joint' reads Y: for the posterior its factor is constant in c.
     expect(() => build(11).logJoint(rowsOf([row], 2, [11, 10, 10, 10, 10, 10, 2, 2]))).toThrow(

@@ -100,14 +100,14 @@ describe('conditional mutual information I(Xi;Xj|C) in nats', () => {
     const rng = new Rng('pairwise');
     const cards = [2, 3, 4, 2, 5, 3, 2, 4, 3];
     const rows = Array.from({ length: 300 }, () => cards.map((k) => (rng.next() < 0.1 ? -1 : rng.int(k))));
-    const classes = rows.map((r) => ((r[0]! + r[4]! + 10) % 3 === 0 ? rng.int(3) : Math.max(0, r[1]!)));
+    const classes = rows.map((r) => ((r[0] + r[4] + 10) % 3 === 0 ? rng.int(3) : Math.max(0, r[1])));
     const d = discreteFromArrays({ cards, rows, classes, classCard: 3 });
     const p = pairwiseCmi(d);
     const m = cards.length;
     for (let i = 0; i < m; i++) {
       for (let j = i + 1; j < m; j++) {
         expect(p.cmi[i * m + j]).toBeCloseTo(conditionalMutualInformation(d, i, j), 14);
-        const both = rows.filter((r) => r[i]! >= 0 && r[j]! >= 0).length;
+        const both = rows.filter((r) => r[i] >= 0 && r[j] >= 0).length;
         expect(p.n[i * m + j]).toBe(both);
         expect(p.n[j * m + i]).toBe(both);
       }

@@ -6,10 +6,10 @@ function rosenbrock(x: Float64Array, g: Float64Array): number {
   let f = 0;
   g.fill(0);
   for (let i = 0; i + 1 < x.length; i++) {
-    const a = x[i + 1]! - x[i]! * x[i]!;
-    const b = 1 - x[i]!;
+    const a = x[i + 1] - x[i] * x[i];
+    const b = 1 - x[i];
     f += 100 * a * a + b * b;
-    g[i] += -400 * x[i]! * a - 2 * b;
+    g[i] += -400 * x[i] * a - 2 * b;
     g[i + 1] += 200 * a;
   }
   return f;
@@ -63,8 +63,8 @@ describe('lbfgs', () => {
     const fg = (x: Float64Array, g: Float64Array) => {
       let f = 0;
       for (let i = 0; i < x.length; i++) {
-        f += (x[i]! - c[i]!) ** 2;
-        g[i] = 2 * (x[i]! - c[i]!);
+        f += (x[i] - c[i]) ** 2;
+        g[i] = 2 * (x[i] - c[i]);
       }
       return f;
     };

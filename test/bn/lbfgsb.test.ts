@@ -4,15 +4,15 @@ import { lbfgsb, MoreThuente } from '../../src/bn/lbfgsb.js';
 /** The 25-variable bounded problem of L-BFGS-B's driver1 (Zhu et al. 1997): an extended Rosenbrock function. */
 function driver1(x: Float64Array, g: Float64Array): number {
   const n = x.length;
-  let f = 0.25 * (x[0]! - 1) ** 2;
-  for (let i = 1; i < n; i++) f += (x[i]! - x[i - 1]! ** 2) ** 2;
+  let f = 0.25 * (x[0] - 1) ** 2;
+  for (let i = 1; i < n; i++) f += (x[i] - x[i - 1] ** 2) ** 2;
   f *= 4;
-  let t1 = x[1]! - x[0]! ** 2;
-  g[0] = 2 * (x[0]! - 1) - 16 * x[0]! * t1;
+  let t1 = x[1] - x[0] ** 2;
+  g[0] = 2 * (x[0] - 1) - 16 * x[0] * t1;
   for (let i = 1; i < n - 1; i++) {
     const t2 = t1;
-    t1 = x[i + 1]! - x[i]! ** 2;
-    g[i] = 8 * t2 - 16 * x[i]! * t1;
+    t1 = x[i + 1] - x[i] ** 2;
+    g[i] = 8 * t2 - 16 * x[i] * t1;
   }
   g[n - 1] = 8 * t1;
   return f;
@@ -22,9 +22,9 @@ const lower = Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 1 : -100));
 const upper = new Array<number>(n).fill(100);
 
 function rosenbrock(x: Float64Array, g: Float64Array): number {
-  const a = x[1]! - x[0]! ** 2;
-  const b = 1 - x[0]!;
-  g[0] = -400 * x[0]! * a - 2 * b;
+  const a = x[1] - x[0] ** 2;
+  const b = 1 - x[0];
+  g[0] = -400 * x[0] * a - 2 * b;
   g[1] = 200 * a;
   return 100 * a * a + b * b;
 }
@@ -40,7 +40,7 @@ describe('L-BFGS-B against R 4.2 optim(method = "L-BFGS-B")', () => {
     expect(r.message).toBe('CONVERGENCE: REL_REDUCTION_OF_F <= FACTR*EPSMCH');
     expect(Math.abs(r.f - 7.7986677151824979e-10)).toBeLessThan(1e-18); // f is a sum of tiny squares: 1e-8 relative
     const R = [1.0000002401928039, 0.99999830765841902, 1.0000003305604379, 1.0000012879655982, 1.0000025591562736];
-    R.forEach((v, i) => expect(Math.abs(r.x[i]! - v)).toBeLessThan(1e-12));
+    R.forEach((v, i) => expect(Math.abs(r.x[i] - v)).toBeLessThan(1e-12));
   });
 
   it('driver1: the point returned satisfies the KKT conditions of the box problem (independent check)', () => {
@@ -48,11 +48,11 @@ describe('L-BFGS-B against R 4.2 optim(method = "L-BFGS-B")', () => {
     const g = new Float64Array(n);
     driver1(r.x, g);
     for (let i = 0; i < n; i++) {
-      expect(r.x[i]!).toBeGreaterThanOrEqual(lower[i]!);
-      expect(r.x[i]!).toBeLessThanOrEqual(upper[i]!);
+      expect(r.x[i]).toBeGreaterThanOrEqual(lower[i]);
+      expect(r.x[i]).toBeLessThanOrEqual(upper[i]);
       // Interior: zero gradient; at the lower bound: gradient ≥ 0 (pointing into the box).
-      if (r.x[i]! > lower[i]! + 1e-9) expect(Math.abs(g[i]!)).toBeLessThan(1e-5);
-      else expect(g[i]!).toBeGreaterThan(-1e-5);
+      if (r.x[i] > lower[i] + 1e-9) expect(Math.abs(g[i])).toBeLessThan(1e-5);
+      else expect(g[i]).toBeGreaterThan(-1e-5);
     }
     // The minimum of this problem is 0 at x = 1 (every term vanishes there and x = 1 is feasible).
     expect(r.f).toBeLessThan(1e-12);
@@ -73,8 +73,8 @@ describe('L-BFGS-B against R 4.2 optim(method = "L-BFGS-B")', () => {
     // R: optim(c(-1.2, 1), fr, grr, method = 'L-BFGS-B') → $counts 47 47, $par 0.9999997167506105 0.99999947178021376
     const r = lbfgsb(rosenbrock, [-1.2, 1], { lower: [-Infinity, -Infinity], upper: [Infinity, Infinity] });
     expect(r.evaluations).toBe(47);
-    expect(Math.abs(r.x[0]! - 0.9999997167506105)).toBeLessThan(1e-11);
-    expect(Math.abs(r.x[1]! - 0.99999947178021376)).toBeLessThan(1e-11);
+    expect(Math.abs(r.x[0] - 0.9999997167506105)).toBeLessThan(1e-11);
+    expect(Math.abs(r.x[1] - 0.99999947178021376)).toBeLessThan(1e-11);
   });
 
   it('maxit counts as R does: stops at the (maxit + 1)-th new iterate with convergence code 1', () => {

@@ -144,7 +144,7 @@ describe("tie: bnclassify (Boost's Kruskal heap order, as bnclassify 0.4.8)", ()
   it.each(BOOST_CASES)('reproduces Boost on a tie-heavy %# (k = $k)', ({ k, ws, boost }) => {
     const w = new Float64Array(k * k);
     let x = 0;
-    for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) w[i * k + j] = w[j * k + i] = ws[x++]!;
+    for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) w[i * k + j] = w[j * k + i] = ws[x++];
     const got = maximumSpanningForest(k, w, { drop: 'negative', tie: 'bnclassify' });
     expect(got.map(([i, j]) => `${i},${j}`).join(' ')).toBe(boost);
     const first = maximumSpanningForest(k, w, { drop: 'negative' });
@@ -226,9 +226,9 @@ function odeWeights(d: DiscreteData, score: 'loglik' | 'aic' | 'bic'): Float64Ar
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < m; j++) {
       if (i === j) continue;
-      const df = (d.cards[i]! - 1) * (d.cards[j]! - 1) * d.classCard;
-      const N = n[i * m + j]!;
-      const I = cmi[i * m + j]!;
+      const df = (d.cards[i] - 1) * (d.cards[j] - 1) * d.classCard;
+      const N = n[i * m + j];
+      const I = cmi[i * m + j];
       w[i * m + j] = score === 'loglik' ? I : score === 'aic' ? N * I - df : N * I - (Math.log(N) / 2) * df;
     }
   }

@@ -45,7 +45,7 @@ function maxAbsDiff(a: Float64Array, b: Float64Array): number {
   let d = 0;
   for (let i = 0; i < a.length; i++) {
     if (a[i] === b[i]) continue; // also equal infinities
-    d = Math.max(d, Math.abs(a[i]! - b[i]!));
+    d = Math.max(d, Math.abs(a[i] - b[i]));
   }
   return d;
 }
@@ -54,7 +54,7 @@ function rowSums(p: Float64Array, C: number): number[] {
   const out: number[] = [];
   for (let r = 0; r < p.length / C; r++) {
     let s = 0;
-    for (let c = 0; c < C; c++) s += p[r * C + c]!;
+    for (let c = 0; c < C; c++) s += p[r * C + c];
     out.push(s);
   }
   return out;
@@ -64,13 +64,13 @@ function rowSums(p: Float64Array, C: number): number[] {
 function allProbs(model: CptModel): number[] {
   const out: number[] = [];
   for (let v = 0; v <= model.m; v++) {
-    const cpt = model.cpts[v]!;
+    const cpt = model.cpts[v];
     const k = cpt.parents.length;
     const vals = new Array<number>(k).fill(0);
     for (let cfg = 0; cfg < cpt.configs; cfg++) {
       for (let x = 0; x < cpt.card; x++) out.push(model.prob(v, x, vals));
       for (let q = k - 1; q >= 0; q--) {
-        if (++vals[q]! < cpt.parentCards[q]!) break;
+        if (++vals[q] < cpt.parentCards[q]) break;
         vals[q] = 0;
       }
     }
@@ -164,8 +164,8 @@ const skewed: FamilyEstimator = (fc) => {
   const out = new Float64Array(fc.counts.length);
   for (let o = 0; o < out.length; o += r) {
     let nj = 0;
-    for (let k = 0; k < r; k++) nj += fc.counts[o + k]! + k + 1;
-    for (let k = 0; k < r; k++) out[o + k] = Math.log((fc.counts[o + k]! + k + 1) / nj);
+    for (let k = 0; k < r; k++) nj += fc.counts[o + k] + k + 1;
+    for (let k = 0; k < r; k++) out[o + k] = Math.log((fc.counts[o + k] + k + 1) / nj);
   }
   return out;
 };
@@ -190,11 +190,11 @@ describe.each(['car', 'tic-tac-toe', 'house-votes-84'])(
     const n = Math.min(data.n, 400);
     const cols = data.columns.map((c) => Int32Array.from(c.subarray(0, n)));
     const holed = cols.map((c) => Int32Array.from(c));
-    for (let r = 0; r < n; r++) for (let t = 1 + rng.int(3); t > 0; t--) holed[rng.int(holed.length)]![r] = -1;
+    for (let r = 0; r < n; r++) for (let t = 1 + rng.int(3); t > 0; t--) holed[rng.int(holed.length)][r] = -1;
     const test: DiscreteData = {
       ...data,
       n: 2 * n,
-      columns: cols.map((c, a) => Int32Array.from([...c, ...holed[a]!])),
+      columns: cols.map((c, a) => Int32Array.from([...c, ...holed[a]])),
       classColumn: Int32Array.from([...data.classColumn.subarray(0, n), ...data.classColumn.subarray(0, n)]),
     };
 
@@ -217,7 +217,7 @@ describe.each(['car', 'tic-tac-toe', 'house-votes-84'])(
         // dense and sparse families (the smallest families dense, the rest sparse).
         expect([...ps]).toEqual([...pd]);
         const sizes = dense.cpts.map((c) => c.configs * c.card).sort((a, b) => a - b);
-        const mixed = fitCptModel(data, s, est, undefined, { sparseAbove: sizes[0]! });
+        const mixed = fitCptModel(data, s, est, undefined, { sparseAbove: sizes[0] });
         expect(mixed.cpts.some((c) => c.index) && mixed.cpts.some((c) => !c.index)).toBe(true);
         expect([...mixed.posterior(test)]).toEqual([...pd]);
         expect([...mixed.logJoint(test)]).toEqual([...dense.logJoint(test)]);
@@ -279,15 +279,15 @@ describe('random DAGs (class with parents, zero MLE cells), random missing patte
       const order = rng.shuffle(Array.from({ length: m + 1 }, (_, v) => v));
       const parents: number[][] = Array.from({ length: m + 1 }, () => []);
       for (let x = 1; x <= m; x++)
-        parents[order[x]!] = rng.shuffle(order.slice(0, x)).slice(0, rng.int(Math.min(4, x) + 1));
+        parents[order[x]] = rng.shuffle(order.slice(0, x)).slice(0, rng.int(Math.min(4, x) + 1));
       const gen = (rows: number, holes: number): DiscreteData =>
         discreteFromArrays({
           cards: cards.slice(0, m),
           rows: Array.from({ length: rows }, () =>
-            Array.from({ length: m }, (_, a) => (rng.next() < holes ? -1 : rng.int(cards[a]!))),
+            Array.from({ length: m }, (_, a) => (rng.next() < holes ? -1 : rng.int(cards[a]))),
           ),
-          classes: Array.from({ length: rows }, () => rng.int(cards[m]!)),
-          classCard: cards[m]!,
+          classes: Array.from({ length: rows }, () => rng.int(cards[m])),
+          classCard: cards[m],
         });
       const train = gen(30, 0.1);
       const test = gen(40, 0.35);
@@ -296,7 +296,7 @@ describe('random DAGs (class with parents, zero MLE cells), random missing patte
         (fc: FamilyCounts) => mleLogProbs(fc),
         (fc: FamilyCounts) => bdeuLogProbs(fc, 2),
         skewed,
-      ][trial % 3]!;
+      ][trial % 3];
       const d = fitCptModel(train, s, est, undefined, DENSE);
       const sp = fitCptModel(train, s, est, undefined, SPARSE);
       expect(maxAbsDiff(d.posterior(test), sp.posterior(test))).toBeLessThanOrEqual(1e-12);
@@ -345,7 +345,7 @@ describe('a family whose dense table cannot exist: A | C, X0..X9 with ten 10-val
     // Few distinct X patterns (so configurations repeat), correlated with the class; A follows X0 + c.
     const base = rng.int(25);
     const x = Array.from({ length: 10 }, (_, i) => (base * (i + 3) + c * i) % 10);
-    const a = rng.next() < 0.8 ? (x[0]! + c) % 3 : rng.int(3);
+    const a = rng.next() < 0.8 ? (x[0] + c) % 3 : rng.int(3);
     rows.push([...x, r % 97 === 5 ? -1 : a]);
     classes.push(c);
   }
@@ -357,17 +357,17 @@ describe('a family whose dense table cannot exist: A | C, X0..X9 with ten 10-val
 
   it('dense counting refuses it; dirichlet, mle and eap fit it sparsely with the default threshold', () => {
     expect(2 * 10 ** 10 * 3).toBeGreaterThan(MAX_TABLE_CELLS);
-    expect(() => familyCounts(train, 10, s.parents[10]!)).toThrow(/cells/);
+    expect(() => familyCounts(train, 10, s.parents[10])).toThrow(/cells/);
     for (const model of [
       dirichlet.fit(train, s, { alpha: 1 }, ctx),
       mle.fit(train, s, {}, ctx),
       eap.fit(train, s, { alpha: 1 }, ctx),
     ]) {
-      const cpt = (model as CptModel).cpts[10]!;
+      const cpt = (model as CptModel).cpts[10];
       expect(cpt.index).toBeDefined();
       expect(cpt.configs).toBe(2 * 10 ** 10);
       expect(cpt.index!.size).toBeLessThanOrEqual(50); // 25 patterns × 2 classes at most
-      expect((model as CptModel).cpts[0]!.index).toBeUndefined(); // X0 | C is small: dense
+      expect((model as CptModel).cpts[0].index).toBeUndefined(); // X0 | C is small: dense
       const p = model.posterior(train);
       for (const sum of rowSums(p, 2)) expect(sum).toBeCloseTo(1, 12);
     }
@@ -386,10 +386,10 @@ describe('a family whose dense table cannot exist: A | C, X0..X9 with ten 10-val
     const xKey = (x: readonly number[]) => x.join(',');
     const aCounts = new Map<string, number[]>();
     for (let r = 0; r < N; r++) {
-      if (rows[r]![10]! < 0) continue;
-      const key = `${classes[r]}|${xKey(rows[r]!.slice(0, 10))}`;
+      if (rows[r][10] < 0) continue;
+      const key = `${classes[r]}|${xKey(rows[r].slice(0, 10))}`;
       const t = aCounts.get(key) ?? [0, 0, 0];
-      t[rows[r]![10]!]!++;
+      t[rows[r][10]]++;
       aCounts.set(key, t);
     }
     const missing = row.map((v, i) => (v < 0 ? i : -1)).filter((i) => i >= 0);
@@ -397,18 +397,18 @@ describe('a family whose dense table cannot exist: A | C, X0..X9 with ten 10-val
     for (let c = 0; c < 2; c++) {
       const nc = count((r) => classes[r] === c);
       let total = 0;
-      const combos = missing.reduce((acc, i) => acc * cards[i]!, 1);
+      const combos = missing.reduce((acc, i) => acc * cards[i], 1);
       for (let t = 0; t < combos; t++) {
         const x = [...row];
         let rest = t;
         for (const i of missing) {
-          x[i] = rest % cards[i]!;
-          rest = Math.floor(rest / cards[i]!);
+          x[i] = rest % cards[i];
+          rest = Math.floor(rest / cards[i]);
         }
         let p = (nc + 1) / (N + 2);
-        for (let i = 0; i < 10; i++) p *= (count((r) => classes[r] === c && rows[r]![i] === x[i]) + 1) / (nc + 10);
+        for (let i = 0; i < 10; i++) p *= (count((r) => classes[r] === c && rows[r][i] === x[i]) + 1) / (nc + 10);
         const t3 = aCounts.get(`${c}|${xKey(x.slice(0, 10))}`) ?? [0, 0, 0];
-        p *= (t3[x[10]!]! + 1) / (t3[0]! + t3[1]! + t3[2]! + 3);
+        p *= (t3[x[10]] + 1) / (t3[0] + t3[1] + t3[2] + 3);
         total += p;
       }
       out.push(total);
@@ -418,12 +418,12 @@ describe('a family whose dense table cannot exist: A | C, X0..X9 with ten 10-val
 
   it('posteriors equal an independent brute-force computation, with and without missing values', () => {
     const model = dirichlet.fit(train, s, { alpha: 1 }, ctx) as CptModel;
-    const seen = rows[3]!;
+    const seen = rows[3];
     const testRows = [
       seen, // a training configuration: its own row
-      [...seen.slice(0, 10), (seen[10]! + 1) % 3],
+      [...seen.slice(0, 10), (seen[10] + 1) % 3],
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 2], // an unseen configuration: the default row
-      [...seen.slice(0, 4), -1, ...seen.slice(5, 10), seen[10]!], // a missing parent of the big family
+      [...seen.slice(0, 4), -1, ...seen.slice(5, 10), seen[10]], // a missing parent of the big family
       [...seen.slice(0, 2), -1, -1, ...seen.slice(4, 10), 1], // two missing parents (100 configurations)
       [...seen.slice(0, 10), -1], // the big family's child missing: barren, pruned
     ];
@@ -432,10 +432,10 @@ describe('a family whose dense table cannot exist: A | C, X0..X9 with ten 10-val
     const lj = model.logJoint(test);
     testRows.forEach((row, r) => {
       const joint = referenceJoint(row);
-      const z = joint[0]! + joint[1]!;
+      const z = joint[0] + joint[1];
       for (let c = 0; c < 2; c++) {
-        expect(post[r * 2 + c]).toBeCloseTo(joint[c]! / z, 12);
-        expect(lj[r * 2 + c]).toBeCloseTo(Math.log(joint[c]!), 10);
+        expect(post[r * 2 + c]).toBeCloseTo(joint[c] / z, 12);
+        expect(lj[r * 2 + c]).toBeCloseTo(Math.log(joint[c]), 10);
       }
     });
   });
@@ -455,7 +455,7 @@ describe('the elimination limit is the dense one', () => {
       parents: [...Array.from({ length: 10 }, () => [11]), [11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], []],
     };
     const model = dirichlet.fit(train, s, { alpha: 1 }, ctx) as CptModel;
-    expect(model.cpts[10]!.index).toBeDefined();
+    expect(model.cpts[10].index).toBeDefined();
     const ok = discreteFromArrays({
       cards,
       rows: [[-1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 1]],
@@ -511,7 +511,7 @@ describe('other readers of NodeCpt', () => {
     ).toEqual(new Array(cpt.card).fill(1 / cpt.card));
     const a = forwardSample(d, 300, new Rng('fs'));
     const b = forwardSample(sp, 300, new Rng('fs'));
-    a.forEach((col, v) => expect([...b[v]!]).toEqual([...col]));
+    a.forEach((col, v) => expect([...b[v]]).toEqual([...col]));
   });
 
   it('the default threshold: 2^20 cells', () => {

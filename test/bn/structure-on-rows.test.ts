@@ -21,7 +21,7 @@ describe('structureOnRows: ensemble members renumbered onto a part of the rows',
         },
       ],
     };
-    const m = structureOnRows(s, [1, 2, 5], 6).members![0]!;
+    const m = structureOnRows(s, [1, 2, 5], 6).members![0];
     expect([...m.rows!]).toEqual([1, 1, 2]);
     expect([...m.rowWeights!]).toEqual([2, 3, 4]);
     expect(m.weight).toBe(1);
@@ -32,7 +32,7 @@ describe('structureOnRows: ensemble members renumbered onto a part of the rows',
       ...nb,
       members: [{ weight: 0.5, structure: nb, rowWeights: Float64Array.from([9, 8, 7, 6]) }],
     };
-    const m = structureOnRows(s, [0, 3], 4).members![0]!;
+    const m = structureOnRows(s, [0, 3], 4).members![0];
     expect(m.rows).toBeUndefined();
     expect([...m.rowWeights!]).toEqual([9, 6]);
   });
@@ -54,10 +54,10 @@ describe('structureOnRows: ensemble members renumbered onto a part of the rows',
     const [a, b, c] = out.members!;
     // Kept entries of [0, 2, 2, 5]: 1, 2, 3 (rows 2, 2, 5 → 1, 1, 2); the inner member's entries 1, 2 of the
     // old list are now entries 0, 1, and entry 0 (row 0) is gone.
-    expect([...a!.rows!]).toEqual([1, 1, 2]);
-    expect([...a!.structure.members![0]!.rows!]).toEqual([0, 1]);
-    expect([...b!.rows!]).toEqual([0]);
-    expect(c!.rows).toBe(b!.rows);
-    expect([...out.fallback!.members![0]!.rows!]).toEqual([2, 0]);
+    expect([...a.rows!]).toEqual([1, 1, 2]);
+    expect([...a.structure.members![0].rows!]).toEqual([0, 1]);
+    expect([...b.rows!]).toEqual([0]);
+    expect(c.rows).toBe(b.rows);
+    expect([...out.fallback!.members![0].rows!]).toEqual([2, 0]);
   });
 });

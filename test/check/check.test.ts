@@ -41,8 +41,8 @@ function rows(dataset: string, method: string, acc: number[], rmse: number[]): R
         fold: f,
         accuracy: a,
         zero_one_loss: 1 - a,
-        rmse: rmse[f]!,
-        log_loss: rmse[f]!,
+        rmse: rmse[f],
+        log_loss: rmse[f],
         n_train: 90,
         n_test: 10,
         n_arcs: 4,
@@ -76,7 +76,7 @@ describe('checkResults (the gate rule)', () => {
     const r = checkResults(base, [...rows('iris', 'nb', ACC, RMSE), ...rows('zoo', 'nb', ACC, RMSE)], O);
     expect(r.passed).toBe(true);
     expect(r.entries.map((e) => e.status)).toEqual(['pass', 'pass']);
-    expect(r.entries[0]!.metrics.map((m) => [m.status, m.p])).toEqual([
+    expect(r.entries[0].metrics.map((m) => [m.status, m.p])).toEqual([
       ['same', null],
       ['same', null],
     ]);
@@ -87,10 +87,10 @@ describe('checkResults (the gate rule)', () => {
     const r = checkResults(base, [...rows('iris', 'nb', worse, RMSE), ...rows('zoo', 'nb', ACC, RMSE)], O);
     expect(r.passed).toBe(false);
     expect(r.failures.map((e) => `${e.dataset}/${e.method}`)).toEqual(['iris/nb']);
-    const m = r.failures[0]!.metrics[0]!;
+    const m = r.failures[0].metrics[0];
     expect(m.change).toBeCloseTo(-1, 12);
     expect(m.status).toBe('worse');
-    expect(r.failures[0]!.reasons[0]).toContain('Accuracy 0.8450 → 0.8350 (−1.00 points, worse than the tolerance 0');
+    expect(r.failures[0].reasons[0]).toContain('Accuracy 0.8450 → 0.8350 (−1.00 points, worse than the tolerance 0');
     // One fold worse, nine equal: the one-sided Wilcoxon (zeros dropped, n = 1, normal with cc) is not
     // significant, so a tolerance of 1 point lets it pass.
     expect(m.p!).toBeGreaterThan(0.05);
@@ -107,12 +107,12 @@ describe('checkResults (the gate rule)', () => {
       ...O,
       tolerance: 1,
     });
-    const m = r.entries[0]!.metrics[1]!;
+    const m = r.entries[0].metrics[1];
     expect(m.change).toBeCloseTo(-0.55, 12);
     expect(m.p).toBeCloseTo(1 / 1024, 15);
     expect(m.status).toBe('significantly worse');
     expect(r.passed).toBe(false);
-    expect(r.failures[0]!.reasons[0]).toContain('significantly worse over 10 folds, p = 0.000977 ≤ 0.05');
+    expect(r.failures[0].reasons[0]).toContain('significantly worse over 10 folds, p = 0.000977 ≤ 0.05');
     // At α = 0.0005 it is not significant, and within the tolerance: pass.
     expect(
       checkResults(base, [...rows('iris', 'nb', ACC, worse), ...rows('zoo', 'nb', ACC, RMSE)], {
@@ -131,13 +131,13 @@ describe('checkResults (the gate rule)', () => {
     const better = ACC.map((a) => a + 0.01);
     const r = checkResults(base, [...rows('iris', 'nb', better, RMSE), ...rows('zoo', 'nb', ACC, RMSE)], O);
     expect(r.passed).toBe(true);
-    expect(r.entries[0]!.metrics[0]!.status).toBe('better');
+    expect(r.entries[0].metrics[0].status).toBe('better');
     const strict = checkResults(base, [...rows('iris', 'nb', better, RMSE), ...rows('zoo', 'nb', ACC, RMSE)], {
       ...O,
       anyChange: true,
     });
     expect(strict.passed).toBe(false);
-    expect(strict.failures[0]!.metrics[0]!.status).toBe('changed');
+    expect(strict.failures[0].metrics[0].status).toBe('changed');
   });
 
   it('missing results fail; results not in the baseline are reported but pass; changed folds skip the paired test', () => {
@@ -156,7 +156,7 @@ describe('checkResults (the gate rule)', () => {
       { ...O, tolerance: 1 },
       new Map([['iris', false]]),
     );
-    expect(unpaired.entries[0]!.metrics[1]!.p).toBeNull();
+    expect(unpaired.entries[0].metrics[1].p).toBeNull();
     expect(unpaired.passed).toBe(true);
     expect(unpaired.notes[0]).toContain('the folds of iris differ');
   });
@@ -171,10 +171,10 @@ describe('checkResults (the gate rule)', () => {
     const junit = parseXml(renderJunit(r, 'b.json'));
     const cases = findAll(junit, 'testcase');
     expect(cases.map((c) => `${c.attrs['classname']}:${c.attrs['name']}`)).toEqual(['x.iris:nb', 'x.zoo:nb']);
-    expect(cases[0]!.children.map((c) => c.name)).toEqual(['failure']);
-    expect(cases[0]!.children[0]!.attrs['message']).toContain('iris × nb: Accuracy 0.8450 → 0.7950');
-    expect(cases[1]!.children.map((c) => c.name)).toEqual(['system-out']);
-    expect(findAll(junit, 'testsuite')[0]!.attrs['failures']).toBe('1');
+    expect(cases[0].children.map((c) => c.name)).toEqual(['failure']);
+    expect(cases[0].children[0].attrs['message']).toContain('iris × nb: Accuracy 0.8450 → 0.7950');
+    expect(cases[1].children.map((c) => c.name)).toEqual(['system-out']);
+    expect(findAll(junit, 'testsuite')[0].attrs['failures']).toBe('1');
   });
 });
 
@@ -215,8 +215,8 @@ describe('bnclab baseline / bnclab check on a real grid', () => {
       'zoo/nb-laplace',
       'zoo/tan-laplace',
     ]);
-    expect(baseline.results[2]!.folds).toHaveLength(5);
-    expect(baseline.datasets['iris']!.split).toMatch(/^[0-9a-f]{24}$/);
+    expect(baseline.results[2].folds).toHaveLength(5);
+    expect(baseline.datasets['iris'].split).toMatch(/^[0-9a-f]{24}$/);
 
     const ok = run(['check', join(FIX, 'gate.yaml'), '--baseline', base, '--workers', '2', '--quiet'], cwd);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
@@ -280,7 +280,7 @@ describe('bnclab baseline / bnclab check on a real grid', () => {
       cwd,
     );
     expect(lenient.code, lenient.stdout).toBe(0);
-    expect(textOf(findAll(parseXml(readFileSync(join(cwd, 'chk2', 'junit.xml'), 'utf8')), 'testsuite')[0]!)).toContain(
+    expect(textOf(findAll(parseXml(readFileSync(join(cwd, 'chk2', 'junit.xml'), 'utf8')), 'testsuite')[0])).toContain(
       'within tolerance',
     );
   });

@@ -18,7 +18,7 @@ function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   return [
     ...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/gm),
-  ].map((m) => (m[1] ?? m[2] ?? m[3])!);
+  ].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
 /** The files a file loads, itself included, following relative imports. */

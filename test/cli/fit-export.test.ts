@@ -22,15 +22,15 @@ function readBif(text: string): Net {
   const vars = new Map<string, string[]>();
   const cpts: Net['cpts'] = new Map();
   for (const m of text.matchAll(/variable\s+(\S+)\s*\{\s*type\s+discrete\s*\[\s*(\d+)\s*\]\s*\{([^}]*)\}\s*;\s*\}/g)) {
-    const states = m[3]!.split(',').map((s) => s.trim());
+    const states = m[3].split(',').map((s) => s.trim());
     expect(states).toHaveLength(Number(m[2]));
-    vars.set(m[1]!, states);
+    vars.set(m[1], states);
   }
   for (const m of text.matchAll(/probability\s*\(\s*([^|)]+?)\s*(?:\|\s*([^)]*?))?\s*\)\s*\{([^}]*)\}/g)) {
-    const child = m[1]!.trim();
+    const child = m[1].trim();
     const parents = m[2] ? m[2].split(',').map((s) => s.trim()) : [];
     const rows = new Map<string, number[]>();
-    for (const line of m[3]!
+    for (const line of m[3]
       .split(';')
       .map((l) => l.trim())
       .filter(Boolean)) {
@@ -38,11 +38,11 @@ function readBif(text: string): Net {
       else {
         const lm = /^\(([^)]*)\)\s*(.*)$/.exec(line)!;
         rows.set(
-          lm[1]!
+          lm[1]
             .split(',')
             .map((s) => s.trim())
             .join('|'),
-          lm[2]!.split(',').map(Number),
+          lm[2].split(',').map(Number),
         );
       }
     }
@@ -65,16 +65,16 @@ function readXmlBif(text: string): Net {
   const vars = new Map<string, string[]>();
   const cpts: Net['cpts'] = new Map();
   for (const m of text.matchAll(/<VARIABLE[^>]*>([\s\S]*?)<\/VARIABLE>/g)) {
-    const name = unescapeXml(/<NAME>([\s\S]*?)<\/NAME>/.exec(m[1]!)![1]!);
+    const name = unescapeXml(/<NAME>([\s\S]*?)<\/NAME>/.exec(m[1])![1]);
     vars.set(
       name,
-      [...m[1]!.matchAll(/<OUTCOME>([\s\S]*?)<\/OUTCOME>/g)].map((o) => unescapeXml(o[1]!)),
+      [...m[1].matchAll(/<OUTCOME>([\s\S]*?)<\/OUTCOME>/g)].map((o) => unescapeXml(o[1])),
     );
   }
   for (const m of text.matchAll(/<DEFINITION>([\s\S]*?)<\/DEFINITION>/g)) {
-    const child = unescapeXml(/<FOR>([\s\S]*?)<\/FOR>/.exec(m[1]!)![1]!);
-    const parents = [...m[1]!.matchAll(/<GIVEN>([\s\S]*?)<\/GIVEN>/g)].map((g) => unescapeXml(g[1]!));
-    const values = /<TABLE>([\s\S]*?)<\/TABLE>/.exec(m[1]!)![1]!.trim().split(/\s+/).map(Number);
+    const child = unescapeXml(/<FOR>([\s\S]*?)<\/FOR>/.exec(m[1])![1]);
+    const parents = [...m[1].matchAll(/<GIVEN>([\s\S]*?)<\/GIVEN>/g)].map((g) => unescapeXml(g[1]));
+    const values = /<TABLE>([\s\S]*?)<\/TABLE>/.exec(m[1])![1].trim().split(/\s+/).map(Number);
     const k = vars.get(child)!.length;
     const rows = new Map<string, number[]>();
     // Enumerate the parent configurations, last parent fastest.
@@ -85,10 +85,10 @@ function readXmlBif(text: string): Net {
       let rest = cfg;
       const idx = cards.map(() => 0);
       for (let i = cards.length - 1; i >= 0; i--) {
-        idx[i] = rest % cards[i]!;
-        rest = Math.floor(rest / cards[i]!);
+        idx[i] = rest % cards[i];
+        rest = Math.floor(rest / cards[i]);
       }
-      rows.set(idx.map((x, i) => vars.get(parents[i]!)![x]!).join('|'), values.slice(cfg * k, (cfg + 1) * k));
+      rows.set(idx.map((x, i) => vars.get(parents[i])![x]).join('|'), values.slice(cfg * k, (cfg + 1) * k));
     }
     cpts.set(child, { parents, rows });
   }
@@ -97,7 +97,7 @@ function readXmlBif(text: string): Net {
 
 /** P(c | row) from the network read back: the product of every node's table entry, normalised over c. */
 function posteriorsFromFile(net: Net, data: DiscreteData, nodeNames: string[], rows: number): number[][] {
-  const className = nodeNames[nodeNames.length - 1]!;
+  const className = nodeNames[nodeNames.length - 1];
   const classStates = net.vars.get(className)!;
   const out: number[][] = [];
   for (let r = 0; r < rows; r++) {
@@ -105,13 +105,13 @@ function posteriorsFromFile(net: Net, data: DiscreteData, nodeNames: string[], r
       const state = (name: string): string => {
         if (name === className) return cs;
         const i = nodeNames.indexOf(name);
-        return net.vars.get(name)![data.columns[i]![r]!]!;
+        return net.vars.get(name)![data.columns[i][r]];
       };
       let p = 1;
       for (const [child, t] of net.cpts) {
         const row = t.rows.get(t.parents.map(state).join('|'));
         expect(row, `${child} | ${t.parents.join(',')}`).toBeDefined();
-        p *= row![net.vars.get(child)!.indexOf(state(child))]!;
+        p *= row![net.vars.get(child)!.indexOf(state(child))];
       }
       return p;
     });
@@ -158,7 +158,7 @@ describe('bnclab fit: BIF and XMLBIF round trip', () => {
         expect(arcs).toBeGreaterThan(data.names.length); // more than naive Bayes: the augmenting arcs are there
         const got = posteriorsFromFile(net, data, nodeNames, data.n);
         for (let i = 0; i < data.n; i++) {
-          for (let c = 0; c < C; c++) expect(got[i]![c]!).toBeCloseTo(expected[i * C + c]!, 12);
+          for (let c = 0; c < C; c++) expect(got[i][c]).toBeCloseTo(expected[i * C + c], 12);
         }
       }
     });
@@ -187,7 +187,7 @@ describe('bnclab fit: BIF and XMLBIF round trip', () => {
     const fit = fitOnFullData(loadSpecFile(oddSpec).spec, 'odd', 'tan/dirichlet');
     const expected = fit.model.posterior(fit.data);
     const got = posteriorsFromFile(net, fit.data, [...net.vars.keys()], fit.data.n);
-    got.forEach((p, i) => p.forEach((v, c) => expect(v).toBeCloseTo(expected[i * 2 + c]!, 12)));
+    got.forEach((p, i) => p.forEach((v, c) => expect(v).toBeCloseTo(expected[i * 2 + c], 12)));
   });
 
   it('the JSON form carries names, states, parents, tables and provenance', () => {

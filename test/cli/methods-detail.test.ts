@@ -10,8 +10,8 @@ describe('bnclab methods <id>', () => {
     expect(t).toContain('(structure learner)');
     expect(t).toContain(`Citation: ${getStructure('kdb')!.citation}`);
     expect(t).toMatch(/^\s+k\s+integer \(≥ 1, ≤ 5\)\s+1\s+Maximum number of attribute parents/m);
-    const pairs = /Estimators it pairs with: (.*)/.exec(t)![1]!.split(', ');
-    const not = /Not with: (.*)/.exec(t)![1]!.split(', ');
+    const pairs = /Estimators it pairs with: (.*)/.exec(t)![1].split(', ');
+    const not = /Not with: (.*)/.exec(t)![1].split(', ');
     // The registry's compatibility rule decides: MANB and WANBIA apply to naive Bayes only.
     expect(pairs).toContain('dirichlet');
     expect(pairs).toContain('hdp');

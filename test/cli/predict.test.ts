@@ -20,7 +20,7 @@ writeFileSync(
 
 function readPredictions(file: string): { header: string[]; rows: string[][] } {
   const lines = readFileSync(file, 'utf8').trim().split('\n');
-  return { header: lines[0]!.split(','), rows: lines.slice(1).map((l) => l.split(',')) };
+  return { header: lines[0].split(','), rows: lines.slice(1).map((l) => l.split(',')) };
 }
 
 describe('bnclab predict', () => {
@@ -45,8 +45,8 @@ describe('bnclab predict', () => {
         expect(p.header.slice(3)).toEqual(fit.data.classLabels.map((l) => `p_${l}`));
         expect(p.rows).toHaveLength(fit.data.n);
         p.rows.forEach((row, i) => {
-          for (let c = 0; c < k; c++) expect(Number(row[3 + c])).toBeCloseTo(expected[i * k + c]!, 12);
-          expect(row[1]).toBe(fit.data.classLabels[fit.data.classColumn[i]!]);
+          for (let c = 0; c < k; c++) expect(Number(row[3 + c])).toBeCloseTo(expected[i * k + c], 12);
+          expect(row[1]).toBe(fit.data.classLabels[fit.data.classColumn[i]]);
         });
       }
     });

@@ -38,7 +38,7 @@ describe('stored classification metrics and bnclab sql', () => {
       const C = labels.length;
       expect(confusion).toHaveLength(C);
       const total = confusion.flat().reduce((a, b) => a + b, 0);
-      const trace = confusion.reduce((a, rowC, i) => a + rowC[i]!, 0);
+      const trace = confusion.reduce((a, rowC, i) => a + rowC[i], 0);
       expect(total).toBe(nTest);
       expect(trace / total).toBeCloseTo(acc, 12);
       expect(brier).toBeCloseTo(C * rmse * rmse, 12);

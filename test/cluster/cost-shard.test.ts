@@ -108,7 +108,7 @@ describe('shards', () => {
         const load = [0, 0, 0];
         let c = code;
         for (const it of items) {
-          load[c % count]! += it.cost;
+          load[c % count] += it.cost;
           c = Math.floor(c / count);
         }
         best = Math.min(best, Math.max(...load));

@@ -63,22 +63,19 @@ describe('shards, merge and status', () => {
     const bad = join(cwd, 'bad.duckdb');
     copyFileSync(shard(1), bad);
     const [victim] = await sql(bad, `SELECT job_key, dataset FROM jobs WHERE status = 'done' ORDER BY job_key LIMIT 1`);
-    await sql(
-      bad,
-      `UPDATE job_metrics SET accuracy = accuracy + 1e-15 WHERE job_key = '${String(victim!['job_key'])}'`,
-    );
+    await sql(bad, `UPDATE job_metrics SET accuracy = accuracy + 1e-15 WHERE job_key = '${String(victim['job_key'])}'`);
     const target = join(cwd, 'conflict.duckdb');
     expect(cli(['merge', target, shard(1)], { cwd }).code).toBe(0);
     const before = await sql(target, `SELECT count(*)::INTEGER AS n FROM job_metrics`);
     const r = cli(['merge', target, shard(2), bad], { cwd });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('1 job(s) done in both with different metrics');
-    expect(r.stderr).toContain(String(victim!['job_key']));
-    expect(r.stderr).toContain(String(victim!['dataset']));
+    expect(r.stderr).toContain(String(victim['job_key']));
+    expect(r.stderr).toContain(String(victim['dataset']));
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     // shard 2 went in (its own transaction) before the bad shard was refused.
     const after = await sql(target, `SELECT count(*)::INTEGER AS n FROM job_metrics`);
-    expect((after[0]!['n'] as number) - (before[0]!['n'] as number)).toBeGreaterThan(0);
+    expect((after[0]['n'] as number) - (before[0]['n'] as number)).toBeGreaterThan(0);
     const forced = cli(['merge', target, bad, '--force'], { cwd });
     expect(forced.code).toBe(1);
     expect(forced.stdout).toContain('conflict kept from the target');
@@ -110,7 +107,7 @@ describe('shards, merge and status', () => {
     const failed = join(cwd, 'failed.duckdb');
     copyFileSync(shard(1), failed);
     const [job] = await sql(failed, `SELECT job_key FROM jobs WHERE status = 'done' ORDER BY job_key LIMIT 1`);
-    const key = String(job!['job_key']);
+    const key = String(job['job_key']);
     await sql(failed, `UPDATE jobs SET status = 'error', error = 'out of memory on node 7' WHERE job_key = '${key}'`);
     await sql(failed, `DELETE FROM job_metrics WHERE job_key = '${key}'`);
     // A column a later version adds (say, a new metric) must merge too.
@@ -125,7 +122,7 @@ describe('shards, merge and status', () => {
       { status: 'error', error: 'out of memory on node 7' },
     ]);
     const added = await sql(target, `SELECT count(*)::INTEGER AS n FROM job_metrics WHERE future_metric = 0.25`);
-    expect(added[0]!['n']).toBeGreaterThan(0);
+    expect(added[0]['n']).toBeGreaterThan(0);
     // The real shard has the job done: it replaces the failure.
     expect(cli(['merge', target, shard(1)], { cwd }).code).toBe(0);
     expect(await sql(target, `SELECT status, error FROM jobs WHERE job_key = '${key}'`)).toEqual([
@@ -138,7 +135,7 @@ describe('shards, merge and status', () => {
   });
 
   it("stores each split's fold rows once, also into a database made when folds had a primary key", async () => {
-    const rowsOf = async (db: string) => (await sql(db, `SELECT count(*)::INTEGER AS n FROM folds`))[0]!['n'] as number;
+    const rowsOf = async (db: string) => (await sql(db, `SELECT count(*)::INTEGER AS n FROM folds`))[0]['n'] as number;
     const perShard = await rowsOf(shard(1));
     expect(perShard).toBeGreaterThan(0);
     // Every shard stored the same splits; merged, each row is there once.

@@ -20,7 +20,7 @@ function checkPosterior(p: Float64Array, n: number, C: number): void {
 
 function argmax(p: Float64Array, r: number, C: number): number {
   let b = 0;
-  for (let c = 1; c < C; c++) if (p[r * C + c]! > p[r * C + b]!) b = c;
+  for (let c = 1; c < C; c++) if (p[r * C + c] > p[r * C + b]) b = c;
   return b;
 }
 
@@ -183,7 +183,7 @@ describe.each(baselines.map((b) => [`baseline ${b.id}`, b] as const))('%s', (_, 
     const p = runBaseline(b, train, test);
     checkPosterior(p, test.n, 3);
     let mean = 0;
-    for (let r = 0; r < test.n; r++) mean += p[r * 3 + 1]! / test.n;
+    for (let r = 0; r < test.n; r++) mean += p[r * 3 + 1] / test.n;
     expect(mean).toBeGreaterThan(1 / 3);
   });
 
@@ -196,7 +196,7 @@ describe.each(baselines.map((b) => [`baseline ${b.id}`, b] as const))('%s', (_, 
   it('handles missing values in training and test data (including all-missing rows)', () => {
     const train = synth('train', { n: 200, cards, classCard: 3, missing: 0.25 });
     const test = synth('test', { n: 60, cards, classCard: 3, missing: 0.4 });
-    for (let a = 0; a < cards.length; a++) test.columns[a]![0] = MISSING;
+    for (let a = 0; a < cards.length; a++) test.columns[a][0] = MISSING;
     checkPosterior(runBaseline(b, train, test), test.n, 3);
   });
 });

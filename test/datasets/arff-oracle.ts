@@ -42,7 +42,7 @@ function quotedAtStart(s: string, where: string): { value: string; rest: string 
   if (q !== "'" && q !== '"') return null;
   const m = QUOTED[q].exec(s);
   if (!m) throw new UserError(`${where}: unterminated quoted value`);
-  return { value: decodeEscapes(m[1]!), rest: s.slice(m[0].length) };
+  return { value: decodeEscapes(m[1]), rest: s.slice(m[0].length) };
 }
 
 /** Comma-separated cells; an unquoted '%' ends the list; blanks and tabs around a quoted cell are ignored. */
@@ -79,7 +79,7 @@ function word(s: string, where: string): [string, string] {
   const quoted = quotedAtStart(t, where);
   if (quoted) return [quoted.value, quoted.rest];
   const m = /^(\S+)([\s\S]*)$/.exec(t);
-  return m ? [m[1]!, m[2]!] : ['', ''];
+  return m ? [m[1], m[2]] : ['', ''];
 }
 
 function attributeKind(name: string, typeText: string, where: string): Kind {
@@ -126,7 +126,7 @@ function classColumnOf(names: string[], file: string, requested: string | undefi
   }
   if (names.includes('class')) return names.indexOf('class');
   const folded = names.map((n, i) => [n.toLowerCase(), i] as const).filter(([n]) => n === 'class');
-  return folded.length === 1 ? folded[0]![1] : names.length - 1;
+  return folded.length === 1 ? folded[0][1] : names.length - 1;
 }
 
 export function parseArffOracle(text: string, opts: OracleOptions): RawTable {
@@ -136,7 +136,7 @@ export function parseArffOracle(text: string, opts: OracleOptions): RawTable {
   let data = -1; // index of the first line after @data
   for (let i = 0; i < lines.length && data < 0; i++) {
     const where = `${file}:${i + 1}`;
-    const s = withoutComment(lines[i]!).trim();
+    const s = withoutComment(lines[i]).trim();
     if (s === '') continue;
     if (s[0] !== '@') throw new UserError(`${where}: expected @relation, @attribute or @data, got '${s.slice(0, 40)}'`);
     const [keyword, rest] = word(s, where);
@@ -163,12 +163,12 @@ export function parseArffOracle(text: string, opts: OracleOptions): RawTable {
   const rows: { line: number; cells: Cell[] }[] = [];
   for (let i = data; i < lines.length; i++) {
     const where = `${file}:${i + 1}`;
-    const s = lines[i]!.trim();
+    const s = lines[i].trim();
     if (s === '' || s[0] === '%') continue;
     if (s[0] === '{')
       throw new UserError(`${where}: sparse ARFF rows are not supported; save the data as dense ARFF or CSV`);
     const row = cells(s, where);
-    const last = row[row.length - 1]!;
+    const last = row[row.length - 1];
     if (row.length === attrs.length + 1 && !last.quoted && last.text.startsWith('{'))
       throw new UserError(`${where}: instance weights ({w}) are not supported`);
     if (row.length !== attrs.length)
@@ -178,7 +178,7 @@ export function parseArffOracle(text: string, opts: OracleOptions): RawTable {
   if (rows.length === 0) throw new UserError(`${file}: no data rows after @data`);
   const classIndex = classColumnOf(names, file, opts.classColumn);
   const isMissing = (c: Cell): boolean => !c.quoted && c.text === '?';
-  const kept = rows.filter((r) => !isMissing(r.cells[classIndex]!));
+  const kept = rows.filter((r) => !isMissing(r.cells[classIndex]));
   if (kept.length === 0)
     throw new UserError(`${file}: every row has a missing class value in attribute '${names[classIndex]}'`);
 
@@ -186,13 +186,13 @@ export function parseArffOracle(text: string, opts: OracleOptions): RawTable {
   let classLabels: string[] = [];
   let classCodes = new Int32Array(0);
   attrs.forEach((attr, a) => {
-    const values = kept.map((r) => (isMissing(r.cells[a]!) ? null : r.cells[a]!.text));
+    const values = kept.map((r) => (isMissing(r.cells[a]) ? null : r.cells[a].text));
     const firstBad = (bad: (v: string) => boolean): number => values.findIndex((v) => v !== null && bad(v));
     if (attr.kind.kind === 'numeric' && a !== classIndex) {
       const at = firstBad((v) => Number.isNaN(decimal(v)));
       if (at >= 0)
         throw new UserError(
-          `${file}:${kept[at]!.line}: attribute '${attr.name}' is numeric but has value '${values[at]}'`,
+          `${file}:${kept[at].line}: attribute '${attr.name}' is numeric but has value '${values[at]}'`,
         );
       columns.push(
         numericColumn(
@@ -208,7 +208,7 @@ export function parseArffOracle(text: string, opts: OracleOptions): RawTable {
       const at = firstBad((v) => !declared.includes(v));
       if (at >= 0)
         throw new UserError(
-          `${file}:${kept[at]!.line}: value '${values[at]}' is not declared for nominal attribute '${attr.name}'`,
+          `${file}:${kept[at].line}: value '${values[at]}' is not declared for nominal attribute '${attr.name}'`,
         );
       labels = declared;
     } else {
@@ -216,7 +216,7 @@ export function parseArffOracle(text: string, opts: OracleOptions): RawTable {
         const at = firstBad((v) => Number.isNaN(decimal(v)));
         if (at >= 0)
           throw new UserError(
-            `${file}:${kept[at]!.line}: class attribute '${attr.name}' is numeric but has value '${values[at]}'`,
+            `${file}:${kept[at].line}: class attribute '${attr.name}' is numeric but has value '${values[at]}'`,
           );
       }
       labels = orderLabels(values.filter((v): v is string => v !== null));
@@ -233,7 +233,7 @@ export function parseArffOracle(text: string, opts: OracleOptions): RawTable {
     name: opts.name ?? (dot > 0 ? base.slice(0, dot) : base),
     n: kept.length,
     columns,
-    className: names[classIndex]!,
+    className: names[classIndex],
     classLabels,
     classColumn: classCodes,
     droppedRows: rows.length - kept.length,

@@ -38,7 +38,7 @@ const q = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'
 
 /** A registry data set written as ARFF: nominal columns with their labels, numeric ones as numbers. */
 function asArff(name: string): string {
-  const { table } = loadDataset(loadRegistry().get(name)!);
+  const { table } = loadDataset(loadRegistry().get(name));
   const lines = [`@relation ${q(name)}`];
   for (const c of table.columns) {
     lines.push(
@@ -50,10 +50,10 @@ function asArff(name: string): string {
   lines.push(`@attribute ${q(table.className)} {${table.classLabels.map(q).join(',')}}`, '@data');
   for (let r = 0; r < table.n; r++) {
     const row = table.columns.map((c) => {
-      if (c.type === 'numeric') return c.ids[r]! < 0 ? '?' : String(c.distinct[c.ids[r]!]);
-      return c.codes[r]! < 0 ? '?' : q(c.labels[c.codes[r]!]!);
+      if (c.type === 'numeric') return c.ids[r] < 0 ? '?' : String(c.distinct[c.ids[r]]);
+      return c.codes[r] < 0 ? '?' : q(c.labels[c.codes[r]]);
     });
-    row.push(q(table.classLabels[table.classColumn[r]!]!));
+    row.push(q(table.classLabels[table.classColumn[r]]));
     lines.push(row.join(','));
   }
   return `${lines.join('\n')}\n`;
@@ -66,7 +66,7 @@ describe('parseArff equals the independent oracle', () => {
       const out = same(text, `${name}.arff`);
       expect('table' in out).toBe(true);
       const t = (out as { table: RawTable }).table;
-      const orig = loadDataset(loadRegistry().get(name)!).table;
+      const orig = loadDataset(loadRegistry().get(name)).table;
       expect(t.n).toBe(orig.n);
       expect(Array.from(t.classColumn)).toEqual(Array.from(orig.classColumn));
     }
@@ -99,7 +99,7 @@ describe('parseArff equals the independent oracle', () => {
       for (let a = 0; a < m; a++) {
         const t = pick(['nominal', 'nominal', 'numeric', 'string'] as const);
         types.push(t);
-        const name = a === m - 1 && rng.int(2) ? 'class' : bad(30) && a > 0 ? names[0]! : `at ${a}`;
+        const name = a === m - 1 && rng.int(2) ? 'class' : bad(30) && a > 0 ? names[0] : `at ${a}`;
         names.push(name);
         const ls = t === 'nominal' ? [...new Set(Array.from({ length: 1 + rng.int(4) }, () => pick(LABELS)))] : [];
         labels.push(ls);
@@ -127,7 +127,7 @@ describe('parseArff equals the independent oracle', () => {
           else if (t === 'numeric')
             v = bad(3) ? pick(['abc', '0x1', '1e', '']) : pick(['1', '-2.5', '3e2', '.5', '7', ' 4 ']);
           else if (t === 'nominal' && (roll < 8 || !bad(2)))
-            v = rng.int(2) ? q(pick(labels[a]!)) : pick(labels[a]!).replace(/[,%'"]/g, '');
+            v = rng.int(2) ? q(pick(labels[a])) : pick(labels[a]).replace(/[,%'"]/g, '');
           else v = rng.int(2) ? q(pick(LABELS)) : pick(['zz', 'a', 'b', '10', '9', '2']);
           if (bad(60)) v = `'open`;
           if (bad(60)) v = `'x'y`;

@@ -42,9 +42,9 @@ describe('parseArff', () => {
     expect(Array.from(t.classColumn)).toEqual([1, 1, 0, 0, 0, 1]);
     expect(labelsOf(t, 'outlook')).toEqual(['sunny', 'overcast', 'rainy']);
     expect(labelsOf(t, 'windy')).toEqual(['TRUE', 'FALSE']);
-    const outlook = t.columns[0]!;
+    const outlook = t.columns[0];
     expect(outlook.type === 'categorical' && Array.from(outlook.codes)).toEqual([0, 0, 1, 2, 2, 2]);
-    const hum = t.columns[2]!;
+    const hum = t.columns[2];
     expect(hum.type === 'numeric' && Array.from(numericValues(hum))).toEqual([85, 90, 86, NaN, 80, 70]);
   });
 
@@ -66,7 +66,7 @@ describe('parseArff', () => {
     expect(Array.from(t.classColumn)).toEqual([0, 1, 1]);
     // String attributes become categorical with sorted labels; a quoted '?' is a value, not missing.
     expect(labelsOf(t, 's')).toEqual(['?', 'abc', "it's"]);
-    const n = t.columns[1]!;
+    const n = t.columns[1];
     expect(n.type === 'numeric' && Array.from(numericValues(n))).toEqual([3, NaN, 5]);
   });
 

@@ -59,7 +59,7 @@ describe('CSV read in pieces', () => {
 
   it('random tables, random piece sizes', () => {
     const rng = new Rng('csv-stream');
-    const pick = (xs: string[]): string => xs[rng.int(xs.length)]!;
+    const pick = (xs: string[]): string => xs[rng.int(xs.length)];
     for (let t = 0; t < 30; t++) {
       const rows = ['p,q,class'];
       for (let r = 0; r < 40; r++)
@@ -93,8 +93,8 @@ describe('CSV read in pieces', () => {
       file: 'p.csv',
     });
     expect(t.n).toBe(4); // the row with a missing class is dropped
-    const a = t.columns[0]!;
-    const b = t.columns[1]!;
+    const a = t.columns[0];
+    const b = t.columns[1];
     if (a.type !== 'categorical' || b.type !== 'numeric') throw new Error('unexpected column types');
     expect(a.labels).toEqual(['abcdefgh', '~!']); // 'abcdefg' was only in the dropped row; ' ~! ' trims to '~!'
     expect(Array.from(a.codes)).toEqual([0, 1, 1, -1]);
@@ -154,7 +154,7 @@ describe('coded columns widen as their dictionaries grow', () => {
       const got = parseCsvBytes(enc.encode(text), { file: 'p.csv' }, 1 << 14, { reserveRows, stepRows });
       expect(got, `reserve ${reserveRows}, step ${stepRows}`).toEqual(whole);
     }
-    const a = whole.columns[0]!;
+    const a = whole.columns[0];
     if (a.type !== 'categorical') throw new Error('types');
     // The ids reached 33,000 while reading (Int32 pieces); the kept rows use 28,286 labels, so Int16 codes.
     expect(a.codes).toBeInstanceOf(Int16Array);
@@ -170,15 +170,15 @@ describe('coded columns widen as their dictionaries grow', () => {
       lines.push(`k${(r * 7919) % n},${(r % 300) / 4},${r % 3 === 0 ? '?' : `v${r % 3}`},${r % 2}`);
     const t = parseCsvBytes(enc.encode(lines.join('\n')), { file: 'w.csv' }, 1 << 16);
     const [a, x, y] = t.columns;
-    if (a!.type !== 'categorical' || x!.type !== 'numeric' || y!.type !== 'categorical') throw new Error('types');
-    expect(a!.codes).toBeInstanceOf(Int32Array);
-    expect(x!.ids).toBeInstanceOf(Int16Array);
-    expect(y!.codes).toBeInstanceOf(Int8Array);
-    const xs = numericValues(x!);
+    if (a.type !== 'categorical' || x.type !== 'numeric' || y.type !== 'categorical') throw new Error('types');
+    expect(a.codes).toBeInstanceOf(Int32Array);
+    expect(x.ids).toBeInstanceOf(Int16Array);
+    expect(y.codes).toBeInstanceOf(Int8Array);
+    const xs = numericValues(x);
     for (let r = 0; r < n; r++) {
-      expect(a!.labels[a!.codes[r]!]).toBe(`k${(r * 7919) % n}`);
+      expect(a.labels[a.codes[r]]).toBe(`k${(r * 7919) % n}`);
       expect(xs[r]).toBe((r % 300) / 4);
-      expect(y!.codes[r]! < 0 ? '?' : y!.labels[y!.codes[r]!]).toBe(r % 3 === 0 ? '?' : `v${r % 3}`);
+      expect(y.codes[r] < 0 ? '?' : y.labels[y.codes[r]]).toBe(r % 3 === 0 ? '?' : `v${r % 3}`);
     }
   });
 });

@@ -16,7 +16,7 @@ function col(t: RawTable, name: string): RawColumn {
 function decoded(t: RawTable, name: string): (string | null)[] {
   const c = col(t, name);
   if (c.type !== 'categorical') throw new Error(`${name} is numeric`);
-  return Array.from(c.codes, (k) => (k < 0 ? null : c.labels[k]!));
+  return Array.from(c.codes, (k) => (k < 0 ? null : c.labels[k]));
 }
 
 function numbers(t: RawTable, name: string): number[] {

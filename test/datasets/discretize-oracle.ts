@@ -17,11 +17,11 @@ const TOLERANCE = 1e-12;
 /** Entropy in bits of a count vector. */
 export function entropy(counts: ArrayLike<number>): number {
   let n = 0;
-  for (let i = 0; i < counts.length; i++) n += counts[i]!;
+  for (let i = 0; i < counts.length; i++) n += counts[i];
   if (n === 0) return 0;
   let h = 0;
   for (let i = 0; i < counts.length; i++) {
-    const p = counts[i]! / n;
+    const p = counts[i] / n;
     if (p > 0) h -= p * Math.log2(p);
   }
   return h;
@@ -40,15 +40,15 @@ interface Candidate {
 function candidates(v: Float64Array, y: Int32Array, K: number, first: number, end: number): Candidate[] {
   const n = end - first;
   const prior = new Array<number>(K).fill(0);
-  for (let i = first; i < end; i++) prior[y[i]!]!++;
+  for (let i = first; i < end; i++) prior[y[i]]++;
   const hPrior = entropy(prior);
   const k = prior.filter((c) => c > 0).length;
   const left = new Array<number>(K).fill(0);
   const out: Candidate[] = [];
   for (let i = first; i < end - 1; i++) {
-    left[y[i]!]!++;
-    if (!(v[i]! < v[i + 1]!)) continue; // no cut between equal values
-    const right = prior.map((c, j) => c - left[j]!);
+    left[y[i]]++;
+    if (!(v[i] < v[i + 1])) continue; // no cut between equal values
+    const right = prior.map((c, j) => c - left[j]);
     const nl = i + 1 - first;
     const hl = entropy(left);
     const hr = entropy(right);
@@ -59,7 +59,7 @@ function candidates(v: Float64Array, y: Int32Array, K: number, first: number, en
     const delta = Math.log2(3 ** k - 2) - (k * hPrior - k1 * hl - k2 * hr);
     out.push({
       last: i,
-      cut: (v[i]! + v[i + 1]!) / 2,
+      cut: (v[i] + v[i + 1]) / 2,
       entropy: e,
       gain: hPrior - e,
       threshold: (Math.log2(n - 1) + delta) / n,
@@ -96,12 +96,12 @@ export function checkMdlCuts(v: Float64Array, y: Int32Array, K: number, cuts: re
     if (ties.length > 1 || ties.some((c) => near(c.gain, c.threshold))) ambiguous++;
     if (inside.length === 0) {
       return mustCut
-        ? `${where}: cut ${ties[0]!.cut} has gain ${ties[0]!.gain} > threshold ${ties[0]!.threshold} but was not made`
+        ? `${where}: cut ${ties[0].cut} has gain ${ties[0].gain} > threshold ${ties[0].threshold} but was not made`
         : null;
     }
     const top = allowed.find((c) => inside.includes(c.cut));
     if (!top) {
-      const first = ties[0]!;
+      const first = ties[0];
       return `${where}: expected the best candidate ${first.cut} (entropy ${first.entropy}, gain ${first.gain}, threshold ${first.threshold}) or no cut; got ${inside}`;
     }
     return (
@@ -126,8 +126,8 @@ export function checkMdlCuts(v: Float64Array, y: Int32Array, K: number, cuts: re
 export function medianOracle(sorted: readonly number[]): number[] {
   const m = sorted.length;
   if (m === 0) return [];
-  const median = m % 2 === 1 ? sorted[(m - 1) / 2]! : (sorted[m / 2 - 1]! + sorted[m / 2]!) / 2;
-  return median < sorted[m - 1]! ? [median] : [];
+  const median = m % 2 === 1 ? sorted[(m - 1) / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+  return median < sorted[m - 1] ? [median] : [];
 }
 
 /**
@@ -141,8 +141,8 @@ export function equalFrequencyOracle(sorted: readonly number[], bins: number): n
   const m = sorted.length;
   // Boundaries: the number of values up to and including each run that ends before the last value.
   const ends: number[] = [];
-  for (let i = 0; i + 1 < m; i++) if (sorted[i]! < sorted[i + 1]!) ends.push(i + 1);
-  const cutAt = (end: number): number => (sorted[end - 1]! + sorted[end]!) / 2;
+  for (let i = 0; i + 1 < m; i++) if (sorted[i] < sorted[i + 1]) ends.push(i + 1);
+  const cutAt = (end: number): number => (sorted[end - 1] + sorted[end]) / 2;
   const cuts: number[] = [];
   let closedValues = 0; // values in bins already closed
   let previous: number | null = null; // the boundary before this one since the last cut (values up to it)

@@ -43,10 +43,10 @@ function mdlBestSplit(v: Float64Array, y: Int32Array, K: number, first: number, 
   const counts: number[] = [];
   for (let i = first; i < end; i++) {
     if (values.length === 0 || values[values.length - 1] !== v[i]) {
-      values.push(v[i]!);
+      values.push(v[i]);
       counts.push(...new Array<number>(K).fill(0));
     }
-    counts[(values.length - 1) * K + y[i]!]!++;
+    counts[(values.length - 1) * K + y[i]]++;
   }
   return mdlBestSplitGrouped(f64(values), i32(counts), K, 0, values.length, lnTable(end - first));
 }
@@ -167,11 +167,11 @@ describe('MDL (Fayyad & Irani, Weka rule)', () => {
       petalwidth: [0.8, 1.75],
     };
     for (const [name, exp] of Object.entries(expected)) {
-      expect(cuts[name]!.length).toBe(exp.length);
-      cuts[name]!.forEach((c, j) => expect(c).toBeCloseTo(exp[j]!, 10));
+      expect(cuts[name].length).toBe(exp.length);
+      cuts[name].forEach((c, j) => expect(c).toBeCloseTo(exp[j], 10));
     }
-    expect(cutLabels(cuts['petallength']!)).toEqual(['(-inf,2.45]', '(2.45,4.75]', '(4.75,inf)']);
-    expect(cutLabels(cuts['sepalwidth']!)).toEqual(['(-inf,2.95]', '(2.95,3.35]', '(3.35,inf)']);
+    expect(cutLabels(cuts['petallength'])).toEqual(['(-inf,2.45]', '(2.45,4.75]', '(4.75,inf)']);
+    expect(cutLabels(cuts['sepalwidth'])).toEqual(['(-inf,2.95]', '(2.95,3.35]', '(3.35,inf)']);
   });
 
   it('ignores missing values and rows outside the training set', () => {
@@ -271,12 +271,12 @@ describe('cuts from counts per distinct value (coded numeric columns)', () => {
       }
       const rows = Int32Array.from({ length: n + rng.int(n) }, (_, i) => (i < n && rng.next() < 0.8 ? i : rng.int(n)));
       // The training values with their multiplicity, sorted (ties by row, which the definitions ignore).
-      const training = Array.from(rows).filter((r) => !Number.isNaN(values[r]!));
-      training.sort((a, b) => values[a]! - values[b]! || a - b);
-      const sorted = training.map((r) => values[r]!);
+      const training = Array.from(rows).filter((r) => !Number.isNaN(values[r]));
+      training.sort((a, b) => values[a] - values[b] || a - b);
+      const sorted = training.map((r) => values[r]);
       const bins = 2 + (trial % 5);
       const mdl = fitDiscretizer(values, classes, K, rows, 'mdl').cuts;
-      const check = checkMdlCuts(f64(sorted), i32(training.map((r) => classes[r]!)), K, mdl);
+      const check = checkMdlCuts(f64(sorted), i32(training.map((r) => classes[r])), K, mdl);
       expect(check.error, `trial ${trial} mdl`).toBeNull();
       mdlCutsSeen += mdl.length;
       ambiguous += check.ambiguous;

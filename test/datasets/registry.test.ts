@@ -219,7 +219,7 @@ describe('loadDataset', () => {
     const labels = t.classLabels;
     const blocks = Array.from(
       { length: 6 },
-      (_, b) => new Set(Array.from({ length: 100 }, (_, i) => labels[t.classColumn[b * 100 + i]!])),
+      (_, b) => new Set(Array.from({ length: 100 }, (_, i) => labels[t.classColumn[b * 100 + i]])),
     );
     expect(blocks.map((s) => [...s])).toEqual([
       ['normal'],
@@ -230,7 +230,7 @@ describe('loadDataset', () => {
       ['downward-shift'],
     ]);
     // The first value of UCI's file, written as it is there.
-    expect(readFileSync(`${ROOT}/data/uci/syncon.csv`, 'utf8').split('\n')[1]!.startsWith('28.7812,34.4632,')).toBe(
+    expect(readFileSync(`${ROOT}/data/uci/syncon.csv`, 'utf8').split('\n')[1].startsWith('28.7812,34.4632,')).toBe(
       true,
     );
     expect(reg.group('hdp68').map((e) => e.name)).toContain('syncon');

@@ -49,7 +49,7 @@ describe('a preprocessor row view', () => {
       expect(dataBytes(view)).toBe(before); // counting built nothing
       // Reading the columns builds them: the same arrays, widths included, as transform gives.
       expect(fields(view)).toEqual(fields(copy));
-      view.columns.forEach((c, a) => expect(c.constructor, `column ${a}`).toBe(copy.columns[a]!.constructor));
+      view.columns.forEach((c, a) => expect(c.constructor, `column ${a}`).toBe(copy.columns[a].constructor));
       expect(view.classColumn).toBeInstanceOf(Int32Array);
       expect(dataBytes(view)).toBe(before + dataBytes(copy));
     });

@@ -21,10 +21,10 @@ describe('synthetic data from a known random network', () => {
     });
     // Every conditional distribution sums to one.
     net.cpts.forEach((cpt, i) => {
-      const k = net.cards[i]!;
+      const k = net.cards[i];
       for (let q = 0; q < cpt.length / k; q++) {
         let s = 0;
-        for (let j = 0; j < k; j++) s += cpt[q * k + j]!;
+        for (let j = 0; j < k; j++) s += cpt[q * k + j];
         expect(s).toBeCloseTo(1, 12);
       }
     });
@@ -37,15 +37,15 @@ describe('synthetic data from a known random network', () => {
     // Attribute 0 has the class as its only parent.
     const a0 = new Float64Array(3 * 2);
     sampleRows(net, n, 'rows', (codes, cls) => {
-      classCount[cls]!++;
-      a0[cls * 2 + codes[0]!]!++;
+      classCount[cls]++;
+      a0[cls * 2 + codes[0]]++;
     });
     for (let c = 0; c < 3; c++) {
-      const p = net.classPrior[c]!;
-      expect(Math.abs(classCount[c]! / n - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / n));
-      const nc = classCount[c]!;
-      const q = net.cpts[0]![c * 2]!;
-      expect(Math.abs(a0[c * 2]! / nc - q)).toBeLessThan(4 * Math.sqrt((q * (1 - q)) / nc) + 1e-9);
+      const p = net.classPrior[c];
+      expect(Math.abs(classCount[c] / n - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / n));
+      const nc = classCount[c];
+      const q = net.cpts[0][c * 2];
+      expect(Math.abs(a0[c * 2] / nc - q)).toBeLessThan(4 * Math.sqrt((q * (1 - q)) / nc) + 1e-9);
     }
   });
 
@@ -65,8 +65,8 @@ describe('synthetic data from a known random network', () => {
     expect(ra[0]).toBe('a1,a2,a3,a4,a5,a6,class');
     expect(ra).toHaveLength(501);
     for (let r = 1; r < ra.length; r++) {
-      const x = ra[r]!.split(',');
-      const y = rc[r]!.split(',');
+      const x = ra[r].split(',');
+      const y = rc[r].split(',');
       expect(`v${Math.floor(Number(y[1]))}`).toBe(x[1]);
       expect(`v${Math.floor(Number(y[4]))}`).toBe(x[4]);
       expect(y[0]).toBe(x[0]);

@@ -20,7 +20,7 @@ function writeCsv(): void {
   let bytes = 0;
   while (bytes < TABLE_CACHE_MIN_BYTES + 100_000) {
     const x = next() % 7 === 0 ? '?' : String((next() % 50_000) / 100);
-    const y = ['a', 'bb', 'c c', 'd'][next() % 4]!;
+    const y = ['a', 'bb', 'c c', 'd'][next() % 4];
     const z = String(next() % 300);
     const w = next() % 11 === 0 ? '' : `v${next() % 200}`;
     const cls = next() % 3 === 0 ? 'yes' : 'no';

@@ -101,7 +101,7 @@ describe('malformed specs give exit 2 and one line naming file:line:col and the 
       expect(r.code).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      const line = lines[0]!;
+      const line = lines[0];
       expect(line).not.toMatch(/\n\s+at /);
       expect(line).toContain(`${c.file}:${c.at}`);
       expect(line).toContain(c.field);

@@ -67,8 +67,8 @@ describe('bnclab export predictions', () => {
       }
     })();
     expect(labels.map((l) => l['dataset'])).toEqual(['breast-cancer', 'iris', 'zoo']);
-    expect(labels[1]!['class_labels']).toEqual(['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']);
-    expect(labels[1]!['attribute_names']).toEqual(['sepallength', 'sepalwidth', 'petallength', 'petalwidth']);
+    expect(labels[1]['class_labels']).toEqual(['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']);
+    expect(labels[1]['attribute_names']).toEqual(['sepallength', 'sepalwidth', 'petallength', 'petalwidth']);
 
     const inst = await DuckDBInstance.create(':memory:');
     const c = await inst.connect();
@@ -83,7 +83,7 @@ describe('bnclab export predictions', () => {
         );
         const [row] = r.getRowObjectsJS();
         expect(row).toMatchObject({ n: 1074, k: 1074, bad_truth: 0, leaked: 0 });
-        expect(row!['iris_sum_err'] as number).toBeLessThan(1e-12);
+        expect(row['iris_sum_err'] as number).toBeLessThan(1e-12);
       }
       // Accuracy recomputed from the export equals the stored accuracy of nb/dirichlet on iris.
       const acc = await c.runAndReadAll(
@@ -97,7 +97,7 @@ describe('bnclab export predictions', () => {
         const stored = await s.query(
           `SELECT sum(accuracy * n_test) / sum(n_test) AS a FROM results WHERE dataset = 'iris' AND method = 'nb/dirichlet'`,
         );
-        expect(Number(acc.getRowObjectsJS()[0]!['a'])).toBeCloseTo(stored[0]!['a'] as number, 12);
+        expect(Number(acc.getRowObjectsJS()[0]['a'])).toBeCloseTo(stored[0]['a'] as number, 12);
         // The predicted column gives the stored accuracy of every dataset × method.
         const byPredicted = await c.runAndReadAll(
           `SELECT dataset, method, avg((predicted = truth)::INTEGER) AS a FROM '${csv}' GROUP BY ALL ORDER BY ALL`,
@@ -107,7 +107,7 @@ describe('bnclab export predictions', () => {
         );
         const got = byPredicted.getRowObjectsJS();
         expect(got).toHaveLength(storedAll.length);
-        got.forEach((g, i) => expect(Number(g['a'])).toBeCloseTo(storedAll[i]!['a'] as number, 12));
+        got.forEach((g, i) => expect(Number(g['a'])).toBeCloseTo(storedAll[i]['a'] as number, 12));
       } finally {
         s.close();
       }
@@ -126,9 +126,9 @@ describe('bnclab export predictions', () => {
       const perDataset = await c.runAndReadAll(
         `SELECT sum(CASE dataset WHEN 'iris' THEN 3 WHEN 'breast-cancer' THEN 2 ELSE 7 END)::INTEGER AS cells FROM '${csv}'`,
       );
-      expect(lr!['n']).toBe(perDataset.getRowObjectsJS()[0]!['cells']);
-      expect(lr!['unmatched']).toBe(0);
-      expect(Number(lr!['err'])).toBeLessThan(1e-15);
+      expect(lr['n']).toBe(perDataset.getRowObjectsJS()[0]['cells']);
+      expect(lr['unmatched']).toBe(0);
+      expect(Number(lr['err'])).toBeLessThan(1e-15);
     } finally {
       c.closeSync();
       inst.closeSync();

@@ -164,7 +164,7 @@ describe('SIGKILL at random moments with --save-predictions', () => {
             const tables = await s.query(
               `SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_name = 'job_metrics'`,
             );
-            if (tables[0]!['n'] === 0) return undefined;
+            if (tables[0]['n'] === 0) return undefined;
             return {
               done: await s.query(`SELECT count(*)::INTEGER AS n FROM jobs WHERE status = 'done'`),
               incomplete: await s.query(
@@ -180,8 +180,8 @@ describe('SIGKILL at random moments with --save-predictions', () => {
           });
           if (check) {
             expect(check.incomplete, `trial ${t}`).toEqual([]);
-            expect(check.predictions[0]!['n']).toBe(check.predictions[0]!['distinct_rows']);
-            storedBefore = check.done[0]!['n'] as number;
+            expect(check.predictions[0]['n']).toBe(check.predictions[0]['distinct_rows']);
+            storedBefore = check.done[0]['n'] as number;
           }
         }
         storedBeforeKill.push(storedBefore);

@@ -46,10 +46,10 @@ describe('one job runs in the coordinator', () => {
     const [x, y] = await Promise.all([stored(inline), stored(worker)]);
     const [jobs, metrics, arcs, predictions] = x as Record<string, unknown>[][];
     expect(jobs).toHaveLength(1);
-    expect(jobs![0]!['status']).toBe('done');
+    expect(jobs[0]['status']).toBe('done');
     expect(metrics).toHaveLength(1);
-    expect(arcs!.length).toBeGreaterThan(9); // 9 class arcs and the tree's attribute arcs
-    expect(predictions!.length).toBe(metrics![0]!['n_test']);
+    expect(arcs.length).toBeGreaterThan(9); // 9 class arcs and the tree's attribute arcs
+    expect(predictions.length).toBe(metrics[0]['n_test']);
     expect(x).toEqual(y);
   });
 

@@ -9,7 +9,7 @@ const RESUME = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-resume.yaml');
 async function doneCount(db: string): Promise<number> {
   return readDb(
     db,
-    async (s) => (await s.query(`SELECT count(*)::INTEGER AS n FROM jobs WHERE status = 'done'`))[0]!['n'] as number,
+    async (s) => (await s.query(`SELECT count(*)::INTEGER AS n FROM jobs WHERE status = 'done'`))[0]['n'] as number,
   );
 }
 

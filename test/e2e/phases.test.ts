@@ -59,7 +59,7 @@ describe('a spec run in phases under one name', () => {
     await runExperiment(full, opts);
     await runExperiment(cheap, opts);
     const members = await query(db, `SELECT count(*)::INTEGER AS n FROM experiment_jobs WHERE experiment = 'phases'`);
-    expect(members[0]!['n']).toBe(12);
+    expect(members[0]['n']).toBe(12);
     const all = await writeExperimentReport(full, { db, out: join(cwd, 'all') });
     expect(reportRows(all.dir)).toEqual([
       'zoo nb/dirichlet 3/3',
@@ -107,7 +107,7 @@ describe('a spec run in phases under one name', () => {
     expect(md).toContain('tan/dirichlet on iris: 2 of 3 folds');
     // Averages, ranks and every test over the 2 datasets with all folds: zoo and car.
     expect(md).toContain('average (2)');
-    const table = (f: string) => readCsv(readFileSync(join(r.dir, 'tables', f), 'utf8'), f).records[0]!.fields;
+    const table = (f: string) => readCsv(readFileSync(join(r.dir, 'tables', f), 'utf8'), f).records[0].fields;
     expect(table('friedman.csv')[1]).toBe('2');
     expect(table('wilcoxon-accuracy.csv')[2]).toBe('2');
   });

@@ -55,7 +55,7 @@ estimators: [dirichlet]
     expect(removed.reduce((s, j) => s + Number(j['n_test']), 0)).toBe(232);
     const folds = await query(
       db,
-      `SELECT fold, count(*)::INTEGER AS n FROM folds WHERE split_key = '${String(removed[0]!['split_key'])}' GROUP BY fold ORDER BY fold`,
+      `SELECT fold, count(*)::INTEGER AS n FROM folds WHERE split_key = '${String(removed[0]['split_key'])}' GROUP BY fold ORDER BY fold`,
     );
     expect(folds.map((f) => [f['fold'], f['n']])).toEqual([
       [-2, 203],
@@ -68,7 +68,7 @@ estimators: [dirichlet]
     // drop-rows: every row is tested (435), training folds lose their incomplete rows.
     const dropped = await jobs('dropped');
     expect(dropped.reduce((s, j) => s + Number(j['n_test']), 0)).toBe(435);
-    expect(dropped[0]!['split_key']).not.toBe(removed[0]!['split_key']);
+    expect(dropped[0]['split_key']).not.toBe(removed[0]['split_key']);
   });
 
   it('is a one-line error with folds from a file', () => {

@@ -52,7 +52,7 @@ save_predictions: true
       expect(p['fold']).toBe((p['row'] as number) % 3); // each row predicted in its own fold
       const probs = p['probs'] as number[];
       expect(probs).toHaveLength(2);
-      expect(probs[0]! + probs[1]!).toBeCloseTo(1, 12);
+      expect(probs[0] + probs[1]).toBeCloseTo(1, 12);
     }
     // Labels are coded in sorted order: 'no' = 0, 'yes' = 1.
     expect(preds.filter((p) => p['truth'] === 1).map((p) => p['row'])).toEqual([

@@ -38,10 +38,10 @@ describe('method revisions and code states', () => {
       `SELECT c.*, count(*)::INTEGER AS n FROM job_code JOIN code_states c USING (code_state) GROUP BY ALL`,
     );
     expect(states).toHaveLength(1);
-    expect(states[0]!['n']).toBe(6);
-    expect(String(states[0]!['node'])).toBe(process.version);
-    expect(String(states[0]!['duckdb'])).toMatch(/^v\d/);
-    expect(String(states[0]!['code'])).toMatch(/^([0-9a-f]{40}(\+dirty)?|build:[0-9a-f]{16})$/);
+    expect(states[0]['n']).toBe(6);
+    expect(String(states[0]['node'])).toBe(process.version);
+    expect(String(states[0]['duckdb'])).toMatch(/^v\d/);
+    expect(String(states[0]['code'])).toMatch(/^([0-9a-f]{40}(\+dirty)?|build:[0-9a-f]{16})$/);
     const md = readFileSync((await writeExperimentReport(file, { db, out: join(cwd, 'r1') })).markdown, 'utf8');
     expect(md).toMatch(/- code: bnclab \S+, (commit|built code) [0-9a-f]{12}/);
 
@@ -65,10 +65,10 @@ describe('method revisions and code states', () => {
       expect((await collectStatus(plan, [db])).stale).toBe(0);
       // Both revisions' results are stored; the new keys differ from the old ones, and nothing ran twice.
       const jobs = await query(db, `SELECT count(*)::INTEGER AS n FROM jobs WHERE status = 'done'`);
-      expect(jobs[0]!['n']).toBe(12);
+      expect(jobs[0]['n']).toBe(12);
       // The results view holds one result per job: the older revision's left the experiment's list.
       const view = await query(db, `SELECT count(*)::INTEGER AS n FROM results WHERE experiment = 'revisions'`);
-      expect(view[0]!['n']).toBe(6);
+      expect(view[0]['n']).toBe(6);
       const third = await runExperiment(file, opts);
       expect([third.ran, third.alreadyDone, third.stale]).toEqual([0, 6, 0]);
     } finally {

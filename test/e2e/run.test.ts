@@ -46,7 +46,7 @@ describe('bnclab run on real shipped data', () => {
         `SELECT count(*)::INTEGER AS n FROM folds f JOIN splits s USING (split_key) JOIN datasets d USING (dataset_hash) WHERE d.name = 'iris'`,
       ),
     );
-    expect(folds[0]!['n']).toBe(150);
+    expect(folds[0]['n']).toBe(150);
 
     const report = readFileSync(join(cwd, 'results', 'e2e-small', 'report.md'), 'utf8');
     expect(report).toContain('## Accuracy');

@@ -71,12 +71,12 @@ describe('spec: seeds', () => {
     );
     const plan = buildPlanSummary(loadSpecFile(file).spec);
     expect(plan.jobs).toHaveLength(2 * 3 * 2);
-    const [a, b] = plan.seeds!.map((s) => s.datasets[0]!.splitKey);
+    const [a, b] = plan.seeds!.map((s) => s.datasets[0].splitKey);
     expect(a).toBe(b);
     const keys = ['1', '2'].map((s) => plan.jobs.filter((j) => j.specSeed === s));
-    keys[0]!.forEach((j, i) => {
-      expect(j.key).not.toBe(keys[1]![i]!.key);
-      expect(j.seed).not.toBe(keys[1]![i]!.seed);
+    keys[0].forEach((j, i) => {
+      expect(j.key).not.toBe(keys[1][i].key);
+      expect(j.seed).not.toBe(keys[1][i].seed);
     });
   });
 
@@ -91,19 +91,19 @@ describe('spec: seeds', () => {
 
     const plan = buildPlanSummary(loadSpecFile(multi).spec);
     const plans = single.map((f) => buildPlanSummary(loadSpecFile(f).spec));
-    expect(plans[0]!.jobs).toHaveLength(6);
+    expect(plans[0].jobs).toHaveLength(6);
     expect(plan.jobs).toHaveLength(2 * 6);
     // Each seed's jobs are the single-seed spec's, key for key (and learner seed for learner seed).
     for (const [i, seed] of ['3', '4'].entries()) {
       const mine = plan.jobs.filter((j) => j.specSeed === seed);
-      expect(mine.map((j) => [j.key, j.seed])).toEqual(plans[i]!.jobs.map((j) => [j.key, j.seed]));
+      expect(mine.map((j) => [j.key, j.seed])).toEqual(plans[i].jobs.map((j) => [j.key, j.seed]));
     }
     expect(new Set(plan.jobs.map((j) => j.key)).size).toBe(12);
     // Random folds: each seed its own split.
-    expect(plan.seeds!.map((s) => s.datasets[0]!.splitKey)).toEqual(plans.map((p) => p.datasets[0]!.splitKey));
-    expect(plans[0]!.datasets[0]!.splitKey).not.toBe(plans[1]!.datasets[0]!.splitKey);
+    expect(plan.seeds!.map((s) => s.datasets[0].splitKey)).toEqual(plans.map((p) => p.datasets[0].splitKey));
+    expect(plans[0].datasets[0].splitKey).not.toBe(plans[1].datasets[0].splitKey);
     // `--seeds 2` on seed: 3 is seeds: [3, 4].
-    expect(buildPlanSummary(withSeedCount(loadSpecFile(single[0]!).spec, 2)).jobs.map((j) => j.key)).toEqual(
+    expect(buildPlanSummary(withSeedCount(loadSpecFile(single[0]).spec, 2)).jobs.map((j) => j.key)).toEqual(
       plan.jobs.map((j) => j.key),
     );
 

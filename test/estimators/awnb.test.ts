@@ -99,15 +99,15 @@ describe('awnb estimator', () => {
     expect(w[0]).toBeLessThanOrEqual(1);
     const t = naiveBayesTables(d, 1);
     const x = [1, 2, 0];
-    const s = [0, 1].map((c) => t.logPrior[c]! + x.reduce((acc, v, a) => acc + w[a]! * t.logCond[a]![v * 2 + c]!, 0));
+    const s = [0, 1].map((c) => t.logPrior[c] + x.reduce((acc, v, a) => acc + w[a] * t.logCond[a][v * 2 + c], 0));
     const p = model.posterior(discreteFromArrays({ cards: [2, 3, 2], rows: [x], classes: [0], classCard: 2 }));
-    expect(p[1]).toBeCloseTo(1 / (1 + Math.exp(s[0]! - s[1]!)), 14);
+    expect(p[1]).toBeCloseTo(1 / (1 + Math.exp(s[0] - s[1])), 14);
   });
 
   it('is deterministic under a seed, and the bootstrap changes with it', () => {
     const d = data('seeded', 300);
-    d.columns[0]!.forEach((_, r) => {
-      if (r % 3 === 0) d.columns[0]![r] = 1 - d.columns[0]![r]!;
+    d.columns[0].forEach((_, r) => {
+      if (r % 3 === 0) d.columns[0][r] = 1 - d.columns[0][r];
     });
     const a = awnb.fit(d, naiveBayesStructure(3), {}, { rng: new Rng('s') }) as WeightedNaiveBayes;
     const b = awnb.fit(d, naiveBayesStructure(3), {}, { rng: new Rng('s') }) as WeightedNaiveBayes;
@@ -140,14 +140,14 @@ describe("tables: renormalized (bnclassify's way of applying the weights)", () =
     );
     const got = renorm.posterior(d);
     const want = expected.posterior(d);
-    for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(want[i]!, 14);
+    for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(want[i], 14);
     // By hand: with w = 1, θ^1 / Σθ^1 = θ.
     const t = naiveBayesTables(d, 1);
     const one = renormalizedTables(t, [1, 1, 1]);
-    one.logCond.forEach((L, a) => L.forEach((v, i) => expect(v).toBeCloseTo(t.logCond[a]![i]!, 14)));
+    one.logCond.forEach((L, a) => L.forEach((v, i) => expect(v).toBeCloseTo(t.logCond[a][i], 14)));
     // With w = 0 every row of the table is uniform.
     const zero = renormalizedTables(t, [0, 0, 0]);
-    expect(Math.exp(zero.logCond[0]![0]!)).toBeCloseTo(1 / d.cards[0]!, 14);
+    expect(Math.exp(zero.logCond[0][0])).toBeCloseTo(1 / d.cards[0], 14);
     expect(() => awnb.fit(d, s, { tables: 'other' } as never, ctx)).toThrow(UserError);
   });
 });
@@ -185,19 +185,19 @@ describe("tree: rpart reproduces R rpart (bnclassify's trees)", () => {
     const d = shipped(name, 'mdl'); // missing values kept (available case); iris and heart-statlog have none
     const rng = new Rng(`rp-${name}-${t}`);
     const counts = new Float64Array(d.n);
-    for (let i = 0; i < Math.trunc(d.n * 0.5); i++) counts[rng.int(d.n)]!++;
+    for (let i = 0; i < Math.trunc(d.n * 0.5); i++) counts[rng.int(d.n)]++;
     const rows: number[] = [];
     const w: number[] = [];
     for (let i = 0; i < d.n; i++)
-      if (counts[i]! > 0) {
+      if (counts[i] > 0) {
         rows.push(i);
-        w.push(counts[i]!);
+        w.push(counts[i]);
       }
     const depths = rpartMinTestingDepths(d, Int32Array.from(rows), Float64Array.from(w));
     const want = new Int32Array(d.columns.length);
-    for (const kv of R_RPART[key]!.split(' ')) {
+    for (const kv of R_RPART[key].split(' ')) {
       const [v, dep] = kv.split('=');
-      want[Number(v!.slice(1)) - 1] = Number(dep);
+      want[Number(v.slice(1)) - 1] = Number(dep);
     }
     expect([...depths]).toEqual([...want]);
   });

@@ -16,7 +16,7 @@ const exp = (a: Float64Array) => [...a].map(Math.exp);
 
 function expectClose(actual: number[], expected: number[], digits = 14): void {
   expect(actual).toHaveLength(expected.length);
-  actual.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, digits));
+  actual.forEach((v, i) => expect(v).toBeCloseTo(expected[i], digits));
 }
 
 describe('CPT values on the tiny data (X2 | C counts: C=0 [2,1,1], C=1 [1,1,1])', () => {
@@ -145,8 +145,8 @@ describe('registered estimators', () => {
 
   it('eap with a large α pulls the NB posterior towards the prior', () => {
     const test = discreteFromArrays({ cards: [2, 2, 3], rows: [[1, 0, 2]], classes: [0], classCard: 2 });
-    const small = eap.fit(tinyData(), naiveBayesStructure(3), { alpha: 0.01 }, ctx).posterior(test)[0]!;
-    const big = eap.fit(tinyData(), naiveBayesStructure(3), { alpha: 1e6 }, ctx).posterior(test)[0]!;
+    const small = eap.fit(tinyData(), naiveBayesStructure(3), { alpha: 0.01 }, ctx).posterior(test)[0];
+    const big = eap.fit(tinyData(), naiveBayesStructure(3), { alpha: 1e6 }, ctx).posterior(test)[0];
     expect(Math.abs(big - 0.5)).toBeLessThan(1e-4);
     expect(Math.abs(small - 0.5)).toBeGreaterThan(0.1);
   });

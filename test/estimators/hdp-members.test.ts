@@ -50,7 +50,7 @@ function byHand(train: DiscreteData, s: Structure, test: DiscreteData, seed: str
       rng: new Rng(seed).derive(`structure/${q}`),
     }).posterior(test);
     const w = mem.weight / total;
-    for (let i = 0; i < out.length; i++) out[i] += w * p[i]!;
+    for (let i = 0; i < out.length; i++) out[i] += w * p[i];
   });
   return out;
 }
@@ -62,7 +62,7 @@ function withoutRows(s: Structure): Structure {
 
 function maxDiff(a: Float64Array, b: Float64Array): number {
   let d = 0;
-  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i] - b[i]));
   return d;
 }
 
@@ -90,7 +90,7 @@ describe('hdp fits ensemble members on their own rows', () => {
       rng: new Rng('disjoint').derive('structure/1'),
     }).posterior(test);
     const want = new Float64Array(pe.length);
-    for (let i = 0; i < want.length; i++) want[i] = 0.5 * pe[i]! + 0.5 * po[i]!;
+    for (let i = 0; i < want.length; i++) want[i] = 0.5 * pe[i] + 0.5 * po[i];
     expect([...p]).toEqual([...want]);
     // and not what the full data gives: the members really see different rows
     const full = hdp.fit(train, withoutRows(s), PARAMS, { rng: new Rng('disjoint') }).posterior(test);

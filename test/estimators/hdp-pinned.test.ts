@@ -40,7 +40,7 @@ function fnv(p: Float64Array | Int32Array): string {
   const b = new Uint8Array(p.buffer, p.byteOffset, p.byteLength);
   let h = 0x811c9dc5;
   for (let i = 0; i < b.length; i++) {
-    h ^= b[i]!;
+    h ^= b[i];
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h.toString(16).padStart(8, '0');
@@ -132,10 +132,10 @@ describe('HDP posteriors are bit-identical to commit a38a8bd for a fixed seed', 
     const d = data('car');
     // safety | class, lug_boot, persons over all 1,728 rows
     const tree = new ContextTree(
-      d.columns[5]!,
-      d.cards[5]!,
-      [d.classColumn, d.columns[4]!, d.columns[3]!],
-      [d.classCard, d.cards[4]!, d.cards[3]!],
+      d.columns[5],
+      d.cards[5],
+      [d.classColumn, d.columns[4], d.columns[3]],
+      [d.classCard, d.cards[4], d.cards[3]],
       d.n,
     );
     const settings = hdpSettings(

@@ -37,8 +37,8 @@ function exactStirling(N: number): bigint[][] {
   for (let n = 1; n <= N; n++) {
     const row: bigint[] = [];
     for (let t = 0; t <= n; t++) {
-      const a = t >= 1 ? (s[n - 1]![t - 1] ?? 0n) : 0n;
-      const b = BigInt(n - 1) * (s[n - 1]![t] ?? 0n);
+      const a = t >= 1 ? (s[n - 1][t - 1] ?? 0n) : 0n;
+      const b = BigInt(n - 1) * (s[n - 1][t] ?? 0n);
       row.push(a + b);
     }
     s.push(row);
@@ -77,7 +77,7 @@ describe('log Stirling numbers of the first kind', () => {
     const c = new LogStirlingCache();
     for (let n = 1; n <= N; n++) {
       for (let t = 1; t <= n; t++) {
-        const want = logBig(exact[n]![t]!);
+        const want = logBig(exact[n][t]);
         expect(Math.abs(c.logS(n, t) - want)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want)));
       }
     }
@@ -114,9 +114,9 @@ describe('log Stirling numbers of the first kind', () => {
       [140, 128],
       [150, 2],
     ] as const) {
-      const wantB = Math.exp(logBig(exact[n]![t]!) - logBig(exact[n]![t - 1]!));
+      const wantB = Math.exp(logBig(exact[n][t]) - logBig(exact[n][t - 1]));
       expect(a.ratioInT(n, t) / wantB).toBeCloseTo(1, 11);
-      const wantP = Math.exp(logBig(exact[n]![t]!) - logBig(exact[n - 1]![t]!));
+      const wantP = Math.exp(logBig(exact[n][t]) - logBig(exact[n - 1][t]));
       expect(a.ratioInN(n, t) / wantP).toBeCloseTo(1, 11);
     }
     expect(a.cells()).toBeGreaterThan(0);
@@ -215,7 +215,7 @@ function tree1(d: { x: Int32Array; y: Int32Array }): ContextTree {
 /** The context tree by definition: breadth-first, each node's children in value order, for the layout test. */
 function referenceTree(child: Int8Array, K: number, cols: Int8Array[], cards: number[], rows: number) {
   const kept: number[] = [];
-  for (let r = 0; r < rows; r++) if (child[r]! >= 0 && cols.every((c) => c[r]! >= 0)) kept.push(r);
+  for (let r = 0; r < rows; r++) if (child[r] >= 0 && cols.every((c) => c[r] >= 0)) kept.push(r);
   const parent = [-1];
   const childStart = [-1];
   const children: number[] = [];
@@ -226,8 +226,8 @@ function referenceTree(child: Int8Array, K: number, cols: Int8Array[], cards: nu
     if (kept.length > 0) {
       for (const node of level) {
         childStart[node.id] = children.length;
-        for (let v = 0; v < cards[d]!; v++) {
-          const rs = node.rows.filter((r) => cols[d]![r] === v);
+        for (let v = 0; v < cards[d]; v++) {
+          const rs = node.rows.filter((r) => cols[d][r] === v);
           if (rs.length === 0) {
             children.push(-1);
             continue;
@@ -244,7 +244,7 @@ function referenceTree(child: Int8Array, K: number, cols: Int8Array[], cards: nu
     level = next;
   }
   const n = new Array<number>(parent.length * K).fill(0);
-  for (const leaf of level) for (const r of leaf.rows) n[leaf.id * K + child[r]!]!++;
+  for (const leaf of level) for (const r of leaf.rows) n[leaf.id * K + child[r]]++;
   return { parent, childStart, children, depthStart, n };
 }
 
@@ -306,7 +306,7 @@ describe('context tree', () => {
       [0, 1, 0],
       [0, 0, 0],
     ];
-    const col = (j: number) => Int32Array.from(rows.map((r) => r[j]!));
+    const col = (j: number) => Int32Array.from(rows.map((r) => r[j]));
     const tr = new ContextTree(col(0), 2, [col(1), col(2)], [3, 2], rows.length);
     expect(tr.size).toBe(1 + 2 + 3); // root; A = 0, 1; (0,0), (0,1), (1,0)
     expect([...tr.depthStart]).toEqual([0, 1, 3, 6]);
@@ -328,23 +328,22 @@ describe('context tree', () => {
     for (let r = 0; r < N; r++) {
       a[r] = rng.int(3);
       b[r] = rng.int(4);
-      x[r] = (a[r]! + (rng.next() < 0.6 ? b[r]! : rng.int(3))) % 3;
+      x[r] = (a[r] + (rng.next() < 0.6 ? b[r] : rng.int(3))) % 3;
     }
     const tr = new ContextTree(x, 3, [a, b], [3, 4], N);
     tr.sample(settings({ iterations: 300, tying: 'same-parent' }), new LogStirlingCache(), new Variates(new Rng('s')));
     const K = 3;
     for (let i = 0; i < tr.size; i++) {
       for (let k = 0; k < K; k++) {
-        const n = tr.n[i * K + k]!;
-        const t = tr.t[i * K + k]!;
+        const n = tr.n[i * K + k];
+        const t = tr.t[i * K + k];
         if (i === 0) expect(t).toBe(Math.min(1, n));
         else if (n === 0) expect(t).toBe(0);
         else expect(t >= 1 && t <= n).toBe(true);
       }
-      if (tr.childStart[i]! >= 0) {
+      if (tr.childStart[i] >= 0) {
         const sum = new Array<number>(K).fill(0);
-        for (let j = 0; j < tr.size; j++)
-          if (tr.parent[j] === i) for (let k = 0; k < K; k++) sum[k] += tr.t[j * K + k]!;
+        for (let j = 0; j < tr.size; j++) if (tr.parent[j] === i) for (let k = 0; k < K; k++) sum[k] += tr.t[j * K + k];
         expect([...tr.n.subarray(i * K, i * K + K)]).toEqual(sum);
       }
     }
@@ -360,7 +359,7 @@ describe('context tree', () => {
       a.sample(s, new LogStirlingCache(), new Variates(new Rng('same')));
       b.sample(s, new LogStirlingCache(), new Variates(new Rng('same')), undefined, true);
       expect([...a.t]).toEqual([...b.t]);
-      for (let i = 0; i < a.pSum.length; i++) expect(a.pSum[i]).toBeCloseTo(b.pSum[i]!, 8);
+      for (let i = 0; i < a.pSum.length; i++) expect(a.pSum[i]).toBeCloseTo(b.pSum[i], 8);
     }
   });
 });
@@ -376,11 +375,11 @@ function table1Runs(d: { x: Int32Array; y: Int32Array }, params: Partial<HdpPara
     const r: number[] = [];
     for (const node of [tr.find([0]), tr.find([1]), 0]) {
       tr.average(node, out);
-      r.push(out[0]!);
+      r.push(out[0]);
     }
     runs.push(r);
   }
-  return [0, 1, 2].map((j) => runs.reduce((a, r) => a + r[j]!, 0) / seeds);
+  return [0, 1, 2].map((j) => runs.reduce((a, r) => a + r[j], 0) / seeds);
 }
 
 function within(mean: number, ref: number, sd: number): void {
@@ -393,20 +392,20 @@ describe('paper Table 1 (NB worked example): 50,000 iterations, no tying, concen
   it('paper prior ν0 = μ0 = 0 reproduces Table 1: D1 [0.89, 0.79], D2 [0.86, 0.34]', () => {
     // reference §2 (30 seeds): D1 0.888 (0.003), 0.795 (0.0002); D2 0.858 (0.005), 0.342 (0.001); roots 0.705, 0.557
     const d1 = table1Runs(D1, { ...base, prior: 'paper' }, 10);
-    within(d1[0]!, 0.888, 0.003);
-    within(d1[1]!, 0.795, 0.0002);
-    within(d1[2]!, 0.705, 0.003);
+    within(d1[0], 0.888, 0.003);
+    within(d1[1], 0.795, 0.0002);
+    within(d1[2], 0.705, 0.003);
     const d2 = table1Runs(D2, { ...base, prior: 'paper' }, 10);
-    within(d2[0]!, 0.858, 0.005);
-    within(d2[1]!, 0.342, 0.001);
-    within(d2[2]!, 0.557, 0.005);
+    within(d2[0], 0.858, 0.005);
+    within(d2[1], 0.342, 0.001);
+    within(d2[2], 0.557, 0.005);
     // The values printed in the paper's Table 1 (2 decimals): within half a unit plus 3 standard errors of
     // our 10-seed mean.
     const printed: [number, number, number][] = [
-      [d1[0]!, 0.89, 0.003],
-      [d1[1]!, 0.79, 0.0002],
-      [d2[0]!, 0.86, 0.005],
-      [d2[1]!, 0.34, 0.001],
+      [d1[0], 0.89, 0.003],
+      [d1[1], 0.79, 0.0002],
+      [d2[0], 0.86, 0.005],
+      [d2[1], 0.34, 0.001],
     ];
     for (const [ours, paper, sd] of printed)
       expect(Math.abs(ours - paper)).toBeLessThanOrEqual(0.005 + (3 * sd) / Math.sqrt(10));
@@ -416,13 +415,13 @@ describe('paper Table 1 (NB worked example): 50,000 iterations, no tying, concen
     // reference §2 (Test2LevelMLPaperMain, 30 seeds): 0.872 (0.0004), 0.794; 0.832 (0.0005), 0.339; roots 0.695, 0.595.
     // Where the reference gives no sd, the paper-prior run's sd of the same cell is used.
     const d1 = table1Runs(D1, { ...base, prior: 'code' }, 10);
-    within(d1[0]!, 0.872, 0.0004);
-    within(d1[1]!, 0.794, 0.0002);
-    within(d1[2]!, 0.695, 0.003);
+    within(d1[0], 0.872, 0.0004);
+    within(d1[1], 0.794, 0.0002);
+    within(d1[2], 0.695, 0.003);
     const d2 = table1Runs(D2, { ...base, prior: 'code' }, 10);
-    within(d2[0]!, 0.832, 0.0005);
-    within(d2[1]!, 0.339, 0.001);
-    within(d2[2]!, 0.595, 0.005);
+    within(d2[0], 0.832, 0.0005);
+    within(d2[1], 0.339, 0.001);
+    within(d2[2], 0.595, 0.005);
   });
 });
 
@@ -437,7 +436,7 @@ describe("heart-attack toy data (authors' Test2LevelsExampleHeartAttack), code d
     { tall: 0, short: 1, med: 2 },
   ];
   const table = rows.split(';').map((r) => r.split(','));
-  const cols = [0, 1, 2].map((j) => Int32Array.from(table.map((r) => codes[j]![r[j]!]!)));
+  const cols = [0, 1, 2].map((j) => Int32Array.from(table.map((r) => codes[j][r[j]])));
 
   it('20-seed means of p(yes | weight, height) match the reference (LEVEL, 5,000 iterations, Gamma(2,1), c every 5th)', () => {
     // reference §2: heavy&short 0.622 (0.008), heavy&tall 0.309 (0.001), heavy&med 0.309 (0.001),
@@ -455,17 +454,17 @@ describe("heart-attack toy data (authors' Test2LevelsExampleHeartAttack), code d
     const seeds = 20;
     const s = settings({});
     for (let seed = 0; seed < seeds; seed++) {
-      const tr = new ContextTree(cols[0]!, 2, [cols[1]!, cols[2]!], [2, 3], table.length);
+      const tr = new ContextTree(cols[0], 2, [cols[1], cols[2]], [2, 3], table.length);
       tr.sample(s, new LogStirlingCache(), new Variates(new Rng(`heart/${seed}`)));
       const out = new Float64Array(2);
       queries.forEach(([q], j) => {
         tr.average(tr.find(q), out);
-        sums[j] += out[0]! / seeds;
+        sums[j] += out[0] / seeds;
       });
     }
-    queries.forEach(([, ref, sd], j) => within(sums[j]!, ref, sd));
+    queries.forEach(([, ref, sd], j) => within(sums[j], ref, sd));
     // light&tall is not in the tree: its query is the light node's estimate
-    const tr = new ContextTree(cols[0]!, 2, [cols[1]!, cols[2]!], [2, 3], table.length);
+    const tr = new ContextTree(cols[0], 2, [cols[1], cols[2]], [2, 3], table.length);
     expect(tr.find([1, 0])).toBe(tr.find([1, -1]));
   });
 });
@@ -547,7 +546,7 @@ describe('the estimator', () => {
     const model = fitHdpModel(train, tanish, settings({ iterations: 300 }), ctx('m'));
     const viaTrees = model.posterior(test);
     const viaCpts = model.materialize().posterior(test);
-    for (let i = 0; i < viaTrees.length; i++) expect(viaTrees[i]).toBeCloseTo(viaCpts[i]!, 12);
+    for (let i = 0; i < viaTrees.length; i++) expect(viaTrees[i]).toBeCloseTo(viaCpts[i], 12);
   });
 
   it('an unseen parent combination backs off to the deepest existing ancestor', () => {
@@ -556,21 +555,21 @@ describe('the estimator', () => {
     const rows: number[][] = [];
     const classes: number[] = [];
     for (let r = 0; r < base.n; r++) {
-      const x0 = base.columns[0]![r]!;
+      const x0 = base.columns[0][r];
       if (x0 === 2) continue;
-      rows.push([x0, base.columns[1]![r]!, base.columns[2]![r]!]);
-      classes.push(base.classColumn[r]!);
+      rows.push([x0, base.columns[1][r], base.columns[2][r]]);
+      classes.push(base.classColumn[r]);
     }
     const train = discreteFromArrays({ cards: [3, 2, 3], rows, classes, classCard: 2 });
     const model = fitHdpModel(train, tanish, settings({ iterations: 200 }), ctx('b')) as HdpModel;
-    const fam = model.families[1]!;
+    const fam = model.families[1];
     expect(fam.branch).toEqual([3, 0]);
     const tree = fam.tree!;
     for (const c of [0, 1]) {
       const cNode = tree.find([c, -1]);
       expect(tree.find([c, 2])).toBe(cNode);
       // CPT row (C = c, X0 = 2) equals the C = c node's averaged estimate
-      const cpt = model.materialize().cpts[1]!;
+      const cpt = model.materialize().cpts[1];
       const cfg = c * 3 + 2;
       for (let k = 0; k < 2; k++) expect(cpt.logp![cfg * 2 + k]).toBe(fam.logp[cNode * 2 + k]);
     }
@@ -579,13 +578,13 @@ describe('the estimator', () => {
   it('rows with missing values are marginalised exactly (= the CPT network), complete rows are unchanged', () => {
     const train = data('train', 300);
     const test = data('test', 60, 0.3);
-    for (let a = 0; a < 3; a++) test.columns[a]![0] = MISSING;
+    for (let a = 0; a < 3; a++) test.columns[a][0] = MISSING;
     const model = fitHdpModel(train, tanish, settings({ iterations: 200 }), ctx('x'));
     const p = model.posterior(test);
     const q = model.materialize().posterior(test);
-    for (let i = 0; i < p.length; i++) expect(p[i]).toBeCloseTo(q[i]!, 12);
+    for (let i = 0; i < p.length; i++) expect(p[i]).toBeCloseTo(q[i], 12);
     // all-missing row: the class prior
-    expect(p[1]! / p[0]!).toBeCloseTo(Math.exp(model.families[3]!.logp[1]! - model.families[3]!.logp[0]!), 12);
+    expect(p[1] / p[0]).toBeCloseTo(Math.exp(model.families[3].logp[1] - model.families[3].logp[0]), 12);
   });
 
   it('pulls a sparse class-conditional estimate towards the shared marginal (HDP vs per-class m-estimate)', () => {
@@ -598,7 +597,7 @@ describe('the estimator', () => {
       settings({ iterations: 4000, tying: 'none', concentrationEvery: 1, prior: 'paper' }),
       ctx('nb'),
     );
-    const theta = Math.exp(model.families[0]!.logp[model.families[0]!.tree!.find([0]) * 2]!);
+    const theta = Math.exp(model.families[0].logp[model.families[0].tree!.find([0]) * 2]);
     expect(theta).toBeGreaterThan(0.85); // paper: 0.89 (MLE 1.00, m-estimate 0.83)
     expect(theta).toBeLessThan(0.93);
   });
@@ -611,7 +610,7 @@ describe('the estimator', () => {
     for (const test of [data('test', 40), data('test', 40, 0.3)]) {
       const a = model.logJoint(test);
       const b = model.materialize().logJoint(test);
-      for (let i = 0; i < a.length; i++) expect(a[i]).toBeCloseTo(b[i]!, 10);
+      for (let i = 0; i < a.length; i++) expect(a[i]).toBeCloseTo(b[i], 10);
     }
   });
 
@@ -628,7 +627,7 @@ describe('the estimator', () => {
     const model = hdp.fit(train, s, { iterations: 100 }, ctx('e'));
     expect(model).toBeInstanceOf(MixtureModel);
     const p = model.posterior(test);
-    for (let r = 0; r < 10; r++) expect(p[2 * r]! + p[2 * r + 1]!).toBeCloseTo(1, 12);
+    for (let r = 0; r < 10; r++) expect(p[2 * r] + p[2 * r + 1]).toBeCloseTo(1, 12);
     // combine 'joint': P(c | x) ∝ Σ_k w_k P_k(c, x), from the members fitted with the same seed streams
     const joint = hdp.fit(train, { ...s, combine: 'joint' }, { iterations: 100 }, ctx('e')).posterior(test);
     const m0 = fitHdpModel(train, tanish, settings({ iterations: 100 }), {
@@ -638,8 +637,8 @@ describe('the estimator', () => {
       rng: new Rng('e').derive('structure/1'),
     }).logJoint(test);
     for (let r = 0; r < 10; r++) {
-      const w = [0, 1].map((c) => 0.25 * Math.exp(m0[2 * r + c]!) + 0.75 * Math.exp(m1[2 * r + c]!));
-      expect(joint[2 * r]).toBeCloseTo(w[0]! / (w[0]! + w[1]!), 12);
+      const w = [0, 1].map((c) => 0.25 * Math.exp(m0[2 * r + c]) + 0.75 * Math.exp(m1[2 * r + c]));
+      expect(joint[2 * r]).toBeCloseTo(w[0] / (w[0] + w[1]), 12);
     }
   });
 });

@@ -38,7 +38,7 @@ function probs(lp: Float64Array | undefined, from: number, to: number): number[]
 }
 function expectClose(actual: number[], expected: number[], digits = 14): void {
   expect(actual).toHaveLength(expected.length);
-  actual.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, digits));
+  actual.forEach((v, i) => expect(v).toBeCloseTo(expected[i], digits));
 }
 
 describe('back-off on the tiny data (rows X0 X1 X2 | C in test/bn/fixtures.ts)', () => {
@@ -184,7 +184,7 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
     // Class = X0 XOR X1, all four configurations repeated: maximum likelihood is exact (RMSE 0 on the holdout).
     const rows: number[][] = [];
     for (let r = 0; r < 200; r++) rows.push([r % 2, (r >> 1) % 2]);
-    const d = discreteFromArrays({ cards: [2, 2], rows, classes: rows.map(([a, b]) => a! ^ b!), classCard: 2 });
+    const d = discreteFromArrays({ cards: [2, 2], rows, classes: rows.map(([a, b]) => a ^ b), classCard: 2 });
     const structure: Structure = { m: 2, parents: [[2], [2, 0], []] };
     const sel = selectM(d, structure, new Rng('xor'))!;
     expect(sel.m).toBe(0);
@@ -266,7 +266,7 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
       members: [{ weight: 1, structure: nb, rows: twice, rowWeights: new Float64Array(2 * d.n).fill(0.5) }],
     };
     const got = selectM(d, halves, new Rng('members'))!.losses;
-    got.forEach((l, i) => expect(l).toBeCloseTo(want[i]!, 12));
+    got.forEach((l, i) => expect(l).toBeCloseTo(want[i], 12));
   });
 
   it('kDB-2 on car with select: holdout gives finite posteriors summing to 1', () => {
@@ -275,7 +275,7 @@ describe('holdout selection of m from {0, 0.05, 0.2, 1, 5, 20}', () => {
     const p = mEstimate.fit(car, s, { select: 'holdout' }, ctx).posterior(car);
     for (let r = 0; r < car.n; r += 97) {
       let t = 0;
-      for (let c = 0; c < 4; c++) t += p[r * 4 + c]!;
+      for (let c = 0; c < 4; c++) t += p[r * 4 + c];
       expect(t).toBeCloseTo(1, 12);
     }
   });
@@ -327,7 +327,7 @@ describe('context trees for large families (BackoffTreeModel)', () => {
     // A parent list with the class last, and a node without the class.
     const odd: Structure = { m: 5, parents: [[5], [0, 5], [1, 0], [2, 1, 0, 5], [], []] };
     const dense = fitMEstimateNetwork(d, odd, 1).logJoint(test);
-    new BackoffTreeModel(d, odd, 1).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(dense[i]!, 12));
+    new BackoffTreeModel(d, odd, 1).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(dense[i], 12));
   });
 
   it('training rows with missing parents or weight 0 count as in the full tables (available case)', () => {
@@ -340,7 +340,7 @@ describe('context trees for large families (BackoffTreeModel)', () => {
       const c = rng.int(2);
       classes.push(c);
       rows.push([0, 1, 2].map((a) => (rng.next() < 0.2 ? MISSING : rng.next() < 0.5 ? (c + a) % 3 : rng.int(3))));
-      rows[r]!.push(MISSING);
+      rows[r].push(MISSING);
     }
     const d = discreteFromArrays({ cards: [3, 3, 3, 2], rows, classes, classCard: 2 });
     const s: Structure = { m: 4, parents: [[4], [4, 0], [4, 1, 0], [4, 2], []] };
@@ -386,7 +386,7 @@ describe('context trees for large families (BackoffTreeModel)', () => {
     rows.push([MISSING, 0, 0]);
     classes.push(0);
     const d = discreteFromArrays({ cards: [3, 3, 3], rows, classes, classCard: 2 });
-    const value = (i: number, v: number) => (v === 3 ? classes[i]! : rows[i]![v]!);
+    const value = (i: number, v: number) => (v === 3 ? classes[i] : rows[i][v]);
     for (const [v, parents] of [
       [2, [3, 1, 0]],
       [0, [3, 2]],
@@ -399,13 +399,13 @@ describe('context trees for large families (BackoffTreeModel)', () => {
       rows.forEach((_, i) => {
         const x = value(i, v);
         if (x < 0) return;
-        cells[0]!.add(`${x}`);
+        cells[0].add(`${x}`);
         const path: number[] = [];
         for (const [q, p] of parents.entries()) {
           if (value(i, p) < 0) break;
           path.push(value(i, p));
-          contexts[q]!.add(path.join());
-          cells[q + 1]!.add(`${path.join()}|${x}`);
+          contexts[q].add(path.join());
+          cells[q + 1].add(`${path.join()}|${x}`);
         }
       });
       expect(new BackoffTree(d, v, parents, 1).sizes(), `node ${v}`).toEqual({
@@ -456,7 +456,7 @@ describe('context trees for large families (BackoffTreeModel)', () => {
     expect(model).toBeInstanceOf(BackoffTreeModel);
     const p = model.posterior(d);
     let hits = 0;
-    for (let r = 0; r < d.n; r++) if ((p[2 * r + 1]! > p[2 * r]! ? 1 : 0) === d.classColumn[r]) hits++;
+    for (let r = 0; r < d.n; r++) if ((p[2 * r + 1] > p[2 * r] ? 1 : 0) === d.classColumn[r]) hits++;
     expect(hits / d.n).toBeGreaterThan(0.9);
   });
 });
@@ -479,8 +479,8 @@ describe('ensemble members with their own rows and row weights (bootstrap / boos
     const ref = fitMEstimateNetwork(twice, s, 1).logJoint(test);
     fitMEstimateNetwork(d, s, 1, w)
       .logJoint(test)
-      .forEach((v, i) => expect(v).toBeCloseTo(ref[i]!, 13));
-    new BackoffTreeModel(d, s, 1, w).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(ref[i]!, 13));
+      .forEach((v, i) => expect(v).toBeCloseTo(ref[i], 13));
+    new BackoffTreeModel(d, s, 1, w).logJoint(test).forEach((v, i) => expect(v).toBeCloseTo(ref[i], 13));
   });
 
   it('a member with rows is fitted on those rows only', () => {
@@ -491,7 +491,7 @@ describe('ensemble members with their own rows and row weights (bootstrap / boos
     const test = discreteFromArrays({ cards: [2, 2, 3], rows: [[1, 0, 2]], classes: [0], classCard: 2 });
     const a = mEstimate.fit(d, ens, { m: 1 }, ctx).posterior(test);
     const b = mEstimate.fit(selectRows(d, rows), nb, { m: 1 }, ctx).posterior(test);
-    expect(a[0]).toBeCloseTo(b[0]!, 14);
+    expect(a[0]).toBeCloseTo(b[0], 14);
   });
 });
 
@@ -574,7 +574,7 @@ describe('checks and boundaries', () => {
       );
       const want = M_GRID.map((m) => rmse(fitMEstimateNetwork(rest, s, m).posterior(hold), hold.classColumn, 2));
       const got = selectM(part, s, new Rng('sel-cap'))!;
-      got.losses.forEach((l, i) => expect(l).toBeCloseTo(want[i]!, 14));
+      got.losses.forEach((l, i) => expect(l).toBeCloseTo(want[i], 14));
       expect(got.m).toBe(M_GRID[want.indexOf(Math.min(...want))]);
     }
   });
@@ -622,7 +622,7 @@ describe('checks and boundaries', () => {
     ]) {
       const over = fitMEstimateSingle(d, s, 1, undefined, limits);
       expect(over).toBeInstanceOf(BackoffTreeModel);
-      over.posterior(d).forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 13));
+      over.posterior(d).forEach((v, i) => expect(v).toBeCloseTo(want[i], 13));
     }
   });
 

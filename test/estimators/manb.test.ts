@@ -89,24 +89,24 @@ describe('MANB equals explicit averaging over all 2^m naive Bayes feature subset
     const tables = [0, 1, 2].map((a) => attributeClassCounts(d, a));
     const cards = [2, 3, 3];
     const nc = [0, 0, 0];
-    for (const c of classes) nc[c]!++;
+    for (const c of classes) nc[c]++;
     const logW: number[] = [];
     for (let G = 0; G < 1 << m; G++) {
       let lw = 0;
       for (let a = 0; a < m; a++) {
-        const r = cards[a]!;
-        const t = tables[a]!;
+        const r = cards[a];
+        const t = tables[a];
         if (G & (1 << a)) {
           lw += Math.log(prior);
           for (let c = 0; c < C; c++)
             lw += logMarginal(
-              Array.from({ length: r }, (_, x) => t[x * C + c]!),
+              Array.from({ length: r }, (_, x) => t[x * C + c]),
               alpha,
             );
         } else {
           lw += Math.log(1 - prior);
           lw += logMarginal(
-            Array.from({ length: r }, (_, x) => [0, 1, 2].reduce((s, c) => s + t[x * C + c]!, 0)),
+            Array.from({ length: r }, (_, x) => [0, 1, 2].reduce((s, c) => s + t[x * C + c], 0)),
             alpha,
           );
         }
@@ -128,24 +128,24 @@ describe('MANB equals explicit averaging over all 2^m naive Bayes feature subset
       classCard: 3,
     });
     const got = model.posterior(test);
-    test.columns[0]!.forEach((_, row) => {
-      const x = [0, 1, 2].map((a) => test.columns[a]![row]!);
+    test.columns[0].forEach((_, row) => {
+      const x = [0, 1, 2].map((a) => test.columns[a][row]);
       const joint = [0, 1, 2].map((c) => {
         let s = 0;
         for (let G = 0; G < 1 << m; G++) {
-          let p = (nc[c]! + alpha) / (40 + C * alpha);
+          let p = (nc[c] + alpha) / (40 + C * alpha);
           for (let a = 0; a < m; a++) {
-            const r = cards[a]!;
-            const t = tables[a]!;
-            if (G & (1 << a)) p *= (t[x[a]! * C + c]! + alpha) / (nc[c]! + r * alpha);
-            else p *= ([0, 1, 2].reduce((s2, cc) => s2 + t[x[a]! * C + cc]!, 0) + alpha) / (40 + r * alpha);
+            const r = cards[a];
+            const t = tables[a];
+            if (G & (1 << a)) p *= (t[x[a] * C + c] + alpha) / (nc[c] + r * alpha);
+            else p *= ([0, 1, 2].reduce((s2, cc) => s2 + t[x[a] * C + cc], 0) + alpha) / (40 + r * alpha);
           }
-          s += w[G]! * p;
+          s += w[G] * p;
         }
         return s;
       });
       const z = joint.reduce((a, b) => a + b, 0);
-      for (let c = 0; c < C; c++) expect(got[row * C + c]).toBeCloseTo(joint[c]! / z, 12);
+      for (let c = 0; c < C; c++) expect(got[row * C + c]).toBeCloseTo(joint[c] / z, 12);
     });
   });
 });

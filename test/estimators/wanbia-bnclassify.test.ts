@@ -118,7 +118,7 @@ describe("WANBIA variant bnclassify: bnclassify's objective to the last bit", ()
       const f1 = objective(w, g1);
       const f2 = wanbiaObjective(tables, tiny, w, g2, undefined, 'bnclassify');
       expect(f1).toBeCloseTo(f2, 10);
-      for (let a = 0; a < 3; a++) expect(g1[a]).toBeCloseTo(g2[a]!, 10);
+      for (let a = 0; a < 3; a++) expect(g1[a]).toBeCloseTo(g2[a], 10);
     }
   });
 });

@@ -34,7 +34,7 @@ describe('the WANBIA objective', () => {
   it('at w = 1 is the conditional log-likelihood of Laplace naive Bayes', () => {
     const p = dirichlet.fit(d, naiveBayesStructure(4), { alpha: 1 }, ctx).posterior(d);
     let cll = 0;
-    for (let r = 0; r < d.n; r++) cll += Math.log(p[r * 3 + d.classColumn[r]!]!);
+    for (let r = 0; r < d.n; r++) cll += Math.log(p[r * 3 + d.classColumn[r]]);
     expect(wanbiaObjective(tables, d, [1, 1, 1, 1], new Float64Array(4))).toBeCloseTo(-cll, 9);
   });
 
@@ -52,7 +52,7 @@ describe('the WANBIA objective', () => {
         const fd =
           (wanbiaObjective(tables, d, up, new Float64Array(4)) - wanbiaObjective(tables, d, dn, new Float64Array(4))) /
           (2 * h);
-        expect(Math.abs(g[a]! - fd)).toBeLessThan(1e-5 * Math.max(1, Math.abs(fd)));
+        expect(Math.abs(g[a] - fd)).toBeLessThan(1e-5 * Math.max(1, Math.abs(fd)));
       }
     },
   );
@@ -68,15 +68,15 @@ describe('WANBIA weights', () => {
     const fNb = wanbiaObjective(tables, d, [1, 1, 1, 1], new Float64Array(4));
     expect(f).toBeLessThan(fNb - 1);
     for (let a = 0; a < 4; a++) {
-      const w = weights[a]!;
+      const w = weights[a];
       expect(w).toBeGreaterThanOrEqual(0);
       expect(w).toBeLessThanOrEqual(1);
-      if (w > 0 && w < 1) expect(Math.abs(g[a]!)).toBeLessThan(0.05);
-      if (w === 0) expect(g[a]!).toBeGreaterThan(-0.05);
-      if (w === 1) expect(g[a]!).toBeLessThan(0.05);
+      if (w > 0 && w < 1) expect(Math.abs(g[a])).toBeLessThan(0.05);
+      if (w === 0) expect(g[a]).toBeGreaterThan(-0.05);
+      if (w === 1) expect(g[a]).toBeLessThan(0.05);
     }
     // The noisy copy X1 is discounted relative to NB's weight 1.
-    expect(weights[1]! + weights[0]!).toBeLessThan(2);
+    expect(weights[1] + weights[0]).toBeLessThan(2);
   });
 
   it('splits one weight among identical copies: their sum is the one-attribute optimum (golden-section search)', () => {
@@ -107,7 +107,7 @@ describe('WANBIA weights', () => {
     const sStar = (lo + hi) / 2;
     expect(sStar).toBeGreaterThan(0.2);
     const { weights } = wanbiaWeights(d, 1, 100, undefined, 'zaidi');
-    expect(weights[0]! + weights[1]! + weights[2]!).toBeCloseTo(sStar, 4);
+    expect(weights[0] + weights[1] + weights[2]).toBeCloseTo(sStar, 4);
   });
 
   it('the estimator returns a weighted naive Bayes with those weights; missing values drop their factor', () => {
@@ -123,8 +123,8 @@ describe('WANBIA weights', () => {
     });
     const p = model.posterior(allMissing);
     const nc = [0, 0, 0];
-    for (const c of d.classColumn) nc[c]!++;
-    for (let c = 0; c < 3; c++) expect(p[c]).toBeCloseTo((nc[c]! + 1) / (d.n + 3), 12);
+    for (const c of d.classColumn) nc[c]++;
+    for (let c = 0; c < 3; c++) expect(p[c]).toBeCloseTo((nc[c] + 1) / (d.n + 3), 12);
   });
 
   it('is registered for naive Bayes only and validates its parameters', () => {
@@ -151,9 +151,9 @@ describe("variant: bnclassify (tables θ^w renormalised per class; bnclassify's 
 
   it('tables, posteriors, objective and gradient as worked by hand', () => {
     const rt = renormalizedTables(tables, [0.5]);
-    expect(Math.exp(rt.logCond[0]![0]!)).toBeCloseTo(2 / 3, 14);
-    expect(Math.exp(rt.logCond[0]![2]!)).toBeCloseTo(1 / 3, 14);
-    expect(Math.exp(rt.logCond[0]![1]!)).toBeCloseTo(1 / 2, 14);
+    expect(Math.exp(rt.logCond[0][0])).toBeCloseTo(2 / 3, 14);
+    expect(Math.exp(rt.logCond[0][2])).toBeCloseTo(1 / 3, 14);
+    expect(Math.exp(rt.logCond[0][1])).toBeCloseTo(1 / 2, 14);
     const p = new WeightedNaiveBayes(rt, Float64Array.from([1])).posterior(d);
     expect(p[0]).toBeCloseTo(4 / 7, 14);
     expect(p[2]).toBeCloseTo(2 / 5, 14);
@@ -180,7 +180,7 @@ describe("variant: bnclassify (tables θ^w renormalised per class; bnclassify's 
       Float64Array.from([1, 1, 1, 1]),
     ).posterior(dd);
     const got = bn.posterior(dd);
-    for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(expected[i]!, 14);
+    for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(expected[i], 14);
     const def = wanbia.fit(dd, s, {}, ctx) as WeightedNaiveBayes;
     expect([...def.weights]).toEqual([...wanbiaWeights(dd, 1, 100, undefined, 'zaidi').weights]);
   });
@@ -207,6 +207,6 @@ describe("variant bnclassify against bnclassify 0.4.8's own optimisation (R 4.2)
     const { weights, optimizer } = wanbiaWeights(d, 1, 100, undefined, 'bnclassify');
     expect(optimizer.message).toBe('CONVERGENCE: REL_REDUCTION_OF_F <= FACTR*EPSMCH');
     expect(Math.abs(optimizer.f - 125.35905704653548)).toBeLessThan(1e-10);
-    [1, 0.086176993198195315, 1, 1].forEach((w, a) => expect(Math.abs(weights[a]! - w)).toBeLessThan(1e-10));
+    [1, 0.086176993198195315, 1, 1].forEach((w, a) => expect(Math.abs(weights[a] - w)).toBeLessThan(1e-10));
   });
 });

@@ -13,7 +13,7 @@ function bruteForce(n: number, root: number, w: Float64Array): number {
         let y = x;
         let steps = 0;
         while (y !== root && steps <= n) {
-          y = parent[y]!;
+          y = parent[y];
           steps++;
         }
         if (y !== root) return;
@@ -28,7 +28,7 @@ function bruteForce(n: number, root: number, w: Float64Array): number {
     for (let u = 0; u < n; u++) {
       if (u === v || w[u * n + v] === -Infinity) continue;
       parent[v] = u;
-      rec(v + 1, total + w[u * n + v]!);
+      rec(v + 1, total + w[u * n + v]);
     }
   };
   rec(0, 0);
@@ -37,7 +37,7 @@ function bruteForce(n: number, root: number, w: Float64Array): number {
 
 function weight(n: number, parent: Int32Array, w: Float64Array): number {
   let s = 0;
-  for (let v = 0; v < n; v++) if (parent[v]! >= 0) s += w[parent[v]! * n + v]!;
+  for (let v = 0; v < n; v++) if (parent[v] >= 0) s += w[parent[v] * n + v];
   return s;
 }
 
@@ -47,7 +47,7 @@ function isArborescence(n: number, root: number, parent: Int32Array): boolean {
     let y = x;
     let steps = 0;
     while (y !== root && steps <= n) {
-      y = parent[y]!;
+      y = parent[y];
       steps++;
       if (y < 0) return false;
     }

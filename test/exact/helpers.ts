@@ -25,9 +25,9 @@ export function randomData(
       let v: number;
       if (rng.next() < copy) {
         const src = rng.int(a + 1); // 0 = the class, else attribute src-1
-        const base = src === 0 ? c : vals[src - 1]!;
-        v = (base + (rng.next() < 0.15 ? 1 : 0)) % cards[a]!;
-      } else v = rng.int(cards[a]!);
+        const base = src === 0 ? c : vals[src - 1];
+        v = (base + (rng.next() < 0.15 ? 1 : 0)) % cards[a];
+      } else v = rng.int(cards[a]);
       vals.push(v);
     }
     classes.push(c);
@@ -62,7 +62,7 @@ export function acyclic(parents: Int32Array): boolean {
   while (left !== 0) {
     let progressed = false;
     for (let v = 0; v < k; v++) {
-      if (left & (1 << v) && (parents[v]! & left) === 0) {
+      if (left & (1 << v) && (parents[v] & left) === 0) {
         left &= ~(1 << v);
         progressed = true;
       }

@@ -50,10 +50,10 @@ describe('equivalentOn (K-best duplicate test on the peeled nodes)', () => {
       const n = 3 + rng.int(6); // 3..8 nodes
       const order = rng.shuffle(Int32Array.from({ length: n }, (_, i) => i));
       const a = new Array<number>(n).fill(0);
-      for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) if (rng.next() < 0.45) a[order[i]!] |= 1 << order[j]!;
+      for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) if (rng.next() < 0.45) a[order[i]] |= 1 << order[j];
       const r = rng.int(n); // R = the first r nodes of the order: ancestral
       let D = 0;
-      for (let i = r; i < n; i++) D |= 1 << order[i]!;
+      for (let i = r; i < n; i++) D |= 1 << order[i];
       const b = a.slice();
       if (rng.next() < 0.5) {
         // covered-edge reversals inside D: the class is kept
@@ -62,22 +62,22 @@ describe('equivalentOn (K-best duplicate test on the peeled nodes)', () => {
           for (let v = 0; v < n; v++) {
             if (!((D >> v) & 1)) continue;
             for (let u = 0; u < n; u++)
-              if ((D >> u) & 1 && (b[v]! >> u) & 1 && b[v] === (b[u]! | (1 << u))) covered.push([u, v]);
+              if ((D >> u) & 1 && (b[v] >> u) & 1 && b[v] === (b[u] | (1 << u))) covered.push([u, v]);
           }
           if (covered.length === 0) break;
-          const [u, v] = covered[rng.int(covered.length)]!;
-          b[v] = b[v]! & ~(1 << u);
-          b[u] = b[u]! | (1 << v);
+          const [u, v] = covered[rng.int(covered.length)];
+          b[v] = b[v] & ~(1 << u);
+          b[u] = b[u] | (1 << v);
         }
       } else {
         // new parents for D: a fresh order of D after R, each node's parents drawn among its predecessors
         const dOrder = rng.shuffle(Int32Array.from(order.slice(r)));
         for (let i = 0; i < dOrder.length; i++) {
-          const v = dOrder[i]!;
+          const v = dOrder[i];
           let pa = 0;
           for (let j = 0; j < r; j++)
-            if ((a[v]! >> order[j]!) & 1 ? rng.next() < 0.8 : rng.next() < 0.15) pa |= 1 << order[j]!;
-          for (let j = 0; j < i; j++) if (rng.next() < 0.4) pa |= 1 << dOrder[j]!;
+            if ((a[v] >> order[j]) & 1 ? rng.next() < 0.8 : rng.next() < 0.15) pa |= 1 << order[j];
+          for (let j = 0; j < i; j++) if (rng.next() < 0.4) pa |= 1 << dOrder[j];
           b[v] = pa;
         }
       }

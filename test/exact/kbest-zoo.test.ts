@@ -85,8 +85,8 @@ describe('K-best search on zoo matches the output recorded before the search was
       const nets = kBestNetworks(ls, K, mode, 2048);
       expect(nets).toHaveLength(pinned.length);
       nets.forEach((net, r) => {
-        expect(Math.abs(net.score - pinned[r]![0])).toBeLessThan(1e-9);
-        expect(Array.from(net.parents)).toEqual(pinned[r]![1]);
+        expect(Math.abs(net.score - pinned[r][0])).toBeLessThan(1e-9);
+        expect(Array.from(net.parents)).toEqual(pinned[r][1]);
       });
     });
   }

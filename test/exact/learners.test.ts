@@ -38,13 +38,13 @@ describe('EBN and EANB learners', () => {
     expect(s.info!['score']).toBeCloseTo(bestNetwork(ls, 2048).score, 9);
     // the reported score is the BDeu of the returned DAG (scores.ts, an independent count)
     expect(networkScore(data, s.parents, 'bdeu', 1)).toBeCloseTo(s.info!['score'] as number, 8);
-    expect(s.info!['classParents']).toBe(s.parents[5]!.length);
+    expect(s.info!['classParents']).toBe(s.parents[5].length);
   });
 
   it('eanb: the class has no parents and is the first parent of every attribute', () => {
     const s = learn('eanb', data, { score: 'bic' });
     expect(s.parents[5]).toEqual([]);
-    for (let a = 0; a < 5; a++) expect(s.parents[a]![0]).toBe(5);
+    for (let a = 0; a < 5; a++) expect(s.parents[a][0]).toBe(5);
     expect(networkScore(data, s.parents, 'bic', 1)).toBeCloseTo(s.info!['score'] as number, 8);
   });
 
@@ -84,8 +84,8 @@ describe('class posteriors within an equivalence class (BDeu + matching EAP)', (
       let maxDiff = 0;
       let maxOther = 0;
       for (let i = 0; i < pa.length; i++) {
-        maxDiff = Math.max(maxDiff, Math.abs(pa[i]! - pb[i]!));
-        maxOther = Math.max(maxOther, Math.abs(pa[i]! - pc[i]!));
+        maxDiff = Math.max(maxDiff, Math.abs(pa[i] - pb[i]));
+        maxOther = Math.max(maxOther, Math.abs(pa[i] - pc[i]));
       }
       expect(maxDiff).toBeLessThan(1e-12);
       expect(maxOther).toBeGreaterThan(1e-3);
@@ -113,7 +113,7 @@ describe('class posteriors within an equivalence class (BDeu + matching EAP)', (
     let compared = 0;
     for (const list of groups.values()) {
       for (let i = 1; i < list.length; i++) {
-        for (let r = 0; r < list[0]!.length; r++) expect(list[i]![r]).toBeCloseTo(list[0]![r]!, 12);
+        for (let r = 0; r < list[0].length; r++) expect(list[i][r]).toBeCloseTo(list[0][r], 12);
         compared++;
       }
     }
@@ -129,11 +129,11 @@ describe('KB: model averaging over the K best classes', () => {
     expect(s.members).toHaveLength(6);
     const scores = s.members!.map((m) => networkScore(data, m.structure.parents, 'bdeu', 1));
     let z = 0;
-    for (const sc of scores) z += Math.exp(sc - scores[0]!);
-    s.members!.forEach((m, i) => expect(m.weight).toBeCloseTo(Math.exp(scores[i]! - scores[0]!) / z, 12));
-    for (let i = 1; i < scores.length; i++) expect(scores[i]!).toBeLessThanOrEqual(scores[i - 1]! + 1e-9);
+    for (const sc of scores) z += Math.exp(sc - scores[0]);
+    s.members!.forEach((m, i) => expect(m.weight).toBeCloseTo(Math.exp(scores[i] - scores[0]) / z, 12));
+    for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeLessThanOrEqual(scores[i - 1] + 1e-9);
     expect(new Set(s.members!.map((m) => cpdagKey(cpdag(m.structure.parents)))).size).toBe(6);
-    expect(s.info!['bestScore']).toBeCloseTo(scores[0]!, 8);
+    expect(s.info!['bestScore']).toBeCloseTo(scores[0], 8);
     for (const key of ['classParents', 'classParentsWeighted', 'meanShd', 'apses'])
       expect(typeof s.info![key]).toBe('number');
     // K = 1 is EBN
@@ -172,8 +172,8 @@ describe('SubbKB', () => {
       const cc = selectRows(sub, completeRows(sub));
       const sc = ms.map((m) => networkScore(cc, m.structure.parents, 'bdeu', 1));
       let z = 0;
-      for (const v of sc) z += Math.exp(v - sc[0]!);
-      ms.forEach((m, i) => expect(m.weight).toBeCloseTo(Math.exp(sc[i]! - sc[0]!) / z / 4, 12));
+      for (const v of sc) z += Math.exp(v - sc[0]);
+      ms.forEach((m, i) => expect(m.weight).toBeCloseTo(Math.exp(sc[i] - sc[0]) / z / 4, 12));
       total += ms.reduce((a, m) => a + m.weight, 0);
     }
     expect(total).toBeCloseTo(1, 12);
@@ -189,9 +189,9 @@ describe('SubbKB', () => {
       const pm = fitCptModel(sub, m.structure, (fc) => smoothedLogProbs(fc, 1 / (fc.childCard * fc.configs))).posterior(
         test,
       );
-      for (let i = 0; i < p.length; i++) manual[i] += m.weight * pm[i]!;
+      for (let i = 0; i < p.length; i++) manual[i] += m.weight * pm[i];
     }
-    for (let i = 0; i < p.length; i++) expect(p[i]).toBeCloseTo(manual[i]!, 12);
+    for (let i = 0; i < p.length; i++) expect(p[i]).toBeCloseTo(manual[i], 12);
     // fitting on the full data instead gives a different posterior: the rows matter
     const full = fitModel(
       data,
@@ -199,17 +199,17 @@ describe('SubbKB', () => {
       (fc) => smoothedLogProbs(fc, 1 / (fc.childCard * fc.configs)),
     ).posterior(test);
     let diff = 0;
-    for (let i = 0; i < p.length; i++) diff = Math.max(diff, Math.abs(full[i]! - p[i]!));
+    for (let i = 0; i < p.length; i++) diff = Math.max(diff, Math.abs(full[i] - p[i]));
     expect(diff).toBeGreaterThan(1e-4);
   });
 
   it('score bic (SubbKB(MDL)) searches and weights by BIC', () => {
     const s = learn('subbkb', data, { t: 2, k: 3, score: 'bic', apses: false });
-    const rows = s.members![0]!.rows!;
+    const rows = s.members![0].rows!;
     const sub = selectRows(data, rows);
     const cc = selectRows(sub, completeRows(sub));
     const best = learnBestDag(sub, { score: 'bic', ess: 1, constraint: 'none' });
-    expect(networkScore(cc, s.members![0]!.structure.parents, 'bic', 1)).toBeCloseTo(best.score, 8);
+    expect(networkScore(cc, s.members![0].structure.parents, 'bic', 1)).toBeCloseTo(best.score, 8);
   });
 });
 
@@ -250,9 +250,9 @@ describe('bagging, AdaBoost.M1 and bAN_mix', () => {
     const total = s.members!.reduce((a, m) => a + m.weight, 0);
     for (let r = 0; r < data.n; r++) {
       let sums = 0;
-      for (let c = 0; c < 2; c++) sums += p[r * 2 + c]!;
+      for (let c = 0; c < 2; c++) sums += p[r * 2 + c];
       expect(sums).toBeCloseTo(1, 12);
-      const v = p[r * 2]! * total;
+      const v = p[r * 2] * total;
       const achievable = s.members!.reduce<number[]>(
         (acc, m) => acc.flatMap((x) => [x, x + m.weight, x + m.weight / 2]),
         [0],
@@ -284,7 +284,7 @@ describe('bagging, AdaBoost.M1 and bAN_mix', () => {
     const b = fitCptModel(doubled, s, est);
     const pa = a.posterior(d);
     const pb = b.posterior(d);
-    for (let i = 0; i < pa.length; i++) expect(pa[i]).toBeCloseTo(pb[i]!, 14);
+    for (let i = 0; i < pa.length; i++) expect(pa[i]).toBeCloseTo(pb[i], 14);
   });
 
   it('bAN_mix: round j adds the j-th Chow–Liu edge to naive Bayes; members carry boosting row weights', () => {
@@ -295,15 +295,15 @@ describe('bagging, AdaBoost.M1 and bAN_mix', () => {
       expect(m.rowWeights!.length).toBe(80);
       let extra = 0;
       for (let a = 0; a < 4; a++) {
-        expect(m.structure.parents[a]![0]).toBe(4);
-        if (m.structure.parents[a]!.length === 2) {
+        expect(m.structure.parents[a][0]).toBe(4);
+        if (m.structure.parents[a].length === 2) {
           extra++;
           expect(tan.parents[a]).toEqual(m.structure.parents[a]); // a tree edge of TAN, same orientation
         }
       }
       expect(extra).toBe(j);
     });
-    const sumW = s.members![0]!.rowWeights!.reduce((a, b) => a + b, 0);
+    const sumW = s.members![0].rowWeights!.reduce((a, b) => a + b, 0);
     expect(sumW).toBeCloseTo(80, 10);
   });
 });
@@ -338,8 +338,8 @@ describe('aCLL-TAN', () => {
     const s = learn('acll-tan', data);
     let roots = 0;
     for (let a = 0; a < 4; a++) {
-      expect(s.parents[a]![0]).toBe(4);
-      if (s.parents[a]!.length === 1) roots++;
+      expect(s.parents[a][0]).toBe(4);
+      if (s.parents[a].length === 1) roots++;
     }
     expect(roots).toBe(1);
     expect(s.parents[4]).toEqual([]);
@@ -375,9 +375,9 @@ describe('diagnostics', () => {
     const kb = learn('kb', data, { k: 4 });
     const shds: number[] = [];
     const cps = kb.members!.map((m) => cpdag(m.structure.parents));
-    for (let i = 0; i < cps.length; i++) for (let j = i + 1; j < cps.length; j++) shds.push(shd(cps[i]!, cps[j]!));
+    for (let i = 0; i < cps.length; i++) for (let j = i + 1; j < cps.length; j++) shds.push(shd(cps[i], cps[j]));
     expect(kb.info!['meanShd']).toBeCloseTo(shds.reduce((a, b) => a + b, 0) / shds.length, 12);
-    const cls = kb.members!.map((m) => m.structure.parents[3]!.length);
+    const cls = kb.members!.map((m) => m.structure.parents[3].length);
     expect(kb.info!['classParents']).toBeCloseTo(cls.reduce((a, b) => a + b, 0) / cls.length, 12);
     expect(kb.info!['apses']).toBeGreaterThanOrEqual(0);
   });

@@ -10,7 +10,7 @@ function bruteForce(ls: LocalScores, allowed?: (v: number, mask: number) => bool
   return dags
     .map((p) => {
       let s = ls.constant;
-      for (let v = 0; v < ls.n; v++) s += ls.local(v, p[v]!);
+      for (let v = 0; v < ls.n; v++) s += ls.local(v, p[v]);
       return { p, s };
     })
     .sort((a, b) => b.s - a.s);
@@ -43,9 +43,9 @@ describe('exact DP (Silander & Myllymäki) against brute-force enumeration', () 
           const ls = new LocalScores(d, { score, ess: 1, constraint: 'none' });
           const bf = bruteForce(ls);
           const net = bestNetwork(ls, 2048);
-          expect(net.score).toBeCloseTo(bf[0]!.s, 9);
+          expect(net.score).toBeCloseTo(bf[0].s, 9);
           let s = ls.constant;
-          for (let v = 0; v < ls.n; v++) s += ls.local(v, net.parents[v]!);
+          for (let v = 0; v < ls.n; v++) s += ls.local(v, net.parents[v]);
           expect(s).toBeCloseTo(net.score, 9);
         }
       });
@@ -60,7 +60,7 @@ describe('exact DP (Silander & Myllymäki) against brute-force enumeration', () 
       const cls = 4;
       const bf = bruteForce(full, (v, mask) => (v === cls ? mask === 0 : (mask & (1 << cls)) !== 0));
       const net = bestNetwork(anb, 2048);
-      expect(net.score).toBeCloseTo(bf[0]!.s, 9);
+      expect(net.score).toBeCloseTo(bf[0].s, 9);
       expect(bf.length).toBe(543); // every DAG over the 4 features (OEIS A003024: 543) with C → each
     }
   });
@@ -75,13 +75,13 @@ describe('K-best DAGs (Tian, He & Ram) and K-best classes (Chen & Tian) against 
       for (const K of [1, 7, 40]) {
         const nets = kBestNetworks(ls, K, 'dag', 2048);
         expect(nets.length).toBe(Math.min(K, bf.length));
-        nets.forEach((net, i) => expect(net.score).toBeCloseTo(bf[i]!.s, 9));
+        nets.forEach((net, i) => expect(net.score).toBeCloseTo(bf[i].s, 9));
         // distinct DAGs, each with the score it claims
         const keys = new Set(nets.map((x) => Array.from(x.parents).join(',')));
         expect(keys.size).toBe(nets.length);
         for (const net of nets) {
           let s = ls.constant;
-          for (let v = 0; v < ls.n; v++) s += ls.local(v, net.parents[v]!);
+          for (let v = 0; v < ls.n; v++) s += ls.local(v, net.parents[v]);
           expect(s).toBeCloseTo(net.score, 9);
         }
       }
@@ -99,13 +99,13 @@ describe('K-best DAGs (Tian, He & Ram) and K-best classes (Chen & Tian) against 
           expect(nets.length).toBe(Math.min(K, classes.length));
           const dpKeys = nets.map((x) => cpdagKey(cpdag(maskLists(x.parents))));
           expect(new Set(dpKeys).size).toBe(nets.length);
-          nets.forEach((net, i) => expect(net.score).toBeCloseTo(classes[i]!.s, 9));
+          nets.forEach((net, i) => expect(net.score).toBeCloseTo(classes[i].s, 9));
           // Where the score is not tied with a neighbour, the class itself must match.
           for (let i = 0; i < nets.length; i++) {
-            const s = classes[i]!.s;
-            const tiedPrev = i > 0 && Math.abs(classes[i - 1]!.s - s) < 1e-7;
-            const tiedNext = i + 1 < classes.length && Math.abs(classes[i + 1]!.s - s) < 1e-7;
-            if (!tiedPrev && !tiedNext) expect(dpKeys[i]).toBe(cpdagKey(cpdag(maskLists(classes[i]!.p))));
+            const s = classes[i].s;
+            const tiedPrev = i > 0 && Math.abs(classes[i - 1].s - s) < 1e-7;
+            const tiedNext = i + 1 < classes.length && Math.abs(classes[i + 1].s - s) < 1e-7;
+            if (!tiedPrev && !tiedNext) expect(dpKeys[i]).toBe(cpdagKey(cpdag(maskLists(classes[i].p))));
           }
           // the DP's own key agrees with the CPDAG
           for (const net of nets) {
@@ -132,7 +132,7 @@ describe('K-best DAGs (Tian, He & Ram) and K-best classes (Chen & Tian) against 
     expect(classScores.length).toBe(185); // classes of the 4 features; C adjacent to all adds no v-structure
     const nets = kBestNetworks(anb, 30, 'ec', 2048);
     expect(nets.length).toBe(30);
-    nets.forEach((net, i) => expect(net.score).toBeCloseTo(classScores[i]!, 9));
+    nets.forEach((net, i) => expect(net.score).toBeCloseTo(classScores[i], 9));
   });
 });
 
@@ -154,16 +154,16 @@ describe('K-best on 8 variables (beyond brute force): DAG and class lists agree'
     }
     // Every class whose score is above the 400th DAG's has all its members listed, so it is complete;
     // keep those and compare with the class search.
-    const cut = dags[dags.length - 1]!.score + 1e-7;
+    const cut = dags[dags.length - 1].score + 1e-7;
     const complete = order.filter((o) => o.score > cut);
     expect(complete.length).toBeGreaterThan(10);
     const n = Math.min(complete.length, ecs.length);
     for (let i = 0; i < n; i++) {
-      expect(ecs[i]!.score).toBeCloseTo(complete[i]!.score, 9);
-      const tied = (j: number) => j >= 0 && j < n && Math.abs(complete[j]!.score - complete[i]!.score) < 1e-7;
-      if (!tied(i - 1) && !tied(i + 1)) expect(cpdagKey(cpdag(maskLists(ecs[i]!.parents)))).toBe(complete[i]!.key);
+      expect(ecs[i].score).toBeCloseTo(complete[i].score, 9);
+      const tied = (j: number) => j >= 0 && j < n && Math.abs(complete[j].score - complete[i].score) < 1e-7;
+      if (!tied(i - 1) && !tied(i + 1)) expect(cpdagKey(cpdag(maskLists(ecs[i].parents)))).toBe(complete[i].key);
     }
     // K = 1 of either search is the single-best DP
-    expect(kBestNetworks(ls, 1, 'ec', 2048)[0]!.score).toBeCloseTo(bestNetwork(ls, 2048).score, 9);
+    expect(kBestNetworks(ls, 1, 'ec', 2048)[0].score).toBeCloseTo(bestNetwork(ls, 2048).score, 9);
   });
 });

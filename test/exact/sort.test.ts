@@ -4,7 +4,7 @@ import { Rng } from '../../src/util/rng.js';
 
 /** The order the candidate lists had before the radix sort: score descending, ties by set ascending. */
 function reference(order: Int32Array, v: Float64Array): number[] {
-  return Array.from(order).sort((a, b) => v[b]! - v[a]! || a - b);
+  return Array.from(order).sort((a, b) => v[b] - v[a] || a - b);
 }
 
 describe('sortByScore (candidate parent sets by score)', () => {
@@ -20,7 +20,7 @@ describe('sortByScore (candidate parent sets by score)', () => {
       const v = new Float64Array(M);
       const order: number[] = [];
       for (let c = 0; c < M; c++) {
-        v[c] = round % 2 ? pool[rng.int(pool.length)]! : -rng.next() * 10 ** rng.int(6);
+        v[c] = round % 2 ? pool[rng.int(pool.length)] : -rng.next() * 10 ** rng.int(6);
         if (rng.next() < 0.6) order.push(c);
       }
       const ord = Int32Array.from(order);

@@ -25,7 +25,7 @@ function printed(): Map<string, number> {
   expect(lines[0]).toBe('dataset,method,metric,value');
   for (const l of lines.slice(1)) {
     const [dataset, method, metric, value] = l.split(',');
-    const y = /\|y=(y[01])\)$/.exec(metric!)![1]!;
+    const y = /\|y=(y[01])\)$/.exec(metric)![1];
     cells.set(`${dataset}/${method}/${y}`, Number(value));
   }
   return cells;
@@ -39,10 +39,10 @@ function fitted(dataset: string, method: string): [number, number] {
   expect(fit.data.names).toEqual(['x1']);
   expect(fit.data.labels[0]).toEqual(['x0', 'x1']);
   expect(fit.data.classLabels).toEqual(['y0', 'y1']);
-  const cpt = model.cpts[0]!;
+  const cpt = model.cpts[0];
   expect(cpt.parents).toEqual([1]);
   const logp = cpt.logp!;
-  return [Math.exp(logp[0]!), Math.exp(logp[2]!)];
+  return [Math.exp(logp[0]), Math.exp(logp[2])];
 }
 
 // Between-chain sd of each cell with the paper's prior (30 seeds of the authors' code, patched to the paper's
@@ -67,7 +67,7 @@ describe('HDP 2018 Table 1 from its spec', () => {
         [1, 'y1'],
       ] as const) {
         const ref = paper.get(`${d}/HDP/${y}`)!;
-        expect(Math.abs(ours[i] - ref)).toBeLessThanOrEqual(0.005 + 3 * SD[d]![i]);
+        expect(Math.abs(ours[i] - ref)).toBeLessThanOrEqual(0.005 + 3 * SD[d][i]);
       }
       // The code's Gamma(2, 1) prior pulls y0 (2 rows) towards the marginal: 0.872 and 0.832, 0.87 / 0.83 printed.
       const ref0 = paper.get(`${d}/HDP/y0`)!;

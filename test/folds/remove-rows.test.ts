@@ -68,7 +68,7 @@ describe('missing: remove-rows', () => {
 
   it('splits only the complete rows: excluded rows are in no fold, test and training rows have no missing value', () => {
     const { table, keep, split: s } = split('house-votes-84', defaultResampling, true);
-    const a = s.assignment[0]!;
+    const a = s.assignment[0];
     expect(a.filter((f) => f === EXCLUDED).length).toBe(435 - 232);
     let tested = 0;
     for (let f = 0; f < s.folds; f++) {
@@ -86,11 +86,11 @@ describe('missing: remove-rows', () => {
     const { sha256 } = load('house-votes-84');
     const alone = instantiateSplit(
       defaultResampling,
-      { name: 'x', sha256, classes: keep!.map((r) => table.classColumn[r]!), classCard: 2 },
+      { name: 'x', sha256, classes: keep!.map((r) => table.classColumn[r]), classCard: 2 },
       '1',
       ROOT,
     );
-    expect(Array.from(keep!, (r) => a[r]!)).toEqual(Array.from(alone.assignment[0]!));
+    expect(Array.from(keep!, (r) => a[r])).toEqual(Array.from(alone.assignment[0]));
   });
 
   it('holdout and repeats: every repeat excludes the same rows and tests round(n_complete × fraction) rows', () => {

@@ -28,18 +28,18 @@ describe('stratified k-fold', () => {
     const k = 3;
     const a = stratifiedKFold(classes, 3, k, new Rng('s'));
     const perFold = Array.from({ length: k }, () => [0, 0, 0]);
-    a.forEach((f, i) => perFold[f]![classes[i]!]!++);
+    a.forEach((f, i) => perFold[f][classes[i]]++);
     // class 0: 10 rows → 4,3,3 in some order; class 1: 7 → 3,2,2; class 2: 6 → 2,2,2.
     for (const [c, n] of [
       [0, 10],
       [1, 7],
       [2, 6],
     ] as const) {
-      const counts = perFold.map((p) => p[c]!).sort();
+      const counts = perFold.map((p) => p[c]).sort();
       expect(counts.every((x) => x === Math.floor(n / k) || x === Math.ceil(n / k))).toBe(true);
       expect(counts.reduce((s, x) => s + x, 0)).toBe(n);
     }
-    const sizes = perFold.map((p) => p[0]! + p[1]! + p[2]!);
+    const sizes = perFold.map((p) => p[0] + p[1] + p[2]);
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
   });
 
@@ -74,7 +74,7 @@ describe('holdout', () => {
     expect(test).toBe(Math.round(23 * 0.3)); // 7
     // Exact shares 3.04, 2.13, 1.83 → floors 3,2,1 (6) + the largest remainder (class 2) → 3,2,2.
     const perClass = [0, 0, 0];
-    a.forEach((f, i) => f === 0 && perClass[classes[i]!]!++);
+    a.forEach((f, i) => f === 0 && perClass[classes[i]]++);
     expect(perClass).toEqual([3, 2, 2]);
   });
 });
@@ -88,7 +88,7 @@ describe('repeated CV from a spec', () => {
     expect(five.assignment).toHaveLength(5);
     // The seed includes the resampling settings, so 2×2 and 5×2 are different instances; within one
     // instance, repeats differ from each other.
-    expect(Array.from(five.assignment[0]!)).not.toEqual(Array.from(five.assignment[1]!));
+    expect(Array.from(five.assignment[0])).not.toEqual(Array.from(five.assignment[1]));
     const again = instantiateSplit({ ...defaultResampling, folds: 2, repeats: 5 }, ds, '1', '.');
     expect(again.assignment.map((a) => Array.from(a))).toEqual(five.assignment.map((a) => Array.from(a)));
   });
@@ -98,8 +98,8 @@ describe('folds given as data', () => {
   it('reads one column per repeat, skips a header, maps labels to 0..k-1', () => {
     const s = parseFoldFile('fold_r1,fold_r2\n1,3\n2,1\n1,2\n2,-1\n', 'f.csv', 4);
     expect(s.repeats).toBe(2);
-    expect(Array.from(s.assignment[0]!)).toEqual([0, 1, 0, 1]);
-    expect(Array.from(s.assignment[1]!)).toEqual([2, 0, 1, -1]);
+    expect(Array.from(s.assignment[0])).toEqual([0, 1, 0, 1]);
+    expect(Array.from(s.assignment[1])).toEqual([2, 0, 1, -1]);
     expect(s.folds).toBe(3);
   });
 
@@ -149,7 +149,7 @@ describe('unstratified splits (output checked, not only shape)', () => {
   it('stratified holdout is stratified for every seed, where an unstratified one varies by class', () => {
     const perClass = (a: Int32Array) => {
       const pc = [0, 0, 0];
-      a.forEach((f, i) => f === 0 && pc[classes[i]!]!++);
+      a.forEach((f, i) => f === 0 && pc[classes[i]]++);
       return pc.join(',');
     };
     const strat = new Set<string>();
@@ -173,16 +173,16 @@ describe('unstratified splits (output checked, not only shape)', () => {
 describe('fold files: empty and ragged lines', () => {
   it('an empty line in a one-column file is a row that is never a test row (-1)', () => {
     const s = parseFoldFile('1\n\n2\n', 'f.csv', 3);
-    expect([...s.assignment[0]!]).toEqual([0, -1, 1]);
+    expect([...s.assignment[0]]).toEqual([0, -1, 1]);
     // Trailing empty lines are not rows.
-    expect(parseFoldFile('1\n2\n\n\n', 'f.csv', 2).assignment[0]!.length).toBe(2);
+    expect(parseFoldFile('1\n2\n\n\n', 'f.csv', 2).assignment[0].length).toBe(2);
   });
 
   it('a ragged line names file, line and field counts; an empty cell of a wide file is -1', () => {
     expect(() => parseFoldFile('a,b\n1,2\n\n2,1\n', 'f.csv', 3)).toThrow(/^f\.csv:3: has 1 fields, expected 2$/);
     expect(() => parseFoldFile('1,2\n1,2,3\n', 'f.csv', 2)).toThrow(/^f\.csv:2: has 3 fields, expected 2$/);
     const s = parseFoldFile('1,\n2,1\n', 'f.csv', 2);
-    expect([...s.assignment[1]!]).toEqual([-1, 0]);
+    expect([...s.assignment[1]]).toEqual([-1, 0]);
     expect(() => parseFoldFile('-1\n-1\n', 'f.csv', 2)).toThrow(/a repeat has no test rows/);
   });
 });
@@ -190,8 +190,8 @@ describe('fold files: empty and ragged lines', () => {
 describe('folds given as data: subsamples', () => {
   it("marks 'out' rows EXCLUDED (neither trained nor tested) while -2 stays an ordinary fold label", () => {
     const s = parseFoldFile('out,1\n1,-2\nout,1\n2,-1\n', 'f.csv', 4);
-    expect(Array.from(s.assignment[0]!)).toEqual([-2, 0, -2, 1]);
-    expect(Array.from(s.assignment[1]!)).toEqual([1, 0, 1, -1]);
+    expect(Array.from(s.assignment[0])).toEqual([-2, 0, -2, 1]);
+    expect(Array.from(s.assignment[1])).toEqual([1, 0, 1, -1]);
     expect(Array.from(trainRows(s, 0, 0))).toEqual([3]);
     expect(Array.from(testRows(s, 0, 1))).toEqual([3]);
   });
@@ -216,22 +216,22 @@ describe('boundaries and fold-file details', () => {
   });
 
   it('a byte-order mark is dropped, so a numeric first line is a row, not a header', () => {
-    expect([...parseFoldFile('\uFEFF1\n2\n', 'f.csv', 2).assignment[0]!]).toEqual([0, 1]);
+    expect([...parseFoldFile('\uFEFF1\n2\n', 'f.csv', 2).assignment[0]]).toEqual([0, 1]);
   });
 
   it('a header is any first line that is not fold values, even one starting with a digit', () => {
     const s = parseFoldFile('1st,2nd\n10,20\n20,10\n', 'f.csv', 2);
-    expect([...s.assignment[0]!]).toEqual([0, 1]);
-    expect([...s.assignment[1]!]).toEqual([1, 0]);
-    expect([...parseFoldFile('1,2nd\n1,2\n2,1\n', 'f.csv', 2).assignment[1]!]).toEqual([1, 0]);
+    expect([...s.assignment[0]]).toEqual([0, 1]);
+    expect([...s.assignment[1]]).toEqual([1, 0]);
+    expect([...parseFoldFile('1,2nd\n1,2\n2,1\n', 'f.csv', 2).assignment[1]]).toEqual([1, 0]);
     // Multi-digit labels on the first line: not a header.
-    expect([...parseFoldFile('10\n20\n', 'f.csv', 2).assignment[0]!]).toEqual([0, 1]);
+    expect([...parseFoldFile('10\n20\n', 'f.csv', 2).assignment[0]]).toEqual([0, 1]);
   });
 
   it('cells and trailing lines are trimmed: blank cells are -1, padded labels and out are read', () => {
     const s = parseFoldFile('1 ,  \n out , 2\n2,1\n   \n', 'f.csv', 3);
-    expect([...s.assignment[0]!]).toEqual([0, -2, 1]);
-    expect([...s.assignment[1]!]).toEqual([-1, 1, 0]);
+    expect([...s.assignment[0]]).toEqual([0, -2, 1]);
+    expect([...s.assignment[1]]).toEqual([-1, 1, 0]);
   });
 
   it('error lines count the header', () => {

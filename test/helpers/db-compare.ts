@@ -18,7 +18,7 @@ export async function differences(
         `SELECT (SELECT count(*) FROM (SELECT ${cols} FROM a.${t} EXCEPT ALL SELECT ${cols} FROM b.${t}))
               + (SELECT count(*) FROM (SELECT ${cols} FROM b.${t} EXCEPT ALL SELECT ${cols} FROM a.${t}))`,
       );
-      out[t] = Number(r.getRows()[0]![0]);
+      out[t] = Number(r.getRows()[0][0]);
     }
     return out;
   } finally {

@@ -174,7 +174,7 @@ describe('AUC against the pairwise definition', () => {
       if (y[a] !== pos) continue;
       for (let b = 0; b < y.length; b++) {
         if (neg < 0 ? y[b] === pos : y[b] !== neg) continue;
-        const d = p[a * C + c]! - p[b * C + c]!;
+        const d = p[a * C + c] - p[b * C + c];
         u += d > 0 ? 1 : d === 0 ? 0.5 : 0;
       }
     }
@@ -193,7 +193,7 @@ describe('AUC against the pairwise definition', () => {
         // Scores on a coarse grid, so ties are common.
         const w = Array.from({ length: C }, () => 1 + rng.int(4));
         const s = w.reduce((a, b) => a + b, 0);
-        for (let c = 0; c < C; c++) p[r * C + c] = w[c]! / s;
+        for (let c = 0; c < C; c++) p[r * C + c] = w[c] / s;
       }
       const counts = Array.from({ length: C }, (_, k) => y.filter((v) => v === k).length);
       let sum = 0;
@@ -210,8 +210,8 @@ describe('AUC against the pairwise definition', () => {
       let weight = 0;
       for (let c = 0; c < C; c++) {
         if (counts[c] === 0 || counts[c] === n) continue;
-        ovr += counts[c]! * pairwise(p, y, C, c, c, -1);
-        weight += counts[c]!;
+        ovr += counts[c] * pairwise(p, y, C, c, c, -1);
+        weight += counts[c];
       }
       expect(aucOneVsRestWeighted(p, y, C), `trial ${trial}`).toBe(weight === 0 ? NaN : ovr / weight);
     }

@@ -27,9 +27,9 @@ function testSet(): { p: Float64Array; y: Int32Array; C: number } {
     for (let c = 0; c < C; c++) {
       s = (s * 37 + 11) % 101;
       p[r * C + c] = 1 + (s % 5);
-      sum += p[r * C + c]!;
+      sum += p[r * C + c];
     }
-    for (let c = 0; c < C; c++) p[r * C + c]! /= sum;
+    for (let c = 0; c < C; c++) p[r * C + c] /= sum;
   }
   const y = Int32Array.from({ length: n }, (_, r) => (r * 7) % C);
   return { p, y, C };
@@ -129,8 +129,8 @@ describe('metric registry', () => {
     let calls = 0;
     const shared = (): number => ++calls;
     const twice = [
-      { ...SCORE_METRICS[0]!, id: 'a', compute: (s: Scoring) => s.shared(shared) },
-      { ...SCORE_METRICS[0]!, id: 'b', compute: (s: Scoring) => s.shared(shared) + 1 },
+      { ...SCORE_METRICS[0], id: 'a', compute: (s: Scoring) => s.shared(shared) },
+      { ...SCORE_METRICS[0], id: 'b', compute: (s: Scoring) => s.shared(shared) + 1 },
     ];
     expect(scoreTestSet(twice, p, y, C)).toEqual({ a: 1, b: 2 });
     expect(calls).toBe(1);
@@ -144,7 +144,7 @@ describe('metric registry', () => {
     expect(v.auc).toBeNaN();
     expect(v.auc_ovr).toBeNaN();
     expect(v.accuracy).toBe(0.5);
-    const never = [{ ...SCORE_METRICS[0]!, id: 'x', applies: { when: () => false, otherwise: '' }, compute: () => 1 }];
+    const never = [{ ...SCORE_METRICS[0], id: 'x', applies: { when: () => false, otherwise: '' }, compute: () => 1 }];
     expect(scoreTestSet(never, p, y, 2)).toEqual({ x: NaN });
   });
 

@@ -66,8 +66,8 @@ function mainRows(): ResultRow[] {
   const out: ResultRow[] = [];
   for (let i = 1; i <= 6; i++) {
     const size = i <= 4 ? 500 : 2000;
-    const mean: Record<string, number> = { A: 0.8 + 0.01 * i, B: 0.8, C: 0.8 - 0.01 * i, D: 0.8 + D_MINUS_B[i - 1]! };
-    for (const m of ['A', 'B', 'C', 'D']) OFFSETS.forEach((o, f) => out.push(row(`d${i}`, m, f, mean[m]! + o, size)));
+    const mean: Record<string, number> = { A: 0.8 + 0.01 * i, B: 0.8, C: 0.8 - 0.01 * i, D: 0.8 + D_MINUS_B[i - 1] };
+    for (const m of ['A', 'B', 'C', 'D']) OFFSETS.forEach((o, f) => out.push(row(`d${i}`, m, f, mean[m] + o, size)));
   }
   return out;
 }
@@ -231,7 +231,7 @@ ph8,posthoc,accuracy,A,<,B-RAI,,0.10,,
     expect(r.get('ph2')!.reason).toBe('not significant (adjusted p ≥ 0.01)');
     // The same number as the report's post-hoc table with control A.
     const c = compareResults(mainRows(), MAIN, { ...DEFAULT_COMPARE, control: 'A', metrics: ['accuracy'] });
-    const table = c.metrics[0]!.posthoc!.comparisons.find((x) => x.method === 1)!;
+    const table = c.metrics[0].posthoc!.comparisons.find((x) => x.method === 1)!;
     expect(r.get('ph1')!.p).toBe(table.pAdjusted);
   });
 
@@ -428,12 +428,12 @@ T3,posthoc,accuracy,A,<,B-RAI,,0.10,Table 4,not implemented
     const doc = await buildReport(reportInput(rows, MAIN, { reference: [r] }));
     const t = doc.tables.find((x) => x.id === 'reference-claims')!;
     expect(t.columns.map((c) => c.header)).toEqual(['id', 'source', 'claim', 'ours', 'verdict', 'why', 'note']);
-    expect(t.rows.map((x) => [x.cells[0]!.text, x.cells[4]!.text])).toEqual([
+    expect(t.rows.map((x) => [x.cells[0].text, x.cells[4].text])).toEqual([
       ['T1', 'reproduced'],
       ['T2', 'not reproduced'],
       ['T3', 'not evaluable'],
     ]);
-    expect(t.rows[0]!.cells[2]!.text).toBe('A has the highest mean Accuracy over data sets');
+    expect(t.rows[0].cells[2].text).toBe('A has the highest mean Accuracy over data sets');
     const md = renderMarkdown(doc);
     expect(md).toContain(
       '1 of 3 published claims reproduced, 1 not reproduced, 0 without our data, 1 not evaluable here.',
@@ -475,15 +475,15 @@ T2,mean,accuracy,B,>,A,,,§5,
       'note',
     ]);
     // T1: a is A's mean, b the best of the others (D, 0.805): +0.030, −0.020, +0.040.
-    expect(t.rows[0]!.cells[5]!.text).toBe(
+    expect(t.rows[0].cells[5].text).toBe(
       'reproduced in 2 of 3 seeds (margins: seed 1 +0.0300, seed 2 −0.0200, seed 3 +0.0400)',
     );
     // T2: B − A: −0.035, +0.015, −0.045.
-    expect(t.rows[1]!.cells[5]!.text).toBe(
+    expect(t.rows[1].cells[5].text).toBe(
       'reproduced in 1 of 3 seeds (margins: seed 1 −0.0350, seed 2 +0.0150, seed 3 −0.0450)',
     );
     // The tables and the verdict column are the first seed's.
-    expect(t.rows.map((x) => x.cells[4]!.text)).toEqual(['reproduced', 'not reproduced']);
+    expect(t.rows.map((x) => x.cells[4].text)).toEqual(['reproduced', 'not reproduced']);
     expect(renderMarkdown(doc)).toContain(
       'Across the 3 seeds (1, 2, 3): 0 claims reproduced in every seed, 2 in some, 0 in none.',
     );
@@ -509,7 +509,7 @@ T2,mean,accuracy,B,>,A,,,§5,
     const ds = ['breast-cancer', 'car', 'magic'];
     const sizes = [280, 1720, 19020];
     const rows = Object.entries(acc).flatMap(([m, v]) =>
-      ds.flatMap((d, i) => [0, 1].map((f) => row(d, m, f, v[i]!, sizes[i]!))),
+      ds.flatMap((d, i) => [0, 1].map((f) => row(d, m, f, v[i], sizes[i]))),
     );
     const r = evaluateReference(
       {

@@ -58,7 +58,7 @@ describe('structure diagnostics', () => {
       // Only a-data has both methods.
       ['average (1)', '5.00', '10.00'],
     ]);
-    expect(t.rows[1]!.cells[1]!.value).toBe(1.5);
+    expect(t.rows[1].cells[1].value).toBe(1.5);
     expect(t.caption).toContain('Table 7');
   });
 
@@ -78,7 +78,7 @@ describe('structure diagnostics', () => {
     });
     const md = renderMarkdown(doc);
     expect(md).toContain('## Structure diagnostics');
-    expect(doc.tables.find((t) => t.id === 'diagnostics-classParents')!.rows[0]!.cells.map((c) => c.text)).toEqual([
+    expect(doc.tables.find((t) => t.id === 'diagnostics-classParents')!.rows[0].cells.map((c) => c.text)).toEqual([
       'a-data',
       '1.50',
     ]);

@@ -88,7 +88,7 @@ function csv(t: Table | undefined) {
 }
 
 const gh2010Rows = GH2010.flatMap((r, i) =>
-  r.map((acc, j) => row(`d${String(i + 1).padStart(2, '0')}`, GH2010_METHODS[j]!, 0, 0, acc)),
+  r.map((acc, j) => row(`d${String(i + 1).padStart(2, '0')}`, GH2010_METHODS[j], 0, 0, acc)),
 );
 
 describe('all-pairs matrices in the report', () => {
@@ -105,9 +105,9 @@ describe('all-pairs matrices in the report', () => {
     for (const id of ['all-pairs-shaffer-accuracy', 'all-pairs-bergmann-hommel-accuracy']) {
       const rows = csv(doc.tables.find((t) => t.id === id));
       const m = rows.map((r) => r.slice(1).map(Number));
-      const got = [m[0]![1], m[0]![2], m[0]![3], m[1]![2], m[1]![3], m[2]![3]];
-      got.forEach((g, i) => expect(g! / want[i]!).toBeCloseTo(1, 8));
-      expect(m[1]![0]).toBe(m[0]![1]);
+      const got = [m[0][1], m[0][2], m[0][3], m[1][2], m[1][3], m[2][3]];
+      got.forEach((g, i) => expect(g / want[i]).toBeCloseTo(1, 8));
+      expect(m[1][0]).toBe(m[0][1]);
     }
     expect(doc.figures.some((f) => f.id === 'all-pairs-accuracy' && f.svg.includes('<svg'))).toBe(true);
   });
@@ -127,10 +127,10 @@ describe('per-dataset tests on the folds', () => {
     const main = csv(doc.tables.find((t) => t.id === 'resampled-t-accuracy'));
     // dataset, B, B sd, A, A sd, A mark: the marks in the CSV, in a column beside each mean and sd.
     expect(main[0]).toHaveLength(6);
-    expect(main[0]![3]).toBe(String(fmean(W2_A)) /* the correctly rounded mean */);
+    expect(main[0][3]).toBe(String(fmean(W2_A)) /* the correctly rounded mean */);
     const meanA = W2_A.reduce((a, b) => a + b, 0) / 10;
     const sdA = Math.sqrt(W2_A.reduce((a, b) => a + (b - meanA) ** 2, 0) / 9);
-    expect(Number(main[0]![4])).toBeCloseTo(sdA, 12);
+    expect(Number(main[0][4])).toBeCloseTo(sdA, 12);
     expect(main.map((r) => r[5])).toEqual(['v', '']);
     // The (v/ /*) counts are not a dataset: the CSV has the two datasets only, the counts go to -summary.csv.
     expect(main.map((r) => r[0])).toEqual(['d1', 'd2']);
@@ -147,16 +147,16 @@ describe('per-dataset tests on the folds', () => {
       /^[\x20-\x7e]+$/,
     );
     const md = doc.tables.find((t) => t.id === 'resampled-t-accuracy')!;
-    expect(md.rows[0]!.cells[2]!.text.endsWith(' v')).toBe(true);
-    expect(md.rows[1]!.cells[2]!.text.endsWith(' v')).toBe(false);
-    expect(md.rows[2]!.cells[2]!.text).toBe('(1/1/0)');
+    expect(md.rows[0].cells[2].text.endsWith(' v')).toBe(true);
+    expect(md.rows[1].cells[2].text.endsWith(' v')).toBe(false);
+    expect(md.rows[2].cells[2].text).toBe('(1/1/0)');
     const detail = csv(doc.tables.find((t) => t.id === 'resampled-t-detail-accuracy'));
-    expect(Number(detail[0]![6]) / 0.001684995278458656).toBeCloseTo(1, 10);
-    expect(Number(detail[0]![3])).toBeCloseTo(1 / 9, 12);
+    expect(Number(detail[0][6]) / 0.001684995278458656).toBeCloseTo(1, 10);
+    expect(Number(detail[0][3])).toBeCloseTo(1 / 9, 12);
     // Lower-is-better metric: A's 0-1 loss is significantly smaller, which Weka would mark '*' (smaller); the
     // report marks it 'v' (better). With A as the base, B is marked '*' (worse).
     const loss = await report(rows, ['B', 'A'], { tests: ['resampled-t'], control: 'B', metrics: ['zero_one_loss'] });
-    expect(loss.tables.find((t) => t.id === 'resampled-t-zero_one_loss')!.rows[0]!.cells[2]!.text.endsWith(' v')).toBe(
+    expect(loss.tables.find((t) => t.id === 'resampled-t-zero_one_loss')!.rows[0].cells[2].text.endsWith(' v')).toBe(
       true,
     );
     const swapped = await report(rows, ['A', 'B'], {
@@ -164,23 +164,23 @@ describe('per-dataset tests on the folds', () => {
       control: 'A',
       metrics: ['zero_one_loss'],
     });
-    expect(
-      swapped.tables.find((t) => t.id === 'resampled-t-zero_one_loss')!.rows[0]!.cells[2]!.text.endsWith(' *'),
-    ).toBe(true);
+    expect(swapped.tables.find((t) => t.id === 'resampled-t-zero_one_loss')!.rows[0].cells[2].text.endsWith(' *')).toBe(
+      true,
+    );
   });
 
   it("5 × 2-fold CV gets Dietterich's t and Alpaydin's F (values of test/stats/resampled.test.ts)", async () => {
     const A = FIVE_BY_TWO_A;
     const B = FIVE_BY_TWO_B;
     const rows = [0, 1, 2, 3, 4].flatMap((r) =>
-      [0, 1].flatMap((f) => [row('d', 'A', r, f, A[r]![f]!, 50, 50), row('d', 'B', r, f, B[r]![f]!, 50, 50)]),
+      [0, 1].flatMap((f) => [row('d', 'A', r, f, A[r][f], 50, 50), row('d', 'B', r, f, B[r][f], 50, 50)]),
     );
     const doc = await report(rows, ['A', 'B'], { tests: ['resampled-t'], control: 'A', pairs: [['A', 'B']] });
     const five = csv(doc.tables.find((t) => t.id === 'five-by-two-accuracy'));
-    expect(Number(five[0]![3])).toBeCloseTo(0.6720460402294592, 10);
-    expect(Number(five[0]![4])).toBeCloseTo(0.5313521528247362, 10);
-    expect(Number(five[0]![5])).toBeCloseTo(2.3814250664485717, 10);
-    expect(Number(five[0]![6])).toBeCloseTo(0.17522030709078593, 10);
+    expect(Number(five[0][3])).toBeCloseTo(0.6720460402294592, 10);
+    expect(Number(five[0][4])).toBeCloseTo(0.5313521528247362, 10);
+    expect(Number(five[0][5])).toBeCloseTo(2.3814250664485717, 10);
+    expect(Number(five[0][6])).toBeCloseTo(0.17522030709078593, 10);
   });
 });
 
@@ -195,8 +195,8 @@ describe('Bayesian and effect-size sections', () => {
     const again = await report(gh2010Rows, GH2010_METHODS, opts);
     const t = csv(doc.tables.find((x) => x.id === 'bayesian-signed-rank-accuracy'));
     expect(csv(again.tables.find((x) => x.id === 'bayesian-signed-rank-accuracy'))).toEqual(t);
-    const a = GH2010.map((r) => r[0]!);
-    const b = GH2010.map((r) => r[3]!);
+    const a = GH2010.map((r) => r[0]);
+    const b = GH2010.map((r) => r[3]);
     const direct = bayesianSignedRank(a, b, 0.01, {
       samples: 3000,
       seed: signedRankSeed('1', 'accuracy', 'PDFC', 'FH-GBML'),
@@ -211,7 +211,7 @@ describe('Bayesian and effect-size sections', () => {
     const eff = csv(doc.tables.find((x) => x.id === 'effect-size-accuracy'));
     expect(eff).toHaveLength(3);
     expect(Number(eff.find((r) => r[1] === 'FH-GBML')![3])).toBeCloseTo(
-      a.reduce((s, x, i) => s + x - b[i]!, 0) / a.length,
+      a.reduce((s, x, i) => s + x - b[i], 0) / a.length,
       12,
     );
   });
@@ -245,7 +245,7 @@ describe('unusable values', () => {
     expect(sections).toHaveLength(1);
     const t = tables.find((x) => x.id === 'resampled-t-accuracy')!;
     expect(t.notes).toEqual(['d1, A: b[3] must be a finite number, got Infinity']);
-    expect(t.rows[0]!.cells[2]!.text).toMatch(new RegExp(`^${fmean(W2_A).toFixed(4)} ± \\d\\.\\d{4}$`)); // mean ± sd, no mark
+    expect(t.rows[0].cells[2].text).toMatch(new RegExp(`^${fmean(W2_A).toFixed(4)} ± \\d\\.\\d{4}$`)); // mean ± sd, no mark
   });
 });
 
@@ -258,7 +258,7 @@ describe('cautions', () => {
     expect(c[0]).toMatch(/resampled-t/);
     expect(c[0]).toMatch(/smallest two-sided p is 0\.250; 6 datasets are needed/);
     // The valid test across the 3 datasets: the exact Friedman p (src/stats/friedman-exact.ts, checked by brute force).
-    const m = doc.comparison.metrics[0]!;
+    const m = doc.comparison.metrics[0];
     const exact = exactFriedman(
       m.meanRanks.map((r) => Math.round(r * 3)),
       3,
@@ -282,14 +282,14 @@ describe('cautions', () => {
       const a = i < 6 ? 1 : 2;
       const x = i < 2 ? 4 : 3;
       const rest = [1, 2, 3, 4, 5].filter((r) => r !== a && r !== x);
-      const ranks = [a, x, ...rest.map((_, j) => rest[(j + i) % 3]!)];
-      ranks.forEach((r, j) => rows.push(row(`d${i}`, methods[j]!, 0, 0, 1 - r / 10)));
+      const ranks = [a, x, ...rest.map((_, j) => rest[(j + i) % 3])];
+      ranks.forEach((r, j) => rows.push(row(`d${i}`, methods[j], 0, 0, 1 - r / 10)));
     }
     const doc = await report(rows, methods, { control: 'A' });
-    const m = doc.comparison.metrics[0]!;
+    const m = doc.comparison.metrics[0];
     const xc = m.posthoc!.comparisons.find((c) => c.method === 1)!;
     expect(xc.pAdjusted).toBeLessThan(0.05);
-    expect(m.meanRanks[1]! - m.meanRanks[0]!).toBeCloseTo(1.8, 12);
+    expect(m.meanRanks[1] - m.meanRanks[0]).toBeCloseTo(1.8, 12);
     expect(m.cd!.cd).toBeGreaterThan(1.8);
     const c = posthocCautions(m, doc.comparison);
     expect(comparisonCautions(doc.comparison).some((t) => /disagree/.test(t))).toBe(false);

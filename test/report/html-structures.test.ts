@@ -25,12 +25,12 @@ describe('learned structures', () => {
   ]);
   it('the modal arc set over folds, each arc with its share of folds', () => {
     const [m] = modalStructures(rows, arcs);
-    expect(m!.folds).toBe(4);
-    expect(m!.modalFolds).toBe(2);
-    const share = Object.fromEntries(m!.arcs.map((a) => [`${a.parent}->${a.child}`, a.share]));
+    expect(m.folds).toBe(4);
+    expect(m.modalFolds).toBe(2);
+    const share = Object.fromEntries(m.arcs.map((a) => [`${a.parent}->${a.child}`, a.share]));
     expect(share).toEqual({ 'y->a': 1, 'y->b': 1, 'y->c': 1, 'a->b': 0.75, 'b->c': 0.75 });
-    expect(m!.otherArcs).toBe(2); // b→a and a→c
-    expect(hubNode(m!)).toBe('y');
+    expect(m.otherArcs).toBe(2); // b→a and a→c
+    expect(hubNode(m)).toBe('y');
   });
   it('draws every arc with its share, the class arcs unlabelled when in every fold, names escaped', () => {
     const [m] = modalStructures(
@@ -42,7 +42,7 @@ describe('learned structures', () => {
         ]),
       ),
     );
-    const svg = structureSvg(m!, 'y', []);
+    const svg = structureSvg(m, 'y', []);
     expect(svg.match(/<line /g)).toHaveLength(5);
     expect(svg.match(/>75%</g)).toHaveLength(2);
     expect(svg).not.toContain('>100%<');
@@ -57,7 +57,7 @@ describe('HTML page', () => {
       { dataset: 'iris', a: 0.9, b: 0.8 },
       { dataset: 'car & co', a: 0.7, b: 0.75 },
     ]);
-    const titles = [...f.svg.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]!);
+    const titles = [...f.svg.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]);
     expect(titles.filter((t) => t.includes('dataset: iris'))).toHaveLength(1);
     expect(titles.filter((t) => t.includes('dataset: car &amp; co'))).toHaveLength(1);
     // Figure text is no smaller than the page's 14 px body text.

@@ -56,7 +56,7 @@ async function report(withPlan: boolean): Promise<ReportDoc> {
 const table = (doc: ReportDoc, id: string): Table => doc.tables.find((t) => t.id === id)!;
 const cellText = (t: Table, dataset: string, method: string): string => {
   const j = t.columns.findIndex((c) => c.header === method);
-  return t.rows.find((r) => r.cells[0]!.text === dataset)!.cells[j]!.text;
+  return t.rows.find((r) => r.cells[0].text === dataset)!.cells[j].text;
 };
 
 describe('cells with fewer folds than planned', () => {
@@ -65,16 +65,16 @@ describe('cells with fewer folds than planned', () => {
     const t = table(doc, 'accuracy');
     expect(cellText(t, 'd2', 'b')).toMatch(new RegExp(`^0\\.\\d{4} ± 0\\.\\d{4}${PARTIAL_MARK}$`));
     expect(cellText(t, 'd4', 'b')).toBe(`–${PARTIAL_MARK}`);
-    const d2 = t.rows.find((r) => r.cells[0]!.text === 'd2')!;
-    expect(d2.cells[2]!.bold).toBeFalsy(); // b has the highest mean on d2, over 2 folds of 3
-    expect(d2.cells[3]!.bold).toBe(true); // c: the best of the complete cells
+    const d2 = t.rows.find((r) => r.cells[0].text === 'd2')!;
+    expect(d2.cells[2].bold).toBeFalsy(); // b has the highest mean on d2, over 2 folds of 3
+    expect(d2.cells[3].bold).toBe(true); // c: the best of the complete cells
     expect(t.notes!.join('\n')).toContain('b on d4: 0 of 3 folds; b on d2: 2 of 3 folds');
     expect(renderMarkdown(doc)).toContain(`> ${PARTIAL_MARK} Fewer finished folds than the plan has`);
   });
 
   it('leave their dataset out of averages, ranks and every test, with a stated reason', async () => {
     const doc = await report(true);
-    const acc = doc.comparison.metrics[0]!;
+    const acc = doc.comparison.metrics[0];
     expect(acc.datasets).toEqual(['d1', 'd3', 'd5']);
     expect(acc.friedman!.nDatasets).toBe(3);
     expect(acc.notes.join('\n')).toMatch(/fewer finished folds than the plan .*b on d2 \(2 of 3 folds\)/);
@@ -83,10 +83,10 @@ describe('cells with fewer folds than planned', () => {
       if (p.a === 'b' || p.b === 'b') expect(p.datasets).toEqual(['d1', 'd3', 'd5']);
       else expect(p.datasets).toEqual(DATASETS);
     }
-    expect(table(doc, 'accuracy').rows.find((r) => r.summary)!.cells[0]!.text).toBe('average (3)');
+    expect(table(doc, 'accuracy').rows.find((r) => r.summary)!.cells[0].text).toBe('average (3)');
     // Without a plan nothing is known to be partial: b on d2 counts (its 2 folds), as before.
     const old = await report(false);
-    expect(old.comparison.metrics[0]!.datasets).toEqual(['d1', 'd2', 'd3', 'd5']);
+    expect(old.comparison.metrics[0].datasets).toEqual(['d1', 'd2', 'd3', 'd5']);
   });
 });
 
@@ -101,7 +101,7 @@ describe('claims of a reference file', () => {
     );
     const reference = [{ file, path: 'claims.csv', title: null, methods: {}, datasets: {}, scale: 1, tolerance: 0.01 }];
     const doc = await buildReport(reportInput(rows(), METHODS, { planned, datasets: SPEC_ORDER, reference }));
-    const claims = doc.references[0]!;
+    const claims = doc.references[0];
     if (claims.kind !== 'claims') throw new Error(`expected claims, got ${claims.kind}`);
     const byId = new Map(claims.claims.map((c) => [c.id, c]));
     expect(byId.get('p1')!.verdict).toBe('not evaluable');
@@ -109,9 +109,9 @@ describe('claims of a reference file', () => {
     expect(byId.get('p2')!.verdict).not.toBe('not evaluable');
     // Without the plan the claim reads b's 2 folds.
     const old = await buildReport(reportInput(rows(), METHODS, { reference }));
-    const oldClaims = old.references[0]!;
+    const oldClaims = old.references[0];
     if (oldClaims.kind !== 'claims') throw new Error('expected claims');
-    expect(oldClaims.claims[0]!.verdict).not.toBe('not evaluable');
+    expect(oldClaims.claims[0].verdict).not.toBe('not evaluable');
   });
 });
 
@@ -147,7 +147,7 @@ describe('dataset order', () => {
     expect(
       table(doc, 'accuracy')
         .rows.filter((r) => !r.summary)
-        .map((r) => r.cells[0]!.text),
+        .map((r) => r.cells[0].text),
     ).toEqual(SPEC_ORDER);
     expect(
       renderLongCsv(doc.summaries)
@@ -168,7 +168,7 @@ describe('dataset order', () => {
     expect(
       table(byName, 'accuracy')
         .rows.filter((r) => !r.summary)
-        .map((r) => r.cells[0]!.text),
+        .map((r) => r.cells[0].text),
     ).toEqual(DATASETS);
     expect(doc.comparison).toEqual(byName.comparison);
     expect(doc.summaries.map((s) => [s.average, s.ranks])).toEqual(byName.summaries.map((s) => [s.average, s.ranks]));

@@ -41,8 +41,8 @@ function rows(v: number[][][], order: (d: number, m: number) => number[]): Resul
   v.forEach((byMethod, d) =>
     byMethod.forEach((folds, m) =>
       order(d, m).forEach((from, fold) => {
-        const acc = folds[from]!;
-        out.push(accuracyRow('perm', `d${String(d).padStart(2, '0')}`, METHODS[m]!, fold, acc, `${d}-${m}-${fold}`));
+        const acc = folds[from];
+        out.push(accuracyRow('perm', `d${String(d).padStart(2, '0')}`, METHODS[m], fold, acc, `${d}-${m}-${fold}`));
       }),
     ),
   );
@@ -58,17 +58,17 @@ describe('permuting folds', () => {
     const settings = { ...DEFAULT_COMPARE, metrics: ['accuracy', 'log_loss'] as const, control: 'A' };
     const x = compareResults(rows(v, identity), METHODS, settings);
     const y = compareResults(
-      rows(v, (d, m) => perms[d]![m]!),
+      rows(v, (d, m) => perms[d][m]),
       METHODS,
       settings,
     );
 
     // The fixture has teeth: summed in fold order, A's and B's means differ on some datasets.
     const plain = (f: number[]): number => f.reduce((s, t) => s + t, 0) / f.length;
-    expect(v.filter(([a, b]) => plain(a!) !== plain(b!)).length).toBeGreaterThan(0);
+    expect(v.filter(([a, b]) => plain(a) !== plain(b)).length).toBeGreaterThan(0);
 
     for (const [i, mx] of x.metrics.entries()) {
-      const my = y.metrics[i]!;
+      const my = y.metrics[i];
       expect(my.table.cells.map((r) => r.map((c) => c?.mean))).toEqual(
         mx.table.cells.map((r) => r.map((c) => c?.mean)),
       );

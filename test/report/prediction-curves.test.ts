@@ -28,8 +28,8 @@ describe('ROC and reliability figures', () => {
     expect(cli(['run', 's.yaml', '--db', 'c.duckdb', '--quiet', '--save-predictions'], { cwd: dir }).code).toBe(0);
     expect(cli(['export', 'predictions', 's.yaml', '--db', 'c.duckdb', '--out', 'p.csv'], { cwd: dir }).code).toBe(0);
     const lines = readFileSync(join(dir, 'p.csv'), 'utf8').trim().split('\n');
-    const head = lines[0]!.split(',');
-    const rows = lines.slice(1).map((l) => Object.fromEntries(l.split(',').map((v, i) => [head[i]!, v])));
+    const head = lines[0].split(',');
+    const rows = lines.slice(1).map((l) => Object.fromEntries(l.split(',').map((v, i) => [head[i], v])));
     const md = readFileSync(join(dir, 'results/c/report.md'), 'utf8');
     for (const f of ['roc-breast-cancer', 'reliability-breast-cancer', 'roc-iris', 'reliability-iris'])
       expect(existsSync(join(dir, 'results/c/figures', `${f}.svg`)), f).toBe(true);

@@ -42,7 +42,7 @@ function fixture(): ResultRow[] {
     const e = Array.from({ length: FOLDS }, () => 0.5 + 0.5 * rng.next());
     [a, b, c, e].forEach((folds, m) =>
       folds.forEach((acc, fold) =>
-        out.push(accuracyRow('r', `d${String(d).padStart(2, '0')}`, METHODS[m]!, fold, acc, `${d}-${m}-${fold}`)),
+        out.push(accuracyRow('r', `d${String(d).padStart(2, '0')}`, METHODS[m], fold, acc, `${d}-${m}-${fold}`)),
       ),
     );
   }
@@ -64,7 +64,7 @@ function near(a: number, b: number): void {
 
 describe('report statistics on correctly rounded means', () => {
   const doc = compareResults(fixture(), METHODS, { ...DEFAULT_COMPARE, metrics: ['accuracy'] });
-  const m = doc.metrics[0]!;
+  const m = doc.metrics[0];
 
   it('equal R (friedman.test, the Friedman z post-hoc with p.adjust, wilcox.test with p.adjust) to 1e-8', () => {
     const dump = process.env['BNCLAB_DUMP_MEANS'];
@@ -84,11 +84,11 @@ describe('report statistics on correctly rounded means', () => {
     near(m.friedman!.chi2, R.friedman.statistic);
     near(m.friedman!.p, R.friedman.p);
     expect(m.posthoc!.comparisons).toHaveLength(3);
-    m.posthoc!.comparisons.forEach((c, i) => near(c.pAdjusted, R.posthocAdjusted[i]!));
+    m.posthoc!.comparisons.forEach((c, i) => near(c.pAdjusted, R.posthocAdjusted[i]));
     expect(m.pairs.map((p) => `${p.a}-${p.b}`)).toEqual(['C-A', 'C-B', 'C-D']);
     m.pairs.forEach((p, i) => {
-      near(p.wilcoxon!.p, R.wilcoxon[i]!);
-      near(p.wilcoxonAdjusted, R.wilcoxonAdjusted[i]!);
+      near(p.wilcoxon!.p, R.wilcoxon[i]);
+      near(p.wilcoxonAdjusted, R.wilcoxonAdjusted[i]);
     });
     // The fixture has ties to get right: B holds A's folds reversed, so A and B have equal means everywhere.
     for (const row of m.values) expect(row[0]).toBe(row[1]);

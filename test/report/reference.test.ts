@@ -57,7 +57,7 @@ accuracy,tan-hdp,tan-m,2,0,0,
     expect(wrong.comments).toEqual([
       "warning: methods: 'TAN-HDP', 'TAN-m' name no method of ref.csv (names are matched exactly; the file's: tan-hdp, tan-m)",
     ]);
-    expect(wrong.claims[0]!.verdict).toBe('no data');
+    expect(wrong.claims[0].verdict).toBe('no data');
     const right = evaluateReference(
       ref(f, { methods: { 'tan-hdp': 'tan/hdp', 'tan-m': 'tan/m-estimate' } }),
       rows,
@@ -65,7 +65,7 @@ accuracy,tan-hdp,tan-m,2,0,0,
       DEFAULT_COMPARE,
     );
     expect(right.comments).toEqual([]);
-    expect(right.claims[0]!.verdict).not.toBe('no data');
+    expect(right.claims[0].verdict).not.toBe('no data');
   });
 
   it('W/D/L verdicts: direction and significance must both agree', () => {
@@ -84,14 +84,14 @@ accuracy,A,C,1,0,0,
     expect(r.kind).toBe('wdl');
     if (r.kind !== 'wdl') return;
     // Ours: 6–0–0, binom.test(6, 6) p = 2/64 = 0.03125 ≤ 0.05.
-    expect(r.claims[0]!.ours).toMatchObject({ wins: 6, draws: 0, losses: 0, significant: true });
-    expect(r.claims[0]!.ours!.p).toBeCloseTo(0.03125, 15);
+    expect(r.claims[0].ours).toMatchObject({ wins: 6, draws: 0, losses: 0, significant: true });
+    expect(r.claims[0].ours!.p).toBeCloseTo(0.03125, 15);
     expect(r.claims.map((c) => c.verdict)).toEqual(['reproduced', 'not reproduced', 'not reproduced', 'no data']);
-    expect(r.claims[1]!.reason).toBe('ours is significant, the published result is not');
-    expect(r.claims[2]!.reason).toBe('ours favours B');
-    expect(r.claims[3]!.reason).toContain('no results for C');
+    expect(r.claims[1].reason).toBe('ours is significant, the published result is not');
+    expect(r.claims[2].reason).toBe('ours favours B');
+    expect(r.claims[3].reason).toContain('no results for C');
     // Empty 'significant' is computed from the published counts: 1–0–0 gives p = 1.
-    expect(r.claims[3]!.published).toMatchObject({ significant: false, significanceGiven: false, p: 1 });
+    expect(r.claims[3].published).toMatchObject({ significant: false, significanceGiven: false, p: 1 });
   });
 
   it('cell verdicts use scale, % values and the tolerance', () => {
@@ -110,7 +110,7 @@ accuracy,A,C,1,0,0,
       ['iris', 0.95, expect.closeTo(0.93, 12), 'reproduced'],
       ['iris', 0.3, 0.2, 'not reproduced'],
     ]);
-    expect(r.claims[2]!.difference).toBeCloseTo(-0.1, 12);
+    expect(r.claims[2].difference).toBeCloseTo(-0.1, 12);
   });
 
   it('reports a malformed file on one line with its line number', () => {

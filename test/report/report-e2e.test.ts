@@ -41,11 +41,11 @@ function table(name: string): { header: readonly string[]; rows: string[][] } {
 function meanRanks(metric: string, higherIsBetter: boolean): number[] {
   const sums = METHODS.map(() => 0);
   for (const d of DATASETS) {
-    const v = METHODS.map((m) => means[metric]![d]![m]!);
+    const v = METHODS.map((m) => means[metric][d][m]);
     METHODS.forEach((_, j) => {
-      const better = v.filter((x) => (higherIsBetter ? x > v[j]! : x < v[j]!)).length;
-      const equal = v.filter((x) => x === v[j]!).length;
-      sums[j]! += better + (equal + 1) / 2;
+      const better = v.filter((x) => (higherIsBetter ? x > v[j] : x < v[j])).length;
+      const equal = v.filter((x) => x === v[j]).length;
+      sums[j] += better + (equal + 1) / 2;
     });
   }
   return sums.map((s) => s / DATASETS.length);
@@ -56,7 +56,7 @@ function wdl(metric: string, a: string, b: string, higherIsBetter: boolean): [nu
   let d = 0;
   let l = 0;
   for (const ds of DATASETS) {
-    const diff = means[metric]![ds]![a]! - means[metric]![ds]![b]!;
+    const diff = means[metric][ds][a] - means[metric][ds][b];
     if (diff === 0) d++;
     else if (diff > 0 === higherIsBetter) w++;
     else l++;
@@ -92,8 +92,8 @@ beforeAll(async () => {
       }
       means[metric] = {};
       for (const [d, byMethod] of Object.entries(sums)) {
-        means[metric]![d] = {};
-        for (const [m, [sum, n]] of Object.entries(byMethod)) means[metric]![d]![m] = sum / n;
+        means[metric][d] = {};
+        for (const [m, [sum, n]] of Object.entries(byMethod)) means[metric][d][m] = sum / n;
       }
     }
     const lc = await store.query(
@@ -116,17 +116,17 @@ describe('bnclab report on a real experiment', () => {
     expect(summary.header).toEqual(t.header);
     expect(summary.rows.map((r) => r[0])).toEqual(['average (4)', 'average rank']);
     for (const [i, d] of SPEC_ORDER.entries()) {
-      METHODS.forEach((m, j) => expect(Number(t.rows[i]![j + 1])).toBeCloseTo(means['accuracy']![d]![m]!, 12));
+      METHODS.forEach((m, j) => expect(Number(t.rows[i][j + 1])).toBeCloseTo(means['accuracy'][d][m], 12));
     }
     const ranks = meanRanks('accuracy', true);
-    METHODS.forEach((_, j) => expect(Number(summary.rows[1]![j + 1])).toBeCloseTo(ranks[j]!, 12));
+    METHODS.forEach((_, j) => expect(Number(summary.rows[1][j + 1])).toBeCloseTo(ranks[j], 12));
     // Bold in the Markdown: exactly the cells equal to the row's best value at 4 decimals.
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     const section = md.slice(md.indexOf('## Accuracy'), md.indexOf('## 0-1 loss'));
     for (const d of DATASETS) {
       const line = section.split('\n').find((l) => l.startsWith(`| ${d} |`))!;
       const cells = line.split(' | ').slice(1);
-      const shown = METHODS.map((m) => Number(means['accuracy']![d]![m]!.toFixed(4)));
+      const shown = METHODS.map((m) => Number(means['accuracy'][d][m].toFixed(4)));
       const best = Math.max(...shown);
       cells.forEach((c, j) => expect(c.startsWith('**'), `${d} ${METHODS[j]}`).toBe(shown[j] === best));
     }
@@ -157,19 +157,19 @@ describe('bnclab report on a real experiment', () => {
   it('Hommel post-hoc table against the control named in the spec', () => {
     const t = table('posthoc-rmse');
     const control = 'tan/dirichlet(alpha=1)';
-    expect(t.rows[0]![0]).toBe(control);
+    expect(t.rows[0][0]).toBe(control);
     const ranks = meanRanks('rmse', false);
-    const rc = ranks[METHODS.indexOf(control)]!;
+    const rc = ranks[METHODS.indexOf(control)];
     const se = Math.sqrt((6 * 7) / (6 * 4));
     const others = METHODS.filter((m) => m !== control);
     expect(t.rows.slice(1).map((r) => r[0])).toEqual(others);
-    const p = others.map((m) => normalTwoSidedP((ranks[METHODS.indexOf(m)]! - rc) / se));
+    const p = others.map((m) => normalTwoSidedP((ranks[METHODS.indexOf(m)] - rc) / se));
     t.rows.slice(1).forEach((r, i) => {
-      expect(Number(r[1])).toBeCloseTo(ranks[METHODS.indexOf(others[i]!)]!, 12);
-      expect(Number(r[3])).toBeCloseTo(p[i]!, 12);
+      expect(Number(r[1])).toBeCloseTo(ranks[METHODS.indexOf(others[i])], 12);
+      expect(Number(r[3])).toBeCloseTo(p[i], 12);
       // Hommel never lowers a p-value and never exceeds (k − 1) · p.
-      expect(Number(r[4])).toBeGreaterThanOrEqual(p[i]! - 1e-15);
-      expect(Number(r[4])).toBeLessThanOrEqual(Math.min(1, 5 * p[i]!) + 1e-15);
+      expect(Number(r[4])).toBeGreaterThanOrEqual(p[i] - 1e-15);
+      expect(Number(r[4])).toBeLessThanOrEqual(Math.min(1, 5 * p[i]) + 1e-15);
     });
   });
 
@@ -183,9 +183,9 @@ describe('bnclab report on a real experiment', () => {
     pairs.forEach(([a, b], i) => {
       const acc = wdl('accuracy', a, b, true);
       const rmse = wdl('rmse', a, b, false);
-      expect(t.rows[i]![1]).toBe(acc.join('–'));
-      expect(t.rows[i]![3]).toBe(rmse.join('–'));
-      expect(Number(t.rows[i]![4])).toBeCloseTo(rmse[0] + rmse[2] ? binomTest(rmse[0], rmse[0] + rmse[2]).p : 1, 12);
+      expect(t.rows[i][1]).toBe(acc.join('–'));
+      expect(t.rows[i][3]).toBe(rmse.join('–'));
+      expect(Number(t.rows[i][4])).toBeCloseTo(rmse[0] + rmse[2] ? binomTest(rmse[0], rmse[0] + rmse[2]).p : 1, 12);
     });
   });
 
@@ -199,7 +199,7 @@ describe('bnclab report on a real experiment', () => {
       'tan/dirichlet(alpha=20) tan/dirichlet(alpha=1) 20',
     ]);
     for (const r of t.rows) {
-      const [w, d, l] = wdl('rmse', r[0]!, r[1]!, false);
+      const [w, d, l] = wdl('rmse', r[0], r[1], false);
       expect([Number(r[3]), Number(r[4]), Number(r[5])]).toEqual([w, d, l]);
     }
   });
@@ -224,41 +224,41 @@ describe('bnclab report on a real experiment', () => {
     expect(w.rows.map((r) => r[7])).toHaveLength(4);
     // RMSE TAN vs NB, published 4–0–0 significant: 4 datasets give p ≥ 0.125 > α = 0.1, never significant here.
     const tanNb = wdl('rmse', 'tan/dirichlet(alpha=1)', 'nb/dirichlet(alpha=1)', false);
-    expect(w.rows[0]!.slice(3, 5)).toEqual(['4–0–0', tanNb.join('–')]);
-    expect(w.rows[0]![7]).toBe('not reproduced');
+    expect(w.rows[0].slice(3, 5)).toEqual(['4–0–0', tanNb.join('–')]);
+    expect(w.rows[0][7]).toBe('not reproduced');
     // Net wins (W − L) / n of our counts, with a bootstrap interval inside [−1, 1] around it.
-    const net = w.rows[0]![6]!.match(/^([+−]?[\d.]+) \[([+−]?[\d.]+), ([+−]?[\d.]+)\]$/);
+    const net = w.rows[0][6].match(/^([+−]?[\d.]+) \[([+−]?[\d.]+), ([+−]?[\d.]+)\]$/);
     expect(net).not.toBeNull();
     const num = (t: string): number => Number(t.replace('−', '-'));
-    expect(num(net![1]!)).toBeCloseTo((tanNb[0]! - tanNb[2]!) / 4, 2);
-    expect(num(net![2]!)).toBeLessThanOrEqual(num(net![1]!));
-    expect(num(net![3]!)).toBeGreaterThanOrEqual(num(net![1]!));
-    expect(num(net![2]!)).toBeGreaterThanOrEqual(-1);
-    expect(num(net![3]!)).toBeLessThanOrEqual(1);
+    expect(num(net![1])).toBeCloseTo((tanNb[0] - tanNb[2]) / 4, 2);
+    expect(num(net![2])).toBeLessThanOrEqual(num(net![1]));
+    expect(num(net![3])).toBeGreaterThanOrEqual(num(net![1]));
+    expect(num(net![2])).toBeGreaterThanOrEqual(-1);
+    expect(num(net![3])).toBeLessThanOrEqual(1);
     // 0-1 loss NB vs NB-heavy, published 3–0–1, significance computed from the counts: p = 0.625, not
     // significant, and 4 datasets are never significant here: at most the direction agrees.
     const heavy = wdl('zero_one_loss', 'nb/dirichlet(alpha=1)', 'nb/dirichlet(alpha=20)', false);
-    expect(w.rows[1]![4]).toBe(heavy.join('–'));
-    expect(w.rows[1]![7]).toBe(
-      Math.sign(heavy[0]! - heavy[2]!) === 1 ? 'direction reproduced, not significant' : 'not reproduced',
+    expect(w.rows[1][4]).toBe(heavy.join('–'));
+    expect(w.rows[1][7]).toBe(
+      Math.sign(heavy[0] - heavy[2]) === 1 ? 'direction reproduced, not significant' : 'not reproduced',
     );
-    expect(w.rows[2]![7]).toBe('no data');
-    expect(w.rows[2]![6]).toBe(''); // no value in the CSV where the report prints '–'
+    expect(w.rows[2][7]).toBe('no data');
+    expect(w.rows[2][6]).toBe(''); // no value in the CSV where the report prints '–'
     // Accuracy TAN vs NB, published 1–1–2 not significant.
     const acc = wdl('accuracy', 'tan/dirichlet(alpha=1)', 'nb/dirichlet(alpha=1)', true);
-    expect(w.rows[3]![7]).toBe(
-      Math.sign(acc[0]! - acc[2]!) === -1 ? 'direction reproduced, not significant' : 'not reproduced',
+    expect(w.rows[3][7]).toBe(
+      Math.sign(acc[0] - acc[2]) === -1 ? 'direction reproduced, not significant' : 'not reproduced',
     );
 
     const c = table('reference-ref-cells');
-    const ours = means['accuracy']!['iris']!['nb/dirichlet(alpha=1)']!;
-    expect(Number(c.rows[0]![3])).toBeCloseTo(0.93, 12); // 93.0 × scale 0.01
-    expect(Number(c.rows[0]![4])).toBeCloseTo(ours, 12);
-    expect(Number(c.rows[0]![5])).toBeCloseTo(ours - 0.93, 12);
-    expect(c.rows[0]![6]).toBe(Math.abs(ours - 0.93) <= 0.02 ? 'reproduced' : 'not reproduced');
-    expect(Number(c.rows[1]![3])).toBeCloseTo(0.05, 12); // '5%' is 5/100, the scale is not applied again
-    expect(Number(c.rows[1]![4])).toBeCloseTo(means['zero_one_loss']!['zoo']!['nb/dirichlet(alpha=1)']!, 12);
-    expect(c.rows[2]![6]).toBe('no data');
+    const ours = means['accuracy']['iris']['nb/dirichlet(alpha=1)'];
+    expect(Number(c.rows[0][3])).toBeCloseTo(0.93, 12); // 93.0 × scale 0.01
+    expect(Number(c.rows[0][4])).toBeCloseTo(ours, 12);
+    expect(Number(c.rows[0][5])).toBeCloseTo(ours - 0.93, 12);
+    expect(c.rows[0][6]).toBe(Math.abs(ours - 0.93) <= 0.02 ? 'reproduced' : 'not reproduced');
+    expect(Number(c.rows[1][3])).toBeCloseTo(0.05, 12); // '5%' is 5/100, the scale is not applied again
+    expect(Number(c.rows[1][4])).toBeCloseTo(means['zero_one_loss']['zoo']['nb/dirichlet(alpha=1)'], 12);
+    expect(c.rows[2][6]).toBe('no data');
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(
       /\d+ of 7 published claims reproduced, (\d+ direction reproduced but not significant, )?\d+ not reproduced, 2 without our data\./,
@@ -305,15 +305,15 @@ describe('bnclab report on a real experiment', () => {
       const svgs = f.children.filter((c) => c.name === 'svg');
       expect(svgs).toHaveLength(1);
       // Inline copies are checked in place (ids prefixed per figure) …
-      const inline = { ...svgs[0]!, attrs: { xmlns: 'http://www.w3.org/2000/svg', ...svgs[0]!.attrs } } as XmlElement;
+      const inline = { ...svgs[0], attrs: { xmlns: 'http://www.w3.org/2000/svg', ...svgs[0].attrs } } as XmlElement;
       assertValidSvg(inline);
     }
     // … and the files standalone.
     for (const file of files) assertValidSvg(readFileSync(join(out, 'figures', file), 'utf8'));
     // Tables: the same numbers as the CSV files.
     const acc = findAll(root, 'table').find((t) => t.attrs['id'] === 'table-accuracy')!;
-    const firstRow = findAll(acc, 'tr')[1]!;
-    expect(textOf(findAll(firstRow, 'td')[0]!)).toBe('iris');
+    const firstRow = findAll(acc, 'tr')[1];
+    expect(textOf(findAll(firstRow, 'td')[0])).toBe('iris');
   });
 
   it('a scatter figure has one point per dataset and the diagonal; the CD diagram names every method', () => {
@@ -323,13 +323,13 @@ describe('bnclab report on a real experiment', () => {
     const groups = findAll(svg, 'g');
     const symbols = groups.filter((g) => (g.attrs['class'] ?? '').includes('mark-symbol'));
     expect(symbols).toHaveLength(1);
-    expect(symbols[0]!.children.filter((c) => c.name === 'path')).toHaveLength(DATASETS.length);
+    expect(symbols[0].children.filter((c) => c.name === 'path')).toHaveLength(DATASETS.length);
     const lines = groups.filter((g) => (g.attrs['class'] ?? '').includes('mark-line'));
     expect(lines).toHaveLength(1);
     const cd = parseXml(readFileSync(join(out, 'figures', 'cd-accuracy.svg'), 'utf8'));
     const texts = findAll(cd, 'text').map(textOf);
     const ranks = meanRanks('accuracy', true);
-    METHODS.forEach((m, j) => expect(texts).toContain(`${m} (${ranks[j]!.toFixed(2)})`));
+    METHODS.forEach((m, j) => expect(texts).toContain(`${m} (${ranks[j].toFixed(2)})`));
     expect(texts.some((t) => t.startsWith('CD = '))).toBe(true);
   });
 
@@ -355,7 +355,7 @@ describe('bnclab report on a real experiment', () => {
     expect(existsSync(mine)).toBe(true);
     expect(existsSync(join(out, 'tables', 'posthoc-rmse.csv'))).toBe(false);
     expect(existsSync(join(out, 'figures', 'cd-rmse.svg'))).toBe(false);
-    expect(table('posthoc-accuracy').rows[0]![0]).toBe('nb/dirichlet(alpha=1)');
+    expect(table('posthoc-accuracy').rows[0][0]).toBe('nb/dirichlet(alpha=1)');
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('α = 0.05; p-value adjustment: Hommel');
     const bad = cli(['report', join(FIX, 'report-e2e.yaml'), '--db', join(cwd, 'shared.duckdb'), '--control', 'nb'], {
       cwd,

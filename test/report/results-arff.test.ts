@@ -32,7 +32,7 @@ describe('export results (ARFF)', () => {
       'Key_Scheme_options',
       'Key_Scheme_version_ID',
     ]);
-    const data = text.split('@data\n')[1]!.trim().split('\n');
+    const data = text.split('@data\n')[1].trim().split('\n');
     expect(data).toHaveLength(60);
     const pc = attrs.indexOf('Percent_correct');
     const acc = attrs.indexOf('accuracy');

@@ -32,7 +32,7 @@ function rowsOf(matrix: number[][], methods: readonly string[]): ResultRow[] {
           experiment: 'gh2010',
           job_key: `${i}-${j}`,
           dataset: `d${String(i + 1).padStart(2, '0')}`,
-          method: methods[j]!,
+          method: methods[j],
           structure: 'nb',
           estimator: 'dirichlet',
           repeat: 0,
@@ -98,27 +98,27 @@ describe('report tables on García et al. (2010) data equal R', () => {
     }
     // Only FH-GBML is significant at 0.05 after Hommel, so only it is bold.
     const t = doc.tables.find((x) => x.id === 'posthoc-accuracy')!;
-    expect(t.rows.map((r) => r.cells[4]!.bold ?? false)).toEqual([false, false, false, true]);
+    expect(t.rows.map((r) => r.cells[4].bold ?? false)).toEqual([false, false, false, true]);
     // Holm separates from Hommel on this vector: NNEP 0.1146937 (R p.adjust(p, "holm")).
     const holm = await report({ control: 'PDFC', adjust: 'holm' });
     const h = csv(holm.tables.find((x) => x.id === 'posthoc-accuracy'));
-    expect(Number(h.rows[1]![h.col('p (Holm)')])).toBeCloseTo(0.1146937, 6);
+    expect(Number(h.rows[1][h.col('p (Holm)')])).toBeCloseTo(0.1146937, 6);
   });
 
   it('Friedman / Iman–Davenport summary, with and without tie correction', async () => {
     const plain = await report({ control: 'PDFC', friedman: { tieCorrection: false } });
     const f = csv(plain.tables.find((t) => t.id === 'friedman'));
     // Demšar / scmamp friedmanTest: χ² = 16.225, p = 0.00101967; imanDavenportTest: F = 6.690722 (3, 69), p = 0.000497.
-    expect(Number(f.rows[0]![f.col('χ²')])).toBeCloseTo(16.225, 9);
-    expect(Number(f.rows[0]![f.col('p')])).toBeCloseTo(0.00101967, 7);
-    expect(Number(f.rows[0]![f.col('F (Iman–Davenport)')])).toBeCloseTo(6.690722, 5);
-    expect(f.rows[0]![f.col('df') + 3]).toBe('3;69');
-    expect(Number(f.rows[0]![f.col('p (F)')])).toBeCloseTo(0.000497, 6);
+    expect(Number(f.rows[0][f.col('χ²')])).toBeCloseTo(16.225, 9);
+    expect(Number(f.rows[0][f.col('p')])).toBeCloseTo(0.00101967, 7);
+    expect(Number(f.rows[0][f.col('F (Iman–Davenport)')])).toBeCloseTo(6.690722, 5);
+    expect(f.rows[0][f.col('df') + 3]).toBe('3;69');
+    expect(Number(f.rows[0][f.col('p (F)')])).toBeCloseTo(0.000497, 6);
     // R friedman.test(as.matrix(data.gh.2010)): 16.36134454, p = 0.000956051.
     const corrected = await report({ control: 'PDFC' });
     const g = csv(corrected.tables.find((t) => t.id === 'friedman'));
-    expect(Number(g.rows[0]![g.col('χ²')])).toBeCloseTo(16.36134454, 7);
-    expect(Number(g.rows[0]![g.col('p')])).toBeCloseTo(0.000956051, 8);
+    expect(Number(g.rows[0][g.col('χ²')])).toBeCloseTo(16.36134454, 7);
+    expect(Number(g.rows[0][g.col('p')])).toBeCloseTo(0.000956051, 8);
   });
 
   it('Wilcoxon table with Hommel-adjusted p and the W/D/L sign-test table (PDFC vs each)', async () => {
@@ -131,14 +131,14 @@ describe('report tables on García et al. (2010) data equal R', () => {
     expect(w.rows.map((r) => Number(r[w.col('V (R⁺)')]))).toEqual([220.5, 244.5, 281.5]);
     expect(w.rows.map((r) => r[w.col('W–D–L')])).toEqual(['15–1–8', '18–0–6', '20–0–4']);
     const p = w.rows.map((r) => Number(r[w.col('p')]));
-    expect(p[0]! / 0.0126098).toBeCloseTo(1, 5);
-    expect(p[1]! / 0.00723156037).toBeCloseTo(1, 8);
-    expect(p[2]! / 0.0001818013969).toBeCloseTo(1, 8);
+    expect(p[0] / 0.0126098).toBeCloseTo(1, 5);
+    expect(p[1] / 0.00723156037).toBeCloseTo(1, 8);
+    expect(p[2] / 0.0001818013969).toBeCloseTo(1, 8);
     const adj = w.rows.map((r) => Number(r[w.col('p (Hommel)')]));
-    expect(adj[0]).toBeCloseTo(p[0]!, 15);
-    expect(adj[1]).toBeCloseTo(p[0]!, 15);
-    expect(adj[2]).toBeCloseTo(3 * p[2]!, 15);
-    expect(adj[2]! / 0.000545404).toBeCloseTo(1, 5);
+    expect(adj[0]).toBeCloseTo(p[0], 15);
+    expect(adj[1]).toBeCloseTo(p[0], 15);
+    expect(adj[2]).toBeCloseTo(3 * p[2], 15);
+    expect(adj[2] / 0.000545404).toBeCloseTo(1, 5);
 
     const s = csv(doc.tables.find((t) => t.id === 'wdl'));
     // R binom.test(15, 23), binom.test(18, 24), binom.test(20, 24): 0.21004, 0.0226558, 0.00154388 (reference §2.4);
@@ -149,7 +149,7 @@ describe('report tables on García et al. (2010) data equal R', () => {
     expect(sp[1]).toBeCloseTo(0.02265584469, 10);
     expect(sp[2]).toBeCloseTo(0.00154387951, 10);
     const t = doc.tables.find((x) => x.id === 'wdl')!;
-    expect(t.rows.map((r) => r.cells[1]!.bold)).toEqual([false, true, true]);
+    expect(t.rows.map((r) => r.cells[1].bold)).toEqual([false, true, true]);
   });
 
   it("'best' control is the lowest mean rank; the accuracy table bolds the best per dataset and ranks PDFC first", async () => {
@@ -157,9 +157,9 @@ describe('report tables on García et al. (2010) data equal R', () => {
     expect(doc.comparison.control).toBe('PDFC');
     const t = doc.tables.find((x) => x.id === 'accuracy')!;
     // Dataset 1: 0.752 0.773 0.785 0.795 → FH-GBML bold; dataset 15: 0.963 0.963 0.954 0.926 → a tie, both bold.
-    expect(t.rows[0]!.cells.map((c) => c.bold ?? false)).toEqual([false, false, false, false, true]);
-    expect(t.rows[14]!.cells.map((c) => c.bold ?? false)).toEqual([false, true, true, false, false]);
-    const rankRow = t.rows[t.rows.length - 1]!;
+    expect(t.rows[0].cells.map((c) => c.bold ?? false)).toEqual([false, false, false, false, true]);
+    expect(t.rows[14].cells.map((c) => c.bold ?? false)).toEqual([false, true, true, false, false]);
+    const rankRow = t.rows[t.rows.length - 1];
     expect(rankRow.cells.slice(1).map((c) => Number(c.value))).toEqual(
       [1.770833333333333, 2.479166666666667, 2.479166666666667, 3.270833333333333].map((x) => expect.closeTo(x, 12)),
     );
@@ -174,12 +174,12 @@ describe('report tables on García et al. (2010) data equal R', () => {
     let d = 0;
     let l = 0;
     for (const row of GH2010) {
-      const diff = r1(row[0]!) - r1(row[1]!);
+      const diff = r1(row[0]) - r1(row[1]);
       if (diff === 0) d++;
       else if (diff > 0) w++;
       else l++;
     }
-    expect(s.rows[0]![1]).toBe(`${w}–${d}–${l}`);
+    expect(s.rows[0][1]).toBe(`${w}–${d}–${l}`);
     expect(d).toBeGreaterThan(1);
     const settings = doc.sections
       .find((x) => x.title === 'Statistical comparisons')!

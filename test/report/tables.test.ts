@@ -60,19 +60,19 @@ describe('table rendering escapes names for every format', () => {
     const html = tableToHtml(T);
     const root = parseXml(`<div>${html}</div>`);
     const tds = findAll(root, 'td');
-    expect(textOf(tds[0]!)).toBe(NASTY);
+    expect(textOf(tds[0])).toBe(NASTY);
     expect(findAll(root, 'strong').map(textOf)).toEqual(['0.9000']);
     expect(findAll(root, 'em').map(textOf)).toEqual(['average rank']);
-    expect(textOf(findAll(root, 'caption')[0]!)).toBe(T.caption);
-    expect(textOf(findAll(root, 'th')[1]!)).toBe(NASTY);
+    expect(textOf(findAll(root, 'caption')[0])).toBe(T.caption);
+    expect(textOf(findAll(root, 'th')[1])).toBe(NASTY);
   });
 
   it('CSV: full-precision values, quoting, and it reads back', () => {
     const csv = tableToCsv(T);
     expect(csv.split('\n')[1]).toBe(`"a<b>&""c'|d_e*f%#$\\{x}~^",0.9`);
     const back = readCsv(csv, 'mem.csv');
-    expect(back.records[0]!.fields).toEqual([NASTY, '0.9']);
-    expect(back.records[1]!.fields).toEqual(['average rank', '1.5']);
+    expect(back.records[0].fields).toEqual([NASTY, '0.9']);
+    expect(back.records[1].fields).toEqual(['average rank', '1.5']);
   });
 
   it('formats p-values as papers print them', () => {

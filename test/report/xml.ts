@@ -19,10 +19,9 @@ function decode(s: string, at: number): string {
   return s.replace(/&([^;\s&<]*);?/g, (m, name: string) => {
     if (!m.endsWith(';'))
       throw new Error(`offset ${at}: '&' not starting an entity: ${JSON.stringify(m.slice(0, 12))}`);
-    if (name in ENTITIES) return ENTITIES[name]!;
+    if (name in ENTITIES) return ENTITIES[name];
     const num = /^#(x[0-9a-fA-F]+|[0-9]+)$/.exec(name);
-    if (num)
-      return String.fromCodePoint(num[1]!.startsWith('x') ? parseInt(num[1]!.slice(1), 16) : parseInt(num[1]!, 10));
+    if (num) return String.fromCodePoint(num[1].startsWith('x') ? parseInt(num[1].slice(1), 16) : parseInt(num[1], 10));
     throw new Error(`offset ${at}: unknown entity &${name};`);
   });
 }
@@ -199,7 +198,7 @@ export function assertValidSvg(svgOrRoot: string | XmlElement): XmlElement {
     .trim()
     .split(/[\s,]+/)
     .map(Number);
-  if (vb.length !== 4 || vb.some((v) => !Number.isFinite(v)) || !(vb[2]! > 0 && vb[3]! > 0))
+  if (vb.length !== 4 || vb.some((v) => !Number.isFinite(v)) || !(vb[2] > 0 && vb[3] > 0))
     throw new Error(`bad viewBox '${root.attrs['viewBox']}'`);
   const ids = new Set<string>();
   const refs: string[] = [];
@@ -220,7 +219,7 @@ export function assertValidSvg(svgOrRoot: string | XmlElement): XmlElement {
       if (ids.has(e.attrs['id'])) throw new Error(`duplicate id '${e.attrs['id']}' in one SVG`);
       ids.add(e.attrs['id']);
     }
-    for (const v of Object.values(e.attrs)) for (const m of v.matchAll(/url\(#([^)]+)\)/g)) refs.push(m[1]!);
+    for (const v of Object.values(e.attrs)) for (const m of v.matchAll(/url\(#([^)]+)\)/g)) refs.push(m[1]);
     const href = e.attrs['href'] ?? e.attrs['xlink:href'];
     if (href?.startsWith('#')) refs.push(href.slice(1));
   });

@@ -26,7 +26,7 @@ function data(n: number, seed: string): DiscreteData {
   const columns = Array.from({ length: m }, () => new Int32Array(n));
   for (let r = 0; r < n; r++) {
     classColumn[r] = rng.int(2);
-    for (let a = 0; a < m; a++) columns[a]![r] = rng.next() < 0.7 ? classColumn[r]! : rng.int(3);
+    for (let a = 0; a < m; a++) columns[a][r] = rng.next() < 0.7 ? classColumn[r] : rng.int(3);
   }
   return {
     n,
@@ -93,10 +93,10 @@ describe('select: inner cross-validation', () => {
     const reported = (JSON.parse(String(structure.info!['selection'])) as { log_loss: number }[]).map(
       (s) => s.log_loss,
     );
-    reported.forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 12));
+    reported.forEach((v, i) => expect(v).toBeCloseTo(expected[i], 12));
     const best = expected.indexOf(Math.min(...expected));
-    expect(structure.info!['select.estimator.alpha']).toBe(spec.axes[0]!.values[best]);
-    const direct = fitNb(train, new Rng('job'), spec.axes[0]!.values[best]).model;
+    expect(structure.info!['select.estimator.alpha']).toBe(spec.axes[0].values[best]);
+    const direct = fitNb(train, new Rng('job'), spec.axes[0].values[best]).model;
     expect(Array.from(model.posterior(train))).toEqual(Array.from(direct.posterior(train)));
   });
 

@@ -34,7 +34,7 @@ describe('class column and column types of a user file', () => {
     const dir = tempDir();
     classFirst(dir);
     const p = plan(dir, '  - cfirst.csv');
-    const d = p.datasets[0]!;
+    const d = p.datasets[0];
     expect(d.userFile).toBe(true);
     expect(describeColumns(d, false)).toEqual([
       "cfirst: class column 'irradiat' (not declared, so the last column; set class: in the dataset entry to choose); 8 categorical, 1 numeric columns (plan --columns lists them)",
@@ -52,7 +52,7 @@ describe('class column and column types of a user file', () => {
       '  - { file: cfirst.csv, class: outcome, categorical: [deg-malig], ignore: [breast] }',
       'preprocessing: { discretize: none }\n',
     );
-    const d = p.datasets[0]!;
+    const d = p.datasets[0];
     expect(d.className).toBe('outcome');
     expect(d.classes).toBe(2);
     expect(d.attributes).toBe(8);

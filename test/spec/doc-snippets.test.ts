@@ -25,13 +25,13 @@ function snippets(): Snippet[] {
     const text = readFileSync(join(ROOT, f), 'utf8');
     const line = (i: number): number => text.slice(0, i).split('\n').length;
     for (const m of text.matchAll(/```ya?ml\n([\s\S]*?)```/g))
-      out.push({ where: `${f}:${line(m.index!)}`, text: m[1]!, block: true });
+      out.push({ where: `${f}:${line(m.index)}`, text: m[1], block: true });
     // Inline code written as YAML, e.g. `folds: {file: "folds/{dataset}.csv"}`.
     for (const m of text.matchAll(/`([a-z_]+: [{[][^`]*)`/g))
-      out.push({ where: `${f}:${line(m.index!)}`, text: m[1]!, block: false });
+      out.push({ where: `${f}:${line(m.index)}`, text: m[1], block: false });
     // YAML in comments of YAML blocks, e.g. "# or {file: ...}".
     for (const m of text.matchAll(/# or (\{[^}]*\{?[^}]*\}?[^}]*\})/g))
-      out.push({ where: `${f}:${line(m.index!)}`, text: `x: ${m[1]!}`, block: false });
+      out.push({ where: `${f}:${line(m.index)}`, text: `x: ${m[1]}`, block: false });
   }
   return out;
 }

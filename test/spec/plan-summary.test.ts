@@ -85,7 +85,7 @@ estimators: [dirichlet]
     const plan = buildPlanSummary(spec);
     expect(reads).not.toHaveBeenCalled();
     expect(plan.jobs).toHaveLength(2 * 2 * 3 * 2);
-    expect(plan.datasets[0]!.foldSizes.map((r) => r.map((f) => f.train + f.test))).toEqual([
+    expect(plan.datasets[0].foldSizes.map((r) => r.map((f) => f.train + f.test))).toEqual([
       [40, 40, 40],
       [40, 40, 40],
     ]);
@@ -106,7 +106,7 @@ estimators: [dirichlet]
     const r = check(specText({ missing: 'remove-rows' }));
     expect(r.firstReads).toBe(2);
     const plan = buildPlanSummary(parseSpec(specText({ missing: 'remove-rows' }), join(dir, 'spec.yaml')));
-    expect(plan.datasets[0]!.foldSizes[0]!.map((f) => f.train + f.test)).toEqual([40, 40, 40]);
+    expect(plan.datasets[0].foldSizes[0].map((f) => f.train + f.test)).toEqual([40, 40, 40]);
   });
 
   it("follows a folds file's content", () => {
@@ -127,10 +127,10 @@ estimators: [dirichlet]
     folds((i) => (i % 3) + 1);
     expect(check(text).firstReads).toBe(1);
     const spec = parseSpec(text, join(dir, 'spec.yaml'));
-    expect(buildPlanSummary(spec).datasets[0]!.foldSizes[0]!.map((f) => f.test)).toEqual([4, 4, 4]);
+    expect(buildPlanSummary(spec).datasets[0].foldSizes[0].map((f) => f.test)).toEqual([4, 4, 4]);
     folds((i) => (i < 6 ? 1 : i < 9 ? 2 : 3));
     expect(check(text).firstReads).toBe(1);
-    expect(buildPlanSummary(spec).datasets[0]!.foldSizes[0]!.map((f) => f.test)).toEqual([6, 3, 3]);
+    expect(buildPlanSummary(spec).datasets[0].foldSizes[0].map((f) => f.test)).toEqual([6, 3, 3]);
   });
 
   it('with the cache off, reads every dataset and gives the same plan', () => {

@@ -26,7 +26,7 @@ estimators:
       'tan/dirichlet(alpha=1)',
       'tan/dirichlet(alpha=2)',
     ]);
-    expect(spec.methods[0]!.estimator!.params).toMatchObject({ alpha: 0.5 });
+    expect(spec.methods[0].estimator!.params).toMatchObject({ alpha: 0.5 });
   });
 
   it("HDP's prior presets: paper samples concentrations every iteration, in the job's parameters", () => {
@@ -90,6 +90,6 @@ describe('published schema', () => {
 
   it('offers every registered method id to editors', () => {
     const s = experimentSchema(true) as { properties: { structures: { items: { anyOf: { enum?: string[] }[] } } } };
-    expect(s.properties.structures.items.anyOf[0]!.enum).toEqual(expect.arrayContaining(['nb', 'tan']));
+    expect(s.properties.structures.items.anyOf[0].enum).toEqual(expect.arrayContaining(['nb', 'tan']));
   });
 });

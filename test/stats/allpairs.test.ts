@@ -12,12 +12,12 @@ import { GH2008_MEAN_RANKS, GH2008_N } from './fixtures.js';
 import { GH2008_ALL_PAIRS, RANDOM_ALL_PAIRS } from './allpairs-fixtures.js';
 
 function upper(m: number[][]): number[] {
-  return allPairs(m.length).map(([i, j]) => m[i]![j]!);
+  return allPairs(m.length).map(([i, j]) => m[i][j]);
 }
 
 function expectRelative(got: readonly number[], want: readonly number[], digits = 10): void {
   expect(got.length).toBe(want.length);
-  got.forEach((g, i) => expect(g / want[i]!).toBeCloseTo(1, digits));
+  got.forEach((g, i) => expect(g / want[i]).toBeCloseTo(1, digits));
 }
 
 describe('all-pairs post-hoc matrices (García & Herrera 2008; scmamp)', () => {
@@ -40,17 +40,17 @@ describe('all-pairs post-hoc matrices (García & Herrera 2008; scmamp)', () => {
     expectRelative(byName('nemenyi'), GH2008_ALL_PAIRS.nemenyi, 6);
     const scm = allPairsFromRanks(GH2008_MEAN_RANKS, GH2008_N, ['nemenyi'], { nemenyiDf: 'scmamp' });
     expect(scm.nemenyiDf).toBe(5 * 29);
-    expectRelative(upper(scm.adjusted[0]!.p), GH2008_ALL_PAIRS.nemenyiScmampDf, 6);
+    expectRelative(upper(scm.adjusted[0].p), GH2008_ALL_PAIRS.nemenyiScmampDf, 6);
   });
 
   it('matrices are symmetric with NaN diagonals; z is antisymmetric', () => {
-    const m = r.adjusted[0]!.p;
+    const m = r.adjusted[0].p;
     for (let i = 0; i < 5; i++) {
-      expect(m[i]![i]).toBeNaN();
+      expect(m[i][i]).toBeNaN();
       for (let j = 0; j < 5; j++)
         if (i !== j) {
-          expect(m[i]![j]).toBe(m[j]![i]);
-          expect(r.z[i]![j]).toBe(-r.z[j]![i]!);
+          expect(m[i][j]).toBe(m[j][i]);
+          expect(r.z[i][j]).toBe(-r.z[j][i]);
         }
     }
   });
@@ -59,16 +59,16 @@ describe('all-pairs post-hoc matrices (García & Herrera 2008; scmamp)', () => {
     const bh = byName('bergmann-hommel');
     const sh = byName('shaffer');
     const ho = byName('holm');
-    bh.forEach((v, i) => expect(v).toBeLessThanOrEqual(sh[i]! + 1e-15));
-    sh.forEach((v, i) => expect(v).toBeLessThanOrEqual(ho[i]! + 1e-15));
+    bh.forEach((v, i) => expect(v).toBeLessThanOrEqual(sh[i] + 1e-15));
+    sh.forEach((v, i) => expect(v).toBeLessThanOrEqual(ho[i] + 1e-15));
   });
 
   it('the Nemenyi p-value agrees with the critical difference: p ≤ α exactly when |ΔR| > CD', () => {
     const cd = nemenyiCD(5, GH2008_N, 0.05).cd;
     const nem = r.adjusted.find((a) => a.procedure === 'nemenyi')!.p;
     for (const [i, j] of allPairs(5)) {
-      const diff = Math.abs(GH2008_MEAN_RANKS[i]! - GH2008_MEAN_RANKS[j]!);
-      expect(nem[i]![j]! <= 0.05).toBe(diff > cd);
+      const diff = Math.abs(GH2008_MEAN_RANKS[i] - GH2008_MEAN_RANKS[j]);
+      expect(nem[i][j] <= 0.05).toBe(diff > cd);
     }
   });
 

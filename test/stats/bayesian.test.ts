@@ -20,27 +20,27 @@ describe('Bayesian signed-rank test (Benavoli et al. 2017) = baycomp SignedRankT
     { x: 'aode', y: 'hnb', want: [0.0015, 0.9664, 0.0321] },
   ];
   it.each(cases)('$x vs $y, rope 0.01', ({ x, y, want }) => {
-    const r = bayesianSignedRank(BENAVOLI_MEANS[y]!, BENAVOLI_MEANS[x]!, 0.01, { seed: 'test' });
-    expect(Math.abs(r.below - want[0]!)).toBeLessThan(0.01);
-    expect(Math.abs(r.rope - want[1]!)).toBeLessThan(0.01);
-    expect(Math.abs(r.above - want[2]!)).toBeLessThan(0.01);
+    const r = bayesianSignedRank(BENAVOLI_MEANS[y], BENAVOLI_MEANS[x], 0.01, { seed: 'test' });
+    expect(Math.abs(r.below - want[0])).toBeLessThan(0.01);
+    expect(Math.abs(r.rope - want[1])).toBeLessThan(0.01);
+    expect(Math.abs(r.above - want[2])).toBeLessThan(0.01);
     expect(r.below + r.rope + r.above).toBeCloseTo(1, 12);
     expect(r.kept.length).toBe(2000);
     expect(r.meanTheta[0] + r.meanTheta[1] + r.meanTheta[2]).toBeCloseTo(1, 12);
   });
 
   it('without a rope: P(a > b) as baycomp (nbc–j48 0.7728, aode–hnb 0.6467 with seed 1)', () => {
-    const r = bayesianSignedRank(BENAVOLI_MEANS['j48']!, BENAVOLI_MEANS['nbc']!, 0, { seed: 'test' });
+    const r = bayesianSignedRank(BENAVOLI_MEANS['j48'], BENAVOLI_MEANS['nbc'], 0, { seed: 'test' });
     expect(r.rope).toBe(0);
     expect(Math.abs(r.above - 0.7728)).toBeLessThan(0.01);
-    const s = bayesianSignedRank(BENAVOLI_MEANS['hnb']!, BENAVOLI_MEANS['aode']!, 0, { seed: 'test' });
+    const s = bayesianSignedRank(BENAVOLI_MEANS['hnb'], BENAVOLI_MEANS['aode'], 0, { seed: 'test' });
     expect(Math.abs(s.above - 0.6467)).toBeLessThan(0.01);
   });
 
   it('is reproducible: the same seed gives identical numbers, another seed differs only by Monte Carlo error', () => {
-    const a = bayesianSignedRank(BENAVOLI_MEANS['j48']!, BENAVOLI_MEANS['nbc']!, 0.01, { seed: 's', samples: 5000 });
-    const b = bayesianSignedRank(BENAVOLI_MEANS['j48']!, BENAVOLI_MEANS['nbc']!, 0.01, { seed: 's', samples: 5000 });
-    const c = bayesianSignedRank(BENAVOLI_MEANS['j48']!, BENAVOLI_MEANS['nbc']!, 0.01, { seed: 't', samples: 5000 });
+    const a = bayesianSignedRank(BENAVOLI_MEANS['j48'], BENAVOLI_MEANS['nbc'], 0.01, { seed: 's', samples: 5000 });
+    const b = bayesianSignedRank(BENAVOLI_MEANS['j48'], BENAVOLI_MEANS['nbc'], 0.01, { seed: 's', samples: 5000 });
+    const c = bayesianSignedRank(BENAVOLI_MEANS['j48'], BENAVOLI_MEANS['nbc'], 0.01, { seed: 't', samples: 5000 });
     expect(b).toEqual(a);
     expect(c.above).not.toBe(a.above);
     expect(Math.abs(c.above - a.above)).toBeLessThan(0.03);
@@ -62,17 +62,17 @@ describe('Bayesian signed-rank test (Benavoli et al. 2017) = baycomp SignedRankT
       let below = 0;
       for (let i = 0; i < d.length; i++)
         for (let j = 0; j < d.length; j++) {
-          above += w[i]! * w[j]! * h(d[i]! + d[j]!, 0.5);
-          below += w[i]! * w[j]! * h(-d[i]! - d[j]!, 0.5);
+          above += w[i] * w[j] * h(d[i] + d[j], 0.5);
+          below += w[i] * w[j] * h(-d[i] - d[j], 0.5);
         }
-      expect(r.kept[s]![0]).toBeCloseTo(below, 12);
-      expect(r.kept[s]![2]).toBeCloseTo(above, 12);
+      expect(r.kept[s][0]).toBeCloseTo(below, 12);
+      expect(r.kept[s][2]).toBeCloseTo(above, 12);
     }
   });
 
   it('swapping a and b swaps below and above exactly', () => {
-    const a = bayesianSignedRank(BENAVOLI_MEANS['j48']!, BENAVOLI_MEANS['nbc']!, 0.01, { seed: 's', samples: 3000 });
-    const b = bayesianSignedRank(BENAVOLI_MEANS['nbc']!, BENAVOLI_MEANS['j48']!, 0.01, { seed: 's', samples: 3000 });
+    const a = bayesianSignedRank(BENAVOLI_MEANS['j48'], BENAVOLI_MEANS['nbc'], 0.01, { seed: 's', samples: 3000 });
+    const b = bayesianSignedRank(BENAVOLI_MEANS['nbc'], BENAVOLI_MEANS['j48'], 0.01, { seed: 's', samples: 3000 });
     expect(b.below).toBe(a.above);
     expect(b.above).toBe(a.below);
   });
@@ -131,13 +131,13 @@ describe('correlated Bayesian t-test (Corani & Benavoli 2015) = baycomp Correlat
     },
   ];
   it.each(cases)('$x vs $y on dataset $d', ({ x, y, d, mean, variance, p }) => {
-    const r = correlatedBayesianTTest(BENAVOLI_FOLDS[y]![d]!, BENAVOLI_FOLDS[x]![d]!, 0.1, 0.01);
+    const r = correlatedBayesianTTest(BENAVOLI_FOLDS[y][d], BENAVOLI_FOLDS[x][d], 0.1, 0.01);
     expect(r.meanDifference).toBeCloseTo(mean, 12);
     expect(r.scale ** 2 / variance).toBeCloseTo(1, 10);
     expect(r.df).toBe(99);
-    expect(r.below / p[0]!).toBeCloseTo(1, 7);
-    expect(r.rope).toBeCloseTo(p[1]!, 9);
-    expect(r.above).toBeCloseTo(p[2]!, 9);
+    expect(r.below / p[0]).toBeCloseTo(1, 7);
+    expect(r.rope).toBeCloseTo(p[1], 9);
+    expect(r.above).toBeCloseTo(p[2], 9);
   });
   it("baycomp's unit-test statistics: x = (4, 2, 6), y = (5, 7, 3), one run: var = 16·(1/3 + 1/2)", () => {
     const r = correlatedBayesianTTest([5, 7, 3], [4, 2, 6], 1 / 3, 0);

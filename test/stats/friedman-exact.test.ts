@@ -22,7 +22,7 @@ function bruteForce(rankSums: number[], N: number): number {
     for (const p of perms)
       walk(
         i + 1,
-        sums.map((s, j) => s + p[j]!),
+        sums.map((s, j) => s + p[j]),
       );
   };
   walk(0, Array(k).fill(0));

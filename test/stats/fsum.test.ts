@@ -74,7 +74,7 @@ function shuffled(v: readonly number[], rng: Rng): number[] {
   const out = [...v];
   for (let i = out.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
 }

@@ -49,7 +49,7 @@ describe('splits in the store', () => {
         });
       }
       // a second save of a stored key writes nothing
-      const again = cases[5]!;
+      const again = cases[5];
       await store.saveSplit({
         key: again.key,
         datasetHash: 'h',
@@ -63,7 +63,7 @@ describe('splits in the store', () => {
           `SELECT "repeat", "row", fold FROM folds WHERE split_key = $1 ORDER BY "repeat", "row"`,
           [c.key],
         );
-        const n = c.repeats[0]!.length;
+        const n = c.repeats[0].length;
         // row i of repeat r at position r·n + i: every (repeat, row) once, with its fold
         expect(rows.map((x) => [x['repeat'], x['row']])).toEqual(
           c.repeats.flatMap((_, r) => Array.from({ length: n }, (_, i) => [r, i])),
@@ -72,11 +72,11 @@ describe('splits in the store', () => {
       }
       const counts = await store.query(`SELECT split_key, count(*)::INTEGER AS n FROM folds GROUP BY split_key`);
       const byKey = new Map(counts.map((r) => [r['split_key'] as string, r['n'] as number]));
-      for (const c of cases) expect(byKey.get(c.key) ?? 0).toBe(c.repeats.length * c.repeats[0]!.length);
+      for (const c of cases) expect(byKey.get(c.key) ?? 0).toBe(c.repeats.length * c.repeats[0].length);
       const staged = await store.query(
         `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'folds_in'`,
       );
-      expect(staged[0]!['n']).toBe(0);
+      expect(staged[0]['n']).toBe(0);
     } finally {
       store.close();
     }

@@ -28,13 +28,13 @@ function referencePosterior(g: GatedMixtureModel, data: DiscreteData): Float64Ar
     const lj = (model as JointModel).logJoint(data);
     const lw = Math.log(weight);
     for (let r = 0; r < n; r++) {
-      const v = gate ? data.columns[gate.attribute]![r]! : 0;
+      const v = gate ? data.columns[gate.attribute][r] : 0;
       if (gate && (v < 0 || !gate.values.includes(v))) continue;
       wsum[r] += weight;
       for (let c = 0; c < C; c++) {
         const i = r * C + c;
-        const a = acc[i]!;
-        const b = lj[i]! + lw;
+        const a = acc[i];
+        const b = lj[i] + lw;
         if (b === -Infinity) continue;
         acc[i] = a >= b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
       }
@@ -42,7 +42,7 @@ function referencePosterior(g: GatedMixtureModel, data: DiscreteData): Float64Ar
   }
   const out = normalizeLogRows(acc, C);
   const fb = g.fallback!.posterior(data);
-  for (let r = 0; r < n; r++) if (wsum[r] === 0) for (let c = 0; c < C; c++) out[r * C + c] = fb[r * C + c]!;
+  for (let r = 0; r < n; r++) if (wsum[r] === 0) for (let c = 0; c < C; c++) out[r * C + c] = fb[r * C + c];
   return out;
 }
 
@@ -54,7 +54,7 @@ function fitAode(data: DiscreteData, frequencyLimit: number): Model {
 function maxDiff(a: Float64Array, b: Float64Array): number {
   expect(a.length).toBe(b.length);
   let d = 0;
-  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i] - b[i]));
   return d;
 }
 
@@ -72,7 +72,7 @@ describe('AODE fused joint path', () => {
         expect(maxDiff(p, referencePosterior(g, data))).toBeLessThan(1e-12);
         for (let r = 0; r < data.n; r++) {
           let s = 0;
-          for (let c = 0; c < data.classCard; c++) s += p[r * data.classCard + c]!;
+          for (let c = 0; c < data.classCard; c++) s += p[r * data.classCard + c];
           expect(Math.abs(s - 1)).toBeLessThan(1e-12);
         }
       }
@@ -82,7 +82,7 @@ describe('AODE fused joint path', () => {
   it('house-votes-84 has rows with missing votes, and rows without a frequent super-parent fall back to naive Bayes', () => {
     const data = shipped('house-votes-84');
     let incomplete = 0;
-    for (let r = 0; r < data.n; r++) if (data.columns.some((col) => col[r]! < 0)) incomplete++;
+    for (let r = 0; r < data.n; r++) if (data.columns.some((col) => col[r] < 0)) incomplete++;
     expect(incomplete).toBe(203); // rows of the 435 with at least one '?' vote
     // Limit 250: each vote's rarer value occurs in fewer than 250 rows, so rows where every observed vote
     // is the rarer one (or missing) have no qualifying super-parent.
@@ -92,7 +92,7 @@ describe('AODE fused joint path', () => {
     const nb = g.fallback!.posterior(data);
     let fellBack = 0;
     for (let r = 0; r < data.n; r++) {
-      const open = g.members.some(({ gate }) => gate!.values.includes(data.columns[gate!.attribute]![r]!));
+      const open = g.members.some(({ gate }) => gate!.values.includes(data.columns[gate!.attribute][r]));
       if (open) continue;
       fellBack++;
       for (let c = 0; c < data.classCard; c++) expect(p[r * data.classCard + c]).toBe(nb[r * data.classCard + c]);
@@ -106,7 +106,7 @@ describe('AODE fused joint path', () => {
     const whole = g.posterior(data);
     expect(data.n).toBeGreaterThan(4096); // more than one block
     let incomplete = 0;
-    for (let r = 0; r < data.n; r++) if (data.columns.some((col) => col[r]! < 0)) incomplete++;
+    for (let r = 0; r < data.n; r++) if (data.columns.some((col) => col[r] < 0)) incomplete++;
     expect(incomplete).toBe(2480); // stalk-root '?': these rows go through the members' own logJoint
     // Pieces of fewer rows than a block, each summed on its own: the same numbers for every row.
     const pieced = new Float64Array(whole.length);

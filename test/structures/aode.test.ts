@@ -116,7 +116,7 @@ describe('aode on shipped data and edge cases', () => {
     const s = aode.learn(v, {}, ctx);
     expect(s.members).toHaveLength(16);
     const p = dirichlet.fit(v, s, { alpha: 1 }, ctx).posterior(v);
-    for (let r = 0; r < v.n; r++) expect(p[2 * r]! + p[2 * r + 1]!).toBeCloseTo(1, 12);
+    for (let r = 0; r < v.n; r++) expect(p[2 * r] + p[2 * r + 1]).toBeCloseTo(1, 12);
   });
 
   it('one attribute: the single SPODE is naive Bayes; no attribute: the class alone', () => {

@@ -77,20 +77,20 @@ describe('why CMI ≤ 0.012 keeps breast-cancer nearly complete (issue 14)', () 
     const x = 0;
     const y = 2;
     const cmi = conditionalMutualInformation(data, x, y, []);
-    const dof = (data.cards[x]! - 1) * (data.cards[y]! - 1);
+    const dof = (data.cards[x] - 1) * (data.cards[y] - 1);
     expect(dof).toBe(50);
     expect(cmi).toBeGreaterThan(0.012);
     expect(chiSquareSf(2 * data.n * cmi, dof)).toBeGreaterThan(0.5);
     // Independent by construction: tumor-size shuffled (20 seeded permutations). Every one has CMI about
     // dof/(2n), the smallest 0.075, six times the threshold; the G-test at 0.05 finds 19 of 20 independent.
     const rng = new Rng('brai-permutation');
-    const shuffled = Int32Array.from(data.columns[y]!);
+    const shuffled = Int32Array.from(data.columns[y]);
     let gIndependent = 0;
     let smallest = Infinity;
     for (let t = 0; t < 20; t++) {
       for (let i = shuffled.length - 1; i > 0; i--) {
         const j = rng.int(i + 1);
-        [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+        [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
       }
       const d: DiscreteData = { ...data, columns: data.columns.map((c, v) => (v === y ? shuffled : c)) };
       const c = conditionalMutualInformation(d, x, y, []);

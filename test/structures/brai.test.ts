@@ -31,10 +31,10 @@ function sample(n: number, seed: string): DiscreteData {
     const x1 = b(x0 ? 0.9 : 0.1);
     const x2 = b(x0 ? 0.85 : 0.1);
     const x3 = b(x1 && x2 ? 0.95 : x1 || x2 ? 0.5 : 0.05);
-    cols[0]![r] = x0;
-    cols[1]![r] = x1;
-    cols[2]![r] = x2;
-    cols[3]![r] = x3;
+    cols[0][r] = x0;
+    cols[1][r] = x1;
+    cols[2][r] = x2;
+    cols[3][r] = x3;
     cls[r] = b(x3 ? 0.95 : 0.05);
   }
   return {
@@ -73,7 +73,7 @@ describe('B-RAI', () => {
     const x = 1;
     const y = 4;
     const z = [3, 0];
-    const col = (v: number) => (v === 4 ? d.classColumn : d.columns[v]!);
+    const col = (v: number) => (v === 4 ? d.classColumn : d.columns[v]);
     const joint = new Map<string, number>();
     const add = (k: string) => joint.set(k, (joint.get(k) ?? 0) + 1);
     for (let r = 0; r < d.n; r++) {
@@ -101,13 +101,13 @@ function bruteCmi(cols: readonly Int32Array[], x: number, y: number, z: readonly
   const joint = new Map<string, number>();
   const add = (k: string) => joint.set(k, (joint.get(k) ?? 0) + 1);
   let n = 0;
-  for (let r = 0; r < cols[0]!.length; r++) {
-    if ([x, y, ...z].some((v) => cols[v]![r]! < 0)) continue;
+  for (let r = 0; r < cols[0].length; r++) {
+    if ([x, y, ...z].some((v) => cols[v][r] < 0)) continue;
     n++;
-    const zk = z.map((v) => cols[v]![r]).join(',');
-    add(`xyz|${cols[x]![r]}|${cols[y]![r]}|${zk}`);
-    add(`xz|${cols[x]![r]}|${zk}`);
-    add(`yz|${cols[y]![r]}|${zk}`);
+    const zk = z.map((v) => cols[v][r]).join(',');
+    add(`xyz|${cols[x][r]}|${cols[y][r]}|${zk}`);
+    add(`xz|${cols[x][r]}|${zk}`);
+    add(`yz|${cols[y][r]}|${zk}`);
     add(`z|${zk}`);
   }
   let cmi = 0;
@@ -129,9 +129,9 @@ describe('B-RAI CI statistic on weighted patterns', () => {
     const cols = cards.map((c) => Int32Array.from({ length: n }, () => rng.int(c)));
     // y follows x often; a few missing codes in x and in one conditioning variable.
     for (let r = 0; r < n; r++) {
-      if (rng.next() < 0.6) cols[1]![r] = cols[0]![r]! % 9;
-      if (r % 37 === 0) cols[0]![r] = -1;
-      if (r % 53 === 0) cols[3]![r] = -1;
+      if (rng.next() < 0.6) cols[1][r] = cols[0][r] % 9;
+      if (r % 37 === 0) cols[0][r] = -1;
+      if (r % 53 === 0) cols[3][r] = -1;
     }
     const d: DiscreteData = {
       n,
@@ -142,7 +142,7 @@ describe('B-RAI CI statistic on weighted patterns', () => {
       className: 'e',
       classLabels: Array.from({ length: 9 }, (_, i) => String(i)),
       classCard: 9,
-      classColumn: cols[4]!,
+      classColumn: cols[4],
     };
     for (const z of [[], [2], [2, 3], [4, 2, 3]]) {
       expect(conditionalMutualInformation(d, 0, 1, z)).toBeCloseTo(bruteCmi(cols, 0, 1, z), 12);

@@ -67,7 +67,7 @@ export function correlatedData(
     const row: number[] = [];
     cards.forEach((k, a) => {
       const u = rng.next();
-      let v = u < classTie ? (c + a) % k : u < 0.6 && a > 0 && row[a - 1]! >= 0 ? row[a - 1]! % k : rng.int(k);
+      let v = u < classTie ? (c + a) % k : u < 0.6 && a > 0 && row[a - 1] >= 0 ? row[a - 1] % k : rng.int(k);
       if (rng.next() < missing) v = MISSING;
       row.push(v);
     });
@@ -100,11 +100,11 @@ export function refitCvAccuracy(
     let credit = 0;
     for (let r = 0; r < t.n; r++) {
       let mx = -Infinity;
-      for (let c = 0; c < C; c++) mx = Math.max(mx, lj[r * C + c]!);
+      for (let c = 0; c < C; c++) mx = Math.max(mx, lj[r * C + c]);
       const tol = 1e-9 * Math.max(1, Math.abs(mx));
       let ties = 0;
-      for (let c = 0; c < C; c++) if (lj[r * C + c]! >= mx - tol) ties++;
-      if (lj[r * C + t.classColumn[r]!]! >= mx - tol) credit += 1 / ties;
+      for (let c = 0; c < C; c++) if (lj[r * C + c] >= mx - tol) ties++;
+      if (lj[r * C + t.classColumn[r]] >= mx - tol) credit += 1 / ties;
     }
     sum += credit / t.n;
   }
@@ -123,7 +123,7 @@ export function xorData(): DiscreteData {
     names: ['a', 'b', 'noise'],
     cards: [2, 2, 3],
     rows,
-    classes: rows.map(([x, y]) => x! ^ y!),
+    classes: rows.map(([x, y]) => x ^ y),
     classCard: 2,
   });
 }

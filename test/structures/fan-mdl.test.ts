@@ -34,7 +34,7 @@ function edges(s: Structure): [number, number][] {
     .map(([p, c]) => [Math.min(p, c), Math.max(p, c)] as [number, number])
     .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
-const total = (w: Float64Array, m: number, es: [number, number][]) => es.reduce((s, [i, j]) => s + w[i * m + j]!, 0);
+const total = (w: Float64Array, m: number, es: [number, number][]) => es.reduce((s, [i, j]) => s + w[i * m + j], 0);
 
 describe('the threshold T_R (Hamine & Helman Eq. 8)', () => {
   it('is rc(ri−1)(rj−1) ln N / (2N)', () => {
@@ -84,7 +84,7 @@ describe('equal cardinalities and complete data: the same structure as cl-ode bi
       const c = rng.int(2);
       classes.push(c);
       const row: number[] = [];
-      for (let a = 0; a < m; a++) row.push(rng.next() < 0.3 ? c : rng.next() < 0.5 && a > 0 ? row[a - 1]! : rng.int(2));
+      for (let a = 0; a < m; a++) row.push(rng.next() < 0.3 ? c : rng.next() < 0.5 && a > 0 ? row[a - 1] : rng.int(2));
       rows.push(row);
     }
     const d = discreteFromArrays({ cards: new Array<number>(m).fill(2), rows, classes, classCard: 2 });
@@ -123,7 +123,7 @@ describe('shipped data', () => {
     // Both binary, 19 classes: d = 19. I ≈ 0.09493 on the 577 rows where both are observed.
     expect(n[i * m + j]).toBe(577);
     expect(d.n).toBe(683);
-    const I = cmi[i * m + j]!;
+    const I = cmi[i * m + j];
     expect(I).toBeGreaterThanOrEqual(mdlThreshold(2, 2, d.classCard, 683)); // T_R(N = 683) ≈ 0.09078
     expect(I).toBeLessThan(mdlThreshold(2, 2, d.classCard, 577)); // T_R(N = 577) ≈ 0.10468
     expect(edges(fan)).toContainEqual([Math.min(i, j), Math.max(i, j)]);

@@ -34,7 +34,7 @@ function allDags(N: number, maxParents: number): number[][][] {
       }
       return;
     }
-    for (const s of options[v]!) {
+    for (const s of options[v]) {
       cur[v] = s;
       rec(v + 1);
     }
@@ -108,7 +108,7 @@ describe('hill-climb on 4 nodes (543 DAGs)', () => {
         const removed = [...a0].filter((x) => !a1.has(x));
         const added = [...a1].filter((x) => !a0.has(x));
         const reversal =
-          removed.length === 1 && added.length === 1 && removed[0]!.split('>').reverse().join('>') === added[0];
+          removed.length === 1 && added.length === 1 && removed[0].split('>').reverse().join('>') === added[0];
         if (removed.length + added.length === 1 || reversal) {
           neighbours++;
           expect(networkScore(d, g, score, 1)).toBeLessThanOrEqual(s + 1e-8);
@@ -154,8 +154,8 @@ describe('hill-climb finds known structures', () => {
       const scored = allDags(3, 2).map((g) => ({ g, s: networkScore(d, g, score, 1) }));
       scored.sort((x, y) => y.s - x.s);
       // The v-structure is alone in its equivalence class, so it is the unique optimum.
-      expect(scored[0]!.g).toEqual([[], [], [0, 1]]);
-      expect(scored[0]!.s - scored[1]!.s).toBeGreaterThan(1);
+      expect(scored[0].g).toEqual([[], [], [0, 1]]);
+      expect(scored[0].s - scored[1].s).toBeGreaterThan(1);
     }
     // BIC climbs straight to it (2 moves).
     expect(hillClimb(d, opts('bic')).parents).toEqual([[], [], [0, 1]]);

@@ -38,7 +38,7 @@ function neighbours(kind: 'fssj' | 'bsej' | 'kdb', par: FeatureParents, kdbk = 2
   const comp = new Array<number>(m).fill(-1);
   const groups: number[][] = [];
   for (let a = 0; a < m; a++) {
-    if (!inModel(a) || comp[a]! >= 0) continue;
+    if (!inModel(a) || comp[a] >= 0) continue;
     const g: number[] = [];
     const todo = [a];
     comp[a] = groups.length;
@@ -46,7 +46,7 @@ function neighbours(kind: 'fssj' | 'bsej' | 'kdb', par: FeatureParents, kdbk = 2
       const u = todo.pop()!;
       g.push(u);
       for (let v = 0; v < m; v++) {
-        if (comp[v]! >= 0 || !inModel(v)) continue;
+        if (comp[v] >= 0 || !inModel(v)) continue;
         if (par[u]!.includes(v) || par[v]!.includes(u)) {
           comp[v] = groups.length;
           todo.push(v);
@@ -70,7 +70,7 @@ function neighbours(kind: 'fssj' | 'bsej' | 'kdb', par: FeatureParents, kdbk = 2
     }
     for (let i = 0; i < groups.length; i++)
       for (let j = i + 1; j < groups.length; j++)
-        out.push(par.map((ps, b) => (groups[i]!.includes(b) ? sorted([...ps!, ...groups[j]!]) : ps)));
+        out.push(par.map((ps, b) => (groups[i].includes(b) ? sorted([...ps!, ...groups[j]]) : ps)));
   } else {
     for (let to = 0; to < m; to++) {
       for (let from = 0; from < m; from++) {
@@ -170,7 +170,7 @@ describe('hand-worked: XOR', () => {
 
   it('kdb-hc adds one arc between a and b and stops at accuracy 1', () => {
     const s = kdbHc.learn(xorData(), {}, ctx());
-    expect(s.parents[0]!.length + s.parents[1]!.length).toBe(3);
+    expect(s.parents[0].length + s.parents[1].length).toBe(3);
     expect(s.parents[2]).toEqual([3]);
     expect(s.info).toMatchObject({ cvAccuracy: 1, steps: 1 });
   });
@@ -190,8 +190,7 @@ describe('brute force: the search result is a local optimum under the stop rule'
     // The same partition the search drew.
     const foldOf = stratifiedKFold(d.classColumn, d.classCard, k, new Rng('search').derive('folds'));
     expect(res.score).toBeCloseTo(bruteForce(d, foldOf, k, res.parents, 1), 12);
-    for (let i = 1; i < res.scores.length; i++)
-      expect(res.scores[i]!).toBeGreaterThanOrEqual(res.scores[i - 1]! - 1e-12);
+    for (let i = 1; i < res.scores.length; i++) expect(res.scores[i]).toBeGreaterThanOrEqual(res.scores[i - 1] - 1e-12);
     if (res.score < 1)
       for (const n of neighbours(kind, res.parents))
         expect(bruteForce(d, foldOf, k, n, 1)).toBeLessThan(res.score - 1e-12);

@@ -38,30 +38,30 @@ function referenceRmse(
       return p.map((v) => v / s);
     };
     const base = norm(prior);
-    classLoss += (1 - base[y[i]!]!) ** 2;
+    classLoss += (1 - base[y[i]]) ** 2;
     const post = Array.from({ length: K + 1 }, () => [...base]);
     order.forEach((a, pos) => {
-      const xa = col[a]![i]!;
+      const xa = col[a][i];
       if (xa !== MISSING) {
-        const ps = parentsOf[a]!;
+        const ps = parentsOf[a];
         const inCtx = (j: number, depth: number) =>
-          ps.slice(0, depth).every((p) => col[p]![j] === col[p]![i] && col[p]![i] !== MISSING);
+          ps.slice(0, depth).every((p) => col[p][j] === col[p][i] && col[p][i] !== MISSING);
         let D = 0;
-        while (D < ps.length && col[ps[D]!]![i] !== MISSING && others.some((j) => col[a]![j] === xa && inCtx(j, D + 1)))
+        while (D < ps.length && col[ps[D]][i] !== MISSING && others.some((j) => col[a][j] === xa && inCtx(j, D + 1)))
           D++;
         for (let k = 0; k <= K; k++) {
           const depth = Math.min(k, D);
-          const ctxRows = others.filter((j) => col[a]![j] !== MISSING && inCtx(j, depth));
+          const ctxRows = others.filter((j) => col[a][j] !== MISSING && inCtx(j, depth));
           for (let c = 0; c < C; c++) {
             const ny = ctxRows.filter((j) => y[j] === c).length;
-            const nxy = ctxRows.filter((j) => y[j] === c && col[a]![j] === xa).length;
-            post[k]![c] *= (nxy + 1 / d.cards[a]!) / (ny + 1);
+            const nxy = ctxRows.filter((j) => y[j] === c && col[a][j] === xa).length;
+            post[k][c] *= (nxy + 1 / d.cards[a]) / (ny + 1);
           }
         }
       }
       for (let k = 0; k <= K; k++) {
-        post[k] = norm(post[k]!);
-        loss[k]![pos] += (1 - post[k]![y[i]!]!) ** 2;
+        post[k] = norm(post[k]);
+        loss[k][pos] += (1 - post[k][y[i]]) ** 2;
       }
     });
   }
@@ -80,8 +80,8 @@ describe('skdb leave-one-out by hand', () => {
     expect(sel.rmseClassOnly).toBeCloseTo(5 / 8, 15);
     const expected = Math.sqrt((3 * (10 / 19) ** 2 + (50 / 59) ** 2) / 4);
     expect(expected).toBeCloseTo(0.622336, 6);
-    expect(sel.rmse[0]![0]).toBeCloseTo(expected, 14);
-    expect(sel.rmse[1]![0]).toBeCloseTo(expected, 14); // no parent to add
+    expect(sel.rmse[0][0]).toBeCloseTo(expected, 14);
+    expect(sel.rmse[1][0]).toBeCloseTo(expected, 14); // no parent to add
     // 0.6223 < 0.625: the attribute is kept, k* = 0 (k = 1 ties and strict < keeps the first).
     expect(sel).toMatchObject({ nStar: 1, kStar: 0 });
   });
@@ -113,10 +113,10 @@ describe('skdb leave-one-out by hand', () => {
     expect(sel.order).toEqual([1, 0]);
     expect(sel.parentsOf).toEqual([[1], []]);
     expect(sel.rmseClassOnly).toBeCloseTo(7 / 12, 15);
-    expect(sel.rmse[0]![0]).toBeCloseTo(21 / 121, 15);
-    expect(sel.rmse[1]![0]).toBeCloseTo(21 / 121, 15);
-    expect(sel.rmse[0]![1]).toBeCloseTo(Math.sqrt(337718241 / 4383631681), 14);
-    expect(sel.rmse[1]![1]).toBeCloseTo(Math.sqrt(209769 / 2474329), 14);
+    expect(sel.rmse[0][0]).toBeCloseTo(21 / 121, 15);
+    expect(sel.rmse[1][0]).toBeCloseTo(21 / 121, 15);
+    expect(sel.rmse[0][1]).toBeCloseTo(Math.sqrt(337718241 / 4383631681), 14);
+    expect(sel.rmse[1][1]).toBeCloseTo(Math.sqrt(209769 / 2474329), 14);
     expect(sel).toMatchObject({ nStar: 1, kStar: 0 });
     const s = skdb.learn(d, { maxK: 1 }, ctx);
     // A is not selected: no parents at all (not even the class), and nobody's child.
@@ -140,7 +140,7 @@ describe('skdb against the brute-force reference', () => {
     const ref = referenceRmse(d, sel.order, sel.parentsOf, 3);
     expect(sel.rmseClassOnly).toBeCloseTo(ref.classOnly, 13);
     for (let k = 0; k <= 3; k++)
-      for (let pos = 0; pos < 5; pos++) expect(sel.rmse[k]![pos]).toBeCloseTo(ref.rmse[k]![pos]!, 12);
+      for (let pos = 0; pos < 5; pos++) expect(sel.rmse[k][pos]).toBeCloseTo(ref.rmse[k][pos], 12);
   });
 });
 
@@ -153,7 +153,7 @@ describe('skdb structure', () => {
     const m = 6;
     const kdbMax = kdb.learn(d, { k: 5 }, ctx);
     sel.order.forEach((a, pos) => {
-      if (pos < sel.nStar) expect(s.parents[a]).toEqual(kdbMax.parents[a]!.slice(0, 1 + sel.kStar));
+      if (pos < sel.nStar) expect(s.parents[a]).toEqual(kdbMax.parents[a].slice(0, 1 + sel.kStar));
       else expect(s.parents[a]).toEqual([]);
     });
     expect(s.info).toMatchObject({ nStar: sel.nStar, kStar: sel.kStar });
@@ -166,16 +166,15 @@ describe('skdb structure', () => {
       // log P(c, x) − log P(c', x) only involves class factors of kept attributes.
       let diff = Math.log(model.prob(m, 0)) - Math.log(model.prob(m, 1));
       for (const a of kept) {
-        const ps = s.parents[a]!;
-        const vals = (c: number) => ps.map((q) => (q === m ? c : d.columns[q]![r]!));
-        if (d.columns[a]![r]! < 0 || ps.slice(1).some((q) => d.columns[q]![r]! < 0)) continue;
-        diff +=
-          Math.log(model.prob(a, d.columns[a]![r]!, vals(0))) - Math.log(model.prob(a, d.columns[a]![r]!, vals(1)));
+        const ps = s.parents[a];
+        const vals = (c: number) => ps.map((q) => (q === m ? c : d.columns[q][r]));
+        if (d.columns[a][r] < 0 || ps.slice(1).some((q) => d.columns[q][r] < 0)) continue;
+        diff += Math.log(model.prob(a, d.columns[a][r], vals(0))) - Math.log(model.prob(a, d.columns[a][r], vals(1)));
       }
-      const rowComplete = kept.every((a) => d.columns[a]![r]! >= 0);
+      const rowComplete = kept.every((a) => d.columns[a][r] >= 0);
       if (rowComplete) {
-        expect(Math.log(p[r * 3]!) - Math.log(p[r * 3 + 1]!)).toBeCloseTo(diff, 10);
-        expect(lj[r * 3]! - lj[r * 3 + 1]!).toBeCloseTo(diff, 10);
+        expect(Math.log(p[r * 3]) - Math.log(p[r * 3 + 1])).toBeCloseTo(diff, 10);
+        expect(lj[r * 3] - lj[r * 3 + 1]).toBeCloseTo(diff, 10);
       }
     }
   });
@@ -186,7 +185,7 @@ describe('skdb structure', () => {
     const d = discreteFromArrays({ cards: [2, 3], rows, classes: rows.map((_, r) => (r >> 2) % 2), classCard: 2 });
     const sel = skdbSelect(d, 2);
     for (let k = 0; k <= 2; k++)
-      for (let pos = 0; pos < 2; pos++) expect(sel.rmse[k]![pos]!).toBeGreaterThanOrEqual(sel.rmseClassOnly);
+      for (let pos = 0; pos < 2; pos++) expect(sel.rmse[k][pos]).toBeGreaterThanOrEqual(sel.rmseClassOnly);
     expect(sel).toMatchObject({ nStar: 2, kStar: 0 });
     expect(skdb.learn(d, { maxK: 2 }, ctx).parents).toEqual([[2], [2], []]);
   });
@@ -200,7 +199,7 @@ describe('skdb structure', () => {
     const sel = skdbSelect(sample, 5);
     const ref = referenceRmse(sample, sel.order, sel.parentsOf, 5);
     for (let k = 0; k <= 5; k++)
-      for (let pos = 0; pos < 6; pos++) expect(sel.rmse[k]![pos]).toBeCloseTo(ref.rmse[k]![pos]!, 12);
+      for (let pos = 0; pos < 6; pos++) expect(sel.rmse[k][pos]).toBeCloseTo(ref.rmse[k][pos], 12);
     // Every one of car's 1,728 attribute combinations occurs once, so deep contexts back off in LOO;
     // the selection keeps all six attributes with k* = 3 (value of this implementation).
     const s = skdb.learn(car, {}, ctx);

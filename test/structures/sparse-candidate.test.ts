@@ -50,7 +50,7 @@ describe('measures', () => {
     const b = pairwiseMutualInformation(d, null);
     expect([...a]).toEqual([...b]);
     // The noise attribute X3 shares the least information with the class (node 4).
-    const row = [0, 1, 2, 3].map((l) => a[4 * 5 + l]!);
+    const row = [0, 1, 2, 3].map((l) => a[4 * 5 + l]);
     expect(row.indexOf(Math.min(...row))).toBe(3);
     expect(a[3 * 5 + 4]).toBeLessThan(0.01);
     expect(a[0 * 5 + 4]).toBeGreaterThan(0.2);
@@ -66,7 +66,7 @@ describe('measures', () => {
     for (let c = 0; c < 2; c++)
       for (let x0 = 0; x0 < 3; x0++) p1 += model.prob(4, c) * model.prob(0, x0, [c]) * model.prob(1, 1, [x0]);
     let hits = 0;
-    for (let r = 0; r < S; r++) hits += cols[1]![r]!;
+    for (let r = 0; r < S; r++) hits += cols[1][r];
     expect(Math.abs(hits / S - p1)).toBeLessThan(4 * Math.sqrt((p1 * (1 - p1)) / S));
   });
 
@@ -76,7 +76,7 @@ describe('measures', () => {
     const empty = fitCptModel(d, { m: 4, parents: [[], [], [], [], []] }, (fc) => smoothedLogProbs(fc, 0));
     const disc = pairwiseDiscrepancy(d, empty, 200000, new Rng('disc'), empiricalPairTables(d));
     const mi = pairwiseMutualInformation(d, null);
-    for (let k = 0; k < 25; k++) expect(Math.abs(disc[k]! - mi[k]!)).toBeLessThan(0.01);
+    for (let k = 0; k < 25; k++) expect(Math.abs(disc[k] - mi[k])).toBeLessThan(0.01);
     // The same without the cache.
     const disc2 = pairwiseDiscrepancy(d, empty, 200000, new Rng('disc'), null);
     expect([...disc2]).toEqual([...disc]);

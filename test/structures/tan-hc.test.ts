@@ -49,7 +49,7 @@ describe('the cached fold evaluator equals refitting every fold', () => {
       ],
     ] as const) {
       const cand = Int32Array.from(par);
-      heads.forEach((h, i) => (cand[h] = tails[i]!));
+      heads.forEach((h, i) => (cand[h] = tails[i]));
       expect(ev.score(tails, heads, par)).toBeCloseTo(bruteForce(d, foldOf, k, cand, 1), 12);
       expect([...par]).toEqual([-1, 0, 1, -1, 3, -1]);
     }
@@ -125,7 +125,7 @@ describe('the greedy search', () => {
 
   it('tan-hcsp finds the same arc through the super-parent step', () => {
     const s = tanHcsp.learn(xorData(), {}, ctx());
-    expect(s.parents[0]!.length + s.parents[1]!.length).toBe(3); // one arc between a and b
+    expect(s.parents[0].length + s.parents[1].length).toBe(3); // one arc between a and b
     expect(s.parents[2]).toEqual([3]);
     expect(s.info).toMatchObject({ cvAccuracy: 1, arcs: 1 });
   });
@@ -135,7 +135,7 @@ describe('the greedy search', () => {
     const eps0 = odeWrapperSearch(d, { k: 5, epsilon: 0, alpha: 1, superParent: false }, new Rng('s'));
     // Every accepted step is no worse than the one before.
     for (let i = 1; i < eps0.scores.length; i++)
-      expect(eps0.scores[i]!).toBeGreaterThanOrEqual(eps0.scores[i - 1]! - 1e-12);
+      expect(eps0.scores[i]).toBeGreaterThanOrEqual(eps0.scores[i - 1] - 1e-12);
     // An epsilon of 1 can never be met: naive Bayes is returned with its own accuracy.
     const big = odeWrapperSearch(d, { k: 5, epsilon: 1, alpha: 1, superParent: false }, new Rng('s'));
     expect([...big.parent]).toEqual([-1, -1, -1, -1, -1]);
@@ -155,8 +155,8 @@ describe('the greedy search', () => {
       const s = learner.learn(v, {}, ctx());
       assertDag(s);
       for (let a = 0; a < 16; a++) {
-        expect(s.parents[a]![0]).toBe(16);
-        expect(s.parents[a]!.length).toBeLessThanOrEqual(2);
+        expect(s.parents[a][0]).toBe(16);
+        expect(s.parents[a].length).toBeLessThanOrEqual(2);
       }
       const nbAcc = odeWrapperSearch(v, { k: 5, epsilon: 1, alpha: 1, superParent: false }, new Rng('tan-hc')).score;
       expect(s.info?.cvAccuracy as number).toBeGreaterThanOrEqual(nbAcc);

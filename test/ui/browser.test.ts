@@ -30,12 +30,12 @@ function startUi(args: string[]): Promise<{ url: string; proc: ChildProcess }> {
   return new Promise((ok, fail) => {
     let out = '';
     let err = '';
-    proc.stdout!.on('data', (b: Buffer) => {
+    proc.stdout.on('data', (b: Buffer) => {
       out += b.toString();
       const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (m) ok({ url: m[1]!, proc });
+      if (m) ok({ url: m[1], proc });
     });
-    proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
     proc.on('exit', (code) => fail(new Error(`bnclab ui exited ${code}: ${err}`)));
   });
 }
@@ -73,7 +73,7 @@ describe.skipIf(!haveChromium)('bnclab ui in headless Chromium', () => {
     });
     expect(rep.code, rep.stderr).toBe(0);
     const table = readCsv(readFileSync(join(dir, 'rep', 'tables', 'rmse.csv'), 'utf8'), 'rmse.csv');
-    const fr = readCsv(readFileSync(join(dir, 'rep', 'tables', 'friedman.csv'), 'utf8'), 'friedman.csv').records[0]!
+    const fr = readCsv(readFileSync(join(dir, 'rep', 'tables', 'friedman.csv'), 'utf8'), 'friedman.csv').records[0]
       .fields;
 
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -99,8 +99,8 @@ describe.skipIf(!haveChromium)('bnclab ui in headless Chromium', () => {
     );
     expect(table.header.slice(1)).toEqual(['nb/dirichlet', 'tan/dirichlet']);
     table.records.slice(0, subset.length).forEach((r, i) => {
-      expect(shown[i]![0]).toBe(r.fields[0]);
-      for (const j of [1, 2]) expect(shown[i]![j]!.startsWith(Number(r.fields[j]).toFixed(4))).toBe(true);
+      expect(shown[i][0]).toBe(r.fields[0]);
+      for (const j of [1, 2]) expect(shown[i][j].startsWith(Number(r.fields[j]).toFixed(4))).toBe(true);
     });
     // Friedman's χ² and p as the report computed them for the subset.
     const friedman = await page.textContent('#friedman');
@@ -176,7 +176,7 @@ C3,cell,accuracy,NB,,,iris,0.94,Table 1,
     const rep = cli(['report', 'claims.yaml', '--db', 'q.duckdb', '--out', 'repc'], { cwd: dir });
     expect(rep.code, rep.stderr).toBe(0);
     const claims = readCsv(readFileSync(join(dir, 'repc', 'tables', 'reference-claims.csv'), 'utf8'), 'claims.csv');
-    const wx = readCsv(readFileSync(join(dir, 'repc', 'tables', 'wilcoxon-accuracy.csv'), 'utf8'), 'w.csv').records[0]!
+    const wx = readCsv(readFileSync(join(dir, 'repc', 'tables', 'wilcoxon-accuracy.csv'), 'utf8'), 'w.csv').records[0]
       .fields;
     const ui = await startUi(['claims.yaml', '--db', 'q.duckdb']);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

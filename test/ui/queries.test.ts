@@ -50,7 +50,7 @@ describe('bnclab ui: the server and its queries', () => {
     try {
       const [c] = await experimentCounts(store);
       expect(c).toMatchObject({ name: 'quickstart', planned: 120, done: st.total.done, failed: 0, pending: 0 });
-      expect(c!.lastFinished! >= c!.firstFinished!).toBe(true);
+      expect(c.lastFinished! >= c.firstFinished!).toBe(true);
       const grid = await gridCounts(store, 'quickstart');
       expect(grid.map((g) => `${g.dataset} ${g.method} ${g.done}/${g.planned}`).sort()).toEqual(
         st.rows.map((r) => `${r.dataset} ${r.method} ${r.done}/${r.done + r.failed + r.pending}`).sort(),
@@ -62,12 +62,12 @@ describe('bnclab ui: the server and its queries', () => {
       );
       expect(jobs.map((j) => j.fold)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect(jobs.map((j) => j.metrics['accuracy'])).toEqual(rows.map((r) => r.accuracy));
-      expect(jobs[0]!.classLabels).toEqual(['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']);
+      expect(jobs[0].classLabels).toEqual(['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']);
       // The confusion matrix of a fold sums to its test rows, its diagonal to the correct ones.
       for (const j of jobs) {
         const m = j.confusion!;
         expect(m.flat().reduce((a, b) => a + b, 0)).toBe(j.nTest);
-        expect(m.reduce((a, row, i) => a + row[i]!, 0) / j.nTest!).toBeCloseTo(j.metrics['accuracy']!, 12);
+        expect(m.reduce((a, row, i) => a + row[i], 0) / j.nTest!).toBeCloseTo(j.metrics['accuracy']!, 12);
       }
     } finally {
       store.close();
@@ -99,10 +99,10 @@ describe('bnclab ui: the server and its queries', () => {
     expect(m.table.datasets).toEqual(SUBSET);
     table.slice(1, 1 + SUBSET.length).forEach((row, i) => {
       expect(row[0]).toBe(SUBSET[i]);
-      m.table.methods.forEach((_, j) => expect(m.table.cells[i]![j]!.mean).toBe(num(row[j + 1])));
+      m.table.methods.forEach((_, j) => expect(m.table.cells[i][j]!.mean).toBe(num(row[j + 1])));
     });
     // Friedman and Iman–Davenport.
-    const fr = csv(join(out, 'tables', 'friedman.csv'))[1]!;
+    const fr = csv(join(out, 'tables', 'friedman.csv'))[1];
     expect([m.friedman!.nDatasets, m.friedman!.chi2, m.friedman!.p, m.friedman!.imanDavenport.F]).toEqual([
       num(fr[1]),
       num(fr[3]),
@@ -112,13 +112,13 @@ describe('bnclab ui: the server and its queries', () => {
     expect(m.friedman!.imanDavenport.p).toBe(num(fr[8]));
     // Post-hoc against the control.
     const ph = csv(join(out, 'tables', 'posthoc-log_loss.csv')).slice(1);
-    expect(res.control).toBe(ph[0]![0]);
-    const other = m.posthoc!.comparisons[0]!;
+    expect(res.control).toBe(ph[0][0]);
+    const other = m.posthoc!.comparisons[0];
     const phRow = ph.find((x) => x[0] === m.methods[other.method])!;
     expect([other.z, other.p, other.pAdjusted]).toEqual([num(phRow[2]), num(phRow[3]), num(phRow[4])]);
     // Wilcoxon signed-rank and W/D/L of the pair.
-    const wx = csv(join(out, 'tables', 'wilcoxon-log_loss.csv'))[1]!;
-    const pair = m.pairs[0]!;
+    const wx = csv(join(out, 'tables', 'wilcoxon-log_loss.csv'))[1];
+    const pair = m.pairs[0];
     expect([pair.a, pair.b, pair.wilcoxon!.p, pair.wilcoxonAdjusted]).toEqual([wx[0], wx[1], num(wx[7]), num(wx[8])]);
     expect(`${pair.wdl!.wins}–${pair.wdl!.draws}–${pair.wdl!.losses}`).toBe(wx[3]);
     // The exports are the report's files, byte for byte.
@@ -233,7 +233,7 @@ describe('bnclab ui: the server and its queries', () => {
       const ex = (await (await fetch(`${ui.url}api/experiments`)).json()) as {
         experiments: { counts: { done: number } }[];
       };
-      expect(ex.experiments[0]!.counts.done).toBe(120);
+      expect(ex.experiments[0].counts.done).toBe(120);
       const bad = await fetch(`${ui.url}api/results?exp=quickstart&metric=accuracy&m=nope`);
       expect(bad.status).toBe(400);
       expect(await bad.json()).toEqual({ error: "no method 'nope' in experiment 'quickstart'" });
@@ -269,18 +269,18 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     const data = new UiData(db, loadSpecFile(join(dir, 'claims.yaml')).spec);
     const c = await data.claims('quickstart');
     expect(c.files.map((f) => [f.path, f.kind, f.table.id])).toEqual([['claims.csv', 'claims', 'reference-claims']]);
-    const t = c.files[0]!.table;
+    const t = c.files[0].table;
     // The report's own table of the claims, byte for byte as its CSV.
     expect(tableToCsv(t)).toBe(readFileSync(join(out, 'tables', 'reference-claims.csv'), 'utf8'));
-    const verdicts = t.rows.map((x) => x.cells[4]!.text);
+    const verdicts = t.rows.map((x) => x.cells[4].text);
     expect(verdicts).toHaveLength(6);
     expect(verdicts[5]).toBe('not evaluable');
-    expect(Object.values(c.files[0]!.verdicts).reduce((a, b) => a + b, 0)).toBe(6);
+    expect(Object.values(c.files[0].verdicts).reduce((a, b) => a + b, 0)).toBe(6);
     // The uncertainty: the order claims carry the margin's bootstrap interval.
-    expect(t.rows[1]!.cells[3]!.text).toMatch(/95% interval \[/);
+    expect(t.rows[1].cells[3].text).toMatch(/95% interval \[/);
     // Without a reference: section, a note and no tables.
     expect(await new UiData(db).claims('quickstart')).toMatchObject({ files: [] });
-    expect(c.files[0]!.stability).toBeNull();
+    expect(c.files[0].stability).toBeNull();
   });
 
   it('gives each claim its stability across seeds as `report --seeds N` does', async () => {
@@ -297,18 +297,18 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     expect(r.code, r.stderr).toBe(0);
     const spec = withSeedCount(loadSpecFile(join(dir, 'seeds.yaml')).spec, 2);
     const c = await new UiData(sdb, spec).claims('quickstart-seeds');
-    const t = c.files[0]!.table;
+    const t = c.files[0].table;
     const csvText = readFileSync(join(out, 'tables', 'reference-claims.csv'), 'utf8');
     expect(tableToCsv(t)).toBe(csvText);
     expect(t.columns.map((x) => x.header)).toContain('across seeds');
     const col = t.columns.findIndex((x) => x.header === 'across seeds');
-    expect(t.rows[0]!.cells[col]!.text).toMatch(/^reproduced in [012] of 2 seeds.*\(margins: seed 1 .*, seed 2 /);
+    expect(t.rows[0].cells[col].text).toMatch(/^reproduced in [012] of 2 seeds.*\(margins: seed 1 .*, seed 2 /);
     // The summary line is the report's.
-    expect(c.files[0]!.stability).toMatch(/^Across the 2 seeds \(1, 2\): \d+ claims reproduced in every seed/);
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(c.files[0]!.stability!);
+    expect(c.files[0].stability).toMatch(/^Across the 2 seeds \(1, 2\): \d+ claims reproduced in every seed/);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(c.files[0].stability!);
     // One seed (no --seeds): no such column.
     const one = await new UiData(sdb, loadSpecFile(join(dir, 'seeds.yaml')).spec).claims('quickstart-seeds');
-    expect(one.files[0]!.table.columns.map((x) => x.header)).not.toContain('across seeds');
+    expect(one.files[0].table.columns.map((x) => x.header)).not.toContain('across seeds');
   });
 
   it('compares two experiments (and code states) per dataset with the Wilcoxon test over datasets', async () => {
@@ -366,7 +366,7 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     // By code state: the one state that computed every job of this run gives the same numbers.
     expect(states.reduce((a, s) => a + s.jobs, 0)).toBe(120);
     const byCode = await data.compare(
-      { experiment: 'quickstart', code: states[0]!.id },
+      { experiment: 'quickstart', code: states[0].id },
       { experiment: 'quickstart-a5', code: null },
       'log_loss',
       method,
@@ -421,8 +421,8 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
       await ui.close();
     }
     // Read-only: neither file changed.
-    expect(readFileSync(db).equals(before[0]!)).toBe(true);
-    expect(readFileSync(other).equals(before[1]!)).toBe(true);
+    expect(readFileSync(db).equals(before[0])).toBe(true);
+    expect(readFileSync(other).equals(before[1])).toBe(true);
   });
 
   it('counts stale jobs as status does when given the spec', async () => {
@@ -446,7 +446,7 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     const data = new UiData(folder);
     try {
       const [e] = await data.experimentList();
-      expect(e!.counts).toMatchObject({ name: 'quickstart', planned: 120, done: 120, failed: 0, pending: 0 });
+      expect(e.counts).toMatchObject({ name: 'quickstart', planned: 120, done: 120, failed: 0, pending: 0 });
       expect(data.source()).toMatchObject({ file: folder, how: 'ok', shards: 2 });
       const sel: Selection = {
         experiment: 'quickstart',
@@ -458,7 +458,7 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
       expect(await data.results(sel)).toEqual(await new UiData(merged).results(sel));
       // One shard alone holds part of the jobs.
       const one = await new UiData(join(folder, 'q-1-of-2.duckdb')).experimentList();
-      expect(one[0]!.counts.done).toBeLessThan(120);
+      expect(one[0].counts.done).toBeLessThan(120);
     } finally {
       data.dispose();
     }

@@ -39,7 +39,7 @@ describe('Rng', () => {
       lo = Math.min(lo, x);
       hi = Math.max(hi, x);
       sum += x;
-      counts[r.int(6)]!++;
+      counts[r.int(6)]++;
     }
     expect(lo).toBeGreaterThanOrEqual(0);
     expect(hi).toBeLessThan(1);

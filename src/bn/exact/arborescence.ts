@@ -38,12 +38,12 @@ export function maximumArborescence(n: number, root: number, w: Float64Array): I
   }
   let next = n;
   const bestIn = (id: number): void => {
-    const s = slot[id]!;
+    const s = slot[id];
     let best = -Infinity;
     let from = -1;
     for (const x of active) {
       if (x === id) continue;
-      const val = W[slot[x]! * n + s]!;
+      const val = W[slot[x] * n + s];
       if (val > best) {
         best = val;
         from = x;
@@ -52,8 +52,8 @@ export function maximumArborescence(n: number, root: number, w: Float64Array): I
     inW[id] = best;
     inFrom[id] = from;
     if (from >= 0) {
-      inU[id] = OU[slot[from]! * n + s]!;
-      inV[id] = OV[slot[from]! * n + s]!;
+      inU[id] = OU[slot[from] * n + s];
+      inV[id] = OV[slot[from] * n + s];
     }
   };
   for (const v of active) if (v !== root) bestIn(v);
@@ -67,8 +67,8 @@ export function maximumArborescence(n: number, root: number, w: Float64Array): I
     path.push(start);
     state[start] = 1;
     for (;;) {
-      const v = path[path.length - 1]!;
-      const u = inFrom[v]!;
+      const v = path[path.length - 1];
+      const u = inFrom[v];
       if (u < 0 || inW[v] === -Infinity)
         throw new Error(`maximumArborescence: node ${inV[v] >= 0 ? inV[v] : v} cannot be reached from the root`);
       if (state[u] === 2) {
@@ -89,12 +89,12 @@ export function maximumArborescence(n: number, root: number, w: Float64Array): I
       }
       const c = next++;
       members.push(cyc);
-      const s = slot[cyc[0]!]!;
+      const s = slot[cyc[0]];
       for (const x of cyc) {
         isActive[x] = 0;
         up[x] = c;
       }
-      for (let k = active.length - 1; k >= 0; k--) if (!isActive[active[k]!]) active.splice(k, 1);
+      for (let k = active.length - 1; k >= 0; k--) if (!isActive[active[k]]) active.splice(k, 1);
       // New column (edges into c, reduced) and row (edges out of c), written into slot s after reading.
       const colW = new Float64Array(n).fill(-Infinity);
       const colU = new Int32Array(n);
@@ -103,37 +103,37 @@ export function maximumArborescence(n: number, root: number, w: Float64Array): I
       const rowU = new Int32Array(n);
       const rowV = new Int32Array(n);
       for (const x of active) {
-        const sx = slot[x]!;
+        const sx = slot[x];
         for (const mbr of cyc) {
-          const sm = slot[mbr]!;
-          const into = W[sx * n + sm]! - inW[mbr]!;
-          if (into > colW[sx]!) {
+          const sm = slot[mbr];
+          const into = W[sx * n + sm] - inW[mbr];
+          if (into > colW[sx]) {
             colW[sx] = into;
-            colU[sx] = OU[sx * n + sm]!;
-            colV[sx] = OV[sx * n + sm]!;
+            colU[sx] = OU[sx * n + sm];
+            colV[sx] = OV[sx * n + sm];
           }
-          const out = W[sm * n + sx]!;
-          if (out > rowW[sx]!) {
+          const out = W[sm * n + sx];
+          if (out > rowW[sx]) {
             rowW[sx] = out;
-            rowU[sx] = OU[sm * n + sx]!;
-            rowV[sx] = OV[sm * n + sx]!;
+            rowU[sx] = OU[sm * n + sx];
+            rowV[sx] = OV[sm * n + sx];
           }
         }
       }
       for (const x of active) {
-        const sx = slot[x]!;
-        W[sx * n + s] = colW[sx]!;
-        OU[sx * n + s] = colU[sx]!;
-        OV[sx * n + s] = colV[sx]!;
-        W[s * n + sx] = rowW[sx]!;
-        OU[s * n + sx] = rowU[sx]!;
-        OV[s * n + sx] = rowV[sx]!;
+        const sx = slot[x];
+        W[sx * n + s] = colW[sx];
+        OU[sx * n + s] = colU[sx];
+        OV[sx * n + s] = colV[sx];
+        W[s * n + sx] = rowW[sx];
+        OU[s * n + sx] = rowU[sx];
+        OV[s * n + sx] = rowV[sx];
       }
       slot[c] = s;
       active.push(c);
       isActive[c] = 1;
       // A node whose best source was inside the cycle now has c as its best source, with the same weight.
-      for (const y of active) if (y !== c && inFrom[y]! >= 0 && up[inFrom[y]!] === c) inFrom[y] = c;
+      for (const y of active) if (y !== c && inFrom[y] >= 0 && up[inFrom[y]] === c) inFrom[y] = c;
       if (c !== root) bestIn(c);
       state[c] = 1;
       path.push(c);
@@ -142,17 +142,17 @@ export function maximumArborescence(n: number, root: number, w: Float64Array): I
   // Undo the contractions, last first: the member entered by the super-node's edge takes that edge, the
   // others keep their cycle edges.
   for (let c = next - 1; c >= n; c--) {
-    const entered = inV[c]!;
+    const entered = inV[c];
     let e = entered;
-    while (up[e] !== c) e = up[e]!;
-    for (const mbr of members[c]!) {
+    while (up[e] !== c) e = up[e];
+    for (const mbr of members[c]) {
       if (mbr === e) {
-        inU[mbr] = inU[c]!;
-        inV[mbr] = inV[c]!;
+        inU[mbr] = inU[c];
+        inV[mbr] = inV[c];
       }
     }
   }
   const parent = new Int32Array(n).fill(-1);
-  for (let v = 0; v < n; v++) if (v !== root) parent[v] = inU[v]!;
+  for (let v = 0; v < n; v++) if (v !== root) parent[v] = inU[v];
   return parent;
 }

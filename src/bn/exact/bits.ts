@@ -35,7 +35,7 @@ export function binomialTable(n: number): Float64Array[] {
   for (let a = 0; a <= n; a++) {
     const row = new Float64Array(n + 2);
     row[0] = 1;
-    for (let b = 1; b <= a; b++) row[b] = t[a - 1]![b - 1]! + (b <= a - 1 ? t[a - 1]![b]! : 0);
+    for (let b = 1; b <= a; b++) row[b] = t[a - 1][b - 1] + (b <= a - 1 ? t[a - 1][b] : 0);
     t.push(row);
   }
   return t;

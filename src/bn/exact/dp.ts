@@ -109,21 +109,21 @@ function keptSets(kept: Uint8Array, count: number): Int32Array {
 function fillCandidates(sorted: Int32Array, v: Float64Array, x: number, masks: Int32Array, scores: Float64Array): void {
   const lowMask = (1 << x) - 1;
   for (let i = 0; i < sorted.length; i++) {
-    const c = sorted[i]!;
+    const c = sorted[i];
     masks[i] = ((c >>> x) << (x + 1)) | (c & lowMask);
-    scores[i] = v[c]!;
+    scores[i] = v[c];
   }
 }
 
 /** bestPos[c] = position of the best candidate inside the compressed set c (K = 1). */
 function bestPositions(sorted: Int32Array, M: number): Int32Array {
   const bestPos = new Int32Array(M).fill(-1);
-  for (let i = 0; i < sorted.length; i++) bestPos[sorted[i]!] = i;
+  for (let i = 0; i < sorted.length; i++) bestPos[sorted[i]] = i;
   // bestPos[c] = min(own position, bestPos of the immediate subsets): the best candidate inside c.
   for (let c = 1; c < M; c++) {
-    let best = bestPos[c]!;
+    let best = bestPos[c];
     for (let t = c; t !== 0; t &= t - 1) {
-      const p = bestPos[c ^ (t & -t)]!;
+      const p = bestPos[c ^ (t & -t)];
       if (p >= 0 && (best < 0 || p < best)) best = p;
     }
     bestPos[c] = best;
@@ -143,10 +143,10 @@ function markCandidates(v: Float64Array, M: number, scratch: CandidateScratch, s
     if ((c & 0xffff) === 0) throwIfAborted(signal); // from the first pass, so not first met in compiled code
     let bsS = -Infinity;
     for (let t = c; t !== 0; t &= t - 1) {
-      const b = bs[c ^ (t & -t)]!;
+      const b = bs[c ^ (t & -t)];
       if (b > bsS) bsS = b;
     }
-    const s = v[c]!;
+    const s = v[c];
     const keep = c === 0 || s > bsS;
     kept[c] = keep ? 1 : 0;
     if (keep) count++;
@@ -175,12 +175,12 @@ function markCandidatesK(
     let pbS = -Infinity;
     for (let t = c; t !== 0; t &= t - 1) {
       const sub = 2 * (c ^ (t & -t));
-      const b = pairs[sub]!;
+      const b = pairs[sub];
       if (b > bsS) bsS = b;
-      const p = pairs[sub + 1]!;
+      const p = pairs[sub + 1];
       if (p > pbS) pbS = p;
     }
-    const s = v[c]!;
+    const s = v[c];
     let keep: boolean;
     if (c === 0 || s > bsS) keep = true;
     else if (pbS >= s) keep = false;
@@ -192,7 +192,7 @@ function markCandidatesK(
         // The strict subsets in increasing order (t ← (t − c) & c), the small ones first: a small set
         // usually scores better than a large one, so the count reaches K early.
         let better = 0;
-        for (let t = 0; t !== c; t = (t - c) & c) if (v[t]! >= s && ++better >= K) break;
+        for (let t = 0; t !== c; t = (t - c) & c) if (v[t] >= s && ++better >= K) break;
         keep = better < K;
       }
     }
@@ -218,7 +218,7 @@ export function sortByScore(order: Int32Array, v: Float64Array, scratch: Candida
   const m = order.length;
   // A short list (the single-best search's, typically) sorts faster by comparison than through six
   // passes over 2,048 digit counts.
-  if (m < RADIX_MIN) return Int32Array.from(Array.from(order).sort((a, b) => v[b]! - v[a]! || a - b));
+  if (m < RADIX_MIN) return Int32Array.from(Array.from(order).sort((a, b) => v[b] - v[a] || a - b));
   const { bs, pb } = scratch;
   const hi = new Uint32Array(bs.buffer, bs.byteOffset, m);
   const lo = new Uint32Array(bs.buffer, bs.byteOffset + 4 * m, m);
@@ -227,9 +227,9 @@ export function sortByScore(order: Int32Array, v: Float64Array, scratch: Candida
   const bits = scratch.bits;
   const bitsHi = new Uint32Array(bits.buffer); // [0] the low word, [1] the high word (little-endian, as Node runs)
   for (let i = 0; i < m; i++) {
-    bits[0] = v[order[i]!]! + 0; // -0 → +0: equal scores are ties
-    const h = bitsHi[1]!;
-    const l = bitsHi[0]!;
+    bits[0] = v[order[i]] + 0; // -0 → +0: equal scores are ties
+    const h = bitsHi[1];
+    const l = bitsHi[0];
     // Descending order of the numbers = ascending order of these keys: a negative number keeps its bits
     // (a larger magnitude, a larger key), a non-negative one has all but the sign bit complemented (a
     // larger number, a smaller key; sign bit 0, below every negative number).
@@ -247,24 +247,24 @@ export function sortByScore(order: Int32Array, v: Float64Array, scratch: Candida
     const key = pass < 3 ? lo : hi;
     const shift = 11 * (pass % 3);
     count.fill(0);
-    for (let i = 0; i < m; i++) count[(key[i]! >>> shift) & 2047]++;
-    if (count[(key[0]! >>> shift) & 2047] === m) continue; // one digit: the pass changes nothing
+    for (let i = 0; i < m; i++) count[(key[i] >>> shift) & 2047]++;
+    if (count[(key[0] >>> shift) & 2047] === m) continue; // one digit: the pass changes nothing
     let sum = 0;
     for (let d = 0; d < 2048; d++) {
-      const c = count[d]!;
+      const c = count[d];
       count[d] = sum;
       sum += c;
     }
     for (let j = 0; j < m; j++) {
-      const i = perm[j]!;
-      tmp[count[(key[i]! >>> shift) & 2047]!++] = i;
+      const i = perm[j];
+      tmp[count[(key[i] >>> shift) & 2047]++] = i;
     }
     const t = perm;
     perm = tmp;
     tmp = t;
   }
   const sorted = new Int32Array(m);
-  for (let j = 0; j < m; j++) sorted[j] = order[perm[j]!]!;
+  for (let j = 0; j < m; j++) sorted[j] = order[perm[j]];
   return sorted;
 }
 
@@ -338,7 +338,7 @@ function bestNetworkFrom(ls: LocalScores, cand: readonly ParentCandidates[], sig
       const x = 31 - Math.clz32(t & -t);
       const sub = W ^ (1 << x);
       const c = ((sub >>> (x + 1)) << x) | (sub & ((1 << x) - 1));
-      const val = best[sub]! + scores[x]![bestPos[x]![c]!]!;
+      const val = best[sub] + scores[x][bestPos[x][c]];
       if (val > b) {
         b = val;
         bx = x;
@@ -350,11 +350,11 @@ function bestNetworkFrom(ls: LocalScores, cand: readonly ParentCandidates[], sig
   const parents = new Int32Array(n);
   let W = size - 1;
   while (W !== 0) {
-    const x = sink[W]!;
+    const x = sink[W];
     const sub = W ^ (1 << x);
-    parents[x] = cand[x]!.masks[cand[x]!.bestPos[compress(sub, x)]!]!;
+    parents[x] = cand[x].masks[cand[x].bestPos[compress(sub, x)]];
     W = sub;
   }
-  if (!Number.isFinite(best[size - 1]!)) throw new UserError('exact search: no network has a finite score');
-  return { parents, score: best[size - 1]! + ls.constant };
+  if (!Number.isFinite(best[size - 1])) throw new UserError('exact search: no network has a finite score');
+  return { parents, score: best[size - 1] + ls.constant };
 }

@@ -19,7 +19,7 @@ export function cpdag(parents: readonly (readonly number[])[]): Pdag {
   const k = parents.length;
   const adj = new Uint8Array(k * k);
   for (let v = 0; v < k; v++) {
-    for (const p of parents[v]!) {
+    for (const p of parents[v]) {
       adj[p * k + v] = 1;
       adj[v * k + p] = 1;
     }
@@ -27,11 +27,11 @@ export function cpdag(parents: readonly (readonly number[])[]): Pdag {
   // dir[i * k + j] = 1: i→j is compelled so far.
   const dir = new Uint8Array(k * k);
   for (let v = 0; v < k; v++) {
-    const ps = parents[v]!;
+    const ps = parents[v];
     for (let x = 0; x < ps.length; x++) {
       for (let y = x + 1; y < ps.length; y++) {
-        const a = ps[x]!;
-        const b = ps[y]!;
+        const a = ps[x];
+        const b = ps[y];
         if (!adj[a * k + b]) {
           dir[a * k + v] = 1;
           dir[b * k + v] = 1;

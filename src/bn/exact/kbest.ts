@@ -50,8 +50,8 @@ const PARENT_PREFIX = 3;
 export function kBestBytes(nVars: number, rows: number, K: number): number {
   const size = 2 ** nVars;
   const binom = binomialTable(nVars);
-  const maxLayer = binom[nVars]![Math.floor(nVars / 2)]!;
-  const maxParentLayer = nVars > 0 ? binom[nVars - 1]![Math.floor((nVars - 1) / 2)]! : 1;
+  const maxLayer = binom[nVars][Math.floor(nVars / 2)];
+  const maxParentLayer = nVars > 0 ? binom[nVars - 1][Math.floor((nVars - 1) / 2)] : 1;
   return (
     localScoreBytes(nVars, rows) +
     candidateScratchBytes(nVars) +
@@ -110,15 +110,15 @@ function flatCandidates(cand: readonly ParentCandidates[]): {
   start: Int32Array;
 } {
   const start = new Int32Array(cand.length + 1);
-  for (let x = 0; x < cand.length; x++) start[x + 1] = start[x]! + cand[x]!.masks.length;
-  const total = start[cand.length]!;
+  for (let x = 0; x < cand.length; x++) start[x + 1] = start[x] + cand[x].masks.length;
+  const total = start[cand.length];
   if (total >= MAX_POSITIONS)
     throw new UserError(`K-best search: ${total} candidate parent sets, over ${MAX_POSITIONS}`);
   const masks = new Int32Array(total);
   const scores = new Float64Array(total);
   for (let x = 0; x < cand.length; x++) {
-    masks.set(cand[x]!.masks, start[x]!);
-    scores.set(cand[x]!.scores, start[x]!);
+    masks.set(cand[x].masks, start[x]);
+    scores.set(cand[x].scores, start[x]);
   }
   return { masks, scores, start };
 }
@@ -139,16 +139,16 @@ function candidatesBySize(
 ): { pos: Int32Array[]; rank: Int32Array[]; start: Int32Array[] } {
   const out = { pos: [] as Int32Array[], rank: [] as Int32Array[], start: [] as Int32Array[] };
   for (let x = 0; x < n; x++) {
-    const masks = candMask.subarray(candStart[x]!, candStart[x + 1]!);
+    const masks = candMask.subarray(candStart[x], candStart[x + 1]);
     const m = masks.length;
     const start = new Int32Array(n + 1);
     const size = new Int32Array(m);
     const rank = new Int32Array(m);
     sizesAndRanks(masks, x, (1 << x) - 1, n + 2, bin, size, rank, start);
-    for (let k = 0; k < n; k++) start[k + 1] += start[k]!;
+    for (let k = 0; k < n; k++) start[k + 1] += start[k];
     const pos = new Int32Array(m);
     const rk = new Int32Array(m);
-    groupBySize(size, rank, candStart[x]!, start.slice(0, n), pos, rk);
+    groupBySize(size, rank, candStart[x], start.slice(0, n), pos, rk);
     out.pos.push(pos);
     out.rank.push(rk);
     out.start.push(start);
@@ -173,11 +173,11 @@ function sizesAndRanks(
   start: Int32Array,
 ): void {
   for (let p = 0; p < masks.length; p++) {
-    const full = masks[p]!;
+    const full = masks[p];
     const c = ((full >>> (x + 1)) << x) | (full & lowMask);
     let k = 0;
     let rk = 0;
-    for (let q = c; q !== 0; q &= q - 1) rk += bin[(31 - Math.clz32(q & -q)) * stride + ++k]!;
+    for (let q = c; q !== 0; q &= q - 1) rk += bin[(31 - Math.clz32(q & -q)) * stride + ++k];
     size[p] = k;
     rank[p] = rk;
     start[k + 1]++;
@@ -197,9 +197,9 @@ function groupBySize(
   rk: Int32Array,
 ): void {
   for (let p = 0; p < size.length; p++) {
-    const at = fill[size[p]!]!++;
+    const at = fill[size[p]]++;
     pos[at] = offset + p;
-    rk[at] = rank[p]!;
+    rk[at] = rank[p];
   }
 }
 
@@ -253,14 +253,14 @@ function kBestFrom(
   // C(a, b) at bin[a·(n + 2) + b], as 32-bit integers (C(30, 15) < 2^31) for the rank arithmetic of the search.
   const stride = n + 2;
   const bin = new Int32Array((n + 1) * stride);
-  for (let a = 0; a <= n; a++) for (let b = 0; b < stride; b++) bin[a * stride + b] = binom[a]![b]!;
+  for (let a = 0; a <= n; a++) for (let b = 0; b < stride; b++) bin[a * stride + b] = binom[a][b];
   // Every variable's candidates in one pair of arrays, x's at [candStart[x], candStart[x + 1]): a position is
   // an index into them, so reading a candidate's mask or score is one typed-array access.
   const { masks: candMask, scores: candScore, start: candStart } = flatCandidates(cand);
   let maxLayer = 1;
-  for (let s = 0; s <= n; s++) maxLayer = Math.max(maxLayer, binom[n]![s]!);
+  for (let s = 0; s <= n; s++) maxLayer = Math.max(maxLayer, binom[n][s]);
   let maxPLayer = 1;
-  for (let s = 0; s < n; s++) maxPLayer = Math.max(maxPLayer, binom[n - 1]![s]!);
+  for (let s = 0; s < n; s++) maxPLayer = Math.max(maxPLayer, binom[n - 1][s]);
   const P = PARENT_PREFIX;
   // Back-pointer of entry r of the subset W at 2·(W·K + r): the sink's parent mask, then
   // sink | (rank in the sub-list << 5). Indexed by the mask itself (every subset has its K slots, as many as
@@ -308,12 +308,12 @@ function kBestFrom(
     let suffix = 0;
     for (let i = t - 1; i >= 0; i--) {
       out[i] = suffix;
-      suffix += bin[bitsBuf[i]! * stride + i]!; // C(b, k − 1) with k = i + 1
+      suffix += bin[bitsBuf[i] * stride + i]; // C(b, k − 1) with k = i + 1
     }
     let prefix = 0;
     for (let i = 0; i < t; i++) {
-      out[i] = out[i]! + prefix;
-      prefix += bin[bitsBuf[i]! * stride + i + 1]!;
+      out[i] = out[i] + prefix;
+      prefix += bin[bitsBuf[i] * stride + i + 1];
     }
     return t;
   };
@@ -341,7 +341,7 @@ function kBestFrom(
     let count = 0;
     for (let C = t === 0 ? 0 : (1 << t) - 1; C >= 0 && C < limit; count++) {
       ranksWithout(C, subRanks);
-      for (let q = 0; q < t; q++) layerSubRanks[count * t + q] = subRanks[q]! * P;
+      for (let q = 0; q < t; q++) layerSubRanks[count * t + q] = subRanks[q] * P;
       if (t === 0) {
         count++;
         break;
@@ -358,27 +358,27 @@ function kBestFrom(
     const from = src + base * P; // x's prefixes of layer t - 1
     ownLayer.fill(NONE, 0, count);
     {
-      const pos = ownPos[x]!;
-      const rk = ownRank[x]!;
-      for (let e = ownStart[x]![t]!, end = ownStart[x]![t + 1]!; e < end; e++) ownLayer[rk[e]!] = pos[e]!;
+      const pos = ownPos[x];
+      const rk = ownRank[x];
+      for (let e = ownStart[x][t], end = ownStart[x][t + 1]; e < end; e++) ownLayer[rk[e]] = pos[e];
     }
     for (let r = 0; r < count; r++) {
       // The P = 3 smallest distinct positions of {own} ∪ the sub-lists, kept in a0 < a1 < a2; each
       // sub-list is ascending, so it is left at its first entry that cannot enter. Most sub-lists are the
       // three already found (C \ {y} holds C's best sets for every y outside them): skipped at once.
-      let a0 = ownLayer[r]!;
+      let a0 = ownLayer[r];
       let a1 = NONE;
       let a2 = NONE;
       for (let q = r * t, qEnd = q + t; q < qEnd; q++) {
-        const p = from + layerSubRanks[q]!;
+        const p = from + layerSubRanks[q];
         // (all three read and compared on every pass: a comparison first met in optimised code throws
         // that code away, and in the first layers the second and third entries never match)
-        const v0 = pLay[p]!;
-        const v1 = pLay[p + 1]!;
-        const v2 = pLay[p + 2]!;
+        const v0 = pLay[p];
+        const v1 = pLay[p + 1];
+        const v2 = pLay[p + 2];
         if (v0 >= a2 || ((v0 ^ a0) | (v1 ^ a1) | (v2 ^ a2)) === 0) continue;
         for (let e = p; e < p + P; e++) {
-          const v = pLay[e]!;
+          const v = pLay[e];
           if (v >= a2) break;
           if (v < a1) {
             if (v < a0) {
@@ -411,20 +411,20 @@ function kBestFrom(
    * W \ {x}, or -1 (collect reads the ranks below P from the prefix itself).
    */
   const parentAt = (x: number, sub: number, j: number): number => {
-    const po = pOff[x]!;
+    const po = pOff[x];
     const eo = x * K;
     if (extLen[x] === 0) {
       if (pLay[po + P - 1] === NONE) return -1; // a short prefix holds every candidate inside sub
-      for (let e = 0; e < P; e++) ext[eo + e] = pLay[po + e]!;
+      for (let e = 0; e < P; e++) ext[eo + e] = pLay[po + e];
       extLen[x] = P;
       extDone[x] = P === K ? 1 : 0;
     }
-    while (j >= extLen[x]! && !extDone[x]) {
-      const end = candStart[x + 1]!;
+    while (j >= extLen[x] && !extDone[x]) {
+      const end = candStart[x + 1];
       const outside = ~sub;
-      let len = extLen[x]!;
-      let p = ext[eo + len - 1]! + 1;
-      while (p < end && (candMask[p]! & outside) !== 0) p++;
+      let len = extLen[x];
+      let p = ext[eo + len - 1] + 1;
+      while (p < end && (candMask[p] & outside) !== 0) p++;
       if (p >= end) extDone[x] = 1;
       else {
         ext[eo + len++] = p;
@@ -432,7 +432,7 @@ function kBestFrom(
         extDone[x] = len === K ? 1 : 0; // a store on every pass, so it is not first met in optimised code
       }
     }
-    return j < extLen[x]! ? ext[eo + j]! : -1;
+    return j < extLen[x] ? ext[eo + j] : -1;
   };
 
   const wRanks = new Int32Array(n);
@@ -457,14 +457,14 @@ function kBestFrom(
   /** Adds the entry written at hS/hT[hN]. */
   const siftUp = (): void => {
     let p = hN++;
-    const s = hS[p]!;
-    const t = hT[p]!;
+    const s = hS[p];
+    const t = hT[p];
     while (p > 0) {
       const q = (p - 1) >> 1;
-      const qs = hS[q]!;
-      if (qs > s || (qs === s && hT[q]! < t)) break;
+      const qs = hS[q];
+      if (qs > s || (qs === s && hT[q] < t)) break;
       hS[p] = qs;
-      hT[p] = hT[q]!;
+      hT[p] = hT[q];
       p = q;
     }
     hS[p] = s;
@@ -472,17 +472,17 @@ function kBestFrom(
   };
   /** Moves the entry at the root down to its place in hS/hT[0, hN). */
   const siftDown = (): void => {
-    const s = hS[0]!;
-    const t = hT[0]!;
+    const s = hS[0];
+    const t = hT[0];
     let p = 0;
     for (;;) {
       let c = 2 * p + 1;
       if (c >= hN) break;
       const r = c + 1;
-      if (r < hN && (hS[r]! > hS[c]! || (hS[r] === hS[c] && hT[r]! < hT[c]!))) c = r;
-      if (s > hS[c]! || (s === hS[c] && t < hT[c]!)) break;
-      hS[p] = hS[c]!;
-      hT[p] = hT[c]!;
+      if (r < hN && (hS[r] > hS[c] || (hS[r] === hS[c] && hT[r] < hT[c]))) c = r;
+      if (s > hS[c] || (s === hS[c] && t < hT[c])) break;
+      hS[p] = hS[c];
+      hT[p] = hT[c];
       p = c;
     }
     hS[p] = s;
@@ -497,22 +497,22 @@ function kBestFrom(
    * next one of its column (see below).
    */
   const collect = (x: number, sub: number): void => {
-    const bound = boundAt[0]!;
-    const base = sinkBase[x]!;
-    const nc = layI[4 * base + 3]!;
+    const bound = boundAt[0];
+    const base = sinkBase[x];
+    const nc = layI[4 * base + 3];
     const high = -1 << (x + 1);
-    const top = layF[2 * base]!;
-    const po = pOff[x]!;
+    const top = layF[2 * base];
+    const po = pOff[x];
     for (let j = 0; j < K; j++) {
-      const pp = j < P ? pLay[po + j]! : parentAt(x, sub, j);
+      const pp = j < P ? pLay[po + j] : parentAt(x, sub, j);
       if (pp < 0 || pp === NONE) return;
-      const ps = candScore[pp]!;
+      const ps = candScore[pp];
       if (!(top + ps >= bound)) return; // and so is every later column
-      const above = ~candMask[pp]! & high;
+      const above = ~candMask[pp] & high;
       let i = 0;
-      while (i < nc && (layI[4 * (base + i) + 2]! & above) !== 0) i++;
+      while (i < nc && (layI[4 * (base + i) + 2] & above) !== 0) i++;
       if (i < nc) {
-        const sc = layF[2 * (base + i)]! + ps;
+        const sc = layF[2 * (base + i)] + ps;
         if (sc >= bound) {
           hS[hN] = sc;
           hT[hN] = (x * TIE_XI + i) * TIE_I + pp;
@@ -537,9 +537,9 @@ function kBestFrom(
     let r = rank;
     while (cur !== 0) {
       const idx = 2 * (cur * K + r);
-      const code = back[idx + 1]!;
+      const code = back[idx + 1];
       const x = code & 31;
-      dag[off + x] = back[idx]!;
+      dag[off + x] = back[idx];
       r = code >>> 5;
       cur ^= 1 << x;
     }
@@ -573,12 +573,12 @@ function kBestFrom(
       if (ca === cb) return false;
       const ia = 2 * (ca * K + ra);
       const ib = 2 * (cb * K + rb);
-      const codeA = back[ia + 1]!;
-      const codeB = back[ib + 1]!;
+      const codeA = back[ia + 1];
+      const codeB = back[ib + 1];
       const ya = codeA & 31;
       const yb = codeB & 31;
-      dagA[ya] = back[ia]!;
-      dagB[yb] = back[ib]!;
+      dagA[ya] = back[ia];
+      dagB[yb] = back[ib];
       ra = codeA >>> 5;
       rb = codeB >>> 5;
       ca ^= 1 << ya;
@@ -602,12 +602,12 @@ function kBestFrom(
     let suffix = 0;
     for (let i = sBits - 1; i >= 0; i--) {
       cRanks[i] = suffix;
-      if (i > 0) suffix += bin[(bitsBuf[i]! - 1) * stride + i]!;
+      if (i > 0) suffix += bin[(bitsBuf[i] - 1) * stride + i];
     }
     let prefix = 0;
     for (let i = 0; i < sBits; i++) {
-      cRanks[i] = cRanks[i]! + prefix;
-      prefix += bin[bitsBuf[i]! * stride + i + 1]!;
+      cRanks[i] = cRanks[i] + prefix;
+      prefix += bin[bitsBuf[i] * stride + i + 1];
     }
     // The rectangle bound of every sink (see above): entry rows[e] − 1 of the rest's list (-Infinity if
     // shorter) + parent rank e, for rectangles of rows[e] × (e + 1) pairs, rows[e]·(e + 1) ≥ K; the highest
@@ -618,35 +618,35 @@ function kBestFrom(
     let q = 0;
     for (let t = W; t !== 0; t &= t - 1, q++) {
       const x = 31 - Math.clz32(t & -t);
-      const po = pSrc + (x * maxPLayer + cRanks[q]!) * P;
-      const b0 = candScore[pLay[po]!]!; // the empty set is a candidate: never NONE
-      const ko = prevK + wRanks[q]! * KB + 1;
-      let k = kbs[ko]! + b0;
+      const po = pSrc + (x * maxPLayer + cRanks[q]) * P;
+      const b0 = candScore[pLay[po]]; // the empty set is a candidate: never NONE
+      const ko = prevK + wRanks[q] * KB + 1;
+      let k = kbs[ko] + b0;
       if (K > 1) {
-        const p1 = pLay[po + 1]!;
+        const p1 = pLay[po + 1];
         if (p1 !== NONE) {
-          const k1 = kbs[ko + 1]! + candScore[p1]!;
+          const k1 = kbs[ko + 1] + candScore[p1];
           if (k1 > k) k = k1;
-          const p2 = pLay[po + 2]!;
+          const p2 = pLay[po + 2];
           if (p2 !== NONE && K > 2) {
-            const k2 = kbs[ko + 2]! + candScore[p2]!;
+            const k2 = kbs[ko + 2] + candScore[p2];
             if (k2 > k) k = k2;
           }
         }
       }
       if (k > kthBound) kthBound = k;
       bound = k; // the last sink is the highest member
-      sinkH[q] = kbs[ko - 1]! + b0;
+      sinkH[q] = kbs[ko - 1] + b0;
     }
     kthBound -= SCORE_TIE_TOLERANCE * Math.max(1, Math.abs(kthBound));
     if (kthBound > bound) bound = kthBound;
     boundAt[0] = bound;
     q = 0;
     for (let t = W; t !== 0; t &= t - 1, q++) {
-      if (!(sinkH[q]! >= bound)) continue;
+      if (!(sinkH[q] >= bound)) continue;
       const x = 31 - Math.clz32(t & -t);
-      sinkBase[x] = prevE + wRanks[q]! * K;
-      pOff[x] = pSrc + (x * maxPLayer + cRanks[q]!) * P;
+      sinkBase[x] = prevE + wRanks[q] * K;
+      pOff[x] = pSrc + (x * maxPLayer + cRanks[q]) * P;
       extLen[x] = 0;
       collect(x, W ^ (1 << x));
     }
@@ -654,31 +654,31 @@ function kBestFrom(
     const wEntry = W * K;
     const e0 = curHalf * layHalf + rankInLayer * K; // where W's list goes
     while (hN > 0 && accepted < K) {
-      const score = hS[0]!;
-      const tie = hT[0]!;
+      const score = hS[0];
+      const tie = hT[0];
       const xi = (tie * INV_TIE_I) | 0; // x · TIE_XI + i
       const x = xi >>> 14;
       const i = xi & (TIE_XI - 1);
       const pp = tie - xi * TIE_I;
-      const pa = candMask[pp]!;
-      const base = sinkBase[x]!;
-      const sinks = (layI[4 * (base + i) + 2]! & ~pa) | (1 << x);
+      const pa = candMask[pp];
+      const base = sinkBase[x];
+      const sinks = (layI[4 * (base + i) + 2] & ~pa) | (1 << x);
       {
         // the next entry of the column that passes the highest-sink test replaces the popped root (one
         // sift instead of a pop and a push; the keys are distinct, so the order popped is the same)
         const above = ~pa & (-1 << (x + 1));
-        const nc = layI[4 * base + 3]!;
+        const nc = layI[4 * base + 3];
         let ni = i + 1;
-        while (ni < nc && (layI[4 * (base + ni) + 2]! & above) !== 0) ni++;
-        const s1 = ni < nc ? layF[2 * (base + ni)]! + candScore[pp]! : Number.NaN; // NaN fails the test below
+        while (ni < nc && (layI[4 * (base + ni) + 2] & above) !== 0) ni++;
+        const s1 = ni < nc ? layF[2 * (base + ni)] + candScore[pp] : Number.NaN; // NaN fails the test below
         if (s1 >= bound) {
           hS[0] = s1;
           hT[0] = (x * TIE_XI + ni) * TIE_I + pp;
         } else {
           // a pop: the last entry moves to the root
           hN--;
-          hS[0] = hS[hN]!;
-          hT[0] = hT[hN]!;
+          hS[0] = hS[hN];
+          hT[0] = hT[hN];
         }
         // one call site of the sift, so the compiled processSubset holds one copy of it
         if (hN > 1) siftDown();
@@ -689,12 +689,12 @@ function kBestFrom(
       // has run before the code is optimised)
       let r = ecMode ? accepted : 0;
       while (r-- > 0) {
-        if (accScore[r]! - score > SCORE_TIE_TOLERANCE * (score < -1 ? -score : score > 1 ? score : 1)) break;
+        if (accScore[r] - score > SCORE_TIE_TOLERANCE * (score < -1 ? -score : score > 1 ? score : 1)) break;
         if (accX[r] === x) continue;
         const idx = 2 * (wEntry + r);
-        const code = back[idx + 1]!;
+        const code = back[idx + 1];
         const ax = code & 31;
-        if (equivalent(ax, back[idx]!, code >>> 5, x, pa, i, W)) {
+        if (equivalent(ax, back[idx], code >>> 5, x, pa, i, W)) {
           dup = true;
           break;
         }
@@ -713,8 +713,8 @@ function kBestFrom(
     if (accepted === 0) throw new UserError('K-best search: no network has a finite score');
     layI[4 * e0 + 3] = accepted;
     const k0 = curHalf * kbHalf + rankInLayer * KB;
-    kbs[k0] = layF[2 * e0]!;
-    for (let e = 0; e < P; e++) kbs[k0 + 1 + e] = accepted >= rows[e]! ? layF[2 * (e0 + rows[e]! - 1)]! : -Infinity;
+    kbs[k0] = layF[2 * e0];
+    for (let e = 0; e < P; e++) kbs[k0 + 1 + e] = accepted >= rows[e] ? layF[2 * (e0 + rows[e] - 1)] : -Infinity;
   };
 
   // The layer loop and the output are functions of their own, so kBestFrom's body never runs long enough to
@@ -734,10 +734,10 @@ function kBestFrom(
     const full = size - 1;
     const out: ExactNetwork[] = [];
     const e0 = (n & 1) * layHalf; // the full set, alone in layer n
-    for (let r = 0; r < layI[4 * e0 + 3]!; r++) {
+    for (let r = 0; r < layI[4 * e0 + 3]; r++) {
       const dag = new Int32Array(n);
       unwind(full, r, dag, 0);
-      out.push({ parents: dag, score: layF[2 * (e0 + r)]! + ls.constant });
+      out.push({ parents: dag, score: layF[2 * (e0 + r)] + ls.constant });
     }
     return out;
   };
@@ -780,14 +780,14 @@ export function equivalentOn(
   // (i): parents, then children inside Δ, then the comparison
   for (let t = delta; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
-    adjA[v] = dagA[v]!;
-    adjB[v] = dagB[v]!;
+    adjA[v] = dagA[v];
+    adjB[v] = dagB[v];
   }
   for (let t = delta; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
     const bit = 1 << v;
-    for (let p = dagA[v]! & delta; p !== 0; p &= p - 1) adjA[31 - Math.clz32(p & -p)] |= bit;
-    for (let p = dagB[v]! & delta; p !== 0; p &= p - 1) adjB[31 - Math.clz32(p & -p)] |= bit;
+    for (let p = dagA[v] & delta; p !== 0; p &= p - 1) adjA[31 - Math.clz32(p & -p)] |= bit;
+    for (let p = dagB[v] & delta; p !== 0; p &= p - 1) adjB[31 - Math.clz32(p & -p)] |= bit;
   }
   for (let t = delta; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
@@ -796,17 +796,17 @@ export function equivalentOn(
   // (ii): the skeletons are equal, so A's adjacencies serve for both
   for (let t = delta; t !== 0; t &= t - 1) {
     const v = 31 - Math.clz32(t & -t);
-    const pa = dagA[v]!;
-    const pb = dagB[v]!;
+    const pa = dagA[v];
+    const pb = dagB[v];
     const both = pa | pb;
     for (let q = both & D; q !== 0; q &= q - 1) {
       const bit = q & -q;
       const a = 31 - Math.clz32(bit);
       // a's neighbours among v's parents: its own parents, and the nodes of D that have a as a parent
-      let near = dagA[a]! & both;
+      let near = dagA[a] & both;
       for (let c = both & D & ~bit; c !== 0; c &= c - 1) {
         const cb = c & -c;
-        if ((dagA[31 - Math.clz32(cb)]! & bit) !== 0) near |= cb;
+        if ((dagA[31 - Math.clz32(cb)] & bit) !== 0) near |= cb;
       }
       const far = ~near & ~bit;
       if (((pa & bit) !== 0 ? pa & far : 0) !== ((pb & bit) !== 0 ? pb & far : 0)) return false;
@@ -819,15 +819,15 @@ export function equivalentOn(
 export function equivalenceKey(parents: ArrayLike<number>): string {
   const n = parents.length;
   const adj = new Int32Array(n);
-  for (let v = 0; v < n; v++) adj[v] |= parents[v]!;
-  for (let v = 0; v < n; v++) for (let p = parents[v]!; p !== 0; p &= p - 1) adj[31 - Math.clz32(p & -p)] |= 1 << v;
+  for (let v = 0; v < n; v++) adj[v] |= parents[v];
+  for (let v = 0; v < n; v++) for (let p = parents[v]; p !== 0; p &= p - 1) adj[31 - Math.clz32(p & -p)] |= 1 << v;
   const parts: number[] = [];
   for (let v = 0; v < n; v++) {
-    const pa = parents[v]!;
+    const pa = parents[v];
     let part = 0;
     for (let p = pa; p !== 0; p &= p - 1) {
       const a = 31 - Math.clz32(p & -p);
-      if ((pa & ~adj[a]! & ~(1 << a)) !== 0) part |= 1 << a;
+      if ((pa & ~adj[a] & ~(1 << a)) !== 0) part |= 1 << a;
     }
     parts.push(part);
   }

@@ -61,9 +61,9 @@ interface LocalScoreOptions {
 export function completeRows(data: DiscreteData): Int32Array {
   const n = data.n;
   const keep = new Uint8Array(n).fill(1);
-  for (const col of data.columns) for (let r = 0; r < n; r++) if (col[r]! < 0) keep[r] = 0;
+  for (const col of data.columns) for (let r = 0; r < n; r++) if (col[r] < 0) keep[r] = 0;
   let k = 0;
-  for (let r = 0; r < n; r++) k += keep[r]!;
+  for (let r = 0; r < n; r++) k += keep[r];
   const out = new Int32Array(k);
   k = 0;
   for (let r = 0; r < n; r++) if (keep[r]) out[k++] = r;
@@ -132,7 +132,7 @@ export class LocalScores {
     this.n = n;
     this.nodes = Int32Array.from({ length: n }, (_, i) => i);
     this.cards = new Float64Array(n);
-    for (let i = 0; i < n; i++) this.cards[i] = i < m ? data.cards[i]! : data.classCard;
+    for (let i = 0; i < n; i++) this.cards[i] = i < m ? data.cards[i] : data.classCard;
     const rowsIdx = completeRows(data);
     const N = rowsIdx.length;
     this.rows = N;
@@ -143,19 +143,19 @@ export class LocalScores {
     const D = distinct.length;
     const cols: Int32Array[] = [];
     for (let i = 0; i < n; i++) {
-      const src = i < m ? data.columns[i]! : data.classColumn;
+      const src = i < m ? data.columns[i] : data.classColumn;
       const c = new Int32Array(D);
-      for (let r = 0; r < D; r++) c[r] = src[distinct[r]!]!;
+      for (let r = 0; r < D; r++) c[r] = src[distinct[r]];
       cols.push(c);
     }
     const classCol = new Int32Array(D);
-    for (let r = 0; r < D; r++) classCol[r] = data.classColumn[distinct[r]!]!;
+    for (let r = 0; r < D; r++) classCol[r] = data.classColumn[distinct[r]];
     const counter = new SetCounter(opts.score === 'bdeu', opts.ess, N, weights);
     this.stat = counter.all(cols, this.cards, anb ? classCol : null, anb ? data.classCard : 1, opts.signal);
     if (anb) {
       // s(C | ∅) = stat({C}) − stat(∅) − penalty·(r_C − 1).
       const empty = N === 0 ? 0 : opts.score === 'bdeu' ? lgamma(opts.ess + N) - lgamma(opts.ess) : N * Math.log(N);
-      this.constant = this.stat[0]! - empty - this.penalty * (data.classCard - 1);
+      this.constant = this.stat[0] - empty - this.penalty * (data.classCard - 1);
     } else {
       this.constant = 0;
     }
@@ -164,14 +164,14 @@ export class LocalScores {
   /** Number of configurations of a parent mask (times the folded class, under 'anb'). */
   configs(mask: number): number {
     let q = this.contextQ;
-    for (let s = mask; s !== 0; s &= s - 1) q *= this.cards[31 - Math.clz32(s & -s)]!;
+    for (let s = mask; s !== 0; s &= s - 1) q *= this.cards[31 - Math.clz32(s & -s)];
     return q;
   }
 
   /** s(x | parents), parents a mask over the DP variables without bit x. */
   local(x: number, parents: number): number {
-    const s = this.stat[parents | (1 << x)]! - this.stat[parents]!;
-    return this.penalty === 0 ? s : s - this.penalty * (this.cards[x]! - 1) * this.configs(parents);
+    const s = this.stat[parents | (1 << x)] - this.stat[parents];
+    return this.penalty === 0 ? s : s - this.penalty * (this.cards[x] - 1) * this.configs(parents);
   }
 
   /**
@@ -186,20 +186,20 @@ export class LocalScores {
     if (this.penalty === 0) {
       for (let c = 0; c < M; c++) {
         const full = ((c >>> x) << (x + 1)) | (c & lowMask);
-        out[c] = stat[full | bx]! - stat[full]!;
+        out[c] = stat[full | bx] - stat[full];
       }
       return;
     }
     const qs = q ?? new Float64Array(M);
     qs[0] = this.contextQ;
-    const k = this.penalty * (this.cards[x]! - 1);
-    out[0] = stat[bx]! - stat[0]! - k * qs[0]!;
+    const k = this.penalty * (this.cards[x] - 1);
+    out[0] = stat[bx] - stat[0] - k * qs[0];
     for (let c = 1; c < M; c++) {
       const low = 31 - Math.clz32(c & -c);
       const v = low < x ? low : low + 1;
-      qs[c] = qs[c & (c - 1)]! * this.cards[v]!;
+      qs[c] = qs[c & (c - 1)] * this.cards[v];
       const full = ((c >>> x) << (x + 1)) | (c & lowMask);
-      out[c] = stat[full | bx]! - stat[full]! - k * qs[c]!;
+      out[c] = stat[full | bx] - stat[full] - k * qs[c];
     }
   }
 }
@@ -211,15 +211,15 @@ function distinctRows(data: DiscreteData, rows: Int32Array): { rows: Int32Array;
   const weight: number[] = [];
   const cols = data.columns;
   for (let k = 0; k < rows.length; k++) {
-    const r = rows[k]!;
+    const r = rows[k];
     let key = String(data.classColumn[r]);
-    for (let a = 0; a < cols.length; a++) key += `,${cols[a]![r]}`;
+    for (let a = 0; a < cols.length; a++) key += `,${cols[a][r]}`;
     const at = seen.get(key);
     if (at === undefined) {
       seen.set(key, first.length);
       first.push(r);
       weight.push(1);
-    } else weight[at]!++;
+    } else weight[at]++;
   }
   return { rows: Int32Array.from(first), weights: Int32Array.from(weight) };
 }
@@ -260,10 +260,10 @@ class SetCounter {
     for (let c = 2; c < size; c++) {
       const i = c - 1;
       this.xlogx[c] = c * Math.log(c);
-      this.lf[c] = this.lf[c - 1]! + Math.log(i);
-      this.h1[c] = this.h1[c - 1]! + 1 / i;
-      this.h2[c] = this.h2[c - 1]! + 1 / (i * i);
-      this.h3[c] = this.h3[c - 1]! + 1 / (i * i * i);
+      this.lf[c] = this.lf[c - 1] + Math.log(i);
+      this.h1[c] = this.h1[c - 1] + 1 / i;
+      this.h2[c] = this.h2[c - 1] + 1 / (i * i);
+      this.h3[c] = this.h3[c - 1] + 1 / (i * i * i);
     }
   }
 
@@ -292,47 +292,47 @@ class SetCounter {
     top.groups = D > 0 ? 1 : 0;
     frozen.reset();
     if (context) {
-      refine(top, context, contextCard, lv[0]!, w, scratch, frozen);
+      refine(top, context, contextCard, lv[0], w, scratch, frozen);
     } else if (D >= 2) {
-      lv[0]!.rows.set(top.rows);
-      lv[0]!.bounds[0] = 0;
-      lv[0]!.ends[0] = D;
-      lv[0]!.gw[0] = this.N;
-      lv[0]!.groups = 1;
+      lv[0].rows.set(top.rows);
+      lv[0].bounds[0] = 0;
+      lv[0].ends[0] = D;
+      lv[0].gw[0] = this.N;
+      lv[0].groups = 1;
     } else {
-      lv[0]!.groups = 0;
-      if (D === 1) frozen.add(w[0]!);
+      lv[0].groups = 0;
+      if (D === 1) frozen.add(w[0]);
     }
     frozen.close(0);
     // Sets are enumerated with the most informative variables first: their splits make rows unique
     // sooner, and a unique row leaves every later refinement.
     const entropy = cols.map((col, v) => {
-      const t = new Float64Array(cards[v]!);
-      for (let r = 0; r < D; r++) t[col[r]!] += w[r]!;
+      const t = new Float64Array(cards[v]);
+      for (let r = 0; r < D; r++) t[col[r]] += w[r];
       let h = 0;
       for (const c of t) if (c > 0) h -= (c / this.N) * Math.log(c / this.N);
       return h;
     });
-    const order = Int32Array.from({ length: n }, (_, v) => v).sort((a, b) => entropy[b]! - entropy[a]! || a - b);
+    const order = Int32Array.from({ length: n }, (_, v) => v).sort((a, b) => entropy[b] - entropy[a] || a - b);
     const cur: Level[] = lv.slice();
     let visited = 0;
     const visit = (level: number, mask: number, next: number, q: number): void => {
       if ((++visited & 0xfff) === 0) throwIfAborted(signal);
-      const L = cur[level]!;
+      const L = cur[level];
       stat[mask] = this.cellSum(L, frozen, level, q);
       for (let k = next; k < n; k++) {
-        const v = order[k]!;
+        const v = order[k];
         frozen.open();
-        if (L.groups === 0 || cards[v]! === 1) {
+        if (L.groups === 0 || cards[v] === 1) {
           // nothing left to split, or a constant column: the partition is the parent's
           cur[level + 1] = L;
         } else {
-          const child = lv[level + 1]!;
-          refine(L, cols[v]!, cards[v]!, child, w, scratch, frozen);
+          const child = lv[level + 1];
+          refine(L, cols[v], cards[v], child, w, scratch, frozen);
           cur[level + 1] = child;
         }
         frozen.close(level + 1);
-        visit(level + 1, mask | (1 << v), k + 1, q * cards[v]!);
+        visit(level + 1, mask | (1 << v), k + 1, q * cards[v]);
       }
     };
     visit(0, 0, 0, contextCard);
@@ -345,34 +345,34 @@ class SetCounter {
     const gw = L.gw;
     if (!this.bdeu) {
       const t = this.xlogx;
-      let s = frozen.xlogx[level]!;
-      for (let k = 0; k < g; k++) s += t[gw[k]!]!;
+      let s = frozen.xlogx[level];
+      for (let k = 0; k < g; k++) s += t[gw[k]];
       return s;
     }
     const a = this.ess / q;
     if (a >= SERIES_BELOW) {
       const t = this.table(q, a);
-      let s = frozen.singles[level]! * t[1]!;
-      for (let k = 0; k < g; k++) s += t[gw[k]!]!;
-      const end = frozen.height[level]!;
-      for (let e = 0; e < end; e++) s += frozen.count[e]! * t[frozen.weight[e]!]!;
+      let s = frozen.singles[level] * t[1];
+      for (let k = 0; k < g; k++) s += t[gw[k]];
+      const end = frozen.height[level];
+      for (let e = 0; e < end; e++) s += frozen.count[e] * t[frozen.weight[e]];
       return s;
     }
     // ln Γ(a + c) − ln Γ(a) = ln a + ln Γ(c) + Σ_{i<c} ln(1 + a/i) = ln a + ln Γ(c) + a·h1 − a²/2·h2 + a³/3·h3 − …;
     // the first omitted term is below a⁴·ζ(4)/4 < 3e-17 per cell.
     const { lf, h1, h2, h3 } = this;
-    let sl = frozen.lf[level]!;
-    let s1 = frozen.h1[level]!;
-    let s2 = frozen.h2[level]!;
-    let s3 = frozen.h3[level]!;
+    let sl = frozen.lf[level];
+    let s1 = frozen.h1[level];
+    let s2 = frozen.h2[level];
+    let s3 = frozen.h3[level];
     for (let k = 0; k < g; k++) {
-      const c = gw[k]!;
-      sl += lf[c]!;
-      s1 += h1[c]!;
-      s2 += h2[c]!;
-      s3 += h3[c]!;
+      const c = gw[k];
+      sl += lf[c];
+      s1 += h1[c];
+      s2 += h2[c];
+      s3 += h3[c];
     }
-    const cells = g + frozen.singles[level]! + frozen.cells[level]!;
+    const cells = g + frozen.singles[level] + frozen.cells[level];
     return cells * Math.log(a) + sl + a * s1 - ((a * a) / 2) * s2 + ((a * a * a) / 3) * s3;
   }
 
@@ -395,7 +395,7 @@ class SetCounter {
 
   /** Per-weight terms of a frozen cell for the running sums. */
   terms(c: number): { xlogx: number; lf: number; h1: number; h2: number; h3: number } {
-    return { xlogx: this.xlogx[c]!, lf: this.lf[c]!, h1: this.h1[c]!, h2: this.h2[c]!, h3: this.h3[c]! };
+    return { xlogx: this.xlogx[c], lf: this.lf[c], h1: this.h1[c], h2: this.h2[c], h3: this.h3[c] };
   }
 }
 
@@ -486,17 +486,17 @@ class FrozenStack {
   /** Appends the collected cells to the parent level's state. */
   close(level: number): void {
     const prev = level - 1;
-    let h = prev >= 0 ? this.height[prev]! : 0;
-    let singles = prev >= 0 ? this.singles[prev]! : 0;
-    let cells = prev >= 0 ? this.cells[prev]! : 0;
-    let xl = prev >= 0 ? this.xlogx[prev]! : 0;
-    let lf = prev >= 0 ? this.lf[prev]! : 0;
-    let h1 = prev >= 0 ? this.h1[prev]! : 0;
-    let h2 = prev >= 0 ? this.h2[prev]! : 0;
-    let h3 = prev >= 0 ? this.h3[prev]! : 0;
+    let h = prev >= 0 ? this.height[prev] : 0;
+    let singles = prev >= 0 ? this.singles[prev] : 0;
+    let cells = prev >= 0 ? this.cells[prev] : 0;
+    let xl = prev >= 0 ? this.xlogx[prev] : 0;
+    let lf = prev >= 0 ? this.lf[prev] : 0;
+    let h1 = prev >= 0 ? this.h1[prev] : 0;
+    let h2 = prev >= 0 ? this.h2[prev] : 0;
+    let h3 = prev >= 0 ? this.h3[prev] : 0;
     singles += this.newSingles;
     for (let k = 0; k < this.nTouched; k++) {
-      const w = this.touched[k]!;
+      const w = this.touched[k];
       const c = this.histMap.get(w)!;
       this.weight[h] = w;
       this.count[h] = c;
@@ -547,17 +547,17 @@ function refine(
     // and leaves an unused slot, which is harmless (cells are addressed through bounds).
     const gws = src.gw;
     for (let k = 0; k < src.groups; k++) {
-      const s = bounds[k]!;
-      const e = ends[k]!;
+      const s = bounds[k];
+      const e = ends[k];
       let o0 = o;
       let o1 = o + (e - s);
       let w1 = 0;
       for (let p = s; p < e; p++) {
-        const row = rows[p]!;
+        const row = rows[p];
         if (col[row] === 0) out[o0++] = row;
         else {
           out[--o1] = row;
-          w1 += w[row]!;
+          w1 += w[row];
         }
       }
       const zeros = o0 - o;
@@ -565,8 +565,8 @@ function refine(
       if (zeros >= 2) {
         ob[g] = o;
         oe[g] = o0;
-        ow[g++] = gws[k]! - w1;
-      } else if (zeros === 1) frozen.add(gws[k]! - w1);
+        ow[g++] = gws[k] - w1;
+      } else if (zeros === 1) frozen.add(gws[k] - w1);
       if (ones >= 2) {
         ob[g] = o1;
         oe[g] = o + (e - s);
@@ -583,52 +583,52 @@ function refine(
     const wsum = scratch.subarray(2 * span, 3 * span);
     const touched = scratch.subarray(3 * span, 4 * span);
     for (let k = 0; k < src.groups; k++) {
-      const s = bounds[k]!;
-      const e = ends[k]!;
+      const s = bounds[k];
+      const e = ends[k];
       if (e - s === 2) {
-        const r0 = rows[s]!;
-        const r1 = rows[s + 1]!;
+        const r0 = rows[s];
+        const r1 = rows[s + 1];
         if (col[r0] === col[r1]) {
           ob[g] = o;
           oe[g] = o + 2;
-          ow[g++] = src.gw[k]!;
+          ow[g++] = src.gw[k];
           out[o++] = r0;
           out[o++] = r1;
         } else {
-          frozen.add(w[r0]!);
-          frozen.add(w[r1]!);
+          frozen.add(w[r0]);
+          frozen.add(w[r1]);
         }
         continue;
       }
       let nt = 0;
       for (let p = s; p < e; p++) {
-        const row = rows[p]!;
-        const v = col[row]!;
-        if (cnt[v]!++ === 0) touched[nt++] = v;
-        wsum[v] = wsum[v]! + w[row]!;
+        const row = rows[p];
+        const v = col[row];
+        if (cnt[v]++ === 0) touched[nt++] = v;
+        wsum[v] = wsum[v] + w[row];
       }
       let any = false;
       for (let i = 0; i < nt; i++) {
-        const v = touched[i]!;
-        const c = cnt[v]!;
+        const v = touched[i];
+        const c = cnt[v];
         if (c >= 2) {
           ob[g] = o;
           oe[g] = o + c;
-          ow[g++] = wsum[v]!;
+          ow[g++] = wsum[v];
           off[v] = o;
           o += c;
           any = true;
-        } else frozen.add(wsum[v]!);
+        } else frozen.add(wsum[v]);
       }
       if (any) {
         for (let p = s; p < e; p++) {
-          const row = rows[p]!;
-          const v = col[row]!;
-          if (cnt[v]! >= 2) out[off[v]!++] = row;
+          const row = rows[p];
+          const v = col[row];
+          if (cnt[v] >= 2) out[off[v]++] = row;
         }
       }
       for (let i = 0; i < nt; i++) {
-        const v = touched[i]!;
+        const v = touched[i];
         cnt[v] = 0;
         wsum[v] = 0;
       }

@@ -36,12 +36,12 @@ function dagFromNetwork(ls: LocalScores, net: ExactNetwork): number[][] {
   const m = ls.m;
   const parents: number[][] = [];
   if (ls.constraint === 'anb') {
-    for (let a = 0; a < m; a++) parents.push([m, ...members(net.parents[a]!)]);
+    for (let a = 0; a < m; a++) parents.push([m, ...members(net.parents[a])]);
     parents.push([]);
     return parents;
   }
   for (let v = 0; v <= m; v++) {
-    const ps = members(net.parents[v]!);
+    const ps = members(net.parents[v]);
     parents.push(ps.includes(m) ? [m, ...ps.filter((p) => p !== m)] : ps);
   }
   return parents;

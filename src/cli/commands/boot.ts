@@ -38,7 +38,7 @@ same on every machine.`,
       throw new UserError(`--threshold: expected a number in [0, 1], got '${String(v['threshold'])}'`);
     const { loadSpecFile } = await import('../../spec/load.js');
     const { bootStrength, bootCsv } = await import('../../runner/boot.js');
-    const { spec } = loadSpecFile(pos[0]!);
+    const { spec } = loadSpecFile(pos[0]);
     const { checkOutputFile, writeFileAtomic } = await import('../../util/output.js');
     // Checked before the bootstrap runs: never over the spec, another existing file only with --force.
     const file =
@@ -46,7 +46,7 @@ same on every machine.`,
         ? checkOutputFile(v['out'], {
             option: '--out',
             force: v['force'] === true,
-            protect: [{ path: pos[0]!, what: 'the spec file' }],
+            protect: [{ path: pos[0], what: 'the spec file' }],
           })
         : undefined;
     const b = bootStrength(spec, v['dataset'] as string, v['method'] as string, replicates);

@@ -40,7 +40,7 @@ message and full stack trace are printed and the exit code is 1.`,
         `--job: ${jobs.length} jobs match, debug runs one; narrow it (e.g. add fold= or method=${plan.seeds ? ' or seed=' : ''}): ${shown.join('; ')}${jobs.length > 5 ? '; …' : ''}`,
       );
     }
-    const job = jobs[0]!;
+    const job = jobs[0];
     let result;
     try {
       result = debugJob(plan, job);

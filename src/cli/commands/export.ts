@@ -26,7 +26,7 @@ most probable class, the first of tied ones) and one column p_<label> per class 
 same keys and one row per class label. Predictions are kept by 'bnclab run --save-predictions' (or save_predictions:
 true in the spec).`,
   async run(pos, v) {
-    if (pos.length === 2 && pos[0] === 'results') return exportResults(pos[1]!, v);
+    if (pos.length === 2 && pos[0] === 'results') return exportResults(pos[1], v);
     if (pos.length !== 2 || pos[0] !== 'predictions') throw new UserError(`usage: ${this.usage}`);
     const out = v['out'] as string | undefined;
     if (!out) throw new UserError(`export: --out FILE.csv|FILE.parquet is required`);
@@ -34,7 +34,7 @@ true in the spec).`,
     if (!format) throw new UserError(`export: --out ${out}: the file must end in .csv or .parquet`);
     const { writeThroughTemporary } = await import('../../util/output.js');
     const { ResultStore } = await import('../../store/db.js');
-    const { spec, db, file } = await exportTarget(pos[1]!, out, v);
+    const { spec, db, file } = await exportTarget(pos[1], out, v);
     const store = await ResultStore.open(db, { readOnly: true });
     try {
       let n = 0;

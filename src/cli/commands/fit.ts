@@ -51,9 +51,9 @@ tree's back-off.`,
     const { toBif, toModelJson, toXmlBif } = await import('../../bn/export.js');
     const force = v['force'] === true;
     // Checked before the fit (which may take long), and again with the data file known after it.
-    const protect = [{ path: pos[0]!, what: 'the spec file' }];
+    const protect = [{ path: pos[0], what: 'the spec file' }];
     checkOutputFile(out, { option: '--out', force, protect });
-    const { spec } = loadSpecFile(pos[0]!);
+    const { spec } = loadSpecFile(pos[0]);
     const { HdpModel } = await import('../../estimators/hdp/model.js');
     const fit = fitOnFullData(spec, v['dataset'] as string, v['method'] as string);
     // HDP's averaged estimates as tables (back-off for parent configurations unseen in training).

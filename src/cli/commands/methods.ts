@@ -18,7 +18,7 @@ structure × estimator pairs it forms.`,
     const { methodsMarkdown, methodDetail } = await import('../methods.js');
     if (pos.length > 1 || (pos.length === 1 && v['write'])) throw new UserError(`usage: ${this.usage}`);
     if (pos.length === 1) {
-      process.stdout.write(methodDetail(pos[0]!));
+      process.stdout.write(methodDetail(pos[0]));
       return EXIT.ok;
     }
     const { listBaselines, listEstimators, listStructures } = await import('../../registry.js');
@@ -38,9 +38,9 @@ structure × estimator pairs it forms.`,
       ...listEstimators().map((m) => ['estimator', m.id, m.title]),
       ...listBaselines().map((m) => ['baseline', m.id, m.title]),
     ];
-    const w0 = Math.max(...rows.map((r) => r[0]!.length));
-    const w1 = Math.max(...rows.map((r) => r[1]!.length));
-    process.stdout.write(rows.map((r) => `${r[0]!.padEnd(w0)}  ${r[1]!.padEnd(w1)}  ${r[2]}`).join('\n') + '\n');
+    const w0 = Math.max(...rows.map((r) => r[0].length));
+    const w1 = Math.max(...rows.map((r) => r[1].length));
+    process.stdout.write(rows.map((r) => `${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}`).join('\n') + '\n');
     return EXIT.ok;
   },
 };

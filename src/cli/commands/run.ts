@@ -145,8 +145,8 @@ async function afterRun(
     log(`         ${r.html}`);
     log(`         ${r.csv}`);
     // The folders of the tables and figures, as the README lists them.
-    if (r.tables.length) log(`         ${r.tables[0]!.replace(/[^/\\]+$/, '')}`);
-    if (r.figures.length) log(`         ${r.figures[0]!.replace(/[^/\\]+$/, '')}`);
+    if (r.tables.length) log(`         ${r.tables[0].replace(/[^/\\]+$/, '')}`);
+    if (r.figures.length) log(`         ${r.figures[0].replace(/[^/\\]+$/, '')}`);
   }
   if (summary.interrupted) return EXIT.interrupted;
   return summary.failed > 0 || summary.previouslyFailed > 0 ? EXIT.jobsFailed : EXIT.ok;

@@ -21,7 +21,7 @@ job). Example:
     const { resolve } = await import('node:path');
     const { readOnlyQuery } = await import('../../store/sql.js');
     const { formatSqlResult } = await import('../sql-format.js');
-    const r = await readOnlyQuery(resolve(pos[0]!), pos[1]!);
+    const r = await readOnlyQuery(resolve(pos[0]), pos[1]);
     process.stdout.write(formatSqlResult(r, v['csv'] ? 'csv' : v['json'] ? 'json' : 'table'));
     return EXIT.ok;
   },

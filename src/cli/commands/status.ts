@@ -80,11 +80,11 @@ when that is not possible it is named and its jobs count as pending. A job done 
       String(g.pending),
     ]);
     const all = [[...head, 'done', 'failed', 'pending'], ...rows];
-    const w = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
+    const w = all[0].map((_, i) => Math.max(...all.map((r) => r[i].length)));
     for (const r of all)
       log(
         r
-          .map((c, i) => (i < head.length ? c.padEnd(w[i]!) : c.padStart(w[i]!)))
+          .map((c, i) => (i < head.length ? c.padEnd(w[i]) : c.padStart(w[i])))
           .join('  ')
           .trimEnd(),
       );

@@ -17,7 +17,7 @@ function cardinalities(spec: string, attributes: number): number[] {
     if (cycle.some((c) => !Number.isInteger(c) || c < 2))
       throw new UserError(`--cards: expected integers ≥ 2, a range a-b or a list, got '${spec}'`);
   }
-  return Array.from({ length: attributes }, (_, i) => cycle[i % cycle.length]!);
+  return Array.from({ length: attributes }, (_, i) => cycle[i % cycle.length]);
 }
 
 export const synthCommand: Command = {

@@ -65,7 +65,7 @@ export function fitHdpFamilies(
   assertDag(structure);
   const families: HdpFamily[] = [];
   for (let v = 0; v <= m; v++) {
-    const parents = [...structure.parents[v]!];
+    const parents = [...structure.parents[v]];
     const K = nodeCard(train, v);
     if (v === m && s.classPrior === 'm-estimate') {
       // (n_y + 1/C) / (N + 1): the class prior of the authors' BNC code (ESKDB); with parents, per configuration.
@@ -85,7 +85,7 @@ export function fitHdpFamilies(
     else tree.sample(s, stirling, new Variates(rng.derive(`hdp/node/${v}`)), signal);
     const logp = new Float64Array(tree.size * K);
     for (let i = 0; i < tree.size; i++) tree.average(i, logp, i * K);
-    for (let i = 0; i < logp.length; i++) logp[i] = Math.log(logp[i]!);
+    for (let i = 0; i < logp.length; i++) logp[i] = Math.log(logp[i]);
     families.push({ node: v, parents, branch, K, tree, logp });
   }
   return families;
@@ -146,8 +146,8 @@ export class HdpModel implements JointModel {
       const cpt = this.materialize();
       const p = full ? cpt.logJoint(sub) : cpt.posterior(sub);
       for (let q = 0; q < missingRows.length; q++) {
-        const r = missingRows[q]!;
-        for (let c = 0; c < C; c++) out[r * C + c] = p[q * C + c]!;
+        const r = missingRows[q];
+        for (let c = 0; c < C; c++) out[r * C + c] = p[q * C + c];
       }
     }
     return out;
@@ -163,34 +163,34 @@ export class HdpModel implements JointModel {
     const n = data.n;
     const K = f.K;
     const childIsClass = f.node === m;
-    const cols = f.branch.map((p) => (p === m ? data.classColumn : data.columns[p]!));
+    const cols = f.branch.map((p) => (p === m ? data.classColumn : data.columns[p]));
     const D = f.branch.length;
     if (!childIsClass && f.branch[0] !== m) {
       if (!full) return;
       const { childStart, children } = f.tree!;
-      const x = data.columns[f.node]!;
+      const x = data.columns[f.node];
       for (let r = 0; r < n; r++) {
         if (skip[r]) continue;
         let node = 0;
         for (let d = 0; d < D; d++) {
-          const ch = children[childStart[node]! + cols[d]![r]!]!;
+          const ch = children[childStart[node] + cols[d][r]];
           if (ch < 0) break;
           node = ch;
         }
-        const v = f.logp[node * K + x[r]!]!;
+        const v = f.logp[node * K + x[r]];
         for (let c = 0; c < C; c++) out[r * C + c] += v;
       }
       return;
     }
     if (!f.tree) {
       // m-estimate CPT of the class, mixed radix over the parents in structure order
-      const pcols = f.parents.map((p) => data.columns[p]!);
-      const pcards = f.parents.map((p) => this.cards[p]!);
+      const pcols = f.parents.map((p) => data.columns[p]);
+      const pcards = f.parents.map((p) => this.cards[p]);
       for (let r = 0; r < n; r++) {
         if (skip[r]) continue;
         let cfg = 0;
-        for (let q = 0; q < pcols.length; q++) cfg = cfg * pcards[q]! + pcols[q]![r]!;
-        for (let c = 0; c < C; c++) out[r * C + c] += f.logp[cfg * K + c]!;
+        for (let q = 0; q < pcols.length; q++) cfg = cfg * pcards[q] + pcols[q][r];
+        for (let c = 0; c < C; c++) out[r * C + c] += f.logp[cfg * K + c];
       }
       return;
     }
@@ -201,33 +201,33 @@ export class HdpModel implements JointModel {
         if (skip[r]) continue;
         let node = 0;
         for (let d = 0; d < D; d++) {
-          const s = childStart[node]!;
-          const c = children[s + cols[d]![r]!]!;
+          const s = childStart[node];
+          const c = children[s + cols[d][r]];
           if (c < 0) break;
           node = c;
         }
-        for (let c = 0; c < C; c++) out[r * C + c] += lp[node * K + c]!;
+        for (let c = 0; c < C; c++) out[r * C + c] += lp[node * K + c];
       }
       return;
     }
-    const x = data.columns[f.node]!;
-    const rootSlots = childStart[0]!;
+    const x = data.columns[f.node];
+    const rootSlots = childStart[0];
     for (let r = 0; r < n; r++) {
       if (skip[r]) continue;
-      const xv = x[r]!;
+      const xv = x[r];
       for (let c = 0; c < C; c++) {
         let node = 0;
-        const first = children[rootSlots + c]!;
+        const first = children[rootSlots + c];
         if (first >= 0) {
           node = first;
           for (let d = 1; d < D; d++) {
-            const s = childStart[node]!;
-            const ch = children[s + cols[d]![r]!]!;
+            const s = childStart[node];
+            const ch = children[s + cols[d][r]];
             if (ch < 0) break;
             node = ch;
           }
         }
-        out[r * C + c] += lp[node * K + xv]!;
+        out[r * C + c] += lp[node * K + xv];
       }
     }
   }
@@ -238,7 +238,7 @@ export class HdpModel implements JointModel {
     let total = 0;
     const sizes = this.families.map((f) => {
       let cells = f.K;
-      for (const p of f.parents) cells *= this.cards[p]!;
+      for (const p of f.parents) cells *= this.cards[p];
       total += cells;
       return cells;
     });
@@ -249,10 +249,10 @@ export class HdpModel implements JointModel {
       );
     }
     const cpts: NodeCpt[] = this.families.map((f, v) => {
-      const parentCards = Int32Array.from(f.parents.map((p) => this.cards[p]!));
-      const configs = sizes[v]! / f.K;
+      const parentCards = Int32Array.from(f.parents.map((p) => this.cards[p]));
+      const configs = sizes[v] / f.K;
       if (!f.tree) return { parents: f.parents, card: f.K, parentCards, configs, logp: f.logp };
-      const logp = new Float64Array(sizes[v]!);
+      const logp = new Float64Array(sizes[v]);
       const k = f.parents.length;
       // position in the tree's branch order of each structure parent
       const pos = f.parents.map((p) => f.branch.indexOf(p));
@@ -261,10 +261,10 @@ export class HdpModel implements JointModel {
       for (let cfg = 0; cfg < configs; cfg++) {
         let rest = cfg;
         for (let q = k - 1; q >= 0; q--) {
-          values[q] = rest % parentCards[q]!;
-          rest = Math.floor(rest / parentCards[q]!);
+          values[q] = rest % parentCards[q];
+          rest = Math.floor(rest / parentCards[q]);
         }
-        for (let q = 0; q < k; q++) branchValues[pos[q]!] = values[q]!;
+        for (let q = 0; q < k; q++) branchValues[pos[q]] = values[q];
         const node = f.tree.find(branchValues);
         logp.set(f.logp.subarray(node * f.K, node * f.K + f.K), cfg * f.K);
       }

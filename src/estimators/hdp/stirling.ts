@@ -46,7 +46,7 @@ export class LogStirlingCache {
   /** Number of cached B cells (for diagnostics). */
   cells(): number {
     let s = 0;
-    for (let j = 0; j < this.ratioT.length; j++) s += (this.filled[j]! - j * WIDTH) * WIDTH;
+    for (let j = 0; j < this.ratioT.length; j++) s += (this.filled[j] - j * WIDTH) * WIDTH;
     return s;
   }
 
@@ -54,14 +54,14 @@ export class LogStirlingCache {
   bytes(): number {
     let s = this.logFact1.byteLength;
     for (let j = 0; j < this.ratioT.length; j++)
-      s += this.ratioT[j]!.byteLength + this.ratioN[j]!.byteLength + this.edge[j]!.byteLength;
+      s += this.ratioT[j].byteLength + this.ratioN[j].byteLength + this.edge[j].byteLength;
     return s;
   }
 
   /** Makes B(n, t) available for every n ≤ nMax and t ≤ min(n, tMax). */
   ensure(nMax: number, tMax: number): void {
     const J = tMax >> SHIFT;
-    if (J < this.filled.length && nMax < this.filled[J]!) return;
+    if (J < this.filled.length && nMax < this.filled[J]) return;
     if (!Number.isInteger(nMax) || !Number.isInteger(tMax) || nMax < 0 || tMax < 0) {
       throw new Error(`LogStirlingCache.ensure: invalid (n, t) = (${nMax}, ${tMax})`);
     }
@@ -71,7 +71,7 @@ export class LogStirlingCache {
   /** Makes P(n, t) available for every n ≤ nMax and t ≤ min(n − 1, tMax). */
   ensureN(nMax: number, tMax: number): void {
     const J = tMax >> SHIFT;
-    if (J < this.filledN.length && nMax < this.filledN[J]!) return;
+    if (J < this.filledN.length && nMax < this.filledN[J]) return;
     this.ensure(Math.max(0, nMax - 1), tMax);
     for (let j = 0; j <= J; j++) this.fillN(j, nMax + 1);
   }
@@ -96,15 +96,15 @@ export class LogStirlingCache {
     let s: number;
     let u: number;
     if (j === 0) {
-      s = this.logFact1[n]!;
+      s = this.logFact1[n];
       u = 2;
     } else {
-      s = this.edge[j - 1]![n - (j - 1) * WIDTH]!;
+      s = this.edge[j - 1][n - (j - 1) * WIDTH];
       u = j * WIDTH;
     }
-    const rt = this.ratioT[j]!;
+    const rt = this.ratioT[j];
     const o = (n - j * WIDTH) * WIDTH - j * WIDTH;
-    for (; u <= t; u++) s += Math.log(rt[o + u]!);
+    for (; u <= t; u++) s += Math.log(rt[o + u]);
     return s;
   }
 
@@ -115,7 +115,7 @@ export class LogStirlingCache {
     }
     this.ensure(n, t);
     const j = t >> SHIFT;
-    return this.ratioT[j]![((n - (j << SHIFT)) << SHIFT) | (t & MASK)]!;
+    return this.ratioT[j][((n - (j << SHIFT)) << SHIFT) | (t & MASK)];
   }
 
   /** P(n, t) = S(n, t) / S(n−1, t) for 1 ≤ t < n (checked; grows the cache). */
@@ -125,7 +125,7 @@ export class LogStirlingCache {
     }
     this.ensureN(n, t);
     const j = t >> SHIFT;
-    return this.ratioN[j]![(t & MASK) * this.rowCapN[j]! + n - (j << SHIFT)]!;
+    return this.ratioN[j][(t & MASK) * this.rowCapN[j] + n - (j << SHIFT)];
   }
 
   private addChunk(): void {
@@ -145,30 +145,30 @@ export class LogStirlingCache {
     const first = j * WIDTH;
     if (rows <= first) return;
     while (this.ratioT.length <= j) this.addChunk();
-    const from = this.filled[j]!;
+    const from = this.filled[j];
     if (rows <= from) return;
-    if (rows - first > this.rowCapT[j]!) {
-      const cap = grownCapacity(this.rowCapT[j]!, rows - first);
+    if (rows - first > this.rowCapT[j]) {
+      const cap = grownCapacity(this.rowCapT[j], rows - first);
       const used = from - first;
-      this.ratioT[j] = copyInto(new Float64Array(cap * WIDTH), this.ratioT[j]!, used * WIDTH);
-      this.edge[j] = copyInto(new Float64Array(cap), this.edge[j]!, used);
+      this.ratioT[j] = copyInto(new Float64Array(cap * WIDTH), this.ratioT[j], used * WIDTH);
+      this.edge[j] = copyInto(new Float64Array(cap), this.edge[j], used);
       if (j === 0) this.logFact1 = copyInto(new Float64Array(cap), this.logFact1, used);
       this.rowCapT[j] = cap;
     }
-    const rt = this.ratioT[j]!;
-    const edge = this.edge[j]!;
-    const row = this.lastRow[j]!; // log S(n − 1, ·), updated in place to log S(n, ·)
-    const leftEdge = j > 0 ? this.edge[j - 1]! : null;
+    const rt = this.ratioT[j];
+    const edge = this.edge[j];
+    const row = this.lastRow[j]; // log S(n − 1, ·), updated in place to log S(n, ·)
+    const leftEdge = j > 0 ? this.edge[j - 1] : null;
     const leftFirst = first - WIDTH;
     for (let n = from; n < rows; n++) {
       const o = (n - first) * WIDTH;
       const lnm1 = n >= 2 ? Math.log(n - 1) : -Infinity; // log(n − 1); n − 1 = 0 multiplies by zero
       // log S(n−1, first−1) and log S(n, first−1), from the chunk to the left
-      let diag = j === 0 || n - 1 < first - 1 ? -Infinity : leftEdge![n - 1 - leftFirst]!;
-      let prev = j === 0 || n < first - 1 ? -Infinity : leftEdge![n - leftFirst]!;
+      let diag = j === 0 || n - 1 < first - 1 ? -Infinity : leftEdge![n - 1 - leftFirst];
+      let prev = j === 0 || n < first - 1 ? -Infinity : leftEdge![n - leftFirst];
       for (let c = 0; c < WIDTH; c++) {
         const t = first + c;
-        const up = row[c]!; // log S(n−1, t)
+        const up = row[c]; // log S(n−1, t)
         let v: number;
         if (t > n) v = -Infinity;
         else if (n === 0)
@@ -179,8 +179,8 @@ export class LogStirlingCache {
         prev = v;
         row[c] = v;
       }
-      edge[n - first] = row[WIDTH - 1]!;
-      if (j === 0) this.logFact1[n] = row[1]!;
+      edge[n - first] = row[WIDTH - 1];
+      if (j === 0) this.logFact1[n] = row[1];
     }
     this.filled[j] = rows;
   }
@@ -190,27 +190,27 @@ export class LogStirlingCache {
     const first = j * WIDTH;
     if (rows <= first) return;
     while (this.ratioT.length <= j) this.addChunk();
-    const from = this.filledN[j]!;
+    const from = this.filledN[j];
     if (rows <= from) return;
-    if (rows - first > this.rowCapN[j]!) {
-      const oldCap = this.rowCapN[j]!;
+    if (rows - first > this.rowCapN[j]) {
+      const oldCap = this.rowCapN[j];
       const cap = grownCapacity(oldCap, rows - first);
       const used = from - first;
       const rn = new Float64Array(cap * WIDTH);
-      const old = this.ratioN[j]!;
+      const old = this.ratioN[j];
       for (let c = 0; c < WIDTH; c++) rn.set(old.subarray(c * oldCap, c * oldCap + used), c * cap);
       this.ratioN[j] = rn;
       this.rowCapN[j] = cap;
     }
-    const rn = this.ratioN[j]!;
-    const cap = this.rowCapN[j]!;
-    const rt = this.ratioT[j]!;
+    const rn = this.ratioN[j];
+    const cap = this.rowCapN[j];
+    const rt = this.ratioT[j];
     for (let n = Math.max(from, first + 1); n < rows; n++) {
       const o = (n - 1 - first) * WIDTH; // row n − 1 of B
       for (let c = 0; c < WIDTH; c++) {
         const t = first + c;
         // t = 1: B(n−1, 1) = ∞ and P = n − 1; t ≥ n: S(n−1, t) = 0, never read
-        rn[c * cap + n - first] = t >= n ? 0 : t <= 1 ? n - 1 : n - 1 + 1 / rt[o + c]!;
+        rn[c * cap + n - first] = t >= n ? 0 : t <= 1 ? n - 1 : n - 1 + 1 / rt[o + c];
       }
     }
     this.filledN[j] = rows;

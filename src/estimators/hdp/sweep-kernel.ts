@@ -218,8 +218,8 @@ export class SweepKernel {
         this.copies[j] = cp;
       }
       const first = j * 64;
-      const rt = stirling.ratioT[j]!;
-      const filledT = stirling.filled[j]!;
+      const rt = stirling.ratioT[j];
+      const filledT = stirling.filled[j];
       if (rt !== cp.srcT || filledT !== cp.rowsT) {
         if (rt !== cp.srcT) {
           if (this.end + rt.byteLength > STATE + MAX_COPY_BYTES) continue;
@@ -233,10 +233,10 @@ export class SweepKernel {
         );
         cp.rowsT = filledT;
       }
-      const rn = stirling.ratioN[j]!;
-      const filledN = stirling.filledN[j]!;
+      const rn = stirling.ratioN[j];
+      const filledN = stirling.filledN[j];
       if (rn !== cp.srcN || filledN !== cp.rowsN) {
-        const cap = stirling.rowCapN[j]!;
+        const cap = stirling.rowCapN[j];
         if (rn !== cp.srcN) {
           if (this.end + rn.byteLength > STATE + MAX_COPY_BYTES) continue;
           cp.baseN = this.alloc(rn.byteLength);
@@ -256,7 +256,7 @@ export class SweepKernel {
       this.i32[d] = cp.baseT;
       this.i32[d + 1] = cp.rowsT;
       this.i32[d + 2] = cp.baseN;
-      this.i32[d + 3] = stirling.rowCapN[j]!;
+      this.i32[d + 3] = stirling.rowCapN[j];
       this.i32[d + 4] = cp.rowsN;
     }
     this.chunks = Math.min(this.copies.length, chunks);

@@ -73,16 +73,16 @@ function denseShape(
   const D = branchCols.length;
   const counts = new Int32Array(configs * K);
   for (let r = 0; r < rows; r++) {
-    const x = child[r]!;
+    const x = child[r];
     if (x < 0) continue;
     let key = 0;
     let d = 0;
     for (; d < D; d++) {
-      const v = branchCols[d]![r]!;
+      const v = branchCols[d][r];
       if (v < 0) break;
-      key = key * branchCards[d]! + v;
+      key = key * branchCards[d] + v;
     }
-    if (d === D) counts[key * K + x]!++;
+    if (d === D) counts[key * K + x]++;
   }
   // ids[d][prefix]: the node of each configuration of the first d branch variables, −1 where no row goes
   const ids: Int32Array[] = [];
@@ -90,30 +90,30 @@ function denseShape(
   let level = new Int32Array(width);
   for (let c = 0; c < width; c++) {
     let sum = 0;
-    for (let k = 0; k < K; k++) sum += counts[c * K + k]!;
+    for (let k = 0; k < K; k++) sum += counts[c * K + k];
     level[c] = sum > 0 ? 1 : 0;
   }
   ids[D] = level;
   for (let d = D - 1; d >= 0; d--) {
-    const card = branchCards[d]!;
+    const card = branchCards[d];
     width /= card;
     const up = new Int32Array(width);
     for (let q = 0; q < width; q++) {
       let any = 0;
-      for (let v = 0; v < card; v++) any |= level[q * card + v]!;
+      for (let v = 0; v < card; v++) any |= level[q * card + v];
       up[q] = any;
     }
     ids[d] = up;
     level = up;
   }
   // Without a complete row the root is alone and has no child slots, as in generalShape.
-  const levels = ids[0]![0] ? D : 0;
+  const levels = ids[0][0] ? D : 0;
   const depthStart = new Int32Array(D + 2);
   let size = 1;
   depthStart[1] = 1;
-  ids[0]![0] = 0;
+  ids[0][0] = 0;
   for (let d = 1; d <= D; d++) {
-    const l = ids[d]!;
+    const l = ids[d];
     if (d <= levels) for (let q = 0; q < l.length; q++) l[q] = l[q] ? size++ : -1;
     depthStart[d + 1] = size;
   }
@@ -121,32 +121,32 @@ function denseShape(
   parent[0] = -1;
   const childStart = new Int32Array(size).fill(-1);
   let slotTotal = 0;
-  for (let d = 0; d < levels; d++) slotTotal += (depthStart[d + 1]! - depthStart[d]!) * branchCards[d]!;
+  for (let d = 0; d < levels; d++) slotTotal += (depthStart[d + 1] - depthStart[d]) * branchCards[d];
   const children = new Int32Array(slotTotal);
   for (let d = 0, o = 0; d < levels; d++) {
-    const card = branchCards[d]!;
-    const here = ids[d]!;
-    const below = ids[d + 1]!;
+    const card = branchCards[d];
+    const here = ids[d];
+    const below = ids[d + 1];
     for (let q = 0; q < here.length; q++) {
-      const i = here[q]!;
+      const i = here[q];
       if (i < 0) continue;
       childStart[i] = o;
       for (let v = 0; v < card; v++, o++) {
-        const c = below[q * card + v]!;
+        const c = below[q * card + v];
         children[o] = c;
         if (c >= 0) parent[c] = i;
       }
     }
   }
   // the leaves, in configuration order, with their counts
-  const leaves = levels === D ? ids[D]! : new Int32Array(0);
+  const leaves = levels === D ? ids[D] : new Int32Array(0);
   let nLeaves = 0;
-  for (let c = 0; c < leaves.length; c++) if (leaves[c]! >= 0) nLeaves++;
+  for (let c = 0; c < leaves.length; c++) if (leaves[c] >= 0) nLeaves++;
   const leafNode = new Int32Array(nLeaves);
   const leafCount = new Int32Array(nLeaves * K);
   for (let c = 0, l = 0; c < leaves.length; c++) {
-    if (leaves[c]! < 0) continue;
-    leafNode[l] = leaves[c]!;
+    if (leaves[c] < 0) continue;
+    leafNode[l] = leaves[c];
     leafCount.set(counts.subarray(c * K, (c + 1) * K), l * K);
     l++;
   }
@@ -179,23 +179,23 @@ function generalShape(
     if (s === undefined) {
       s = slots.length;
       slotStart[node] = s;
-      for (let v = 0; v < branchCards[d]!; v++) slots.push(-1);
+      for (let v = 0; v < branchCards[d]; v++) slots.push(-1);
     }
     return s;
   };
   const leafCounts = new Map<number, number>(); // leaf id → offset in cnt
   rows: for (let r = 0; r < rows; r++) {
-    const x = child[r]!;
+    const x = child[r];
     if (x < 0) continue;
     let node = 0;
     for (let d = 0; d < D; d++) {
-      const v = branchCols[d]![r]!;
+      const v = branchCols[d][r];
       if (v < 0) continue rows;
     }
     for (let d = 0; d < D; d++) {
-      const v = branchCols[d]![r]!;
+      const v = branchCols[d][r];
       const s = slotOf(node, d) + v;
-      let c = slots[s]!;
+      let c = slots[s];
       if (c < 0) {
         c = addNode(node, d + 1);
         slots[s] = c;
@@ -208,7 +208,7 @@ function generalShape(
       leafCounts.set(node, o);
       for (let k = 0; k < K; k++) cnt.push(0);
     }
-    cnt[o + x]!++;
+    cnt[o + x]++;
   }
   // Breadth-first renumbering.
   const total = par.length;
@@ -218,48 +218,48 @@ function generalShape(
   let head = 0;
   let tail = 1;
   while (head < tail) {
-    const u = order[head++]!;
-    const d = dep[u]!;
+    const u = order[head++];
+    const d = dep[u];
     const s = slotStart[u];
     if (s === undefined) continue;
-    for (let v = 0; v < branchCards[d]!; v++) {
-      const c = slots[s + v]!;
+    for (let v = 0; v < branchCards[d]; v++) {
+      const c = slots[s + v];
       if (c >= 0) order[tail++] = c;
     }
   }
-  for (let i = 0; i < total; i++) newId[order[i]!] = i;
+  for (let i = 0; i < total; i++) newId[order[i]] = i;
   const parent = new Int32Array(total);
   const childStart = new Int32Array(total).fill(-1);
   const depthStart = new Int32Array(D + 2);
   let slotTotal = 0;
   for (let i = 0; i < total; i++) {
-    const u = order[i]!;
-    parent[i] = u === 0 ? -1 : newId[par[u]!]!;
+    const u = order[i];
+    parent[i] = u === 0 ? -1 : newId[par[u]];
     if (slotStart[u] !== undefined) {
       childStart[i] = slotTotal;
-      slotTotal += branchCards[dep[u]!]!;
+      slotTotal += branchCards[dep[u]];
     }
-    depthStart[dep[u]! + 1]!++;
+    depthStart[dep[u] + 1]++;
   }
-  for (let d = 0; d <= D; d++) depthStart[d + 1]! += depthStart[d]!;
+  for (let d = 0; d <= D; d++) depthStart[d + 1] += depthStart[d];
   const children = new Int32Array(slotTotal).fill(-1);
   for (let i = 0; i < total; i++) {
-    const u = order[i]!;
+    const u = order[i];
     const s = slotStart[u];
     if (s === undefined) continue;
-    const o = childStart[i]!;
-    const card = branchCards[dep[u]!]!;
+    const o = childStart[i];
+    const card = branchCards[dep[u]];
     for (let v = 0; v < card; v++) {
-      const c = slots[s + v]!;
-      if (c >= 0) children[o + v] = newId[c]!;
+      const c = slots[s + v];
+      if (c >= 0) children[o + v] = newId[c];
     }
   }
   const leafNode = new Int32Array(leafCounts.size);
   const leafCount = new Int32Array(leafCounts.size * K);
   let l = 0;
   for (const [leaf, o] of leafCounts) {
-    leafNode[l] = newId[leaf]!;
-    for (let k = 0; k < K; k++) leafCount[l * K + k] = cnt[o + k]!;
+    leafNode[l] = newId[leaf];
+    for (let k = 0; k < K; k++) leafCount[l * K + k] = cnt[o + k];
     l++;
   }
   return { size: total, depthStart, parent, childStart, children, leafNode, leafCount };
@@ -303,7 +303,7 @@ export class ContextTree {
     this.K = K;
     this.depth = D;
     let configs = 1;
-    for (let d = 0; d < D; d++) configs *= branchCards[d]!;
+    for (let d = 0; d < D; d++) configs *= branchCards[d];
     const shape =
       D > 0 && configs * K <= DENSE_CELLS && configs <= 4 * rows
         ? denseShape(child, K, branchCols, branchCards, rows, configs)
@@ -321,16 +321,16 @@ export class ContextTree {
     this.concentration = new Float64Array(this.size);
     const { leafNode, leafCount } = shape;
     for (let l = 0; l < leafNode.length; l++) {
-      const i = leafNode[l]!;
-      for (let k = 0; k < K; k++) this.n[i * K + k] = leafCount[l * K + k]!;
+      const i = leafNode[l];
+      for (let k = 0; k < K; k++) this.n[i * K + k] = leafCount[l * K + k];
     }
   }
 
   /** Number of rows that reached the leaves (= the root's data total). */
   dataCount(): number {
     let s = 0;
-    const first = this.depthStart[this.depth]!;
-    for (let i = first * this.K; i < this.size * this.K; i++) s += this.n[i]!;
+    const first = this.depthStart[this.depth];
+    for (let i = first * this.K; i < this.size * this.K; i++) s += this.n[i];
     return s;
   }
 
@@ -338,10 +338,10 @@ export class ContextTree {
   find(values: ArrayLike<number>): number {
     let node = 0;
     for (let d = 0; d < this.depth; d++) {
-      const s = this.childStart[node]!;
-      const v = values[d]!;
+      const s = this.childStart[node];
+      const v = values[d];
       if (s < 0 || v < 0) break;
-      const c = this.children[s + v]!;
+      const c = this.children[s + v];
       if (c < 0) break;
       node = c;
     }
@@ -354,7 +354,7 @@ export class ContextTree {
    */
   initialise(c: number): void {
     const { K, n, t, nSum, tSum, parent } = this;
-    n.fill(0, 0, this.depthStart[this.depth]! * K); // internal counts are rebuilt from the leaves
+    n.fill(0, 0, this.depthStart[this.depth] * K); // internal counts are rebuilt from the leaves
     nSum.fill(0);
     tSum.fill(0);
     t.fill(0);
@@ -365,7 +365,7 @@ export class ContextTree {
       let N = 0;
       let T = 0;
       for (let k = 0; k < K; k++) {
-        const nk = n[i * K + k]!;
+        const nk = n[i * K + k];
         N += nk;
         let tk: number;
         if (i === 0) tk = Math.min(1, nk);
@@ -373,7 +373,7 @@ export class ContextTree {
         else tk = Math.max(1, Math.floor(c * (digamma(c + nk) - psiC)));
         t[i * K + k] = tk;
         T += tk;
-        if (i > 0) n[parent[i]! * K + k] += tk;
+        if (i > 0) n[parent[i] * K + k] += tk;
       }
       nSum[i] = N;
       tSum[i] = T;
@@ -395,8 +395,8 @@ export class ContextTree {
       }
     } else if (tying === 'level') {
       for (let d = 1; d <= D; d++) {
-        const a = this.depthStart[d]!;
-        const b = this.depthStart[d + 1]!;
+        const a = this.depthStart[d];
+        const b = this.depthStart[d + 1];
         if (b <= a) continue;
         const g = lists.length;
         const l: number[] = [];
@@ -419,7 +419,7 @@ export class ContextTree {
       // same-parent: the children of one node share a concentration (children are contiguous in BFS order)
       const byParent = new Map<number, number>();
       for (let i = 1; i < this.size; i++) {
-        const p = this.parent[i]!;
+        const p = this.parent[i];
         let g = byParent.get(p);
         if (g === undefined) {
           g = lists.length;
@@ -427,7 +427,7 @@ export class ContextTree {
           lists.push([]);
         }
         conc[i] = g;
-        lists[g]!.push(i);
+        lists[g].push(i);
       }
     }
     const count = lists.length;
@@ -468,15 +468,15 @@ export class ContextTree {
       lrfLen[g] = 1;
     }
     const extendLrf = (g: number, upTo: number): Float64Array => {
-      let a = lrf[g]!;
+      let a = lrf[g];
       if (a.length <= upTo) {
         const b = new Float64Array(Math.max(upTo + 1, a.length * 2));
-        b.set(a.subarray(0, lrfLen[g]!));
+        b.set(a.subarray(0, lrfLen[g]));
         a = b;
         lrf[g] = a;
       }
-      const c = cVal[g]!;
-      for (let N = lrfLen[g]!; N <= upTo; N++) a[N] = a[N - 1]! + Math.log(c + N - 1);
+      const c = cVal[g];
+      for (let N = lrfLen[g]; N <= upTo; N++) a[N] = a[N - 1] + Math.log(c + N - 1);
       lrfLen[g] = upTo + 1;
       return a;
     };
@@ -491,26 +491,26 @@ export class ContextTree {
     // only pairs with at least two such rows below them are listed: deep trees over sparse data are mostly
     // chains of single rows, which never move.
     const below = new Int32Array(size * K);
-    below.set(n.subarray(this.depthStart[this.depth]! * K), this.depthStart[this.depth]! * K);
+    below.set(n.subarray(this.depthStart[this.depth] * K), this.depthStart[this.depth] * K);
     for (let i = size - 1; i >= 1; i--) {
-      const o = parent[i]! * K;
-      for (let k = 0; k < K; k++) below[o + k] += below[i * K + k]!;
+      const o = parent[i] * K;
+      for (let k = 0; k < K; k++) below[o + k] += below[i * K + k];
     }
     // One record per pair, REC int32 each: the flat offsets of (i, k) and (parent, k), the ids of the node
     // and of its parent, and their concentration groups, so the sweep reads one contiguous stream.
     let nPairs = 0;
-    for (let i = size - 1; i >= 1; i--) for (let k = 0; k < K; k++) if (below[i * K + k]! >= 2) nPairs++;
+    for (let i = size - 1; i >= 1; i--) for (let k = 0; k < K; k++) if (below[i * K + k] >= 2) nPairs++;
     const pairs = new Int32Array(nPairs * REC);
     for (let i = size - 1, q = 0; i >= 1; i--) {
-      const p = parent[i]!;
+      const p = parent[i];
       for (let k = 0; k < K; k++) {
-        if (below[i * K + k]! < 2) continue;
+        if (below[i * K + k] < 2) continue;
         pairs[q] = i * K + k;
         pairs[q + 1] = p * K + k;
         pairs[q + 2] = i;
         pairs[q + 3] = p;
-        pairs[q + 4] = conc[i]!;
-        pairs[q + 5] = conc[p]!;
+        pairs[q + 4] = conc[i];
+        pairs[q + 5] = conc[p];
         q += REC;
       }
     }
@@ -518,9 +518,9 @@ export class ContextTree {
     const forceLogs = logWeights === true; // a plain boolean: the test below is one compare in the hot loop
     // The groups' members one after another (group g from memberStart[g]), for the kernel's step 2.
     const memberStart = new Int32Array(G + 1);
-    for (let g = 0; g < G; g++) memberStart[g + 1] = memberStart[g]! + members[g]!.length;
-    const memberList = new Int32Array(memberStart[G]!);
-    for (let g = 0; g < G; g++) memberList.set(members[g]!, memberStart[g]!);
+    for (let g = 0; g < G; g++) memberStart[g + 1] = memberStart[g] + members[g].length;
+    const memberList = new Int32Array(memberStart[G]);
+    for (let g = 0; g < G; g++) memberList.set(members[g], memberStart[g]);
     const rng = vr.rng;
     const iters = s.iterations;
     if (kernel) {
@@ -539,13 +539,13 @@ export class ContextTree {
      * hands back (tables to grow, or the log path).
      */
     const step = (q: number): void => {
-      const ik = pairs[q]!;
-      const nn = n[ik]!;
+      const ik = pairs[q];
+      const nn = n[ik];
       if (nn < 2) return; // t = n is forced (and already holds)
-      const pk = pairs[q + 1]!;
-      const tOld = t[ik]!;
-      const pn = n[pk]!;
-      const pt = t[pk]!;
+      const pk = pairs[q + 1];
+      const tOld = t[ik];
+      const pn = n[pk];
+      const pt = t[pk];
       let lo = tOld - w;
       if (lo < 1) lo = 1;
       if (lo < tOld - (pn - pt)) lo = tOld - (pn - pt);
@@ -553,22 +553,22 @@ export class ContextTree {
       if (hi > nn) hi = nn;
       if (hi > MAX_TK) hi = MAX_TK;
       if (hi <= lo) return; // tOld is the only admissible value
-      const p = pairs[q + 3]!;
-      const pN = nSum[p]!; // current: the previous values' moves have changed it
+      const p = pairs[q + 3];
+      const pN = nSum[p]; // current: the previous values' moves have changed it
       // Make the tables cover every lookup below: B(n, lo+1..hi) and P(pn + lo−tOld+1 .. pn + hi−tOld, pt).
       const J = hi >> 6;
-      if (J >= filled.length || nn >= filled[J]!) stirling.ensure(nn, hi);
+      if (J >= filled.length || nn >= filled[J]) stirling.ensure(nn, hi);
       const pj = pt >> 6;
       const pRow = pn + hi - tOld;
-      if (pj >= filledN.length || pRow >= filledN[pj]!) stirling.ensureN(pRow, pt);
+      if (pj >= filledN.length || pRow >= filledN[pj]) stirling.ensureN(pRow, pt);
       // Unnormalised P(t) = S(n, t) c^t S(pn + t − tOld, pt) / [Γ(c_p + N_p + t − tOld) / Γ(c_p)]
       // (Alg. 4), relative to t = lo, by the neighbour ratios
       //   P(t) / P(t−1) = B(n, t) · c · P_n(pn + t − tOld, pt) / (c_p + N_p + t − 1 − tOld).
       const m = hi - lo;
-      const c = cVal[pairs[q + 4]!]!;
-      const pRatio = ratioN[pj]!;
-      const pIdx0 = (pt & 63) * rowCapN[pj]! + pn - tOld + lo + 1 - (pj << 6);
-      let den = cVal[pairs[q + 5]!]! + pN + lo - tOld;
+      const c = cVal[pairs[q + 4]];
+      const pRatio = ratioN[pj];
+      const pIdx0 = (pt & 63) * rowCapN[pj] + pn - tOld + lo + 1 - (pj << 6);
+      let den = cVal[pairs[q + 5]] + pN + lo - tOld;
       let v = 1;
       let sum = 1;
       // tiny: some weight fell below 1e-280 (the old `min(weights) < 1e-280`, without Math.min's NaN and −0
@@ -577,25 +577,25 @@ export class ContextTree {
       lp[0] = 1;
       const jl = (lo + 1) >> 6;
       if (jl === J) {
-        const own = ratioT[jl]!;
+        const own = ratioT[jl];
         const oB = ((nn - (jl << 6)) << 6) + ((lo + 1) & 63) - 1;
         const pB = pIdx0 - 1;
         // Two steps per pass: V8 re-checks the arrays once per loop iteration, not once per step.
         let x = 1;
         for (; x < m; x += 2) {
-          v *= (own[oB + x]! * c * pRatio[pB + x]!) / den;
+          v *= (own[oB + x] * c * pRatio[pB + x]) / den;
           den += 1;
           lp[x] = v;
           sum += v;
           tiny |= +(v < 1e-280);
-          v *= (own[oB + x + 1]! * c * pRatio[pB + x + 1]!) / den;
+          v *= (own[oB + x + 1] * c * pRatio[pB + x + 1]) / den;
           den += 1;
           lp[x + 1] = v;
           sum += v;
           tiny |= +(v < 1e-280);
         }
         if (x === m) {
-          v *= (own[oB + x]! * c * pRatio[pB + x]!) / den;
+          v *= (own[oB + x] * c * pRatio[pB + x]) / den;
           den += 1;
           lp[x] = v;
           sum += v;
@@ -606,7 +606,7 @@ export class ContextTree {
         for (let x = 1; x <= m; x++) {
           const tt = lo + x;
           const j = tt >> 6;
-          v *= (ratioT[j]![((nn - (j << 6)) << 6) + (tt & 63)]! * c * pRatio[pIdx++]!) / den;
+          v *= (ratioT[j][((nn - (j << 6)) << 6) + (tt & 63)] * c * pRatio[pIdx++]) / den;
           den += 1;
           lp[x] = v;
           sum += v;
@@ -616,20 +616,20 @@ export class ContextTree {
       if (!(sum < 1e280) || tiny !== 0 || forceLogs) {
         // Products out of range (extreme counts or concentrations): the same weights from the logs.
         stirling.ensure(nn > pRow ? nn : pRow, hi > pt ? hi : pt);
-        const pg = pairs[q + 5]!;
-        let lr = lrf[pg]!;
-        if (pN + hi - tOld >= lrfLen[pg]!) lr = extendLrf(pg, pN + hi - tOld);
-        const logc = cLog[pairs[q + 4]!]!;
+        const pg = pairs[q + 5];
+        let lr = lrf[pg];
+        if (pN + hi - tOld >= lrfLen[pg]) lr = extendLrf(pg, pN + hi - tOld);
+        const logc = cLog[pairs[q + 4]];
         let mx = -Infinity;
         for (let x = 0; x <= m; x++) {
           const tt = lo + x;
-          const w = stirling.get(nn, tt) + tt * logc + stirling.get(pn - tOld + tt, pt) - lr[pN - tOld + tt]!;
+          const w = stirling.get(nn, tt) + tt * logc + stirling.get(pn - tOld + tt, pt) - lr[pN - tOld + tt];
           lp[x] = w;
           if (w > mx) mx = w;
         }
         sum = 0;
         for (let x = 0; x <= m; x++) {
-          const e = Math.exp(lp[x]! - mx);
+          const e = Math.exp(lp[x] - mx);
           lp[x] = e;
           sum += e;
         }
@@ -641,16 +641,16 @@ export class ContextTree {
       let x = 0;
       let on = 1;
       for (let j = 0; j < m; j++) {
-        on &= +(u >= lp[j]!);
+        on &= +(u >= lp[j]);
         x += on;
-        u -= lp[j]!;
+        u -= lp[j];
       }
       // Unconditional (a stay adds 0): a taken/not-taken branch here is a coin flip for the predictor.
       const d = lo + x - tOld;
       t[ik] = lo + x;
-      tSum[pairs[q + 2]!]! += d;
-      n[pk]! += d;
-      nSum[p]! += d;
+      tSum[pairs[q + 2]] += d;
+      n[pk] += d;
+      nSum[p] += d;
     };
     for (let iter = 0; iter < iters; iter++) {
       if ((iter & 63) === 0) signal?.throwIfAborted();
@@ -670,7 +670,7 @@ export class ContextTree {
       // 2. concentrations (Alg. 5), each tied group from the Beta/Gamma augmentation
       if ((iter + offset) % every === 0) {
         for (let g = 0; g < G; g++) {
-          const c = cVal[g]!;
+          const c = cVal[g];
           let shape = s.priorShape;
           let rate = s.priorRate;
           if (kernel) {
@@ -678,16 +678,16 @@ export class ContextTree {
             const acc = kernel.views.acc;
             acc[0] = shape;
             acc[1] = rate;
-            kernel.concentrations(memberStart[g]!, memberStart[g + 1]!, c, vr, MAX_LOG_INV_Q);
-            shape = acc[0]!;
-            rate = acc[1]!;
+            kernel.concentrations(memberStart[g], memberStart[g + 1], c, vr, MAX_LOG_INV_Q);
+            shape = acc[0];
+            rate = acc[1];
           } else {
-            const mem = members[g]!;
+            const mem = members[g];
             for (let q = 0; q < mem.length; q++) {
-              const j = mem[q]!;
-              const N = nSum[j]!;
+              const j = mem[q];
+              const N = nSum[j];
               if (N === 0) continue;
-              shape += tSum[j]!;
+              shape += tSum[j];
               const li = vr.logInvBeta(c, N);
               rate += li < MAX_LOG_INV_Q ? li : MAX_LOG_INV_Q;
             }
@@ -704,10 +704,10 @@ export class ContextTree {
       }
       // 3. estimates after burn-in (Eqs. 12–14), top-down
       if (iter >= s.burnIn) {
-        const c0 = cVal[G]!;
-        const N0 = nSum[0]!;
+        const c0 = cVal[G];
+        const N0 = nSum[0];
         for (let k = 0; k < K; k++) {
-          const v = (n[k]! + c0 / K) / (N0 + c0);
+          const v = (n[k] + c0 / K) / (N0 + c0);
           pCur[k] = v;
           pSum[k] += v;
         }
@@ -716,11 +716,11 @@ export class ContextTree {
         } else if (K === 2) {
           // binary child (every median-binarised attribute): the same operations, unrolled
           for (let i = 1, io = 2; i < size; i++, io += 2) {
-            const c = cVal[conc[i]!]!;
-            const inv = 1 / (nSum[i]! + c);
-            const po = parent[i]! << 1;
-            const v0 = (n[io]! + c * pCur[po]!) * inv;
-            const v1 = (n[io + 1]! + c * pCur[po + 1]!) * inv;
+            const c = cVal[conc[i]];
+            const inv = 1 / (nSum[i] + c);
+            const po = parent[i] << 1;
+            const v0 = (n[io] + c * pCur[po]) * inv;
+            const v1 = (n[io + 1] + c * pCur[po + 1]) * inv;
             pCur[io] = v0;
             pCur[io + 1] = v1;
             pSum[io] += v0;
@@ -728,12 +728,12 @@ export class ContextTree {
           }
         } else {
           for (let i = 1; i < size; i++) {
-            const c = cVal[conc[i]!]!;
-            const inv = 1 / (nSum[i]! + c);
+            const c = cVal[conc[i]];
+            const inv = 1 / (nSum[i] + c);
             const io = i * K;
-            const po = parent[i]! * K;
+            const po = parent[i] * K;
             for (let k = 0; k < K; k++) {
-              const v = (n[io + k]! + c * pCur[po + k]!) * inv;
+              const v = (n[io + k] + c * pCur[po + k]) * inv;
               pCur[io + k] = v;
               pSum[io + k] += v;
             }
@@ -742,7 +742,7 @@ export class ContextTree {
         this.recorded++;
       }
     }
-    for (let i = 0; i < size; i++) this.concentration[i] = cVal[conc[i]!]!;
+    for (let i = 0; i < size; i++) this.concentration[i] = cVal[conc[i]];
     if (kernel) {
       this.n.set(n);
       this.t.set(t);
@@ -759,8 +759,8 @@ export class ContextTree {
   rootOnly(c0: number): void {
     const { K, n, pSum } = this;
     let N = 0;
-    for (let k = 0; k < K; k++) N += n[k]!;
-    for (let k = 0; k < K; k++) pSum[k] = (n[k]! + c0 / K) / (N + c0);
+    for (let k = 0; k < K; k++) N += n[k];
+    for (let k = 0; k < K; k++) pSum[k] = (n[k] + c0 / K) / (N + c0);
     this.recorded = 1;
     this.nSum[0] = N;
     this.concentration[0] = c0;
@@ -772,10 +772,10 @@ export class ContextTree {
     const inv = 1 / this.recorded;
     let s = 0;
     for (let k = 0; k < K; k++) {
-      const v = this.pSum[i * K + k]! * inv;
+      const v = this.pSum[i * K + k] * inv;
       out[o + k] = v;
       s += v;
     }
-    for (let k = 0; k < K; k++) out[o + k]! /= s; // guards the rounding of the running sums
+    for (let k = 0; k < K; k++) out[o + k] /= s; // guards the rounding of the running sums
   }
 }

@@ -47,11 +47,11 @@ export async function allPairsSections(ctx: StatsSectionContext): Promise<Sectio
         ],
         rows: m.methods.map((row, i) => ({
           cells: [
-            cell(`${row} (${m.meanRanks[i]!.toFixed(2)})`, { value: row }),
+            cell(`${row} (${m.meanRanks[i].toFixed(2)})`, { value: row }),
             ...m.methods.map((_, j) =>
               i === j
                 ? cell('–', { value: null })
-                : cell(formatP(adj.p[i]![j]), { value: adj.p[i]![j]!, bold: adj.p[i]![j]! <= s.alpha }),
+                : cell(formatP(adj.p[i][j]), { value: adj.p[i][j], bold: adj.p[i][j] <= s.alpha }),
             ),
           ],
         })),

@@ -16,7 +16,7 @@ function posthocTable(id: string, m: MetricComparison, s: CompareSpec): Table | 
   const rows: TableRow[] = [
     {
       cells: [
-        cell(`${m.methods[ph.control]!} (control)`, { value: m.methods[ph.control]! }),
+        cell(`${m.methods[ph.control]} (control)`, { value: m.methods[ph.control] }),
         cell(fixed(ph.controlMeanRank, 3), { value: ph.controlMeanRank }),
         cell('', { value: null }),
         cell('', { value: null }),
@@ -25,7 +25,7 @@ function posthocTable(id: string, m: MetricComparison, s: CompareSpec): Table | 
     },
     ...ph.comparisons.map((c) => ({
       cells: [
-        cell(m.methods[c.method]!),
+        cell(m.methods[c.method]),
         cell(fixed(c.meanRank, 3), { value: c.meanRank }),
         cell(fixed(c.z, 4), { value: c.z }),
         cell(formatP(c.p), { value: c.p }),

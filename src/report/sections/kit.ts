@@ -76,6 +76,6 @@ export function attempt<T>(notes: string[], where: string, f: () => T): T | null
 export function cols(...specs: string[]): TableColumn[] {
   return specs.map((spec) => {
     const m = /^(.*):([lrc])$/.exec(spec);
-    return m ? { header: m[1]!, align: m[2] as TableColumn['align'] } : { header: spec, align: 'r' };
+    return m ? { header: m[1], align: m[2] as TableColumn['align'] } : { header: spec, align: 'r' };
   });
 }

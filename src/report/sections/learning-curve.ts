@@ -32,7 +32,7 @@ export function curvePoints(rows: readonly ResultRow[], metric: MetricDef): (Cur
     g.sort((a, b) => a.n - b.n);
     for (let i = 0; i < g.length; ) {
       let j = i;
-      while (j < g.length && g[j]!.n <= g[i]!.n * CURVE_MERGE) j++;
+      while (j < g.length && g[j].n <= g[i].n * CURVE_MERGE) j++;
       const part = g.slice(i, j);
       out.push({
         dataset,

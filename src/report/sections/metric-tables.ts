@@ -37,7 +37,7 @@ function metricTable(
   const partial: string[] = [];
   const undefinedOn: string[] = [];
   const rows: TableRow[] = t.datasets.map((d, i) => {
-    const row = t.cells[i]!;
+    const row = t.cells[i];
     const counts = (c: (typeof row)[number]): boolean => c !== undefined && Number.isFinite(c.mean) && !isPartial(c);
     const shown = row.map((c) => (counts(c) ? Number(c!.mean.toFixed(digits)) : undefined));
     const defined = shown.filter((v): v is number => v !== undefined);
@@ -47,7 +47,7 @@ function metricTable(
       cells: [
         cell(d),
         ...row.map((c, j) => {
-          const m = t.methods[j]!;
+          const m = t.methods[j];
           const plan = planned?.get(cellKey(d, m));
           if (!c) {
             if (plan === undefined) return cell('–', { value: null });

@@ -85,8 +85,8 @@ function fiveByTwo(p: FoldPairs): { a: number[][]; b: number[][] } | null {
   for (const r of reps) {
     const idx = p.repeats.flatMap((x, i) => (x === r ? [i] : []));
     if (idx.length !== 2) return null;
-    a.push(idx.map((i) => p.a[i]!));
-    b.push(idx.map((i) => p.b[i]!));
+    a.push(idx.map((i) => p.a[i]));
+    b.push(idx.map((i) => p.b[i]));
   }
   return { a, b };
 }
@@ -110,7 +110,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     const notes: string[] = [];
     const d = m.metric.digits;
     m.table.datasets.forEach((ds, i) => {
-      const baseCell = m.table.cells[i]![baseIdx];
+      const baseCell = m.table.cells[i][baseIdx];
       // Mean ± sd over the folds, as Weka's Experimenter prints them (its "show std. deviations"); in the CSV
       // the sd and the v/* mark are columns of their own beside the mean.
       const msd = (x: { mean: number; sd: number }): string => `${fixed(x.mean, d)} ± ${fixed(x.sd, d)}`;
@@ -121,7 +121,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
           : cell('–', { value: null }),
       ];
       others.forEach((o, j) => {
-        const c = m.table.cells[i]![m.table.methods.indexOf(o)];
+        const c = m.table.cells[i][m.table.methods.indexOf(o)];
         if (!c) {
           cells.push(cell('–', { value: null }));
           return;
@@ -139,9 +139,9 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
         }
         const better = t.significance !== 0 && (t.significance === 1) === m.metric.higherIsBetter;
         const marker = t.significance === 0 ? '' : better ? ' v' : ' *';
-        if (marker === ' v') counts[j]!.v++;
-        else if (marker === ' *') counts[j]!.star++;
-        else counts[j]!.tie++;
+        if (marker === ' v') counts[j].v++;
+        else if (marker === ' *') counts[j].star++;
+        else counts[j].tie++;
         cells.push(cell(`${msd(c)}${marker}`, { value: c.mean, extra: { sd: c.sd, mark: marker.trim() } }));
         detail.push({
           cells: [
@@ -205,7 +205,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     for (const ds of m.table.datasets) {
       for (let i = 0; i < methodsAll.length; i++) {
         for (let j = i + 1; j < methodsAll.length; j++) {
-          const fp = foldPairs(ctx.statRows, m.metric.key, ds, methodsAll[i]!, methodsAll[j]!);
+          const fp = foldPairs(ctx.statRows, m.metric.key, ds, methodsAll[i], methodsAll[j]);
           if (fp.a.length < 2) continue;
           let t;
           try {
@@ -217,11 +217,11 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
           if (t.significance === 0) continue;
           const iBetter = (t.significance === 1) === m.metric.higherIsBetter;
           if (iBetter) {
-            wins[i]!++;
-            losses[j]!++;
+            wins[i]++;
+            losses[j]++;
           } else {
-            wins[j]!++;
-            losses[i]!++;
+            wins[j]++;
+            losses[i]++;
           }
         }
       }
@@ -229,7 +229,7 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
     if (tested > 0 && methodsAll.length > 1) {
       const order = methodsAll
         .map((_, i) => i)
-        .sort((a, b) => wins[b]! - losses[b]! - (wins[a]! - losses[a]!) || wins[b]! - wins[a]! || a - b);
+        .sort((a, b) => wins[b] - losses[b] - (wins[a] - losses[a]) || wins[b] - wins[a] || a - b);
       blocks.push(
         ...ctx.addTable({
           id: ctx.tableId(`ranking-${m.metric.key}`),
@@ -238,10 +238,10 @@ export function singleDatasetSections(ctx: StatsSectionContext): Section[] {
           rows: order.map((i, r) => ({
             cells: [
               cell(String(r + 1), { value: r + 1 }),
-              cell(String(wins[i]! - losses[i]!), { value: wins[i]! - losses[i]! }),
-              cell(String(wins[i]!), { value: wins[i]! }),
-              cell(String(losses[i]!), { value: losses[i]! }),
-              cell(methodsAll[i]!),
+              cell(String(wins[i] - losses[i]), { value: wins[i] - losses[i] }),
+              cell(String(wins[i]), { value: wins[i] }),
+              cell(String(losses[i]), { value: losses[i] }),
+              cell(methodsAll[i]),
             ],
           })),
         }),

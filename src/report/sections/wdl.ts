@@ -13,7 +13,7 @@ function wdlTable(c: Comparison): Table | null {
     cells: [
       cell(`${a} vs ${b}`),
       ...c.metrics.flatMap((m) => {
-        const p = m.pairs[i]!;
+        const p = m.pairs[i];
         if (!p.wdl || !p.sign) return [cell('–', { value: null }), cell('–', { value: null })];
         return [
           cell(wdlText(p.wdl), { bold: p.sign.p <= s.alpha, value: wdlText(p.wdl) }),

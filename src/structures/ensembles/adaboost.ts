@@ -37,7 +37,7 @@ export function eapPredictions(
   const out = new Int32Array(data.n);
   for (let r = 0; r < data.n; r++) {
     let b = 0;
-    for (let c = 1; c < C; c++) if (p[r * C + c]! > p[r * C + b]!) b = c;
+    for (let c = 1; c < C; c++) if (p[r * C + c] > p[r * C + b]) b = c;
     out[r] = b;
   }
   return out;
@@ -49,15 +49,15 @@ export function eapPredictions(
  */
 export function adaboostStep(w: Float64Array, pred: Int32Array, truth: Int32Array): { eps: number; vote: number } {
   let eps = 0;
-  for (let r = 0; r < w.length; r++) if (pred[r] !== truth[r]) eps += w[r]!;
+  for (let r = 0; r < w.length; r++) if (pred[r] !== truth[r]) eps += w[r];
   if (eps <= 0 || eps >= 0.5) return { eps: Math.max(0, eps), vote: eps <= 0 ? 1 : 0 };
   const beta = eps / (1 - eps);
   let total = 0;
   for (let r = 0; r < w.length; r++) {
-    if (pred[r] === truth[r]) w[r] = w[r]! * beta;
-    total += w[r]!;
+    if (pred[r] === truth[r]) w[r] = w[r] * beta;
+    total += w[r];
   }
-  for (let r = 0; r < w.length; r++) w[r] = w[r]! / total;
+  for (let r = 0; r < w.length; r++) w[r] = w[r] / total;
   return { eps, vote: Math.log(1 / beta) };
 }
 
@@ -120,12 +120,12 @@ export const adaboost = registerStructure({
     }
     return {
       m,
-      parents: members[0]!.structure.parents,
+      parents: members[0].structure.parents,
       members,
       info: {
         rounds: errors.length,
-        firstError: errors[0]!,
-        lastError: errors[errors.length - 1]!,
+        firstError: errors[0],
+        lastError: errors[errors.length - 1],
         ...ensembleDiagnostics(members),
       },
     };

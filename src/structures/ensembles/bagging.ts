@@ -56,7 +56,7 @@ export const bagging = registerStructure({
     }
     return {
       m,
-      parents: members[0]!.structure.parents,
+      parents: members[0].structure.parents,
       members,
       info: { sampleRows: size, ...ensembleDiagnostics(members) },
     };

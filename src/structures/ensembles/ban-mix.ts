@@ -61,9 +61,9 @@ export const banMix = registerStructure({
     for (let j = 0; j < rounds; j++) {
       if (j > 0) {
         // the j-th strongest tree edge, oriented as in the rooted tree
-        const [u, v] = edges[j - 1]!;
+        const [u, v] = edges[j - 1];
         const child = tree[v] === u ? v : u;
-        parents[child] = [m, tree[child]!];
+        parents[child] = [m, tree[child]];
       }
       const structure: Structure = { m, parents: parents.map((p) => [...p]) };
       const rowWeights = Float64Array.from(w, (x) => x * n);
@@ -82,7 +82,7 @@ export const banMix = registerStructure({
     }
     return {
       m,
-      parents: members[members.length - 1]!.structure.parents,
+      parents: members[members.length - 1].structure.parents,
       members,
       info: { rounds: members.length, lastError: lastEps, ...ensembleDiagnostics(members, false) },
     };

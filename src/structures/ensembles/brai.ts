@@ -136,19 +136,19 @@ function patternsOf(data: DiscreteData): Patterns {
   const codes: number[][] = Array.from({ length: k }, () => []);
   const row = new Int32Array(k);
   for (let r = 0; r < data.n; r++) {
-    for (let v = 0; v < m; v++) row[v] = data.columns[v]![r]!;
-    row[m] = data.classColumn[r]!;
+    for (let v = 0; v < m; v++) row[v] = data.columns[v][r];
+    row[m] = data.classColumn[r];
     const key = row.join(',');
     let p = index.get(key);
     if (p === undefined) {
       p = index.size;
       index.set(key, p);
-      for (let v = 0; v < k; v++) codes[v]!.push(row[v]!);
+      for (let v = 0; v < k; v++) codes[v].push(row[v]);
     }
     rowPattern[r] = p;
   }
   const cards = new Int32Array(k);
-  for (let v = 0; v < m; v++) cards[v] = data.cards[v]!;
+  for (let v = 0; v < m; v++) cards[v] = data.cards[v];
   cards[m] = data.classCard;
   return { columns: codes.map((c) => Int32Array.from(c)), cards, rowPattern, count: index.size };
 }
@@ -174,31 +174,31 @@ const Z_CACHE_LIMIT = 4096;
  */
 function bootstrapSample(P: Patterns, n: number, rng: Rng): Sample {
   const w = new Float64Array(P.count);
-  for (let i = 0; i < n; i++) w[P.rowPattern[rng.int(n)]!]! += 1;
+  for (let i = 0; i < n; i++) w[P.rowPattern[rng.int(n)]] += 1;
   return sampleOfWeights(P, w);
 }
 
 /** The sample holding every row once. */
 function fullSample(P: Patterns): Sample {
   const w = new Float64Array(P.count);
-  for (let r = 0; r < P.rowPattern.length; r++) w[P.rowPattern[r]!]! += 1;
+  for (let r = 0; r < P.rowPattern.length; r++) w[P.rowPattern[r]] += 1;
   return sampleOfWeights(P, w);
 }
 
 function sampleOfWeights(P: Patterns, w: Float64Array): Sample {
   let used = 0;
-  for (let p = 0; p < P.count; p++) if (w[p]! > 0) used++;
+  for (let p = 0; p < P.count; p++) if (w[p] > 0) used++;
   const keep = new Int32Array(used);
   const weights = new Float64Array(used);
   for (let p = 0, i = 0; p < P.count; p++) {
-    if (w[p]! > 0) {
+    if (w[p] > 0) {
       keep[i] = p;
-      weights[i++] = w[p]!;
+      weights[i++] = w[p];
     }
   }
   const columns = P.columns.map((col) => {
     const out = new Int32Array(used);
-    for (let i = 0; i < used; i++) out[i] = col[keep[i]!]!;
+    for (let i = 0; i < used; i++) out[i] = col[keep[i]];
     return out;
   });
   return { columns, cards: P.cards, weights, zIndex: new Map() };
@@ -212,11 +212,11 @@ function zIndexOf(sample: Sample, z: readonly number[]): Float64Array {
   const P = sample.weights.length;
   const out = new Float64Array(P);
   for (const v of z) {
-    const col = sample.columns[v]!;
-    const r = sample.cards[v]!;
+    const col = sample.columns[v];
+    const r = sample.cards[v];
     for (let p = 0; p < P; p++) {
-      const c = col[p]!;
-      const prev = out[p]!;
+      const c = col[p];
+      const prev = out[p];
       out[p] = prev < 0 || c < 0 ? -1 : prev * r + c;
     }
   }
@@ -297,7 +297,7 @@ function* combinations(items: readonly number[], size: number, start = 0, prefix
     return;
   }
   for (let i = start; i <= items.length - (size - prefix.length); i++) {
-    prefix.push(items[i]!);
+    prefix.push(items[i]);
     yield* combinations(items, size, i + 1, prefix);
     prefix.pop();
   }
@@ -326,38 +326,38 @@ function cmiStatistic(
 ): { cmi: number; n: number; dof: number } {
   const { columns, cards, weights } = sample;
   const P = weights.length;
-  const rx = cards[x]!;
-  const ry = cards[y]!;
+  const rx = cards[x];
+  const ry = cards[y];
   let qz = 1;
-  for (const v of z) qz *= cards[v]!;
-  const cx = columns[x]!;
-  const cy = columns[y]!;
+  for (const v of z) qz *= cards[v];
+  const cx = columns[x];
+  const cy = columns[y];
   const zi = zIndexOf(sample, z);
   const cells = qz * rx * ry;
   if (cells <= 4 * P + 64) {
     const counts = new Float64Array(cells);
     for (let p = 0; p < P; p++) {
-      const xv = cx[p]!;
-      const yv = cy[p]!;
-      const c = zi[p]!;
+      const xv = cx[p];
+      const yv = cy[p];
+      const c = zi[p];
       if ((xv | yv) < 0 || c < 0) continue;
-      counts[(c * ry + yv) * rx + xv]! += weights[p]!;
+      counts[(c * ry + yv) * rx + xv] += weights[p];
     }
     return cmiOfCells(counts, undefined, rx, ry);
   }
   // Sparse: the non-empty cells, then their indices in increasing order.
   const byCell = new Map<number, number>();
   for (let p = 0; p < P; p++) {
-    const xv = cx[p]!;
-    const yv = cy[p]!;
-    const c = zi[p]!;
+    const xv = cx[p];
+    const yv = cy[p];
+    const c = zi[p];
     if ((xv | yv) < 0 || c < 0) continue;
     const cell = (c * ry + yv) * rx + xv;
-    byCell.set(cell, (byCell.get(cell) ?? 0) + weights[p]!);
+    byCell.set(cell, (byCell.get(cell) ?? 0) + weights[p]);
   }
   const at = Float64Array.from(byCell.keys()).sort();
   const n = new Float64Array(at.length);
-  for (let i = 0; i < at.length; i++) n[i] = byCell.get(at[i]!)!;
+  for (let i = 0; i < at.length; i++) n[i] = byCell.get(at[i])!;
   return cmiOfCells(n, at, rx, ry);
 }
 
@@ -374,7 +374,7 @@ export function cmiOfCells(
   const rxy = rx * ry;
   const len = counts.length;
   let total = 0;
-  for (let i = 0; i < len; i++) total += counts[i]!;
+  for (let i = 0; i < len; i++) total += counts[i];
   if (total === 0) return { cmi: 0, n: 0, dof: 1 };
   const nx = new Float64Array(rx);
   const ny = new Float64Array(ry);
@@ -387,9 +387,9 @@ export function cmiOfCells(
       let nz = 0;
       for (let yv = 0; yv < ry; yv++) {
         for (let xv = 0; xv < rx; xv++) {
-          const n = counts[base + yv * rx + xv]!;
-          nx[xv]! += n;
-          ny[yv]! += n;
+          const n = counts[base + yv * rx + xv];
+          nx[xv] += n;
+          ny[yv] += n;
           nz += n;
         }
       }
@@ -397,8 +397,8 @@ export function cmiOfCells(
       seen++;
       for (let yv = 0; yv < ry; yv++) {
         for (let xv = 0; xv < rx; xv++) {
-          const n = counts[base + yv * rx + xv]!;
-          if (n > 0) cmi += (n / total) * Math.log((n * nz) / (nx[xv]! * ny[yv]!));
+          const n = counts[base + yv * rx + xv];
+          if (n > 0) cmi += (n / total) * Math.log((n * nz) / (nx[xv] * ny[yv]));
         }
       }
     }
@@ -406,24 +406,24 @@ export function cmiOfCells(
   }
   // Sparse: runs of entries with the same z configuration, in increasing cell index (= yv, then xv).
   for (let lo = 0; lo < len; ) {
-    const z = Math.floor(at[lo]! / rxy);
+    const z = Math.floor(at[lo] / rxy);
     let hi = lo;
-    while (hi < len && Math.floor(at[hi]! / rxy) === z) hi++;
+    while (hi < len && Math.floor(at[hi] / rxy) === z) hi++;
     nx.fill(0);
     ny.fill(0);
     let nz = 0;
     for (let i = lo; i < hi; i++) {
-      const c = at[i]! - z * rxy;
-      const n = counts[i]!;
-      nx[c % rx]! += n;
-      ny[(c - (c % rx)) / rx]! += n;
+      const c = at[i] - z * rxy;
+      const n = counts[i];
+      nx[c % rx] += n;
+      ny[(c - (c % rx)) / rx] += n;
       nz += n;
     }
     seen++;
     for (let i = lo; i < hi; i++) {
-      const c = at[i]! - z * rxy;
-      const n = counts[i]!;
-      cmi += (n / total) * Math.log((n * nz) / (nx[c % rx]! * ny[(c - (c % rx)) / rx]!));
+      const c = at[i] - z * rxy;
+      const n = counts[i];
+      cmi += (n / total) * Math.log((n * nz) / (nx[c % rx] * ny[(c - (c % rx)) / rx]));
     }
     lo = hi;
   }
@@ -441,13 +441,13 @@ function orientEdges(g: Graph, en: readonly number[]): void {
   for (const { z, und, par } of before) {
     for (let a = 0; a < und.length; a++) {
       for (let b = a + 1; b < und.length; b++) {
-        const [x, y] = [und[a]!, und[b]!];
+        const [x, y] = [und[a], und[b]];
         if (g.adjacent(x, y) || (g.sepset(x, y) ?? []).includes(z)) continue;
         g.orient(x, z);
         g.orient(y, z);
       }
       for (const y of par) {
-        const x = und[a]!;
+        const x = und[a];
         if (g.adjacent(x, y) || (g.sepset(x, y) ?? []).includes(z)) continue;
         g.orient(x, z);
       }
@@ -518,7 +518,7 @@ function dagExtension(g: Graph, en: readonly number[], ex: readonly number[]): n
       if (!sink) continue;
       if (undirected.every((y) => neighbours.every((z) => z === y || adj(y, z)))) {
         picked = x;
-        for (const y of neighbours) parents[x]!.push(y);
+        for (const y of neighbours) parents[x].push(y);
         break;
       }
     }
@@ -587,7 +587,7 @@ function refine(L: Learner, g: Graph, data: Sample, en: readonly number[], ex: r
   for (const v of en) for (const x of ex) if (g.adjacent(x, v)) test(x, v);
   orientEdges(g, en);
   for (let i = 0; i < en.length; i++) {
-    for (let j = i + 1; j < en.length; j++) if (g.adjacent(en[i]!, en[j]!)) test(en[i]!, en[j]!);
+    for (let j = i + 1; j < en.length; j++) if (g.adjacent(en[i], en[j])) test(en[i], en[j]);
   }
   orientEdges(g, en);
 }
@@ -604,7 +604,7 @@ function split(g: Graph, en: readonly number[]): { descendants: number[]; ancest
       seen.add(s);
       for (let i = 0; i < comp.length; i++) {
         for (const t of nodes) {
-          if (!seen.has(t) && linked(comp[i]!, t)) {
+          if (!seen.has(t) && linked(comp[i], t)) {
             seen.add(t);
             comp.push(t);
           }
@@ -633,10 +633,10 @@ function learnRecursively(L: Learner, g: Graph, en: readonly number[], ex: reado
     if (parents) {
       score = 0;
       for (const v of en) {
-        const key = `${v}:${parents[v]!.join(',')}`;
+        const key = `${v}:${parents[v].join(',')}`;
         let s = L.familyScores.get(key);
         if (s === undefined) {
-          s = localScore(L.train, v, parents[v]!, 'bdeu', L.ess);
+          s = localScore(L.train, v, parents[v], 'bdeu', L.ess);
           L.familyScores.set(key, s);
         }
         score += s;
@@ -679,13 +679,13 @@ function sampleStructure(root: GgtNode, parents: number[][], temperature: number
     const total = w.reduce((a, b) => a + b, 0);
     let u = rng.next() * total;
     let pick = 0;
-    while (pick < w.length - 1 && u >= w[pick]!) u -= w[pick++]!;
+    while (pick < w.length - 1 && u >= w[pick]) u -= w[pick++];
     choice.set(node, pick);
-    return scores[pick]!;
+    return scores[pick];
   };
   const write = (node: GgtNode): void => {
     if (node.leaf) for (const v of node.en) parents[v] = [...(node.parents[v] ?? [])];
-    else for (const c of node.hypotheses[choice.get(node)!]!.children) write(c);
+    else for (const c of node.hypotheses[choice.get(node)!].children) write(c);
   };
   const score = draw(root);
   write(root);
@@ -737,9 +737,9 @@ export function rai(
   const parents: number[][] = Array.from({ length: k }, () => []);
   let extended = true;
   const write = (node: GgtNode): void => {
-    if (!node.leaf) for (const c of node.hypotheses[0]!.children) write(c);
+    if (!node.leaf) for (const c of node.hypotheses[0].children) write(c);
     else if (node.score === Number.NEGATIVE_INFINITY) extended = false;
-    else for (const v of node.en) parents[v] = [...node.parents[v]!];
+    else for (const v of node.en) parents[v] = [...node.parents[v]];
   };
   write(root);
   const skeleton = [...edges].sort((a, b) => a - b).map((e): [number, number] => [Math.floor(e / k), e % k]);

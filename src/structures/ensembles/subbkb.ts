@@ -80,6 +80,6 @@ export const subbkb = registerStructure({
         ctx.rng.derive('apses'),
       );
     }
-    return { m, parents: members[0]!.structure.parents, members, info };
+    return { m, parents: members[0].structure.parents, members, info };
   },
 });

@@ -39,8 +39,8 @@ export function subsample(n: number, size: number, rng: Rng): Int32Array {
   const k = Math.min(n, size);
   for (let i = 0; i < k; i++) {
     const j = i + rng.int(n - i);
-    const t = idx[i]!;
-    idx[i] = idx[j]!;
+    const t = idx[i];
+    idx[i] = idx[j];
     idx[j] = t;
   }
   return idx.slice(0, k).sort();
@@ -59,7 +59,7 @@ export function weightedBootstrap(weights: Float64Array, size: number, rng: Rng)
   const cum = new Float64Array(n);
   let total = 0;
   for (let i = 0; i < n; i++) {
-    total += weights[i]!;
+    total += weights[i];
     cum[i] = total;
   }
   const out = new Int32Array(size);
@@ -69,7 +69,7 @@ export function weightedBootstrap(weights: Float64Array, size: number, rng: Rng)
     let hi = n - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (cum[mid]! > u) hi = mid;
+      if (cum[mid] > u) hi = mid;
       else lo = mid + 1;
     }
     out[s] = lo;
@@ -100,7 +100,7 @@ export function ensembleDiagnostics(members: readonly StructureMember[], withShd
   for (const m of members) total += m.weight;
   for (const m of members)
     for (const s of singles(m.structure)) flat.push({ w: total > 0 ? m.weight / total : 1 / members.length, s });
-  const cls = (s: Structure): number => s.parents[s.m]!.length;
+  const cls = (s: Structure): number => s.parents[s.m].length;
   let mean = 0;
   let weighted = 0;
   for (const { w, s } of flat) {
@@ -113,7 +113,7 @@ export function ensembleDiagnostics(members: readonly StructureMember[], withShd
   let pairs = 0;
   for (let i = 0; i < cps.length; i++) {
     for (let j = i + 1; j < cps.length; j++) {
-      sum += shd(cps[i]!, cps[j]!);
+      sum += shd(cps[i], cps[j]);
       pairs++;
     }
   }
@@ -156,14 +156,14 @@ export function apses(
   const M = Math.min(count, distinct.length);
   if (M < 2 || boots < 2) return 0;
   const pick = rng.shuffle(Int32Array.from({ length: distinct.length }, (_, i) => i));
-  const chosen = Array.from(pick.slice(0, M), (i) => distinct[i]!);
+  const chosen = Array.from(pick.slice(0, M), (i) => distinct[i]);
   const post = new Float64Array(boots * M);
   for (const d of datasets) {
     const cc = selectRows(d, completeRows(d));
     for (let i = 0; i < boots; i++) {
       const sample = cc.n > 0 ? selectRows(cc, bootstrap(cc.n, cc.n, rng)) : cc;
       const w = posteriorWeights(chosen.map((g) => networkScore(sample, g, score, ess)));
-      for (let m = 0; m < M; m++) post[i * M + m] += w[m]! / datasets.length;
+      for (let m = 0; m < M; m++) post[i * M + m] += w[m] / datasets.length;
     }
   }
   return meanStandardError(post, boots, M);
@@ -177,9 +177,9 @@ export function meanStandardError(post: Float64Array, boots: number, M: number):
   let total = 0;
   for (let m = 0; m < M; m++) {
     let mean = 0;
-    for (let i = 0; i < boots; i++) mean += post[i * M + m]! / boots;
+    for (let i = 0; i < boots; i++) mean += post[i * M + m] / boots;
     let ss = 0;
-    for (let i = 0; i < boots; i++) ss += (post[i * M + m]! - mean) ** 2;
+    for (let i = 0; i < boots; i++) ss += (post[i * M + m] - mean) ** 2;
     total += Math.sqrt(ss / (boots * (boots - 1)));
   }
   return total / M;

@@ -26,7 +26,7 @@ export function exactStructure(
   return {
     m,
     parents: best.parents,
-    info: { score: best.score, classParents: best.parents[m]!.length, arcs, completeRows: best.rows },
+    info: { score: best.score, classParents: best.parents[m].length, arcs, completeRows: best.rows },
   };
 }
 

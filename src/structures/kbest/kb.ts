@@ -67,7 +67,7 @@ export function kBestMembers(
   });
   const w = posteriorWeights(dags.map((d) => d.score));
   return {
-    members: dags.map((d, i) => ({ weight: w[i]!, structure: { m, parents: d.parents }, score: d.score })),
+    members: dags.map((d, i) => ({ weight: w[i], structure: { m, parents: d.parents }, score: d.score })),
     rows,
   };
 }
@@ -78,7 +78,7 @@ function kbStructure(train: DiscreteData, params: KbParams, rng: Rng, signal?: A
   const { members, rows } = kBestMembers(train, params, signal);
   const info: Record<string, number | string | boolean> = {
     classes: members.length,
-    bestScore: members[0]!.score,
+    bestScore: members[0].score,
     completeRows: rows,
     ...ensembleDiagnostics(members),
   };
@@ -91,9 +91,9 @@ function kbStructure(train: DiscreteData, params: KbParams, rng: Rng, signal?: A
       rng.derive('apses'),
     );
   }
-  if (members.length === 1) return { ...members[0]!.structure, info };
+  if (members.length === 1) return { ...members[0].structure, info };
   const list: StructureMember[] = members.map(({ weight, structure }) => ({ weight, structure }));
-  return { m, parents: members[0]!.structure.parents, members: list, info };
+  return { m, parents: members[0].structure.parents, members: list, info };
 }
 
 export const kb = registerStructure({

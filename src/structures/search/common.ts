@@ -20,7 +20,7 @@ export function maxRandom(xs: readonly number[], rng: Rng): number {
   xs.forEach((x, i) => {
     if (x >= mx - SCORE_TOL) best.push(i);
   });
-  return best.length === 1 ? best[0]! : best[rng.int(best.length)]!;
+  return best.length === 1 ? best[0] : best[rng.int(best.length)];
 }
 
 /**
@@ -44,7 +44,7 @@ export function orientRank(data: DiscreteData, orient: OrphanOrient): Int32Array
 function nameRank(data: DiscreteData): Int32Array {
   const m = attributeCount(data);
   const idx = Array.from({ length: m }, (_, a) => a);
-  idx.sort((a, b) => (data.names[a]! < data.names[b]! ? -1 : data.names[a]! > data.names[b]! ? 1 : a - b));
+  idx.sort((a, b) => (data.names[a] < data.names[b] ? -1 : data.names[a] > data.names[b] ? 1 : a - b));
   const rank = new Int32Array(m);
   idx.forEach((a, pos) => (rank[a] = pos));
   return rank;
@@ -95,16 +95,16 @@ export function foldLogTables(
 ): Float64Array {
   const size = configs * r;
   const total = new Float64Array(size);
-  for (let f = 0; f < k; f++) for (let i = 0; i < size; i++) total[i] += perFold[f * size + i]!;
+  for (let f = 0; f < k; f++) for (let i = 0; i < size; i++) total[i] += perFold[f * size + i];
   const out = new Float64Array(k * size);
   const a = alpha;
   for (let f = 0; f < k; f++) {
     const o = f * size;
     for (let j = 0; j < configs; j++) {
       let nj = 0;
-      for (let x = 0; x < r; x++) nj += total[j * r + x]! - perFold[o + j * r + x]!;
+      for (let x = 0; x < r; x++) nj += total[j * r + x] - perFold[o + j * r + x];
       const ld = Math.log(nj + r * a);
-      for (let x = 0; x < r; x++) out[o + j * r + x] = Math.log(total[j * r + x]! - perFold[o + j * r + x]! + a) - ld;
+      for (let x = 0; x < r; x++) out[o + j * r + x] = Math.log(total[j * r + x] - perFold[o + j * r + x] + a) - ld;
     }
   }
   return out;
@@ -120,12 +120,12 @@ function foldLayout(
   const n = data.n;
   const C = data.classCard;
   const sizes = new Int32Array(k);
-  for (let r = 0; r < n; r++) sizes[foldOf[r]!]++;
-  const foldRows = Array.from({ length: k }, (_, f) => new Int32Array(sizes[f]!));
+  for (let r = 0; r < n; r++) sizes[foldOf[r]]++;
+  const foldRows = Array.from({ length: k }, (_, f) => new Int32Array(sizes[f]));
   const fill = new Int32Array(k);
-  for (let r = 0; r < n; r++) foldRows[foldOf[r]!]![fill[foldOf[r]!]!++] = r;
+  for (let r = 0; r < n; r++) foldRows[foldOf[r]][fill[foldOf[r]]++] = r;
   const cc = new Float64Array(k * C);
-  for (let r = 0; r < n; r++) cc[foldOf[r]! * C + data.classColumn[r]!]++;
+  for (let r = 0; r < n; r++) cc[foldOf[r] * C + data.classColumn[r]]++;
   return { foldRows, classLog: foldLogTables(cc, 1, C, k, alpha) };
 }
 

@@ -46,12 +46,12 @@ const TIE_TOL = 1e-9;
 /** Credit of one row: 1/t if its class is among the t classes with the maximal score, else 0. */
 function rowCredit(scores: Float64Array, offset: number, C: number, y: number): number {
   let mx = -Infinity;
-  for (let c = 0; c < C; c++) if (scores[offset + c]! > mx) mx = scores[offset + c]!;
+  for (let c = 0; c < C; c++) if (scores[offset + c] > mx) mx = scores[offset + c];
   if (mx === -Infinity) return 1 / C;
   const tol = TIE_TOL * Math.max(1, Math.abs(mx));
   let ties = 0;
-  for (let c = 0; c < C; c++) if (scores[offset + c]! >= mx - tol) ties++;
-  return scores[offset + y]! >= mx - tol ? 1 / ties : 0;
+  for (let c = 0; c < C; c++) if (scores[offset + c] >= mx - tol) ties++;
+  return scores[offset + y] >= mx - tol ? 1 / ties : 0;
 }
 
 export function applyChanges(current: FeatureParents, changes: FamilyChanges): (readonly number[] | null)[] {
@@ -101,9 +101,9 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
     const hit = this.tables.get(key);
     if (hit) return hit;
     const { C, k, n, data } = this;
-    const ra = data.cards[a]!;
+    const ra = data.cards[a];
     let configs = C;
-    for (const p of ps) configs *= data.cards[p]!;
+    for (const p of ps) configs *= data.cards[p];
     const size = configs * ra;
     if (k * size > MAX_FAMILY_CELLS) {
       throw new UserError(
@@ -112,20 +112,20 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
       );
     }
     const cnt = new Float64Array(k * size);
-    const xa = data.columns[a]!;
+    const xa = data.columns[a];
     const y = data.classColumn;
-    const cols = ps.map((p) => data.columns[p]!);
-    const cards = ps.map((p) => data.cards[p]!);
+    const cols = ps.map((p) => data.columns[p]);
+    const cards = ps.map((p) => data.cards[p]);
     rows: for (let r = 0; r < n; r++) {
-      const v = xa[r]!;
+      const v = xa[r];
       if (v < 0) continue;
-      let cfg = y[r]!;
+      let cfg = y[r];
       for (let q = 0; q < ps.length; q++) {
-        const u = cols[q]![r]!;
+        const u = cols[q][r];
         if (u < 0) continue rows;
-        cfg = cfg * cards[q]! + u;
+        cfg = cfg * cards[q] + u;
       }
-      cnt[this.foldOf[r]! * size + cfg * ra + v]++;
+      cnt[this.foldOf[r] * size + cfg * ra + v]++;
     }
     const out = foldLogTables(cnt, configs, ra, k, this.alpha);
     if (this.cachedCells + out.length > CACHE_CELLS) {
@@ -143,20 +143,20 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
     const hit = this.compactTables.get(key);
     if (hit) return hit;
     const { C, k, n, data } = this;
-    const ra = data.cards[a]!;
-    const cols = ps.map((p) => data.columns[p]!);
-    const cards = ps.map((p) => data.cards[p]!);
+    const ra = data.cards[a];
+    const cols = ps.map((p) => data.columns[p]);
+    const cards = ps.map((p) => data.cards[p]);
     const rowCfg = new Int32Array(n);
     const ids = new Map<number, number>();
     rows: for (let r = 0; r < n; r++) {
       let cfg = 0;
       for (let q = 0; q < ps.length; q++) {
-        const u = cols[q]![r]!;
+        const u = cols[q][r];
         if (u < 0) {
           rowCfg[r] = -1;
           continue rows;
         }
-        cfg = cfg * cards[q]! + u;
+        cfg = cfg * cards[q] + u;
       }
       let id = ids.get(cfg);
       if (id === undefined) ids.set(cfg, (id = ids.size));
@@ -165,13 +165,13 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
     const U = Math.max(1, ids.size);
     const size = C * U * ra;
     const cnt = new Float64Array(k * size);
-    const xa = data.columns[a]!;
+    const xa = data.columns[a];
     const y = data.classColumn;
     for (let r = 0; r < n; r++) {
-      const v = xa[r]!;
-      const u = rowCfg[r]!;
+      const v = xa[r];
+      const u = rowCfg[r];
       if (v < 0 || u < 0) continue;
-      cnt[this.foldOf[r]! * size + (y[r]! * U + u) * ra + v]++;
+      cnt[this.foldOf[r] * size + (y[r] * U + u) * ra + v]++;
     }
     const out = { t: foldLogTables(cnt, C * U, ra, k, this.alpha), rowCfg };
     if (this.compactCells + out.t.length > CACHE_CELLS) {
@@ -189,14 +189,14 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
     const cpts: NodeCpt[] = [];
     for (let a = 0; a < m; a++) {
       const ps = par[a];
-      const ra = data.cards[a]!;
+      const ra = data.cards[a];
       if (ps === null || ps === undefined) {
         cpts.push({ parents: [], card: ra, parentCards: new Int32Array(0), configs: 1, logp: new Float64Array(ra) });
         continue;
       }
       const t = this.table(a, ps);
       const size = t.length / this.k;
-      const parentCards = Int32Array.from([C, ...ps.map((p) => data.cards[p]!)]);
+      const parentCards = Int32Array.from([C, ...ps.map((p) => data.cards[p])]);
       cpts.push({
         parents: [m, ...ps],
         card: ra,
@@ -217,24 +217,24 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
 
   /** Attribute a's term with parents ps, looked up once for many rows. */
   private term(a: number, ps: readonly number[], sign: number): Term {
-    const ra = this.data.cards[a]!;
+    const ra = this.data.cards[a];
     const { t, rowCfg } = this.compactTable(a, ps);
-    return { t, xa: this.data.columns[a]!, rowCfg, ra, stride: (t.length / this.k / this.C) | 0, sign };
+    return { t, xa: this.data.columns[a], rowCfg, ra, stride: (t.length / this.k / this.C) | 0, sign };
   }
 
   /** Adds a term for row r (fully observed family) of fold f into out[o .. o + C). */
   private addTerm(term: Term, r: number, f: number, out: Float64Array, o: number): void {
     const { C } = this;
     const st = term.stride;
-    const base = f * C * st + term.rowCfg[r]! * term.ra + term.xa[r]!;
+    const base = f * C * st + term.rowCfg[r] * term.ra + term.xa[r];
     const t = term.t;
-    if (term.sign > 0) for (let c = 0; c < C; c++) out[o + c] += t[base + c * st]!;
-    else for (let c = 0; c < C; c++) out[o + c] -= t[base + c * st]!;
+    if (term.sign > 0) for (let c = 0; c < C; c++) out[o + c] += t[base + c * st];
+    else for (let c = 0; c < C; c++) out[o + c] -= t[base + c * st];
   }
 
   /** Whether every attribute in vars is observed in row r. */
   private observed(vars: Int32Array, r: number): boolean {
-    for (let i = 0; i < vars.length; i++) if (this.data.columns[vars[i]!]![r]! < 0) return false;
+    for (let i = 0; i < vars.length; i++) if (this.data.columns[vars[i]][r] < 0) return false;
     return true;
   }
 
@@ -255,14 +255,14 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
     const terms = allVars.map((a) => this.term(a, par[a]!, 1));
     let sum = 0;
     for (let f = 0; f < this.k; f++) {
-      const rows = this.foldRows[f]!;
+      const rows = this.foldRows[f];
       const hard: number[] = [];
       for (const r of rows) {
         if (!this.observed(vars, r)) {
           hard.push(r);
           continue;
         }
-        for (let c = 0; c < C; c++) S[r * C + c] = this.classLog[f * C + c]!;
+        for (let c = 0; c < C; c++) S[r * C + c] = this.classLog[f * C + c];
         for (const t of terms) this.addTerm(t, r, f, S, r * C);
       }
       if (hard.length > 0) {
@@ -270,7 +270,7 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
         hard.forEach((r, i) => S.set(lj.subarray(i * C, (i + 1) * C), r * C));
       }
       let credit = 0;
-      for (const r of rows) credit += rowCredit(S, r * C, C, this.data.classColumn[r]!);
+      for (const r of rows) credit += rowCredit(S, r * C, C, this.data.classColumn[r]);
       sum += credit / rows.length;
     }
     return sum / this.k;
@@ -278,8 +278,8 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
 
   /** Whether the per-fold tables of attribute a with parents ps stay within MAX_FAMILY_CELLS. */
   fits(a: number, ps: readonly number[]): boolean {
-    let cells = this.k * this.C * this.data.cards[a]!;
-    for (const p of ps) cells *= this.data.cards[p]!;
+    let cells = this.k * this.C * this.data.cards[a];
+    for (const p of ps) cells *= this.data.cards[p];
     return cells <= MAX_FAMILY_CELLS;
   }
 
@@ -310,7 +310,7 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
     const buf = new Float64Array(C);
     let sum = 0;
     for (let f = 0; f < this.k; f++) {
-      const rows = this.foldRows[f]!;
+      const rows = this.foldRows[f];
       const hard: number[] = [];
       let credit = 0;
       for (const r of rows) {
@@ -319,13 +319,13 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
           continue;
         }
         // A plain copy: a subarray view per row costs an allocation in this innermost loop.
-        for (let c = 0, o = r * C; c < C; c++) buf[c] = S[o + c]!;
+        for (let c = 0, o = r * C; c < C; c++) buf[c] = S[o + c];
         for (const t of terms) this.addTerm(t, r, f, buf, 0);
-        credit += rowCredit(buf, 0, C, y[r]!);
+        credit += rowCredit(buf, 0, C, y[r]);
       }
       if (hard.length > 0) {
         const lj = this.inferRows(next, f, hard);
-        hard.forEach((r, i) => (credit += rowCredit(lj, i * C, C, y[r]!)));
+        hard.forEach((r, i) => (credit += rowCredit(lj, i * C, C, y[r])));
       }
       sum += credit / rows.length;
     }

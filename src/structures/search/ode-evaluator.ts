@@ -28,13 +28,13 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
   constructor(data: DiscreteData, foldOf: Int32Array, k: number, alpha: number) {
     super(data, foldOf, k, alpha);
     this.rowComplete = new Uint8Array(this.n).fill(1);
-    for (const col of data.columns) for (let r = 0; r < this.n; r++) if (col[r]! < 0) this.rowComplete[r] = 0;
+    for (const col of data.columns) for (let r = 0; r < this.n; r++) if (col[r] < 0) this.rowComplete[r] = 0;
     const C = this.C;
     this.nbLog = [];
     let maxCard = 1;
     for (let a = 0; a < this.m; a++) {
       this.nbLog.push(this.countFamily(a, -1));
-      maxCard = Math.max(maxCard, data.cards[a]!);
+      maxCard = Math.max(maxCard, data.cards[a]);
     }
     this.maxCard = maxCard;
     this.S = new Float64Array(this.n * C);
@@ -46,8 +46,8 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
   /** Per-fold log θ(x_a | c[, x_p]) from one pass over the rows (available case). */
   private countFamily(a: number, p: number): Float64Array {
     const C = this.C;
-    const ra = this.data.cards[a]!;
-    const xa = this.data.columns[a]!;
+    const ra = this.data.cards[a];
+    const xa = this.data.columns[a];
     const y = this.data.classColumn;
     const fo = this.foldOf;
     const n = this.n;
@@ -55,27 +55,27 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
       const size = C * ra;
       const cnt = new Float64Array(this.k * size);
       for (let r = 0; r < n; r++) {
-        const v = xa[r]!;
-        if (v >= 0) cnt[fo[r]! * size + y[r]! * ra + v]++;
+        const v = xa[r];
+        if (v >= 0) cnt[fo[r] * size + y[r] * ra + v]++;
       }
       return foldLogTables(cnt, C, ra, this.k, this.alpha);
     }
-    const rp = this.data.cards[p]!;
-    const xp = this.data.columns[p]!;
+    const rp = this.data.cards[p];
+    const xp = this.data.columns[p];
     const size = C * rp * ra;
     const cnt = new Float64Array(this.k * size);
     for (let r = 0; r < n; r++) {
-      const v = xa[r]!;
-      const u = xp[r]!;
+      const v = xa[r];
+      const u = xp[r];
       if ((v | u) < 0) continue;
-      cnt[fo[r]! * size + (y[r]! * rp + u) * ra + v]++;
+      cnt[fo[r] * size + (y[r] * rp + u) * ra + v]++;
     }
     return foldLogTables(cnt, C * rp, ra, this.k, this.alpha);
   }
 
   /** Family table of attribute a with attribute parent p (-1: class only). */
   family(a: number, p: number): Float64Array {
-    if (p < 0) return this.nbLog[a]!;
+    if (p < 0) return this.nbLog[a];
     const key = a * this.m + p;
     let t = this.pairs.get(key);
     if (!t) {
@@ -101,7 +101,7 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
       const before = t;
       for (let v = 0; v < m; v++) {
         if (placed[v]) continue;
-        const u = par[v]!;
+        const u = par[v];
         if (u < 0 || placed[u]) {
           placed[v] = 1;
           order[t++] = v;
@@ -119,24 +119,24 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
   private rowScores(r: number, par: Int32Array, order: Int32Array, out: Float64Array): void {
     const C = this.C;
     const m = this.m;
-    const f = this.foldOf[r]!;
+    const f = this.foldOf[r];
     const cols = this.data.columns;
     const cards = this.data.cards;
     if (this.rowComplete[r]) {
-      for (let c = 0; c < C; c++) out[c] = this.classLog[f * C + c]!;
+      for (let c = 0; c < C; c++) out[c] = this.classLog[f * C + c];
       for (let a = 0; a < m; a++) {
-        const p = par[a]!;
+        const p = par[a];
         const t = this.family(a, p);
-        const ra = cards[a]!;
-        const xa = cols[a]![r]!;
+        const ra = cards[a];
+        const xa = cols[a][r];
         if (p < 0) {
           const o = f * C * ra;
-          for (let c = 0; c < C; c++) out[c] += t[o + c * ra + xa]!;
+          for (let c = 0; c < C; c++) out[c] += t[o + c * ra + xa];
         } else {
-          const rp = cards[p]!;
+          const rp = cards[p];
           const o = f * C * rp * ra;
-          const xp = cols[p]![r]!;
-          for (let c = 0; c < C; c++) out[c] += t[o + (c * rp + xp) * ra + xa]!;
+          const xp = cols[p][r];
+          for (let c = 0; c < C; c++) out[c] += t[o + (c * rp + xp) * ra + xa];
         }
       }
       return;
@@ -146,28 +146,28 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
     const tmp = this.tmp;
     for (let c = 0; c < C; c++) {
       lam.fill(0);
-      let total = this.classLog[f * C + c]!;
+      let total = this.classLog[f * C + c];
       for (let q = m - 1; q >= 0; q--) {
-        const v = order[q]!;
-        const p = par[v]!;
-        const rv = cards[v]!;
-        const xv = cols[v]![r]!;
+        const v = order[q];
+        const p = par[v];
+        const rv = cards[v];
+        const xv = cols[v][r];
         const t = this.family(v, p);
         const lo = xv < 0 ? 0 : xv;
         const hi = xv < 0 ? rv : xv + 1;
         if (p < 0) {
           const o = f * C * rv + c * rv;
-          for (let x = lo; x < hi; x++) tmp[x - lo] = t[o + x]! + lam[v * mc + x]!;
+          for (let x = lo; x < hi; x++) tmp[x - lo] = t[o + x] + lam[v * mc + x];
           total += logSumExp(tmp, hi - lo);
           continue;
         }
-        const rp = cards[p]!;
-        const xp = cols[p]![r]!;
+        const rp = cards[p];
+        const xp = cols[p][r];
         const plo = xp < 0 ? 0 : xp;
         const phi = xp < 0 ? rp : xp + 1;
         for (let u = plo; u < phi; u++) {
           const o = f * C * rp * rv + (c * rp + u) * rv;
-          for (let x = lo; x < hi; x++) tmp[x - lo] = t[o + x]! + lam[v * mc + x]!;
+          for (let x = lo; x < hi; x++) tmp[x - lo] = t[o + x] + lam[v * mc + x];
           lam[p * mc + u] += logSumExp(tmp, hi - lo);
         }
       }
@@ -197,29 +197,29 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
     const na = heads.length;
     const deltas: Float64Array[] = [];
     for (let i = 0; i < na; i++) {
-      const a = heads[i]!;
-      const p = tails[i]!;
-      const ra = cards[a]!;
-      const rp = cards[p]!;
+      const a = heads[i];
+      const p = tails[i];
+      const ra = cards[a];
+      const rp = cards[p];
       const pt = this.family(a, p);
-      const nt = this.nbLog[a]!;
+      const nt = this.nbLog[a];
       const d = new Float64Array(pt.length);
       for (let f = 0; f < this.k; f++) {
         for (let c = 0; c < C; c++) {
           for (let u = 0; u < rp; u++) {
             const o = f * C * rp * ra + (c * rp + u) * ra;
             const ob = f * C * ra + c * ra;
-            for (let x = 0; x < ra; x++) d[o + x] = pt[o + x]! - nt[ob + x]!;
+            for (let x = 0; x < ra; x++) d[o + x] = pt[o + x] - nt[ob + x];
           }
         }
       }
       deltas.push(d);
     }
-    const saved = heads.map((a) => par[a]!);
-    for (let i = 0; i < na; i++) par[heads[i]!] = tails[i]!;
+    const saved = heads.map((a) => par[a]);
+    for (let i = 0; i < na; i++) par[heads[i]] = tails[i];
     const result =
-      na === 1 ? this.scoreOneArc(tails[0]!, heads[0]!, deltas[0]!, par) : this.scoreArcs(tails, heads, deltas, par);
-    for (let i = 0; i < na; i++) par[heads[i]!] = saved[i]!;
+      na === 1 ? this.scoreOneArc(tails[0], heads[0], deltas[0], par) : this.scoreArcs(tails, heads, deltas, par);
+    for (let i = 0; i < na; i++) par[heads[i]] = saved[i];
     return result;
   }
 
@@ -228,22 +228,22 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
     const C = this.C;
     const S = this.S;
     const y = this.data.classColumn;
-    const xa = this.data.columns[a]!;
-    const xp = this.data.columns[p]!;
-    const ra = this.data.cards[a]!;
-    const st = this.data.cards[p]! * ra;
+    const xa = this.data.columns[a];
+    const xp = this.data.columns[p];
+    const ra = this.data.cards[a];
+    const st = this.data.cards[p] * ra;
     const out = this.cand;
     let order: Int32Array | null = null;
     let sum = 0;
     for (let f = 0; f < this.k; f++) {
-      const rows = this.foldRows[f]!;
+      const rows = this.foldRows[f];
       const fo = f * C * st;
       let credit = 0;
       for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]!;
-        const u = xp[r]!;
-        const v = xa[r]!;
-        const ys = y[r]!;
+        const r = rows[i];
+        const u = xp[r];
+        const v = xa[r];
+        const ys = y[r];
         let mx = -Infinity;
         let ties = 0;
         let yv = 0;
@@ -252,7 +252,7 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
           const base = fo + u * ra + v;
           const o = r * C;
           for (let c = 0; c < C; c++) {
-            const s = S[o + c]! + d[base + c * st]!;
+            const s = S[o + c] + d[base + c * st];
             if (s > mx) {
               mx = s;
               ties = 1;
@@ -263,13 +263,13 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
           order ??= this.topo(par);
           this.rowScores(r, par, order, out);
           for (let c = 0; c < C; c++) {
-            const s = out[c]!;
+            const s = out[c];
             if (s > mx) {
               mx = s;
               ties = 1;
             } else if (s === mx) ties++;
           }
-          yv = out[ys]!;
+          yv = out[ys];
         }
         if (yv === mx) credit += 1 / ties;
       }
@@ -291,34 +291,34 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
     const cards = this.data.cards;
     const cols = this.data.columns;
     const na = heads.length;
-    const xa = heads.map((a) => cols[a]!);
-    const xp = tails.map((p) => cols[p]!);
-    const ra = Int32Array.from(heads, (a) => cards[a]!);
-    const st = Int32Array.from(heads, (a, i) => cards[tails[i]!]! * cards[a]!);
+    const xa = heads.map((a) => cols[a]);
+    const xp = tails.map((p) => cols[p]);
+    const ra = Int32Array.from(heads, (a) => cards[a]);
+    const st = Int32Array.from(heads, (a, i) => cards[tails[i]] * cards[a]);
     const base = new Int32Array(na);
     const out = this.cand;
     let order: Int32Array | null = null;
     let sum = 0;
     for (let f = 0; f < this.k; f++) {
-      const rows = this.foldRows[f]!;
+      const rows = this.foldRows[f];
       let credit = 0;
       for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]!;
+        const r = rows[i];
         let simple = true;
         for (let q = 0; q < na; q++) {
-          const u = xp[q]![r]!;
-          const v = xa[q]![r]!;
+          const u = xp[q][r];
+          const v = xa[q][r];
           if ((u | v) < 0) {
             simple = false;
             break;
           }
-          base[q] = f * C * st[q]! + u * ra[q]! + v;
+          base[q] = f * C * st[q] + u * ra[q] + v;
         }
         if (simple) {
           const o = r * C;
           for (let c = 0; c < C; c++) {
-            let s = S[o + c]!;
-            for (let q = 0; q < na; q++) s += deltas[q]![base[q]! + c * st[q]!]!;
+            let s = S[o + c];
+            for (let q = 0; q < na; q++) s += deltas[q][base[q] + c * st[q]];
             out[c] = s;
           }
         } else {
@@ -328,13 +328,13 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
         let mx = -Infinity;
         let ties = 0;
         for (let c = 0; c < C; c++) {
-          const s = out[c]!;
+          const s = out[c];
           if (s > mx) {
             mx = s;
             ties = 1;
           } else if (s === mx) ties++;
         }
-        if (out[y[r]!] === mx) credit += 1 / ties;
+        if (out[y[r]] === mx) credit += 1 / ties;
       }
       sum += credit / rows.length;
     }
@@ -348,20 +348,20 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
     const y = this.data.classColumn;
     let sum = 0;
     for (let f = 0; f < this.k; f++) {
-      const rows = this.foldRows[f]!;
+      const rows = this.foldRows[f];
       let credit = 0;
       for (let i = 0; i < rows.length; i++) {
-        const o = rows[i]! * C;
+        const o = rows[i] * C;
         let mx = -Infinity;
         let ties = 0;
         for (let c = 0; c < C; c++) {
-          const s = S[o + c]!;
+          const s = S[o + c];
           if (s > mx) {
             mx = s;
             ties = 1;
           } else if (s === mx) ties++;
         }
-        if (S[o + y[rows[i]!]!] === mx) credit += 1 / ties;
+        if (S[o + y[rows[i]]] === mx) credit += 1 / ties;
       }
       sum += credit / rows.length;
     }

@@ -26,7 +26,7 @@ interface OdeWrapperResult {
 
 /** Root of v's tree in a forest. */
 function rootOf(par: Int32Array, v: number): number {
-  while (par[v]! >= 0) v = par[v]!;
+  while (par[v] >= 0) v = par[v];
   return v;
 }
 
@@ -37,11 +37,11 @@ export function hcCandidates(par: Int32Array, rank: Int32Array): { tails: number
   const heads: number[] = [];
   const root = Int32Array.from({ length: m }, (_, v) => rootOf(par, v));
   for (let to = 0; to < m; to++) {
-    if (par[to]! >= 0) continue;
+    if (par[to] >= 0) continue;
     for (let from = 0; from < m; from++) {
       if (from === to || root[from] === to) continue;
       // Between two orphans keep only the arc whose tail ranks first (orientRank).
-      if (par[from]! < 0 && rank[from]! > rank[to]!) continue;
+      if (par[from] < 0 && rank[from] > rank[to]) continue;
       tails.push(from);
       heads.push(to);
     }
@@ -53,7 +53,7 @@ export function hcCandidates(par: Int32Array, rank: Int32Array): { tails: number
 export function superParentChildren(par: Int32Array): { sp: number; children: number[] }[] {
   const m = par.length;
   const orphans: number[] = [];
-  for (let v = 0; v < m; v++) if (par[v]! < 0) orphans.push(v);
+  for (let v = 0; v < m; v++) if (par[v] < 0) orphans.push(v);
   if (orphans.length <= 1) return [];
   const out: { sp: number; children: number[] }[] = [];
   for (let s = 0; s < m; s++) {
@@ -98,7 +98,7 @@ export function odeWrapperSearch(
           parent,
         );
       });
-      const best = sps[maxRandom(spScores, ties)]!;
+      const best = sps[maxRandom(spScores, ties)];
       heads = best.children;
       tails = heads.map(() => best.sp);
     } else {
@@ -108,13 +108,13 @@ export function odeWrapperSearch(
     const cs: number[] = [];
     for (let i = 0; i < heads.length; i++) {
       if ((i & 63) === 0) signal?.throwIfAborted();
-      cs.push(ev.score([tails[i]!], [heads[i]!], parent));
+      cs.push(ev.score([tails[i]], [heads[i]], parent));
     }
     let mx = -Infinity;
     for (const s of cs) if (s > mx) mx = s;
     if (!(mx - opts.epsilon >= current - SCORE_TOL)) break;
     const pick = maxRandom(cs, ties);
-    parent[heads[pick]!] = tails[pick]!;
+    parent[heads[pick]] = tails[pick];
     current = ev.setCurrent(parent);
     scores.push(current);
   }
@@ -135,7 +135,7 @@ export function wrapperStructure(
   const parents: number[][] = [];
   let arcs = 0;
   for (let a = 0; a < m; a++) {
-    const q = res.parent[a]!;
+    const q = res.parent[a];
     parents.push(q < 0 ? [m] : [m, q]);
     if (q >= 0) arcs++;
   }

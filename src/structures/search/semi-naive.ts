@@ -55,7 +55,7 @@ export function supernodes(par: FeatureParents): number[][] {
   const m = par.length;
   const root = Int32Array.from({ length: m }, (_, v) => v);
   const find = (v: number): number => {
-    while (root[v] !== v) v = root[v] = root[root[v]!]!;
+    while (root[v] !== v) v = root[v] = root[root[v]];
     return v;
   };
   par.forEach((ps, a) => {
@@ -73,7 +73,7 @@ export function supernodes(par: FeatureParents): number[][] {
     if (g) g.push(a);
     else groups.set(r, [a]);
   }
-  return [...groups.values()].sort((x, y) => x[0]! - y[0]!);
+  return [...groups.values()].sort((x, y) => x[0] - y[0]);
 }
 
 const union = (a: readonly number[], b: readonly number[]): number[] =>
@@ -108,7 +108,7 @@ export const bsejStep: GreedyStep = (par) => {
   const sns = supernodes(par);
   for (let i = 0; i < sns.length; i++) {
     for (let j = i + 1; j < sns.length; j++) {
-      out.push(new Map(sns[i]!.map((b) => [b, union(par[b]!, sns[j]!)])));
+      out.push(new Map(sns[i].map((b) => [b, union(par[b]!, sns[j])])));
     }
   }
   return out;
@@ -176,7 +176,7 @@ export function semiNaiveSearch(
     let mx = -Infinity;
     for (const s of cs) if (s > mx) mx = s;
     if (!(mx - opts.epsilon >= current - SCORE_TOL)) break;
-    parents = applyChanges(parents, cands[maxRandom(cs, ties)]!);
+    parents = applyChanges(parents, cands[maxRandom(cs, ties)]);
     current = ev.setCurrent(parents);
     scores.push(current);
   }

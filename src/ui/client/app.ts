@@ -487,7 +487,7 @@ function resultsBody(r: Results, meta: Meta, q: URLSearchParams, sel: URLSearchP
       ...t.methods.map((meth, j) => {
         const c = cells[j] ?? null;
         const partial = c !== null && c.planned !== undefined && c.n < c.planned;
-        const cls = [Number.isFinite(vals[j]!) && vals[j] === best ? 'best' : '', partial ? 'partial' : '']
+        const cls = [Number.isFinite(vals[j]) && vals[j] === best ? 'best' : '', partial ? 'partial' : '']
           .filter(Boolean)
           .join(' ');
         const text =
@@ -751,7 +751,7 @@ async function cellView(gen: number): Promise<void> {
   if (withConf.length && r.classLabels) {
     const k = r.classLabels.length;
     const sum = Array.from({ length: k }, () => new Array<number>(k).fill(0));
-    for (const j of withConf) j.confusion!.forEach((row, a) => row.forEach((v, b) => (sum[a]![b]! += v)));
+    for (const j of withConf) j.confusion!.forEach((row, a) => row.forEach((v, b) => (sum[a][b] += v)));
     figs.push(
       h(
         'div',
@@ -772,7 +772,7 @@ async function cellView(gen: number): Promise<void> {
               h(
                 'tr',
                 {},
-                h('th', { scope: 'row' }, r.classLabels![a]!),
+                h('th', { scope: 'row' }, r.classLabels![a]),
                 ...row.map((v, b) => h('td', { class: a === b ? 'best' : '' }, String(v))),
               ),
             ),
