@@ -1,7 +1,7 @@
 /**
  * The last step of `npm run build` (after tsc and scripts/wasm.mjs): bundles tsc's output of the two entry
  * points the CLI starts from, dist/src/cli/main.js and dist/src/runner/worker.js, in place, with what they
- * import (yaml, p-limit, simple-statistics, @duckdb/node-api and our ~170 modules) in a few files under
+ * import (yaml, simple-statistics, @duckdb/node-api and our ~170 modules) in a few files under
  * dist/src/chunks/ (one per lazily loaded command or stage). Node 20 loads each ES module separately (resolve, read, compile, link), and for the
  * commands' module graphs that costs more than running them: `plan` of the quickstart took 0.06 s less CPU
  * bundled, a report 0.07 s (docs/performance.md). Every other file of dist/ stays tsc's output
