@@ -5,9 +5,62 @@
  * job objects. `PlanOf.jobs` is built from the grid only when a command asks for the whole list.
  */
 import type { ExperimentSpec, MethodSpec } from './load.js';
-import type { PlannedDatasetSummary, PlannedJobOf } from './plan.js';
+import type { DatasetHandle } from '../datasets/handle.js';
 import { jobContent, jobIdentity } from './job-key.js';
 import { methodRevisions, type Revisions } from './revision.js';
+
+/** Rows a job trains and tests on: those of its fold are tested, the rest (but EXCLUDED ones) trained on. */
+export interface FoldSize {
+  readonly train: number;
+  readonly test: number;
+}
+
+/**
+ * What a plan knows of a dataset without holding its rows: enough for the job keys, the cost model, `status`
+ * and the report. Commands that run no learner plan with these alone (buildPlanSummary), from the cache when
+ * the file is unchanged, instead of reading every dataset again.
+ */
+export interface PlannedDatasetSummary {
+  readonly handle: DatasetHandle;
+  readonly rows: number;
+  readonly attributes: number;
+  readonly classes: number;
+  readonly splitKey: string;
+  readonly repeats: number;
+  readonly folds: number;
+  /** foldSizes[repeat][fold]: a fold with no test rows (a fold file may leave one empty) has no jobs. */
+  readonly foldSizes: readonly (readonly FoldSize[])[];
+  /** The class column and each attribute's type as read (what `plan` and `run` report for a user's file). */
+  readonly className: string;
+  readonly columns: readonly {
+    readonly name: string;
+    readonly type: 'numeric' | 'categorical';
+    readonly values: number;
+  }[];
+  /** A file named in the spec, not a shipped registry dataset: its class column and types are reported. */
+  readonly userFile: boolean;
+  /** How the class column was chosen: declared (`class:` or the registry) or the default rule. */
+  readonly classDeclared: boolean;
+  /** Class labels in code order. */
+  readonly classLabels: readonly string[];
+  /** Rows left out because their class value is missing. */
+  readonly droppedRows: number;
+  /** Column types and ignored columns declared in the spec's dataset entry: part of the job key. */
+  readonly declaredColumns?: { readonly types: Readonly<Record<string, string>>; readonly ignore: readonly string[] };
+}
+
+export interface PlannedJobOf<D extends PlannedDatasetSummary> {
+  readonly key: string;
+  readonly seed: string;
+  readonly dataset: D;
+  readonly repeat: number;
+  readonly fold: number;
+  readonly method: MethodSpec;
+  /** The keys this job had under older revisions of its method (src/spec/revision.ts); absent while all are 1. */
+  readonly olderKeys?: readonly string[];
+  /** The master seed this job runs under, in a multi-seed plan only (spec.seeds); its key holds it as `seed`. */
+  readonly specSeed?: string;
+}
 
 /** One dataset under one master seed: its jobs are its non-empty (repeat, fold) pairs × the methods. */
 interface Segment<D extends PlannedDatasetSummary> {
