@@ -6,6 +6,7 @@ import type { SelectSpec } from '../spec/select.js';
 import type { DatasetHandle } from '../datasets/handle.js';
 import type { RawTable } from '../datasets/table.js';
 import type { FoldColumn } from '../folds/split.js';
+import type { JobOutcome } from '../store/db.js';
 
 export type { DatasetHandle };
 
@@ -67,4 +68,9 @@ export function jobMethod(m: MethodSpec): JobMethod {
     estimator: choice(m.estimator),
     ...(m.select ? { select: m.select } : {}),
   };
+}
+
+/** The outcome of a job that was started neither by its worker nor by the pool (an interrupt came first). */
+export function cancelledOutcome(key: string): JobOutcome {
+  return { key, status: 'error', cancelled: true, error: 'cancelled', preprocessMs: 0, trainMs: 0, predictMs: 0 };
 }

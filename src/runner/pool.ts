@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobOutcome } from '../store/db.js';
-import type { JobPayload } from './job.js';
+import { cancelledOutcome, type JobPayload } from './job.js';
 import { packageRoot } from '../util/paths.js';
 import { endGroups, GROUP_GRACE_MS, listedGroups } from '../util/process-groups.js';
 
@@ -244,15 +244,7 @@ export class WorkerPool implements JobRunner {
 }
 
 function cancelled(p: JobPayload): JobOutcome {
-  return {
-    key: p.key,
-    status: 'error',
-    cancelled: true,
-    error: 'cancelled',
-    preprocessMs: 0,
-    trainMs: 0,
-    predictMs: 0,
-  };
+  return cancelledOutcome(p.key);
 }
 
 function failed(p: JobPayload, error: string, ms = 0): JobOutcome {

@@ -1,9 +1,9 @@
 /** Worker thread: runs the jobs the pool sends, one at a time, and posts each outcome back. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { executeJob } from './execute.js';
+import { cancelledOutcome } from './job.js';
 import type { JobMessage } from './pool.js';
 import type { RawTable } from '../datasets/table.js';
-import type { JobOutcome } from '../store/db.js';
 
 if (!parentPort) throw new Error('worker.ts must run in a worker thread');
 const port = parentPort;
@@ -18,16 +18,7 @@ port.on('message', (msg: JobMessage) => {
     else payload = { ...payload, table: tables.get(msg.tableId) };
   }
   if (stopFlag && Atomics.load(stopFlag, 0) === 1) {
-    const cancelled: JobOutcome = {
-      key: payload.key,
-      status: 'error',
-      cancelled: true,
-      error: 'cancelled',
-      preprocessMs: 0,
-      trainMs: 0,
-      predictMs: 0,
-    };
-    port.postMessage({ type: 'outcome', outcome: cancelled });
+    port.postMessage({ type: 'outcome', outcome: cancelledOutcome(payload.key) });
     return;
   }
   const outcome = executeJob(payload);
