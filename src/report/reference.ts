@@ -24,7 +24,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ResultRow } from '../store/db.js';
-import { pairOutcomes, signTest, winDrawLoss } from '../stats/signtest.js';
+import { pairOutcomes, signTest, tallyOutcomes } from '../stats/signtest.js';
 import { type BootstrapInterval, pairedBootstrap } from '../stats/bootstrap.js';
 import { sha256Hex } from '../util/hash.js';
 import { roundDecimals } from '../stats/validate.js';
@@ -266,9 +266,11 @@ export function evaluateReference(
       if (xa.length === 0)
         return { ...base, ours: null, verdict: 'no data', reason: 'no dataset on which both methods have results' };
       const pairRule = { lowerIsBetter: !metricDef(metric).higherIsBetter, tolerance: settings.sign.tolerance };
-      const wdl = winDrawLoss(xa, xb, pairRule);
+      // Each dataset's outcome once: the counts, the sign test and the bootstrap all read the same decisions.
+      const decided = pairOutcomes(xa, xb, pairRule);
+      const wdl = tallyOutcomes(decided);
       const p = signTest(wdl.wins, wdl.draws, wdl.losses, { draws: settings.sign.draws }).p;
-      const outcomes = Array.from(pairOutcomes(xa, xb, pairRule));
+      const outcomes = Array.from(decided);
       // Seeded by the outcomes themselves: the same comparison gets the same interval in every report.
       const net =
         outcomes.length >= 2

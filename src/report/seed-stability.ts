@@ -4,7 +4,9 @@
  * verdict was 'reproduced', with the margin a − b each seed gave (docs/reports.md, "Several seeds").
  */
 import type { ClaimResult, ClaimVerdict } from './claims.js';
+import type { ResultRow } from '../store/db.js';
 import type { ReferenceResult, WdlClaim } from './reference.js';
+import { completeRows, type PlannedFolds } from './summary.js';
 
 /** One claim's verdict under one seed, and its margin there. */
 interface ClaimOutcome {
@@ -31,7 +33,7 @@ function wdlOutcome(c: WdlClaim): ClaimOutcome {
 }
 
 /** The outcomes of a reference file's rows (stated claims and win/draw/loss rows; none for published cells). */
-export function outcomesOf(r: ReferenceResult): ClaimOutcome[] {
+function outcomesOf(r: ReferenceResult): ClaimOutcome[] {
   if (r.kind === 'claims') return r.claims.map(statedClaimOutcome);
   if (r.kind === 'wdl') return r.claims.map(wdlOutcome);
   return [];
@@ -47,12 +49,26 @@ export interface ClaimStability {
 }
 
 /**
+ * A reference file evaluated on each seed's rows alone (a multi-seed experiment), as the first seed's are: the
+ * dataset × method cells with fewer finished folds than planned left out. Undefined for fewer than two seeds.
+ * The report and the ui's Claims page both call this.
+ */
+export function stabilityAcrossSeeds(
+  seedRows: readonly { readonly seed: string; readonly rows: readonly ResultRow[] }[] | null | undefined,
+  planned: PlannedFolds | undefined,
+  evaluate: (rows: readonly ResultRow[]) => ReferenceResult,
+): ClaimStability[] | undefined {
+  if (!seedRows || seedRows.length < 2) return undefined;
+  return claimStability(
+    seedRows.map(({ seed, rows }) => ({ seed, claims: outcomesOf(evaluate(completeRows(rows, planned))) })),
+  );
+}
+
+/**
  * One stability per claim, from the claims evaluated under each seed (the same claims file, so the same rows
  * in the same order for every seed).
  */
-export function claimStability(
-  perSeed: readonly { seed: string; claims: readonly ClaimOutcome[] }[],
-): ClaimStability[] {
+function claimStability(perSeed: readonly { seed: string; claims: readonly ClaimOutcome[] }[]): ClaimStability[] {
   const n = perSeed[0]?.claims.length ?? 0;
   for (const s of perSeed) {
     if (s.claims.length !== n) throw new Error(`seed ${s.seed}: ${s.claims.length} claims, expected ${n}`);

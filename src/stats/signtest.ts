@@ -192,13 +192,8 @@ export function pairOutcomes(a: readonly number[], b: readonly number[], options
   return out;
 }
 
-/** Counts wins, draws and losses of method `a` against method `b` over paired per-dataset scores. */
-export function winDrawLoss(
-  a: readonly number[],
-  b: readonly number[],
-  options: WinDrawLossOptions = {},
-): WinDrawLossResult {
-  const outcomes = pairOutcomes(a, b, options);
+/** Wins, draws and losses among pair outcomes (pairOutcomes), and their number. */
+export function tallyOutcomes(outcomes: Int8Array): { wins: number; draws: number; losses: number; n: number } {
   let wins = 0;
   let draws = 0;
   let losses = 0;
@@ -207,11 +202,17 @@ export function winDrawLoss(
     else if (o < 0) losses++;
     else draws++;
   }
+  return { wins, draws, losses, n: outcomes.length };
+}
+
+/** Counts wins, draws and losses of method `a` against method `b` over paired per-dataset scores. */
+export function winDrawLoss(
+  a: readonly number[],
+  b: readonly number[],
+  options: WinDrawLossOptions = {},
+): WinDrawLossResult {
   return {
-    wins,
-    draws,
-    losses,
-    n: a.length,
+    ...tallyOutcomes(pairOutcomes(a, b, options)),
     settings: {
       lowerIsBetter: options.lowerIsBetter ?? false,
       tolerance: options.tolerance ?? 0,

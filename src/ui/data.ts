@@ -14,7 +14,7 @@ import { basename, join, resolve } from 'node:path';
 import { buildReport, referenceTable, type ReportDoc } from '../report/build.js';
 import { loadStructureInfo } from '../report/claims.js';
 import { evaluateReference } from '../report/reference.js';
-import { claimStability, outcomesOf, stabilitySummary } from '../report/seed-stability.js';
+import { stabilityAcrossSeeds, stabilitySummary } from '../report/seed-stability.js';
 import { completeRows } from '../report/summary.js';
 import type { Table } from '../report/table.js';
 import { staleJobs } from '../spec/revision.js';
@@ -651,8 +651,7 @@ export class UiData {
     // seed's being those the tables show, as `report` reads them (planJobRefs per seed).
     const seedRows = await this.seedRowsOf(e);
     const rows = seedRows?.[0]?.rows ?? (await this.rowsOf(e, null));
-    const withoutPartial = (rs: readonly ResultRow[]): readonly ResultRow[] => completeRows(rs, e.planned);
-    const statRows = withoutPartial(rows);
+    const statRows = completeRows(rows, e.planned);
     const info = await this.withStore((s) =>
       loadStructureInfo(
         s,
@@ -669,13 +668,8 @@ export class UiData {
       for (const c of r.claims as readonly { verdict: string }[]) verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
       // The report's "across seeds" column: the claims file evaluated on each seed's rows alone.
       const stability =
-        r.kind !== 'cells' && seedRows && seedRows.length >= 2
-          ? claimStability(
-              seedRows.map(({ seed, rows: rs }) => ({
-                seed,
-                claims: outcomesOf(evaluateReference(ref, withoutPartial(rs), e.labels, e.compare, info)),
-              })),
-            )
+        r.kind !== 'cells'
+          ? stabilityAcrossSeeds(seedRows, e.planned, (rs) => evaluateReference(ref, rs, e.labels, e.compare, info))
           : undefined;
       return {
         path: ref.path,

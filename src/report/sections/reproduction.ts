@@ -2,14 +2,12 @@
  * reference: the published numbers, win–draw–loss counts and stated claims against ours: a summary and one
  * section per reference file, with each claim's verdict across seeds in a multi-seed experiment.
  */
-import type { ReferenceSpec } from '../../spec/report-sections.js';
 import { metricDef } from '../compare.js';
 import type { ReportContext } from '../context.js';
 import type { Section } from '../document.js';
 import { evaluateReference, type ReferenceResult } from '../reference.js';
 import { wdlText } from './kit.js';
-import { type ClaimStability, claimStability, outcomesOf, stabilitySummary, stabilityText } from '../seed-stability.js';
-import { completeRows } from '../summary.js';
+import { type ClaimStability, stabilityAcrossSeeds, stabilitySummary, stabilityText } from '../seed-stability.js';
 import { cell, fixed, formatP, type Table, type TableCell } from '../table.js';
 
 /** '+0.18 [−0.05, 0.41]': net wins with the bounds of its interval. */
@@ -145,22 +143,6 @@ function noiseText(verdicts: readonly string[]): string {
   return (dir ? `${dir} direction reproduced but not significant, ` : '') + (tie ? `${tie} tie within noise, ` : '');
 }
 
-/**
- * A claims file evaluated on each seed's rows alone (a multi-seed experiment), as the first seed's are: the
- * dataset × method cells with fewer finished folds than planned left out. Undefined for one seed.
- */
-function seedStability(c: ReportContext, ref: ReferenceSpec): ClaimStability[] | undefined {
-  const seeds = c.input.seedRows;
-  if (!seeds || seeds.length < 2) return undefined;
-  return claimStability(
-    seeds.map(({ seed, rows }) => {
-      const statRows = completeRows(rows, c.input.planned);
-      const result = evaluateReference(ref, statRows, c.labels, c.s, c.input.structureInfo);
-      return { seed, claims: outcomesOf(result) };
-    }),
-  );
-}
-
 /** reference: the published numbers and claims against ours, a summary and one section per file. */
 export function reproductionSections(c: ReportContext): Section[] {
   const { references } = c;
@@ -180,7 +162,12 @@ export function reproductionSections(c: ReportContext): Section[] {
     },
   ];
   for (const r of references) {
-    const stability = r.kind !== 'cells' ? seedStability(c, r.ref) : undefined;
+    const stability =
+      r.kind !== 'cells'
+        ? stabilityAcrossSeeds(c.input.seedRows, c.input.planned, (rows) =>
+            evaluateReference(r.ref, rows, c.labels, c.s, c.input.structureInfo),
+          )
+        : undefined;
     const t = referenceTable(
       c.tableId(`reference-${r.ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`),
       r,
