@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { parseCsv, parseCsvBytes } from '../../src/datasets/csv.js';
+import { describe, expect, it, vi } from 'vitest';
+import { CsvPieceReader, parseCsv, parseCsvBytes } from '../../src/datasets/csv.js';
 import { loadRegistry } from '../../src/datasets/registry.js';
 import { Rng } from '../../src/util/rng.js';
 import { numericValues } from '../../src/datasets/table.js';
@@ -180,5 +180,72 @@ describe('coded columns widen as their dictionaries grow', () => {
       expect(xs[r]).toBe((r % 300) / 4);
       expect(y.codes[r] < 0 ? '?' : y.labels[y.codes[r]]).toBe(r % 3 === 0 ? '?' : `v${r % 3}`);
     }
+  });
+});
+
+describe('a small file without quotes, read whole as text', () => {
+  /** The table (or error) of the bytes read whole (as text) and byte by byte in pieces: the same. */
+  function sameAsBytes(bytes: Uint8Array, opts: Parameters<typeof parseCsv>[1] = { file: 'w.csv' }): void {
+    const read = (size: number): unknown => {
+      try {
+        return parseCsvBytes(bytes, opts, size);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    const asText = vi.spyOn(CsvPieceReader.prototype as unknown as { parseText(b: Buffer): void }, 'parseText');
+    const whole = read(bytes.length + 1);
+    expect(asText, 'read as text').toHaveBeenCalledTimes(1);
+    asText.mockClear();
+    for (const size of [1, 3, Math.max(1, bytes.length - 1)]) {
+      if (size >= bytes.length) continue;
+      expect(read(size), `pieces of ${size}`).toEqual(whole);
+    }
+    expect(asText, 'read byte by byte').not.toHaveBeenCalled();
+    asText.mockRestore();
+  }
+
+  it('spaces, tabs and other white space around fields, blank lines, every line end, a byte-order mark', () => {
+    for (const text of [
+      'a, b ,class\n1,\tx ,p\n \t \n2 ,y,q',
+      '\ufeffa,class\r\n\r\n1,p\r\n 2.0 ,q\r\n',
+      'a,class\r1,p\r\r2,q\r',
+      'a,class\n\u00a0x\u00a0,p\n\u000bx,q\n y\u2028,r\n',
+      'a,b,class\n,,p\n?,,q\n , ,r\n',
+      'a,class\n\n\n1,p\n\n',
+      'é,日本,class\nü,ß,p\n€,ü,q\n',
+      'a,class\nabcdefgh,p\nabcdefg,p\n~!,q\n',
+    ])
+      sameAsBytes(enc.encode(text));
+    sameAsBytes(enc.encode('a,class\n\nx,p\n   \ny,q\n\n'), { file: 'b.csv', missing: ['NA'] });
+    sameAsBytes(enc.encode('a,b,class\n1,u,A\n2,v,B\n3,w,A\n'), { file: 'c.csv', classColumn: 'b' });
+    sameAsBytes(enc.encode('a,b,class\n1,u,A\n2,v,B\n3,w,A\n'), { file: 'c.csv', columnTypes: { a: 'categorical' } });
+  });
+
+  it('the same errors with the same line numbers', () => {
+    for (const text of [
+      'a,class\n1,x\n2\n',
+      'a,class\n1,x\n2,y,z\n',
+      'a,,class\n1,2,x\n',
+      'a,a,class\n1,2,x\n',
+      '\n\n',
+      'a,class\n\n',
+      'a,class\n1,?\n2,?\n',
+      'a,class\n\n1,x\nb,y\n',
+    ])
+      sameAsBytes(enc.encode(text), { file: 'e.csv', columnTypes: { a: 'numeric' } });
+    sameAsBytes(new Uint8Array([...enc.encode('a,class\n1,p\n'), 0xff, ...enc.encode(',q\n')]));
+  });
+
+  it('a file with a quote, or larger than it says, is read byte by byte', () => {
+    const asText = vi.spyOn(CsvPieceReader.prototype as unknown as { parseText(b: Buffer): void }, 'parseText');
+    const quoted = enc.encode('a,class\n"1",p\n2,q\n');
+    expect(parseCsvBytes(quoted, { file: 'q.csv' })).toEqual(parseCsvBytes(quoted, { file: 'q.csv' }, 1));
+    const reader = new CsvPieceReader({ file: 'g.csv' }, { bytes: 8 });
+    reader.push(enc.encode('a,class\n'));
+    reader.push(enc.encode('1,p\n'));
+    expect(reader.finish().n).toBe(1);
+    expect(asText).not.toHaveBeenCalled();
+    asText.mockRestore();
   });
 });
