@@ -11,6 +11,7 @@ import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
 import { noteSvg, reusedSvg } from './figure-keys.js';
+import { drawWithTemplate, type FigureSlots, type VegaModule } from './figure-views.js';
 
 export interface Figure {
   /** File stem for figures/<id>.svg. */
@@ -131,12 +132,12 @@ function useHelveticaMetrics(vega: unknown): void {
  * change renders nothing, and vega (about 0.1 s of CPU to load from its bundled chunks) is loaded only when a
  * figure did change.
  */
-export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+export async function renderSvg(spec: TopLevelSpec, template?: FigureTemplate): Promise<string> {
   const kind = 'vega-svg';
   const key = contentCacheKey(kind, VEGA_VERSIONS, TEXT_METRICS, canonicalJson(spec));
   const hit = cachedSvg(kind, key);
   if (hit !== undefined) return hit;
-  const svg = await renderSvgNow(spec);
+  const svg = await renderSvgNow(spec, template);
   writeContent(kind, key, svg);
   return noteSvg(kind, key, svg);
 }
@@ -176,11 +177,26 @@ const VEGA_VERSIONS = installedVersions(['vega', 'vega-lite']);
 // How text is measured decides every figure's layout, so it is part of the cache key.
 const TEXT_METRICS = 'helvetica-afm';
 
+/**
+ * A figure of a kind drawn by the kind's one view (figure-views.ts): `spec` is `specOf(slots)`, and every
+ * figure of the kind is made by the same `specOf`.
+ */
+interface FigureTemplate {
+  readonly kind: string;
+  readonly specOf: (slots: FigureSlots) => TopLevelSpec;
+  readonly slots: FigureSlots;
+}
+
 /** Render without the cache (vega and vega-lite loaded on first use). */
-async function renderSvgNow(spec: TopLevelSpec): Promise<string> {
+async function renderSvgNow(spec: TopLevelSpec, template?: FigureTemplate): Promise<string> {
   const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const { View, parse } = vega;
   useHelveticaMetrics(vega);
+  if (template !== undefined) {
+    const { kind, specOf, slots } = template;
+    const svg = await drawWithTemplate(kind, specOf, slots, vega as unknown as VegaModule, compile);
+    if (svg !== undefined) return hoverTitles(svg);
+  }
   const vg = compile(spec).spec;
   const view = new View(parse(vg), { renderer: 'none' });
   try {
@@ -231,7 +247,28 @@ export async function scatterFigure(
 ): Promise<Figure> {
   const domain = niceDomain(points.flatMap((p) => [p.a, p.b]));
   const title = `${metricTitle}: ${a} vs ${b}`;
-  const spec: TopLevelSpec = {
+  const slots: FigureSlots = {
+    texts: { title, x: `${b} (${metricTitle})`, y: `${a} (${metricTitle})` },
+    ranges: { domain },
+    data: {
+      line: [{ v: domain[0] }, { v: domain[1] }],
+      points: points.map((p) => ({ dataset: p.dataset, a: p.a, b: p.b })),
+    },
+  };
+  const side = higherIsBetter ? 'above' : 'below';
+  return {
+    id,
+    title,
+    caption: `${metricTitle} of ${a} (vertical) against ${b} (horizontal), one point per dataset (${points.length}); points ${side} the diagonal are datasets on which ${a} is better.`,
+    svg: await renderSvg(scatterSpec(slots), { kind: 'scatter', specOf: scatterSpec, slots }),
+  };
+}
+
+/** The Vega-Lite spec of a scatter figure (scatterFigure): every scatter figure differs only in its slots. */
+export function scatterSpec(slots: FigureSlots): TopLevelSpec {
+  const { title, x, y } = slots.texts;
+  const domain = [...slots.ranges.domain];
+  return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
     width: 340,
@@ -239,7 +276,7 @@ export async function scatterFigure(
     config: CONFIG,
     layer: [
       {
-        data: { values: [{ v: domain[0] }, { v: domain[1] }] },
+        data: { values: slots.data.line as object[] },
         mark: { type: 'line', color: '#999', strokeDash: [4, 3] },
         encoding: {
           x: { field: 'v', type: 'quantitative', scale: { domain, zero: false, nice: false } },
@@ -247,32 +284,15 @@ export async function scatterFigure(
         },
       },
       {
-        data: { values: points.map((p) => ({ dataset: p.dataset, a: p.a, b: p.b })) },
+        data: { values: slots.data.points as object[] },
         mark: { type: 'point', filled: true, size: 45, color: '#1f77b4', opacity: 0.85 },
         encoding: {
-          x: {
-            field: 'b',
-            type: 'quantitative',
-            title: `${b} (${metricTitle})`,
-            scale: { domain, zero: false, nice: false },
-          },
-          y: {
-            field: 'a',
-            type: 'quantitative',
-            title: `${a} (${metricTitle})`,
-            scale: { domain, zero: false, nice: false },
-          },
+          x: { field: 'b', type: 'quantitative', title: x, scale: { domain, zero: false, nice: false } },
+          y: { field: 'a', type: 'quantitative', title: y, scale: { domain, zero: false, nice: false } },
           tooltip: [{ field: 'dataset', type: 'nominal' }],
         },
       },
     ],
-  };
-  const side = higherIsBetter ? 'above' : 'below';
-  return {
-    id,
-    title,
-    caption: `${metricTitle} of ${a} (vertical) against ${b} (horizontal), one point per dataset (${points.length}); points ${side} the diagonal are datasets on which ${a} is better.`,
-    svg: await renderSvg(spec),
   };
 }
 

@@ -1,0 +1,215 @@
+/**
+ * One Vega view per kind of figure, reused for every figure of that kind. The figures of one kind (the
+ * scatter plots of method against method) share a Vega-Lite spec and differ only in their texts (titles),
+ * their number ranges (scale domains) and their data. Compiling that spec with Vega-Lite, parsing the Vega
+ * spec and building a `View` cost about three quarters of drawing a figure afresh (docs/performance.md), so a
+ * kind's spec is compiled once, with a placeholder in each varying slot, into a template whose slots are Vega
+ * signals and named data sets; each figure of the kind then sets the signals and the data on the kind's view
+ * and renders it. The SVG is the one the figure's own spec renders to: Vega draws the same scene from a signal
+ * as from the literal it holds (test/report/figure-views.test.ts renders both ways and compares the bytes).
+ *
+ * A template is made only when every placeholder lands where a signal can take its place (a title, an axis
+ * title, the start of a string in an expression, a scale's domain, a data set's values); when one does not
+ * (a Vega-Lite version that compiles the spec otherwise) the kind is drawn afresh figure by figure, as before.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+
+/** What varies between the figures of one kind. */
+export interface FigureSlots {
+  /** Texts (titles), by slot name. */
+  readonly texts: Readonly<Record<string, string>>;
+  /** Number ranges (scale domains), by slot name. */
+  readonly ranges: Readonly<Record<string, readonly [number, number]>>;
+  /** Data sets (their rows), by slot name. */
+  readonly data: Readonly<Record<string, readonly object[]>>;
+}
+
+/** The parts of vega a template view needs (vega is loaded by figures.ts, on first use). */
+export interface VegaModule {
+  parse(spec: object): unknown;
+  View: new (
+    runtime: never,
+    opts: { renderer: 'none' },
+  ) => {
+    signal(name: string, value: unknown): unknown;
+    data(name: string, values: object[]): unknown;
+    toSVG(): Promise<string>;
+    finalize(): unknown;
+  };
+}
+
+// Placeholders: words no title holds, so finding one in the compiled spec can only mean its slot.
+const textMark = (slot: string): string => `BnclabSlotText${slot}Mark`;
+const rangeMark = (i: number): [number, number] => [-987654.125 - i, 987654.875 + i];
+const dataMark = (slot: string): object[] => [{ bnclabSlotData: slot }];
+const signalOf = (kind: 'text' | 'range', slot: string): string => `bnclab_${kind}_${slot.replace(/\W/g, '_')}`;
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/**
+ * The template of a compiled spec made from placeholders (see FigureSlots): each placeholder replaced by a
+ * signal or emptied data set, or undefined when one of them is somewhere this does not know how to replace.
+ */
+export function templateOf(
+  compiled: object,
+  slots: FigureSlots,
+): { spec: object; signals: Map<string, string>; data: Map<string, string> } | undefined {
+  const spec = structuredClone(compiled) as { [k: string]: Json };
+  const signals = new Map<string, string>();
+  const dataNames = new Map<string, string>();
+  const textSlots = Object.keys(slots.texts);
+  const rangeSlots = Object.keys(slots.ranges);
+  const dataSlots = Object.keys(slots.data);
+  const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+  const visit = (node: Json, key: string | undefined): Json => {
+    if (typeof node === 'string') {
+      for (const slot of textSlots) {
+        const mark = textMark(slot);
+        if (!node.includes(mark)) continue;
+        const name = signalOf('text', slot);
+        if (node === mark && (key === 'text' || key === 'title')) {
+          signals.set(`text:${slot}`, name);
+          return { signal: name };
+        }
+        if (key === 'signal' || key === 'expr') {
+          node = spliceIntoStrings(node, mark, name);
+          signals.set(`text:${slot}`, name);
+        }
+      }
+      return node;
+    }
+    if (Array.isArray(node)) {
+      if (key === 'domain') {
+        const i = rangeSlots.findIndex((_slot, j) => sameJson(node, rangeMark(j)));
+        if (i >= 0) {
+          const name = signalOf('range', rangeSlots[i]);
+          signals.set(`range:${rangeSlots[i]}`, name);
+          return { signal: name };
+        }
+      }
+      return node.map((x) => visit(x, undefined));
+    }
+    if (node !== null && typeof node === 'object') {
+      if (Array.isArray(node.values) && typeof node.name === 'string') {
+        const slot = dataSlots.find((s) => sameJson(node.values, dataMark(s)));
+        if (slot !== undefined) {
+          dataNames.set(slot, node.name);
+          return { ...node, values: [] };
+        }
+      }
+      const out: { [k: string]: Json } = {};
+      for (const [k, v] of Object.entries(node)) out[k] = visit(v, k);
+      return out;
+    }
+    return node;
+  };
+  const template = visit(spec, undefined) as { [k: string]: Json };
+  // Every placeholder must have become a signal or a data set, and every slot must be used.
+  if (JSON.stringify(template).includes('BnclabSlot') || JSON.stringify(template).includes('987654')) return undefined;
+  if (signals.size !== textSlots.length + rangeSlots.length || dataNames.size !== dataSlots.length) return undefined;
+  const declared = [...signals].map(([slot, name]) => ({ name, value: slot.startsWith('text:') ? '' : [0, 1] }));
+  const existing = Array.isArray(template.signals) ? template.signals : [];
+  return { spec: { ...template, signals: [...declared, ...existing] }, signals, data: dataNames };
+}
+
+/**
+ * A Vega expression with each occurrence of `mark` inside a double-quoted string literal replaced by the
+ * value of signal `name` ("a: <mark>; b" becomes "a: " + name + "; b"); an occurrence anywhere else is left
+ * (so the template is refused).
+ */
+export function spliceIntoStrings(expr: string, mark: string, name: string): string {
+  let out = '';
+  let quote = '';
+  for (let i = 0; i < expr.length; i++) {
+    const c = expr[i];
+    if (quote === '"' && expr.startsWith(mark, i)) {
+      out += `" + ${name} + "`;
+      i += mark.length - 1;
+      continue;
+    }
+    out += c;
+    if (quote !== '' && c === '\\') {
+      out += expr[++i] ?? '';
+    } else if (quote === '' && (c === '"' || c === "'")) {
+      quote = c;
+    } else if (c === quote) {
+      quote = '';
+    }
+  }
+  return out;
+}
+
+/** The placeholders of a kind's slots (the same slot names as its figures'). */
+export function placeholders(slots: FigureSlots): FigureSlots {
+  return {
+    texts: Object.fromEntries(Object.keys(slots.texts).map((s) => [s, textMark(s)])),
+    ranges: Object.fromEntries(Object.keys(slots.ranges).map((s, i) => [s, rangeMark(i)])),
+    data: Object.fromEntries(Object.keys(slots.data).map((s) => [s, dataMark(s)])),
+  };
+}
+
+/**
+ * Whether Vega-Lite compiles the figure's spec as it compiled the placeholders': it looks at a text only to
+ * leave out an empty one and to say a repeated one once (a point's description names an axis title once when
+ * both axes have the same title), and it writes a text into an expression without escaping its backslashes
+ * (so a backslash is lost from the description); it looks at a range only when it is not an increasing pair.
+ */
+function likePlaceholders(slots: FigureSlots): boolean {
+  const texts = Object.values(slots.texts);
+  if (texts.some((t) => t.trim() === '' || t.includes('\\')) || new Set(texts).size !== texts.length) return false;
+  return Object.values(slots.ranges).every(([lo, hi]) => Number.isFinite(lo) && Number.isFinite(hi) && lo < hi);
+}
+
+// Per kind: its template, parsed (undefined when its spec could not be made a template), made on its first figure.
+const templates = new Map<string, Template | undefined>();
+
+/** A kind's parsed template and the names in it of each slot's signal or data set. */
+interface Template {
+  readonly runtime: unknown;
+  readonly signals: ReadonlyMap<string, string>;
+  readonly data: ReadonlyMap<string, string>;
+}
+
+/**
+ * The SVG of the figure with these slots of a kind whose spec `specOf` makes, drawn from the kind's template;
+ * or undefined when the kind has no template or the figure's slots do not fit it (the caller draws the
+ * figure's own spec then).
+ */
+export async function drawWithTemplate(
+  kind: string,
+  specOf: (slots: FigureSlots) => TopLevelSpec,
+  slots: FigureSlots,
+  vega: VegaModule,
+  compile: (spec: TopLevelSpec) => { spec: object },
+): Promise<string | undefined> {
+  if (!likePlaceholders(slots)) return undefined;
+  if (!templates.has(kind)) {
+    let t: Template | undefined;
+    try {
+      const made = templateOf(compile(specOf(placeholders(slots))).spec, slots);
+      t = made && { runtime: vega.parse(made.spec), signals: made.signals, data: made.data };
+    } catch {
+      t = undefined; // a spec that does not compile or parse with placeholders: drawn afresh
+    }
+    templates.set(kind, t);
+  }
+  const t = templates.get(kind);
+  if (t === undefined) return undefined;
+  // A new view each time: a view that drew another figure keeps some of its layout (its axes' ticks in the
+  // order they first appeared, offsets computed from the previous bounds), and the bytes would differ.
+  const view = new vega.View(t.runtime as never, { renderer: 'none' });
+  try {
+    for (const [slot, text] of Object.entries(slots.texts)) view.signal(t.signals.get(`text:${slot}`)!, text);
+    for (const [slot, range] of Object.entries(slots.ranges)) view.signal(t.signals.get(`range:${slot}`)!, [...range]);
+    // Copies: vega marks the rows it ingests.
+    for (const [slot, rows] of Object.entries(slots.data))
+      view.data(
+        t.data.get(slot)!,
+        rows.map((r) => ({ ...r })),
+      );
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

@@ -1,0 +1,121 @@
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import { describe, expect, it } from 'vitest';
+import {
+  drawWithTemplate,
+  placeholders,
+  spliceIntoStrings,
+  templateOf,
+  type FigureSlots,
+  type VegaModule,
+} from '../../src/report/figure-views.js';
+import { scatterSpec, textWidth } from '../../src/report/figures.js';
+
+// Figure text measured as the report measures it (figures.ts installs the same on first use).
+(
+  vega as unknown as {
+    textMetrics: { width: (item: { fontSize?: number; fontWeight?: unknown }, t: unknown) => number };
+  }
+).textMetrics.width = (item, text) => {
+  const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
+  const s = text == null ? '' : String(text).trim();
+  if (size <= 0 || s === '') return 0;
+  return textWidth(s, size, item.fontWeight === 'bold' || Number(item.fontWeight) >= 600);
+};
+
+/** The SVG of a figure's own spec, compiled, parsed and drawn by a view of its own (what the report did). */
+async function fresh(slots: FigureSlots): Promise<string> {
+  const view = new vega.View(vega.parse(compile(scatterSpec(slots)).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+function niceDomain(values: number[]): [number, number] {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const pad = (hi - lo) * 0.05;
+  return [lo - pad, hi + pad];
+}
+
+/** Scatter figures of every shape the report makes: 1 to 10 datasets, ranges from 1e-5 to 1e3 wide, odd names. */
+function cases(): FigureSlots[] {
+  let s = 11;
+  const rnd = (): number => (s = (s * 48271) % 2147483647) / 2147483647;
+  const datasets = ['breast-cancer', 'car', 'iris', 'zoo', 'a"b', '<x&y>', 'ünï', 'tic-tac-toe', 'lymph', 'q'];
+  const methods = ['nb/dirichlet', 'aode', 'kdb/dirichlet(alpha=0.5)', 'fan "mdl"', "cl-ode's", 'tan ü'];
+  const out: FigureSlots[] = [];
+  for (let i = 0; i < 24; i++) {
+    const scale = [1, 0.01, 100, 1e-5][i % 4];
+    const offset = [0, 0.5, -3, 1e3, 0.7][i % 5];
+    const n = 1 + (i % datasets.length);
+    const points = datasets
+      .slice(0, n)
+      .map((dataset) => ({ dataset, a: offset + scale * rnd(), b: i % 7 === 0 ? offset : offset + scale * rnd() }));
+    const domain = niceDomain(points.flatMap((p) => [p.a, p.b]));
+    const metric = ['accuracy', 'RMSE', 'log loss'][i % 3];
+    const [a, b] = [methods[i % methods.length], methods[(i + 1 + (i % 4)) % methods.length]];
+    out.push({
+      texts: { title: `${metric}: ${a} vs ${b}`, x: `${b} (${metric})`, y: `${a} (${metric})` },
+      ranges: { domain },
+      data: { line: [{ v: domain[0] }, { v: domain[1] }], points },
+    });
+  }
+  return out;
+}
+
+describe('figures of one kind drawn from one template', () => {
+  it('every scatter figure is byte for byte the SVG of its own spec', async () => {
+    let drawn = 0;
+    for (const slots of cases()) {
+      const svg = await drawWithTemplate('scatter-test', scatterSpec, slots, vega as unknown as VegaModule, compile);
+      expect(svg, JSON.stringify(slots.texts)).toBeDefined();
+      expect(svg, JSON.stringify(slots.texts)).toBe(await fresh(slots));
+      drawn++;
+    }
+    expect(drawn).toBe(24);
+  });
+
+  it('figures whose spec Vega-Lite compiles otherwise are left to be drawn afresh', async () => {
+    const base = cases()[3];
+    const v = vega as unknown as VegaModule;
+    for (const texts of [
+      { ...base.texts, x: base.texts.y }, // the same title twice: said once in a point's description
+      { ...base.texts, x: 'a\\b (RMSE)' }, // a backslash: lost from the description
+      { ...base.texts, title: ' ' },
+    ]) {
+      expect(await drawWithTemplate('scatter-test', scatterSpec, { ...base, texts }, v, compile)).toBeUndefined();
+    }
+    for (const domain of [
+      [1, 1],
+      [0, Number.NaN],
+      [2, 1],
+    ] as [number, number][]) {
+      const slots = { ...base, ranges: { domain } };
+      expect(await drawWithTemplate('scatter-test', scatterSpec, slots, v, compile)).toBeUndefined();
+    }
+  });
+
+  it('a template only when every placeholder becomes a signal or a data set', () => {
+    const slots = cases()[0];
+    const compiled = compile(scatterSpec(placeholders(slots))).spec;
+    const made = templateOf(compiled, slots);
+    expect(made).toBeDefined();
+    expect([...made!.signals.keys()].sort()).toEqual(['range:domain', 'text:title', 'text:x', 'text:y']);
+    expect([...made!.data.keys()].sort()).toEqual(['line', 'points']);
+    expect(JSON.stringify(made!.spec)).not.toMatch(/BnclabSlot|987654/);
+    // A placeholder somewhere a signal cannot stand (here: a mark's name) refuses the template.
+    const odd = structuredClone(compiled) as { marks: { name: string }[] };
+    odd.marks[0].name = placeholders(slots).texts.x;
+    expect(templateOf(odd, slots)).toBeUndefined();
+    // A slot that the spec does not use refuses it too.
+    expect(templateOf(compiled, { ...slots, texts: { ...slots.texts, extra: 'e' } })).toBeUndefined();
+  });
+
+  it('texts spliced into double-quoted strings of an expression only', () => {
+    expect(spliceIntoStrings('"M: " + x + "; M" + \'M\'', 'M', 's')).toBe('"" + s + ": " + x + "; " + s + "" + \'M\'');
+    expect(spliceIntoStrings('"a\\"M" + M', 'M', 's')).toBe('"a\\"" + s + "" + M');
+  });
+});
