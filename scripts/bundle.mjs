@@ -13,7 +13,7 @@
  * @duckdb/node-bindings (it loads the native addon), pdfkit and svg-to-pdfkit (loaded only for `--pdf`;
  * pdfkit reads its font files next to its own code).
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -44,6 +44,32 @@ await build({
     banner: (chunk) => (chunk.isEntry ? MARK : ''),
   },
 });
+
+// vega and vega-lite once more, as one CommonJS script that src/report/vega-load.ts compiles with V8's code
+// cache (which Node 20 offers for scripts, not for ES modules); scripts/prebuild-cache.mjs makes the cache.
+// vega-canvas is left out: it offers the optional `canvas` package, which bnclab does not install (vega then
+// works without a canvas, as it does here: figures measure their text with Helvetica's metrics).
+const vegaEntry = join(root, 'dist', 'vega', 'entry.mjs');
+mkdirSync(dirname(vegaEntry), { recursive: true });
+writeFileSync(vegaEntry, "export * as vega from 'vega';\nexport { compile } from 'vega-lite';\n");
+await build({
+  cwd: root,
+  input: vegaEntry,
+  platform: 'node',
+  logLevel: 'warn',
+  plugins: [
+    {
+      name: 'no-canvas',
+      resolveId: (id) => (id === 'vega-canvas' ? '\0vega-canvas' : undefined),
+      load: (id) =>
+        id === '\0vega-canvas'
+          ? ['canvas', 'image', 'domCanvas', 'nodeCanvas'].map((f) => `export function ${f}() { return null; }\n`).join('')
+          : undefined,
+    },
+  ],
+  output: { file: join(root, 'dist', 'vega', 'vega.cjs'), format: 'cjs' },
+});
+rmSync(vegaEntry);
 
 // The page of `bnclab ui`: src/ui/client/ (TypeScript for the browser, checked by tsconfig.ui.json) as one
 // script, dist/ui/app.js, that the server sends; the page loads nothing else.

@@ -33,4 +33,31 @@ for (const info of methods) compileSchema({ additionalProperties: false, ...info
 loadRegistry(root);
 const { textWidth } = await load('report/figures.js');
 textWidth('x', 10);
-console.log(`prebuild-cache: ${methods.length + 1} validators, the dataset registry and text metrics in dist/cache/`);
+
+// V8's code cache of dist/vega/vega.cjs (src/report/vega-load.ts), made after drawing one figure of each kind
+// the report draws, so that it holds the code they run. The figures themselves go to a folder thrown away.
+const { resetCacheDir } = await load('util/cache.js');
+const { mkdirSync, mkdtempSync, writeFileSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const scratch = mkdtempSync(join(tmpdir(), 'bnclab-prebuild-'));
+process.env['BNCLAB_CACHE_DIR'] = scratch;
+resetCacheDir();
+const figures = await load('report/figures.js');
+const points = ['a', 'b', 'c'].map((dataset, i) => ({ dataset, a: 0.5 + i / 10, b: 0.9 - i / 7 }));
+await figures.scatterFigure('s1', 'm1', 'm2', 'accuracy', true, points);
+await figures.scatterFigure('s2', 'm1', 'm3', 'accuracy', true, points);
+await figures.cdFigure('cd', 'accuracy', ['m1', 'm2', 'm3'], [1.2, 2, 2.8], 1.1, [[0, 1]], 'Nemenyi');
+const folds = points.flatMap((p) => ['m1', 'm2'].map((method, j) => ({ dataset: p.dataset, method, value: p.a + j / 9 })));
+await figures.foldBoxplotFigure('folds', 'accuracy', ['m1', 'm2'], folds);
+const curve = points.flatMap((p) => [10, 20].map((nTrain) => ({ dataset: p.dataset, method: 'm1', nTrain, value: p.a * nTrain })));
+await figures.learningCurveFigure('curve', 'accuracy', curve);
+const sweep = [1, 10, 100].map((x) => ({ series: 'm', x, wins: x % 3, losses: 1 }));
+await figures.winLossSweepFigure('sweep', 'alpha', 1, 'alpha', 'accuracy', sweep);
+rmSync(scratch, { recursive: true, force: true });
+const code = (await load('report/vega-load.js')).vegaCodeCache();
+if (code === undefined) throw new Error('prebuild-cache: vega was not loaded from dist/vega/vega.cjs');
+mkdirSync(dirname(code.path), { recursive: true });
+writeFileSync(code.path, code.data);
+console.log(
+  `prebuild-cache: ${methods.length + 1} validators, the dataset registry, text metrics and vega's code cache in dist/cache/`,
+);

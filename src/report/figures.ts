@@ -12,6 +12,7 @@ import { canonicalJson } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
 import { noteSvg, reusedSvg } from './figure-keys.js';
 import { drawWithTemplate, type FigureSlots, type VegaModule } from './figure-views.js';
+import { loadVega } from './vega-load.js';
 
 export interface Figure {
   /** File stem for figures/<id>.svg. */
@@ -189,7 +190,7 @@ interface FigureTemplate {
 
 /** Render without the cache (vega and vega-lite loaded on first use). */
 async function renderSvgNow(spec: TopLevelSpec, template?: FigureTemplate): Promise<string> {
-  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
+  const [vega, { compile }] = await loadVega();
   const { View, parse } = vega;
   useHelveticaMetrics(vega);
   if (template !== undefined) {
