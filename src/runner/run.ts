@@ -212,16 +212,13 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const rowOf = (j: PlannedJob): JobRow => jobRow(plan, j);
     // Registration and the writer's batches share the connection in turn.
     const turns = new Turns();
-    // DuckDB's cache bounded to RUN_CACHE_BYTES beyond what it cannot evict, between transactions.
-    const bound = (): Promise<void> => store.boundMemory(RUN_CACHE_BYTES);
-    await bound();
     let chosenJobs;
     let jobs: JobSource;
     if (!(await store.hasFinishedJobs())) {
       // Nothing finished in the database: every job in scope runs. The first ones start once their chunk is
       // registered, the rest are registered while they run (src/runner/todo.ts).
       chosenJobs = freshCounts(plan, inScope);
-      jobs = new StreamedJobs(plan, store, rowOf, BNCLAB_VERSION, turns, inScope, bound);
+      jobs = new StreamedJobs(plan, store, rowOf, BNCLAB_VERSION, turns, inScope);
     } else {
       const predicted = savePredictions ? await store.jobsWithPredictions(spec.name) : undefined;
       const listed = await registerAndChoose(plan, store, rowOf, BNCLAB_VERSION, {
@@ -229,7 +226,6 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         rerunStale: opts.rerunStale,
         predicted,
         inScope,
-        afterChunk: bound,
       });
       // Fold the write-ahead log into the file, so the .duckdb file alone holds the plan.
       await store.checkpoint();
@@ -283,13 +279,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       // line's cost and to name a job whose result could not be stored.
       const started = new Map<string, { job: PlannedJob; cost: number }>();
       const costOf = jobCostOf();
-      const sink = {
-        recordOutcomes: (o: readonly JobOutcome[]) =>
-          turns.take(async () => {
-            await store.recordOutcomes(o);
-            await bound();
-          }),
-      };
+      const sink = { recordOutcomes: (o: readonly JobOutcome[]) => turns.take(() => store.recordOutcomes(o)) };
       const activeWriter = new OutcomeWriter(sink, {
         onStored: (batch) => {
           for (const o of batch) {
@@ -360,7 +350,6 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         );
       }
     }
-    await store.unboundMemory();
     const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
       experiment: spec.name,
@@ -388,9 +377,6 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     if (failed || !opts.keepStoreOpen) store.close();
   }
 }
-
-/** DuckDB's cached blocks during a run, beyond what it cannot evict (ResultStore.boundMemory). */
-const RUN_CACHE_BYTES = 64 * 2 ** 20;
 
 function firstLine(s: string): string {
   return s.split('\n')[0].trim();

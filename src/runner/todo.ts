@@ -18,8 +18,6 @@ interface TodoOptions {
   readonly inScope?: (j: PlannedJob) => boolean;
   /** With --save-predictions: the keys that have saved predictions (a done job without them runs again). */
   readonly predicted?: ReadonlySet<string>;
-  /** Run after each chunk's registration (the run bounds DuckDB's memory there). */
-  readonly afterChunk?: () => Promise<void>;
 }
 
 export interface TodoCounts {
@@ -108,7 +106,6 @@ export async function registerAndChoose(
     const jobs: PlannedJob[] = [];
     for (let i = from; i < to; i++) jobs.push(grid.at(i) as PlannedJob);
     await store.registerJobs(plan.spec.name, jobs.map(rowOf), version);
-    await opts.afterChunk?.();
     const keys = jobs.flatMap((j) => (j.olderKeys ? [j.key, ...j.olderKeys] : [j.key]));
     const statuses = await store.jobStatusesAmong(plan.spec.name, keys);
     const isDone = (k: string): boolean => statuses.get(k) === 'done';
@@ -262,8 +259,6 @@ export class StreamedJobs implements JobSource {
     private readonly version: string,
     private readonly turns: Turns,
     private readonly inScope?: (j: PlannedJob) => boolean,
-    /** Run after each chunk's registration, in the same turn. */
-    private readonly afterChunk?: () => Promise<void>,
   ) {}
 
   next(): TodoJob | undefined | Promise<TodoJob | undefined> {
@@ -313,10 +308,7 @@ export class StreamedJobs implements JobSource {
       jobs.push(grid.at(i) as PlannedJob);
       if ((i - from) % KEYS_PER_TURN === KEYS_PER_TURN - 1) await new Promise((r) => setImmediate(r));
     }
-    await this.turns.take(async () => {
-      await this.store.registerJobs(this.plan.spec.name, jobs.map(this.rowOf), this.version);
-      await this.afterChunk?.();
-    });
+    await this.turns.take(() => this.store.registerJobs(this.plan.spec.name, jobs.map(this.rowOf), this.version));
     // The whole plan registered: fold the write-ahead log into the file, so the .duckdb file alone holds it.
     if (to === grid.size) await this.turns.take(() => this.store.checkpoint());
     if (this.stopped) return;

@@ -155,8 +155,6 @@ export class ResultStore {
   private codeStateId: string | undefined;
   /** job_metrics rows in this database's column order (read on the first write). */
   private metricsWriter: Awaited<ReturnType<typeof jobMetricsWriter>> | undefined;
-  /** The memory limit before boundMemory, restored by unboundMemory. */
-  private memoryLimit: string | undefined;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -256,33 +254,6 @@ export class ResultStore {
       [...new Set(keys)],
     );
     return new Set(rows.map((r) => String(r['job_key'])));
-  }
-
-  /**
-   * Bound DuckDB's memory for a long run: what it cannot evict (the primary-key indexes, rows not yet
-   * checkpointed: every tag of duckdb_memory() but BASE_TABLE, the cached blocks of the file) plus `cacheBytes`
-   * of cached blocks. Without it, every block written or read stays cached (the limit defaults to 80 % of the
-   * machine's memory): 10^6 jobs grew the process past 1.4 GB. A fixed limit cannot be used instead: the
-   * indexes must fit in memory and grow with the database (a 100 MB limit failed with "Out of Memory" at
-   * 4·10^5 registered jobs). Called between transactions, so the indexes grow by at most one batch meanwhile.
-   */
-  async boundMemory(cacheBytes: number): Promise<void> {
-    if (this.memoryLimit === undefined) {
-      const was = await this.conn.runAndReadAll(`SELECT current_setting('memory_limit')`);
-      this.memoryLimit = String(was.getRows()[0][0]);
-    }
-    const r = await this.conn.runAndReadAll(
-      `SELECT coalesce(sum(memory_usage_bytes) FILTER (WHERE tag <> 'BASE_TABLE'), 0)::BIGINT FROM duckdb_memory()`,
-    );
-    const pinned = Number(r.getRows()[0][0]);
-    await this.conn.run(`SET memory_limit = '${Math.ceil((pinned + cacheBytes) / 2 ** 20)}MiB'`);
-  }
-
-  /** DuckDB's memory limit as it was before boundMemory (RESET leaves the buffer pool's bound as it was). */
-  async unboundMemory(): Promise<void> {
-    if (this.memoryLimit === undefined) return;
-    await this.conn.run(`SET memory_limit = '${this.memoryLimit.replace(/'/g, '')}'`);
-    this.memoryLimit = undefined;
   }
 
   /** Move everything from the write-ahead log into the database file. */
