@@ -230,6 +230,8 @@ export function freshCounts(plan: Plan, inScope?: (j: PlannedJob) => boolean): T
  * event loop is held while a chunk is appended, and the workers' queues must not run dry meanwhile.
  */
 export const STREAM_CHUNK = 2048;
+/** The first chunk is smaller: the first job waits for it alone. */
+const FIRST_STREAM_CHUNK = 256;
 /** Keys made between two turns of the event loop (about 5 ms of work). */
 const KEYS_PER_TURN = 256;
 
@@ -301,7 +303,7 @@ export class StreamedJobs implements JobSource {
   private async registerNext(): Promise<void> {
     const grid = this.plan.grid!;
     const from = this.from;
-    const to = Math.min(grid.size, from + STREAM_CHUNK);
+    const to = Math.min(grid.size, from + (from === 0 ? FIRST_STREAM_CHUNK : STREAM_CHUNK));
     this.from = to;
     const jobs: PlannedJob[] = [];
     for (let i = from; i < to; i++) {
