@@ -56,6 +56,13 @@ interface Slot {
 const MAX_DEPTH = 16;
 const AHEAD_MS = 40;
 
+/**
+ * Each worker's young generation (V8's default here is 32 MB of semi-spaces): a job's own objects are small
+ * (its rows are typed arrays, outside it), and the default's pages stayed resident, about 24 MB a worker of
+ * the process's peak. Old objects, and so large folds, are not bounded by it.
+ */
+const WORKER_YOUNG_MB = 8;
+
 /** What the coordinator sends a worker (src/runner/worker.ts): a job and, once per worker, its table. */
 export interface JobMessage {
   readonly type: 'job';
@@ -149,7 +156,10 @@ export class WorkerPool implements JobRunner {
 
   private startWorker(): Slot {
     const slot: Slot = {
-      worker: new Worker(workerScript(), { workerData: { stopFlag: this.stopFlag } }),
+      worker: new Worker(workerScript(), {
+        workerData: { stopFlag: this.stopFlag },
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      }),
       queue: [],
       tables: new Set(),
       timer: undefined,

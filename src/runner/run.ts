@@ -11,7 +11,7 @@ import { CostModel } from '../spec/cost.js';
 import { partitionPlan, type ShardSpec } from '../spec/shard.js';
 import { programsOf } from '../spec/programs.js';
 import { selectJobs, type JobSubset } from '../spec/subset.js';
-import { duckdbVersion, ResultStore, storeFailure, type JobRow } from '../store/db.js';
+import { duckdbVersion, ResultStore, storeFailure, type JobOutcome, type JobRow } from '../store/db.js';
 import { codeState } from '../util/provenance.js';
 import { defaultDbPath } from '../store/location.js';
 import { canonicalJson } from '../util/hash.js';
@@ -20,7 +20,16 @@ import { BNCLAB_VERSION } from '../version.js';
 import { InlineRunner, WorkerPool, type JobRunner } from './pool.js';
 import { Progress } from './progress.js';
 import { OutcomeWriter } from './writer.js';
-import { jobCostOf, registerAndChoose, REGISTER_CHUNK } from './todo.js';
+import {
+  freshCounts,
+  jobCostOf,
+  listedJobs,
+  registerAndChoose,
+  REGISTER_CHUNK,
+  StreamedJobs,
+  Turns,
+  type JobSource,
+} from './todo.js';
 import { EXIT, StoreError } from '../util/errors.js';
 import { jobMethod, type JobPayload } from './job.js';
 import { isSharedTable } from '../datasets/table.js';
@@ -170,6 +179,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   let pool: JobRunner | undefined;
   let failed = false;
   let writer: OutcomeWriter | undefined;
+  let source: JobSource | undefined;
   // First signal: start no new job, cancel the running ones (they run next time), store every finished
   // result, exit 130. Second signal: exit at once; each stored batch is one transaction, so nothing is torn.
   const onSignal = (): void => {
@@ -195,26 +205,42 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     const savePredictions = opts.savePredictions ?? spec.savePredictions;
     // Saving predictions asks for every job's predictions: a job done without them (an earlier run without
     // the flag) runs again and its result, identical but for the timings, is stored with them.
-    const predicted = savePredictions ? await store.jobsWithPredictions(spec.name) : undefined;
-    const chosenJobs = await registerAndChoose(plan, store, (j) => jobRow(plan, j), BNCLAB_VERSION, {
-      rerunFailed: opts.rerunFailed,
-      rerunStale: opts.rerunStale,
-      predicted,
-      inScope:
-        shardOf || chosen
-          ? (j) => (!shardOf || shardOf.get(j.key) === opts.shard!.index) && (!chosen || chosen.has(j.key))
-          : undefined,
-    });
-    // Fold the write-ahead log into the file, so the .duckdb file alone holds the plan.
-    await store.checkpoint();
-    const { todo, alreadyDone, recomputed, previouslyFailed, stale } = chosenJobs;
-    const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo.length || 1));
+    const inScope =
+      shardOf || chosen
+        ? (j: PlannedJob) => (!shardOf || shardOf.get(j.key) === opts.shard!.index) && (!chosen || chosen.has(j.key))
+        : undefined;
+    const rowOf = (j: PlannedJob): JobRow => jobRow(plan, j);
+    // Registration and the writer's batches share the connection in turn.
+    const turns = new Turns();
+    let chosenJobs;
+    let jobs: JobSource;
+    if (!(await store.hasFinishedJobs())) {
+      // Nothing finished in the database: every job in scope runs. The first ones start once their chunk is
+      // registered, the rest are registered while they run (src/runner/todo.ts).
+      chosenJobs = freshCounts(plan, inScope);
+      jobs = new StreamedJobs(plan, store, rowOf, BNCLAB_VERSION, turns, inScope);
+    } else {
+      const predicted = savePredictions ? await store.jobsWithPredictions(spec.name) : undefined;
+      const listed = await registerAndChoose(plan, store, rowOf, BNCLAB_VERSION, {
+        rerunFailed: opts.rerunFailed,
+        rerunStale: opts.rerunStale,
+        predicted,
+        inScope,
+      });
+      // Fold the write-ahead log into the file, so the .duckdb file alone holds the plan.
+      await store.checkpoint();
+      chosenJobs = listed;
+      jobs = listedJobs(plan, listed.todo);
+    }
+    source = jobs;
+    const { todoCount, alreadyDone, recomputed, previouslyFailed, stale } = chosenJobs;
+    const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todoCount || 1));
     if (!opts.quiet) {
       out.write(
         `${spec.name}: ${grid.size} jobs (${plan.seeds ? `${plan.seeds.length} seeds × ` : ''}${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(grid.repeatAndFoldCounts())}), ` +
           (opts.shard ? `shard ${opts.shard.index}/${opts.shard.count}: ${chosenJobs.inScope} jobs, ` : '') +
           (chosen ? `--only: ${chosenJobs.inScope} jobs, ` : '') +
-          `${alreadyDone} already done, ${todo.length} to run on ${workers} worker${workers > 1 ? 's' : ''}` +
+          `${alreadyDone} already done, ${todoCount} to run on ${workers} worker${workers > 1 ? 's' : ''}` +
           (recomputed > 0
             ? ` (${recomputed} of them done before without saved predictions, run again to save them)`
             : '') +
@@ -228,12 +254,17 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
               : `(kept, not shown in reports; run --rerun-stale to recompute them)\n`),
         );
     }
-    if (todo.length > 0) {
+    // No job to run here (a shard or --only that holds none): the plan is registered all the same.
+    if (todoCount === 0) {
+      await jobs.next();
+      if (jobs.failure) throw jobs.failure.cause;
+    }
+    if (todoCount > 0) {
       // One job and no time limit: it runs in this thread (no worker to start). Its synchronous run leaves
       // no moment for a signal handler, so none is installed: Ctrl-C ends the process at once, as a second
       // interrupt would, the registered plan is already committed, and the job runs next time.
       // A spec that runs programs (external) keeps a thread free to end them on an interrupt.
-      const inline = todo.length === 1 && !((opts.jobTimeout ?? 0) > 0) && programsOf(spec).length === 0;
+      const inline = todoCount === 1 && !((opts.jobTimeout ?? 0) > 0) && programsOf(spec).length === 0;
       const activePool: JobRunner = inline
         ? new InlineRunner()
         : new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);
@@ -243,12 +274,13 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         process.on('SIGTERM', onSignal);
       }
       // Progress counts outcomes once they are stored, weighted by their expected cost for the ETA.
-      const progress = opts.quiet ? undefined : new Progress(todo.length, out, 'jobs stored', chosenJobs.todoCost);
+      const progress = opts.quiet ? undefined : new Progress(todoCount, out, 'jobs stored', chosenJobs.todoCost);
       // The jobs started and not yet stored (at most the workers' and the write queue's): for the progress
       // line's cost and to name a job whose result could not be stored.
       const started = new Map<string, { job: PlannedJob; cost: number }>();
       const costOf = jobCostOf();
-      const activeWriter = new OutcomeWriter(store, {
+      const sink = { recordOutcomes: (o: readonly JobOutcome[]) => turns.take(() => store.recordOutcomes(o)) };
+      const activeWriter = new OutcomeWriter(sink, {
         onStored: (batch) => {
           for (const o of batch) {
             progress?.tick(o.status === 'done', started.get(o.key)?.cost ?? 0);
@@ -261,16 +293,16 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         },
       });
       writer = activeWriter;
-      let next = 0;
       // Lanes: take a job, run it, hand the outcome to the writer; one per job the pool can hold (a worker is
       // sent short jobs ahead). A lane waits while the write queue is full, so computing never outruns
       // storing by more than the queue's bound.
       const lane = async (): Promise<void> => {
         for (;;) {
           await activeWriter.room();
-          if (stopTaking || next >= todo.length) return;
-          const i = todo[next++];
-          const job = grid.at(i) as PlannedJob;
+          if (stopTaking) return;
+          const taken = await jobs.next();
+          if (!taken) return;
+          const { index: i, job } = taken;
           started.set(job.key, { job, cost: costOf(job, grid.methodIndexOf(i)) });
           const outcome = await activePool.run(payloadOf(plan, job, savePredictions));
           if (outcome.cancelled) {
@@ -284,8 +316,9 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
           activeWriter.push(outcome);
         }
       };
-      const lanes = activePool instanceof WorkerPool ? Math.min(activePool.capacity, todo.length) : 1;
+      const lanes = activePool instanceof WorkerPool ? Math.min(activePool.capacity, todoCount) : 1;
       await Promise.all(Array.from({ length: lanes }, lane));
+      await jobs.stop();
       await activeWriter.flush();
       progress?.finish();
       const failure = activeWriter.failure;
@@ -297,9 +330,10 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
           : failure.outcome.key;
         throw new StoreError(
           `${dbPath}: storing the result of ${job} failed: ${firstLine(failure.cause.message)}; ` +
-            `${stored.done + stored.failed} results stored this run, ${todo.length - stored.done - stored.failed} jobs left for the next run`,
+            `${stored.done + stored.failed} results stored this run, ${todoCount - stored.done - stored.failed} jobs left for the next run`,
         );
       }
+      if (jobs.failure) throw jobs.failure.cause;
     }
     if (opts.rerunStale && stale.length > 0) {
       // The older revision's results leave the experiment's list once the current one's are stored.
@@ -339,6 +373,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await pool?.close();
+    await source?.stop();
     if (failed || !opts.keepStoreOpen) store.close();
   }
 }

@@ -20,19 +20,24 @@ interface TodoOptions {
   readonly predicted?: ReadonlySet<string>;
 }
 
-interface Todo {
-  /** Grid indices of the jobs to run, in plan order. */
-  readonly todo: Int32Array;
+export interface TodoCounts {
   /** Jobs in scope (all of the plan, or the shard's, or --only's). */
   readonly inScope: number;
   readonly alreadyDone: number;
   /** Done jobs run again to save their predictions. */
   readonly recomputed: number;
   readonly previouslyFailed: number;
+  /** Jobs to run. */
+  readonly todoCount: number;
   /** Grid indices of the jobs with only an older revision's result stored. */
   readonly stale: Int32Array;
   /** The jobs to run's total static cost (ms; the progress line's ETA weighs by it). */
   readonly todoCost: number;
+}
+
+interface Todo extends TodoCounts {
+  /** Grid indices of the jobs to run, in plan order. */
+  readonly todo: Int32Array;
 }
 
 /** A growable list of int32 (the todo list of 10⁶ jobs is 4 MB). */
@@ -52,8 +57,11 @@ class IntList {
   }
 }
 
+/** What a job's static cost depends on (JobGrid.placeOf gives it without the job's key). */
+type CostedJob = Pick<PlannedJob, 'dataset' | 'repeat' | 'fold' | 'method'>;
+
 /** The static cost of a job (as CostModel.staticCost), memoised per method and fold size. */
-export function jobCostOf(): (j: PlannedJob, methodIndex: number) => number {
+export function jobCostOf(): (j: CostedJob, methodIndex: number) => number {
   const cache = new Map<string, number>();
   return (j, mi) => {
     const { train, test } = j.dataset.foldSizes[j.repeat][j.fold];
@@ -124,6 +132,7 @@ export async function registerAndChoose(
   }
   return {
     todo: todo.done(),
+    todoCount: todo.length,
     inScope,
     alreadyDone,
     recomputed,
@@ -131,4 +140,187 @@ export async function registerAndChoose(
     stale: stale.done(),
     todoCost,
   };
+}
+
+/**
+ * Transactions on the store's one connection, one at a time: a chunk's registration and a batch of outcomes
+ * take turns (each is BEGIN … COMMIT over several awaits, which must not interleave on one connection).
+ */
+export class Turns {
+  private last: Promise<unknown> = Promise.resolve();
+
+  take<T>(f: () => Promise<T>): Promise<T> {
+    const r = this.last.then(f);
+    this.last = r.catch(() => undefined);
+    return r;
+  }
+}
+
+/** A job to run: its grid index and the job made from it. */
+export interface TodoJob {
+  readonly index: number;
+  readonly job: PlannedJob;
+}
+
+/** The jobs to run, in plan order, one per call; undefined when there are no more. */
+export interface JobSource {
+  next(): TodoJob | undefined | Promise<TodoJob | undefined>;
+  /** Take no more (an interrupt, --fail-fast, a failed write); resolves when nothing is being written. */
+  stop(): Promise<void>;
+  /** What ended it early, if anything (registering a chunk failed): the run reports it. */
+  readonly failure: { readonly cause: unknown } | undefined;
+}
+
+/** The jobs registerAndChoose chose, each made again from its grid index when it is taken. */
+export function listedJobs(plan: Plan, todo: Int32Array): JobSource {
+  const grid = plan.grid!;
+  let k = 0;
+  let stopped = false;
+  return {
+    next: () => {
+      if (stopped || k >= todo.length) return undefined;
+      const index = todo[k++];
+      return { index, job: grid.at(index) as PlannedJob };
+    },
+    stop: async () => {
+      stopped = true;
+    },
+    failure: undefined,
+  };
+}
+
+/**
+ * The counts of a run on a database where no job has finished (a new one, or one whose jobs are all
+ * pending): every job in scope runs, none is done, failed or stale, which is what registerAndChoose would
+ * find. Read from the grid without making a key, or from the plan's list when a shard or --only chooses
+ * the jobs (they build it anyway).
+ */
+export function freshCounts(plan: Plan, inScope?: (j: PlannedJob) => boolean): TodoCounts {
+  const grid = plan.grid!;
+  const costOf = jobCostOf();
+  let n = 0;
+  let cost = 0;
+  if (inScope) {
+    const jobs = plan.jobs;
+    for (let i = 0; i < jobs.length; i++) {
+      if (!inScope(jobs[i])) continue;
+      n++;
+      cost += costOf(jobs[i], grid.methodIndexOf(i));
+    }
+  } else {
+    for (let i = 0; i < grid.size; i++) {
+      const place = grid.placeOf(i);
+      cost += costOf(place, place.methodIndex);
+    }
+    n = grid.size;
+  }
+  return {
+    inScope: n,
+    todoCount: n,
+    alreadyDone: 0,
+    recomputed: 0,
+    previouslyFailed: 0,
+    stale: new Int32Array(0),
+    todoCost: cost,
+  };
+}
+
+/**
+ * Jobs registered per transaction while jobs run: smaller than REGISTER_CHUNK, since the coordinator's
+ * event loop is held while a chunk is appended, and the workers' queues must not run dry meanwhile.
+ */
+export const STREAM_CHUNK = 2048;
+/** The first chunk is smaller: the first job waits for it alone. */
+const FIRST_STREAM_CHUNK = 256;
+/** Keys made between two turns of the event loop (about 5 ms of work). */
+const KEYS_PER_TURN = 256;
+
+/**
+ * The jobs of a plan on a database where none has finished (freshCounts), registered a chunk at a time while
+ * the first ones run: a chunk is made from the grid (each key once), registered in one transaction, in turn
+ * with the writer's batches (Turns), and its jobs handed out; the next chunk is registered while these run,
+ * so at most two chunks of jobs are held. A job runs only once its registration is committed, so every
+ * stored outcome has its row; a run stopped midway leaves the rest unregistered, and the next run registers
+ * them as the first run would have.
+ */
+export class StreamedJobs implements JobSource {
+  private readonly chunks: TodoJob[][] = [];
+  /** The next job of chunks[0]. */
+  private at = 0;
+  private buffered = 0;
+  /** The first grid index not yet registered. */
+  private from = 0;
+  private registering: Promise<void> | undefined;
+  private stopped = false;
+  failure: { readonly cause: unknown } | undefined;
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly store: ResultStore,
+    private readonly rowOf: (j: PlannedJob) => JobRow,
+    private readonly version: string,
+    private readonly turns: Turns,
+    private readonly inScope?: (j: PlannedJob) => boolean,
+  ) {}
+
+  next(): TodoJob | undefined | Promise<TodoJob | undefined> {
+    const chunk = this.chunks[0];
+    if (chunk) {
+      const t = chunk[this.at++];
+      if (this.at === chunk.length) {
+        this.chunks.shift();
+        this.at = 0;
+      }
+      this.buffered--;
+      this.fill();
+      return t;
+    }
+    if (this.stopped || this.failure) return undefined;
+    this.fill();
+    const registering = this.registering;
+    return registering ? registering.then(() => this.next()) : undefined;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.chunks.length = 0;
+    await this.registering;
+  }
+
+  /** Start registering the next chunk when fewer than a chunk of registered jobs wait. */
+  private fill(): void {
+    if (this.registering || this.stopped || this.failure || this.from >= this.plan.grid!.size) return;
+    if (this.buffered >= STREAM_CHUNK) return;
+    this.registering = this.registerNext()
+      .catch((cause: unknown) => {
+        this.failure = { cause };
+      })
+      .finally(() => {
+        this.registering = undefined;
+      });
+  }
+
+  private async registerNext(): Promise<void> {
+    const grid = this.plan.grid!;
+    const from = this.from;
+    const to = Math.min(grid.size, from + (from === 0 ? FIRST_STREAM_CHUNK : STREAM_CHUNK));
+    this.from = to;
+    const jobs: PlannedJob[] = [];
+    for (let i = from; i < to; i++) {
+      jobs.push(grid.at(i) as PlannedJob);
+      if ((i - from) % KEYS_PER_TURN === KEYS_PER_TURN - 1) await new Promise((r) => setImmediate(r));
+    }
+    await this.turns.take(() => this.store.registerJobs(this.plan.spec.name, jobs.map(this.rowOf), this.version));
+    // The whole plan registered: fold the write-ahead log into the file, so the .duckdb file alone holds it.
+    if (to === grid.size) await this.turns.take(() => this.store.checkpoint());
+    if (this.stopped) return;
+    const ready: TodoJob[] = [];
+    for (let k = 0; k < jobs.length; k++) {
+      if (!this.inScope || this.inScope(jobs[k])) ready.push({ index: from + k, job: jobs[k] });
+    }
+    if (ready.length > 0) {
+      this.chunks.push(ready);
+      this.buffered += ready.length;
+    }
+  }
 }

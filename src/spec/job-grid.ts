@@ -132,6 +132,23 @@ export class JobGrid<D extends PlannedDatasetSummary> {
     return this.job(s, s.pairs[2 * p], s.pairs[2 * p + 1], mi);
   }
 
+  /** Job i's dataset, repeat, fold and method, without computing its key (what its static cost needs). */
+  placeOf(i: number): { dataset: D; repeat: number; fold: number; method: MethodSpec; methodIndex: number } {
+    if (!(i >= 0 && i < this.size_)) throw new RangeError(`job ${i} is outside the grid of ${this.size_}`);
+    const s = this.segmentOf(i);
+    const local = i - s.start;
+    const M = this.methods.length;
+    const p = Math.floor(local / M);
+    const mi = local - p * M;
+    return {
+      dataset: s.dataset,
+      repeat: s.pairs[2 * p],
+      fold: s.pairs[2 * p + 1],
+      method: this.methods[mi],
+      methodIndex: mi,
+    };
+  }
+
   /** The method index (into spec.methods) of job i, without computing its key. */
   methodIndexOf(i: number): number {
     const s = this.segmentOf(i);

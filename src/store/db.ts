@@ -394,12 +394,8 @@ export class ResultStore {
   async registerJobs(experiment: string, jobs: readonly JobRow[], version: string): Promise<void> {
     await this.conn.run('BEGIN TRANSACTION');
     try {
-      await this.conn.run(`CREATE TEMP TABLE IF NOT EXISTS new_jobs AS SELECT * FROM jobs LIMIT 0`);
-      await this.conn.run(
-        `CREATE TEMP TABLE IF NOT EXISTS new_experiment_jobs AS SELECT * FROM experiment_jobs LIMIT 0`,
-      );
-      await this.conn.run(`DELETE FROM new_jobs`);
-      await this.conn.run(`DELETE FROM new_experiment_jobs`);
+      await this.conn.run(`CREATE OR REPLACE TEMP TABLE new_jobs AS SELECT * FROM jobs LIMIT 0`);
+      await this.conn.run(`CREATE OR REPLACE TEMP TABLE new_experiment_jobs AS SELECT * FROM experiment_jobs LIMIT 0`);
       const app = await this.conn.createAppender('new_jobs', 'main', 'temp');
       const appE = await this.conn.createAppender('new_experiment_jobs', 'main', 'temp');
       // Typed appends: the generic appendValue (a DuckDB value made per field) cost most of registering.
@@ -463,6 +459,12 @@ export class ResultStore {
     const out = new Map<string, string>();
     for (const [k, s] of r.getRows()) out.set(String(k), String(s));
     return out;
+  }
+
+  /** Whether any job in the database has finished (done or failed), whichever experiment registered it. */
+  async hasFinishedJobs(): Promise<boolean> {
+    const r = await this.conn.runAndReadAll(`SELECT 1 FROM jobs WHERE status <> 'pending' LIMIT 1`);
+    return r.currentRowCount > 0;
   }
 
   /** The jobs of the experiment that have saved predictions (`run --save-predictions` recomputes the others). */
