@@ -28,6 +28,8 @@ export interface FoldRequest {
   graceMs: number;
   /** The request line (without its newline). */
   line: string;
+  /** Bytes sent right after the request line (the fold's data with `send: stdin`). */
+  body?: readonly Uint8Array[];
   rows: number;
   /** The longest line accepted on stdout. */
   maxLine: number;

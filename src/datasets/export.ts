@@ -81,26 +81,47 @@ function render(
   }
   const header = Buffer.from(`${head.join('\n')}\n`);
   const missing = Buffer.from(format === 'csv' ? '' : '?');
-  // Per column, the quoted text of each id and its length; index texts.length holds the missing value.
-  const bytes = cols.map((c) => [...c.texts.map((t) => Buffer.from(quote(t))), missing]);
-  const lengths = bytes.map((b) => Int32Array.from(b, (x) => x.length));
-  const ids = cols.map((c) => c.ids);
   const m = cols.length;
-  const at = (j: number, r: number): number => {
-    const id = ids[j][r];
-    return id < 0 ? bytes[j].length - 1 : id;
-  };
+  // Per column, the quoted texts' bytes end to end and where each id's bytes start; id texts.length (an id < 0
+  // in the column) is the missing value.
+  const flat: Uint8Array[] = [];
+  const starts: Int32Array[] = [];
+  const ids = cols.map((c) => c.ids);
   let size = header.length + n * m; // m - 1 commas and a newline per row
-  for (let j = 0; j < m; j++) for (let i = 0; i < n; i++) size += lengths[j][at(j, rows ? rows[i] : i)];
+  for (const c of cols) {
+    const parts = [...c.texts.map((t) => Buffer.from(quote(t))), missing];
+    const start = new Int32Array(parts.length + 1);
+    parts.forEach((b, id) => (start[id + 1] = start[id] + b.length));
+    flat.push(Buffer.concat(parts));
+    starts.push(start);
+    // the column's bytes: rows per id times the id's length
+    const k = c.texts.length;
+    const count = new Float64Array(k + 1);
+    const col = c.ids;
+    if (rows) {
+      for (let i = 0; i < n; i++) {
+        const id = col[rows[i]];
+        count[id < 0 ? k : id]++;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const id = col[i];
+        count[id < 0 ? k : id]++;
+      }
+    }
+    for (let id = 0; id <= k; id++) size += count[id] * (start[id + 1] - start[id]);
+  }
   const out = Buffer.allocUnsafe(size);
   let p = header.copy(out, 0);
   for (let i = 0; i < n; i++) {
     const r = rows ? rows[i] : i;
     for (let j = 0; j < m; j++) {
       if (j > 0) out[p++] = 0x2c;
-      const b = bytes[j][at(j, r)];
-      if (b.length === 1) out[p++] = b[0];
-      else p += b.copy(out, p);
+      const start = starts[j];
+      const f = flat[j];
+      const id = ids[j][r];
+      const at = id < 0 ? start.length - 2 : id;
+      for (let q = start[at], end = start[at + 1]; q < end; q++) out[p++] = f[q];
     }
     out[p++] = 0x0a;
   }
