@@ -249,7 +249,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       const started = new Map<string, { job: PlannedJob; cost: number }>();
       const costOf = jobCostOf();
       const activeWriter = new OutcomeWriter(store, {
-        holdMs: 250,
+        holdMs: 1000,
         onStored: (batch) => {
           for (const o of batch) {
             progress?.tick(o.status === 'done', started.get(o.key)?.cost ?? 0);

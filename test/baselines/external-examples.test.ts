@@ -59,11 +59,15 @@ describe.skipIf(!hasWeka)('Weka through the external baseline', () => {
         `  - { id: external, name: Weka-NB, params: { format: arff, command: [java, -cp, ${WEKA}, ${learner}, weka.classifiers.bayes.NaiveBayes] } }
   - { id: external, name: Weka-TAN, params: { format: arff, command: [java, -cp, ${WEKA}, ${learner}, weka.classifiers.bayes.BayesNet, -Q, weka.classifiers.bayes.net.search.local.TAN] } }
   - { id: external, name: Weka-NB-server, params: { format: arff, server: true, command: [java, -cp, ${WEKA}, ${learner}, --server, weka.classifiers.bayes.NaiveBayes] } }
+  - { id: external, name: Weka-NB-stdin, params: { format: arff, server: true, send: stdin, command: [java, -cp, ${WEKA}, ${learner}, --server, weka.classifiers.bayes.NaiveBayes, -K] } }
 `,
       );
       const acc = await accuracies(db);
       expect(acc.get('Weka-NB')).toEqual(acc.get('NB'));
       expect(acc.get('Weka-NB-server')).toEqual(acc.get('NB'));
+      // The folds' bytes on stdin. -K (kernel densities, for numeric attributes only; every attribute here is
+      // discretized) keeps its job key apart from Weka-NB-server's: send is not part of the key.
+      expect(acc.get('Weka-NB-stdin')).toEqual(acc.get('NB'));
       expect(acc.get('Weka-TAN')!.length).toBe(6);
       for (const a of acc.get('Weka-TAN')!) expect(a).toBeGreaterThan(0.8);
     },
