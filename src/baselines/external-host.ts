@@ -78,7 +78,8 @@ export function callHelper(req: HostRequest): HostReply {
   const moved = new Set<ArrayBuffer>();
   if (req.op === 'fold')
     for (const b of req.body ?? [])
-      if (b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) moved.add(b.buffer);
+      if (b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength)
+        moved.add(b.buffer);
   port.postMessage(req, [...moved]);
   for (;;) {
     Atomics.wait(flag, 0, 0, 200);

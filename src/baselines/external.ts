@@ -1,6 +1,7 @@
 /**
  * `external`: any program as a classifier, run on bnclab's folds. For each job bnclab writes the fold's
- * training and test rows to a fresh temporary folder (CSV with a header, or ARFF; class last), after its own
+ * training and test rows to a fresh temporary folder (CSV with a header, or ARFF; class last; a program that
+ * stays up with `send: stdin` gets the same bytes on its stdin instead, docs/spec.md), after its own
  * preprocessing by default (the discretized values every bnclab learner sees) or as read with
  * `preprocess: false`, and runs
  *

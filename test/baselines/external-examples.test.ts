@@ -88,13 +88,16 @@ describe.skipIf(!hasPython)('scikit-learn and XGBoost through the external basel
           entry('RF', 'sklearn-random-forest.py') +
           entry('XGB', 'xgboost-classifier.py') +
           server('RF-server', 'sklearn-random-forest.py') +
-          server('XGB-server', 'xgboost-classifier.py'),
+          server('XGB-server', 'xgboost-classifier.py') +
+          `  - { id: external, name: HGB-stdin, params: { values: codes, server: true, send: stdin, command: [${PYTHON}, ${join(ROOT, 'learners', 'sklearn-hist-gradient-boosting.py')}, --server] } }\n`,
       );
       const acc = await accuracies(db);
       // The same program as a server: the same files. The seed derives from the job key, which holds the
       // command (now with --server), so RandomForest draws other trees; XGBoost with its defaults draws
       // nothing and must agree fold by fold.
       expect(acc.get('XGB-server')).toEqual(acc.get('XGB'));
+      // The files' bytes on stdin (send: stdin); below 10,000 training rows HistGradientBoosting draws nothing.
+      expect(acc.get('HGB-stdin')).toEqual(acc.get('HGB'));
       for (const m of ['HGB', 'RF', 'XGB', 'RF-server']) {
         expect(acc.get(m)!.length).toBe(6);
         for (const a of acc.get(m)!) expect(a).toBeGreaterThan(0.8);

@@ -200,7 +200,9 @@ describe('external: server: true (one process for many folds)', () => {
       expect(Object.entries(e).filter(([k]) => k.startsWith('error/'))).toHaveLength(6);
       expect(e['error/iris/0']).toMatch(/: answered error: cannot fit fold 1: no such feature$/);
       expect(Object.keys(e).filter((k) => k.startsWith('nosrv/'))).toHaveLength(6);
-      expect(e['nosrv/iris/0']).toMatch(/^external '.*nb\.mjs ok': send: stdin needs server: true \(a program run once per fold gets files\)$/);
+      expect(e['nosrv/iris/0']).toMatch(
+        /^external '.*nb\.mjs ok': send: stdin needs server: true \(a program run once per fold gets files\)$/,
+      );
       expect(e['junk/iris/0']).toMatch(
         /: answered 'Loading model\.\.\.' on stdout where 'ok' or 'error <message>' was expected; its process was ended$/,
       );
