@@ -4,20 +4,25 @@
  * load average (bench/lib/process.ts):
  *
  *   A  `bnclab run` of a spec whose only method is Weka NaiveBayes through `external` with `server: true`
- *      (learners/WekaPredict.java, compiled once into bnclab's cache folder): bnclab loads and preprocesses
- *      the datasets, writes each fold's ARFF files, sends the fold to the one Java process of its worker,
- *      reads the probabilities, computes the metrics and stores them;
- *   B  one `java … WekaPredict --server weka.classifiers.bayes.NaiveBayes` reading the same fold files (the
- *      ones bnclab wrote, recorded once before the timing) from a request file, its answers to /dev/null.
+ *      and `send: stdin` (learners/WekaPredict.java, compiled once into bnclab's cache folder): bnclab reads
+ *      and preprocesses the datasets, renders each fold's two ARFF files in memory, writes them to the one
+ *      Java process of its worker on its stdin after a `data` request line, reads the probabilities,
+ *      computes the metrics and stores them. Twice: warm (the cache folder as an earlier run of the spec
+ *      leaves it: file hashes, planned facts, coded tables, the compiled class) and cold (a cache folder
+ *      holding only the compiled class, so every data set is read, hashed and coded again);
+ *   B  one `java … WekaPredict --server weka.classifiers.bayes.NaiveBayes` reading the very bytes bnclab
+ *      wrote to Java's stdin (the 100 request lines and files, recorded once before the timing) from its
+ *      stdin (redirected from the recording), its answers to /dev/null.
  *
- * With --one-shot, a third command (untimed rounds excepted, once per round like the others) runs the same
+ * With --send files, A uses `send: files` instead (two temporary files per fold, named on a `fold` request
+ * line) and B reads the same recorded files through `fold` lines. With --one-shot, one more command runs the
  * spec with the program started afresh for each fold, as before `server: true` existed.
  *
  *   npm run build && node dist/bench/external-weka.js [--datasets car,...] [--runs 3] [--workers 1]
- *        [--weka-jar /usr/share/java/weka.jar] [--one-shot]
+ *        [--weka-jar /usr/share/java/weka.jar] [--send stdin|files] [--one-shot]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,11 +37,14 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     workers: { type: 'string', default: '1' },
     'weka-jar': { type: 'string', default: '/usr/share/java/weka.jar' },
+    send: { type: 'string', default: 'stdin' },
     'one-shot': { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected an integer ≥ 1, got '${values.runs}'`);
+const send = values.send;
+if (send !== 'stdin' && send !== 'files') throw new Error(`--send: expected stdin or files, got '${send}'`);
 const jar = values['weka-jar'];
 const root = packageRoot(fileURLToPath(import.meta.url));
 const cli = join(root, 'dist', 'src', 'cli', 'main.js');
@@ -69,29 +77,45 @@ try {
   const java = (extra: string[]): string =>
     `{ format: arff, command: ${JSON.stringify(['java', '-cp', jar, learner, ...extra, 'weka.classifiers.bayes.NaiveBayes'])}`;
 
-  // The fold files bnclab writes, recorded once by a program that copies them and answers "error".
+  // What bnclab sends the program, recorded once by a program that answers every fold with "error": with
+  // send: stdin the request lines and the bytes after them, as they come; with send: files copies of the files.
   const folds = join(work, 'folds');
   mkdirSync(folds);
+  const requests = join(work, 'requests');
   const recorder = join(work, 'record.mjs');
   writeFileSync(
     recorder,
-    `import { copyFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+    `import { appendFileSync, copyFileSync } from 'node:fs';
+const requests = ${JSON.stringify(requests)};
 let n = 0;
-for await (const line of createInterface({ input: process.stdin })) {
-  const [, train, test] = line.split('\\t');
-  const k = String(n++).padStart(4, '0');
-  copyFileSync(train, ${JSON.stringify(folds)} + '/' + k + '.train.arff');
-  copyFileSync(test, ${JSON.stringify(folds)} + '/' + k + '.test.arff');
-  process.stdout.write('error recorded\\n');
-}
+let buf = Buffer.alloc(0);
+process.stdin.on('data', (d) => {
+  buf = Buffer.concat([buf, d]);
+  for (;;) {
+    const nl = buf.indexOf(10);
+    if (nl < 0) return;
+    const [verb, a, b] = buf.subarray(0, nl).toString('utf8').split('\\t');
+    const need = verb === 'data' ? nl + 1 + Number(a) + Number(b) : nl + 1;
+    if (buf.length < need) return;
+    if (verb === 'data') appendFileSync(requests, buf.subarray(0, need));
+    else {
+      const k = ${JSON.stringify(folds)} + '/' + String(n++).padStart(4, '0');
+      copyFileSync(a, k + '.train.arff');
+      copyFileSync(b, k + '.test.arff');
+      const seed = buf.subarray(0, nl).toString('utf8').split('\\t')[3];
+      appendFileSync(requests, ['fold', k + '.train.arff', k + '.test.arff', seed].join('\\t') + '\\n');
+    }
+    buf = buf.subarray(need);
+    process.stdout.write('error recorded\\n');
+  }
+});
 `,
   );
   const recordSpec = spec(
     'record',
-    `{ format: arff, server: true, command: ${JSON.stringify([process.execPath, recorder])} }`,
+    `{ format: arff, server: true, send: ${send}, command: ${JSON.stringify([process.execPath, recorder])} }`,
   );
-  spawnSync(process.execPath, [
+  const record = spawnSync(process.execPath, [
     cli,
     'run',
     recordSpec,
@@ -102,14 +126,14 @@ for await (const line of createInterface({ input: process.stdin })) {
     '--workers',
     '1',
   ]);
-  const names = readdirSync(folds)
-    .filter((f) => f.endsWith('.train.arff'))
-    .sort();
-  const requests = join(work, 'requests.txt');
-  writeFileSync(
-    requests,
-    names.map((f) => `fold\t${join(folds, f)}\t${join(folds, f.replace('.train.', '.test.'))}\t1\n`).join(''),
-  );
+  if (!existsSync(requests)) throw new Error(`recording the folds failed: ${record.stdout}${record.stderr}`);
+  const recorded = readFileSync(requests);
+  let nFolds = 0;
+  for (let at = 0; at < recorded.length; nFolds++) {
+    const nl = recorded.indexOf(10, at);
+    const [verb, a, b] = recorded.subarray(at, nl).toString('utf8').split('\t');
+    at = verb === 'data' ? nl + 1 + Number(a) + Number(b) : nl + 1;
+  }
   const classes = join(work, 'classes');
   mkdirSync(classes);
   if (spawnSync('javac', ['-cp', jar, '-d', classes, learner]).status !== 0) throw new Error('javac failed');
@@ -119,14 +143,44 @@ for await (const line of createInterface({ input: process.stdin })) {
     rmSync(file, { force: true });
     rmSync(`${file}.wal`, { force: true });
   };
-  const serverSpec = spec('weka_server', `${java(['--server'])}, server: true }`);
+  // Warm: the cache folder the warm-up round and each earlier round leave. Cold: before each run a folder
+  // holding only the compiled WekaPredict class (copied from the warm one), as after a run of another spec.
+  const warm = join(work, 'cache-warm');
+  const cold = join(work, 'cache-cold');
+  const serverSpec = spec('weka_server', `${java(['--server'])}, server: true, send: ${send} }`);
+  const bnclab = (cache: string, file: string, database = db): string[] => [
+    `BNCLAB_CACHE_DIR=${cache}`,
+    process.execPath,
+    cli,
+    'run',
+    file,
+    '--db',
+    database,
+    '--quiet',
+    '--no-report',
+    '--workers',
+    values.workers,
+  ];
   const groups: Command[][] = [
     [
       {
-        label: `bnclab run, external server: true (${values.workers} worker)`,
-        cmd: process.execPath,
-        args: [cli, 'run', serverSpec, '--db', db, '--quiet', '--no-report', '--workers', values.workers],
+        label: `bnclab run, server: true, send: ${send} (${values.workers} worker), warm cache`,
+        cmd: 'env',
+        args: bnclab(warm, serverSpec),
         before: fresh(db),
+      },
+    ],
+    [
+      {
+        label: `bnclab run, the same, cold cache (compiled class only)`,
+        cmd: 'env',
+        args: bnclab(cold, serverSpec),
+        before: () => {
+          fresh(db)();
+          rmSync(cold, { recursive: true, force: true });
+          mkdirSync(cold);
+          if (existsSync(join(warm, 'java'))) cpSync(join(warm, 'java'), join(cold, 'java'), { recursive: true });
+        },
       },
     ],
     [
@@ -144,30 +198,21 @@ for await (const line of createInterface({ input: process.stdin })) {
     const onceDb = join(work, 'once.duckdb');
     groups.push([
       {
-        label: 'bnclab run, external one run per fold',
-        cmd: process.execPath,
-        args: [
-          cli,
-          'run',
-          spec('weka_once', `${java([])} }`),
-          '--db',
-          onceDb,
-          '--quiet',
-          '--no-report',
-          '--workers',
-          values.workers,
-        ],
+        label: 'bnclab run, external one run per fold, warm cache',
+        cmd: 'env',
+        args: bnclab(warm, spec('weka_once', `${java([])} }`), onceDb),
         before: fresh(onceDb),
       },
     ]);
   }
   console.log(
-    `external-weka: ${datasets.length} datasets × 10 folds = ${names.length} folds; load average ${loadAverage()}; median of ${runs} runs, in turn`,
+    `external-weka: ${datasets.length} datasets × 10 folds = ${nFolds} folds (send: ${send}, ${recorded.length} bytes to Java's stdin); load average ${loadAverage()}; median of ${runs} runs, in turn`,
   );
   const rows = alternate(groups, runs, (s) => console.log(s));
   console.log(summaryTable(rows));
+  const weka = rows[2].cpuS;
   console.log(
-    `CPU of bnclab ÷ CPU of Weka alone: ${(rows[0].cpuS / rows[1].cpuS).toFixed(3)}; wall: ${(rows[0].wallS / rows[1].wallS).toFixed(3)}; load average ${loadAverage()}`,
+    `CPU of bnclab ÷ CPU of Weka alone: warm ${(rows[0].cpuS / weka).toFixed(3)}, cold ${(rows[1].cpuS / weka).toFixed(3)}; wall: warm ${(rows[0].wallS / rows[2].wallS).toFixed(3)}, cold ${(rows[1].wallS / rows[2].wallS).toFixed(3)}; load average ${loadAverage()}`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

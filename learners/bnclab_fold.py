@@ -2,13 +2,15 @@
 
 bnclab runs `<command> <train.csv> <test.csv> <output.csv> <seed>`, or, with `server: true` in the spec and
 `--server` in the command, starts the program once and sends it one fold per stdin line
-(`fold<TAB>train<TAB>test<TAB>seed`), the answer going to stdout (`ok`, the header, one row per test row; or
+(`fold<TAB>train<TAB>test<TAB>seed`, or with `send: stdin` `data<TAB>train bytes<TAB>test bytes<TAB>seed`
+followed by the two files' bytes), the answer going to stdout (`ok`, the header, one row per test row; or
 `error <message>`); `main` below does both. With `values: codes` every cell of the
 CSV files is a number (categories as integer codes 0..r-1, numeric columns as read with `preprocess:
 false`), an empty cell is a missing value, and the class is the last column. The output's first line names
 the classes (their codes), then one row of probabilities per test row.
 """
 import csv
+import io
 import os
 import sys
 
@@ -21,7 +23,11 @@ import numpy as np
 def read_csv(path):
     """The data rows of a bnclab CSV file as floats (NaN for missing): features X and the class codes y."""
     with open(path, newline="") as f:
-        rows = list(csv.reader(f))[1:]
+        return _rows(f)
+
+
+def _rows(f):
+    rows = list(csv.reader(f))[1:]
     data = np.array([[float(v) if v != "" else np.nan for v in row] for row in rows], dtype=float)
     if data.size == 0:
         data = data.reshape(0, len(rows[0]) if rows else 1)
@@ -55,15 +61,28 @@ def _write_rows(f, classes, proba):
 
 
 def serve(fit_predict):
-    """The line protocol: one fold per stdin line, its answer on stdout; ends at the end of stdin."""
+    """The line protocol: one fold per stdin line (`fold`: file names; `data`: the files' bytes follow the
+    line), its answer on stdout; ends at the end of stdin."""
     out = sys.stdout
-    for line in sys.stdin:
-        fields = line.rstrip("\n").split("\t")
+    stdin = sys.stdin.buffer
+    for raw in iter(stdin.readline, b""):
+        line = raw.decode("utf-8").rstrip("\n").rstrip("\r")
+        fields = line.split("\t")
+        bodies = None
+        if len(fields) == 4 and fields[0] == "data":
+            sizes = [int(fields[1]), int(fields[2])]
+            bodies = [stdin.read(n) for n in sizes]  # both read before either is parsed
+            if any(len(b) != n for b, n in zip(bodies, sizes)):
+                return  # stdin ended in the middle of a fold: bnclab has gone
         try:
-            if len(fields) != 4 or fields[0] != "fold":
-                raise ValueError(f"expected 'fold<TAB>train<TAB>test<TAB>seed', got {line.strip()!r}")
-            x_train, y_train = read_csv(fields[1])
-            x_test, _ = read_csv(fields[2])
+            if bodies is not None:
+                x_train, y_train = _rows(io.StringIO(bodies[0].decode("utf-8"), newline=""))
+                x_test, _ = _rows(io.StringIO(bodies[1].decode("utf-8"), newline=""))
+            elif len(fields) == 4 and fields[0] == "fold":
+                x_train, y_train = read_csv(fields[1])
+                x_test, _ = read_csv(fields[2])
+            else:
+                raise ValueError(f"expected 'fold<TAB>train<TAB>test<TAB>seed' or 'data<TAB>…', got {line.strip()!r}")
             classes, proba = fit_predict(x_train, y_train, x_test, int(fields[3]) % (2**31))
         except Exception as e:  # noqa: BLE001 - the fold fails, the server goes on
             out.write("error " + repr(e).replace("\n", " ") + "\n")

@@ -182,7 +182,11 @@ function runFold(r: FoldRequest): void {
       reply(a);
     },
   };
-  sv.child.stdin!.write(`${r.line}\n`);
+  const stdin = sv.child.stdin!;
+  stdin.cork();
+  stdin.write(`${r.line}\n`);
+  for (const b of r.body ?? []) stdin.write(b);
+  stdin.uncork();
   take(sv);
 }
 

@@ -1,6 +1,7 @@
 /**
  * `external`: any program as a classifier, run on bnclab's folds. For each job bnclab writes the fold's
- * training and test rows to a fresh temporary folder (CSV with a header, or ARFF; class last), after its own
+ * training and test rows to a fresh temporary folder (CSV with a header, or ARFF; class last; a program that
+ * stays up with `send: stdin` gets the same bytes on its stdin instead, docs/spec.md), after its own
  * preprocessing by default (the discretized values every bnclab learner sees) or as read with
  * `preprocess: false`, and runs
  *
@@ -79,6 +80,13 @@ const EXTERNAL_PARAMS = defineParams({
     description:
       'true: the command (run as written, no arguments appended) stays up for many folds and answers each on stdout (docs/spec.md)',
   },
+  send: {
+    enum: ['files', 'stdin'] as FoldTransport[],
+    default: 'files',
+    inKey: false,
+    description:
+      "With server: true, how each fold reaches the program: 'files' (two temporary files named on the request line) or 'stdin' (the files' bytes on stdin after the request line; docs/spec.md)",
+  },
   files: {
     type: 'object',
     additionalProperties: { type: 'string' },
@@ -86,6 +94,7 @@ const EXTERNAL_PARAMS = defineParams({
   },
 });
 type ExternalParams = ParamsOf<typeof EXTERNAL_PARAMS>;
+type FoldTransport = 'files' | 'stdin';
 
 /** Fields of one CSV line; a quoted field may hold commas and doubled quotes (RFC 4180). */
 function csvFields(line: string): string[] {
@@ -285,50 +294,70 @@ class ExternalModel implements Model {
     private readonly seed: number,
   ) {}
 
+  /** The training and test files' bytes: preprocessed rows, or with `preprocess: false` the rows as read. */
+  private foldBytes(test: DiscreteData): [Buffer, Buffer] {
+    const { format, values, preprocess } = this.params;
+    if (preprocess)
+      return [
+        exportDiscreteBytes(this.train, format, values, 'train'),
+        exportDiscreteBytes(test, format, values, 'test'),
+      ];
+    const raw = this.ctx.rawFold?.();
+    if (!raw) throw new Error('external: preprocess: false needs the raw fold, which this caller does not provide');
+    if (raw.test.length !== test.n)
+      throw new Error(`external: raw fold has ${raw.test.length} test rows, the preprocessed one ${test.n}`);
+    return [
+      exportRawBytes(raw.table, raw.train, format, values, 'train'),
+      exportRawBytes(raw.table, raw.test, format, values, 'test'),
+    ];
+  }
+
   posterior(test: DiscreteData): Float64Array {
-    const { command, format, values, preprocess, timeout, server } = this.params;
+    const { command, format, values, timeout, server, send } = this.params;
     const graceMs = this.params.kill_after * 1000;
     const what = `external '${command.join(' ')}'`;
     const cwd = this.ctx.dir ?? process.cwd();
+    const [program, ...args] = runnableCommand(command, cwd);
+    const classNames = exportedClassNames(test.classLabels, values);
+    /** One fold sent to the program that stays up for many folds; its answer read. */
+    const ask = (line: string, body?: readonly Uint8Array[]): Float64Array => {
+      const reply = callHelper({
+        op: 'fold',
+        key: JSON.stringify([program, args, cwd, this.params.files ?? {}]),
+        program: program,
+        args,
+        cwd,
+        timeoutMs: timeout * 1000,
+        graceMs,
+        line,
+        ...(body ? { body } : {}),
+        rows: test.n,
+        maxLine: MAX_OUTPUT_LINE,
+      });
+      if (reply.kind === 'end') throw new UserError(endText(what, program, reply.end, timeout, true));
+      if (reply.kind === 'error') throw new UserError(`${what}: answered error: ${reply.message}`);
+      if (reply.kind === 'protocol') throw new UserError(`${what}: ${reply.message}; its process was ended`);
+      const reader = new PredictionReader(classNames, test.n, what, 'stdout');
+      reply.lines.forEach((l, i) => reader.line(l, i + 2));
+      return reader.finish();
+    };
+    if (send === 'stdin' && !server)
+      throw new UserError(`${what}: send: stdin needs server: true (a program run once per fold gets files)`);
+    if (server && send === 'stdin') {
+      // No files: the bytes follow the request line on the program's stdin.
+      const [trainBytes, testBytes] = this.foldBytes(test);
+      return ask(['data', trainBytes.length, testBytes.length, this.seed].join('\t'), [trainBytes, testBytes]);
+    }
     const dir = mkdtempSync(join(tmpdir(), 'bnclab-external-'));
     try {
       const ext = format === 'arff' ? 'arff' : 'csv';
       const trainFile = join(dir, `train.${ext}`);
       const testFile = join(dir, `test.${ext}`);
       const outFile = join(dir, 'predictions.csv');
-      if (preprocess) {
-        writeFileSync(trainFile, exportDiscreteBytes(this.train, format, values, 'train'));
-        writeFileSync(testFile, exportDiscreteBytes(test, format, values, 'test'));
-      } else {
-        const raw = this.ctx.rawFold?.();
-        if (!raw) throw new Error('external: preprocess: false needs the raw fold, which this caller does not provide');
-        if (raw.test.length !== test.n)
-          throw new Error(`external: raw fold has ${raw.test.length} test rows, the preprocessed one ${test.n}`);
-        writeFileSync(trainFile, exportRawBytes(raw.table, raw.train, format, values, 'train'));
-        writeFileSync(testFile, exportRawBytes(raw.table, raw.test, format, values, 'test'));
-      }
-      const [program, ...args] = runnableCommand(command, cwd);
-      const classNames = exportedClassNames(test.classLabels, values);
-      if (server) {
-        const reply = callHelper({
-          op: 'fold',
-          key: JSON.stringify([program, args, cwd, this.params.files ?? {}]),
-          program: program,
-          args,
-          cwd,
-          timeoutMs: timeout * 1000,
-          graceMs,
-          line: ['fold', trainFile, testFile, String(this.seed)].join('\t'),
-          rows: test.n,
-          maxLine: MAX_OUTPUT_LINE,
-        });
-        if (reply.kind === 'end') throw new UserError(endText(what, program, reply.end, timeout, true));
-        if (reply.kind === 'error') throw new UserError(`${what}: answered error: ${reply.message}`);
-        if (reply.kind === 'protocol') throw new UserError(`${what}: ${reply.message}; its process was ended`);
-        const reader = new PredictionReader(classNames, test.n, what, 'stdout');
-        reply.lines.forEach((l, i) => reader.line(l, i + 2));
-        return reader.finish();
-      }
+      const [trainBytes, testBytes] = this.foldBytes(test);
+      writeFileSync(trainFile, trainBytes);
+      writeFileSync(testFile, testBytes);
+      if (server) return ask(['fold', trainFile, testFile, String(this.seed)].join('\t'));
       const reply = callHelper({
         op: 'run',
         program: program,

@@ -80,29 +80,75 @@ function render(
     head.push('', '@data');
   }
   const header = Buffer.from(`${head.join('\n')}\n`);
-  const missing = Buffer.from(format === 'csv' ? '' : '?');
-  // Per column, the quoted text of each id and its length; index texts.length holds the missing value.
-  const bytes = cols.map((c) => [...c.texts.map((t) => Buffer.from(quote(t))), missing]);
-  const lengths = bytes.map((b) => Int32Array.from(b, (x) => x.length));
-  const ids = cols.map((c) => c.ids);
+  const missing = format === 'csv' ? '' : '?';
   const m = cols.length;
-  const at = (j: number, r: number): number => {
-    const id = ids[j][r];
-    return id < 0 ? bytes[j].length - 1 : id;
-  };
-  let size = header.length + n * m; // m - 1 commas and a newline per row
-  for (let j = 0; j < m; j++) for (let i = 0; i < n; i++) size += lengths[j][at(j, rows ? rows[i] : i)];
+  // Per column, each id's quoted text followed by its separator (a comma, or the newline after the last
+  // column), end to end, with where each id's bytes start; id texts.length (an id < 0 in the column) is the
+  // missing value. The same bytes also as little-endian 32-bit words (the last one padded), so a cell is
+  // written a word at a time: its last word may run up to 3 bytes past the cell, into bytes the next cell
+  // overwrites; a cell too near the end of the file to do that is written byte by byte.
+  const flat: Uint8Array[] = [];
+  const starts: Int32Array[] = [];
+  const words: Uint32Array[] = [];
+  const wordStarts: Int32Array[] = [];
+  const ids = cols.map((c) => c.ids);
+  let size = header.length;
+  cols.forEach((c, j) => {
+    const sep = j === m - 1 ? '\n' : ',';
+    const parts = [...c.texts.map((t) => Buffer.from(quote(t) + sep)), Buffer.from(missing + sep)];
+    const start = new Int32Array(parts.length + 1);
+    const wordStart = new Int32Array(parts.length + 1);
+    parts.forEach((b, id) => {
+      start[id + 1] = start[id] + b.length;
+      wordStart[id + 1] = wordStart[id] + Math.ceil(b.length / 4);
+    });
+    const bytes = Buffer.concat(parts);
+    const padded = Buffer.alloc(wordStart[parts.length] * 4);
+    parts.forEach((b, id) => b.copy(padded, wordStart[id] * 4));
+    const w = new Uint32Array(wordStart[parts.length]);
+    for (let k = 0; k < w.length; k++) w[k] = padded.readUInt32LE(4 * k);
+    flat.push(bytes);
+    starts.push(start);
+    words.push(w);
+    wordStarts.push(wordStart);
+    // the column's bytes: rows per id times the id's length
+    const k = c.texts.length;
+    const count = new Float64Array(k + 1);
+    const col = c.ids;
+    if (rows) {
+      for (let i = 0; i < n; i++) {
+        const id = col[rows[i]];
+        count[id < 0 ? k : id]++;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const id = col[i];
+        count[id < 0 ? k : id]++;
+      }
+    }
+    for (let id = 0; id <= k; id++) size += count[id] * (start[id + 1] - start[id]);
+  });
   const out = Buffer.allocUnsafe(size);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let p = header.copy(out, 0);
   for (let i = 0; i < n; i++) {
     const r = rows ? rows[i] : i;
     for (let j = 0; j < m; j++) {
-      if (j > 0) out[p++] = 0x2c;
-      const b = bytes[j][at(j, r)];
-      if (b.length === 1) out[p++] = b[0];
-      else p += b.copy(out, p);
+      const start = starts[j];
+      const id = ids[j][r];
+      const at = id < 0 ? start.length - 2 : id;
+      const wordStart = wordStarts[j];
+      let k = wordStart[at];
+      const kEnd = wordStart[at + 1];
+      if (p + (kEnd - k) * 4 <= size) {
+        const w = words[j];
+        for (let q = p; k < kEnd; k++, q += 4) view.setUint32(q, w[k], true);
+      } else {
+        const f = flat[j];
+        for (let q = start[at], end = start[at + 1], o = p; q < end; q++) out[o++] = f[q];
+      }
+      p += start[at + 1] - start[at];
     }
-    out[p++] = 0x0a;
   }
   return out;
 }

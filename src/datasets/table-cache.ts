@@ -10,7 +10,7 @@
  * Layout: "BNCT" magic, a uint32 header length, the header (JSON: the table's names, labels, widths and
  * lengths), then the class column, each column's codes, and each numeric column's distinct values (float64),
  * in that order, byte for byte as in memory. A short or damaged entry is a miss. Only tables from files of at
- * least TABLE_CACHE_MIN_BYTES are kept: below that, parsing is as cheap as reading the entry.
+ * least TABLE_CACHE_MIN_BYTES (64 KiB) are kept: below that, parsing is as cheap as reading the entry.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,8 +20,8 @@ import type { RawColumn, RawTable } from './table.js';
 
 const KIND = 'raw-table-1';
 const MAGIC = 0x54434e42; // "BNCT" little-endian
-/** Files smaller than this (4 MiB, about 10^5 rows) are parsed each time. */
-export const TABLE_CACHE_MIN_BYTES = 4 << 20;
+/** Files smaller than this (64 KiB, about 1,000 rows) are parsed each time. */
+export const TABLE_CACHE_MIN_BYTES = 64 << 10;
 
 interface Header {
   readonly name: string;

@@ -281,6 +281,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       const costOf = jobCostOf();
       const sink = { recordOutcomes: (o: readonly JobOutcome[]) => turns.take(() => store.recordOutcomes(o)) };
       const activeWriter = new OutcomeWriter(sink, {
+        holdMs: 1000,
         onStored: (batch) => {
           for (const o of batch) {
             progress?.tick(o.status === 'done', started.get(o.key)?.cost ?? 0);

@@ -24,6 +24,12 @@ interface OutcomeWriterOptions {
   readonly maxBatch?: number;
   /** Saved prediction rows per transaction (bounds a batch's memory with --save-predictions); default 200,000. */
   readonly maxBatchPredictionRows?: number;
+  /**
+   * Milliseconds an outcome that arrives while nothing is being written may wait for others to share its
+   * transaction; default 0 (write at once). Each transaction costs the store a few milliseconds of CPU
+   * whatever its size, so short jobs finishing one by one are cheaper stored a few at a time.
+   */
+  readonly holdMs?: number;
   /** Called after each committed batch, with the outcomes it stored. */
   readonly onStored?: (batch: readonly JobOutcome[]) => void;
   /** Called once, when a write fails. */
@@ -33,6 +39,7 @@ interface OutcomeWriterOptions {
 export class OutcomeWriter {
   private readonly queue: JobOutcome[] = [];
   private draining: Promise<void> | undefined;
+  private holding: NodeJS.Timeout | undefined;
   private roomWaiters: (() => void)[] = [];
   private failure_: WriteFailure | undefined;
   private storedDone = 0;
@@ -69,7 +76,9 @@ export class OutcomeWriter {
   push(o: JobOutcome): void {
     if (this.failure_) return;
     this.queue.push(o);
-    this.kick();
+    const hold = this.opts.holdMs ?? 0;
+    if (hold <= 0 || this.draining || this.queue.length >= this.maxBatch) this.kick();
+    else this.holding ??= setTimeout(() => this.kick(), hold);
   }
 
   /** Resolves when there is room for another outcome (or writing has failed: the caller checks `failure`). */
@@ -80,10 +89,13 @@ export class OutcomeWriter {
 
   /** Resolves when everything handed over is committed, or writing has failed. Never rejects. */
   async flush(): Promise<void> {
+    if (this.holding) this.kick();
     while (this.draining) await this.draining;
   }
 
   private kick(): void {
+    clearTimeout(this.holding);
+    this.holding = undefined;
     if (this.draining || this.failure_) return;
     this.draining = this.drain().finally(() => {
       this.draining = undefined;

@@ -3,10 +3,10 @@
  * loader records the sha256 of each in params.files, so the job key, and with it the result, follows the
  * file's content rather than its name.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { MethodInfo, Params } from '../registry.js';
-import { sha256Hex } from '../util/hash.js';
+import { readFileInPieces } from '../util/cache.js';
 
 /** params with `files: {<value as written>: sha256}` for every fileParams value naming a file (relative to dir). */
 export function withFileHashes(info: MethodInfo, params: Params, dir: string): Params {
@@ -20,7 +20,14 @@ export function withFileHashes(info: MethodInfo, params: Params, dir: string): P
     } catch {
       // not a file (a program on PATH, an option): nothing to hash
     }
-    if (isFile) files[value] = sha256Hex(readFileSync(path));
+    // The content's sha256, recorded with the file's stamp like a data set's: an unchanged file (a 7 MB
+    // weka.jar, say) is not read and hashed again on every run.
+    if (isFile)
+      files[value] = readFileInPieces(
+        path,
+        () => false,
+        () => true,
+      );
   }
   return { ...params, files };
 }

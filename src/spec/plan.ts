@@ -416,7 +416,9 @@ function planDataset(
   }
   // Recorded by every plan that read the file, `run`'s included, so the report after a run reads nothing.
   const key = keyOf(sha256);
-  if (key !== undefined) writeContent(FACTS_KIND, key, JSON.stringify(facts));
+  const text = JSON.stringify(facts);
+  // (not rewritten when already there: a repeated run then writes nothing)
+  if (key !== undefined && readContent(FACTS_KIND, key) !== text) writeContent(FACTS_KIND, key, text);
   if (!withRows) return { ...facts, ...flags };
   // In shared memory, like the table's columns: every job's payload carries them to a worker thread uncopied;
   // one byte a row for up to 127 folds.

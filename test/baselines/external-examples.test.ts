@@ -59,11 +59,15 @@ describe.skipIf(!hasWeka)('Weka through the external baseline', () => {
         `  - { id: external, name: Weka-NB, params: { format: arff, command: [java, -cp, ${WEKA}, ${learner}, weka.classifiers.bayes.NaiveBayes] } }
   - { id: external, name: Weka-TAN, params: { format: arff, command: [java, -cp, ${WEKA}, ${learner}, weka.classifiers.bayes.BayesNet, -Q, weka.classifiers.bayes.net.search.local.TAN] } }
   - { id: external, name: Weka-NB-server, params: { format: arff, server: true, command: [java, -cp, ${WEKA}, ${learner}, --server, weka.classifiers.bayes.NaiveBayes] } }
+  - { id: external, name: Weka-NB-stdin, params: { format: arff, server: true, send: stdin, command: [java, -cp, ${WEKA}, ${learner}, --server, weka.classifiers.bayes.NaiveBayes, -K] } }
 `,
       );
       const acc = await accuracies(db);
       expect(acc.get('Weka-NB')).toEqual(acc.get('NB'));
       expect(acc.get('Weka-NB-server')).toEqual(acc.get('NB'));
+      // The folds' bytes on stdin. -K (kernel densities, for numeric attributes only; every attribute here is
+      // discretized) keeps its job key apart from Weka-NB-server's: send is not part of the key.
+      expect(acc.get('Weka-NB-stdin')).toEqual(acc.get('NB'));
       expect(acc.get('Weka-TAN')!.length).toBe(6);
       for (const a of acc.get('Weka-TAN')!) expect(a).toBeGreaterThan(0.8);
     },
@@ -84,13 +88,16 @@ describe.skipIf(!hasPython)('scikit-learn and XGBoost through the external basel
           entry('RF', 'sklearn-random-forest.py') +
           entry('XGB', 'xgboost-classifier.py') +
           server('RF-server', 'sklearn-random-forest.py') +
-          server('XGB-server', 'xgboost-classifier.py'),
+          server('XGB-server', 'xgboost-classifier.py') +
+          `  - { id: external, name: HGB-stdin, params: { values: codes, server: true, send: stdin, command: [${PYTHON}, ${join(ROOT, 'learners', 'sklearn-hist-gradient-boosting.py')}, --server] } }\n`,
       );
       const acc = await accuracies(db);
       // The same program as a server: the same files. The seed derives from the job key, which holds the
       // command (now with --server), so RandomForest draws other trees; XGBoost with its defaults draws
       // nothing and must agree fold by fold.
       expect(acc.get('XGB-server')).toEqual(acc.get('XGB'));
+      // The files' bytes on stdin (send: stdin); below 10,000 training rows HistGradientBoosting draws nothing.
+      expect(acc.get('HGB-stdin')).toEqual(acc.get('HGB'));
       for (const m of ['HGB', 'RF', 'XGB', 'RF-server']) {
         expect(acc.get(m)!.length).toBe(6);
         for (const a of acc.get(m)!) expect(a).toBeGreaterThan(0.8);

@@ -143,7 +143,7 @@ describe('external: process groups', () => {
 
 describe('external: server: true (one process for many folds)', () => {
   it(
-    'gives the one-shot numbers with one process per worker; a crash or a hang fails that job only and the next starts a new process',
+    'gives the one-shot numbers with one process per worker (files or, with send: stdin, their bytes on stdin); a crash or a hang fails that job only and the next starts a new process',
     async () => {
       const entry = (name: string, mode: string, extra = '') =>
         `  - { id: external, name: ${name}, params: { server: true${extra}, command: [${NODE}, nb.mjs, --server, ${mode}] } }\n`;
@@ -154,7 +154,9 @@ describe('external: server: true (one process for many folds)', () => {
           entry('crash', 'crash2') +
           entry('hang', 'hang2', ', timeout: 2, kill_after: 1') +
           entry('error', 'error') +
-          entry('junk', 'junk'),
+          entry('junk', 'junk') +
+          entry('stdin', 'ok', ', send: stdin') +
+          `  - { id: external, name: nosrv, params: { send: stdin, command: [${NODE}, nb.mjs, ok] } }\n`,
         '[iris, breast-cancer]',
       );
       const r = cli(['run', file, '--db', db, '--no-report', '--workers', '1'], { cwd: dir });
@@ -166,7 +168,7 @@ describe('external: server: true (one process for many folds)', () => {
       const acc = await query(
         db,
         `SELECT e.method, j.dataset, j.fold, m.log_loss FROM jobs j JOIN experiment_jobs e USING (job_key)
-         JOIN job_metrics m USING (job_key) WHERE e.method IN ('NB', 'pids', 'once', 'crash', 'hang') AND j.status = 'done'
+         JOIN job_metrics m USING (job_key) WHERE e.method IN ('NB', 'pids', 'once', 'crash', 'hang', 'stdin') AND j.status = 'done'
          ORDER BY j.dataset, j.fold, e.method`,
       );
       const byFold = new Map<string, Map<string, number>>();
@@ -178,6 +180,7 @@ describe('external: server: true (one process for many folds)', () => {
       expect(byFold.size).toBe(6);
       for (const m of byFold.values()) {
         expect(m.get('pids')).toBe(m.get('once'));
+        expect(m.get('stdin')).toBe(m.get('once')); // the files' bytes on stdin: the same numbers
         expect(m.get('pids')).toBeCloseTo(m.get('NB')!, 10);
       }
       const e = await errors(db);
@@ -196,6 +199,10 @@ describe('external: server: true (one process for many folds)', () => {
       expect([...byFold.values()].filter((m) => m.has('hang')).length).toBe(3);
       expect(Object.entries(e).filter(([k]) => k.startsWith('error/'))).toHaveLength(6);
       expect(e['error/iris/0']).toMatch(/: answered error: cannot fit fold 1: no such feature$/);
+      expect(Object.keys(e).filter((k) => k.startsWith('nosrv/'))).toHaveLength(6);
+      expect(e['nosrv/iris/0']).toMatch(
+        /^external '.*nb\.mjs ok': send: stdin needs server: true \(a program run once per fold gets files\)$/,
+      );
       expect(e['junk/iris/0']).toMatch(
         /: answered 'Loading model\.\.\.' on stdout where 'ok' or 'error <message>' was expected; its process was ended$/,
       );

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { OutcomeWriter, type OutcomeSink } from '../../src/runner/writer.js';
 import { ResultStore, type JobOutcome } from '../../src/store/db.js';
@@ -52,6 +52,31 @@ describe('OutcomeWriter', () => {
     expect(sink.stored).toEqual(Array.from({ length: 8 }, (_, i) => `k${i}`));
     expect(sink.batches).toEqual([1, 3, 3, 1]); // the first write starts at once with one outcome
     expect(w.stored).toEqual({ done: 8, failed: 0 });
+  });
+
+  it('with holdMs holds outcomes that arrive while nothing is written, so they share a transaction; maxBatch and flush write at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const sink = new ManualSink();
+      const w = new OutcomeWriter(sink, { holdMs: 250, maxBatch: 4 });
+      w.push(outcome(0));
+      w.push(outcome(1));
+      await vi.advanceTimersByTimeAsync(249);
+      expect(sink.batches).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sink.batches).toEqual([2]);
+      // the fourth held outcome starts a write at once; k6, pushed while it is written, follows it
+      for (let i = 2; i < 7; i++) w.push(outcome(i));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sink.batches).toEqual([2, 4, 1]);
+      w.push(outcome(7));
+      w.push(outcome(8));
+      await w.flush(); // no time passes: flush does not wait for the hold
+      expect(sink.batches).toEqual([2, 4, 1, 2]);
+      expect(sink.stored).toEqual(Array.from({ length: 9 }, (_, i) => `k${i}`));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('applies back-pressure: room() waits while the queue is full and resolves as writes commit', async () => {
