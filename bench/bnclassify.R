@@ -3,13 +3,18 @@
 # API and writes DIR/<name>.<method>.r.csv ("p,fold,row,posterior..." per test row; "a,fold,from,to" per
 # feature arc, 0-based attribute indices; "f,fold" per fold).
 #
-#   R_LIBS=<library with bnclassify 0.4.8> Rscript bench/bnclassify.R DIR [dataset,...] [method,...]
+#   R_LIBS=<library with bnclassify 0.4.8> Rscript bench/bnclassify.R DIR [dataset,...] [method,...] [fold,...]
+#
+# Before each fold's fit the script calls set.seed(fold), so a fit draws from R's stream as a script that
+# calls set.seed(S) right before tan_hc/kdb does (bnclab's `r_seed: S`). The optional fold list keeps only
+# those folds (e.g. the first three of a slow dataset).
 suppressPackageStartupMessages(library(bnclassify))
 args <- commandArgs(trailingOnly = TRUE)
 dir <- args[1]
 datasets <- if (length(args) >= 2) strsplit(args[2], ",")[[1]] else
   sub("\\.csv$", "", list.files(dir, pattern = "\\.csv$")[!grepl("\\.r\\.csv$", list.files(dir, pattern = "\\.csv$"))])
 methods <- if (length(args) >= 3) strsplit(args[3], ",")[[1]] else c("tan-tie", "tan-hc", "kdb-hc", "wanbia")
+only <- if (length(args) >= 4) as.integer(strsplit(args[4], ",")[[1]]) else NULL
 fit <- function(method, train) {
   switch(method,
     "tan-tie" = lp(tan_cl("class", train, score = "loglik"), train, smooth = 1),
@@ -30,6 +35,7 @@ for (name in datasets) {
     started <- proc.time()[["elapsed"]]
     cpu <- 0
     for (f in sort(unique(folds))) {
+      if (!is.null(only) && !(f %in% only)) next
       set.seed(f)
       train <- raw[folds != f, , drop = FALSE]
       test <- raw[folds == f, , drop = FALSE]
