@@ -11,7 +11,7 @@
 import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_ORDER_DEPENDENCE, WRAPPER_PARAMS } from './search/common.js';
+import { R_SEED_PARAM, WRAPPER_MAX_ATTRIBUTES, WRAPPER_ORDER_DEPENDENCE, WRAPPER_PARAMS } from './search/common.js';
 import { kdbStep, semiNaiveStructure, SEMI_NAIVE_NOTES } from './search/semi-naive.js';
 
 export const kdbHc = registerStructure({
@@ -26,6 +26,7 @@ export const kdbHc = registerStructure({
   params: defineParams({
     ...WRAPPER_PARAMS,
     kdbk: { type: 'integer', minimum: 1, default: 2, description: 'Most attribute parents per attribute' },
+    ...R_SEED_PARAM,
   }),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {
@@ -33,7 +34,8 @@ export const kdbHc = registerStructure({
     if (!Number.isInteger(kdbk) || kdbk < 1)
       throw new UserError(`kdb-hc: kdbk must be an integer >= 1, got ${String(kdbk)}`);
     const init = Array.from({ length: attributeCount(train) }, () => [] as number[]);
-    const { kdbk: _, ...wrapper } = params;
-    return semiNaiveStructure(train, wrapper, ctx, 'kdb-hc', init, kdbStep(kdbk));
+    const { kdbk: _, r_seed: seed, ...wrapper } = params;
+    const rKdb = seed === undefined ? undefined : { kdbk, seed };
+    return semiNaiveStructure(train, wrapper, ctx, 'kdb-hc', init, kdbStep(kdbk), rKdb);
   },
 });

@@ -37,6 +37,7 @@ import {
   WRAPPER_MAX_ATTRIBUTES,
   WRAPPER_ORDER_DEPENDENCE,
   WRAPPER_PARAMS,
+  R_SEED_PARAM,
 } from './search/common.js';
 import { wrapperStructure } from './search/ode-search.js';
 
@@ -56,12 +57,17 @@ export const tanHc = registerStructure({
       description:
         "Arc kept between two orphans: column (default; tail = the later column, as bnclassify's code) or name (tail = the name that sorts first)",
     },
+    ...R_SEED_PARAM,
   }),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {
-    const { orient, ...wrapper } = params;
+    const { orient, r_seed: rSeed, ...wrapper } = params;
     if (!ORPHAN_ORIENTS.includes(orient))
       throw new UserError(`tan-hc: orient must be ${ORPHAN_ORIENTS.join(' or ')}, got '${String(orient)}'`);
-    return wrapperStructure(train, wrapper, ctx, 'tan-hc', false, orient as OrphanOrient);
+    if (rSeed !== undefined && orient !== 'column')
+      throw new UserError(
+        `tan-hc: r_seed reproduces bnclassify, which orients by column; it cannot go with orient: ${orient}`,
+      );
+    return wrapperStructure(train, wrapper, ctx, 'tan-hc', false, orient as OrphanOrient, rSeed);
   },
 });
