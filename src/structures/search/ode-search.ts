@@ -123,18 +123,18 @@ export function odeWrapperSearch(
   return { parent, score: current, scores, folds: k };
 }
 
-/** tan-hc with `r_seed`: bnclassify's tan_hc after set.seed(seed), draw for draw (bnclassify-cv.ts). */
+/** tan-hc with `r_seed`: bnclassify's tan_hc drawing from rng (R's stream after set.seed(r_seed)), draw for draw (bnclassify-cv.ts). */
 export function rTanHcSearch(
   data: DiscreteData,
   opts: { k: number; epsilon: number; alpha: number },
-  seed: number,
+  rng: RRng,
   signal?: AbortSignal,
 ): OdeWrapperResult {
   const m = attributeCount(data);
   let current = new Int32Array(m).fill(-1);
   const k = Math.min(opts.k, data.n);
   if (k < 2 || m === 0) return { parent: current, score: NaN, scores: [], folds: k };
-  const cv = new RCrossValidation(data, k, new RRng(seed));
+  const cv = new RCrossValidation(data, k, rng);
   const ev = new OdeFoldEvaluator(data, cv.foldOf, cv.k, opts.alpha);
   ev.setCurrent(current);
   const res = rGreedySearch(
@@ -170,7 +170,7 @@ export function wrapperStructure(
   const res =
     rSeed === undefined
       ? odeWrapperSearch(data, { k, epsilon, alpha, superParent, orient }, ctx.rng, ctx.signal)
-      : rTanHcSearch(data, { k, epsilon, alpha }, rSeed, ctx.signal);
+      : rTanHcSearch(data, { k, epsilon, alpha }, new RRng(rSeed), ctx.signal);
   const parents: number[][] = [];
   let arcs = 0;
   for (let a = 0; a < m; a++) {

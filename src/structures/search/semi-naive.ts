@@ -185,19 +185,19 @@ export function semiNaiveSearch(
   return { parents, score: current, scores, folds: k, tooLarge };
 }
 
-/** kdb-hc with `r_seed`: bnclassify's kdb after set.seed(seed), draw for draw (bnclassify-cv.ts). */
+/** kdb-hc with `r_seed`: bnclassify's kdb drawing from rng (R's stream after set.seed(r_seed)), draw for draw (bnclassify-cv.ts). */
 export function rKdbSearch(
   data: DiscreteData,
   opts: { k: number; epsilon: number; alpha: number },
   kdbk: number,
-  seed: number,
+  rng: RRng,
   signal?: AbortSignal,
 ): SemiNaiveResult {
   const m = attributeCount(data);
   let current: (readonly number[])[] = Array.from({ length: m }, () => []);
   const k = Math.min(opts.k, data.n);
   if (k < 2 || m === 0) return { parents: current, score: NaN, scores: [], folds: k };
-  const cv = new RCrossValidation(data, k, new RRng(seed));
+  const cv = new RCrossValidation(data, k, rng);
   const ev = new FoldFamilyEvaluator(data, cv.foldOf, cv.k, opts.alpha);
   ev.setCurrent(current);
   const res = rGreedySearch(
@@ -235,7 +235,7 @@ export function semiNaiveStructure(
   const { k, epsilon, alpha } = checkWrapperParams(id, p);
   const m = attributeCount(data);
   const res = rKdb
-    ? rKdbSearch(data, { k, epsilon, alpha }, rKdb.kdbk, rKdb.seed, ctx.signal)
+    ? rKdbSearch(data, { k, epsilon, alpha }, rKdb.kdbk, new RRng(rKdb.seed), ctx.signal)
     : semiNaiveSearch(data, { k, epsilon, alpha }, init, step, ctx.rng, ctx.signal);
   const parents: number[][] = [];
   let featureArcs = 0;
