@@ -7,6 +7,8 @@
  * and keeps the best by stratified k-fold cross-validated accuracy while max − epsilon ≥ current accuracy.
  * Folds, accuracy, ties, smoothing and missing values: src/structures/search/. Defaults k = 5, epsilon = 0,
  * smooth = 1 as tan-hc and kdbk = 2 as bnclassify (whose epsilon and smooth defaults are 0.01 and 0).
+ * `r_seed: S` reproduces bnclassify's kdb run right after set.seed(S) in R, draw for draw, as tan-hc's
+ * r_seed does (search/bnclassify-cv.ts).
  */
 import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount } from '../bn/data.js';
