@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import '../../src/structures/index.js';
-import { getStructure } from '../../src/registry.js';
+import { getStructure, withDefaults } from '../../src/registry.js';
 import { discreteFromArrays } from '../../src/bn/data.js';
 import {
   kdbCandidates,
@@ -89,6 +89,15 @@ describe('tan-hc and kdb-hc with r_seed equal bnclassify 0.4.8 after set.seed', 
       expect(rng.unifRand()).toBe(run.kdbNext);
     });
   }
+
+  it('r_seed has no default: a job without it keeps its parameters (and so its key) and its own seeded search', () => {
+    for (const id of ['tan-hc', 'kdb-hc']) {
+      const info = getStructure(id)!;
+      expect(withDefaults(info, {})).not.toHaveProperty('r_seed');
+      expect(info.defaults).not.toHaveProperty('r_seed');
+      expect(info.implicitDefaults).not.toHaveProperty('r_seed');
+    }
+  });
 
   it('the job seed plays no part with r_seed, and orient: name cannot go with it', () => {
     const p = { k: 5, epsilon: 0, smooth: 1, r_seed: 7 };
