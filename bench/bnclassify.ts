@@ -22,8 +22,11 @@
  *   awnb     nb, lp(smooth = 1, awnb_trees = 10, awnb_bootstrap = 0.5)  ↔  nb + awnb {tree: rpart, tables:
  *            renormalized} (the bootstrap draws differ, so only the fitting CPU time is comparable: both
  *            sides print it, R in its log line, bnclab in the table's last column)
- * The greedy searches break ties between equally accurate candidates at random on both sides (R's
- * sample(), bnclab's seeded stream), so tan-hc and kdb-hc can only agree where the search has no ties.
+ * The greedy searches draw their internal folds and break ties at random (R's sample() and max.col). R's
+ * side calls set.seed(fold) before each fold's fit and bnclab's side passes `r_seed: fold`, so both draw
+ * the same numbers in the same order (`--draws own`: bnclab's own seeded folds and ties, as without r_seed).
+ * bench/bnclassify.R takes an optional fold list (slow datasets) and writes each fold as it finishes;
+ * `compare` counts only the folds R finished.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +55,8 @@ const { positionals, values } = parseArgs({
     datasets: { type: 'string', default: DEFAULT_DATASETS },
     folds: { type: 'string', default: '10' },
     methods: { type: 'string', default: 'tan-tie,tan-hc,kdb-hc,wanbia' },
+    /** tan-hc / kdb-hc: `r` passes r_seed = the fold number (bench/bnclassify.R calls set.seed(fold)), `own` none. */
+    draws: { type: 'string', default: 'r' },
     verbose: { type: 'boolean', default: false },
   },
 });
@@ -100,15 +105,24 @@ function readR(file: string): Map<number, RFold> {
     if (!x) folds.set(f, (x = { probs: new Map(), arcs: new Set() }));
     return x;
   };
+  const done = new Set<number>();
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
     const c = line.split(',');
     const f = Number(c[1]);
     if (c[0] === 'p') get(f).probs.set(Number(c[2]) - 1, c.slice(3).map(Number));
     else if (c[0] === 'a') get(f).arcs.add(`${c[2]}>${c[3]}`);
-    else if (c[0] === 'f') get(f);
+    else if (c[0] === 'f') done.add(f);
   }
+  // A fold counts only when its closing marker was written (a CPU limit may stop R mid-fold).
+  for (const f of [...folds.keys()]) if (!done.has(f)) folds.delete(f);
+  for (const f of done) get(f);
   return folds;
+}
+
+/** `r_seed: fold` (what bench/bnclassify.R's set.seed(fold) promises) unless --draws own. */
+function rSeed(fold: number): { r_seed?: number } {
+  return values.draws === 'own' ? {} : { r_seed: fold };
 }
 
 function ours(method: string, train: DiscreteData, fold: number, name: string) {
@@ -116,9 +130,10 @@ function ours(method: string, train: DiscreteData, fold: number, name: string) {
   const m = attributeCount(train);
   let structure;
   if (method === 'tan-tie') structure = getStructure('tan')!.learn(train, { tie: 'bnclassify' }, ctx);
-  else if (method === 'tan-hc') structure = getStructure('tan-hc')!.learn(train, { k: 5, epsilon: 0, smooth: 1 }, ctx);
+  else if (method === 'tan-hc')
+    structure = getStructure('tan-hc')!.learn(train, { k: 5, epsilon: 0, smooth: 1, ...rSeed(fold) }, ctx);
   else if (method === 'kdb-hc')
-    structure = getStructure('kdb-hc')!.learn(train, { k: 5, epsilon: 0, smooth: 1, kdbk: 2 }, ctx);
+    structure = getStructure('kdb-hc')!.learn(train, { k: 5, epsilon: 0, smooth: 1, kdbk: 2, ...rSeed(fold) }, ctx);
   else structure = getStructure('nb')!.learn(train, {}, ctx);
   const model =
     method === 'wanbia'

@@ -7,11 +7,13 @@
  * and keeps the best by stratified k-fold cross-validated accuracy while max − epsilon ≥ current accuracy.
  * Folds, accuracy, ties, smoothing and missing values: src/structures/search/. Defaults k = 5, epsilon = 0,
  * smooth = 1 as tan-hc and kdbk = 2 as bnclassify (whose epsilon and smooth defaults are 0.01 and 0).
+ * `r_seed: S` reproduces bnclassify's kdb run right after set.seed(S) in R, draw for draw, as tan-hc's
+ * r_seed does (search/bnclassify-cv.ts).
  */
 import { defineParams, registerStructure } from '../registry.js';
 import { attributeCount } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
-import { WRAPPER_MAX_ATTRIBUTES, WRAPPER_ORDER_DEPENDENCE, WRAPPER_PARAMS } from './search/common.js';
+import { R_SEED_PARAM, WRAPPER_MAX_ATTRIBUTES, WRAPPER_ORDER_DEPENDENCE, WRAPPER_PARAMS } from './search/common.js';
 import { kdbStep, semiNaiveStructure, SEMI_NAIVE_NOTES } from './search/semi-naive.js';
 
 export const kdbHc = registerStructure({
@@ -26,6 +28,7 @@ export const kdbHc = registerStructure({
   params: defineParams({
     ...WRAPPER_PARAMS,
     kdbk: { type: 'integer', minimum: 1, default: 2, description: 'Most attribute parents per attribute' },
+    ...R_SEED_PARAM,
   }),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {
@@ -33,7 +36,8 @@ export const kdbHc = registerStructure({
     if (!Number.isInteger(kdbk) || kdbk < 1)
       throw new UserError(`kdb-hc: kdbk must be an integer >= 1, got ${String(kdbk)}`);
     const init = Array.from({ length: attributeCount(train) }, () => [] as number[]);
-    const { kdbk: _, ...wrapper } = params;
-    return semiNaiveStructure(train, wrapper, ctx, 'kdb-hc', init, kdbStep(kdbk));
+    const { kdbk: _, r_seed: seed, ...wrapper } = params;
+    const rKdb = seed === undefined ? undefined : { kdbk, seed };
+    return semiNaiveStructure(train, wrapper, ctx, 'kdb-hc', init, kdbStep(kdbk), rKdb);
   },
 });

@@ -17,6 +17,13 @@
  *    bnclassify's max_random does.
  * Accuracy: the predicted class is the argmax of log P(c, x_obs); a row whose argmax is shared by t
  * classes counts 1/t if the true class is among them (the expectation of bnclassify's random tie break).
+ * `r_seed: S` reproduces bnclassify's tan_hc run right after set.seed(S) in R, draw for draw: its folds,
+ * its random class ties in prediction (max.col) and between candidates (max_random) from R's
+ * Mersenne-Twister in bnclassify's order, its candidate order, its tolerances and its long-double fold
+ * means (search/bnclassify-cv.ts; equal to bnclassify 0.4.8 fold by fold, docs/performance.md). A script
+ * that calls set.seed(S) once and then fits several folds in a row continues R's stream from fold to
+ * fold; each bnclab job starts from set.seed(S), so such a script is reproduced by calling set.seed
+ * before each fit (as bench/bnclassify.R does with the fold number).
  * Parameters inside the wrapper: Dirichlet with α = `smooth` per cell, default 1 (Laplace; bnclassify's
  * own default is 0, its documented examples use 1). Missing values: available-case counts, and rows with a
  * missing value are classified by exact marginalisation over the forest (bnclassify uses gRain for those).
@@ -37,6 +44,7 @@ import {
   WRAPPER_MAX_ATTRIBUTES,
   WRAPPER_ORDER_DEPENDENCE,
   WRAPPER_PARAMS,
+  R_SEED_PARAM,
 } from './search/common.js';
 import { wrapperStructure } from './search/ode-search.js';
 
@@ -56,12 +64,17 @@ export const tanHc = registerStructure({
       description:
         "Arc kept between two orphans: column (default; tail = the later column, as bnclassify's code) or name (tail = the name that sorts first)",
     },
+    ...R_SEED_PARAM,
   }),
   maxAttributes: WRAPPER_MAX_ATTRIBUTES,
   learn(train, params, ctx) {
-    const { orient, ...wrapper } = params;
+    const { orient, r_seed: rSeed, ...wrapper } = params;
     if (!ORPHAN_ORIENTS.includes(orient))
       throw new UserError(`tan-hc: orient must be ${ORPHAN_ORIENTS.join(' or ')}, got '${String(orient)}'`);
-    return wrapperStructure(train, wrapper, ctx, 'tan-hc', false, orient as OrphanOrient);
+    if (rSeed !== undefined && orient !== 'column')
+      throw new UserError(
+        `tan-hc: r_seed reproduces bnclassify, which orients by column; it cannot go with orient: ${orient}`,
+      );
+    return wrapperStructure(train, wrapper, ctx, 'tan-hc', false, orient as OrphanOrient, rSeed);
   },
 });

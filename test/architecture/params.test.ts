@@ -158,6 +158,8 @@ const WITHOUT_DEFAULT: Record<string, string> = {
   'estimator hdp.burnIn': 'default min(1000, iterations/10), from iterations',
   'baseline external.command': 'required: the spec must give it',
   'baseline external.files': 'filled in by the spec loader (sha256 of the files the command names)',
+  'structure kdb-hc.r_seed': "absent: the search draws from the job's seed (bnclassify's R draws only when given)",
+  'structure tan-hc.r_seed': "absent: the search draws from the job's seed (bnclassify's R draws only when given)",
 };
 
 describe.each(methods)('%s', (name, m) => {

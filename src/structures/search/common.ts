@@ -76,6 +76,21 @@ export const WRAPPER_PARAMS = paramDecls({
   },
 });
 
+/**
+ * tan-hc's and kdb-hc's `r_seed` (no default: absent, the folds and ties come from the job's seed and the
+ * parameter is not part of the job key): the search then reproduces bnclassify 0.4.8's tan_hc / kdb run right
+ * after set.seed(r_seed) in R, drawing from R's generator as bnclassify does (search/bnclassify-cv.ts).
+ */
+export const R_SEED_PARAM = paramDecls({
+  r_seed: {
+    type: 'integer',
+    minimum: -2147483647,
+    maximum: 2147483647,
+    description:
+      "Reproduce bnclassify 0.4.8 run right after R's set.seed(r_seed): its internal folds, its random tie breaks between classes and between candidates drawn from R's Mersenne-Twister in bnclassify's order, its candidate order and its tolerances (absent: folds and ties from the job's seed)",
+  },
+});
+
 /** The wrapper parameters as every search receives them (complete: registration fills in the defaults). */
 export type OdeWrapperParams = DeclaredParams<typeof WRAPPER_PARAMS>;
 

@@ -26,6 +26,7 @@ import { selectRows, type CodeColumn, type DiscreteData } from '../../bn/data.js
 import { CptModel, type NodeCpt } from '../../bn/cpt.js';
 import { UserError } from '../../util/errors.js';
 import { FoldEvaluatorBase, foldLogTables } from './common.js';
+import type { RowSink } from './bnclassify-cv.js';
 
 /** Per attribute: null when it is not in the model, else its attribute parents in ascending order. */
 export type FeatureParents = readonly (readonly number[] | null)[];
@@ -276,6 +277,11 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
     return sum / this.k;
   }
 
+  /** Hands every row's class scores under the current structure to `sink`, fold by fold (bnclassify-cv.ts). */
+  visitCurrent(sink: RowSink): void {
+    for (let f = 0; f < this.k; f++) for (const r of this.foldRows[f]) sink(f, r, this.S, r * this.C);
+  }
+
   /** Whether the per-fold tables of attribute a with parents ps stay within MAX_FAMILY_CELLS. */
   fits(a: number, ps: readonly number[]): boolean {
     let cells = this.k * this.C * this.data.cards[a];
@@ -287,7 +293,7 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
    * Mean fold accuracy of the current structure with `changes` applied (the current structure is kept);
    * -Infinity when a new family does not fit (see MAX_FAMILY_CELLS).
    */
-  score(changes: FamilyChanges): number {
+  score(changes: FamilyChanges, sink?: RowSink): number {
     for (const [a, ps] of changes) if (ps && !this.fits(a, ps)) return -Infinity;
     const { C, S } = this;
     const y = this.data.classColumn;
@@ -321,11 +327,13 @@ export class FoldFamilyEvaluator extends FoldEvaluatorBase {
         // A plain copy: a subarray view per row costs an allocation in this innermost loop.
         for (let c = 0, o = r * C; c < C; c++) buf[c] = S[o + c];
         for (const t of terms) this.addTerm(t, r, f, buf, 0);
-        credit += rowCredit(buf, 0, C, y[r]);
+        if (sink) sink(f, r, buf, 0);
+        else credit += rowCredit(buf, 0, C, y[r]);
       }
       if (hard.length > 0) {
         const lj = this.inferRows(next, f, hard);
-        hard.forEach((r, i) => (credit += rowCredit(lj, i * C, C, y[r])));
+        if (sink) hard.forEach((r, i) => sink(f, r, lj, i * C));
+        else hard.forEach((r, i) => (credit += rowCredit(lj, i * C, C, y[r])));
       }
       sum += credit / rows.length;
     }

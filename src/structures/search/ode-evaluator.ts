@@ -5,6 +5,7 @@
 import type { DiscreteData } from '../../bn/data.js';
 import { logSumExp } from '../../bn/inference.js';
 import { FoldEvaluatorBase, foldLogTables } from './common.js';
+import type { RowSink } from './bnclassify-cv.js';
 
 /** Cached per-fold log-probability tables would exceed this many cells: the cache is cleared. */
 const CACHE_CELLS = 1 << 23;
@@ -192,6 +193,35 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
    * `par` must be the current parent array; it is restored before returning.
    */
   score(tails: readonly number[], heads: readonly number[], par: Int32Array): number {
+    const deltas = this.arcDeltas(tails, heads);
+    const na = heads.length;
+    const saved = heads.map((a) => par[a]);
+    for (let i = 0; i < na; i++) par[heads[i]] = tails[i];
+    const result =
+      na === 1 ? this.scoreOneArc(tails[0], heads[0], deltas[0], par) : this.scoreArcs(tails, heads, deltas, par);
+    for (let i = 0; i < na; i++) par[heads[i]] = saved[i];
+    return result;
+  }
+
+  /**
+   * Hands every row's class scores under the current structure plus arcs tails[i] → heads[i] (none: the
+   * current structure) to `sink`, fold by fold (bnclassify-cv.ts draws R's ties from them). `par` as in score.
+   */
+  visitRows(tails: readonly number[], heads: readonly number[], par: Int32Array, sink: RowSink): void {
+    const C = this.C;
+    if (heads.length === 0) {
+      for (let f = 0; f < this.k; f++) for (const r of this.foldRows[f]) sink(f, r, this.S, r * C);
+      return;
+    }
+    const deltas = this.arcDeltas(tails, heads);
+    const saved = heads.map((a) => par[a]);
+    for (let i = 0; i < heads.length; i++) par[heads[i]] = tails[i];
+    this.scoreArcs(tails, heads, deltas, par, sink);
+    for (let i = 0; i < heads.length; i++) par[heads[i]] = saved[i];
+  }
+
+  /** Per-fold differences of each head's family table with its new tail and without (class only). */
+  private arcDeltas(tails: readonly number[], heads: readonly number[]): Float64Array[] {
     const C = this.C;
     const cards = this.data.cards;
     const na = heads.length;
@@ -215,12 +245,7 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
       }
       deltas.push(d);
     }
-    const saved = heads.map((a) => par[a]);
-    for (let i = 0; i < na; i++) par[heads[i]] = tails[i];
-    const result =
-      na === 1 ? this.scoreOneArc(tails[0], heads[0], deltas[0], par) : this.scoreArcs(tails, heads, deltas, par);
-    for (let i = 0; i < na; i++) par[heads[i]] = saved[i];
-    return result;
+    return deltas;
   }
 
   /** The hot path of tan-hc: one arc p → a, class scores updated and the argmax taken in one pass per row. */
@@ -278,12 +303,13 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
     return sum / this.k;
   }
 
-  /** Several arcs at once (a super-parent with all its candidate children). */
+  /** Several arcs at once (a super-parent with all its candidate children); with `sink`, the rows go there. */
   private scoreArcs(
     tails: readonly number[],
     heads: readonly number[],
     deltas: Float64Array[],
     par: Int32Array,
+    sink?: RowSink,
   ): number {
     const C = this.C;
     const S = this.S;
@@ -324,6 +350,10 @@ export class OdeFoldEvaluator extends FoldEvaluatorBase {
         } else {
           order ??= this.topo(par);
           this.rowScores(r, par, order, out);
+        }
+        if (sink) {
+          sink(f, r, out, 0);
+          continue;
         }
         let mx = -Infinity;
         let ties = 0;

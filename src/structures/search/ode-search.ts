@@ -5,6 +5,8 @@ import type { Structure } from '../../bn/structure.js';
 import { stratifiedKFold } from '../../folds/split.js';
 import type { Rng } from '../../util/rng.js';
 import { OdeFoldEvaluator } from './ode-evaluator.js';
+import { RRng } from '../../util/r-rng.js';
+import { RCrossValidation, rGreedySearch, tanHcCandidates } from './bnclassify-cv.js';
 import {
   checkWrapperParams,
   maxRandom,
@@ -121,6 +123,39 @@ export function odeWrapperSearch(
   return { parent, score: current, scores, folds: k };
 }
 
+/** tan-hc with `r_seed`: bnclassify's tan_hc drawing from rng (R's stream after set.seed(r_seed)), draw for draw (bnclassify-cv.ts). */
+export function rTanHcSearch(
+  data: DiscreteData,
+  opts: { k: number; epsilon: number; alpha: number },
+  rng: RRng,
+  signal?: AbortSignal,
+): OdeWrapperResult {
+  const m = attributeCount(data);
+  let current = new Int32Array(m).fill(-1);
+  const k = Math.min(opts.k, data.n);
+  if (k < 2 || m === 0) return { parent: current, score: NaN, scores: [], folds: k };
+  const cv = new RCrossValidation(data, k, rng);
+  const ev = new OdeFoldEvaluator(data, cv.foldOf, cv.k, opts.alpha);
+  ev.setCurrent(current);
+  const res = rGreedySearch(
+    cv,
+    current,
+    opts.epsilon,
+    {
+      moves: (par) => tanHcCandidates(par),
+      visit: (mv, sink) => ev.visitRows(mv ? [mv.from] : [], mv ? [mv.to] : [], current, sink),
+      accept: (par, mv) => {
+        current = par.slice();
+        current[mv.to] = mv.from;
+        ev.setCurrent(current);
+        return current;
+      },
+    },
+    signal,
+  );
+  return { parent: res.state, score: res.scores.at(-1) ?? NaN, scores: res.scores, folds: cv.k };
+}
+
 export function wrapperStructure(
   data: DiscreteData,
   p: OdeWrapperParams,
@@ -128,10 +163,14 @@ export function wrapperStructure(
   id: string,
   superParent: boolean,
   orient: OrphanOrient = 'column',
+  rSeed?: number,
 ): Structure {
   const { k, epsilon, alpha } = checkWrapperParams(id, p);
   const m = attributeCount(data);
-  const res = odeWrapperSearch(data, { k, epsilon, alpha, superParent, orient }, ctx.rng, ctx.signal);
+  const res =
+    rSeed === undefined
+      ? odeWrapperSearch(data, { k, epsilon, alpha, superParent, orient }, ctx.rng, ctx.signal)
+      : rTanHcSearch(data, { k, epsilon, alpha }, new RRng(rSeed), ctx.signal);
   const parents: number[][] = [];
   let arcs = 0;
   for (let a = 0; a < m; a++) {

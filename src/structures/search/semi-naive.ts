@@ -36,6 +36,8 @@ import {
   type OdeWrapperParams,
 } from './common.js';
 import { applyChanges, FoldFamilyEvaluator, type FamilyChanges, type FeatureParents } from './family-evaluator.js';
+import { RRng } from '../../util/r-rng.js';
+import { kdbCandidates, RCrossValidation, rGreedySearch } from './bnclassify-cv.js';
 
 export type GreedyStep = (current: FeatureParents) => FamilyChanges[];
 
@@ -183,6 +185,43 @@ export function semiNaiveSearch(
   return { parents, score: current, scores, folds: k, tooLarge };
 }
 
+/** kdb-hc with `r_seed`: bnclassify's kdb drawing from rng (R's stream after set.seed(r_seed)), draw for draw (bnclassify-cv.ts). */
+export function rKdbSearch(
+  data: DiscreteData,
+  opts: { k: number; epsilon: number; alpha: number },
+  kdbk: number,
+  rng: RRng,
+  signal?: AbortSignal,
+): SemiNaiveResult {
+  const m = attributeCount(data);
+  let current: (readonly number[])[] = Array.from({ length: m }, () => []);
+  const k = Math.min(opts.k, data.n);
+  if (k < 2 || m === 0) return { parents: current, score: NaN, scores: [], folds: k };
+  const cv = new RCrossValidation(data, k, rng);
+  const ev = new FoldFamilyEvaluator(data, cv.foldOf, cv.k, opts.alpha);
+  ev.setCurrent(current);
+  const res = rGreedySearch(
+    cv,
+    current,
+    opts.epsilon,
+    {
+      moves: (par) => kdbCandidates(par, kdbk),
+      visit: (mv, sink) => {
+        if (mv) ev.score(new Map([[mv.to, union(current[mv.to], [mv.from])]]), sink);
+        else ev.visitCurrent(sink);
+      },
+      accept: (par, mv) => {
+        current = par.slice();
+        current[mv.to] = union(par[mv.to], [mv.from]);
+        ev.setCurrent(current);
+        return current;
+      },
+    },
+    signal,
+  );
+  return { parents: res.state, score: res.scores.at(-1) ?? NaN, scores: res.scores, folds: cv.k };
+}
+
 /** Runs the search and returns the Structure (attributes outside the model have no parents and no children). */
 export function semiNaiveStructure(
   data: DiscreteData,
@@ -191,10 +230,13 @@ export function semiNaiveStructure(
   id: string,
   init: FeatureParents,
   step: GreedyStep,
+  rKdb?: { kdbk: number; seed: number },
 ): Structure {
   const { k, epsilon, alpha } = checkWrapperParams(id, p);
   const m = attributeCount(data);
-  const res = semiNaiveSearch(data, { k, epsilon, alpha }, init, step, ctx.rng, ctx.signal);
+  const res = rKdb
+    ? rKdbSearch(data, { k, epsilon, alpha }, rKdb.kdbk, new RRng(rKdb.seed), ctx.signal)
+    : semiNaiveSearch(data, { k, epsilon, alpha }, init, step, ctx.rng, ctx.signal);
   const parents: number[][] = [];
   let featureArcs = 0;
   let features = 0;
