@@ -63,18 +63,128 @@ export function attributeCount(d: DiscreteData): number {
 }
 
 /**
- * Some rows of longer columns: row i of the data set is row rows[i] of every column. A fold's training
- * rows are nine tenths of the table; counting them through their row numbers from columns the fold shares
- * with the table (or builds once for every row, the discretized ones) saves copying them.
+ * Rows of a table, ascending: a list of row numbers, or every row whose label (a split's fold of each row) is
+ * neither of two values: a fold's training rows, nine tenths of the table, without a list of 4 bytes a row.
+ */
+export type RowSet = Int32Array | LabelledRows;
+
+export interface LabelledRows {
+  readonly labels: Int8Array | Int16Array | Int32Array;
+  /** A row labelled with either value is not in the set. */
+  readonly skip: readonly [number, number];
+  /** Rows in the set. */
+  readonly count: number;
+}
+
+/** Every row r with labels[r] not one of `skip` (counted once here). */
+export function labelledRows(labels: LabelledRows['labels'], skip: readonly [number, number]): LabelledRows {
+  const [s0, s1] = skip;
+  let count = 0;
+  for (let r = 0; r < labels.length; r++) {
+    const l = labels[r];
+    if (l !== s0 && l !== s1) count++;
+  }
+  return { labels, skip, count };
+}
+
+/** How many rows a set holds. */
+export function rowCount(rows: RowSet): number {
+  return rows instanceof Int32Array ? rows.length : rows.count;
+}
+
+/** The set's row numbers as a list (the list itself when it is one). */
+export function rowList(rows: RowSet): Int32Array {
+  if (rows instanceof Int32Array) return rows;
+  const out = new Int32Array(rows.count);
+  let k = 0;
+  forEachRowChunk(rows, (chunk) => {
+    out.set(chunk, k);
+    k += chunk.length;
+  });
+  return out;
+}
+
+/** Rows per chunk (forEachRowChunk): 64 KiB of row numbers, and a few columns of them, stay in the CPU's cache. */
+const ROW_CHUNK = 1 << 14;
+
+/**
+ * f(chunk, offset) for the set's rows in ascending runs of at most ROW_CHUNK: chunk holds row numbers (in a
+ * buffer reused from one call of f to the next), offset how many rows of the set came before it.
+ */
+export function forEachRowChunk(rows: RowSet, f: (chunk: Int32Array, offset: number) => void): void {
+  if (rows instanceof Int32Array) {
+    for (let off = 0; off < rows.length; off += ROW_CHUNK) f(rows.subarray(off, off + ROW_CHUNK), off);
+    return;
+  }
+  const { labels } = rows;
+  const [s0, s1] = rows.skip;
+  const buf = new Int32Array(Math.min(ROW_CHUNK, rows.count));
+  let k = 0;
+  let off = 0;
+  for (let r = 0; r < labels.length; r++) {
+    const l = labels[r];
+    if (l === s0 || l === s1) continue;
+    buf[k++] = r;
+    if (k === buf.length) {
+      f(buf, off);
+      off += k;
+      k = 0;
+    }
+  }
+  if (k > 0) f(buf.subarray(0, k), off);
+}
+
+/**
+ * Some rows of longer columns, each read through a code map where its codes are not the data set's: row i
+ * of the data set is row i of `rows` in every column. A fold's training rows are nine tenths of the table;
+ * reading them from the table's own columns (categorical ones as they are, numeric ones through the bin of
+ * each distinct value) saves copying them, and saves coding a column for every row of the table.
  */
 export interface RowView {
-  /** One column per attribute, each at least as long as the largest row number, codes as the data set's. */
+  /** One source column per attribute (the table's), at least as long as the largest row number. */
   readonly columns: readonly CodeColumn[];
+  /**
+   * Per attribute, undefined when the source codes are the data set's codes (MISSING included), else the
+   * map from source to code: source value v (MISSING is -1) has code maps[a][v + 1].
+   */
+  readonly maps: readonly (CodeColumn | undefined)[];
   readonly classColumn: CodeColumn;
-  /** Ascending row numbers; rows.length is the data set's n. */
-  readonly rows: Int32Array;
-  /** Bytes of the arrays made for this view alone (the row numbers and columns not shared with the table). */
+  /** Cardinality per attribute (the data set's), which sets the width of a chunk's column. */
+  readonly cards: Int32Array;
+  readonly rows: RowSet;
+  /** Bytes of the arrays made for this view alone (a list of row numbers, the code maps). */
   readonly ownBytes: number;
+}
+
+/**
+ * f(chunk, length, offset) for the view's rows in ascending runs (forEachRowChunk): chunk[k] holds the data
+ * set's codes of column cols[k] (an attribute, or cards.length for the class, as Int32) for `length` rows,
+ * the rows offset.. of the data set. Kernels run their loops for copied data on each chunk, so a view gives
+ * the same counts as the copy (whole numbers, added in the same order) with no per-row array of its own.
+ */
+export function forEachViewChunk(
+  view: RowView,
+  cols: readonly number[],
+  f: (chunk: readonly CodeColumn[], length: number, offset: number) => void,
+): void {
+  const m = view.columns.length;
+  const size = Math.min(ROW_CHUNK, rowCount(view.rows));
+  const bufs = cols.map((a) => (a === m ? new Int32Array(size) : codeColumn(view.cards[a], size)));
+  const srcs = cols.map((a) => (a === m ? view.classColumn : view.columns[a]));
+  const maps = cols.map((a) => (a === m ? undefined : view.maps[a]));
+  const out: CodeColumn[] = bufs.slice();
+  forEachRowChunk(view.rows, (rows, offset) => {
+    const len = rows.length;
+    for (let k = 0; k < cols.length; k++) {
+      const buf = bufs[k];
+      const src = srcs[k];
+      const map = maps[k];
+      if (map) for (let i = 0; i < len; i++) buf[i] = map[src[rows[i]] + 1];
+      else for (let i = 0; i < len; i++) buf[i] = src[rows[i]];
+      out[k] = buf;
+    }
+    f(out, len, offset);
+  });
 }
 
 /** A view's data set → the view and the columns built from it so far. */
@@ -97,17 +207,20 @@ export function rowViewOf(d: DiscreteData): RowView | undefined {
  * never pays for the copy.
  */
 export function viewedData(meta: Omit<DiscreteData, 'n' | 'columns' | 'classColumn'>, view: RowView): DiscreteData {
-  const rows = view.rows;
-  const n = rows.length;
+  const n = rowCount(view.rows);
   const state: { view: RowView; columns?: CodeColumn[]; classColumn?: Int32Array } = { view };
   const d = { ...meta, n } as DiscreteData;
+  const copy = <T extends CodeColumn>(out: T, col: number): T => {
+    forEachViewChunk(view, [col], (chunk, len, off) => out.set(chunk[0].subarray(0, len), off));
+    return out;
+  };
   // Once built, each becomes a plain property: a learner that reads d.classColumn[r] row by row then pays
   // no getter call per row.
   Object.defineProperty(d, 'columns', {
     enumerable: true,
     configurable: true,
     get(): readonly CodeColumn[] {
-      state.columns = view.columns.map((col, a) => gatherRows(codeColumn(meta.cards[a], n), col, rows));
+      state.columns = view.columns.map((_, a) => copy(codeColumn(meta.cards[a], n), a));
       Object.defineProperty(d, 'columns', { value: state.columns, enumerable: true });
       return state.columns;
     },
@@ -116,7 +229,7 @@ export function viewedData(meta: Omit<DiscreteData, 'n' | 'columns' | 'classColu
     enumerable: true,
     configurable: true,
     get(): Int32Array {
-      const built = gatherRows(new Int32Array(n), view.classColumn, rows);
+      const built = copy(new Int32Array(n), view.columns.length);
       state.classColumn = built;
       Object.defineProperty(d, 'classColumn', { value: built, enumerable: true });
       return built;

@@ -6,13 +6,13 @@ import { performance } from 'node:perf_hooks';
 import { loadDataset } from '../datasets/load.js';
 import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
-import { attributeCount, dataBytes, type DiscreteData } from '../bn/data.js';
+import { attributeCount, dataBytes, labelledRows, rowList, type DiscreteData, type RowSet } from '../bn/data.js';
 import type { RawTable } from '../datasets/table.js';
 import { computeMetricValues } from '../metrics/all.js';
 import { getBaseline, getEstimator, getStructure, type MethodInfo, type Model, type Params } from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
-import { testRows, trainRows } from '../folds/split.js';
+import { EXCLUDED, testRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
 import type { JobMethod, JobPayload, LearnInput } from './job.js';
 import { selectAndFit } from './select.js';
@@ -22,17 +22,16 @@ import { releaseGarbage } from '../util/gc.js';
 
 /**
  * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
- * at most FOLD_CACHE_BYTES of them, so on a large dataset (a fold of 10^7 rows takes some 250 MB) a worker
- * holds the fold it works on and not the whole cross-validation.
+ * at most FOLD_CACHE_BYTES of them. A fold's training rows are a view of the table (the cut points and code
+ * maps its preprocessing fitted), which costs next to nothing to keep; its test rows are coded for each job
+ * and dropped with it, so on a large dataset a worker holds the test rows of the job it works on only.
  */
 const foldCache = new Map<
   string,
   {
+    pre: Preprocessor;
     train: DiscreteData;
-    test: DiscreteData;
-    trainIndex: Int32Array;
-    testIndex: Int32Array;
-    preMs: number;
+    trainRows: RowSet;
     bytes: number;
   }
 >();
@@ -56,21 +55,13 @@ function tableOf(p: Pick<LearnInput, 'dataset' | 'table'>): RawTable {
   return t;
 }
 
-/** Bytes of the typed arrays of a preprocessed fold (those it shares with the table not counted). */
-function foldBytes(...parts: (DiscreteData | Int32Array)[]): number {
-  let b = 0;
-  for (const p of parts) b += ArrayBuffer.isView(p) ? p.byteLength : dataBytes(p);
-  return b;
-}
-
 export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   let preprocessMs = 0;
   let trainMs = 0;
   let predictMs = 0;
   try {
-    const t0 = performance.now();
     const fold = preparedFold(p);
-    preprocessMs = fold.preMs || performance.now() - t0;
+    preprocessMs = fold.preMs;
     const rng = new Rng(p.seed);
     const t1 = performance.now();
     const { model, structure } = learn(p, fold.train, rng, signal, fold);
@@ -115,13 +106,15 @@ export function learn(
   train: DiscreteData,
   rng: Rng,
   signal?: AbortSignal,
-  fold?: { trainIndex: Int32Array; testIndex: Int32Array },
+  fold?: { trainRows: RowSet; testIndex: Int32Array },
 ): { model: Model; structure?: Structure } {
   if (p.kind === 'baseline') {
     const baseline = getBaseline(p.baseline.id);
     if (!baseline) throw new Error(`unknown baseline '${p.baseline.id}'`);
     checkAttributes(baseline, p.dataset.name, train);
-    const rawFold = fold ? () => ({ table: tableOf(p), train: fold.trainIndex, test: fold.testIndex }) : undefined;
+    const rawFold = fold
+      ? () => ({ table: tableOf(p), train: rowList(fold.trainRows), test: fold.testIndex })
+      : undefined;
     const ctx = { rng: rng.derive('baseline'), signal, dir: p.specDir, rawFold };
     return { model: baseline.fit(train, p.baseline.params, ctx) };
   }
@@ -155,37 +148,35 @@ function checkAttributes(info: MethodInfo, dataset: string, train: DiscreteData)
 
 export function preparedFold(p: JobPayload) {
   const cacheKey = `${p.dataset.sha256}|${p.splitKey}|${p.repeat}|${p.fold}|${JSON.stringify(p.preprocessing)}`;
-  const hit = foldCache.get(cacheKey);
-  if (hit) return { ...hit, preMs: 0 };
   const t0 = performance.now();
   const table = tableOf(p);
-  // Room is made for a fold before it is built (see FOLD_CACHE_BYTES): about a byte per value, the class
-  // and the row lists 4 bytes per row.
-  const expected = table.n * (table.columns.length + 12);
-  let cached = 0;
-  for (const e of foldCache.values()) cached += e.bytes;
-  for (const [k, e] of foldCache) {
-    if (cached + expected <= FOLD_CACHE_BYTES) break;
-    foldCache.delete(k);
-    cached -= e.bytes;
-  }
-  // Before a large fold is built, the folds just dropped and the last jobs' garbage (test rows, posteriors)
-  // are collected: left to V8, a worker held two or three folds of 10^7 rows at once (docs/performance.md).
-  releaseGarbage(expected);
-  const trainIndex = trainRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   const testIndex = testRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   if (testIndex.length === 0) throw new Error(`fold ${p.fold} of repeat ${p.repeat} has no test rows`);
-  const pre: Preprocessor = fitPreprocessor(table, trainIndex, p.preprocessing);
-  // The training rows as a view of the table (see Preprocessor.view): counted in place by the learners that
-  // count through it, copied only for those that read the columns.
-  const train = pre.view(table, pre.trainRows());
-  const test = pre.transform(table, testIndex);
-  // The view holds the training row numbers itself (counted in its bytes) unless rows were dropped.
-  const bytes = foldBytes(train, test, testIndex, ...(pre.trainRows() === trainIndex ? [] : [trainIndex]));
-  const entry = { train, test, trainIndex, testIndex, preMs: performance.now() - t0, bytes };
-  if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
-  if (bytes <= FOLD_CACHE_BYTES) foldCache.set(cacheKey, entry);
-  return entry;
+  // Before a job's test rows are coded, a large previous job's garbage (its test rows and posteriors, about
+  // as large) is collected: left to V8, a worker held the data of two or three folds of 10^7 rows at once.
+  releaseGarbage(2 * testIndex.length * (table.columns.length + 8 + 8 * table.classLabels.length));
+  let fold = foldCache.get(cacheKey);
+  if (!fold) {
+    // The training rows: every row neither in this fold's test rows nor excluded (as trainRows lists them),
+    // read from the split's own column instead of a list of 4 bytes a row (34 MiB of a 10^7-row fold).
+    const trainRows = labelledRows(p.assignment, [p.fold, EXCLUDED]);
+    const pre: Preprocessor = fitPreprocessor(table, trainRows, p.preprocessing);
+    // The training rows as a view of the table (see Preprocessor.view): counted in place by the learners that
+    // count through it, copied only for those that read the columns.
+    const train = pre.view(table, pre.trainSet());
+    fold = { pre, train, trainRows, bytes: dataBytes(train) };
+    let cached = fold.bytes;
+    for (const e of foldCache.values()) cached += e.bytes;
+    for (const [k, e] of foldCache) {
+      if (cached <= FOLD_CACHE_BYTES) break;
+      foldCache.delete(k);
+      cached -= e.bytes;
+    }
+    if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
+    if (fold.bytes <= FOLD_CACHE_BYTES) foldCache.set(cacheKey, fold);
+  }
+  const test = fold.pre.transform(table, testIndex);
+  return { train: fold.train, test, trainRows: fold.trainRows, testIndex, preMs: performance.now() - t0 };
 }
 
 function errorText(e: unknown): string {
