@@ -76,8 +76,8 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
   const view = rowViewOf(data);
   if (view) {
     // A row view chunk by chunk (forEachViewChunk): the same rows in the same order, so the same counts.
-    forEachViewChunk(view, [child, ...parents], (c, len) =>
-      countFamily(counts, c[0], c.slice(1), parentCards, childCard, len),
+    forEachViewChunk(view, [child, ...parents], (c, rows) =>
+      countFamilyRows(counts, c[0], c.slice(1), parentCards, childCard, rows),
     );
   } else {
     const x = nodeColumn(data, child);
@@ -137,6 +137,59 @@ function countFamily(
         const a = cols[i][r];
         if (a < 0) continue rows;
         cfg = cfg * parentCards[i] + a;
+      }
+      counts[cfg * childCard + v]++;
+    }
+  }
+}
+
+/** countFamily over the rows `rows` of the columns (a block of a row view: see forEachViewChunk). */
+function countFamilyRows(
+  counts: Float64Array,
+  x: CodeColumn,
+  cols: readonly CodeColumn[],
+  parentCards: Int32Array,
+  childCard: number,
+  rows: Int32Array,
+): void {
+  const k = cols.length;
+  const n = rows.length;
+  if (k === 0) {
+    for (let i = 0; i < n; i++) {
+      const v = x[rows[i]];
+      if (v >= 0) counts[v]++;
+    }
+  } else if (k === 1) {
+    const p0 = cols[0];
+    for (let i = 0; i < n; i++) {
+      const r = rows[i];
+      const v = x[r];
+      const a = p0[r];
+      if ((v | a) < 0) continue;
+      counts[a * childCard + v]++;
+    }
+  } else if (k === 2) {
+    const p0 = cols[0];
+    const p1 = cols[1];
+    const c1 = parentCards[1];
+    for (let i = 0; i < n; i++) {
+      const r = rows[i];
+      const v = x[r];
+      const a = p0[r];
+      const b = p1[r];
+      if ((v | a | b) < 0) continue;
+      counts[(a * c1 + b) * childCard + v]++;
+    }
+  } else {
+    rows: for (let i = 0; i < n; i++) {
+      const r = rows[i];
+      const v = x[r];
+      if (v < 0) continue;
+      let cfg = 0;
+      for (let j = 0; j < k; j++) {
+        const a = cols[j][r];
+        if (a < 0) continue rows;
+        cfg = cfg * parentCards[j] + a;
       }
       counts[cfg * childCard + v]++;
     }
@@ -344,7 +397,13 @@ export function attributeClassCounts(data: DiscreteData, a: number, out?: Float6
   t.fill(0, 0, size);
   const view = rowViewOf(data);
   if (view) {
-    forEachViewChunk(view, [a, data.cards.length], (c, len) => countAttributeClass(t, c[0], c[1], C, len));
+    forEachViewChunk(view, [a, data.cards.length], ([x, y], rows) => {
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i];
+        const v = x[r];
+        if (v >= 0) t[v * C + y[r]]++;
+      }
+    });
     return t;
   }
   countAttributeClass(t, data.columns[a], data.classColumn, C, data.n);
@@ -370,9 +429,13 @@ export function attributeClassCodes(data: DiscreteData, a: number, out?: CodeCol
   if (z.length < n) throw new Error(`attributeClassCodes: buffer has ${z.length} cells, need ${n}`);
   const view = rowViewOf(data);
   if (view) {
-    forEachViewChunk(view, [a, data.cards.length], (c, len, off) =>
-      codeAttributeClass(z.subarray(off, off + len), c[0], c[1], C, len),
-    );
+    forEachViewChunk(view, [a, data.cards.length], ([x, y], rows, off) => {
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i];
+        const v = x[r];
+        z[off + i] = v < 0 ? MISSING : v * C + y[r];
+      }
+    });
     return z;
   }
   codeAttributeClass(z, data.columns[a], data.classColumn, C, n);
@@ -441,13 +504,73 @@ export function accumulatePairCodes4(
 }
 
 /**
+ * accumulatePairCodes over a block of a row view (forEachViewChunk): xi is read at rows[i] and zj is indexed
+ * by view row (attributeClassCodes of the view, from the block's offset), so the counts are those of the
+ * copied rows.
+ */
+export function accumulatePairCodesRows(
+  xi: CodeColumn,
+  rows: Int32Array,
+  zj: CodeColumn,
+  stride: number,
+  n: number,
+  t: Float64Array | Int32Array,
+): number {
+  let used = 0;
+  for (let i = 0; i < n; i++) {
+    const a = xi[rows[i]];
+    const b = zj[i];
+    if ((a | b) < 0) continue;
+    t[a * stride + b]++;
+    used++;
+  }
+  return used;
+}
+
+/** accumulatePairCodes4 over a row view (see accumulatePairCodesRows). */
+export function accumulatePairCodes4Rows(
+  x0: CodeColumn,
+  x1: CodeColumn,
+  x2: CodeColumn,
+  x3: CodeColumn,
+  rows: Int32Array,
+  zj: CodeColumn,
+  stride: number,
+  n: number,
+  t0: Float64Array | Int32Array,
+  t1: Float64Array | Int32Array,
+  t2: Float64Array | Int32Array,
+  t3: Float64Array | Int32Array,
+): void {
+  for (let i = 0; i < n; i++) {
+    const b = zj[i];
+    if (b < 0) continue;
+    const r = rows[i];
+    const a0 = x0[r];
+    const a1 = x1[r];
+    const a2 = x2[r];
+    const a3 = x3[r];
+    if (a0 >= 0) t0[a0 * stride + b]++;
+    if (a1 >= 0) t1[a1 * stride + b]++;
+    if (a2 >= 0) t2[a2 * stride + b]++;
+    if (a3 >= 0) t3[a3 * stride + b]++;
+  }
+}
+
+/**
  * How many rows take each value of attribute a (missing values not counted); a row view chunk by chunk.
  */
 export function valueCounts(data: DiscreteData, a: number): Float64Array {
   const freq = new Float64Array(data.cards[a]);
   const view = rowViewOf(data);
-  if (view) forEachViewChunk(view, [a], (c, len) => countValues(freq, c[0], len));
-  else countValues(freq, data.columns[a], data.n);
+  if (view) {
+    forEachViewChunk(view, [a], ([col], rows) => {
+      for (let i = 0; i < rows.length; i++) {
+        const v = col[rows[i]];
+        if (v >= 0) freq[v]++;
+      }
+    });
+  } else countValues(freq, data.columns[a], data.n);
   return freq;
 }
 
@@ -472,7 +595,15 @@ export function pairClassCounts(data: DiscreteData, i: number, j: number, out?: 
   t.fill(0, 0, size);
   const view = rowViewOf(data);
   if (view) {
-    forEachViewChunk(view, [i, j, data.cards.length], (c, len) => countPairClass(t, c[0], c[1], c[2], cj, C, len));
+    forEachViewChunk(view, [i, j, data.cards.length], ([xi, xj, y], rows) => {
+      for (let k = 0; k < rows.length; k++) {
+        const r = rows[k];
+        const a = xi[r];
+        const b = xj[r];
+        if ((a | b) < 0) continue;
+        t[(a * cj + b) * C + y[r]]++;
+      }
+    });
     return t;
   }
   countPairClass(t, data.columns[i], data.columns[j], data.classColumn, cj, C, data.n);

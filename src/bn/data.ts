@@ -74,9 +74,11 @@ export interface LabelledRows {
   readonly skip: readonly [number, number];
   /** Rows in the set. */
   readonly count: number;
+  /** The rows not in the set, ascending (a tenth of the table for a fold of 10-fold cross-validation). */
+  readonly others: Int32Array;
 }
 
-/** Every row r with labels[r] not one of `skip` (counted once here). */
+/** Every row r with labels[r] not one of `skip` (counted, and the others listed, once here). */
 export function labelledRows(labels: LabelledRows['labels'], skip: readonly [number, number]): LabelledRows {
   const [s0, s1] = skip;
   let count = 0;
@@ -84,7 +86,13 @@ export function labelledRows(labels: LabelledRows['labels'], skip: readonly [num
     const l = labels[r];
     if (l !== s0 && l !== s1) count++;
   }
-  return { labels, skip, count };
+  const others = new Int32Array(labels.length - count);
+  let k = 0;
+  for (let r = 0; r < labels.length; r++) {
+    const l = labels[r];
+    if (l === s0 || l === s1) others[k++] = r;
+  }
+  return { labels, skip, count, others };
 }
 
 /** How many rows a set holds. */
@@ -104,12 +112,13 @@ export function rowList(rows: RowSet): Int32Array {
   return out;
 }
 
-/** Rows per chunk (forEachRowChunk): 64 KiB of row numbers, and a few columns of them, stay in the CPU's cache. */
+/** Rows per chunk (forEachRowChunk) and table rows per block (forEachViewChunk): a block's row numbers and coded columns stay in the CPU's cache. */
 const ROW_CHUNK = 1 << 14;
 
 /**
  * f(chunk, offset) for the set's rows in ascending runs of at most ROW_CHUNK: chunk holds row numbers (in a
- * buffer reused from one call of f to the next), offset how many rows of the set came before it.
+ * buffer reused from one call of f to the next), offset how many rows of the set came before it. Chunks may
+ * be shorter than ROW_CHUNK anywhere, never empty.
  */
 export function forEachRowChunk(rows: RowSet, f: (chunk: Int32Array, offset: number) => void): void {
   if (rows instanceof Int32Array) {
@@ -118,20 +127,21 @@ export function forEachRowChunk(rows: RowSet, f: (chunk: Int32Array, offset: num
   }
   const { labels } = rows;
   const [s0, s1] = rows.skip;
-  const buf = new Int32Array(Math.min(ROW_CHUNK, rows.count));
-  let k = 0;
+  // Chunks of the rows of ROW_CHUNK rows of the table each (shorter by the rows skipped).
+  const buf = new Int32Array(Math.min(ROW_CHUNK, labels.length));
   let off = 0;
-  for (let r = 0; r < labels.length; r++) {
-    const l = labels[r];
-    if (l === s0 || l === s1) continue;
-    buf[k++] = r;
-    if (k === buf.length) {
-      f(buf, off);
+  for (let start = 0; start < labels.length; start += ROW_CHUNK) {
+    const end = Math.min(labels.length, start + ROW_CHUNK);
+    let k = 0;
+    for (let r = start; r < end; r++) {
+      const l = labels[r];
+      if (l !== s0 && l !== s1) buf[k++] = r;
+    }
+    if (k > 0) {
+      f(k === buf.length ? buf : buf.subarray(0, k), off);
       off += k;
-      k = 0;
     }
   }
-  if (k > 0) f(buf.subarray(0, k), off);
 }
 
 /**
@@ -157,34 +167,84 @@ export interface RowView {
 }
 
 /**
- * f(chunk, length, offset) for the view's rows in ascending runs (forEachRowChunk): chunk[k] holds the data
- * set's codes of column cols[k] (an attribute, or cards.length for the class, as Int32) for `length` rows,
- * the rows offset.. of the data set. Kernels run their loops for copied data on each chunk, so a view gives
- * the same counts as the copy (whole numbers, added in the same order) with no per-row array of its own.
+ * f(start, end, rows, offset) for the set's rows in blocks of ROW_CHUNK rows of the table: rows holds the
+ * set's rows in [start, end) as positions in the block (row start + rows[i]), offset how many rows of the
+ * set came before. Blocks without a row of the set are skipped.
+ */
+function forEachRowBlock(
+  set: RowSet,
+  tableRows: number,
+  f: (start: number, end: number, rows: Int32Array, offset: number) => void,
+): void {
+  const buf = new Int32Array(Math.min(ROW_CHUNK, tableRows));
+  let off = 0;
+  if (set instanceof Int32Array) {
+    let i = 0;
+    while (i < set.length) {
+      const start = set[i] - (set[i] % ROW_CHUNK);
+      const end = Math.min(tableRows, start + ROW_CHUNK);
+      let k = 0;
+      for (; i < set.length && set[i] < end; i++) buf[k++] = set[i] - start;
+      f(start, end, buf.subarray(0, k), off);
+      off += k;
+    }
+    return;
+  }
+  // The runs of rows between two of the others, written without a test per row.
+  const others = set.others;
+  let o = 0;
+  for (let start = 0; start < tableRows; start += ROW_CHUNK) {
+    const end = Math.min(tableRows, start + ROW_CHUNK);
+    let k = 0;
+    let r = start;
+    while (r < end) {
+      const stop = o < others.length && others[o] < end ? others[o] : end;
+      for (; r < stop; r++) buf[k++] = r - start;
+      if (stop < end) {
+        r = stop + 1;
+        o++;
+      }
+    }
+    if (k > 0) {
+      f(start, end, k === buf.length ? buf : buf.subarray(0, k), off);
+      off += k;
+    }
+  }
+}
+
+/**
+ * f(chunk, rows, offset) for the view's rows, a block of the table at a time (forEachRowBlock): chunk[k]
+ * holds the data set's codes of column cols[k] (an attribute, or cards.length for the class) for every row
+ * of the block, rows the view's rows in it as positions in the block, offset how many rows of the view came
+ * before them. A column whose codes are the table's is a window on it; a mapped one is coded for the block.
+ * Kernels read chunk[k][rows[i]] in order, so a view gives the same counts as the copy (whole numbers, added
+ * in the same order) with no per-row array of its own.
  */
 export function forEachViewChunk(
   view: RowView,
   cols: readonly number[],
-  f: (chunk: readonly CodeColumn[], length: number, offset: number) => void,
+  f: (chunk: readonly CodeColumn[], rows: Int32Array, offset: number) => void,
 ): void {
   const m = view.columns.length;
-  const size = Math.min(ROW_CHUNK, rowCount(view.rows));
-  const bufs = cols.map((a) => (a === m ? new Int32Array(size) : codeColumn(view.cards[a], size)));
   const srcs = cols.map((a) => (a === m ? view.classColumn : view.columns[a]));
   const maps = cols.map((a) => (a === m ? undefined : view.maps[a]));
-  const out: CodeColumn[] = bufs.slice();
-  forEachRowChunk(view.rows, (rows, offset) => {
-    const len = rows.length;
+  const tableRows = srcs.length > 0 ? srcs[0].length : 0;
+  const size = Math.min(ROW_CHUNK, tableRows);
+  const bufs = cols.map((a, k) => (maps[k] ? codeColumn(view.cards[a], size) : undefined));
+  const out: CodeColumn[] = new Array(cols.length);
+  forEachRowBlock(view.rows, tableRows, (start, end, rows, offset) => {
     for (let k = 0; k < cols.length; k++) {
-      const buf = bufs[k];
-      const src = srcs[k];
       const map = maps[k];
-      if (map) for (let i = 0; i < len; i++) buf[i] = map[src[rows[i]] + 1];
-      else for (let i = 0; i < len; i++) buf[i] = src[rows[i]];
-      out[k] = buf;
+      out[k] = map ? codeBlock(bufs[k]!, srcs[k], map, start, end) : srcs[k].subarray(start, end);
     }
-    f(out, len, offset);
+    f(out, rows, offset);
   });
+}
+
+/** buf[j] = map[src[start + j] + 1] for the rows start..end-1 of src. */
+function codeBlock(buf: CodeColumn, src: CodeColumn, map: CodeColumn, start: number, end: number): CodeColumn {
+  for (let r = start; r < end; r++) buf[r - start] = map[src[r] + 1];
+  return buf;
 }
 
 /** A view's data set → the view and the columns built from it so far. */
@@ -211,7 +271,9 @@ export function viewedData(meta: Omit<DiscreteData, 'n' | 'columns' | 'classColu
   const state: { view: RowView; columns?: CodeColumn[]; classColumn?: Int32Array } = { view };
   const d = { ...meta, n } as DiscreteData;
   const copy = <T extends CodeColumn>(out: T, col: number): T => {
-    forEachViewChunk(view, [col], (chunk, len, off) => out.set(chunk[0].subarray(0, len), off));
+    forEachViewChunk(view, [col], ([c], rows, off) => {
+      for (let i = 0; i < rows.length; i++) out[off + i] = c[rows[i]];
+    });
     return out;
   };
   // Once built, each becomes a plain property: a learner that reads d.classColumn[r] row by row then pays

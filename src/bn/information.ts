@@ -12,6 +12,8 @@ import { attributeCount, codeColumn, forEachViewChunk, rowViewOf, type DiscreteD
 import {
   accumulatePairCodes,
   accumulatePairCodes4,
+  accumulatePairCodes4Rows,
+  accumulatePairCodesRows,
   attributeClassCodes,
   attributeClassCounts,
   pairClassCounts,
@@ -159,9 +161,10 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
       for (let k = 0; k < 4; k++) tables[k].fill(0, 0, data.cards[i + k] * stride);
       const [t0, t1, t2, t3] = tables as [Int32Array, Int32Array, Int32Array, Int32Array];
       if (view) {
-        forEachViewChunk(view, [i, i + 1, i + 2, i + 3], (c, len, off) =>
-          accumulatePairCodes4(c[0], c[1], c[2], c[3], zj.subarray(off, off + len), stride, len, t0, t1, t2, t3),
-        );
+        forEachViewChunk(view, [i, i + 1, i + 2, i + 3], (c, rows, off) => {
+          const z = zj.subarray(off, off + rows.length);
+          accumulatePairCodes4Rows(c[0], c[1], c[2], c[3], rows, z, stride, rows.length, t0, t1, t2, t3);
+        });
       } else {
         const cols = data.columns;
         accumulatePairCodes4(cols[i], cols[i + 1], cols[i + 2], cols[i + 3], zj, stride, n, t0, t1, t2, t3);
@@ -172,8 +175,8 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
       const t = tables[0];
       t.fill(0, 0, data.cards[i] * stride);
       if (view) {
-        forEachViewChunk(view, [i], (c, len, off) =>
-          accumulatePairCodes(c[0], zj.subarray(off, off + len), stride, len, t),
+        forEachViewChunk(view, [i], (c, rows, off) =>
+          accumulatePairCodesRows(c[0], rows, zj.subarray(off, off + rows.length), stride, rows.length, t),
         );
       } else accumulatePairCodes(data.columns[i], zj, stride, n, t);
       store(i, j, t);

@@ -23,8 +23,8 @@ import { releaseGarbage } from '../util/gc.js';
 /**
  * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
  * at most FOLD_CACHE_BYTES of them. A fold's training rows are a view of the table (the cut points and code
- * maps its preprocessing fitted), which costs next to nothing to keep; its test rows are coded for each job
- * and dropped with it, so on a large dataset a worker holds the test rows of the job it works on only.
+ * maps its preprocessing fitted, and the list of the rows it leaves out: 4 MiB of a 10^7-row fold); its test
+ * rows are coded for each job and dropped with it, so a worker holds the test rows of its job only.
  */
 const foldCache = new Map<
   string,
@@ -36,7 +36,7 @@ const foldCache = new Map<
   }
 >();
 const FOLD_CACHE_LIMIT = 32;
-const FOLD_CACHE_BYTES = 256 << 20;
+const FOLD_CACHE_BYTES = 16 << 20;
 
 /** Tables handed over by the coordinator (in shared memory), one per dataset content, kept like loadDataset's. */
 const sharedTables = new Map<string, RawTable>();
@@ -66,7 +66,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
     const t1 = performance.now();
     const { model, structure } = learn(p, fold.train, rng, signal, fold);
     const t2 = performance.now();
-    const probs = model.posterior(fold.test);
+    const { probs, test } = predictTest(model, fold, p.kind === 'baseline');
     const t3 = performance.now();
     trainMs = t2 - t1;
     predictMs = t3 - t2;
@@ -75,10 +75,10 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
       key: p.key,
       status: 'done',
       metrics: {
-        ...computeMetricValues(probs, fold.test.classColumn, fold.test.classCard),
-        class_labels: fold.test.classLabels,
+        ...computeMetricValues(probs, test.classColumn, test.classCard),
+        class_labels: test.classLabels,
         n_train: fold.train.n,
-        n_test: fold.test.n,
+        n_test: test.n,
       },
       preprocessMs,
       trainMs,
@@ -89,7 +89,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
         !structure || structure.members ? undefined : arcs(structure).filter(([a]) => a !== structure.m).length,
       structureInfo: structure?.info ? { ...structure.info } : undefined,
       predictions: p.savePredictions
-        ? { rows: fold.testIndex, truth: fold.test.classColumn, probs, classCard: fold.test.classCard }
+        ? { rows: fold.testIndex, truth: test.classColumn, probs, classCard: test.classCard }
         : undefined,
     };
   } catch (e) {
@@ -152,9 +152,10 @@ export function preparedFold(p: JobPayload) {
   const table = tableOf(p);
   const testIndex = testRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   if (testIndex.length === 0) throw new Error(`fold ${p.fold} of repeat ${p.repeat} has no test rows`);
-  // Before a job's test rows are coded, a large previous job's garbage (its test rows and posteriors, about
-  // as large) is collected: left to V8, a worker held the data of two or three folds of 10^7 rows at once.
-  releaseGarbage(2 * testIndex.length * (table.columns.length + 8 + 8 * table.classLabels.length));
+  // A large previous job's garbage (its test rows' numbers, classes and posteriors, as large as this job's)
+  // is collected before this job allocates the same again: left to V8, a worker held the data of two or
+  // three folds of 10^7 rows at once.
+  releaseGarbage(2 * testIndex.length * (8 + 8 * table.classLabels.length), 32 << 20);
   let fold = foldCache.get(cacheKey);
   if (!fold) {
     // The training rows: every row neither in this fold's test rows nor excluded (as trainRows lists them),
@@ -164,7 +165,7 @@ export function preparedFold(p: JobPayload) {
     // The training rows as a view of the table (see Preprocessor.view): counted in place by the learners that
     // count through it, copied only for those that read the columns.
     const train = pre.view(table, pre.trainSet());
-    fold = { pre, train, trainRows, bytes: dataBytes(train) };
+    fold = { pre, train, trainRows, bytes: dataBytes(train) + trainRows.others.byteLength };
     let cached = fold.bytes;
     for (const e of foldCache.values()) cached += e.bytes;
     for (const [k, e] of foldCache) {
@@ -175,8 +176,47 @@ export function preparedFold(p: JobPayload) {
     if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
     if (fold.bytes <= FOLD_CACHE_BYTES) foldCache.set(cacheKey, fold);
   }
-  const test = fold.pre.transform(table, testIndex);
-  return { train: fold.train, test, trainRows: fold.trainRows, testIndex, preMs: performance.now() - t0 };
+  const pre = fold.pre;
+  return {
+    train: fold.train,
+    trainRows: fold.trainRows,
+    testIndex,
+    /** The test rows (or some of them) coded as the training rows are. */
+    testData: (rows: Int32Array = testIndex): DiscreteData => pre.transform(table, rows),
+    preMs: performance.now() - t0,
+  };
+}
+
+/** Test rows coded and predicted at a time by predictTest: at 10^7 rows a fold's are 10^6 (21 MiB coded). */
+const PREDICT_CHUNK = 1 << 14;
+
+/**
+ * The posteriors of a fold's test rows. A network's posterior of a row depends on that row alone, so its
+ * test rows are coded and predicted a chunk at a time (the same numbers as all at once); a baseline's are
+ * predicted at once (an external program runs once a job).
+ */
+function predictTest(
+  model: Model,
+  fold: ReturnType<typeof preparedFold>,
+  whole: boolean,
+): { probs: Float64Array; test: Pick<DiscreteData, 'n' | 'classColumn' | 'classCard' | 'classLabels'> } {
+  const n = fold.testIndex.length;
+  if (whole || n <= PREDICT_CHUNK) {
+    const test = fold.testData();
+    return { probs: model.posterior(test), test };
+  }
+  const K = fold.train.classCard;
+  const probs = new Float64Array(n * K);
+  const classColumn = new Int32Array(n);
+  for (let a = 0; a < n; a += PREDICT_CHUNK) {
+    const part = fold.testData(fold.testIndex.subarray(a, Math.min(n, a + PREDICT_CHUNK)));
+    const p = model.posterior(part);
+    if (p.length !== part.n * K)
+      throw new Error(`posterior of ${part.n} rows has ${p.length} entries, not ${part.n * K}`);
+    probs.set(p, a * K);
+    classColumn.set(part.classColumn, a);
+  }
+  return { probs, test: { n, classColumn, classCard: K, classLabels: fold.train.classLabels } };
 }
 
 function errorText(e: unknown): string {

@@ -9,9 +9,9 @@ import { runInNewContext } from 'node:vm';
 
 let gc: (() => void) | null | undefined;
 
-/** Collect now if `bytes` (what was just dropped, or is about to be allocated) is at least 64 MiB. */
-export function releaseGarbage(bytes: number): void {
-  if (bytes < 64 * 1024 * 1024) return;
+/** Collect now if `bytes` (what was just dropped, or is about to be allocated) is at least `min` (64 MiB). */
+export function releaseGarbage(bytes: number, min = 64 * 1024 * 1024): void {
+  if (bytes < min) return;
   if (gc === undefined) {
     try {
       setFlagsFromString('--expose-gc');
