@@ -151,6 +151,8 @@ interface Plan {
   readonly labels: string[];
   /** Code used for missing values: the "?" category, or MISSING. */
   readonly missingCode: number;
+  /** A numeric column's bin of each distinct value, computed once (test rows are coded a chunk at a time). */
+  bins?: Int32Array;
 }
 
 function validate(opts: PreprocessOptions): void {
@@ -295,7 +297,11 @@ function codeRows(p: Plan, col: RawColumn, rows: ArrayLike<number>, n: number): 
   if (col.type === 'numeric') {
     // The bin of each distinct value once, then one lookup per row.
     const cuts = p.cuts!;
-    const bin = Int32Array.from(col.distinct, (v) => applyCuts(v, cuts));
+    // A transformed table of the same schema may have other distinct values than the fitted one.
+    const bin =
+      p.column === col
+        ? (p.bins ??= Int32Array.from(col.distinct, (v) => applyCuts(v, cuts)))
+        : Int32Array.from(col.distinct, (v) => applyCuts(v, cuts));
     const ids = col.ids;
     for (let i = 0; i < n; i++) {
       const id = ids[rows[i]];
