@@ -18,7 +18,7 @@ import type { JobMethod, JobPayload, LearnInput } from './job.js';
 import { selectAndFit } from './select.js';
 import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
-import { releaseGarbage } from '../util/gc.js';
+import { releaseGarbage, releaseYoungGarbage } from '../util/gc.js';
 
 /**
  * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
@@ -215,6 +215,9 @@ function predictTest(
       throw new Error(`posterior of ${part.n} rows has ${p.length} entries, not ${part.n * K}`);
     probs.set(p, a * K);
     classColumn.set(part.classColumn, a);
+    // Each chunk leaves about a megabyte of typed arrays (coded rows, scores): collected every 16 chunks,
+    // not left to pile up over the 61 chunks of 10^6 test rows (up to 90 MiB more at the peak, measured).
+    if ((a / PREDICT_CHUNK) % 16 === 15) releaseYoungGarbage();
   }
   // The chunks' garbage (coded rows, log scores, posteriors: some 57 MiB for 10^6 test rows) is collected
   // before the metrics allocate theirs.
