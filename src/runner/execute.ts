@@ -23,8 +23,9 @@ import { releaseGarbage, releaseYoungGarbage } from '../util/gc.js';
 /**
  * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
  * at most FOLD_CACHE_BYTES of them. A fold's training rows are a view of the table (the cut points and code
- * maps its preprocessing fitted, and the list of the rows it leaves out: 4 MiB of a 10^7-row fold, so one such fold at most); its test
- * rows are coded for each job and dropped with it, so a worker holds the test rows of its job only.
+ * maps its preprocessing fitted, and the list of the rows it leaves out: 4 MiB of a 10^7-row fold, so the
+ * cache holds one such fold); its test rows are coded for each job and dropped with it, so a worker holds
+ * the test rows of its job only.
  */
 const foldCache = new Map<
   string,
