@@ -6,7 +6,16 @@ import { performance } from 'node:perf_hooks';
 import { loadDataset } from '../datasets/load.js';
 import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
-import { attributeCount, dataBytes, labelledRows, rowList, type DiscreteData, type RowSet } from '../bn/data.js';
+import {
+  attributeCount,
+  dataBytes,
+  denseViewByteCount,
+  labelledRows,
+  rowList,
+  rowViewOf,
+  type DiscreteData,
+  type RowSet,
+} from '../bn/data.js';
 import type { RawTable } from '../datasets/table.js';
 import { computeMetricValues } from '../metrics/all.js';
 import { getBaseline, getEstimator, getStructure, type MethodInfo, type Model, type Params } from '../registry.js';
@@ -22,7 +31,7 @@ import { releaseGarbage, releaseYoungGarbage } from '../util/gc.js';
 
 /**
  * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
- * at most FOLD_CACHE_BYTES of them. A fold's training rows are a view of the table (the cut points and code
+ * at most FOLD_CACHE_BYTES of them (or the last one alone when it is read whole, see DENSE_VIEW_BYTES). A fold's training rows are a view of the table (the cut points and code
  * maps its preprocessing fitted, and the list of the rows it leaves out: 4 MiB of a 10^7-row fold, so the
  * cache holds one such fold); its test rows are coded for each job and dropped with it, so a worker holds
  * the test rows of its job only.
@@ -175,7 +184,11 @@ export function preparedFold(p: JobPayload) {
       cached -= e.bytes;
     }
     if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
-    if (fold.bytes <= FOLD_CACHE_BYTES) foldCache.set(cacheKey, fold);
+    // A small fold is read whole (its coded columns and row list, counted in its bytes: DENSE_VIEW_BYTES)
+    // and kept even above the limit, then alone: the next job of the fold does not code it again.
+    const view = rowViewOf(train);
+    const whole = view !== undefined && denseViewByteCount(view) > 0;
+    if (fold.bytes <= FOLD_CACHE_BYTES || whole) foldCache.set(cacheKey, fold);
   }
   const pre = fold.pre;
   return {
