@@ -32,7 +32,8 @@ import { parseArgs } from 'node:util';
 import { loadDataset } from '../src/datasets/load.js';
 import { fitPreprocessor } from '../src/datasets/preprocess.js';
 import { randomNetwork, writeSyntheticCsv } from '../src/datasets/synthetic.js';
-import { narrowAssignment, stratifiedKFold, testRows, trainRows } from '../src/folds/split.js';
+import { EXCLUDED, narrowAssignment, stratifiedKFold, testRows } from '../src/folds/split.js';
+import { labelledRows } from '../src/bn/data.js';
 import { getEstimator, getStructure, withDefaults } from '../src/registry.js';
 import { contentKey } from '../src/util/hash.js';
 import { Rng } from '../src/util/rng.js';
@@ -140,8 +141,10 @@ function child(file: string, label: string, folds: number): void {
   let tested = 0;
   for (let f = 0; f < folds; f++) {
     lap();
-    const pre = fitPreprocessor(table, trainRows(split, 0, f), { discretize: { method: 'mdl' }, missing: 'as-value' });
-    const train = pre.view(table, pre.trainRows());
+    // The training rows as a worker reads them: every row the split does not test in fold f, no list.
+    const rows = labelledRows(assignment, [f, EXCLUDED]);
+    const pre = fitPreprocessor(table, rows, { discretize: { method: 'mdl' }, missing: 'as-value' });
+    const train = pre.view(table, pre.trainSet());
     const test = pre.transform(table, testRows(split, 0, f));
     out.discretizeS += lap();
     const rng = new Rng(`bench/scaling/${f}`);

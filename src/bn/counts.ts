@@ -7,7 +7,7 @@
  * to a family's table only if the child and every parent are observed in it. Different families can
  * therefore be counted on different row subsets. The class is never missing.
  */
-import { codeColumn, MISSING, rowViewOf, type CodeColumn, type DiscreteData, type RowView } from './data.js';
+import { codeColumn, forEachViewChunk, MISSING, rowViewOf, type CodeColumn, type DiscreteData } from './data.js';
 import { UserError } from '../util/errors.js';
 
 /**
@@ -68,7 +68,6 @@ function familyLayout(
 /** Counts of child given parents over the rows where all of them are observed (available case). */
 export function familyCounts(data: DiscreteData, child: number, parents: readonly number[]): FamilyCounts {
   const { childCard, parentCards, configs } = familyLayout(data, child, parents);
-  const k = parents.length;
   const cells = configs * childCard;
   if (cells > MAX_TABLE_CELLS) {
     throw new Error(`familyCounts: family of node ${child} with parents [${parents.join(', ')}] needs ${cells} cells`);
@@ -76,11 +75,34 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
   const counts = new Float64Array(cells);
   const view = rowViewOf(data);
   if (view) {
-    countThroughView(view, counts, child, parents, parentCards, childCard);
-    return { counts, childCard, parentCards, configs };
+    // A row view chunk by chunk (forEachViewChunk): the same rows in the same order, so the same counts.
+    forEachViewChunk(view, [child, ...parents], (c, rows) =>
+      countFamilyRows(counts, c[0], c.slice(1), parentCards, childCard, rows),
+    );
+  } else {
+    const x = nodeColumn(data, child);
+    countFamily(
+      counts,
+      x,
+      parents.map((p) => nodeColumn(data, p)),
+      parentCards,
+      childCard,
+      data.n,
+    );
   }
-  const x = nodeColumn(data, child);
-  const n = data.n;
+  return { counts, childCard, parentCards, configs };
+}
+
+/** familyCounts' loops over the first n rows of the child's column x and the parents' columns. */
+function countFamily(
+  counts: Float64Array,
+  x: CodeColumn,
+  cols: readonly CodeColumn[],
+  parentCards: Int32Array,
+  childCard: number,
+  n: number,
+): void {
+  const k = cols.length;
   // Specialised loops for the common family sizes; `(a | b) < 0` tests both codes for MISSING (-1) at once.
   if (k === 0) {
     for (let r = 0; r < n; r++) {
@@ -88,7 +110,7 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
       if (v >= 0) counts[v]++;
     }
   } else if (k === 1) {
-    const p0 = nodeColumn(data, parents[0]);
+    const p0 = cols[0];
     for (let r = 0; r < n; r++) {
       const v = x[r];
       const a = p0[r];
@@ -96,8 +118,8 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
       counts[a * childCard + v]++;
     }
   } else if (k === 2) {
-    const p0 = nodeColumn(data, parents[0]);
-    const p1 = nodeColumn(data, parents[1]);
+    const p0 = cols[0];
+    const p1 = cols[1];
     const c1 = parentCards[1];
     for (let r = 0; r < n; r++) {
       const v = x[r];
@@ -107,7 +129,6 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
       counts[(a * c1 + b) * childCard + v]++;
     }
   } else {
-    const cols = parents.map((p) => nodeColumn(data, p));
     rows: for (let r = 0; r < n; r++) {
       const v = x[r];
       if (v < 0) continue;
@@ -120,34 +141,26 @@ export function familyCounts(data: DiscreteData, child: number, parents: readonl
       counts[cfg * childCard + v]++;
     }
   }
-  return { counts, childCard, parentCards, configs };
 }
 
-/**
- * familyCounts' loops for a row view (see RowView): the same rows in the same order, each read as row
- * rows[i] of the view's columns, so the counts are the same numbers as on the copied rows.
- */
-function countThroughView(
-  view: RowView,
+/** countFamily over the rows `rows` of the columns (a block of a row view: see forEachViewChunk). */
+function countFamilyRows(
   counts: Float64Array,
-  child: number,
-  parents: readonly number[],
+  x: CodeColumn,
+  cols: readonly CodeColumn[],
   parentCards: Int32Array,
   childCard: number,
+  rows: Int32Array,
 ): void {
-  const m = view.columns.length;
-  const col = (v: number): CodeColumn => (v === m ? view.classColumn : view.columns[v]);
-  const rows = view.rows;
+  const k = cols.length;
   const n = rows.length;
-  const x = col(child);
-  const k = parents.length;
   if (k === 0) {
     for (let i = 0; i < n; i++) {
       const v = x[rows[i]];
       if (v >= 0) counts[v]++;
     }
   } else if (k === 1) {
-    const p0 = col(parents[0]);
+    const p0 = cols[0];
     for (let i = 0; i < n; i++) {
       const r = rows[i];
       const v = x[r];
@@ -156,8 +169,8 @@ function countThroughView(
       counts[a * childCard + v]++;
     }
   } else if (k === 2) {
-    const p0 = col(parents[0]);
-    const p1 = col(parents[1]);
+    const p0 = cols[0];
+    const p1 = cols[1];
     const c1 = parentCards[1];
     for (let i = 0; i < n; i++) {
       const r = rows[i];
@@ -168,7 +181,6 @@ function countThroughView(
       counts[(a * c1 + b) * childCard + v]++;
     }
   } else {
-    const cols = parents.map(col);
     rows: for (let i = 0; i < n; i++) {
       const r = rows[i];
       const v = x[r];
@@ -374,8 +386,8 @@ export function sparseFamilyCounts(
 /**
  * Fast path for I(X;C): counts of (attribute a, class) laid out [x * classCard + c], over rows where a is
  * observed. `out` (length >= cards[a] * classCard) is reused and zeroed when given. A row view is counted
- * through its row numbers (never copied). This and the kernels below keep the view's loop beside the direct
- * one: a single loop reading `rows === undefined ? i : rows[i]` made this 2.6× slower on copied data.
+ * chunk by chunk (forEachViewChunk, never copied whole) with the loop for copied data, as the kernels below
+ * do: a single loop reading `rows === undefined ? i : rows[i]` made this 2.6× slower on copied data.
  */
 export function attributeClassCounts(data: DiscreteData, a: number, out?: Float64Array): Float64Array {
   const C = data.classCard;
@@ -385,24 +397,24 @@ export function attributeClassCounts(data: DiscreteData, a: number, out?: Float6
   t.fill(0, 0, size);
   const view = rowViewOf(data);
   if (view) {
-    const x = view.columns[a];
-    const y = view.classColumn;
-    const rows = view.rows;
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
-      const v = x[r];
-      if (v >= 0) t[v * C + y[r]]++;
-    }
+    forEachViewChunk(view, [a, data.cards.length], ([x, y], rows) => {
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i];
+        const v = x[r];
+        if (v >= 0) t[v * C + y[r]]++;
+      }
+    });
     return t;
   }
-  const x = data.columns[a];
-  const y = data.classColumn;
-  const n = data.n;
+  countAttributeClass(t, data.columns[a], data.classColumn, C, data.n);
+  return t;
+}
+
+function countAttributeClass(t: Float64Array, x: CodeColumn, y: CodeColumn, C: number, n: number): void {
   for (let r = 0; r < n; r++) {
     const v = x[r];
     if (v >= 0) t[v * C + y[r]]++;
   }
-  return t;
 }
 
 /**
@@ -417,23 +429,24 @@ export function attributeClassCodes(data: DiscreteData, a: number, out?: CodeCol
   if (z.length < n) throw new Error(`attributeClassCodes: buffer has ${z.length} cells, need ${n}`);
   const view = rowViewOf(data);
   if (view) {
-    const x = view.columns[a];
-    const y = view.classColumn;
-    const rows = view.rows;
-    for (let i = 0; i < n; i++) {
-      const r = rows[i];
-      const v = x[r];
-      z[i] = v < 0 ? MISSING : v * C + y[r];
-    }
+    forEachViewChunk(view, [a, data.cards.length], ([x, y], rows, off) => {
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i];
+        const v = x[r];
+        z[off + i] = v < 0 ? MISSING : v * C + y[r];
+      }
+    });
     return z;
   }
-  const x = data.columns[a];
-  const y = data.classColumn;
+  codeAttributeClass(z, data.columns[a], data.classColumn, C, n);
+  return z;
+}
+
+function codeAttributeClass(z: CodeColumn, x: CodeColumn, y: CodeColumn, C: number, n: number): void {
   for (let r = 0; r < n; r++) {
     const v = x[r];
     z[r] = v < 0 ? MISSING : v * C + y[r];
   }
-  return z;
 }
 
 /**
@@ -491,8 +504,9 @@ export function accumulatePairCodes4(
 }
 
 /**
- * accumulatePairCodes over a row view: xi is a view column (read at rows[i]) and zj is indexed by view row
- * (attributeClassCodes of the view), so the counts are those of the copied rows.
+ * accumulatePairCodes over a block of a row view (forEachViewChunk): xi is read at rows[i] and zj is indexed
+ * by view row (attributeClassCodes of the view, from the block's offset), so the counts are those of the
+ * copied rows.
  */
 export function accumulatePairCodesRows(
   xi: CodeColumn,
@@ -544,28 +558,27 @@ export function accumulatePairCodes4Rows(
 }
 
 /**
- * How many rows take each value of attribute a (missing values not counted); a row view through its row
- * numbers.
+ * How many rows take each value of attribute a (missing values not counted); a row view chunk by chunk.
  */
 export function valueCounts(data: DiscreteData, a: number): Float64Array {
   const freq = new Float64Array(data.cards[a]);
   const view = rowViewOf(data);
   if (view) {
-    const col = view.columns[a];
-    const rows = view.rows;
-    for (let i = 0; i < rows.length; i++) {
-      const v = col[rows[i]];
-      if (v >= 0) freq[v]++;
-    }
-    return freq;
-  }
-  const col = data.columns[a];
-  const n = data.n;
+    forEachViewChunk(view, [a], ([col], rows) => {
+      for (let i = 0; i < rows.length; i++) {
+        const v = col[rows[i]];
+        if (v >= 0) freq[v]++;
+      }
+    });
+  } else countValues(freq, data.columns[a], data.n);
+  return freq;
+}
+
+function countValues(freq: Float64Array, col: CodeColumn, n: number): void {
   for (let r = 0; r < n; r++) {
     const v = col[r];
     if (v >= 0) freq[v]++;
   }
-  return freq;
 }
 
 /**
@@ -582,28 +595,34 @@ export function pairClassCounts(data: DiscreteData, i: number, j: number, out?: 
   t.fill(0, 0, size);
   const view = rowViewOf(data);
   if (view) {
-    const xi = view.columns[i];
-    const xj = view.columns[j];
-    const y = view.classColumn;
-    const rows = view.rows;
-    for (let k = 0; k < rows.length; k++) {
-      const r = rows[k];
-      const a = xi[r];
-      const b = xj[r];
-      if ((a | b) < 0) continue;
-      t[(a * cj + b) * C + y[r]]++;
-    }
+    forEachViewChunk(view, [i, j, data.cards.length], ([xi, xj, y], rows) => {
+      for (let k = 0; k < rows.length; k++) {
+        const r = rows[k];
+        const a = xi[r];
+        const b = xj[r];
+        if ((a | b) < 0) continue;
+        t[(a * cj + b) * C + y[r]]++;
+      }
+    });
     return t;
   }
-  const xi = data.columns[i];
-  const xj = data.columns[j];
-  const y = data.classColumn;
-  const n = data.n;
+  countPairClass(t, data.columns[i], data.columns[j], data.classColumn, cj, C, data.n);
+  return t;
+}
+
+function countPairClass(
+  t: Float64Array,
+  xi: CodeColumn,
+  xj: CodeColumn,
+  y: CodeColumn,
+  cj: number,
+  C: number,
+  n: number,
+): void {
   for (let r = 0; r < n; r++) {
     const a = xi[r];
     const b = xj[r];
     if ((a | b) < 0) continue;
     t[(a * cj + b) * C + y[r]]++;
   }
-  return t;
 }

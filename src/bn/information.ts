@@ -8,7 +8,7 @@
  * both Xi and Xj are observed, and all its marginals (N_ic, N_jc, N_c, N) come from that same table, as
  * bnclassify's `cmi_table` does. With no usable row the value is 0.
  */
-import { attributeCount, codeColumn, rowViewOf, type DiscreteData } from './data.js';
+import { attributeCount, codeColumn, forEachViewChunk, rowViewOf, type DiscreteData } from './data.js';
 import {
   accumulatePairCodes,
   accumulatePairCodes4,
@@ -144,10 +144,9 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
   const scratch = cmiScratch(maxCard, C);
   // One byte per row when every (value, class) code fits: a quarter of Int32 on 10^7 rows.
   const zj = codeColumn(maxCard * C, n);
-  // A row view is counted through its row numbers, never copied (the training rows of a large data set).
+  // A row view is counted chunk by chunk, never copied (the training rows of a large data set); zj is
+  // indexed by the view's rows, so a chunk of rows offset.. reads zj from offset.
   const view = rowViewOf(data);
-  const cols = view ? view.columns : data.columns;
-  const rows = view?.rows;
   const store = (i: number, j: number, t: Int32Array): void => {
     const v = cmiFromCounts(t, data.cards[i], data.cards[j], C, scratch);
     cmi[i * m + j] = cmi[j * m + i] = v;
@@ -161,9 +160,13 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
     for (; i + 4 <= j; i += 4) {
       for (let k = 0; k < 4; k++) tables[k].fill(0, 0, data.cards[i + k] * stride);
       const [t0, t1, t2, t3] = tables as [Int32Array, Int32Array, Int32Array, Int32Array];
-      if (rows) {
-        accumulatePairCodes4Rows(cols[i], cols[i + 1], cols[i + 2], cols[i + 3], rows, zj, stride, n, t0, t1, t2, t3);
+      if (view) {
+        forEachViewChunk(view, [i, i + 1, i + 2, i + 3], (c, rows, off) => {
+          const z = zj.subarray(off, off + rows.length);
+          accumulatePairCodes4Rows(c[0], c[1], c[2], c[3], rows, z, stride, rows.length, t0, t1, t2, t3);
+        });
       } else {
+        const cols = data.columns;
         accumulatePairCodes4(cols[i], cols[i + 1], cols[i + 2], cols[i + 3], zj, stride, n, t0, t1, t2, t3);
       }
       for (let k = 0; k < 4; k++) store(i + k, j, tables[k]);
@@ -171,8 +174,11 @@ export function pairwiseCmi(data: DiscreteData, signal?: AbortSignal): PairwiseC
     for (; i < j; i++) {
       const t = tables[0];
       t.fill(0, 0, data.cards[i] * stride);
-      if (rows) accumulatePairCodesRows(cols[i], rows, zj, stride, n, t);
-      else accumulatePairCodes(cols[i], zj, stride, n, t);
+      if (view) {
+        forEachViewChunk(view, [i], (c, rows, off) =>
+          accumulatePairCodesRows(c[0], rows, zj.subarray(off, off + rows.length), stride, rows.length, t),
+        );
+      } else accumulatePairCodes(data.columns[i], zj, stride, n, t);
       store(i, j, t);
     }
   }

@@ -17,7 +17,7 @@
  *
  * Missing values (NaN) are ignored when fitting and map to MISSING.
  */
-import { MISSING, type CodeColumn } from '../bn/data.js';
+import { forEachRowChunk, MISSING, type CodeColumn, type RowSet } from '../bn/data.js';
 import { UserError } from '../util/errors.js';
 
 export type DiscretizeMethod = 'mdl' | 'median' | 'equal-frequency' | 'none';
@@ -41,7 +41,7 @@ export function fitDiscretizerCoded(
   distinct: Float64Array,
   classes: CodeColumn,
   classCard: number,
-  rows: ArrayLike<number>,
+  rows: RowSet,
   method: DiscretizeMethod,
   opts: { readonly bins?: number } = {},
 ): FittedCuts {
@@ -49,14 +49,16 @@ export function fitDiscretizerCoded(
   const K = classCard;
   const all = new Int32Array(distinct.length * K);
   let m = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    const id = ids[r];
-    if (id >= 0) {
-      all[id * K + classes[r]]++;
-      m++;
+  forEachRowChunk(rows, (chunk) => {
+    for (let i = 0; i < chunk.length; i++) {
+      const r = chunk[i];
+      const id = ids[r];
+      if (id >= 0) {
+        all[id * K + classes[r]]++;
+        m++;
+      }
     }
-  }
+  });
   // Keep the distinct values some training row has, in order, with their class counts.
   let G = 0;
   const gv = new Float64Array(distinct.length);

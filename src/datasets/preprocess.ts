@@ -23,7 +23,17 @@
  *   as 'drop-rows' (a no-op on complete training rows).
  * - Attributes that end up with a single value are kept (they do not change any posterior).
  */
-import { codeColumn, MISSING, viewedData, type CodeColumn, type DiscreteData } from '../bn/data.js';
+import {
+  codeColumn,
+  forEachRowChunk,
+  MISSING,
+  rowCount,
+  rowList,
+  viewedData,
+  type CodeColumn,
+  type DiscreteData,
+  type RowSet,
+} from '../bn/data.js';
 import { UserError } from '../util/errors.js';
 import {
   applyCuts,
@@ -62,14 +72,17 @@ export interface Preprocessor {
   readonly options: PreprocessOptions;
   /** Training rows to learn from: the given ones, minus rows with a missing value under 'drop-rows' / 'remove-rows'. */
   trainRows(): Int32Array;
+  /** The same rows as trainRows(), as given (no list of row numbers is made for a LabelledRows set). */
+  trainSet(): RowSet;
   /** Discrete view of rows of table (the table the preprocessor was fitted on, or one with the same schema). */
   transform(table: RawTable, rows: ArrayLike<number>): DiscreteData;
   /**
    * The same data as transform(table, rows) for ascending `rows`, as a row view (src/bn/data.ts, viewedData):
-   * a categorical column whose codes need no change is the table's own column, every other column is
-   * coded once for every row of the table, and nothing is copied per row until a learner reads `columns`.
+   * every column is the table's own, read through a map of its codes where they change (the bin of each
+   * distinct value of a numeric column, the missing-value category), and nothing is copied per row until a
+   * learner reads `columns`.
    */
-  view(table: RawTable, rows: Int32Array): DiscreteData;
+  view(table: RawTable, rows: RowSet): DiscreteData;
   describe(): PreprocessSummary;
 }
 
@@ -138,6 +151,8 @@ interface Plan {
   readonly labels: string[];
   /** Code used for missing values: the "?" category, or MISSING. */
   readonly missingCode: number;
+  /** A numeric column's bin of each distinct value, computed once (test rows are coded a chunk at a time). */
+  bins?: Int32Array;
 }
 
 function validate(opts: PreprocessOptions): void {
@@ -153,28 +168,30 @@ function validate(opts: PreprocessOptions): void {
 /** The rows (of `rows`, default every row of the table) without any missing attribute value, ascending if `rows` is. */
 export function completeRows(
   table: RawTable,
-  rows: Int32Array = Int32Array.from({ length: table.n }, (_, i) => i),
+  rows: RowSet = Int32Array.from({ length: table.n }, (_, i) => i),
 ): Int32Array {
-  const out = new Int32Array(rows.length);
+  const out = new Int32Array(rowCount(rows));
   let k = 0;
-  outer: for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    for (const c of table.columns) {
-      if ((c.type === 'numeric' ? c.ids : c.codes)[r] === -1) continue outer;
+  forEachRowChunk(rows, (chunk) => {
+    outer: for (let i = 0; i < chunk.length; i++) {
+      const r = chunk[i];
+      for (const c of table.columns) {
+        if ((c.type === 'numeric' ? c.ids : c.codes)[r] === -1) continue outer;
+      }
+      out[k++] = r;
     }
-    out[k++] = r;
-  }
+  });
   return out.slice(0, k);
 }
 
-export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: PreprocessOptions): Preprocessor {
+export function fitPreprocessor(table: RawTable, trainRows: RowSet, opts: PreprocessOptions): Preprocessor {
   validate(opts);
   const method = opts.discretize.method;
   const bins = method === 'equal-frequency' ? (opts.discretize.bins ?? DEFAULT_EQUAL_FREQUENCY_BINS) : undefined;
   let fitRows = trainRows;
   if (opts.missing === 'drop-rows' || opts.missing === 'remove-rows') {
     fitRows = completeRows(table, trainRows);
-    if (fitRows.length === 0 && trainRows.length > 0) {
+    if (rowCount(fitRows) === 0 && rowCount(trainRows) > 0) {
       throw new UserError(
         `dataset ${table.name}: missing: ${opts.missing} leaves no training rows (every training row has a missing value)`,
       );
@@ -207,9 +224,11 @@ export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: Pr
   const cards = Int32Array.from(plans.map((p) => p.labels.length));
   const labels = plans.map((p) => p.labels);
 
+  let fitList: Int32Array | undefined;
   return {
     options: opts,
-    trainRows: () => fitRows,
+    trainRows: () => (fitList ??= rowList(fitRows)),
+    trainSet: () => fitRows,
     transform(t: RawTable, rows: ArrayLike<number>): DiscreteData {
       checkSchema(table, t);
       const n = rows.length;
@@ -218,21 +237,17 @@ export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: Pr
       for (let i = 0; i < n; i++) classColumn[i] = t.classColumn[rows[i]];
       return { n, names, labels, cards, columns, ...classOf(t), classColumn };
     },
-    view(t: RawTable, rows: Int32Array): DiscreteData {
+    view(t: RawTable, rows: RowSet): DiscreteData {
       checkSchema(table, t);
-      let ownBytes = rows.byteLength;
-      const columns = plans.map((p, a) => {
-        const col = t.columns[a];
-        // Codes used as they are: a categorical column with no missing code to replace, as wide as its copy.
-        if (col.type === 'categorical' && p.missingCode === MISSING && sameWidth(col.codes, p.labels.length)) {
-          return col.codes;
-        }
-        const out = codeRows(p, col, null, t.n);
-        ownBytes += out.byteLength;
-        return out;
+      let ownBytes = rows instanceof Int32Array ? rows.byteLength : 0;
+      const columns = t.columns.map((col) => (col.type === 'numeric' ? col.ids : col.codes));
+      const maps = plans.map((p, a) => {
+        const map = codeMap(p, t.columns[a]);
+        ownBytes += map?.byteLength ?? 0;
+        return map;
       });
       const meta = { names, labels, cards, ...classOf(t) };
-      return viewedData(meta, { columns, classColumn: t.classColumn, rows, ownBytes });
+      return viewedData(meta, { columns, maps, classColumn: t.classColumn, cards, rows, ownBytes });
     },
     describe(): PreprocessSummary {
       const cuts: Record<string, number[]> = {};
@@ -245,8 +260,8 @@ export function fitPreprocessor(table: RawTable, trainRows: Int32Array, opts: Pr
         dataset: table.name,
         discretize: bins === undefined ? { method } : { method, bins },
         missing: opts.missing,
-        trainRows: fitRows.length,
-        droppedTrainRows: trainRows.length - fitRows.length,
+        trainRows: rowCount(fitRows),
+        droppedTrainRows: rowCount(trainRows) - rowCount(fitRows),
         cuts,
         missingCategory,
       };
@@ -259,43 +274,44 @@ function classOf(t: RawTable): { className: string; classLabels: readonly string
   return { className: t.className, classLabels: t.classLabels, classCard: t.classLabels.length };
 }
 
-/** Whether col has the width codeColumn gives `card` values. */
-function sameWidth(col: CodeColumn, card: number): boolean {
-  return col.BYTES_PER_ELEMENT === codeColumn(card, 0).BYTES_PER_ELEMENT;
+/**
+ * A row view's map of column col's values to the plan's codes (see RowView): value v (MISSING is -1) has
+ * code map[v + 1]; undefined for a categorical column with no missing code to replace, read as it is.
+ */
+function codeMap(p: Plan, col: RawColumn): CodeColumn | undefined {
+  if (col.type === 'categorical' && p.missingCode === MISSING) return undefined;
+  const values = col.type === 'numeric' ? col.distinct.length : col.labels.length;
+  const map = codeColumn(p.labels.length, values + 1);
+  map[0] = p.missingCode;
+  if (col.type === 'numeric') {
+    const cuts = p.cuts!;
+    for (let v = 0; v < values; v++) map[v + 1] = applyCuts(col.distinct[v], cuts);
+  } else for (let v = 0; v < values; v++) map[v + 1] = v;
+  return map;
 }
 
-/** The plan's codes of column col on `rows` (every row of the table when null; n rows). */
-function codeRows(p: Plan, col: RawColumn, rows: ArrayLike<number> | null, n: number): CodeColumn {
+/** The plan's codes of column col on `rows` (n rows). */
+function codeRows(p: Plan, col: RawColumn, rows: ArrayLike<number>, n: number): CodeColumn {
   // One byte per value for the usual cardinalities: at 10^7 rows the data of a fold is a quarter of Int32.
   const out = codeColumn(p.labels.length, n);
   if (col.type === 'numeric') {
     // The bin of each distinct value once, then one lookup per row.
     const cuts = p.cuts!;
-    const bin = Int32Array.from(col.distinct, (v) => applyCuts(v, cuts));
+    // A transformed table of the same schema may have other distinct values than the fitted one.
+    const bin =
+      p.column === col
+        ? (p.bins ??= Int32Array.from(col.distinct, (v) => applyCuts(v, cuts)))
+        : Int32Array.from(col.distinct, (v) => applyCuts(v, cuts));
     const ids = col.ids;
-    if (rows) {
-      for (let i = 0; i < n; i++) {
-        const id = ids[rows[i]];
-        out[i] = id < 0 ? p.missingCode : bin[id];
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const id = ids[i];
-        out[i] = id < 0 ? p.missingCode : bin[id];
-      }
+    for (let i = 0; i < n; i++) {
+      const id = ids[rows[i]];
+      out[i] = id < 0 ? p.missingCode : bin[id];
     }
   } else {
     const codes = col.codes;
-    if (rows) {
-      for (let i = 0; i < n; i++) {
-        const c = codes[rows[i]];
-        out[i] = c < 0 ? p.missingCode : c;
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const c = codes[i];
-        out[i] = c < 0 ? p.missingCode : c;
-      }
+    for (let i = 0; i < n; i++) {
+      const c = codes[rows[i]];
+      out[i] = c < 0 ? p.missingCode : c;
     }
   }
   return out;

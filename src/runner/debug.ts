@@ -32,11 +32,12 @@ export function debugJob(plan: Plan, job: PlannedJob): DebugResult {
   const t1 = performance.now();
   const { model, structure } = learn(payload, fold.train, new Rng(payload.seed), undefined, fold);
   const t2 = performance.now();
-  const probs = model.posterior(fold.test);
+  const test = fold.testData();
+  const probs = model.posterior(test);
   const t3 = performance.now();
   const m = {
-    ...computeMetrics(probs, fold.test.classColumn, fold.test.classCard),
-    ...classificationMetrics(probs, fold.test.classColumn, fold.test.classCard),
+    ...computeMetrics(probs, test.classColumn, test.classCard),
+    ...classificationMetrics(probs, test.classColumn, test.classCard),
   };
   const names = [...fold.train.names, fold.train.className];
   const metrics: Record<string, number> = {};
@@ -45,7 +46,7 @@ export function debugJob(plan: Plan, job: PlannedJob): DebugResult {
     job,
     timings: { preprocessMs: t1 - t0, trainMs: t2 - t1, predictMs: t3 - t2 },
     nTrain: fold.train.n,
-    nTest: fold.test.n,
+    nTest: test.n,
     metrics,
     ...structureOf(structure, names),
   };

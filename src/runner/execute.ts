@@ -6,38 +6,47 @@ import { performance } from 'node:perf_hooks';
 import { loadDataset } from '../datasets/load.js';
 import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
-import { attributeCount, dataBytes, type DiscreteData } from '../bn/data.js';
+import {
+  attributeCount,
+  dataBytes,
+  denseViewByteCount,
+  labelledRows,
+  rowList,
+  rowViewOf,
+  type DiscreteData,
+  type RowSet,
+} from '../bn/data.js';
 import type { RawTable } from '../datasets/table.js';
 import { computeMetricValues } from '../metrics/all.js';
 import { getBaseline, getEstimator, getStructure, type MethodInfo, type Model, type Params } from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
-import { testRows, trainRows } from '../folds/split.js';
+import { EXCLUDED, testRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
 import type { JobMethod, JobPayload, LearnInput } from './job.js';
 import { selectAndFit } from './select.js';
 import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
-import { releaseGarbage } from '../util/gc.js';
+import { releaseGarbage, releaseYoungGarbage } from '../util/gc.js';
 
 /**
  * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
- * at most FOLD_CACHE_BYTES of them, so on a large dataset (a fold of 10^7 rows takes some 250 MB) a worker
- * holds the fold it works on and not the whole cross-validation.
+ * at most FOLD_CACHE_BYTES of them (or the last one alone when it is read whole, see DENSE_VIEW_BYTES). A fold's training rows are a view of the table (the cut points and code
+ * maps its preprocessing fitted, and the list of the rows it leaves out: 4 MiB of a 10^7-row fold, so the
+ * cache holds one such fold); its test rows are coded for each job and dropped with it, so a worker holds
+ * the test rows of its job only.
  */
 const foldCache = new Map<
   string,
   {
+    pre: Preprocessor;
     train: DiscreteData;
-    test: DiscreteData;
-    trainIndex: Int32Array;
-    testIndex: Int32Array;
-    preMs: number;
+    trainRows: RowSet;
     bytes: number;
   }
 >();
 const FOLD_CACHE_LIMIT = 32;
-const FOLD_CACHE_BYTES = 256 << 20;
+const FOLD_CACHE_BYTES = 8 << 20;
 
 /** Tables handed over by the coordinator (in shared memory), one per dataset content, kept like loadDataset's. */
 const sharedTables = new Map<string, RawTable>();
@@ -56,26 +65,18 @@ function tableOf(p: Pick<LearnInput, 'dataset' | 'table'>): RawTable {
   return t;
 }
 
-/** Bytes of the typed arrays of a preprocessed fold (those it shares with the table not counted). */
-function foldBytes(...parts: (DiscreteData | Int32Array)[]): number {
-  let b = 0;
-  for (const p of parts) b += ArrayBuffer.isView(p) ? p.byteLength : dataBytes(p);
-  return b;
-}
-
 export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   let preprocessMs = 0;
   let trainMs = 0;
   let predictMs = 0;
   try {
-    const t0 = performance.now();
     const fold = preparedFold(p);
-    preprocessMs = fold.preMs || performance.now() - t0;
+    preprocessMs = fold.preMs;
     const rng = new Rng(p.seed);
     const t1 = performance.now();
     const { model, structure } = learn(p, fold.train, rng, signal, fold);
     const t2 = performance.now();
-    const probs = model.posterior(fold.test);
+    const { probs, test } = predictTest(model, fold, p.kind === 'baseline');
     const t3 = performance.now();
     trainMs = t2 - t1;
     predictMs = t3 - t2;
@@ -84,10 +85,10 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
       key: p.key,
       status: 'done',
       metrics: {
-        ...computeMetricValues(probs, fold.test.classColumn, fold.test.classCard),
-        class_labels: fold.test.classLabels,
+        ...computeMetricValues(probs, test.classColumn, test.classCard),
+        class_labels: test.classLabels,
         n_train: fold.train.n,
-        n_test: fold.test.n,
+        n_test: test.n,
       },
       preprocessMs,
       trainMs,
@@ -98,7 +99,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
         !structure || structure.members ? undefined : arcs(structure).filter(([a]) => a !== structure.m).length,
       structureInfo: structure?.info ? { ...structure.info } : undefined,
       predictions: p.savePredictions
-        ? { rows: fold.testIndex, truth: fold.test.classColumn, probs, classCard: fold.test.classCard }
+        ? { rows: fold.testIndex, truth: test.classColumn, probs, classCard: test.classCard }
         : undefined,
     };
   } catch (e) {
@@ -115,13 +116,15 @@ export function learn(
   train: DiscreteData,
   rng: Rng,
   signal?: AbortSignal,
-  fold?: { trainIndex: Int32Array; testIndex: Int32Array },
+  fold?: { trainRows: RowSet; testIndex: Int32Array },
 ): { model: Model; structure?: Structure } {
   if (p.kind === 'baseline') {
     const baseline = getBaseline(p.baseline.id);
     if (!baseline) throw new Error(`unknown baseline '${p.baseline.id}'`);
     checkAttributes(baseline, p.dataset.name, train);
-    const rawFold = fold ? () => ({ table: tableOf(p), train: fold.trainIndex, test: fold.testIndex }) : undefined;
+    const rawFold = fold
+      ? () => ({ table: tableOf(p), train: rowList(fold.trainRows), test: fold.testIndex })
+      : undefined;
     const ctx = { rng: rng.derive('baseline'), signal, dir: p.specDir, rawFold };
     return { model: baseline.fit(train, p.baseline.params, ctx) };
   }
@@ -155,37 +158,85 @@ function checkAttributes(info: MethodInfo, dataset: string, train: DiscreteData)
 
 export function preparedFold(p: JobPayload) {
   const cacheKey = `${p.dataset.sha256}|${p.splitKey}|${p.repeat}|${p.fold}|${JSON.stringify(p.preprocessing)}`;
-  const hit = foldCache.get(cacheKey);
-  if (hit) return { ...hit, preMs: 0 };
   const t0 = performance.now();
   const table = tableOf(p);
-  // Room is made for a fold before it is built (see FOLD_CACHE_BYTES): about a byte per value, the class
-  // and the row lists 4 bytes per row.
-  const expected = table.n * (table.columns.length + 12);
-  let cached = 0;
-  for (const e of foldCache.values()) cached += e.bytes;
-  for (const [k, e] of foldCache) {
-    if (cached + expected <= FOLD_CACHE_BYTES) break;
-    foldCache.delete(k);
-    cached -= e.bytes;
-  }
-  // Before a large fold is built, the folds just dropped and the last jobs' garbage (test rows, posteriors)
-  // are collected: left to V8, a worker held two or three folds of 10^7 rows at once (docs/performance.md).
-  releaseGarbage(expected);
-  const trainIndex = trainRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   const testIndex = testRows({ repeats: 1, folds: 0, assignment: [p.assignment] }, 0, p.fold);
   if (testIndex.length === 0) throw new Error(`fold ${p.fold} of repeat ${p.repeat} has no test rows`);
-  const pre: Preprocessor = fitPreprocessor(table, trainIndex, p.preprocessing);
-  // The training rows as a view of the table (see Preprocessor.view): counted in place by the learners that
-  // count through it, copied only for those that read the columns.
-  const train = pre.view(table, pre.trainRows());
-  const test = pre.transform(table, testIndex);
-  // The view holds the training row numbers itself (counted in its bytes) unless rows were dropped.
-  const bytes = foldBytes(train, test, testIndex, ...(pre.trainRows() === trainIndex ? [] : [trainIndex]));
-  const entry = { train, test, trainIndex, testIndex, preMs: performance.now() - t0, bytes };
-  if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
-  if (bytes <= FOLD_CACHE_BYTES) foldCache.set(cacheKey, entry);
-  return entry;
+  // A large previous job's garbage (its test rows' numbers, classes and posteriors, as large as this job's)
+  // is collected before this job allocates the same again: left to V8, a worker held the data of two or
+  // three folds of 10^7 rows at once.
+  releaseGarbage(2 * testIndex.length * (8 + 8 * table.classLabels.length), 32 << 20);
+  let fold = foldCache.get(cacheKey);
+  if (!fold) {
+    // The training rows: every row neither in this fold's test rows nor excluded (as trainRows lists them),
+    // read from the split's own column instead of a list of 4 bytes a row (34 MiB of a 10^7-row fold).
+    const trainRows = labelledRows(p.assignment, [p.fold, EXCLUDED]);
+    const pre: Preprocessor = fitPreprocessor(table, trainRows, p.preprocessing);
+    // The training rows as a view of the table (see Preprocessor.view): counted in place by the learners that
+    // count through it, copied only for those that read the columns.
+    const train = pre.view(table, pre.trainSet());
+    fold = { pre, train, trainRows, bytes: dataBytes(train) + trainRows.others.byteLength };
+    let cached = fold.bytes;
+    for (const e of foldCache.values()) cached += e.bytes;
+    for (const [k, e] of foldCache) {
+      if (cached <= FOLD_CACHE_BYTES) break;
+      foldCache.delete(k);
+      cached -= e.bytes;
+    }
+    if (foldCache.size >= FOLD_CACHE_LIMIT) foldCache.delete(foldCache.keys().next().value!);
+    // A small fold is read whole (its coded columns and row list, counted in its bytes: DENSE_VIEW_BYTES)
+    // and kept even above the limit, then alone: the next job of the fold does not code it again.
+    const view = rowViewOf(train);
+    const whole = view !== undefined && denseViewByteCount(view) > 0;
+    if (fold.bytes <= FOLD_CACHE_BYTES || whole) foldCache.set(cacheKey, fold);
+  }
+  const pre = fold.pre;
+  return {
+    train: fold.train,
+    trainRows: fold.trainRows,
+    testIndex,
+    /** The test rows (or some of them) coded as the training rows are. */
+    testData: (rows: Int32Array = testIndex): DiscreteData => pre.transform(table, rows),
+    preMs: performance.now() - t0,
+  };
+}
+
+/** Test rows coded and predicted at a time by predictTest: at 10^7 rows a fold's are 10^6 (21 MiB coded). */
+const PREDICT_CHUNK = 1 << 14;
+
+/**
+ * The posteriors of a fold's test rows. A network's posterior of a row depends on that row alone, so its
+ * test rows are coded and predicted a chunk at a time (the same numbers as all at once); a baseline's are
+ * predicted at once (an external program runs once a job).
+ */
+function predictTest(
+  model: Model,
+  fold: ReturnType<typeof preparedFold>,
+  whole: boolean,
+): { probs: Float64Array; test: Pick<DiscreteData, 'n' | 'classColumn' | 'classCard' | 'classLabels'> } {
+  const n = fold.testIndex.length;
+  if (whole || n <= PREDICT_CHUNK) {
+    const test = fold.testData();
+    return { probs: model.posterior(test), test };
+  }
+  const K = fold.train.classCard;
+  const probs = new Float64Array(n * K);
+  const classColumn = new Int32Array(n);
+  for (let a = 0; a < n; a += PREDICT_CHUNK) {
+    const part = fold.testData(fold.testIndex.subarray(a, Math.min(n, a + PREDICT_CHUNK)));
+    const p = model.posterior(part);
+    if (p.length !== part.n * K)
+      throw new Error(`posterior of ${part.n} rows has ${p.length} entries, not ${part.n * K}`);
+    probs.set(p, a * K);
+    classColumn.set(part.classColumn, a);
+    // Each chunk leaves about a megabyte of typed arrays (coded rows, scores): collected every 4 chunks,
+    // not left to pile up over the 61 chunks of 10^6 test rows (up to 90 MiB more at the peak, measured).
+    if ((a / PREDICT_CHUNK) % 4 === 3) releaseYoungGarbage();
+  }
+  // The chunks' garbage (coded rows, log scores, posteriors: some 57 MiB for 10^6 test rows) is collected
+  // before the metrics allocate theirs.
+  releaseGarbage(n * (fold.train.cards.length + 4 + 16 * K), 32 << 20);
+  return { probs, test: { n, classColumn, classCard: K, classLabels: fold.train.classLabels } };
 }
 
 function errorText(e: unknown): string {
