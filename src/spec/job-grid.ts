@@ -123,23 +123,23 @@ export class JobGrid<D extends PlannedDatasetSummary> {
 
   /** Job i, as the plan's list holds it. */
   at(i: number): PlannedJobOf<D> {
+    const { s, p, mi } = this.locate(i);
+    return this.job(s, s.pairs[2 * p], s.pairs[2 * p + 1], mi);
+  }
+
+  /** Job i's segment, its (repeat, fold) pair within the segment and its method index. */
+  private locate(i: number) {
     if (!(i >= 0 && i < this.size_)) throw new RangeError(`job ${i} is outside the grid of ${this.size_}`);
     const s = this.segmentOf(i);
     const local = i - s.start;
     const M = this.methods.length;
     const p = Math.floor(local / M);
-    const mi = local - p * M;
-    return this.job(s, s.pairs[2 * p], s.pairs[2 * p + 1], mi);
+    return { s, p, mi: local - p * M };
   }
 
   /** Job i's dataset, repeat, fold and method, without computing its key (what its static cost needs). */
   placeOf(i: number): { dataset: D; repeat: number; fold: number; method: MethodSpec; methodIndex: number } {
-    if (!(i >= 0 && i < this.size_)) throw new RangeError(`job ${i} is outside the grid of ${this.size_}`);
-    const s = this.segmentOf(i);
-    const local = i - s.start;
-    const M = this.methods.length;
-    const p = Math.floor(local / M);
-    const mi = local - p * M;
+    const { s, p, mi } = this.locate(i);
     return {
       dataset: s.dataset,
       repeat: s.pairs[2 * p],

@@ -316,11 +316,14 @@ export class UiData {
 
   async experimentList(now = Date.now() / 1000): Promise<ExperimentInfo[]> {
     await this.refresh();
-    return this.counts.map((c) => ({
-      counts: c,
-      etaSeconds: eta(c, now),
-      stale: this.spec?.name === c.name ? this.stale : null,
-    }));
+    return this.counts.map((registered) => {
+      // A run on a fresh database registers its jobs while the first ones run; the spec's plan gives the
+      // whole count meanwhile, so the total does not grow under the user's eyes.
+      const plan = this.spec?.name === registered.name ? this.plan : null;
+      const planned = plan ? Math.max(registered.planned, plan.jobs.length) : registered.planned;
+      const c = { ...registered, planned, pending: planned - registered.done - registered.failed };
+      return { counts: c, etaSeconds: eta(c, now), stale: plan ? this.stale : null };
+    });
   }
 
   /** Everything one experiment's pages need, read once per database change. */
