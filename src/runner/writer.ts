@@ -30,6 +30,11 @@ interface OutcomeWriterOptions {
    * whatever its size, so short jobs finishing one by one are cheaper stored a few at a time.
    */
   readonly holdMs?: number;
+  /**
+   * Held outcomes that end the hold early; default 64. Progress then moves at least every 64 jobs however
+   * short they are, and a crash loses at most that many besides the last second's.
+   */
+  readonly holdCount?: number;
   /** Called after each committed batch, with the outcomes it stored. */
   readonly onStored?: (batch: readonly JobOutcome[]) => void;
   /** Called once, when a write fails. */
@@ -77,7 +82,8 @@ export class OutcomeWriter {
     if (this.failure_) return;
     this.queue.push(o);
     const hold = this.opts.holdMs ?? 0;
-    if (hold <= 0 || this.draining || this.queue.length >= this.maxBatch) this.kick();
+    const enough = Math.min(this.maxBatch, this.opts.holdCount ?? 64);
+    if (hold <= 0 || this.draining || this.queue.length >= enough) this.kick();
     else this.holding ??= setTimeout(() => this.kick(), hold);
   }
 

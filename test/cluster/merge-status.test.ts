@@ -160,9 +160,13 @@ describe('shards, merge and status', () => {
 
   it('status reads a shard that a running task holds open, read-only', async () => {
     const running = join(cwd, 'running.duckdb');
-    const child = cliSpawn(['run', RESUME, '--shard', '1/2', '--db', running, '--workers', '1', '--no-report'], {
-      cwd,
-    });
+    // 20 seeds (2,400 jobs in the shard) so that the run is still going once its first batch is stored: the
+    // writer holds outcomes up to a second, and on a fast machine one seed's 120 jobs fit in that second.
+    const long = ['--seeds', '20'];
+    const child = cliSpawn(
+      ['run', RESUME, '--shard', '1/2', '--db', running, '--workers', '1', '--no-report', ...long],
+      { cwd },
+    );
     let err = '';
     await new Promise<void>((resolve) => {
       child.stderr.on('data', (d: Buffer) => {
@@ -180,7 +184,7 @@ describe('shards, merge and status', () => {
     expect(st.stdout).toMatch(/e2e-resume: 240 jobs: [1-9]\d* done, 0 failed, \d+ pending/);
     // merge refuses a shard that is still being written, with one line.
     const child2 = cliSpawn(
-      ['run', RESUME, '--shard', '2/2', '--db', join(cwd, 'r2.duckdb'), '--workers', '1', '--no-report'],
+      ['run', RESUME, '--shard', '2/2', '--db', join(cwd, 'r2.duckdb'), '--workers', '1', '--no-report', ...long],
       { cwd },
     );
     await new Promise<void>((resolve) =>

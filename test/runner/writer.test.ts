@@ -79,6 +79,28 @@ describe('OutcomeWriter', () => {
     }
   });
 
+  it('ends the hold once holdCount outcomes wait, however short the jobs', async () => {
+    vi.useFakeTimers();
+    try {
+      const sink = new ManualSink();
+      const w = new OutcomeWriter(sink, { holdMs: 1000, holdCount: 3, maxBatch: 100 });
+      w.push(outcome(0));
+      w.push(outcome(1));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sink.batches).toEqual([]);
+      w.push(outcome(2)); // the third: written at once, before the second is up
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sink.batches).toEqual([3]);
+      w.push(outcome(3));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(sink.batches).toEqual([3]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sink.batches).toEqual([3, 1]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('applies back-pressure: room() waits while the queue is full and resolves as writes commit', async () => {
     const sink = new ManualSink(new Set(), true);
     const w = new OutcomeWriter(sink, { maxBatch: 2, maxQueued: 4 });
