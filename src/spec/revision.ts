@@ -48,8 +48,10 @@ export function olderKeys(content: Record<string, unknown>, r: Revisions): strin
  * `isDone` says whether a key has a finished result.
  */
 export function staleJobs<J extends { readonly key: string; readonly olderKeys?: readonly string[] }>(
-  jobs: readonly J[],
+  jobs: Iterable<J>,
   isDone: (key: string) => boolean,
 ): J[] {
-  return jobs.filter((j) => j.olderKeys !== undefined && !isDone(j.key) && j.olderKeys.some(isDone));
+  const out: J[] = [];
+  for (const j of jobs) if (j.olderKeys !== undefined && !isDone(j.key) && j.olderKeys.some(isDone)) out.push(j);
+  return out;
 }

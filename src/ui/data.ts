@@ -297,7 +297,9 @@ export class UiData {
         this.counts = counts;
         if (this.spec && states) {
           this.plan ??= buildPlanSummary(this.spec);
-          this.stale = staleJobs(this.plan.jobs, (k) => states.get(k) === 'done').length;
+          // The grid makes one job at a time: a large plan is never held as a list here.
+          const jobs = this.plan.grid?.range() ?? this.plan.jobs;
+          this.stale = staleJobs(jobs, (k) => states.get(k) === 'done').length;
         }
         this.experiments.clear();
       }
@@ -320,7 +322,7 @@ export class UiData {
       // A run on a fresh database registers its jobs while the first ones run; the spec's plan gives the
       // whole count meanwhile, so the total does not grow under the user's eyes.
       const plan = this.spec?.name === registered.name ? this.plan : null;
-      const planned = plan ? Math.max(registered.planned, plan.jobs.length) : registered.planned;
+      const planned = plan ? Math.max(registered.planned, plan.grid?.size ?? plan.jobs.length) : registered.planned;
       const c = { ...registered, planned, pending: planned - registered.done - registered.failed };
       return { counts: c, etaSeconds: eta(c, now), stale: plan ? this.stale : null };
     });
