@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { packageRoot } from '../util/paths.js';
+import { withDefaultFlags } from './optimiser.js';
 
 type Vega = typeof import('vega');
 type VegaLite = typeof import('vega-lite');
@@ -53,10 +54,14 @@ async function loadNow(): Promise<[Vega, VegaLite]> {
   } catch {
     cachedData = undefined;
   }
-  const s = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    ...(cachedData ? { cachedData } : {}),
-  });
+  // The cache was made with V8's default flags, and V8 rejects it under others (optimiser.ts).
+  const s = withDefaultFlags(
+    () =>
+      new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+        filename: file,
+        ...(cachedData ? { cachedData } : {}),
+      }),
+  );
   script = { script: s, source, root };
   const module = { exports: {} as { vega: Vega } & VegaLite };
   (s.runInThisContext() as (...args: unknown[]) => void)(
