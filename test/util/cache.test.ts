@@ -30,7 +30,7 @@ describe('on-disk cache', () => {
     expect(contentCacheKey('a', 'x', 'y')).not.toBe(contentCacheKey('a', 'xy'));
   });
 
-  it('a keyer gives the key of its first inputs followed by each call\'s, as often as it is called', () => {
+  it("a keyer gives the key of its first inputs followed by each call's, as often as it is called", () => {
     const big = 'é'.repeat(100_000);
     const bytes = new Uint8Array([0, 1, 2, 255]);
     const k = contentCacheKeyer('kind', big, bytes);
