@@ -31,7 +31,9 @@ export function codeCachePath(root: string, source: string): string {
 }
 
 let loaded: Promise<[Vega, VegaLite]> | undefined;
-let script: { readonly script: vm.Script; readonly source: string; readonly root: string } | undefined;
+let script:
+  | { readonly script: vm.Script; readonly source: string; readonly root: string; readonly cached: boolean }
+  | undefined;
 
 /** vega and vega-lite (loaded once per process). */
 export function loadVega(): Promise<[Vega, VegaLite]> {
@@ -62,7 +64,7 @@ async function loadNow(): Promise<[Vega, VegaLite]> {
         ...(cachedData ? { cachedData } : {}),
       }),
   );
-  script = { script: s, source, root };
+  script = { script: s, source, root, cached: cachedData !== undefined };
   const module = { exports: {} as { vega: Vega } & VegaLite };
   (s.runInThisContext() as (...args: unknown[]) => void)(
     module.exports,
@@ -81,4 +83,12 @@ async function loadNow(): Promise<[Vega, VegaLite]> {
 export function vegaCodeCache(): { path: string; data: Buffer } | undefined {
   if (script === undefined) return undefined;
   return { path: codeCachePath(script.root, script.source), data: script.script.createCachedData() };
+}
+
+/**
+ * Whether V8 compiled the bundle from its code cache: undefined when vega was not loaded from the bundle or
+ * there was no cache for it, false when V8 rejected the cache (another V8 version, or other flags).
+ */
+export function vegaCodeCacheTaken(): boolean | undefined {
+  return script?.cached ? !script.script.cachedDataRejected : undefined;
 }
