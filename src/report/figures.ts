@@ -103,15 +103,27 @@ function metricsOf(bold: boolean): AfmMetrics {
  * the same bits (tested against pdfkit).
  */
 export function textWidth(text: string, size: number, bold = false): number {
-  const m = metricsOf(bold);
-  let width = 0;
-  for (let i = 0; i < text.length; i++) {
-    const left = m.glyphOf[text.charCodeAt(i)] ?? '.notdef';
-    const right = i + 1 < text.length ? (m.glyphOf[text.charCodeAt(i + 1)] ?? '.notdef') : undefined;
-    width += (m.widths[left] || 0) + (right === undefined ? 0 : m.kern[`${left}\0${right}`] || 0);
+  const memo = bold ? advanceMemo.bold : advanceMemo.regular;
+  let width = memo.get(text);
+  if (width === undefined) {
+    const m = metricsOf(bold);
+    width = 0;
+    for (let i = 0; i < text.length; i++) {
+      const left = m.glyphOf[text.charCodeAt(i)] ?? '.notdef';
+      const right = i + 1 < text.length ? (m.glyphOf[text.charCodeAt(i + 1)] ?? '.notdef') : undefined;
+      width += (m.widths[left] || 0) + (right === undefined ? 0 : m.kern[`${left}\0${right}`] || 0);
+    }
+    if (memo.size >= ADVANCE_MEMO_SIZE) memo.clear();
+    memo.set(text, width);
   }
   return ((width * (size / 1000) + 0 * (text.length - 1)) * 100) / 100;
 }
+// A text's summed advances and kerning (in font units, before the size is applied), per text and weight: a
+// figure measures its labels several times over (bounds, overlap, layout), and a report the same names in
+// figure after figure. The same sum of the same numbers, so the same width to the bit. Bounded for a
+// long-lived process.
+const ADVANCE_MEMO_SIZE = 20_000;
+const advanceMemo = { regular: new Map<string, number>(), bold: new Map<string, number>() };
 /** Vega's text measure replaced by {@link textWidth}; installed once, when vega is first loaded. */
 function useHelveticaMetrics(vega: unknown): void {
   // vega re-exports vega-scenegraph's textMetrics at run time; its type declarations leave it out.

@@ -28,6 +28,7 @@ import { loadPredictionCurves } from './prediction-curves.js';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import { FIGURE_KEYS, reuseFiguresOf, writeFigureKeys } from './figure-keys.js';
 import { cellKey } from '../util/keys.js';
+import { optimiserOffForRestOfProcess } from './optimiser.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
 export { compareResults, type Comparison, type MetricComparison, type PairComparison } from './compare.js';
@@ -46,6 +47,11 @@ interface ReportOptions {
   readonly store?: ResultStore;
   /** The spec's plan, already built (by `run`): its jobs are what the report shows. */
   readonly plan?: PlanSummary;
+  /**
+   * The process ends after this report (the `report`, `run` and `submit` commands): V8's optimising compiler
+   * is switched off for the rest of it (optimiser.ts).
+   */
+  readonly endsProcess?: boolean;
   /** Write each figure as a one-page PDF too (`report --pdf`); by default only the SVG. */
   readonly pdf?: boolean;
   /** `report --seeds N`: the spec's seed and the N − 1 after it, as `run --seeds N` ran them. */
@@ -134,6 +140,7 @@ function applyOverrides(c: CompareSpec, labels: readonly string[], o: ReportOpti
 }
 
 export async function writeExperimentReport(specFile: string, opts: ReportOptions = {}): Promise<ReportFiles> {
+  if (opts.endsProcess) optimiserOffForRestOfProcess();
   const spec = opts.spec ?? withSeedCount(loadSpecFile(specFile).spec, opts.seeds);
   const labels = spec.methods.map((m) => m.label);
   const compare = applyOverrides(spec.compare, labels, opts);

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ResultRow } from '../store/db.js';
-import { contentCacheKey, writeContent } from '../util/cache.js';
+import { contentCacheKeyer, writeContent } from '../util/cache.js';
 import { canonicalJson } from '../util/hash.js';
 import type { Block, Section } from './document.js';
 import type { Figure } from './figures.js';
@@ -97,7 +97,7 @@ function boxExit(w: number, h: number, dx: number, dy: number): number {
  */
 export function structureSvg(s: ModalStructure, className: string | undefined, order: readonly string[]): string {
   const kind = 'structure-svg';
-  const key = contentCacheKey(kind, drawingCode(), canonicalJson({ s, className: className ?? null, order }));
+  const key = drawingKey()(canonicalJson({ s, className: className ?? null, order }));
   const hit = cachedSvg(kind, key);
   if (hit !== undefined) return hit;
   const svg = drawStructureSvg(s, className, order);
@@ -105,10 +105,12 @@ export function structureSvg(s: ModalStructure, className: string | undefined, o
   return noteSvg(kind, key, svg);
 }
 
-let drawingCodeMemo: string | undefined;
-function drawingCode(): string {
-  drawingCodeMemo ??= readFileSync(fileURLToPath(import.meta.url), 'utf8');
-  return drawingCodeMemo;
+// contentCacheKey('structure-svg', <this module's text>, <inputs>), the module's text hashed once per process
+// (the bundled module is some 200 kB; hashed for each of a report's drawings it cost tens of ms).
+let drawingKeyMemo: ((inputs: string) => string) | undefined;
+function drawingKey(): (inputs: string) => string {
+  drawingKeyMemo ??= contentCacheKeyer('structure-svg', readFileSync(fileURLToPath(import.meta.url), 'utf8'));
+  return drawingKeyMemo;
 }
 
 function drawStructureSvg(s: ModalStructure, className: string | undefined, order: readonly string[]): string {

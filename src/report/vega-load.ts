@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { packageRoot } from '../util/paths.js';
+import { withDefaultFlags } from './optimiser.js';
 
 type Vega = typeof import('vega');
 type VegaLite = typeof import('vega-lite');
@@ -30,7 +31,9 @@ export function codeCachePath(root: string, source: string): string {
 }
 
 let loaded: Promise<[Vega, VegaLite]> | undefined;
-let script: { readonly script: vm.Script; readonly source: string; readonly root: string } | undefined;
+let script:
+  | { readonly script: vm.Script; readonly source: string; readonly root: string; readonly cached: boolean }
+  | undefined;
 
 /** vega and vega-lite (loaded once per process). */
 export function loadVega(): Promise<[Vega, VegaLite]> {
@@ -53,11 +56,15 @@ async function loadNow(): Promise<[Vega, VegaLite]> {
   } catch {
     cachedData = undefined;
   }
-  const s = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    ...(cachedData ? { cachedData } : {}),
-  });
-  script = { script: s, source, root };
+  // The cache was made with V8's default flags, and V8 rejects it under others (optimiser.ts).
+  const s = withDefaultFlags(
+    () =>
+      new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+        filename: file,
+        ...(cachedData ? { cachedData } : {}),
+      }),
+  );
+  script = { script: s, source, root, cached: cachedData !== undefined };
   const module = { exports: {} as { vega: Vega } & VegaLite };
   (s.runInThisContext() as (...args: unknown[]) => void)(
     module.exports,
@@ -76,4 +83,12 @@ async function loadNow(): Promise<[Vega, VegaLite]> {
 export function vegaCodeCache(): { path: string; data: Buffer } | undefined {
   if (script === undefined) return undefined;
   return { path: codeCachePath(script.root, script.source), data: script.script.createCachedData() };
+}
+
+/**
+ * Whether V8 compiled the bundle from its code cache: undefined when vega was not loaded from the bundle or
+ * there was no cache for it, false when V8 rejected the cache (another V8 version, or other flags).
+ */
+export function vegaCodeCacheTaken(): boolean | undefined {
+  return script?.cached ? !script.script.cachedDataRejected : undefined;
 }

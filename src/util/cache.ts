@@ -16,7 +16,7 @@
  * the folder is always safe. A cache that cannot be written (read-only install, full disk) only costs
  * speed: the value was computed and is used either way, so a failed write is not an error.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import {
   closeSync,
   fstatSync,
@@ -55,12 +55,31 @@ function entryPath(kind: string, key: string): string | null {
 /** The sha256 key of a content entry: kind, bnclab's version and every input that determines the value. */
 export function contentCacheKey(kind: string, ...inputs: (string | Uint8Array)[]): string {
   const h = createHash('sha256').update(`${kind}\0${BNCLAB_VERSION}\0`);
-  for (const x of inputs) {
-    h.update(String(typeof x === 'string' ? x.length : x.byteLength));
-    h.update('\0');
-    h.update(x);
-  }
+  for (const x of inputs) feedInput(h, x);
   return h.digest('hex');
+}
+
+/**
+ * `contentCacheKey(kind, ...first, ...rest)` as a function of `rest`: the first inputs are hashed once (the
+ * hash's state copied for each key), for many keys that begin with the same large input (a module's text).
+ */
+export function contentCacheKeyer(
+  kind: string,
+  ...first: (string | Uint8Array)[]
+): (...rest: (string | Uint8Array)[]) => string {
+  const h = createHash('sha256').update(`${kind}\0${BNCLAB_VERSION}\0`);
+  for (const x of first) feedInput(h, x);
+  return (...rest) => {
+    const c = h.copy();
+    for (const x of rest) feedInput(c, x);
+    return c.digest('hex');
+  };
+}
+
+function feedInput(h: Hash, x: string | Uint8Array): void {
+  h.update(String(typeof x === 'string' ? x.length : x.byteLength));
+  h.update('\0');
+  h.update(x);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   cachedFileHash,
   cachedJson,
   contentCacheKey,
+  contentCacheKeyer,
   readContent,
   readFileHashed,
   resetCacheDir,
@@ -27,6 +28,18 @@ describe('on-disk cache', () => {
     expect(contentCacheKey('a', 'xy')).toBe(contentCacheKey('a', 'xy'));
     expect(contentCacheKey('a', 'xy')).not.toBe(contentCacheKey('b', 'xy'));
     expect(contentCacheKey('a', 'x', 'y')).not.toBe(contentCacheKey('a', 'xy'));
+  });
+
+  it("a keyer gives the key of its first inputs followed by each call's, as often as it is called", () => {
+    const big = 'é'.repeat(100_000);
+    const bytes = new Uint8Array([0, 1, 2, 255]);
+    const k = contentCacheKeyer('kind', big, bytes);
+    for (const rest of [[], ['x'], ['x', 'y'], ['xy'], [bytes, '']] as (string | Uint8Array)[][]) {
+      expect(k(...rest)).toBe(contentCacheKey('kind', big, bytes, ...rest));
+      expect(k(...rest)).toBe(contentCacheKey('kind', big, bytes, ...rest));
+    }
+    expect(k('x', 'y')).not.toBe(k('xy'));
+    expect(contentCacheKeyer('kind')('a')).toBe(contentCacheKey('kind', 'a'));
   });
 
   it('computes once, then reads back the same value', () => {

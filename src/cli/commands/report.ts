@@ -52,6 +52,7 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
       control: v['control'] as string | undefined,
       alpha: numberOption(v['alpha'], '--alpha'),
       pdf: v['pdf'] === true,
+      endsProcess: true,
       seeds: intOption(v['seeds'], '--seeds', 1),
       metrics:
         v['metrics'] === undefined

@@ -132,6 +132,7 @@ async function afterRun(
         plan: summary.plan,
         store: summary.store,
         pdf: v['pdf'] === true,
+        endsProcess: true,
       });
     } catch (e) {
       // The results are stored; only the report is missing. Say so, and how to retry it alone.

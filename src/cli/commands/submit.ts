@@ -95,7 +95,7 @@ printed before it runs.`,
     log(`merged: ${sum('newDone')} new done, ${sum('newFailed')} new failed, ${sum('identical')} identical`);
     if (!v['no-report']) {
       const { writeExperimentReport } = await import('../../report/index.js');
-      const rep = await writeExperimentReport(specFile, { db });
+      const rep = await writeExperimentReport(specFile, { db, endsProcess: true });
       log(`report:  ${rep.markdown}`);
     }
     return r.incomplete.length > 0 || sum('newFailed') > 0 ? EXIT.jobsFailed : EXIT.ok;
