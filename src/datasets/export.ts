@@ -57,20 +57,9 @@ function rawColumns(t: RawTable, values: ExportValues): ExportColumn[] {
   return cols;
 }
 
-/**
- * The file's bytes. The rows are written straight into one buffer (each cell's quoted text encoded once per
- * file), not built as strings: a fold of a large data set is millions of cells, and the external baseline
- * writes two files per job.
- */
-function render(
-  cols: readonly ExportColumn[],
-  rows: ArrayLike<number> | undefined,
-  n: number,
-  format: ExportFormat,
-  relation: string,
-): Buffer {
+/** The lines before the rows: CSV's header, or ARFF's relation, attributes and `@data`. */
+function headerBytes(cols: readonly ExportColumn[], format: ExportFormat, relation: string): Buffer {
   const head: string[] = [];
-  const quote = format === 'csv' ? csvField : arffField;
   if (format === 'csv') head.push(cols.map((c) => csvField(c.name)).join(','));
   else {
     head.push(`@relation ${arffField(relation)}`, '');
@@ -79,78 +68,159 @@ function render(
     }
     head.push('', '@data');
   }
-  const header = Buffer.from(`${head.join('\n')}\n`);
+  return Buffer.from(`${head.join('\n')}\n`);
+}
+
+/**
+ * Every column's every id (and the missing value, id texts.length for an id < 0) is one entry of one table
+ * for the whole file, column j's from base[j]: the entry's quoted text followed by its separator (a comma,
+ * or the newline after the last column), its length, where its bytes start in `flat`, and the same bytes as
+ * little-endian 32-bit words (the last one padded) from wordStart[e], so a cell is written a word at a time
+ * (writeWords): its last word may run up to 3 bytes past the cell, into bytes the next cell overwrites.
+ */
+interface EntryTable {
+  readonly base: Int32Array;
+  readonly len: Int32Array;
+  readonly byteStart: Int32Array;
+  readonly flat: Buffer;
+  readonly wordStart: Int32Array;
+  readonly words: Uint32Array;
+}
+
+function entryTable(cols: readonly ExportColumn[], format: ExportFormat): EntryTable {
+  const quote = format === 'csv' ? csvField : arffField;
   const missing = format === 'csv' ? '' : '?';
   const m = cols.length;
-  // Per column, each id's quoted text followed by its separator (a comma, or the newline after the last
-  // column), end to end, with where each id's bytes start; id texts.length (an id < 0 in the column) is the
-  // missing value. The same bytes also as little-endian 32-bit words (the last one padded), so a cell is
-  // written a word at a time: its last word may run up to 3 bytes past the cell, into bytes the next cell
-  // overwrites; a cell too near the end of the file to do that is written byte by byte.
-  const flat: Uint8Array[] = [];
-  const starts: Int32Array[] = [];
-  const words: Uint32Array[] = [];
-  const wordStarts: Int32Array[] = [];
-  const ids = cols.map((c) => c.ids);
-  let size = header.length;
+  const base = new Int32Array(m + 1);
+  cols.forEach((c, j) => (base[j + 1] = base[j] + c.texts.length + 1));
+  const E = base[m];
+  const parts: Buffer[] = [];
   cols.forEach((c, j) => {
     const sep = j === m - 1 ? '\n' : ',';
-    const parts = [...c.texts.map((t) => Buffer.from(quote(t) + sep)), Buffer.from(missing + sep)];
-    const start = new Int32Array(parts.length + 1);
-    const wordStart = new Int32Array(parts.length + 1);
-    parts.forEach((b, id) => {
-      start[id + 1] = start[id] + b.length;
-      wordStart[id + 1] = wordStart[id] + Math.ceil(b.length / 4);
-    });
-    const bytes = Buffer.concat(parts);
-    const padded = Buffer.alloc(wordStart[parts.length] * 4);
-    parts.forEach((b, id) => b.copy(padded, wordStart[id] * 4));
-    const w = new Uint32Array(wordStart[parts.length]);
-    for (let k = 0; k < w.length; k++) w[k] = padded.readUInt32LE(4 * k);
-    flat.push(bytes);
-    starts.push(start);
-    words.push(w);
-    wordStarts.push(wordStart);
-    // the column's bytes: rows per id times the id's length
-    const k = c.texts.length;
-    const count = new Float64Array(k + 1);
-    const col = c.ids;
-    if (rows) {
-      for (let i = 0; i < n; i++) {
-        const id = col[rows[i]];
-        count[id < 0 ? k : id]++;
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const id = col[i];
-        count[id < 0 ? k : id]++;
-      }
-    }
-    for (let id = 0; id <= k; id++) size += count[id] * (start[id + 1] - start[id]);
+    for (const t of c.texts) parts.push(Buffer.from(quote(t) + sep));
+    parts.push(Buffer.from(missing + sep));
   });
+  const len = new Int32Array(E);
+  const byteStart = new Int32Array(E + 1);
+  const wordStart = new Int32Array(E + 1);
+  for (let e = 0; e < E; e++) {
+    len[e] = parts[e].length;
+    byteStart[e + 1] = byteStart[e] + len[e];
+    wordStart[e + 1] = wordStart[e] + Math.ceil(len[e] / 4);
+  }
+  const padded = Buffer.alloc(wordStart[E] * 4);
+  parts.forEach((b, e) => b.copy(padded, wordStart[e] * 4));
+  const words = new Uint32Array(wordStart[E]);
+  for (let k = 0; k < words.length; k++) words[k] = padded.readUInt32LE(4 * k);
+  return { base, len, byteStart, flat: Buffer.concat(parts), wordStart, words };
+}
+
+/**
+ * The file's bytes. The rows are written straight into one buffer (each cell's quoted text encoded once per
+ * file, see EntryTable), not built as strings: a fold of a large data set is millions of cells, and the
+ * external baseline writes two files per job. A block of rows is first turned into entry numbers, a column
+ * at a time (each column's loop reads one kind of typed array), so the loop that writes reads one
+ * Int32Array in order; a cell too near the end of the file to be written a word at a time is copied as it is.
+ */
+function render(
+  cols: readonly ExportColumn[],
+  rows: ArrayLike<number> | undefined,
+  n: number,
+  format: ExportFormat,
+  relation: string,
+): Buffer {
+  const header = headerBytes(cols, format, relation);
+  const m = cols.length;
+  const { base, len, byteStart, flat, wordStart, words } = entryTable(cols, format);
+  const E = base[m];
+  const count = new Float64Array(E);
+  for (let j = 0; j < m; j++) countEntries(cols[j].ids, rows, n, base[j], cols[j].texts.length, count);
+  let size = header.length;
+  for (let e = 0; e < E; e++) size += count[e] * len[e];
   const out = Buffer.allocUnsafe(size);
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  let p = header.copy(out, 0);
-  for (let i = 0; i < n; i++) {
-    const r = rows ? rows[i] : i;
-    for (let j = 0; j < m; j++) {
-      const start = starts[j];
-      const id = ids[j][r];
-      const at = id < 0 ? start.length - 2 : id;
-      const wordStart = wordStarts[j];
-      let k = wordStart[at];
-      const kEnd = wordStart[at + 1];
-      if (p + (kEnd - k) * 4 <= size) {
-        const w = words[j];
-        for (let q = p; k < kEnd; k++, q += 4) view.setUint32(q, w[k], true);
-      } else {
-        const f = flat[j];
-        for (let q = start[at], end = start[at + 1], o = p; q < end; q++) out[o++] = f[q];
-      }
-      p += start[at + 1] - start[at];
+  const at = new Float64Array([header.copy(out, 0)]);
+  const block = Math.max(1, Math.min(n, Math.floor(RENDER_BLOCK / m)));
+  const cell = new Int32Array(block * m);
+  for (let a = 0; a < n; a += block) {
+    const b = Math.min(n, a + block);
+    for (let j = 0; j < m; j++) entries(cols[j].ids, rows, a, b, j, m, base[j], cols[j].texts.length, cell);
+    const cells = (b - a) * m;
+    for (let x = writeWords(cell, 0, cells, wordStart, words, len, view, at); x < cells; ) {
+      // A cell whose last word would run past the end of the file (one of its last cells): copied as it is.
+      const e = cell[x];
+      out.set(flat.subarray(byteStart[e], byteStart[e + 1]), at[0]);
+      at[0] += len[e];
+      x = writeWords(cell, x + 1, cells, wordStart, words, len, view, at);
     }
   }
   return out;
+}
+
+/**
+ * Writes cells x, x + 1, … of a block a word at a time from byte at[0] on (leaving at[0] after the last one
+ * written), up to the end of the block or the first cell whose last word would run past the end of the
+ * buffer, and returns the index of the first cell not written. A function of its own: it is the loop V8
+ * optimises, small enough to compile in a moment (render as a whole was compiled again and again).
+ */
+function writeWords(
+  cell: Int32Array,
+  x: number,
+  cells: number,
+  wordStart: Int32Array,
+  words: Uint32Array,
+  len: Int32Array,
+  view: DataView,
+  at: Float64Array,
+): number {
+  const size = view.byteLength;
+  let p = at[0];
+  for (; x < cells; x++) {
+    const e = cell[x];
+    let k = wordStart[e];
+    const kEnd = wordStart[e + 1];
+    if (p + (kEnd - k) * 4 > size) break;
+    for (let q = p; k < kEnd; k++, q += 4) view.setUint32(q, words[k], true);
+    p += len[e];
+  }
+  at[0] = p;
+  return x;
+}
+
+/** Cells turned into entry numbers at a time by render (64 KiB of them). */
+const RENDER_BLOCK = 1 << 14;
+
+/** How many cells of a column hold each entry (base + id, base + k for a missing value). */
+function countEntries(
+  col: ArrayLike<number>,
+  rows: ArrayLike<number> | undefined,
+  n: number,
+  base: number,
+  k: number,
+  count: Float64Array,
+): void {
+  for (let i = 0; i < n; i++) {
+    const id = col[rows ? rows[i] : i];
+    count[base + (id < 0 ? k : id)]++;
+  }
+}
+
+/** Column j's cells of rows a..b-1 as entry numbers (as countEntries) at cell[(i - a)·m + j]. */
+function entries(
+  col: ArrayLike<number>,
+  rows: ArrayLike<number> | undefined,
+  a: number,
+  b: number,
+  j: number,
+  m: number,
+  base: number,
+  k: number,
+  cell: Int32Array,
+): void {
+  for (let i = a, x = j; i < b; i++, x += m) {
+    const id = col[rows ? rows[i] : i];
+    cell[x] = base + (id < 0 ? k : id);
+  }
 }
 
 /** Every row of the preprocessed data, class last. */

@@ -2,6 +2,7 @@
  * Runs one job: preprocess (fitted on the training rows only) → learn structure → fit estimator →
  * predict the test rows → metrics. Pure given the payload; the runner calls it inside a worker thread.
  */
+import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadDataset } from '../datasets/load.js';
 import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
@@ -28,6 +29,7 @@ import { selectAndFit } from './select.js';
 import { EM_DEFAULTS, fitByEm } from '../bn/em.js';
 import '../methods.js';
 import { releaseGarbage, releaseYoungGarbage } from '../util/gc.js';
+import { hasNumericColumn, readFoldCuts, writeFoldCuts } from '../datasets/fold-cuts.js';
 
 /**
  * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
@@ -171,7 +173,7 @@ export function preparedFold(p: JobPayload) {
     // The training rows: every row neither in this fold's test rows nor excluded (as trainRows lists them),
     // read from the split's own column instead of a list of 4 bytes a row (34 MiB of a 10^7-row fold).
     const trainRows = labelledRows(p.assignment, [p.fold, EXCLUDED]);
-    const pre: Preprocessor = fitPreprocessor(table, trainRows, p.preprocessing);
+    const pre = fitFold(p, table, trainRows);
     // The training rows as a view of the table (see Preprocessor.view): counted in place by the learners that
     // count through it, copied only for those that read the columns.
     const train = pre.view(table, pre.trainSet());
@@ -199,6 +201,27 @@ export function preparedFold(p: JobPayload) {
     testData: (rows: Int32Array = testIndex): DiscreteData => pre.transform(table, rows),
     preMs: performance.now() - t0,
   };
+}
+
+/** The fold's preprocessing, its cut points from the cache folder when an earlier run fitted them (fold-cuts.ts). */
+function fitFold(p: JobPayload, table: RawTable, trainRows: RowSet): Preprocessor {
+  if (!hasNumericColumn(table)) return fitPreprocessor(table, trainRows, p.preprocessing);
+  const d = p.dataset;
+  const key = {
+    sha256: d.sha256,
+    format: extname(d.file).toLowerCase(),
+    classColumn: d.classColumn,
+    columnTypes: d.columnTypes,
+    ignore: d.ignore,
+    splitKey: p.splitKey,
+    repeat: p.repeat,
+    fold: p.fold,
+    preprocessing: p.preprocessing,
+  };
+  const known = readFoldCuts(table, key);
+  const pre = fitPreprocessor(table, trainRows, p.preprocessing, known);
+  if (!known) writeFoldCuts(key, pre.cuts());
+  return pre;
 }
 
 /** Test rows coded and predicted at a time by predictTest: at 10^7 rows a fold's are 10^6 (21 MiB coded). */
