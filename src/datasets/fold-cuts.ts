@@ -4,12 +4,18 @@
  * numeric column was about a fifth of a worker's CPU in bench/external-weka.ts. The key is the content the
  * cuts are computed from: the data file's sha256 and how it is read (format, class column, declared types,
  * ignored columns), the split's content key with the repeat and fold (so the training rows), the
- * preprocessing options and, as for every content entry, bnclab's version. A value is used only when it
+ * preprocessing options, the text of the modules that compute the cuts (so cuts fitted by other code, a
+ * changed discretizer in a working tree, are never reused) and, as for every content entry, bnclab's
+ * version. A value is used only when it
  * has the table's shape (an array of cuts for each numeric column, null for each categorical one), and
  * stored only when every cut is a finite number other than -0 (which JSON would write as 0).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RawTable } from './table.js';
-import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
+import { contentCacheKeyer, readContent, writeContent } from '../util/cache.js';
+import { packageRoot } from '../util/paths.js';
 
 const KIND = 'fold-cuts-1';
 
@@ -27,14 +33,39 @@ export interface FoldCutsKey {
   readonly preprocessing: unknown;
 }
 
-function keyOf(k: FoldCutsKey): string | undefined {
+/** The entry's name in the cache folder (undefined when the fold's cuts are not kept). */
+export function foldCutsEntryKey(k: FoldCutsKey): string | undefined {
   if (!k.sha256) return undefined;
   const { sha256, format, classColumn, columnTypes, ignore, splitKey, repeat, fold, preprocessing } = k;
-  return contentCacheKey(
-    KIND,
+  const keyer = codeKeyer();
+  if (!keyer) return undefined;
+  return keyer(
     JSON.stringify([sha256, format, classColumn ?? null, columnTypes ?? null, ignore ?? null]),
     JSON.stringify([splitKey, repeat, fold, preprocessing]),
   );
+}
+
+/** The modules whose code decides a fold's cuts, from the root of the running code (src/ or dist/src/). */
+const CUTS_CODE = ['datasets/discretize', 'datasets/preprocess', 'bn/data'];
+
+let keyerMemo: ((...inputs: string[]) => string) | null | undefined;
+/**
+ * contentCacheKey(KIND, <the texts of CUTS_CODE>, ...inputs), those texts hashed once per process; null (no
+ * caching) when a module's file cannot be read. The files are tsc's output beside the bundle (every file of
+ * dist/ stays tsc's output), or the TypeScript sources when running from src/ (the tests).
+ */
+function codeKeyer(): ((...inputs: string[]) => string) | null {
+  if (keyerMemo === undefined) {
+    const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
+    const base = join(packageRoot(), fromSource ? 'src' : join('dist', 'src'));
+    try {
+      const texts = CUTS_CODE.map((m) => readFileSync(join(base, `${m}${fromSource ? '.ts' : '.js'}`), 'utf8'));
+      keyerMemo = contentCacheKeyer(KIND, ...texts);
+    } catch {
+      keyerMemo = null; // not a file layout bnclab knows: fit the cuts every time, as before the cache
+    }
+  }
+  return keyerMemo;
 }
 
 /** Whether the table has a column the discretizer fits (else there is nothing to keep). */
@@ -44,7 +75,7 @@ export function hasNumericColumn(table: RawTable): boolean {
 
 /** The cuts kept for this fold, when they fit the table's columns. */
 export function readFoldCuts(table: RawTable, k: FoldCutsKey): (number[] | null)[] | undefined {
-  const key = keyOf(k);
+  const key = foldCutsEntryKey(k);
   const text = key && readContent(KIND, key);
   if (!text) return undefined;
   let value: unknown;
@@ -64,7 +95,7 @@ export function readFoldCuts(table: RawTable, k: FoldCutsKey): (number[] | null)
 
 /** Keeps the fitted cuts for a later run (not when one cannot be written back exactly). */
 export function writeFoldCuts(k: FoldCutsKey, cuts: readonly (readonly number[] | null)[]): void {
-  const key = keyOf(k);
+  const key = foldCutsEntryKey(k);
   if (!key) return;
   if (!cuts.every((c) => c === null || c.every((x) => Number.isFinite(x) && !Object.is(x, -0)))) return;
   writeContent(KIND, key, JSON.stringify(cuts));

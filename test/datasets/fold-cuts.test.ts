@@ -1,10 +1,17 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/datasets/csv.js';
-import { hasNumericColumn, readFoldCuts, writeFoldCuts, type FoldCutsKey } from '../../src/datasets/fold-cuts.js';
+import {
+  foldCutsEntryKey,
+  hasNumericColumn,
+  readFoldCuts,
+  writeFoldCuts,
+  type FoldCutsKey,
+} from '../../src/datasets/fold-cuts.js';
 import { fitPreprocessor, type PreprocessOptions } from '../../src/datasets/preprocess.js';
 import { cacheDir, contentCacheKey } from '../../src/util/cache.js';
+import { packageRoot } from '../../src/util/paths.js';
 import { useTempCacheDir } from '../helpers/cache-dir.js';
 
 // x and y numeric (x missing in one row), c categorical.
@@ -62,17 +69,28 @@ describe('fold cuts kept in the cache folder', () => {
     expect(readFoldCuts(TABLE, { ...KEY, sha256: '' })).toBeUndefined();
   });
 
+  it("keys an entry by the discretizer's code too, so cuts fitted by other code are never read", () => {
+    const withoutCode = contentCacheKey(
+      'fold-cuts-1',
+      JSON.stringify([KEY.sha256, KEY.format, null, null, null]),
+      JSON.stringify([KEY.splitKey, KEY.repeat, KEY.fold, KEY.preprocessing]),
+    );
+    const src = (m: string) => readFileSync(join(packageRoot(), 'src', m), 'utf8');
+    const withCode = contentCacheKey(
+      'fold-cuts-1',
+      src('datasets/discretize.ts'),
+      src('datasets/preprocess.ts'),
+      src('bn/data.ts'),
+      JSON.stringify([KEY.sha256, KEY.format, null, null, null]),
+      JSON.stringify([KEY.splitKey, KEY.repeat, KEY.fold, KEY.preprocessing]),
+    );
+    expect(foldCutsEntryKey(KEY)).toBe(withCode);
+    expect(withCode).not.toBe(withoutCode);
+  });
+
   it('ignores an entry that does not fit the table, and stores no cut JSON would change', () => {
     const key = { ...KEY, fold: 7 };
-    const file = join(
-      cacheDir()!,
-      'fold-cuts-1',
-      contentCacheKey(
-        'fold-cuts-1',
-        JSON.stringify([key.sha256, key.format, null, null, null]),
-        JSON.stringify([key.splitKey, key.repeat, key.fold, key.preprocessing]),
-      ),
-    );
+    const file = join(cacheDir()!, 'fold-cuts-1', foldCutsEntryKey(key)!);
     writeFoldCuts(key, [[1], [2], null]);
     expect(readFoldCuts(TABLE, key)).toEqual([[1], [2], null]);
     for (const bad of [
