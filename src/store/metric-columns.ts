@@ -26,9 +26,12 @@ export type JobMetrics = Pick<MetricValues, FirstSchemaId> &
     readonly n_test: number;
   };
 
-/** job_metrics as first created: the key, the first schema's metrics, the job's sizes and arc counts. */
+/**
+ * job_metrics as first created: the key, the first schema's metrics, the job's sizes and arc counts. No
+ * primary key in new databases (src/store/db.ts says why); older ones keep theirs.
+ */
 export const JOB_METRICS_TABLE = `CREATE TABLE IF NOT EXISTS job_metrics (
-     job_key VARCHAR PRIMARY KEY, ${FIRST.map((m) => `${m.id} ${m.column}`).join(', ')},
+     job_key VARCHAR, ${FIRST.map((m) => `${m.id} ${m.column}`).join(', ')},
      n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`;
 
 /**
