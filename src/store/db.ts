@@ -16,6 +16,7 @@ import {
   FIRST_SCORE_COLUMNS,
   JOB_METRICS_TABLE,
   jobMetricsWriter,
+  type JobMetricsWriter,
   LATER_RESULT_COLUMNS,
   VIEW_FIRST_COLUMNS,
   VIEW_LATER_COLUMNS,
@@ -159,7 +160,7 @@ export class ResultStore {
   /** The code state recorded with every outcome written from now on (setCodeState). */
   private codeStateId: string | undefined;
   /** job_metrics rows in this database's column order (read on the first write). */
-  private metricsWriter: Awaited<ReturnType<typeof jobMetricsWriter>> | undefined;
+  private metricsWriter: JobMetricsWriter | undefined;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -201,7 +202,10 @@ export class ResultStore {
     try {
       // One transaction for the whole schema: each statement committed alone writes the catalog to the
       // write-ahead log again, and the 20 of them cost about 3× the CPU of one commit (0.019 s vs 0.006 s).
-      if (!opts.readOnly) await conn.run(`BEGIN TRANSACTION;\n${SCHEMA.join(';\n')};\nCOMMIT`);
+      if (!opts.readOnly) {
+        await conn.run(`BEGIN TRANSACTION;\n${SCHEMA.join(';\n')};\nCOMMIT`);
+        await boundMemory(conn);
+      }
     } catch (e) {
       store.close();
       throw storeFailure(path, e);
@@ -587,11 +591,12 @@ export class ResultStore {
       }
       this.metricsWriter ??= await jobMetricsWriter(c);
       const writeMetrics = this.metricsWriter;
-      const metrics = await appender('job_metrics');
+      await c.run(writeMetrics.stage);
+      const metrics = await appender('metrics_batch', 'temp');
       const arcs = await appender('structures');
       const predictions = await appender('predictions');
       for (const o of outcomes) {
-        if (o.status === 'done' && o.metrics) writeMetrics(metrics, { ...o, metrics: o.metrics });
+        if (o.status === 'done' && o.metrics) writeMetrics.write(metrics, { ...o, metrics: o.metrics });
         for (const [parent, child] of o.arcs ?? []) {
           arcs.appendVarchar(o.key);
           arcs.appendVarchar(parent);
@@ -612,6 +617,7 @@ export class ResultStore {
       metrics.closeSync();
       arcs.closeSync();
       predictions.closeSync();
+      await c.run(writeMetrics.insert);
       await c.run('COMMIT');
     } catch (e) {
       // An appender left open would flush its rows whenever it is collected, into a later transaction:
@@ -800,6 +806,28 @@ export class ResultStore {
       return out;
     });
   }
+}
+
+/**
+ * DuckDB's memory for a database written by this process (MB). Its default limit is 80 % of the machine's
+ * memory, and below it DuckDB keeps every block of the file it has read or written cached: a run's memory
+ * then grows with its database (about 80 MB of blocks at 2.5·10^5 jobs). Above the limit, blocks are
+ * evicted (read again from the file when needed) and large operators spill to the temporary directory.
+ */
+export const DUCKDB_MEMORY_MB = 128;
+
+/**
+ * Bound DuckDB's memory (DUCKDB_MEMORY_MB) in a database without primary keys on its job-keyed tables (made
+ * by this version: SCHEMA). In an older database their indexes (about 280 bytes a job) must fit in memory
+ * whenever those tables are written, so a limit could refuse a write ("could not allocate block"): it keeps
+ * DuckDB's default.
+ */
+async function boundMemory(conn: DuckDBConnection): Promise<void> {
+  const keyed = await conn.runAndReadAll(
+    `SELECT 1 FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main'
+     AND table_name IN ('jobs', 'experiment_jobs', 'job_metrics', 'job_code') AND constraint_type = 'PRIMARY KEY' LIMIT 1`,
+  );
+  if (keyed.currentRowCount === 0) await conn.run(`SET memory_limit = '${DUCKDB_MEMORY_MB}MB'`);
 }
 
 const DOUBLE_LIST = LIST(DOUBLE);
