@@ -161,6 +161,8 @@ export class ResultStore {
   private codeStateId: string | undefined;
   /** job_metrics rows in this database's column order (read on the first write). */
   private metricsWriter: JobMetricsWriter | undefined;
+  /** DuckDB's memory is limited (boundMemory). */
+  private memoryBounded = false;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -204,7 +206,6 @@ export class ResultStore {
       // write-ahead log again, and the 20 of them cost about 3× the CPU of one commit (0.019 s vs 0.006 s).
       if (!opts.readOnly) {
         await conn.run(`BEGIN TRANSACTION;\n${SCHEMA.join(';\n')};\nCOMMIT`);
-        await boundMemory(conn);
       }
     } catch (e) {
       store.close();
@@ -263,6 +264,37 @@ export class ResultStore {
       [...new Set(keys)],
     );
     return new Set(rows.map((r) => String(r['job_key'])));
+  }
+
+  /**
+   * Limit DuckDB's memory to DUCKDB_MEMORY_MB while a run registers and stores its jobs, in a database
+   * without primary keys on its job-keyed tables (made by this version: SCHEMA). Below DuckDB's default
+   * limit (80 % of the machine's memory) every block of the file it has written stays cached, so a run's
+   * memory grew with its database. Only for that part of a run: a query's materialized result must fit
+   * under the limit (the `results` of 3·10^5 jobs do not fit in 128 MB), so unboundMemory lifts it before
+   * the report reads. An older database keeps the default: its key indexes must be in memory whenever
+   * their table is written (about 280 bytes a job), and a limit would refuse a write once they grew past
+   * it. A limit DuckDB cannot reach at once (it evicts cached blocks to get under it) is left unset.
+   */
+  async boundMemory(): Promise<void> {
+    const keyed = await this.conn.runAndReadAll(
+      `SELECT 1 FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main'
+       AND table_name IN ('jobs', 'experiment_jobs', 'job_metrics', 'job_code') AND constraint_type = 'PRIMARY KEY' LIMIT 1`,
+    );
+    if (keyed.currentRowCount > 0) return;
+    try {
+      await this.conn.run(`SET memory_limit = '${DUCKDB_MEMORY_MB}MB'`);
+      this.memoryBounded = true;
+    } catch {
+      // DuckDB holds more than the limit and cannot evict it: the run goes on under the default limit.
+    }
+  }
+
+  /** DuckDB's default memory limit again (after boundMemory). */
+  async unboundMemory(): Promise<void> {
+    if (!this.memoryBounded) return;
+    await this.conn.run('RESET memory_limit');
+    this.memoryBounded = false;
   }
 
   /** Move everything from the write-ahead log into the database file. */
@@ -808,27 +840,8 @@ export class ResultStore {
   }
 }
 
-/**
- * DuckDB's memory for a database written by this process (MB). Its default limit is 80 % of the machine's
- * memory, and below it DuckDB keeps every block of the file it has read or written cached: a run's memory
- * then grows with its database (about 80 MB of blocks at 2.5·10^5 jobs). Above the limit, blocks are
- * evicted (read again from the file when needed) and large operators spill to the temporary directory.
- */
+/** DuckDB's memory limit (MB) while a run registers and stores its jobs (ResultStore.boundMemory). */
 export const DUCKDB_MEMORY_MB = 128;
-
-/**
- * Bound DuckDB's memory (DUCKDB_MEMORY_MB) in a database without primary keys on its job-keyed tables (made
- * by this version: SCHEMA). In an older database their indexes (about 280 bytes a job) must fit in memory
- * whenever those tables are written, so a limit could refuse a write ("could not allocate block"): it keeps
- * DuckDB's default.
- */
-async function boundMemory(conn: DuckDBConnection): Promise<void> {
-  const keyed = await conn.runAndReadAll(
-    `SELECT 1 FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main'
-     AND table_name IN ('jobs', 'experiment_jobs', 'job_metrics', 'job_code') AND constraint_type = 'PRIMARY KEY' LIMIT 1`,
-  );
-  if (keyed.currentRowCount === 0) await conn.run(`SET memory_limit = '${DUCKDB_MEMORY_MB}MB'`);
-}
 
 const DOUBLE_LIST = LIST(DOUBLE);
 const VARCHAR_LIST = LIST(VARCHAR);

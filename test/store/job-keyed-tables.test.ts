@@ -162,6 +162,31 @@ describe('tables keyed by job', () => {
     }
   });
 
+  it("DuckDB's memory is limited only between boundMemory and unboundMemory, and only without the keys", async () => {
+    const limit = async (s: ResultStore): Promise<string> =>
+      String((await s.query(`SELECT current_setting('memory_limit') AS m`))[0]['m']);
+    const fresh = await ResultStore.open(join(tempDir(), 'bounded.duckdb'));
+    try {
+      const unbounded = await limit(fresh);
+      await fresh.boundMemory();
+      expect(await limit(fresh)).toBe('122.0 MiB');
+      await fresh.unboundMemory();
+      expect(await limit(fresh)).toBe(unbounded);
+    } finally {
+      fresh.close();
+    }
+    const path = join(tempDir(), 'keyed.duckdb');
+    await makeOldDatabase(path);
+    const old = await ResultStore.open(path);
+    try {
+      const unbounded = await limit(old);
+      await old.boundMemory();
+      expect(await limit(old)).toBe(unbounded);
+    } finally {
+      old.close();
+    }
+  });
+
   it('a batch that holds a job twice is refused whole', async () => {
     const store = await ResultStore.open(join(tempDir(), 'twice.duckdb'));
     try {
