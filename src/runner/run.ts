@@ -233,6 +233,8 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       jobs = listedJobs(plan, listed.todo);
     }
     source = jobs;
+    // DuckDB's cache bounded while the jobs run and are stored; lifted below, before the report reads.
+    await store.boundMemory();
     const { todoCount, alreadyDone, recomputed, previouslyFailed, stale } = chosenJobs;
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todoCount || 1));
     if (!opts.quiet) {
@@ -351,6 +353,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         );
       }
     }
+    await store.unboundMemory();
     const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
       experiment: spec.name,

@@ -16,6 +16,7 @@ import {
   FIRST_SCORE_COLUMNS,
   JOB_METRICS_TABLE,
   jobMetricsWriter,
+  type JobMetricsWriter,
   LATER_RESULT_COLUMNS,
   VIEW_FIRST_COLUMNS,
   VIEW_LATER_COLUMNS,
@@ -94,14 +95,19 @@ const SCHEMA = [
   // key's index cost more than the rows: storing the split of 10^7 rows took 13 s of CPU and 400 MB with it,
   // 5.7 s and 240 MB without. Databases made with the key keep it.
   `CREATE TABLE IF NOT EXISTS folds (split_key VARCHAR, "repeat" INTEGER, "row" INTEGER, fold INTEGER)`,
+  // The four tables keyed by job (jobs, experiment_jobs, job_metrics, job_code) have no primary key in new
+  // databases: each key's index (DuckDB's ART) stays in memory whenever its table is written, about 280 bytes
+  // a job in all, 270 MiB of a 10^6-job run. Their rows are added by anti-joins (registerJobs), replaced by
+  // delete and insert (recordOutcomes, merge), never duplicated. Databases made with the keys keep them;
+  // every statement here works on both.
   `CREATE TABLE IF NOT EXISTS jobs (
-     job_key VARCHAR PRIMARY KEY, dataset VARCHAR, dataset_hash VARCHAR, split_key VARCHAR, "repeat" INTEGER,
+     job_key VARCHAR, dataset VARCHAR, dataset_hash VARCHAR, split_key VARCHAR, "repeat" INTEGER,
      fold INTEGER, structure VARCHAR, structure_params VARCHAR, estimator VARCHAR, estimator_params VARCHAR,
      preprocessing VARCHAR, seed VARCHAR, status VARCHAR, error VARCHAR, attempts INTEGER DEFAULT 0,
      preprocess_ms DOUBLE, train_ms DOUBLE, predict_ms DOUBLE, structure_info VARCHAR,
      finished_at TIMESTAMP, bnclab_version VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS experiment_jobs (
-     experiment VARCHAR, job_key VARCHAR, method VARCHAR, dataset VARCHAR, PRIMARY KEY (experiment, job_key))`,
+     experiment VARCHAR, job_key VARCHAR, method VARCHAR, dataset VARCHAR)`,
   // Databases made before dataset names belonged to the experiment (a shared job keeps jobs.dataset from
   // the experiment that registered it first).
   `ALTER TABLE experiment_jobs ADD COLUMN IF NOT EXISTS dataset VARCHAR`,
@@ -116,7 +122,7 @@ const SCHEMA = [
   // What computed each finished job (src/util/provenance.ts): each code state once, and per job its id.
   `CREATE TABLE IF NOT EXISTS code_states (
      code_state VARCHAR PRIMARY KEY, bnclab_version VARCHAR, code VARCHAR, node VARCHAR, duckdb VARCHAR, platform VARCHAR)`,
-  `CREATE TABLE IF NOT EXISTS job_code (job_key VARCHAR PRIMARY KEY, code_state VARCHAR)`,
+  `CREATE TABLE IF NOT EXISTS job_code (job_key VARCHAR, code_state VARCHAR)`,
   `CREATE OR REPLACE VIEW results AS
      SELECT e.experiment, j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j.structure, j.structure_params, j.estimator,
             j.estimator_params, j."repeat", j.fold, ${VIEW_FIRST_COLUMNS},
@@ -154,7 +160,9 @@ export class ResultStore {
   /** The code state recorded with every outcome written from now on (setCodeState). */
   private codeStateId: string | undefined;
   /** job_metrics rows in this database's column order (read on the first write). */
-  private metricsWriter: Awaited<ReturnType<typeof jobMetricsWriter>> | undefined;
+  private metricsWriter: JobMetricsWriter | undefined;
+  /** DuckDB's memory is limited (boundMemory). */
+  private memoryBounded = false;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -196,7 +204,9 @@ export class ResultStore {
     try {
       // One transaction for the whole schema: each statement committed alone writes the catalog to the
       // write-ahead log again, and the 20 of them cost about 3× the CPU of one commit (0.019 s vs 0.006 s).
-      if (!opts.readOnly) await conn.run(`BEGIN TRANSACTION;\n${SCHEMA.join(';\n')};\nCOMMIT`);
+      if (!opts.readOnly) {
+        await conn.run(`BEGIN TRANSACTION;\n${SCHEMA.join(';\n')};\nCOMMIT`);
+      }
     } catch (e) {
       store.close();
       throw storeFailure(path, e);
@@ -254,6 +264,37 @@ export class ResultStore {
       [...new Set(keys)],
     );
     return new Set(rows.map((r) => String(r['job_key'])));
+  }
+
+  /**
+   * Limit DuckDB's memory to DUCKDB_MEMORY_MB while a run registers and stores its jobs, in a database
+   * without primary keys on its job-keyed tables (made by this version: SCHEMA). Below DuckDB's default
+   * limit (80 % of the machine's memory) every block of the file it has written stays cached, so a run's
+   * memory grew with its database. Only for that part of a run: a query's materialized result must fit
+   * under the limit (the `results` of 3·10^5 jobs do not fit in 128 MB), so unboundMemory lifts it before
+   * the report reads. An older database keeps the default: its key indexes must be in memory whenever
+   * their table is written (about 280 bytes a job), and a limit would refuse a write once they grew past
+   * it. A limit DuckDB cannot reach at once (it evicts cached blocks to get under it) is left unset.
+   */
+  async boundMemory(): Promise<void> {
+    const keyed = await this.conn.runAndReadAll(
+      `SELECT 1 FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main'
+       AND table_name IN ('jobs', 'experiment_jobs', 'job_metrics', 'job_code') AND constraint_type = 'PRIMARY KEY' LIMIT 1`,
+    );
+    if (keyed.currentRowCount > 0) return;
+    try {
+      await this.conn.run(`SET memory_limit = '${DUCKDB_MEMORY_MB}MB'`);
+      this.memoryBounded = true;
+    } catch {
+      // DuckDB holds more than the limit and cannot evict it: the run goes on under the default limit.
+    }
+  }
+
+  /** DuckDB's default memory limit again (after boundMemory). */
+  async unboundMemory(): Promise<void> {
+    if (!this.memoryBounded) return;
+    await this.conn.run('RESET memory_limit');
+    this.memoryBounded = false;
   }
 
   /** Move everything from the write-ahead log into the database file. */
@@ -390,7 +431,10 @@ export class ResultStore {
     }
   }
 
-  /** Register the jobs of an experiment (pending unless already known) in one transaction. */
+  /**
+   * Register the jobs of an experiment (pending unless already known) in one transaction. A key given twice
+   * is registered once, as first given.
+   */
   async registerJobs(experiment: string, jobs: readonly JobRow[], version: string): Promise<void> {
     await this.conn.run('BEGIN TRANSACTION');
     try {
@@ -400,7 +444,10 @@ export class ResultStore {
       const appE = await this.conn.createAppender('new_experiment_jobs', 'main', 'temp');
       // Typed appends: the generic appendValue (a DuckDB value made per field) cost most of registering.
       const text = (a: DuckDBAppender, v: string | null): void => (v === null ? a.appendNull() : a.appendVarchar(v));
+      const seen = new Set<string>();
       for (const j of jobs) {
+        if (seen.has(j.key)) continue;
+        seen.add(j.key);
         for (const v of [j.key, j.dataset, j.datasetHash, j.splitKey]) app.appendVarchar(v);
         app.appendInteger(j.repeat);
         app.appendInteger(j.fold);
@@ -421,14 +468,24 @@ export class ResultStore {
       }
       app.closeSync();
       appE.closeSync();
-      await this.conn.run(`INSERT INTO jobs SELECT * FROM new_jobs ON CONFLICT (job_key) DO NOTHING`);
+      // Rows are added by anti-join, not ON CONFLICT: new databases have no key to conflict on (the SCHEMA's
+      // note), and the statements mean the same on older ones, which have it.
+      await this.conn.run(
+        `INSERT INTO jobs SELECT * FROM new_jobs n WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.job_key = n.job_key)`,
+      );
       // Registration adds this plan's jobs to the experiment's list and forgets none: a spec run in phases
       // (the cheap datasets first, under the same name) must not hide the results of the earlier phases.
       // What a report, status or check shows is the plan of the spec it is given (resultsOf and friends),
       // not this list; the list says which jobs any spec of this name has registered (the results view).
+      // A job already listed takes this plan's method label and dataset name.
       await this.conn.run(
-        `INSERT INTO experiment_jobs SELECT * FROM new_experiment_jobs
-         ON CONFLICT (experiment, job_key) DO UPDATE SET method = excluded.method, dataset = excluded.dataset`,
+        `UPDATE experiment_jobs e SET method = n.method, dataset = n.dataset FROM new_experiment_jobs n
+         WHERE e.experiment = n.experiment AND e.job_key = n.job_key
+           AND (e.method IS DISTINCT FROM n.method OR e.dataset IS DISTINCT FROM n.dataset)`,
+      );
+      await this.conn.run(
+        `INSERT INTO experiment_jobs SELECT * FROM new_experiment_jobs n WHERE NOT EXISTS
+           (SELECT 1 FROM experiment_jobs e WHERE e.experiment = n.experiment AND e.job_key = n.job_key)`,
       );
       await this.conn.run('COMMIT');
     } catch (e) {
@@ -507,6 +564,11 @@ export class ResultStore {
    */
   async recordOutcomes(outcomes: readonly JobOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
+    // One batch holds a job once: its rows are deleted before they are added, not after (the writer stores
+    // a batch refused for this one outcome a transaction, the later replacing the earlier).
+    if (new Set(outcomes.map((o) => o.key)).size !== outcomes.length) {
+      throw new Error(`a batch of ${outcomes.length} outcomes holds a job twice`);
+    }
     const c = this.conn;
     const appenders: DuckDBAppender[] = [];
     const appender = async (table: string, catalog?: string): Promise<DuckDBAppender> => {
@@ -533,13 +595,16 @@ export class ResultStore {
         batch.endRow();
       }
       batch.closeSync();
-      // Only a job recorded before (a retried failure) can have rows to replace; skipping the deletes
-      // otherwise keeps a batch from scanning the ever-growing structures and predictions tables.
+      // Only a job recorded before (a retried failure, a done job run again) can have rows to replace;
+      // skipping the deletes otherwise keeps a batch from scanning the ever-growing per-job tables. No
+      // table keyed by job has a primary key in a new database, so these deletes are what keeps a job to
+      // one row in each.
       const again = await c.runAndReadAll(
-        `SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key) WHERE jobs.attempts > 0`,
+        `SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key)
+         WHERE jobs.attempts > 0 OR jobs.status <> 'pending'`,
       );
       if (Number(again.getRows()[0][0]) > 0) {
-        for (const table of ['job_metrics', 'structures', 'predictions']) {
+        for (const table of ['job_metrics', 'job_code', 'structures', 'predictions']) {
           await c.run(`DELETE FROM ${table} WHERE job_key IN (SELECT job_key FROM outcome_batch)`);
         }
       }
@@ -554,19 +619,16 @@ export class ResultStore {
         );
       }
       if (this.codeStateId !== undefined) {
-        await c.run(
-          `INSERT OR REPLACE INTO job_code SELECT job_key, $1 FROM outcome_batch`,
-          [this.codeStateId],
-          [VARCHAR],
-        );
+        await c.run(`INSERT INTO job_code SELECT job_key, $1 FROM outcome_batch`, [this.codeStateId], [VARCHAR]);
       }
       this.metricsWriter ??= await jobMetricsWriter(c);
       const writeMetrics = this.metricsWriter;
-      const metrics = await appender('job_metrics');
+      await c.run(writeMetrics.stage);
+      const metrics = await appender('metrics_batch', 'temp');
       const arcs = await appender('structures');
       const predictions = await appender('predictions');
       for (const o of outcomes) {
-        if (o.status === 'done' && o.metrics) writeMetrics(metrics, { ...o, metrics: o.metrics });
+        if (o.status === 'done' && o.metrics) writeMetrics.write(metrics, { ...o, metrics: o.metrics });
         for (const [parent, child] of o.arcs ?? []) {
           arcs.appendVarchar(o.key);
           arcs.appendVarchar(parent);
@@ -587,6 +649,7 @@ export class ResultStore {
       metrics.closeSync();
       arcs.closeSync();
       predictions.closeSync();
+      await c.run(writeMetrics.insert);
       await c.run('COMMIT');
     } catch (e) {
       // An appender left open would flush its rows whenever it is collected, into a later transaction:
@@ -776,6 +839,9 @@ export class ResultStore {
     });
   }
 }
+
+/** DuckDB's memory limit (MB) while a run registers and stores its jobs (ResultStore.boundMemory). */
+export const DUCKDB_MEMORY_MB = 128;
 
 const DOUBLE_LIST = LIST(DOUBLE);
 const VARCHAR_LIST = LIST(VARCHAR);

@@ -11,9 +11,12 @@
  *     added as pending when the target does not know it (so status counts the whole plan).
  *   - every other table with a job_key column (job_metrics, structures, predictions, …) holds per-job
  *     outcome rows: for each job taken, the target's rows are replaced by the shard's.
- *   - experiment_jobs (membership) and tables without job_key (experiments, datasets, splits, folds, …):
- *     rows the target lacks are inserted (by primary key where the table has one, else by whole row; folds,
- *     which new databases create without a key, by split: the rows of a split the target has no row of).
+ *   - experiment_jobs (membership): rows whose (experiment, job_key) the target lacks are inserted.
+ *   - tables without job_key (experiments, datasets, splits, folds, …): rows the target lacks are inserted
+ *     (by primary key where the table has one, else by whole row; folds, which new databases create without
+ *     a key, by split: the rows of a split the target has no row of).
+ * New databases have no primary key on the tables keyed by job (src/store/db.ts), older ones do: rows are
+ * replaced by delete and insert and added by anti-join, which means the same on both.
  * The experiment rows must agree on the bnclab version unless forced; another spec hash under the same name
  * (a spec run in phases) merges with a note, since reports are driven by the spec they are given.
  */
@@ -243,8 +246,10 @@ async function mergeOne(
         const hasPk = targetTables.get(t.name)?.primaryKey ?? false;
         const keyed = t.columns.some((c) => c.name === 'job_key');
         if (t.name === 'jobs') {
+          // Delete and insert, not INSERT OR REPLACE: new databases have no key on jobs (src/store/db.ts).
+          await conn.run(`DELETE FROM ${into} WHERE job_key IN (SELECT job_key FROM merge_take)`);
           await conn.run(
-            `INSERT OR REPLACE INTO ${into} (${cols}) SELECT ${cols} FROM ${from} WHERE job_key IN (SELECT job_key FROM merge_take)`,
+            `INSERT INTO ${into} (${cols}) SELECT ${cols} FROM ${from} WHERE job_key IN (SELECT job_key FROM merge_take)`,
           );
           await conn.run(`INSERT INTO ${into} (${cols}) SELECT ${cols} FROM ${from} s WHERE s.status NOT IN ('done', 'error')
                           AND NOT EXISTS (SELECT 1 FROM ${into} t WHERE t.job_key = s.job_key)`);
@@ -253,6 +258,10 @@ async function mergeOne(
           await conn.run(
             `INSERT ${hasPk ? 'OR REPLACE ' : ''}INTO ${into} (${cols}) SELECT ${cols} FROM ${from} WHERE job_key IN (SELECT job_key FROM merge_take)`,
           );
+        } else if (t.name === 'experiment_jobs') {
+          // Membership the target lacks, by (experiment, job_key), key or not: the target's labels are kept.
+          await conn.run(`INSERT INTO ${into} (${cols}) SELECT ${cols} FROM ${from} s WHERE NOT EXISTS
+                          (SELECT 1 FROM ${into} t WHERE t.experiment = s.experiment AND t.job_key = s.job_key)`);
         } else if (hasPk) {
           await conn.run(`INSERT OR IGNORE INTO ${into} (${cols}) SELECT ${cols} FROM ${from}`);
         } else if (t.name === 'folds') {

@@ -9,7 +9,7 @@ import * as duckdb from '@duckdb/node-api';
 import { METRICS, SCORE_METRICS, type FirstSchemaId, type MetricValues } from '../metrics/all.js';
 import type { ColumnType, ColumnValues, Metric } from '../metrics/registry.js';
 
-const { INTEGER, LIST, VARCHAR, listValue } = duckdb;
+const { LIST, VARCHAR } = duckdb;
 
 const FIRST = METRICS.filter((m: Metric) => m.firstSchema);
 const LATER = METRICS.filter((m: Metric) => !m.firstSchema);
@@ -26,9 +26,12 @@ export type JobMetrics = Pick<MetricValues, FirstSchemaId> &
     readonly n_test: number;
   };
 
-/** job_metrics as first created: the key, the first schema's metrics, the job's sizes and arc counts. */
+/**
+ * job_metrics as first created: the key, the first schema's metrics, the job's sizes and arc counts. No
+ * primary key in new databases (src/store/db.ts says why); older ones keep theirs.
+ */
 export const JOB_METRICS_TABLE = `CREATE TABLE IF NOT EXISTS job_metrics (
-     job_key VARCHAR PRIMARY KEY, ${FIRST.map((m) => `${m.id} ${m.column}`).join(', ')},
+     job_key VARCHAR, ${FIRST.map((m) => `${m.id} ${m.column}`).join(', ')},
      n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`;
 
 /**
@@ -68,7 +71,6 @@ interface MetricsRow {
 
 type Write = (a: DuckDBAppender, o: MetricsRow) => void;
 
-const INTEGER_MATRIX = LIST(LIST(INTEGER));
 const VARCHAR_LIST = LIST(VARCHAR);
 
 function nullable<T>(get: (o: MetricsRow) => T | null | undefined, put: (a: DuckDBAppender, v: T) => void): Write {
@@ -79,15 +81,22 @@ function nullable<T>(get: (o: MetricsRow) => T | null | undefined, put: (a: Duck
   };
 }
 
-/** How a value of each column type goes into the appender. */
+/**
+ * How a value of each column type goes into the appender of the staging table (jobMetricsWriter). A matrix
+ * goes in as its text, `[[5,0],[1,4]]`, which DuckDB casts to INTEGER[][] when the batch's rows are
+ * inserted: appended as nested lists, each row and count was a DuckDB value made one at a time, about half
+ * of a trivial job's cost of storing.
+ */
 const PUT: { readonly [T in ColumnType]: (a: DuckDBAppender, v: ColumnValues[T]) => void } = {
   DOUBLE: (a, v) => a.appendDouble(v),
-  'INTEGER[][]': (a, v) =>
-    a.appendList(
-      v.map((row) => listValue([...row])),
-      INTEGER_MATRIX,
-    ),
+  'INTEGER[][]': (a, v) => a.appendVarchar(matrixText(v)),
 };
+
+/** An integer matrix as DuckDB reads a list literal; every entry must be an integer (a count). */
+function matrixText(v: readonly (readonly number[])[]): string {
+  for (const row of v) for (const x of row) if (!Number.isInteger(x)) throw new Error(`not an integer matrix: ${x}`);
+  return JSON.stringify(v);
+}
 
 function metricWriter(m: Metric): Write {
   const put = PUT[m.column] as (a: DuckDBAppender, v: unknown) => void;
@@ -116,19 +125,42 @@ const WRITERS = new Map<string, Write>([
   ...METRICS.map((m) => [m.id, metricWriter(m)] as const),
 ]);
 
+/** The job_metrics rows of a batch: staged in a temporary table, then inserted into job_metrics. */
+export interface JobMetricsWriter {
+  /** Creates (afresh) the staging table, `metrics_batch`, with job_metrics' columns in its order. */
+  readonly stage: string;
+  /** One row of the staging table per call. */
+  readonly write: (a: DuckDBAppender, o: MetricsRow) => void;
+  /** Inserts the staged rows into job_metrics, matrices cast from their text. */
+  readonly insert: string;
+}
+
+const quoted = (id: string): string => `"${id.replace(/"/g, '""')}"`;
+
 /**
  * The writer of job_metrics rows for this database: one value per column in the table's own order; a
- * column this bnclab does not know (added by a later version) gets NULL.
+ * column this bnclab does not know (added by a later version) gets NULL. An INTEGER[][] column is staged as
+ * its text (PUT) and cast on insert.
  */
-export async function jobMetricsWriter(conn: DuckDBConnection): Promise<(a: DuckDBAppender, o: MetricsRow) => void> {
+export async function jobMetricsWriter(conn: DuckDBConnection): Promise<JobMetricsWriter> {
   const r = await conn.runAndReadAll(
-    `SELECT column_name FROM duckdb_columns()
+    `SELECT column_name, data_type FROM duckdb_columns()
      WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'job_metrics'
      ORDER BY column_index`,
   );
-  const writes = r.getRows().map(([c]) => WRITERS.get(String(c)) ?? ((a: DuckDBAppender) => a.appendNull()));
-  return (a, o) => {
-    for (const w of writes) w(a, o);
-    a.endRow();
+  const columns = r.getRows().map(([c, t]) => ({ name: String(c), type: String(t) }));
+  const matrix = (c: { type: string }): boolean => c.type === 'INTEGER[][]';
+  const writes = columns.map((c) => WRITERS.get(c.name) ?? ((a: DuckDBAppender) => a.appendNull()));
+  return {
+    stage: `CREATE OR REPLACE TEMP TABLE metrics_batch (${columns
+      .map((c) => `${quoted(c.name)} ${matrix(c) ? 'VARCHAR' : c.type}`)
+      .join(', ')})`,
+    write: (a, o) => {
+      for (const w of writes) w(a, o);
+      a.endRow();
+    },
+    insert: `INSERT INTO job_metrics SELECT ${columns
+      .map((c) => (matrix(c) ? `${quoted(c.name)}::INTEGER[][]` : quoted(c.name)))
+      .join(', ')} FROM metrics_batch`,
   };
 }
