@@ -100,12 +100,17 @@ describe('external: process groups', () => {
         'jt',
         `  - { id: external, name: sleeper, params: { command: [sh, -c, ${JSON.stringify(SLEEPER)}] } }\n`,
       );
-      const r = cli(['run', file, '--db', db, '--no-report', '--workers', '1', '--job-timeout', '2'], { cwd: dir });
+      const r = cli(['run', file, '--db', db, '--no-report', '--workers', '1', '--job-timeout', '4'], { cwd: dir });
       expect(r.code).toBe(1);
+      // The job's time runs from when the pool sends it, so on a loaded machine a job can time out before its
+      // worker and helper thread have started the program: each program that started wrote its group.
       const groups = pgidsIn(join(dir, 'groups.txt'));
-      expect(groups).toHaveLength(3);
+      expect(groups.length).toBeGreaterThanOrEqual(1);
+      expect(groups.length).toBeLessThanOrEqual(3);
       expect(await aliveAfterWait(groups)).toBe(0);
-      expect(Object.values(await errors(db)).every((m) => /timed out after 2 s \(--job-timeout\)/.test(m))).toBe(true);
+      const e = await errors(db);
+      expect(Object.keys(e).filter((k) => k.startsWith('sleeper/'))).toHaveLength(3);
+      expect(Object.values(e).every((m) => /timed out after 4 s \(--job-timeout\)/.test(m))).toBe(true);
     },
     SLOW,
   );
