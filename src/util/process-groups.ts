@@ -21,8 +21,12 @@ import { getEnvironmentData, isMainThread, setEnvironmentData, threadId, workerD
 
 const KEY = 'bnclab.process-groups';
 const SLOTS = 1024;
-/** Owners whose gate can be shut at once (pool workers being ended). */
-const SHUT_SLOTS = 256;
+/**
+ * Owners whose gate can be shut at once (pool workers being ended; freed once their threads are gone). Past
+ * that, an owner's ender still waits for the starts under way, but its gate stays open until the process
+ * exits, which shuts every gate.
+ */
+const SHUT_SLOTS = 4096;
 /** In the gate: 1 once every owner's gate is shut (the process exits), the starts under way, shut owners. */
 const ALL_SHUT = 0;
 const STARTING = 1;
