@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { endGroups, ownerId, registerGroup, unregisterGroup } from '../util/process-groups.js';
+import { beginStart, endGroups, endStart, ownerId, registerGroup, unregisterGroup } from '../util/process-groups.js';
 import type { FoldRequest, HostReply, HostRequest, ProgramEnd, RunRequest } from './external-host.js';
 
 const { port, flag } = workerData as { port: MessagePort; flag: Int32Array };
@@ -31,15 +31,34 @@ interface Started {
   onEnd: ((e: ProgramEnd) => void)[];
 }
 
+/**
+ * Tests only: milliseconds this thread waits between starting a program and listing its group, the moment
+ * an interrupt could miss it (test/baselines/external-safety.test.ts). 0 (unset) in any real run.
+ */
+const HOLD_MS = Number(process.env['BNCLAB_TEST_HOLD_START_MS'] ?? 0);
+
+/** Thrown by start when bnclab is ending this worker's programs (an interrupt, or the job's end). */
+class Stopping extends Error {}
+
 /** Starts a program in a group of its own; `onEnd` hears how it ended (after stderr is drained, or 1 s after exit). */
 function start(program: string, args: readonly string[], cwd: string, stdin: 'ignore' | 'pipe'): Started {
-  const child = spawn(program, args, {
-    cwd,
-    detached: true,
-    stdio: [stdin, stdin === 'pipe' ? 'pipe' : 'ignore', 'pipe'],
-  });
-  const s: Started = { child, pgid: child.pid ?? 0, stderr: '', onEnd: [] };
-  if (s.pgid) registerGroup(s.pgid, owner);
+  // The program runs before its group is listed: the gate keeps whoever ends this worker's programs from
+  // reading the list (and terminating this thread) until it is (src/util/process-groups.ts).
+  if (!beginStart(owner)) throw new Stopping();
+  let child: ChildProcess;
+  let s: Started;
+  try {
+    child = spawn(program, args, {
+      cwd,
+      detached: true,
+      stdio: [stdin, stdin === 'pipe' ? 'pipe' : 'ignore', 'pipe'],
+    });
+    s = { child, pgid: child.pid ?? 0, stderr: '', onEnd: [] };
+    if (HOLD_MS > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, HOLD_MS);
+    if (s.pgid) registerGroup(s.pgid, owner);
+  } finally {
+    endStart();
+  }
   const end = (e: ProgramEnd): void => {
     if (s.ended) return;
     s.ended = { ...e, stderr: s.stderr };
@@ -191,6 +210,12 @@ function runFold(r: FoldRequest): void {
 }
 
 port.on('message', (r: HostRequest) => {
-  if (r.op === 'run') runOnce(r);
-  else runFold(r);
+  try {
+    if (r.op === 'run') runOnce(r);
+    else runFold(r);
+  } catch (e) {
+    if (!(e instanceof Stopping)) throw e;
+    // The job is being ended (cancelled after an interrupt, failed on --job-timeout): it reports so.
+    reply({ kind: 'end', end: { spawnError: 'bnclab is ending its programs', stderr: '' } });
+  }
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { JobOutcome } from '../store/db.js';
 import { cancelledOutcome, type JobPayload } from './job.js';
 import { packageRoot } from '../util/paths.js';
-import { endGroups, GROUP_GRACE_MS, listedGroups } from '../util/process-groups.js';
+import { endGroups, forgetOwners, GROUP_GRACE_MS, listedGroups, shutStarts } from '../util/process-groups.js';
 
 /** What the coordinator needs of a job runner: the worker pool, or InlineRunner for a run of one job. */
 export interface JobRunner {
@@ -124,10 +124,22 @@ export class WorkerPool implements JobRunner {
     this.stop();
     this.closed = true;
     // Programs the jobs started (the external baseline) end with them: SIGTERM, SIGKILL after a grace period.
+    // No worker starts one from now on, and one starting now is listed before the list is read.
+    const owners = this.slots.map((s) => s.worker.threadId);
+    await shutStarts(owners);
     await Promise.all(this.slots.map((s) => endGroups(listedGroups(s.worker.threadId), GROUP_GRACE_MS)));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    forgetOwners(owners);
     for (const s of this.slots) this.settle(s, (p) => cancelled(p));
     this.slots.length = 0;
+  }
+
+  /** Ends a worker replaced by another: its programs (none starts from now on), then its thread. */
+  private async endWorker(worker: Worker): Promise<void> {
+    const owner = worker.threadId;
+    await shutStarts([owner]);
+    await Promise.all([endGroups(listedGroups(owner), GROUP_GRACE_MS), worker.terminate()]);
+    forgetOwners([owner]);
   }
 
   /**
@@ -236,8 +248,7 @@ export class WorkerPool implements JobRunner {
     if (i < 0) return; // already handled (an error is followed by an exit)
     this.slots.splice(i, 1);
     clearTimeout(slot.timer);
-    void endGroups(listedGroups(slot.worker.threadId), GROUP_GRACE_MS);
-    void slot.worker.terminate();
+    void this.endWorker(slot.worker);
     const head = slot.queue.shift();
     if (head)
       head.resolve(this.closed ? cancelled(head.payload) : failed(head.payload, why, Date.now() - head.started));

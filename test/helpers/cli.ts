@@ -24,8 +24,11 @@ export function cli(args: string[], opts: { cwd?: string } = {}): CliResult {
 }
 
 /** Start the CLI without waiting; for kill/resume tests. */
-export function cliSpawn(args: string[], opts: { cwd?: string } = {}) {
-  return spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, CI: 'true' } });
+export function cliSpawn(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  return spawn(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, CI: 'true', ...opts.env },
+  });
 }
 
 /** The folders tempDir made in this test file; test/helpers/cleanup.ts removes them when the file ends. */
