@@ -285,8 +285,10 @@ export class ResultStore {
     try {
       await this.conn.run(`SET memory_limit = '${DUCKDB_MEMORY_MB}MB'`);
       this.memoryBounded = true;
-    } catch {
-      // DuckDB holds more than the limit and cannot evict it: the run goes on under the default limit.
+    } catch (e) {
+      // DuckDB holds more than the limit and cannot evict it: the run goes on under the default limit. Any
+      // other failure is the store's, and stops the run as any other would.
+      if (!/out of memory|memory limit/i.test(e instanceof Error ? e.message : String(e))) throw e;
     }
   }
 
