@@ -6,13 +6,30 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
 import { ResultStore } from '../../src/store/db.js';
 import { SAME_TABLES, differences } from '../helpers/db-compare.js';
 
-const SPEC = join(ROOT, 'test', 'fixtures', 'specs', 'slurm-e2e.yaml');
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'specs', 'slurm-e2e.yaml');
+const JOBS = 240;
+
+/**
+ * The fixture plus one baseline whose jobs wait 400 ms each (test/fixtures/external/nb.mjs, mode slow): a
+ * shard then runs for seconds after its first progress line on any machine, so the task cancelled there
+ * is still running when scancel reaches it. (With learners alone a shard could end first on an idle
+ * machine; the cancelled task was then complete and, rightly, not resubmitted.)
+ */
+function writeSpec(dir: string): string {
+  copyFileSync(join(ROOT, 'test', 'fixtures', 'external', 'nb.mjs'), join(dir, 'nb.mjs'));
+  const spec = join(dir, 'slurm-e2e.yaml');
+  writeFileSync(
+    spec,
+    `${readFileSync(FIXTURE, 'utf8')}baselines:\n  - { id: external, name: slow-nb, params: { command: [${JSON.stringify(process.execPath)}, nb.mjs, slow] } }\n`,
+  );
+  return spec;
+}
 
 function slurmAvailable(): { ok: boolean; reason: string } {
   const which = spawnSync('sh', ['-c', 'command -v sbatch && command -v squeue && command -v scancel'], {
@@ -37,6 +54,7 @@ describe('SLURM job array end to end', () => {
     `4 shards, one cancelled and resubmitted, merged = local run bit for bit${slurm.ok ? '' : ` (skipped: ${slurm.reason})`}`,
     async () => {
       const cwd = tempDir('bnclab-slurm-');
+      const SPEC = writeSpec(cwd);
       const local = join(cwd, 'local.duckdb');
       expect(cli(['run', SPEC, '--db', local, '--workers', '2', '--no-report', '--quiet'], { cwd }).code).toBe(0);
 
@@ -121,7 +139,7 @@ describe('SLURM job array end to end', () => {
       const store = await ResultStore.open(merged, { readOnly: true });
       try {
         const a = await store.query(`SELECT attempts, count(*)::INTEGER AS n FROM jobs GROUP BY attempts`);
-        expect(a).toEqual([{ attempts: 1, n: 180 }]);
+        expect(a).toEqual([{ attempts: 1, n: JOBS }]);
       } finally {
         store.close();
       }
