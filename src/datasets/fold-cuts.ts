@@ -10,14 +10,13 @@
  * has the table's shape (an array of cuts for each numeric column, null for each categorical one), and
  * stored only when every cut is a finite number other than -0 (which JSON would write as 0).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RawTable } from './table.js';
-import { contentCacheKeyer, readContent, writeContent } from '../util/cache.js';
-import { packageRoot } from '../util/paths.js';
+import { codeCacheKeyer, readContent, writeContent } from '../util/cache.js';
 
 const KIND = 'fold-cuts-1';
+
+/** The modules whose code decides a fold's cuts. */
+const CUTS_CODE = ['datasets/discretize', 'datasets/preprocess', 'bn/data'];
 
 /** What identifies a training fold's cuts, besides the table itself (its file's sha256 is one of them). */
 export interface FoldCutsKey {
@@ -37,35 +36,12 @@ export interface FoldCutsKey {
 export function foldCutsEntryKey(k: FoldCutsKey): string | undefined {
   if (!k.sha256) return undefined;
   const { sha256, format, classColumn, columnTypes, ignore, splitKey, repeat, fold, preprocessing } = k;
-  const keyer = codeKeyer();
+  const keyer = codeCacheKeyer(KIND, CUTS_CODE);
   if (!keyer) return undefined;
   return keyer(
     JSON.stringify([sha256, format, classColumn ?? null, columnTypes ?? null, ignore ?? null]),
     JSON.stringify([splitKey, repeat, fold, preprocessing]),
   );
-}
-
-/** The modules whose code decides a fold's cuts, from the root of the running code (src/ or dist/src/). */
-const CUTS_CODE = ['datasets/discretize', 'datasets/preprocess', 'bn/data'];
-
-let keyerMemo: ((...inputs: string[]) => string) | null | undefined;
-/**
- * contentCacheKey(KIND, <the texts of CUTS_CODE>, ...inputs), those texts hashed once per process; null (no
- * caching) when a module's file cannot be read. The files are tsc's output beside the bundle (every file of
- * dist/ stays tsc's output), or the TypeScript sources when running from src/ (the tests).
- */
-function codeKeyer(): ((...inputs: string[]) => string) | null {
-  if (keyerMemo === undefined) {
-    const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
-    const base = join(packageRoot(), fromSource ? 'src' : join('dist', 'src'));
-    try {
-      const texts = CUTS_CODE.map((m) => readFileSync(join(base, `${m}${fromSource ? '.ts' : '.js'}`), 'utf8'));
-      keyerMemo = contentCacheKeyer(KIND, ...texts);
-    } catch {
-      keyerMemo = null; // not a file layout bnclab knows: fit the cuts every time, as before the cache
-    }
-  }
-  return keyerMemo;
 }
 
 /** Whether the table has a column the discretizer fits (else there is nothing to keep). */

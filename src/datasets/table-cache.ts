@@ -5,7 +5,8 @@
  *
  * Entry `raw-table-1/<key>` in the cache folder (src/util/cache.ts), where key is the sha256 of the file's
  * sha256 and of everything else the table is made from (name, class column, declared types, ignored columns,
- * bnclab's version and this layout's). So an entry can never stand for another file or other settings; the
+ * bnclab's version, this layout's, and the text of the modules that read and code the file: TABLE_CODE). So an
+ * entry can never stand for another file, other settings or a table coded by other code; the
  * file's sha256 itself comes from the stamp-checked hash entry (a changed file is hashed, and so keyed, anew).
  * Layout: "BNCT" magic, a uint32 header length, the header (JSON: the table's names, labels, widths and
  * lengths), then the class column, each column's codes, and each numeric column's distinct values (float64),
@@ -15,7 +16,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CodeColumn } from '../bn/data.js';
-import { cacheDir, contentCacheKey } from '../util/cache.js';
+import { cacheDir, codeCacheKeyer } from '../util/cache.js';
 import type { RawColumn, RawTable } from './table.js';
 
 const KIND = 'raw-table-1';
@@ -39,14 +40,20 @@ interface Header {
   }[];
 }
 
-/** The entry's key: the file's content hash and every setting that shapes the table. */
-export function tableCacheKey(sha256: string, settings: unknown): string {
-  return contentCacheKey(KIND, sha256, JSON.stringify(settings));
+/** The modules whose code turns a CSV file into the table, and this one (the entry's layout). */
+const TABLE_CODE = ['datasets/csv', 'datasets/columns', 'datasets/table', 'bn/data', 'datasets/table-cache'];
+
+/**
+ * The entry's key: the file's content hash, every setting that shapes the table and the code that makes it;
+ * undefined (the table is not kept) when that code cannot be read.
+ */
+export function tableCacheKey(sha256: string, settings: unknown): string | undefined {
+  return codeCacheKeyer(KIND, TABLE_CODE)?.(sha256, JSON.stringify(settings));
 }
 
-function entryFile(key: string): string | null {
+function entryFile(key: string | undefined): string | null {
   const dir = cacheDir();
-  return dir === null ? null : join(dir, KIND, key);
+  return dir === null || key === undefined ? null : join(dir, KIND, key);
 }
 
 function bytesOf(a: ArrayBufferView): Uint8Array {
@@ -58,7 +65,7 @@ function writeAll(fd: number, a: Uint8Array): void {
 }
 
 /** Store the table under key (temporary name, then rename); a failure only costs a later process time. */
-export function writeTableCache(key: string, t: RawTable): void {
+export function writeTableCache(key: string | undefined, t: RawTable): void {
   const file = entryFile(key);
   if (file === null) return;
   const header: Header = {
@@ -105,7 +112,7 @@ function sharedColumn(width: number, n: number): CodeColumn {
 }
 
 /** The table stored under key, its columns in shared memory (as a CSV table read afresh), or undefined. */
-export function readTableCache(key: string): RawTable | undefined {
+export function readTableCache(key: string | undefined): RawTable | undefined {
   const file = entryFile(key);
   if (file === null) return undefined;
   let fd: number;

@@ -11,6 +11,7 @@ import { describeFsError, makeFolder } from '../util/output.js';
 import type { FoldColumn } from '../folds/split.js';
 import type { CodeState } from '../util/provenance.js';
 import type { ScoreColumns } from '../metrics/all.js';
+import { BNCLAB_VERSION } from '../version.js';
 import {
   ADDED_METRIC_COLUMNS,
   FIRST_SCORE_COLUMNS,
@@ -77,6 +78,15 @@ export interface JobOutcome {
   };
 }
 
+/**
+ * The layout of the database file this code writes, recorded in its `store_format` table: 1, the job-keyed
+ * tables with primary keys (bnclab 0.4.0 and before, which do not record it); 2, without them (0.5.0). Raise it
+ * when a change to the tables means older code would damage a file made by the new code (or fail on it); a
+ * bnclab that meets a file of a higher format refuses to write to it, with one line naming both versions.
+ * Reading is unaffected.
+ */
+export const STORE_FORMAT = 2;
+
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS experiments (
      name VARCHAR PRIMARY KEY, spec_file VARCHAR, spec_hash VARCHAR, spec_text VARCHAR, seed VARCHAR,
@@ -123,6 +133,13 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS code_states (
      code_state VARCHAR PRIMARY KEY, bnclab_version VARCHAR, code VARCHAR, node VARCHAR, duckdb VARCHAR, platform VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS job_code (job_key VARCHAR, code_state VARCHAR)`,
+  // One row: the format of the file (STORE_FORMAT), detected for a file made before it was recorded.
+  `CREATE TABLE IF NOT EXISTS store_format (format INTEGER, bnclab_version VARCHAR)`,
+  `INSERT INTO store_format SELECT
+     CASE WHEN EXISTS (SELECT 1 FROM duckdb_constraints() WHERE database_name = current_database()
+       AND schema_name = 'main' AND table_name = 'jobs' AND constraint_type = 'PRIMARY KEY') THEN 1 ELSE ${STORE_FORMAT} END,
+     '${BNCLAB_VERSION.replace(/'/g, "''")}'
+   WHERE NOT EXISTS (SELECT 1 FROM store_format)`,
   `CREATE OR REPLACE VIEW results AS
      SELECT e.experiment, j.job_key, coalesce(e.dataset, j.dataset) AS dataset, e.method, j.structure, j.structure_params, j.estimator,
             j.estimator_params, j."repeat", j.fold, ${VIEW_FIRST_COLUMNS},
@@ -149,6 +166,29 @@ export interface ResultRow extends ScoreColumns {
   n_feature_arcs?: number | null;
   train_ms: number;
   predict_ms: number;
+}
+
+/**
+ * A database (or ATTACHed shard: `schema` its name) whose recorded format is above STORE_FORMAT was made by a
+ * newer bnclab: writing to it could damage it, so this stops with one line (exit 4) naming both versions.
+ */
+export async function refuseNewerFormat(conn: DuckDBConnection, path: string, schema?: string): Promise<void> {
+  const where = schema === undefined ? 'current_database()' : `'${schema.replace(/'/g, "''")}'`;
+  const has = await conn.runAndReadAll(
+    `SELECT 1 FROM information_schema.tables WHERE table_catalog = ${where} AND table_schema = 'main' AND table_name = 'store_format'`,
+  );
+  if (has.currentRowCount === 0) return;
+  const table = schema === undefined ? 'store_format' : `"${schema.replace(/"/g, '""')}".main.store_format`;
+  const row = (
+    await conn.runAndReadAll(`SELECT max(format) AS f, arg_max(bnclab_version, format) AS v FROM ${table}`)
+  ).getRowObjects()[0];
+  const format = Number(row?.['f'] ?? 0);
+  if (format > STORE_FORMAT) {
+    throw new StoreError(
+      `${path}: made by bnclab ${String(row?.['v'])} in store format ${format}; this bnclab (${BNCLAB_VERSION}) ` +
+        `writes format ${STORE_FORMAT} and would damage it: update bnclab, or use --db <another file>`,
+    );
+  }
 }
 
 /** DuckDB's version, as the library reports it ("v1.1.3"). */
@@ -205,6 +245,7 @@ export class ResultStore {
       // One transaction for the whole schema: each statement committed alone writes the catalog to the
       // write-ahead log again, and the 20 of them cost about 3× the CPU of one commit (0.019 s vs 0.006 s).
       if (!opts.readOnly) {
+        await refuseNewerFormat(conn, path);
         await conn.run(`BEGIN TRANSACTION;\n${SCHEMA.join(';\n')};\nCOMMIT`);
       }
     } catch (e) {

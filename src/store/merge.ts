@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { StoreError, UserError } from '../util/errors.js';
-import { ResultStore } from './db.js';
+import { refuseNewerFormat, ResultStore } from './db.js';
 
 interface MergeOptions {
   /** Merge shards of a different spec hash or bnclab version, and keep the target's rows on conflicts. */
@@ -171,6 +171,7 @@ async function mergeOne(
     if (!shardTables.has('jobs') || !shardTables.has('experiments')) {
       throw new UserError(`${shardPath}: not a bnclab results database (no jobs or experiments table)`);
     }
+    await refuseNewerFormat(conn, shardPath, 'shard');
     await checkExperiments(conn, shardPath, opts, warnings);
 
     await conn.run('BEGIN TRANSACTION');

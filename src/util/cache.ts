@@ -29,6 +29,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BNCLAB_VERSION } from '../version.js';
 import { packageRoot } from './paths.js';
 
@@ -75,6 +76,34 @@ export function contentCacheKeyer(
     return c.digest('hex');
   };
 }
+
+/**
+ * `contentCacheKeyer(kind, <the texts of modules>)`, the texts read once per process and per kind; null (the
+ * caller then does not cache) when a module's file cannot be read. `modules` are paths from the root of the
+ * running code without extension ('datasets/csv'): tsc's output in dist/src/ (every file of dist/ stays tsc's
+ * output, beside the bundle), or the TypeScript sources in src/ when running from them (the tests). So an
+ * entry computed by other code (a changed module in a working tree, where bnclab's version is the same) is a
+ * different key and never read.
+ */
+export function codeCacheKeyer(
+  kind: string,
+  modules: readonly string[],
+): ((...rest: (string | Uint8Array)[]) => string) | null {
+  let keyer = codeKeyers.get(kind);
+  if (keyer === undefined) {
+    const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
+    const base = join(packageRoot(), fromSource ? 'src' : join('dist', 'src'));
+    try {
+      const texts = modules.map((m) => readFileSync(join(base, `${m}${fromSource ? '.ts' : '.js'}`), 'utf8'));
+      keyer = contentCacheKeyer(kind, ...texts);
+    } catch {
+      keyer = null; // not a file layout bnclab knows: compute every time, as without the cache
+    }
+    codeKeyers.set(kind, keyer);
+  }
+  return keyer;
+}
+const codeKeyers = new Map<string, ((...rest: (string | Uint8Array)[]) => string) | null>();
 
 function feedInput(h: Hash, x: string | Uint8Array): void {
   h.update(String(typeof x === 'string' ? x.length : x.byteLength));

@@ -1,11 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearDatasetCache, loadDataset } from '../../src/datasets/load.js';
-import { TABLE_CACHE_MIN_BYTES } from '../../src/datasets/table-cache.js';
+import { TABLE_CACHE_MIN_BYTES, tableCacheKey } from '../../src/datasets/table-cache.js';
 import type { RawTable } from '../../src/datasets/table.js';
-import { resetCacheDir } from '../../src/util/cache.js';
+import { contentCacheKey, resetCacheDir } from '../../src/util/cache.js';
+import { packageRoot } from '../../src/util/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bnclab-table-cache-'));
 const cache = join(dir, 'cache');
@@ -86,5 +87,22 @@ describe('coded tables kept in columnar binary form', () => {
     for (const e of entries) truncateSync(join(cache, 'raw-table-1', e), 100);
     clearDatasetCache();
     expect(plain(loadDataset(entry).table)).toEqual(reference);
+  });
+
+  it('keys an entry by the code that reads and codes the file too, so a table coded by other code is never read', () => {
+    const settings = { name: 'big', classColumn: null };
+    const src = (m: string) => readFileSync(join(packageRoot(), 'src', m), 'utf8');
+    const withCode = contentCacheKey(
+      'raw-table-1',
+      src('datasets/csv.ts'),
+      src('datasets/columns.ts'),
+      src('datasets/table.ts'),
+      src('bn/data.ts'),
+      src('datasets/table-cache.ts'),
+      'ab'.repeat(32),
+      JSON.stringify(settings),
+    );
+    expect(tableCacheKey('ab'.repeat(32), settings)).toBe(withCode);
+    expect(withCode).not.toBe(contentCacheKey('raw-table-1', 'ab'.repeat(32), JSON.stringify(settings)));
   });
 });
