@@ -13,6 +13,11 @@
  *   B  one `java … WekaPredict --server weka.classifiers.bayes.NaiveBayes` reading the very bytes bnclab
  *      wrote to Java's stdin (the 100 request lines and files, recorded once before the timing) from its
  *      stdin (redirected from the recording), its answers to /dev/null.
+ *   C  (send: stdin) one Weka process doing the whole of each fold itself, as a Weka user would run these
+ *      folds: the rows as read (numbers not discretized; recorded the same way from a spec with
+ *      `preprocess: false`), Weka's supervised MDL Discretize fitted on each training fold and NaiveBayes
+ *      (`weka.classifiers.meta.FilteredClassifier`). B gets bnclab's discretized bytes, so bnclab's reading
+ *      and discretizing count against it; C does that work itself.
  *
  * With --send files, A uses `send: files` instead (two temporary files per fold, named on a `fold` request
  * line) and B reads the same recorded files through `fold` lines. With --one-shot, one more command runs the
@@ -86,7 +91,7 @@ try {
   writeFileSync(
     recorder,
     `import { appendFileSync, copyFileSync } from 'node:fs';
-const requests = ${JSON.stringify(requests)};
+const requests = process.argv[2];
 let n = 0;
 let buf = Buffer.alloc(0);
 process.stdin.on('data', (d) => {
@@ -111,22 +116,28 @@ process.stdin.on('data', (d) => {
 });
 `,
   );
-  const recordSpec = spec(
-    'record',
-    `{ format: arff, server: true, send: ${send}, command: ${JSON.stringify([process.execPath, recorder])} }`,
-  );
-  const record = spawnSync(process.execPath, [
-    cli,
-    'run',
-    recordSpec,
-    '--db',
-    join(work, 'record.duckdb'),
-    '--quiet',
-    '--no-report',
-    '--workers',
-    '1',
-  ]);
-  if (!existsSync(requests)) throw new Error(`recording the folds failed: ${record.stdout}${record.stderr}`);
+  const recordTo = (name: string, file: string, extra: string): void => {
+    const recordSpec = spec(
+      name,
+      `{ format: arff,${extra} server: true, send: ${send}, command: ${JSON.stringify([process.execPath, recorder, file])} }`,
+    );
+    const record = spawnSync(process.execPath, [
+      cli,
+      'run',
+      recordSpec,
+      '--db',
+      join(work, `${name}.duckdb`),
+      '--quiet',
+      '--no-report',
+      '--workers',
+      '1',
+    ]);
+    if (!existsSync(file)) throw new Error(`recording the folds failed: ${record.stdout}${record.stderr}`);
+  };
+  recordTo('record', requests, '');
+  // The same folds as read (numbers not discretized), for Weka doing the whole fold itself (C below).
+  const rawRequests = join(work, 'raw-requests');
+  if (send === 'stdin') recordTo('record_raw', rawRequests, ' preprocess: false,');
   const recorded = readFileSync(requests);
   let nFolds = 0;
   for (let at = 0; at < recorded.length; nFolds++) {
@@ -194,6 +205,18 @@ process.stdin.on('data', (d) => {
       },
     ],
   ];
+  if (send === 'stdin') {
+    groups.push([
+      {
+        label: 'one Weka process discretizing each training fold itself (MDL) and NaiveBayes, raw folds',
+        cmd: 'sh',
+        args: [
+          '-c',
+          `exec java -cp '${classes}:${jar}' WekaPredict --server weka.classifiers.meta.FilteredClassifier -F weka.filters.supervised.attribute.Discretize -W weka.classifiers.bayes.NaiveBayes < '${rawRequests}' > /dev/null`,
+        ],
+      },
+    ]);
+  }
   if (values['one-shot']) {
     const onceDb = join(work, 'once.duckdb');
     groups.push([
@@ -205,6 +228,16 @@ process.stdin.on('data', (d) => {
       },
     ]);
   }
+  // Each Weka command must answer every fold (an "error" answer costs Weka almost nothing): checked once.
+  for (const [i, group] of groups.entries()) {
+    const c = group[0];
+    if (c.cmd !== 'sh') continue;
+    const shown = spawnSync('sh', ['-c', c.args[1].replace(/ > \/dev\/null$/, '')], { maxBuffer: 1 << 30 });
+    const answers = shown.stdout.toString('utf8').split('\n');
+    const ok = answers.filter((l) => l === 'ok').length;
+    if (ok !== nFolds)
+      throw new Error(`${c.label} (command ${i}) answered ${ok} of ${nFolds} folds: ${shown.stderr.toString().slice(-500)}`);
+  }
   console.log(
     `external-weka: ${datasets.length} datasets × 10 folds = ${nFolds} folds (send: ${send}, ${recorded.length} bytes to Java's stdin); load average ${loadAverage()}; median of ${runs} runs, in turn`,
   );
@@ -214,6 +247,12 @@ process.stdin.on('data', (d) => {
   console.log(
     `CPU of bnclab ÷ CPU of Weka alone: warm ${(rows[0].cpuS / weka).toFixed(3)}, cold ${(rows[1].cpuS / weka).toFixed(3)}; wall: warm ${(rows[0].wallS / rows[2].wallS).toFixed(3)}, cold ${(rows[1].wallS / rows[2].wallS).toFixed(3)}; load average ${loadAverage()}`,
   );
+  if (send === 'stdin') {
+    const whole = rows[3].cpuS;
+    console.log(
+      `CPU of bnclab ÷ CPU of Weka discretizing itself: warm ${(rows[0].cpuS / whole).toFixed(3)}, cold ${(rows[1].cpuS / whole).toFixed(3)}`,
+    );
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
