@@ -236,7 +236,9 @@ process.stdin.on('data', (d) => {
     const answers = shown.stdout.toString('utf8').split('\n');
     const ok = answers.filter((l) => l === 'ok').length;
     if (ok !== nFolds)
-      throw new Error(`${c.label} (command ${i}) answered ${ok} of ${nFolds} folds: ${shown.stderr.toString().slice(-500)}`);
+      throw new Error(
+        `${c.label} (command ${i}) answered ${ok} of ${nFolds} folds: ${shown.stderr.toString().slice(-500)}`,
+      );
   }
   console.log(
     `external-weka: ${datasets.length} datasets × 10 folds = ${nFolds} folds (send: ${send}, ${recorded.length} bytes to Java's stdin); load average ${loadAverage()}; median of ${runs} runs, in turn`,
