@@ -6,37 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { ResultStore, type JobOutcome, type JobRow } from '../../src/store/db.js';
 import { mergeShards } from '../../src/store/merge.js';
 import { tempDir } from '../helpers/cli.js';
+import { makeOldDatabase } from '../helpers/old-database.js';
 import { jobRow } from '../helpers/db.js';
 
 const KEYED = ['jobs', 'experiment_jobs', 'job_metrics', 'job_code'];
-
-/** The job-keyed tables as 0.4.0 created them (with their primary keys), before any later column. */
-const OLD_SCHEMA = [
-  `CREATE TABLE jobs (
-     job_key VARCHAR PRIMARY KEY, dataset VARCHAR, dataset_hash VARCHAR, split_key VARCHAR, "repeat" INTEGER,
-     fold INTEGER, structure VARCHAR, structure_params VARCHAR, estimator VARCHAR, estimator_params VARCHAR,
-     preprocessing VARCHAR, seed VARCHAR, status VARCHAR, error VARCHAR, attempts INTEGER DEFAULT 0,
-     preprocess_ms DOUBLE, train_ms DOUBLE, predict_ms DOUBLE, structure_info VARCHAR,
-     finished_at TIMESTAMP, bnclab_version VARCHAR)`,
-  `CREATE TABLE experiment_jobs (
-     experiment VARCHAR, job_key VARCHAR, method VARCHAR, dataset VARCHAR, PRIMARY KEY (experiment, job_key))`,
-  `CREATE TABLE job_metrics (
-     job_key VARCHAR PRIMARY KEY, accuracy DOUBLE, zero_one_loss DOUBLE, rmse DOUBLE, log_loss DOUBLE,
-     n_train INTEGER, n_test INTEGER, n_arcs INTEGER, n_feature_arcs INTEGER)`,
-  `CREATE TABLE job_code (job_key VARCHAR PRIMARY KEY, code_state VARCHAR)`,
-];
-
-async function makeOldDatabase(path: string): Promise<void> {
-  const instance = await DuckDBInstance.create(path);
-  const conn = await instance.connect();
-  for (const s of OLD_SCHEMA) await conn.run(s);
-  conn.closeSync();
-  instance.closeSync();
-}
 
 const labelled = (key: string, method: string, dataset = 'd'): JobRow => ({ ...jobRow(key, dataset), method });
 

@@ -11,6 +11,7 @@ import { mergeShards } from '../../src/store/merge.js';
 import { StoreError } from '../../src/util/errors.js';
 import { BNCLAB_VERSION } from '../../src/version.js';
 import { tempDir } from '../helpers/cli.js';
+import { makeOldDatabase } from '../helpers/old-database.js';
 
 async function exec(path: string, sql: string): Promise<void> {
   const instance = await DuckDBInstance.create(path);
@@ -39,16 +40,7 @@ describe('store format', () => {
 
   it('a database made with the job keys is recorded as format 1', async () => {
     const db = join(tempDir('bnclab-format-'), 'old.duckdb');
-    // jobs as 0.4.0 created it (test/store/job-keyed-tables.test.ts has the four tables).
-    await exec(
-      db,
-      `CREATE TABLE jobs (
-         job_key VARCHAR PRIMARY KEY, dataset VARCHAR, dataset_hash VARCHAR, split_key VARCHAR, "repeat" INTEGER,
-         fold INTEGER, structure VARCHAR, structure_params VARCHAR, estimator VARCHAR, estimator_params VARCHAR,
-         preprocessing VARCHAR, seed VARCHAR, status VARCHAR, error VARCHAR, attempts INTEGER DEFAULT 0,
-         preprocess_ms DOUBLE, train_ms DOUBLE, predict_ms DOUBLE, structure_info VARCHAR,
-         finished_at TIMESTAMP, bnclab_version VARCHAR)`,
-    );
+    await makeOldDatabase(db);
     (await ResultStore.open(db)).close();
     expect(await formats(db)).toEqual([1]);
   });
