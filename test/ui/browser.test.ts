@@ -249,6 +249,31 @@ C3,cell,accuracy,NB,,,iris,0.94,Table 1,
     two.proc.kill('SIGINT');
   });
 
+  it('shows a failed read on the live page and recovers from it', async () => {
+    // A copy of the quickstart database, swapped for a file DuckDB cannot read and back: the page shows the
+    // error, keeps polling, and shows the experiment again once the file reads.
+    const db = join(dir, 'flaky.duckdb');
+    const good = readFileSync(join(dir, 'q.duckdb'));
+    writeFileSync(db, good);
+    const ui = await startUi([db]);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${ui.url}?view=experiments`);
+    await page.waitForSelector('#experiments tbody tr');
+    writeFileSync(db, 'not a database, written while the page is open\n');
+    await page.waitForFunction(
+      () => document.querySelector('main p.error')?.textContent?.includes('(trying again)'),
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    writeFileSync(db, good);
+    await page.waitForSelector('#experiments tbody tr', { timeout: 60_000 });
+    expect(await page.$$eval('#experiments tbody tr td', (tds) => tds[0]?.textContent ?? '')).toContain('quickstart');
+    await page.close();
+    ui.proc.kill('SIGINT');
+  });
+
   it('watches a run fill in live', async () => {
     // A spec heavier than the quickstart (more methods, 10 repeats: 2,400 jobs), run with one worker while the page polls.
     writeFileSync(
@@ -300,10 +325,12 @@ C3,cell,accuracy,NB,,,iris,0.94,Table 1,
     expect(await watch([], (d, p) => d === p)).toBe(0);
     const counts = [...seen].map((s) => s.split('/').map(Number) as [number, number]);
     const planned = 6 * 4 * 100;
-    // Seen partly done (the grid filling in), then complete.
+    // Seen partly done (the grid filling in), then complete. When the table was never seen, the page's text says why.
+    const shown =
+      seen.size > 0 ? [...seen].join(' ') : `no table row seen; the page shows: ${await page.textContent('main')}`;
     expect(
       counts.some(([d, p]) => p === planned && d > 0 && d < planned),
-      [...seen].join(' '),
+      shown,
     ).toBe(true);
     expect(counts.some(([d, p]) => p === planned && d === planned)).toBe(true);
     // Done counts never go down.

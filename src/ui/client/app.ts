@@ -315,8 +315,19 @@ async function experimentsView(gen: number): Promise<void> {
 async function refreshIf(gen: number): Promise<void> {
   if (gen !== generation) return;
   const y = window.scrollY;
-  await experimentsView(gen).catch(showError);
+  await experimentsView(gen).catch((e: unknown) => liveError(gen, e));
   window.scrollTo(0, y);
+}
+
+/**
+ * The experiments page is live: a failed read (a snapshot of a database being written can fail now and then)
+ * is shown and tried again in 2 s, so one error does not end the live view.
+ */
+function liveError(gen: number, e: unknown): void {
+  if (gen !== generation) return;
+  showError(new Error(`${(e as Error).message} (trying again)`));
+  window.clearTimeout(timer);
+  timer = window.setTimeout(() => void refreshIf(gen), 2000);
 }
 
 function checkboxList(
@@ -1124,7 +1135,7 @@ async function render(): Promise<void> {
     else if (view === 'cell') await cellView(gen);
     else if (view === 'claims') await claimsView(gen);
     else if (view === 'compare') await compareView(gen);
-    else await experimentsView(gen);
+    else await experimentsView(gen).catch((e: unknown) => liveError(gen, e));
   } catch (e) {
     if (gen === generation) showError(e);
   }
