@@ -124,17 +124,15 @@ export class WorkerPool implements JobRunner {
     this.stop();
     this.closed = true;
     // Programs the jobs started (the external baseline) end with them: SIGTERM, SIGKILL after a grace period.
-    // No worker starts one from now on, and one starting now is listed before the list is read.
-    const owners = this.slots.map((s) => s.worker.threadId);
-    await shutStarts(owners);
-    await Promise.all(this.slots.map((s) => endGroups(listedGroups(s.worker.threadId), GROUP_GRACE_MS)));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
-    forgetOwners(owners);
+    await Promise.all(this.slots.map((s) => this.endWorker(s.worker)));
     for (const s of this.slots) this.settle(s, (p) => cancelled(p));
     this.slots.length = 0;
   }
 
-  /** Ends a worker replaced by another: its programs (none starts from now on), then its thread. */
+  /**
+   * Ends a worker (replaced by another, or the pool closing) and the programs its jobs started: none starts
+   * from now on, and one starting now is listed before the list is read (util/process-groups.ts).
+   */
   private async endWorker(worker: Worker): Promise<void> {
     const owner = worker.threadId;
     await shutStarts([owner]);
