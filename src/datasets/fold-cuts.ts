@@ -21,7 +21,7 @@ const CUTS_CODE = ['datasets/discretize', 'datasets/preprocess', 'bn/data'];
 /** What identifies a training fold's cuts, besides the table itself (its file's sha256 is one of them). */
 export interface FoldCutsKey {
   readonly sha256: string | undefined;
-  /** The file's extension (it decides how the file is read). */
+  /** How the file is read (datasets/load.ts datasetFormat). */
   readonly format: string;
   readonly classColumn: string | undefined;
   readonly columnTypes: unknown;

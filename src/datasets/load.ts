@@ -41,9 +41,14 @@ interface LoadableDataset {
 
 const cache = new Map<string, LoadedDataset>();
 
+/** How a dataset's file is read: its declared format, else by its extension (.arff, anything else CSV). */
+export function datasetFormat(entry: { readonly file: string; readonly format?: DatasetFormat }): DatasetFormat {
+  return entry.format ?? (entry.file.toLowerCase().endsWith('.arff') ? 'arff' : 'csv');
+}
+
 export function loadDataset(entry: LoadableDataset): LoadedDataset {
   const path = entry.path ?? (isAbsolute(entry.file) ? entry.file : resolve(findRepoRoot(), entry.file));
-  const format: DatasetFormat = entry.format ?? (entry.file.toLowerCase().endsWith('.arff') ? 'arff' : 'csv');
+  const format = datasetFormat(entry);
   const keyOf = (sha256: string): string =>
     JSON.stringify([
       path,

@@ -2,9 +2,8 @@
  * Runs one job: preprocess (fitted on the training rows only) → learn structure → fit estimator →
  * predict the test rows → metrics. Pure given the payload; the runner calls it inside a worker thread.
  */
-import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadDataset } from '../datasets/load.js';
+import { datasetFormat, loadDataset } from '../datasets/load.js';
 import { fitPreprocessor, type Preprocessor } from '../datasets/preprocess.js';
 import { arcs, type Structure } from '../bn/structure.js';
 import {
@@ -209,7 +208,7 @@ function fitFold(p: JobPayload, table: RawTable, trainRows: RowSet): Preprocesso
   const d = p.dataset;
   const key = {
     sha256: d.sha256,
-    format: extname(d.file).toLowerCase(),
+    format: datasetFormat(d),
     classColumn: d.classColumn,
     columnTypes: d.columnTypes,
     ignore: d.ignore,
