@@ -318,11 +318,10 @@ export class ResultStore {
    * it. A limit DuckDB cannot reach at once (it evicts cached blocks to get under it) is left unset.
    */
   async boundMemory(): Promise<void> {
-    const keyed = await this.conn.runAndReadAll(
-      `SELECT 1 FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main'
-       AND table_name IN ('jobs', 'experiment_jobs', 'job_metrics', 'job_code') AND constraint_type = 'PRIMARY KEY' LIMIT 1`,
-    );
-    if (keyed.currentRowCount > 0) return;
+    // The file's recorded format says whether its tables have the keys (1) or not (2): SCHEMA records it when
+    // the file is opened for writing, which a run's store was.
+    const format = await this.conn.runAndReadAll('SELECT max(format) AS f FROM store_format');
+    if (Number(format.getRowObjects()[0]?.['f']) < 2) return;
     try {
       await this.conn.run(`SET memory_limit = '${DUCKDB_MEMORY_MB}MB'`);
       this.memoryBounded = true;
