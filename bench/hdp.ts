@@ -18,8 +18,13 @@
  *    2-fold split (MDL, missing as a value), the paper's protocol: seconds per model and per 1,000
  *    iterations, nodes and trees.
  *
+ *    Beside each, the cost model's estimate for that job (src/spec/cost.ts: the structure and the HDP
+ *    parameters on a training fold of that size) and measured CPU ÷ estimate, so the model is checked
+ *    against CPU time, which load does not inflate (the runner stores wall time).
+ *
  *   npm run build && node dist/bench/hdp.js [--mode java|structures|all] [--datasets letter,adult]
  *        [--iterations 5000] [--only letter:1:5000,magic:5:50000] [--structures nb,tan,kdb-5,skdb]
+ *        [--prior code|paper] (structures only: the HDP preset)
  *        [--hdp-classpath CP] [--runs 5] [--warmup 1]
  */
 import { spawnSync } from 'node:child_process';
@@ -39,6 +44,7 @@ import { completeParams, getStructure, withDefaults } from '../src/registry.js';
 import { Rng } from '../src/util/rng.js';
 import { LogStirlingCache, fitHdpModel, hdp, hdpSettings, type HdpModel } from '../src/estimators/hdp/index.js';
 import { SweepKernel } from '../src/estimators/hdp/sweep-kernel.js';
+import { staticCostMs } from '../src/spec/cost.js';
 import { NO_COMPARISON, alternate, loadAverage, summaryTable } from './lib/process.js';
 
 const { values } = parseArgs({
@@ -48,6 +54,7 @@ const { values } = parseArgs({
     iterations: { type: 'string', default: '5000' },
     only: { type: 'string' },
     structures: { type: 'string', default: 'nb,tan,kdb-5,skdb' },
+    prior: { type: 'string', default: 'code' },
     'hdp-classpath': { type: 'string' },
     runs: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
@@ -88,6 +95,7 @@ function fitTimed(
   data: DiscreteData,
   structure: Structure,
   iterations: number,
+  prior: 'code' | 'paper',
 ): { ms: number; cpuMs: number; model: HdpModel; mb: number } {
   const stirling = new LogStirlingCache();
   const c0 = process.cpuUsage();
@@ -95,7 +103,7 @@ function fitTimed(
   const model = fitHdpModel(
     data,
     structure,
-    hdpSettings(completeParams(hdp, { iterations })),
+    hdpSettings(completeParams(hdp, { iterations, prior })),
     { rng: new Rng('bench/hdp') },
     stirling,
   );
@@ -161,7 +169,7 @@ public class BnclabHdpDriver {
 function childJob(job: string): void {
   const [name, ks, its] = job.split(':');
   const d = loadAll(name, 'median');
-  const { cpuMs, model } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, Number(ks)), Number(its));
+  const { cpuMs, model } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, Number(ks)), Number(its), 'code');
   // Which sampler ran: without dist/.../sweep.wasm (a build without scripts/wasm.mjs) the JavaScript loop
   // gives the same numbers more slowly, and a comparison should say so.
   const kernel = SweepKernel.get() ? 'WebAssembly' : 'JavaScript (no sweep.wasm)';
@@ -243,7 +251,7 @@ if (mode === 'java' || mode === 'all') {
       d = loadAll(name, 'median');
       loaded.set(name, d);
     }
-    const { ms, cpuMs, model, mb } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, k), iterations);
+    const { ms, cpuMs, model, mb } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, k), iterations, 'code');
     const { nodes, trees } = model.diagnostics();
     rows.push([
       `${name} k=${k}`,
@@ -273,6 +281,8 @@ if (mode === 'structures' || mode === 'all') {
   // alone, as the Java driver loads only the authors' tree, and is timed with its start-up.
   await import('../src/methods.js');
   const iterations = Number(values.iterations);
+  const prior = values.prior;
+  if (prior !== 'code' && prior !== 'paper') throw new Error(`--prior: 'code' or 'paper', got '${prior}'`);
   const rows: string[][] = [];
   for (const name of values.datasets.split(',')) {
     const train = firstFold(name);
@@ -289,10 +299,23 @@ if (mode === 'structures' || mode === 'all') {
         continue;
       }
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       const structure = s.learn(train, withDefaults(s, params), { rng: new Rng('bench/structure') });
       const structMs = performance.now() - t0;
-      const { ms, cpuMs, model, mb } = fitTimed(train, structure, iterations);
+      const sc = process.cpuUsage(c0);
+      const { ms, cpuMs, model, mb } = fitTimed(train, structure, iterations, prior);
       const { nodes, trees } = model.diagnostics();
+      const hdpParams = { iterations, prior };
+      const estimate = staticCostMs(
+        {
+          kind: 'bnc',
+          structure: { id: sid, params: { ...params }, given: { ...params } },
+          estimator: { id: 'hdp', params: hdpParams, given: hdpParams },
+          label: `${sid}/hdp`,
+        },
+        { nTrain: train.n, nTest: train.n, attributes: train.names.length, classes: train.classCard },
+      ).ms;
+      const measured = (sc.user + sc.system) / 1000 + cpuMs;
       rows.push([
         `${name} ${label}`,
         String(train.n),
@@ -303,12 +326,15 @@ if (mode === 'structures' || mode === 'all') {
         (cpuMs / 1000).toFixed(2),
         (cpuMs / iterations).toFixed(3),
         mb.toFixed(1),
+        (estimate / 1000).toFixed(2),
+        (measured / estimate).toFixed(2),
       ]);
       console.error(`done ${name} ${label}`);
     }
   }
   console.log(
-    `\nStructures with HDP (${iterations} iterations, first training fold of 2-fold CV, MDL, missing as a value)\n`,
+    `\nStructures with HDP (${iterations} iterations, prior ${values.prior}, first training fold of 2-fold CV, MDL, missing as a value;\n` +
+      'model s: the cost model for the job, structure and HDP; CPU ÷ model: their measured CPU over it)\n',
   );
   table(
     [
@@ -321,6 +347,8 @@ if (mode === 'structures' || mode === 'all') {
       'HDP CPU s',
       'CPU s / 1k it',
       'Stirling MB',
+      'model s',
+      'CPU ÷ model',
     ],
     rows,
   );
