@@ -169,7 +169,12 @@ public class BnclabHdpDriver {
 function childJob(job: string): void {
   const [name, ks, its] = job.split(':');
   const d = loadAll(name, 'median');
-  const { cpuMs, model } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, Number(ks)), Number(its), 'code');
+  const { cpuMs, model } = fitTimed(
+    d.data,
+    previousColumnsStructure(d.data.columns.length, Number(ks)),
+    Number(its),
+    'code',
+  );
   // Which sampler ran: without dist/.../sweep.wasm (a build without scripts/wasm.mjs) the JavaScript loop
   // gives the same numbers more slowly, and a comparison should say so.
   const kernel = SweepKernel.get() ? 'WebAssembly' : 'JavaScript (no sweep.wasm)';
@@ -251,7 +256,12 @@ if (mode === 'java' || mode === 'all') {
       d = loadAll(name, 'median');
       loaded.set(name, d);
     }
-    const { ms, cpuMs, model, mb } = fitTimed(d.data, previousColumnsStructure(d.data.columns.length, k), iterations, 'code');
+    const { ms, cpuMs, model, mb } = fitTimed(
+      d.data,
+      previousColumnsStructure(d.data.columns.length, k),
+      iterations,
+      'code',
+    );
     const { nodes, trees } = model.diagnostics();
     rows.push([
       `${name} k=${k}`,
