@@ -7,8 +7,9 @@
  * this project's reference machine (2-core x86-64, Node 20) with `bnclab run --workers 1` on eight
  * shipped datasets (iris … kr-vs-kp, page-blocks; 2-fold CV) and, for HDP, fitted to the measured times of
  * the 5,000-iteration jobs of experiments/hdp-2018-verdicts-iterations.yaml (48 data sets, both priors,
- * NB … kDB-5 and SkDB; docs/cluster.md gives the fit's spread). They are meant to be right within a factor of about 3 and to rank methods correctly
- * (an HDP kDB-5 job costs 100-1,000 NB jobs), which is what balancing needs; docs/cluster.md lists them.
+ * NB … kDB-5 and SkDB; docs/cluster.md gives the fit's spread against CPU time). They are meant to be
+ * right within a factor of about 3 and to rank methods correctly (an HDP kDB-5 job costs 100-1,000 NB
+ * jobs), which is what balancing needs; docs/cluster.md lists them.
  *
  *   nb, dirichlet/mle/eap/manb     0.0005 ms · n·m                           (counting)
  *   tan, cl-ode, acll-tan, fan-mdl 0.00002 ms · n·m²                         (all-pairs CMI)
