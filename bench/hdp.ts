@@ -315,7 +315,8 @@ if (mode === 'structures' || mode === 'all') {
       const sc = process.cpuUsage(c0);
       const { ms, cpuMs, model, mb } = fitTimed(train, structure, iterations, prior);
       const { nodes, trees } = model.diagnostics();
-      const hdpParams = { iterations, prior };
+      // The parameters a plan would give the job (the estimator's defaults and its prior preset).
+      const hdpParams = completeParams(hdp, { iterations, prior });
       const estimate = staticCostMs(
         {
           kind: 'bnc',
@@ -343,7 +344,7 @@ if (mode === 'structures' || mode === 'all') {
     }
   }
   console.log(
-    `\nStructures with HDP (${iterations} iterations, prior ${values.prior}, first training fold of 2-fold CV, MDL, missing as a value;\n` +
+    `\nStructures with HDP (${iterations} iterations, prior ${prior}, first training fold of 2-fold CV, MDL, missing as a value;\n` +
       'model s: the cost model for the job, structure and HDP; CPU ÷ model: their measured CPU over it)\n',
   );
   table(

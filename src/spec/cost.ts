@@ -151,9 +151,10 @@ function estimatorCost(id: string, p: Params, s: JobSize, depth: number): number
     case 'hdp': {
       let nodes = 1;
       for (let l = 1; l <= depth + 1; l++) nodes += Math.min(n, s.classes * 3 ** (l - 1));
-      // Every node is swept each iteration; its concentration is sampled every f-th (5 under the code's
-      // prior, 1 under the paper's), and that sampling is most of a node's cost when it happens.
-      const every = num(p, 'concentrationEvery', p['prior'] === 'paper' ? 1 : 5);
+      // Every node is swept each iteration; its concentration is sampled every f-th, and that sampling is most
+      // of a node's cost when it happens. p is the plan's: the estimator's preset has set f (1 under the
+      // paper's prior, else its default 5).
+      const every = num(p, 'concentrationEvery', 5);
       return num(p, 'iterations', 5000) * m * (0.0016 + nodes * (0.000004 + 0.000033 / every));
     }
     default:

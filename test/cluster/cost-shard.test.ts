@@ -6,6 +6,7 @@ import { buildPlan, type Plan } from '../../src/spec/plan.js';
 import { CostModel, methodIdentityOf, staticCostMs } from '../../src/spec/cost.js';
 import { imbalance, parseShard, partitionJobs, partitionPlan } from '../../src/spec/shard.js';
 import { Rng } from '../../src/util/rng.js';
+import { getEstimator, withDefaults } from '../../src/registry.js';
 import '../../src/methods.js';
 
 const SMALL = join(ROOT, 'test', 'fixtures', 'specs', 'e2e-small.yaml');
@@ -40,8 +41,10 @@ describe('cost model', () => {
   });
 
   it("costs HDP by its prior's concentration sampling and SkDB below kDB-5, near the CPU bench/hdp.ts measured", () => {
+    // Parameters as a plan gives them: the estimator's defaults and its preset (prior paper → every iteration).
+    const hdpInfo = getEstimator('hdp')!;
     const hdp = (structure: string, sp: Record<string, unknown>, ep: Record<string, unknown>) =>
-      staticCostMs(method(structure, sp, 'hdp', { iterations: 1000, ...ep }), size).ms / 1000;
+      staticCostMs(method(structure, sp, 'hdp', withDefaults(hdpInfo, { iterations: 1000, ...ep })), size).ms / 1000;
     const code = hdp('kdb', { k: 5 }, { prior: 'code' });
     const paper = hdp('kdb', { k: 5 }, { prior: 'paper' });
     // The paper's prior samples every concentration every iteration, the code's every 5th.
