@@ -5,11 +5,9 @@
  * Static estimates are a formula per method in the size of the job's training fold: n training rows,
  * m attributes, C classes (all known from the plan, before anything runs), times a constant measured on
  * this project's reference machine (2-core x86-64, Node 20) with `bnclab run --workers 1` on eight
- * shipped datasets (iris … kr-vs-kp, page-blocks; 2-fold CV) and, for HDP, fitted to the measured times of
- * the 5,000-iteration jobs of experiments/hdp-2018-verdicts-iterations.yaml (48 data sets, both priors,
- * NB … kDB-5 and SkDB; docs/cluster.md gives the fit's spread against CPU time). They are meant to be
- * right within a factor of about 3 and to rank methods correctly (an HDP kDB-5 job costs 100-1,000 NB
- * jobs), which is what balancing needs; docs/cluster.md lists them.
+ * shipped datasets (iris … kr-vs-kp, page-blocks; 2-fold CV) and, for HDP, against the timings in
+ * bench/hdp.ts. They are meant to be right within a factor of about 3 and to rank methods correctly
+ * (an HDP kDB-5 job costs 100-1,000 NB jobs), which is what balancing needs; docs/cluster.md lists them.
  *
  *   nb, dirichlet/mle/eap/manb     0.0005 ms · n·m                           (counting)
  *   tan, cl-ode, acll-tan, fan-mdl 0.00002 ms · n·m²                         (all-pairs CMI)
@@ -29,10 +27,8 @@
  *   decision-tree                  0.00002 ms · n·log2(n)·m
  *   m-estimate, select: holdout    0.0025 ms · n·m·(d+1), d = parents per attribute besides the class
  *   wanbia, awnb                   0.003 ms · n·m
- *   hdp (iterations)               iterations · m · (0.0016 + nodes · (0.000004 + 0.000033 / f)) ms,
- *                                  nodes = 1 + Σ_{l=1..d+1} min(n, C·3^(l-1)) (one context tree per attribute),
- *                                  f = concentrationEvery (5 under prior code, 1 under prior paper);
- *                                  under skdb d = min(maxK, 2) (the learned k is mostly lower)
+ *   hdp (iterations)               iterations · m · (0.009 + 0.0001 · nodes) ms,
+ *                                  nodes = 1 + Σ_{l=1..d+1} min(n, C·3^(l-1)) (one context tree per attribute)
  *   every job                      + 1 ms + 0.0002 ms · (n + n_test)·m   (fixed cost, preprocessing, metrics)
  *   select: (grid G, inner folds k) the final fit on the whole training fold (the candidates' mean) + for
  *                                  each of the G candidates k inner fits on n·(k−1)/k rows, tested on n/k
@@ -93,10 +89,7 @@ function structureCost(id: string, p: Params, s: JobSize): { ms: number; depth: 
     }
     case 'skdb': {
       const k = num(p, 'maxK', 5);
-      // The learned k is below maxK on most folds (93 % with maxK 5 on the 48 hdp68 data sets under 5,000
-      // rows) and fewer attributes are kept, so the parameters are costed as at depth 2 at most: the
-      // depth that matched SkDB-HDP's measured times there (docs/cluster.md).
-      return { ms: pairs + 0.0012 * n * m * (k + 1), depth: Math.min(k, 2) };
+      return { ms: pairs + 0.0012 * n * m * (k + 1), depth: k };
     }
     case 'aode':
       return { ms: 0.0001 * n * m * m, depth: 1 };
@@ -151,11 +144,7 @@ function estimatorCost(id: string, p: Params, s: JobSize, depth: number): number
     case 'hdp': {
       let nodes = 1;
       for (let l = 1; l <= depth + 1; l++) nodes += Math.min(n, s.classes * 3 ** (l - 1));
-      // Every node is swept each iteration; its concentration is sampled every f-th, and that sampling is most
-      // of a node's cost when it happens. p is the plan's: the estimator's preset has set f (1 under the
-      // paper's prior, else its default 5).
-      const every = num(p, 'concentrationEvery', 5);
-      return num(p, 'iterations', 5000) * m * (0.0016 + nodes * (0.000004 + 0.000033 / every));
+      return num(p, 'iterations', 5000) * m * (0.009 + 0.0001 * nodes);
     }
     default:
       return undefined;
