@@ -6,22 +6,40 @@ export class Progress {
   private lastPlain = Date.now();
   private lastPlainCount = -1;
   private lastDraw = 0;
-  /** Expected cost of the finished jobs (src/spec/cost.ts), when the caller gave a total to weigh by. */
-  private doneCost = 0;
   private lastDrawnCount = -1;
+  /** Per method: the expected (static) cost of the jobs to run, of those finished, and their measured time. */
+  private readonly totalCost: Float64Array | undefined;
+  private readonly doneCost: Float64Array | undefined;
+  private readonly doneMeasured: Float64Array | undefined;
 
   constructor(
     private readonly total: number,
     private readonly out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean },
     private readonly label = 'jobs',
-    /** Total expected cost: with it the ETA weighs each job by its cost, not by count (an HDP kDB-5 job is worth hundreds of NB jobs). */
-    private readonly totalCost?: number,
-  ) {}
+    /**
+     * Expected cost of the jobs to run (src/spec/cost.ts), in total or per method: with it the ETA weighs each
+     * job by its cost, not by count (an HDP kDB-5 job is worth hundreds of NB jobs).
+     */
+    totalCost?: number | Float64Array,
+  ) {
+    if (totalCost !== undefined) {
+      this.totalCost = typeof totalCost === 'number' ? Float64Array.of(totalCost) : totalCost;
+      this.doneCost = new Float64Array(this.totalCost.length);
+      this.doneMeasured = new Float64Array(this.totalCost.length);
+    }
+  }
 
-  tick(ok: boolean, cost = 0): void {
+  /**
+   * A job finished: its expected cost, its method's index (into the per-method costs) and the time it took
+   * (ms; its expected cost when not given).
+   */
+  tick(ok: boolean, cost = 0, method = 0, measuredMs?: number): void {
     if (ok) this.done++;
     else this.failed++;
-    this.doneCost += cost;
+    if (this.doneCost && this.doneMeasured && method < this.doneCost.length) {
+      this.doneCost[method] += cost;
+      this.doneMeasured[method] += measuredMs ?? cost;
+    }
     this.draw(false);
   }
 
@@ -30,16 +48,39 @@ export class Progress {
     if (this.out.isTTY) this.out.write('\n');
   }
 
+  /**
+   * Seconds left. The static cost model ranks a method's jobs by their size but can be off by orders of
+   * magnitude in absolute terms and between methods (B-RAI has no formula; SubbKB's grows too fast with the
+   * data), so each method's remaining expected cost is scaled by that method's measured ÷ expected time over
+   * its finished jobs (the run's overall ratio until one of its jobs has finished), and the time left is the
+   * elapsed time × that remaining time ÷ the measured time of the finished jobs. The elapsed time carries the
+   * workers' parallelism and the storing; the measured times only weigh the jobs against each other.
+   */
+  private eta(elapsed: number, finished: number): number {
+    if (finished === 0) return NaN;
+    const byCount = ((this.total - finished) * elapsed) / finished;
+    if (!this.totalCost || !this.doneCost || !this.doneMeasured) return byCount;
+    let doneCost = 0;
+    let doneMeasured = 0;
+    for (let m = 0; m < this.doneCost.length; m++) {
+      doneCost += this.doneCost[m];
+      doneMeasured += this.doneMeasured[m];
+    }
+    if (!(doneCost > 0 && doneMeasured > 0)) return byCount;
+    const overall = doneMeasured / doneCost;
+    let left = 0;
+    for (let m = 0; m < this.totalCost.length; m++) {
+      const ratio =
+        this.doneCost[m] > 0 && this.doneMeasured[m] > 0 ? this.doneMeasured[m] / this.doneCost[m] : overall;
+      left += Math.max(0, this.totalCost[m] - this.doneCost[m]) * ratio;
+    }
+    return (elapsed * left) / doneMeasured;
+  }
+
   private draw(final: boolean): void {
     const finished = this.done + this.failed;
     const elapsed = (Date.now() - this.start) / 1000;
-    const rate = finished / Math.max(elapsed, 1e-3);
-    const eta =
-      this.totalCost && this.doneCost > 0
-        ? (elapsed * Math.max(0, this.totalCost - this.doneCost)) / this.doneCost
-        : finished > 0
-          ? (this.total - finished) / rate
-          : NaN;
+    const eta = this.eta(elapsed, finished);
     const stats = `${finished}/${this.total} ${this.label}${this.failed ? `, ${this.failed} failed` : ''}, ${fmt(elapsed)} elapsed${finished < this.total && Number.isFinite(eta) ? `, ETA ${fmt(eta)}` : ''}`;
     if (this.out.isTTY) {
       const now = Date.now();

@@ -275,18 +275,22 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
       }
-      // Progress counts outcomes once they are stored, weighted by their expected cost for the ETA.
-      const progress = opts.quiet ? undefined : new Progress(todoCount, out, 'jobs stored', chosenJobs.todoCost);
+      // Progress counts outcomes once they are stored; the ETA weighs the jobs left by their expected cost,
+      // scaled per method by the measured times of its finished jobs (Progress.eta).
+      const progress = opts.quiet
+        ? undefined
+        : new Progress(todoCount, out, 'jobs stored', chosenJobs.todoCostByMethod);
       // The jobs started and not yet stored (at most the workers' and the write queue's): for the progress
       // line's cost and to name a job whose result could not be stored.
-      const started = new Map<string, { job: PlannedJob; cost: number }>();
+      const started = new Map<string, { job: PlannedJob; cost: number; methodIndex: number }>();
       const costOf = jobCostOf();
       const sink = { recordOutcomes: (o: readonly JobOutcome[]) => turns.take(() => store.recordOutcomes(o)) };
       const activeWriter = new OutcomeWriter(sink, {
         holdMs: 1000,
         onStored: (batch) => {
           for (const o of batch) {
-            progress?.tick(o.status === 'done', started.get(o.key)?.cost ?? 0);
+            const s = started.get(o.key);
+            progress?.tick(o.status === 'done', s?.cost ?? 0, s?.methodIndex, o.preprocessMs + o.trainMs + o.predictMs);
             started.delete(o.key);
           }
         },
@@ -306,7 +310,8 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
           const taken = await jobs.next();
           if (!taken) return;
           const { index: i, job } = taken;
-          started.set(job.key, { job, cost: costOf(job, grid.methodIndexOf(i)) });
+          const methodIndex = grid.methodIndexOf(i);
+          started.set(job.key, { job, cost: costOf(job, methodIndex), methodIndex });
           const outcome = await activePool.run(payloadOf(plan, job, savePredictions));
           if (outcome.cancelled) {
             started.delete(job.key);

@@ -31,8 +31,10 @@ export interface TodoCounts {
   readonly todoCount: number;
   /** Grid indices of the jobs with only an older revision's result stored. */
   readonly stale: Int32Array;
-  /** The jobs to run's total static cost (ms; the progress line's ETA weighs by it). */
+  /** The jobs to run's total static cost (ms). */
   readonly todoCost: number;
+  /** The same per method (index into spec.methods): the progress line's ETA scales each by its measured ratio. */
+  readonly todoCostByMethod: Float64Array;
 }
 
 interface Todo extends TodoCounts {
@@ -101,6 +103,7 @@ export async function registerAndChoose(
   let recomputed = 0;
   let previouslyFailed = 0;
   let todoCost = 0;
+  const todoCostByMethod = new Float64Array(plan.spec.methods.length);
   for (let from = 0; from < grid.size; from += REGISTER_CHUNK) {
     const to = Math.min(grid.size, from + REGISTER_CHUNK);
     const jobs: PlannedJob[] = [];
@@ -126,7 +129,10 @@ export async function registerAndChoose(
       const run = isStale && !opts.rerunStale ? false : s === 'done' ? repredict : s !== 'error' || opts.rerunFailed;
       if (run) {
         todo.push(from + k);
-        todoCost += costOf(j, grid.methodIndexOf(from + k));
+        const mi = grid.methodIndexOf(from + k);
+        const c = costOf(j, mi);
+        todoCost += c;
+        todoCostByMethod[mi] += c;
       }
     }
   }
@@ -139,6 +145,7 @@ export async function registerAndChoose(
     previouslyFailed,
     stale: stale.done(),
     todoCost,
+    todoCostByMethod,
   };
 }
 
@@ -200,17 +207,23 @@ export function freshCounts(plan: Plan, inScope?: (j: PlannedJob) => boolean): T
   const costOf = jobCostOf();
   let n = 0;
   let cost = 0;
+  const byMethod = new Float64Array(plan.spec.methods.length);
   if (inScope) {
     const jobs = plan.jobs;
     for (let i = 0; i < jobs.length; i++) {
       if (!inScope(jobs[i])) continue;
       n++;
-      cost += costOf(jobs[i], grid.methodIndexOf(i));
+      const mi = grid.methodIndexOf(i);
+      const c = costOf(jobs[i], mi);
+      cost += c;
+      byMethod[mi] += c;
     }
   } else {
     for (let i = 0; i < grid.size; i++) {
       const place = grid.placeOf(i);
-      cost += costOf(place, place.methodIndex);
+      const c = costOf(place, place.methodIndex);
+      cost += c;
+      byMethod[place.methodIndex] += c;
     }
     n = grid.size;
   }
@@ -222,6 +235,7 @@ export function freshCounts(plan: Plan, inScope?: (j: PlannedJob) => boolean): T
     previouslyFailed: 0,
     stale: new Int32Array(0),
     todoCost: cost,
+    todoCostByMethod: byMethod,
   };
 }
 
