@@ -38,7 +38,7 @@ export class Progress {
     else this.failed++;
     if (this.doneCost && this.doneMeasured && method < this.doneCost.length) {
       this.doneCost[method] += cost;
-      this.doneMeasured[method] += measuredMs ?? cost;
+      this.doneMeasured[method] += measuredMs !== undefined && Number.isFinite(measuredMs) ? measuredMs : cost;
     }
     this.draw(false);
   }
