@@ -17,15 +17,15 @@ export class Progress {
     private readonly out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean },
     private readonly label = 'jobs',
     /**
-     * Expected cost of the jobs to run (src/spec/cost.ts), in total or per method: with it the ETA weighs each
-     * job by its cost, not by count (an HDP kDB-5 job is worth hundreds of NB jobs).
+     * Expected cost of the jobs to run per method (src/spec/cost.ts): with it the ETA weighs each job by its
+     * cost, not by count (an HDP kDB-5 job is worth hundreds of NB jobs).
      */
-    totalCost?: number | Float64Array,
+    totalCost?: Float64Array,
   ) {
     if (totalCost !== undefined) {
-      this.totalCost = typeof totalCost === 'number' ? Float64Array.of(totalCost) : totalCost;
-      this.doneCost = new Float64Array(this.totalCost.length);
-      this.doneMeasured = new Float64Array(this.totalCost.length);
+      this.totalCost = totalCost;
+      this.doneCost = new Float64Array(totalCost.length);
+      this.doneMeasured = new Float64Array(totalCost.length);
     }
   }
 

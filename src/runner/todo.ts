@@ -31,9 +31,10 @@ export interface TodoCounts {
   readonly todoCount: number;
   /** Grid indices of the jobs with only an older revision's result stored. */
   readonly stale: Int32Array;
-  /** The jobs to run's total static cost (ms). */
-  readonly todoCost: number;
-  /** The same per method (index into spec.methods): the progress line's ETA scales each by its measured ratio. */
+  /**
+   * The jobs to run's static cost (ms) per method (index into spec.methods): the progress line's ETA scales
+   * each by the method's measured ratio.
+   */
   readonly todoCostByMethod: Float64Array;
 }
 
@@ -102,7 +103,6 @@ export async function registerAndChoose(
   let alreadyDone = 0;
   let recomputed = 0;
   let previouslyFailed = 0;
-  let todoCost = 0;
   const todoCostByMethod = new Float64Array(plan.spec.methods.length);
   for (let from = 0; from < grid.size; from += REGISTER_CHUNK) {
     const to = Math.min(grid.size, from + REGISTER_CHUNK);
@@ -130,9 +130,7 @@ export async function registerAndChoose(
       if (run) {
         todo.push(from + k);
         const mi = grid.methodIndexOf(from + k);
-        const c = costOf(j, mi);
-        todoCost += c;
-        todoCostByMethod[mi] += c;
+        todoCostByMethod[mi] += costOf(j, mi);
       }
     }
   }
@@ -144,7 +142,6 @@ export async function registerAndChoose(
     recomputed,
     previouslyFailed,
     stale: stale.done(),
-    todoCost,
     todoCostByMethod,
   };
 }
@@ -206,7 +203,6 @@ export function freshCounts(plan: Plan, inScope?: (j: PlannedJob) => boolean): T
   const grid = plan.grid!;
   const costOf = jobCostOf();
   let n = 0;
-  let cost = 0;
   const byMethod = new Float64Array(plan.spec.methods.length);
   if (inScope) {
     const jobs = plan.jobs;
@@ -214,16 +210,12 @@ export function freshCounts(plan: Plan, inScope?: (j: PlannedJob) => boolean): T
       if (!inScope(jobs[i])) continue;
       n++;
       const mi = grid.methodIndexOf(i);
-      const c = costOf(jobs[i], mi);
-      cost += c;
-      byMethod[mi] += c;
+      byMethod[mi] += costOf(jobs[i], mi);
     }
   } else {
     for (let i = 0; i < grid.size; i++) {
       const place = grid.placeOf(i);
-      const c = costOf(place, place.methodIndex);
-      cost += c;
-      byMethod[place.methodIndex] += c;
+      byMethod[place.methodIndex] += costOf(place, place.methodIndex);
     }
     n = grid.size;
   }
@@ -234,7 +226,6 @@ export function freshCounts(plan: Plan, inScope?: (j: PlannedJob) => boolean): T
     recomputed: 0,
     previouslyFailed: 0,
     stale: new Int32Array(0),
-    todoCost: cost,
     todoCostByMethod: byMethod,
   };
 }

@@ -29,7 +29,7 @@
  *                                  (exact searches refitted in 0.5.2 to the CPU time of fold 1 on 17 data sets
  *                                  of 4 to 19 attributes and 135 to 52,200 training rows, whole jobs: within
  *                                  3× on 15/17 (ebn), 16/17 (kb, k = 10), 16/17 (k = 100), 17/17 (subbkb,
- *                                  t = k = 10), the misses jobs under 0.13 s; the 0.5.1 formula, 0.000003 ms ·
+ *                                  t = k = 10), the misses all jobs under 0.13 s; the 0.5.1 formula, 0.000003 ms ·
  *                                  n·v·2^v, was within 3× on 8, 6, 6 and 4 of them, from 21× low to 300× high)
  *   random-forest (trees)          0.00001 ms · trees · n·log2(n)·m
  *   decision-tree                  0.00002 ms · n·log2(n)·m

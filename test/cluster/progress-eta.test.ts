@@ -8,7 +8,12 @@ describe('progress ETA weighted by expected cost', () => {
     vi.useFakeTimers();
     vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
     let text = '';
-    const p = new Progress(10, { write: (s: string) => (text += s), isTTY: false }, 'jobs', totalCost);
+    const p = new Progress(
+      10,
+      { write: (s: string) => (text += s), isTTY: false },
+      'jobs',
+      totalCost === undefined ? undefined : Float64Array.of(totalCost),
+    );
     vi.setSystemTime(new Date('2026-01-01T00:00:10Z'));
     // The first job (cost 1 of 100) took 10 s: 99 cost units are left.
     p.tick(true, 1);
