@@ -29,6 +29,7 @@ import { fmean, fsum } from '../stats/fsum.js';
 import { pairedBootstrap } from '../stats/bootstrap.js';
 import { sha256Hex } from '../util/hash.js';
 import { cellKey } from '../util/keys.js';
+import { provisionalReason, type UnfinishedCell } from './summary.js';
 import { metricNames } from '../metrics/all.js';
 
 export const CLAIM_COLUMNS = ['id', 'kind', 'metric', 'method_a', 'relation', 'method_b', 'dataset', 'value'] as const;
@@ -94,6 +95,11 @@ export interface ClaimResult {
   readonly n: number | null;
   readonly verdict: ClaimVerdict;
   readonly reason: string;
+  /**
+   * Set when the run has not finished every dataset × method the claim reads (jobs not run yet or failed):
+   * which, so the verdict is read as what the finished part says, not the experiment's answer.
+   */
+  readonly provisional: string | null;
 }
 
 interface ClaimContext {
@@ -108,6 +114,8 @@ interface ClaimContext {
   /** A published value in our units ('x%' → x / 100, plain numbers × the reference's scale). */
   readonly parseValue: (s: string, where: string) => number;
   readonly metricFromName: (name: string) => CompareMetric | undefined;
+  /** The planned dataset × method cells not finished yet (summary.ts unfinishedCells); none when complete. */
+  readonly unfinished?: readonly UnfinishedCell[];
 }
 
 /** Does this header describe a claims file? */
@@ -331,6 +339,8 @@ interface RunView {
   /** Methods of the spec that have results, in the spec's order. */
   readonly ourMethods: readonly string[];
   readonly datasets: readonly string[];
+  /** The datasets a published name may map to: those with results and those of the plan not finished yet. */
+  readonly knownDatasets: readonly string[];
   /** Rows entering the folds per dataset (the largest n_train + n_test of its jobs). */
   readonly sizes: ReadonlyMap<string, number>;
   /** Values per metric name, built on first use. */
@@ -374,11 +384,13 @@ function runView(rows: readonly ResultRow[], ctx: ClaimContext): RunView {
   const sizes = new Map<string, number>();
   for (const r of rows) sizes.set(r.dataset, Math.max(sizes.get(r.dataset) ?? 0, Number(r.n_train) + Number(r.n_test)));
   const w = ctx.settings.wilcoxon;
+  const datasets = [...new Set(rows.map((r) => r.dataset))].sort();
   return {
     ctx,
     digits: ctx.settings.digits ?? undefined,
     ourMethods: ctx.methods.filter((m) => present.has(m)),
-    datasets: [...new Set(rows.map((r) => r.dataset))].sort(),
+    datasets,
+    knownDatasets: [...new Set([...datasets, ...(ctx.unfinished ?? []).map((u) => u.dataset)])],
     sizes,
     values: new Map(),
     wilcoxonOptions: { zeroMethod: w.zeroMethod, correct: w.correct, exact: true, tieCorrection: w.tieCorrection },
@@ -390,7 +402,27 @@ export function evaluateClaims(doc: CsvDocument, ctx: ClaimContext): ClaimResult
   return doc.records.map(({ fields, line }) => evaluateClaim(parseClaim(doc, fields, line, ctx), run));
 }
 
+/** The claim's verdict, provisional when the run has not finished a dataset × method the claim reads. */
 function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
+  const r = evaluateOnFinished(c, run);
+  const { ctx } = run;
+  if (!ctx.unfinished?.length) return r;
+  // "On every small data set" failed on a finished one: no result still to come can make it hold.
+  if (c.kind === 'every-small' && r.verdict === 'not reproduced') return r;
+  const method = (name: string): string | null => ctx.mapName(name, ctx.ref.methods, ctx.methods);
+  // A post-hoc test ranks every method, and a best-of claim without candidates reads every method.
+  const everyMethod =
+    c.kind === 'posthoc' || ((c.kind === 'best-mean' || c.kind === 'dataset-best') && !c.methodB.length);
+  const methods = everyMethod
+    ? ctx.methods
+    : [c.methodA, ...c.methodB].map(method).filter((m): m is string => m !== null);
+  const oneDataset = c.kind === 'dataset' || c.kind === 'cell' || c.kind === 'dataset-best';
+  const D = oneDataset ? ctx.mapName(c.dataset, ctx.ref.datasets, run.knownDatasets) : null;
+  const provisional = provisionalReason(ctx.unfinished, methods, oneDataset ? (D === null ? [] : [D]) : undefined);
+  return provisional ? { ...r, provisional } : r;
+}
+
+function evaluateOnFinished(c: ParsedClaim, run: RunView): ClaimResult {
   const { ctx } = run;
   const { metricRef: _read, alpha: _threshold, ...base } = c;
   const notEvaluable = (reason: string): ClaimResult => ({
@@ -402,13 +434,15 @@ function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
     n: null,
     verdict: 'not evaluable',
     reason,
+    provisional: null,
   });
   let V = run.values.get(c.metric);
   if (!V) run.values.set(c.metric, (V = new Values(ctx.rows, c.metricRef)));
   const values = V;
   // Names → ours, with the reason when one is absent.
   const method = (name: string): Lookup => {
-    const ours = ctx.mapName(name, ctx.ref.methods, run.ourMethods);
+    // Matched against every method of the spec: one without results yet says so, not that it is absent.
+    const ours = ctx.mapName(name, ctx.ref.methods, ctx.methods);
     if (!ours) return { missing: `method '${name}' is not in this experiment (map it under reference methods:)` };
     if (!values.hasMethod(ours)) {
       return {
@@ -420,10 +454,9 @@ function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
     return { ours };
   };
   const dataset = (name: string): Lookup => {
-    const ours = ctx.mapName(name, ctx.ref.datasets, run.datasets);
-    return ours
-      ? { ours }
-      : { missing: `dataset '${name}' is not in this experiment (map it under reference datasets:)` };
+    const ours = ctx.mapName(name, ctx.ref.datasets, run.knownDatasets);
+    if (!ours) return { missing: `dataset '${name}' is not in this experiment (map it under reference datasets:)` };
+    return run.datasets.includes(ours) ? { ours } : { missing: `${ours} has no finished results yet` };
   };
   const A = method(c.methodA);
   if ('missing' in A) return notEvaluable(A.missing);
@@ -436,7 +469,12 @@ function evaluateClaim(c: ParsedClaim, run: RunView): ClaimResult {
     method,
     dataset,
     notEvaluable,
-    result: ({ ok, held, ...r }) => ({ ...base, ...r, verdict: ok ? (held ?? 'reproduced') : 'not reproduced' }),
+    result: ({ ok, held, ...r }) => ({
+      ...base,
+      ...r,
+      verdict: ok ? (held ?? 'reproduced') : 'not reproduced',
+      provisional: null,
+    }),
   };
   if (c.kind === 'best-mean' || c.kind === 'dataset-best') return evaluateBest(scope);
   if (c.kind === 'cell') return evaluateCell(scope);

@@ -13,7 +13,15 @@ import type { CurvePoints } from './prediction-curves.js';
 import { evaluateReference, type ReferenceResult } from './reference.js';
 import type { CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
 import type { ArcsByJob } from './structures.js';
-import { completeRows, REPORT_METRICS, summarize, type PlannedFolds, type SummaryTable } from './summary.js';
+import {
+  completeRows,
+  REPORT_METRICS,
+  summarize,
+  unfinishedCells,
+  type PlannedFolds,
+  type SummaryTable,
+  type UnfinishedCell,
+} from './summary.js';
 import type { Table } from './table.js';
 
 export interface FailedJob {
@@ -117,6 +125,8 @@ export interface ReportContext {
   readonly statRows: readonly ResultRow[];
   /** Per-metric summaries for display: datasets in the spec's order (input.datasets). */
   readonly summaries: readonly SummaryTable[];
+  /** The planned dataset × method cells with fewer finished folds than planned (summary.ts unfinishedCells). */
+  readonly unfinished: readonly UnfinishedCell[];
   readonly references: readonly ReferenceResult[];
   readonly tableId: (stem: string) => string;
   readonly figureId: (stem: string) => string;
@@ -154,6 +164,7 @@ export function createContext(input: ReportInput): ReportContext {
   const digits = s.digits ?? undefined;
   const comparison = compareResults(input.rows, labels, s, input.planned);
   const statRows = completeRows(input.rows, input.planned);
+  const unfinished = unfinishedCells(input.rows, input.planned);
   const tables: Table[] = [];
   const figures: Figure[] = [];
   return {
@@ -171,7 +182,8 @@ export function createContext(input: ReportInput): ReportContext {
         input.datasets,
       ),
     ),
-    references: input.reference.map((r) => evaluateReference(r, statRows, labels, s, input.structureInfo)),
+    unfinished,
+    references: input.reference.map((r) => evaluateReference(r, statRows, labels, s, input.structureInfo, unfinished)),
     tableId: uniqueIds(),
     figureId: uniqueIds(),
     tables,

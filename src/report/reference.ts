@@ -41,6 +41,7 @@ import { foldValues, metricDef } from './compare.js';
 import { readCsv } from './csv.js';
 import type { CompareMetric, CompareSpec, ReferenceSpec } from '../spec/report-sections.js';
 import { fmean } from '../stats/fsum.js';
+import { provisionalReason, type UnfinishedCell } from './summary.js';
 import { metricFromName, metricNames } from '../metrics/all.js';
 
 type Verdict = 'reproduced' | 'direction reproduced, not significant' | 'not reproduced' | 'no data';
@@ -57,6 +58,8 @@ interface CellClaim {
   readonly difference: number | null;
   readonly verdict: Verdict;
   readonly reason: string;
+  /** Set when the run has not finished a dataset × method the verdict reads (claims.ts ClaimResult). */
+  readonly provisional: string | null;
 }
 
 interface WdlCounts {
@@ -88,6 +91,8 @@ export interface WdlClaim {
     | null;
   readonly verdict: Verdict;
   readonly reason: string;
+  /** Set when the run has not finished a dataset × method the verdict reads (claims.ts ClaimResult). */
+  readonly provisional: string | null;
 }
 
 export type ReferenceResult =
@@ -148,7 +153,8 @@ function mapName(name: string, mapping: Readonly<Record<string, string>>, ours: 
 
 /**
  * Read one reference file and put our results beside it. `info` (jobs.structure_info by job key) feeds the
- * info.* metrics of claims files.
+ * info.* metrics of claims files. `unfinished` (summary.ts unfinishedCells) makes each verdict that reads an
+ * unfinished dataset × method provisional, saying which.
  */
 export function evaluateReference(
   ref: ReferenceSpec,
@@ -156,6 +162,7 @@ export function evaluateReference(
   methods: readonly string[],
   settings: CompareSpec,
   info: StructureInfo = new Map(),
+  unfinished: readonly UnfinishedCell[] = [],
 ): ReferenceResult {
   let text: string;
   try {
@@ -183,8 +190,9 @@ export function evaluateReference(
   const has = (cols: string[]): boolean => cols.every((c) => doc.header.includes(c));
   const col = (name: string): number => doc.header.indexOf(name);
   const datasets = [...new Set(rows.map((r) => r.dataset))];
-  const present = new Set(rows.map((r) => r.method));
-  const ourMethods = methods.filter((m) => present.has(m));
+  // Published names map to every method of the spec and every dataset of the plan, those without results yet
+  // included: a row about one of them is "no data" (provisional), not about something absent.
+  const knownDatasets = [...new Set([...datasets, ...unfinished.map((u) => u.dataset)])];
   const digits = settings.digits ?? undefined;
   const means = new Map<CompareMetric, Map<string, Map<string, number>>>();
   const meansOf = (metric: CompareMetric): Map<string, Map<string, number>> => {
@@ -216,6 +224,7 @@ export function evaluateReference(
       mapName: map,
       parseValue: (s, where) => parseValue(s, ref.scale, where),
       metricFromName,
+      unfinished,
     });
     return { kind: 'claims', ref, claims, comments: notes() };
   }
@@ -240,9 +249,13 @@ export function evaluateReference(
       };
       const methodA = get('method_a');
       const methodB = get('method_b');
-      const ourA = map(methodA, ref.methods, ourMethods);
-      const ourB = map(methodB, ref.methods, ourMethods);
-      const base = { line, metric, methodA, methodB, published, ourA, ourB };
+      const ourA = map(methodA, ref.methods, methods);
+      const ourB = map(methodB, ref.methods, methods);
+      const provisional = provisionalReason(
+        unfinished,
+        [ourA, ourB].filter((m): m is string => m !== null),
+      );
+      const base = { line, metric, methodA, methodB, published, ourA, ourB, provisional };
       if (!ourA || !ourB) {
         const missing = [!ourA ? methodA : null, !ourB ? methodB : null].filter(Boolean).join(' and ');
         return {
@@ -316,9 +329,10 @@ export function evaluateReference(
       const published = parseValue(get('value'), ref.scale, where);
       const dataset = get('dataset');
       const method = get('method');
-      const ourDataset = mapName(dataset, ref.datasets, datasets);
-      const ourMethod = map(method, ref.methods, ourMethods);
-      const base = { line, dataset, method, metric, published, ourDataset, ourMethod };
+      const ourDataset = mapName(dataset, ref.datasets, knownDatasets);
+      const ourMethod = map(method, ref.methods, methods);
+      const provisional = ourDataset && ourMethod ? provisionalReason(unfinished, [ourMethod], [ourDataset]) : null;
+      const base = { line, dataset, method, metric, published, ourDataset, ourMethod, provisional };
       const ours = ourDataset && ourMethod ? meansOf(metric).get(ourDataset)?.get(ourMethod) : undefined;
       if (ours === undefined) {
         const why = !ourDataset

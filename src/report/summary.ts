@@ -7,7 +7,7 @@ import { SCORE_METRICS } from '../metrics/all.js';
 import { averageRanks } from '../stats/ranks.js';
 import { roundDecimals } from '../stats/validate.js';
 import { fmean, fsum } from '../stats/fsum.js';
-import { cellKey } from '../util/keys.js';
+import { cellKey, splitCellKey } from '../util/keys.js';
 
 export interface MetricDef {
   readonly key: keyof ResultRow & string;
@@ -129,6 +129,56 @@ function partialGroups(rows: readonly ResultRow[], planned: PlannedFolds | undef
     if (p !== undefined && c < p) out.add(k);
   }
   return out;
+}
+
+/** A dataset × method of the plan with fewer finished folds than it plans (jobs not run yet or failed). */
+export interface UnfinishedCell {
+  readonly dataset: string;
+  readonly method: string;
+  readonly done: number;
+  readonly planned: number;
+}
+
+/**
+ * Every dataset × method of the plan whose finished folds in `rows` are fewer than planned, none finished
+ * included, in the plan's order; none when the plan is not known. What a verdict on these rows cannot see yet.
+ */
+export function unfinishedCells(rows: readonly ResultRow[], planned: PlannedFolds | undefined): UnfinishedCell[] {
+  if (!planned) return [];
+  const n = new Map<string, number>();
+  for (const r of rows) {
+    const k = cellKey(r.dataset, r.method);
+    n.set(k, (n.get(k) ?? 0) + 1);
+  }
+  const out: UnfinishedCell[] = [];
+  for (const [k, p] of planned) {
+    const done = n.get(k) ?? 0;
+    if (done >= p) continue;
+    const [dataset, method] = splitCellKey(k);
+    out.push({ dataset, method, done, planned: p });
+  }
+  return out;
+}
+
+/**
+ * Why a verdict that reads these methods on these datasets (every dataset when `datasets` is undefined) is
+ * provisional: the unfinished cells among them, whose results could still change it; null when it reads none.
+ */
+export function provisionalReason(
+  unfinished: readonly UnfinishedCell[],
+  methods: readonly string[],
+  datasets?: readonly string[],
+): string | null {
+  const ms = new Set(methods);
+  const ds = datasets && new Set(datasets);
+  const hit = unfinished.filter((u) => ms.has(u.method) && (!ds || ds.has(u.dataset)));
+  if (hit.length === 0) return null;
+  if (hit.length === 1) {
+    const u = hit[0];
+    return `provisional: ${u.method} on ${u.dataset} has ${u.done} of ${u.planned} folds finished (jobs not run yet or failed)`;
+  }
+  const on = [...new Set(hit.map((u) => u.dataset))];
+  return `provisional: ${hit.length} dataset × method cells it reads are unfinished (jobs not run yet or failed), on ${on.join(', ')}`;
 }
 
 /**

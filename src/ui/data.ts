@@ -15,7 +15,7 @@ import { buildReport, referenceTable, type ReportDoc } from '../report/build.js'
 import { loadStructureInfo } from '../report/claims.js';
 import { evaluateReference } from '../report/reference.js';
 import { stabilityAcrossSeeds, stabilitySummary } from '../report/seed-stability.js';
-import { completeRows } from '../report/summary.js';
+import { completeRows, unfinishedCells } from '../report/summary.js';
 import type { Table } from '../report/table.js';
 import { staleJobs } from '../spec/revision.js';
 import { fmean } from '../stats/fsum.js';
@@ -657,6 +657,7 @@ export class UiData {
     const seedRows = await this.seedRowsOf(e);
     const rows = seedRows?.[0]?.rows ?? (await this.rowsOf(e, null));
     const statRows = completeRows(rows, e.planned);
+    const unfinished = unfinishedCells(rows, e.planned);
     const info = await this.withStore((s) =>
       loadStructureInfo(
         s,
@@ -665,7 +666,7 @@ export class UiData {
     );
     const ids = new Set<string>();
     const files = spec.reference.map((ref): ClaimsFile => {
-      const r = evaluateReference(ref, statRows, e.labels, e.compare, info);
+      const r = evaluateReference(ref, statRows, e.labels, e.compare, info, unfinished);
       let id = `reference-${ref.path.replace(/^.*[\\/]/, '').replace(/\.csv$/i, '')}`;
       for (let i = 2; ids.has(id); i++) id = `${id}-${i}`;
       ids.add(id);

@@ -26,7 +26,13 @@ export function referenceTable(
   stability?: readonly ClaimStability[],
 ): Table {
   const title = r.ref.title ?? r.ref.path;
-  const verdictCell = (v: string): TableCell => cell(v, { bold: v === 'reproduced' });
+  // A verdict on an unfinished run is what the finished part says: marked, never bold, the why says what is missing.
+  const verdictCell = (c: { verdict: string; provisional: string | null }): TableCell =>
+    c.provisional
+      ? cell(`${c.verdict} (provisional)`, { value: c.verdict })
+      : cell(c.verdict, { bold: c.verdict === 'reproduced' });
+  const why = (c: { reason: string; provisional: string | null }): TableCell =>
+    cell(c.provisional ? `${c.provisional}; ${c.reason}` : c.reason);
   if (r.kind === 'claims') {
     const seeds = stability?.[0]?.outcomes.map((o) => o.seed);
     return {
@@ -52,9 +58,9 @@ export function referenceTable(
           cell(c.source),
           cell(c.claim),
           cell(c.ours, { value: c.ours === '–' ? null : c.ours }),
-          verdictCell(c.verdict),
+          verdictCell(c),
           ...(stability ? [cell(stabilityText(stability[i]))] : []),
-          cell(c.reason),
+          why(c),
           cell(c.note),
         ],
       })),
@@ -91,9 +97,9 @@ export function referenceTable(
           cell(c.ours ? wdlText(c.ours) : '–', { bold: c.ours?.significant ?? false }),
           cell(formatP(c.ours?.p), { value: c.ours?.p ?? null }),
           cell(c.ours?.net ? netWinsText(c.ours.net) : '–', { value: c.ours?.net ? netWinsText(c.ours.net) : null }),
-          verdictCell(c.verdict),
+          verdictCell(c),
           ...(stability ? [cell(stabilityText(stability[i]))] : []),
-          cell(c.reason),
+          why(c),
         ],
       })),
       notes: r.comments,
@@ -127,7 +133,7 @@ export function referenceTable(
           cell(c.difference === null ? '–' : `${c.difference >= 0 ? '+' : '−'}${Math.abs(c.difference).toFixed(d)}`, {
             value: c.difference,
           }),
-          verdictCell(c.verdict),
+          verdictCell(c),
         ],
       };
     }),
@@ -149,6 +155,11 @@ export function reproductionSections(c: ReportContext): Section[] {
   if (!references.length) return [];
   const all: string[] = references.flatMap((r) => r.claims.map((cl) => cl.verdict));
   const notEvaluable = all.filter((v) => v === 'not evaluable').length;
+  const provisional = (claims: readonly { provisional: string | null }[]): number =>
+    claims.filter((cl) => cl.provisional !== null).length;
+  const provisionalAll = references.reduce((n, r) => n + provisional(r.claims), 0);
+  const { input } = c;
+  const unfinishedJobs = input.expectedJobs - input.rows.length;
   const sections: Section[] = [
     {
       title: 'Reproduction of published results',
@@ -156,7 +167,11 @@ export function reproductionSections(c: ReportContext): Section[] {
       blocks: [
         {
           kind: 'p',
-          text: `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${noiseText(all)}${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.`,
+          text:
+            `${all.filter((v) => v === 'reproduced').length} of ${all.length} published claims reproduced, ${noiseText(all)}${all.filter((v) => v === 'not reproduced').length} not reproduced, ${all.filter((v) => v === 'no data').length} without our data${notEvaluable ? `, ${notEvaluable} not evaluable here` : ''}.` +
+            (provisionalAll
+              ? ` ${provisionalAll} of these verdicts are provisional: the run has not finished ${unfinishedJobs} of its ${input.expectedJobs} jobs (not run yet or failed), and each of them reads a dataset × method among those, so it may change when they finish.`
+              : ''),
         },
       ],
     },
@@ -183,11 +198,12 @@ export function reproductionSections(c: ReportContext): Section[] {
         {
           kind: 'p',
           text:
-            r.kind === 'claims'
+            (r.kind === 'claims'
               ? `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('not evaluable')} not evaluable here (${r.ref.path}).` +
                 (stability?.length ? ` ${stabilitySummary(stability)}` : '')
               : `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).` +
-                (stability?.length ? ` ${stabilitySummary(stability)}` : ''),
+                (stability?.length ? ` ${stabilitySummary(stability)}` : '')) +
+            (provisional(r.claims) ? ` ${provisional(r.claims)} provisional (the run is not finished).` : ''),
         },
         ...c.addTable(t),
       ],
