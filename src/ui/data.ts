@@ -82,6 +82,8 @@ interface ClaimsFile {
   readonly title: string;
   readonly kind: 'claims' | 'wdl' | 'cells';
   readonly verdicts: Readonly<Record<string, number>>;
+  /** How many verdicts read a dataset × method the run has not finished (the report's "provisional"). */
+  readonly provisional: number;
   /** Several seeds: the report's line of how many claims were reproduced in every seed, some, none; else null. */
   readonly stability: string | null;
   readonly table: Table;
@@ -682,6 +684,8 @@ export class UiData {
         title: ref.title ?? ref.path,
         kind: r.kind,
         verdicts,
+        provisional: (r.claims as readonly { provisional: string | null }[]).filter((c) => c.provisional !== null)
+          .length,
         stability: stability?.length ? stabilitySummary(stability) : null,
         table: referenceTable(id, r, e.compare.alpha, stability),
       };

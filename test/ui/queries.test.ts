@@ -276,6 +276,8 @@ C6,mean,accuracy,KDB,>,NB,,,,not in this run
     expect(verdicts).toHaveLength(6);
     expect(verdicts[5]).toBe('not evaluable');
     expect(Object.values(c.files[0].verdicts).reduce((a, b) => a + b, 0)).toBe(6);
+    // A finished run: no verdict is provisional (test/report/provisional-verdicts.test.ts has an unfinished one).
+    expect(c.files[0].provisional).toBe(0);
     // The uncertainty: the order claims carry the margin's bootstrap interval.
     expect(t.rows[1].cells[3].text).toMatch(/95% interval \[/);
     // Without a reference: section, a note and no tables.

@@ -31,6 +31,7 @@ interface ClaimsFile {
   title: string;
   kind: string;
   verdicts: Record<string, number>;
+  provisional: number;
   stability: string | null;
   table: ReportTable;
 }
@@ -914,6 +915,9 @@ async function claimsView(gen: number): Promise<void> {
   const all: Record<string, number> = {};
   for (const f of r.files) for (const [v, n] of Object.entries(f.verdicts)) all[v] = (all[v] ?? 0) + n;
   const total = Object.values(all).reduce((a, b) => a + b, 0);
+  const provisional = r.files.reduce((n, f) => n + f.provisional, 0);
+  // As the report: a verdict that reads a dataset × method the run has not finished is provisional.
+  const unfinished = (n: number): string => (n ? ` (${n} provisional: the run is not finished)` : '');
   const counts = (v: Record<string, number>): string =>
     Object.entries(v)
       .map(([k, n]) => `${n} ${k}`)
@@ -933,7 +937,7 @@ async function claimsView(gen: number): Promise<void> {
     ),
     r.files.length === 0
       ? h('p', { class: 'muted', id: 'claims-note' }, r.note)
-      : h('p', { id: 'claims-summary' }, `${total} published claims: ${counts(all)}.`),
+      : h('p', { id: 'claims-summary' }, `${total} published claims: ${counts(all)}${unfinished(provisional)}.`),
     h(
       'p',
       { class: 'muted' },
@@ -941,7 +945,7 @@ async function claimsView(gen: number): Promise<void> {
     ),
     ...r.files.flatMap((f) => [
       h('h3', {}, f.title),
-      h('p', { class: 'muted' }, `${f.path}: ${counts(f.verdicts)}`),
+      h('p', { class: 'muted' }, `${f.path}: ${counts(f.verdicts)}${unfinished(f.provisional)}`),
       ...(f.stability ? [h('p', { class: 'stability' }, f.stability)] : []),
       reportTable(f.table),
     ]),
