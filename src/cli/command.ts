@@ -39,3 +39,15 @@ export function numberOption(v: unknown, name: string): number | undefined {
   if (!Number.isFinite(n) || n < 0) throw new UserError(`${name}: expected a number ≥ 0, got '${String(v)}'`);
   return n;
 }
+
+/**
+ * The line `report` and `run` print under the report's files when some published-claim verdicts are
+ * provisional (the run has not finished every dataset × method they read); empty when none is.
+ */
+export function provisionalLine(
+  verdicts: { readonly total: number; readonly provisional: number },
+  indent: string,
+): string {
+  if (verdicts.provisional === 0) return '';
+  return `${indent}${verdicts.provisional} of ${verdicts.total} published-claim verdicts are provisional: the run has not finished the jobs they read (report.md, "Reproduction of published results")\n`;
+}

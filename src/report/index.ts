@@ -84,6 +84,8 @@ interface ReportFiles {
   readonly csv: string;
   readonly tables: readonly string[];
   readonly figures: readonly string[];
+  /** The published-claim verdicts and how many of them are provisional (docs/reports.md, "Provisional verdicts"). */
+  readonly verdicts: { readonly total: number; readonly provisional: number };
 }
 
 /**
@@ -375,7 +377,9 @@ async function writeReportFilesIn(
   put(html, renderHtml(doc));
   put(csv, renderLongCsv(doc.summaries));
   put(join(dir, 'report-summary.csv'), renderSummaryCsv(doc.summaries));
-  return { dir, markdown, html, csv, tables, figures };
+  const claims = doc.references.flatMap((r): readonly { provisional: string | null }[] => r.claims);
+  const verdicts = { total: claims.length, provisional: claims.filter((c) => c.provisional !== null).length };
+  return { dir, markdown, html, csv, tables, figures, verdicts };
 }
 
 /**

@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { provisionalLine } from '../../src/cli/command.js';
 import { buildReport } from '../../src/report/build.js';
 import { evaluateReference } from '../../src/report/reference.js';
 import { renderMarkdown } from '../../src/report/render.js';
@@ -145,5 +146,12 @@ describe('verdicts on an unfinished run', () => {
     );
     expect(md).toContain('4 provisional (the run is not finished).');
     expect(md).toContain('1 provisional (the run is not finished).');
+  });
+
+  it('report and run print a line under the files when some verdicts are provisional, none otherwise', () => {
+    expect(provisionalLine({ total: 8, provisional: 0 }, '  ')).toBe('');
+    expect(provisionalLine({ total: 8, provisional: 5 }, '  ')).toBe(
+      '  5 of 8 published-claim verdicts are provisional: the run has not finished the jobs they read (report.md, "Reproduction of published results")\n',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { intOption, onePositional, numberOption } from '../command.js';
+import { intOption, onePositional, numberOption, provisionalLine } from '../command.js';
 import { EXIT } from '../../util/errors.js';
 import { SCORE_IDS } from '../../metrics/all.js';
 
@@ -63,7 +63,8 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
               .filter(Boolean),
     });
     process.stdout.write(
-      `report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg${v['pdf'] === true ? ', *.pdf' : ''})\n`,
+      `report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg${v['pdf'] === true ? ', *.pdf' : ''})\n` +
+        provisionalLine(r.verdicts, '        '),
     );
     return EXIT.ok;
   },

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { onePositional, intOption, numberOption } from '../command.js';
+import { onePositional, intOption, numberOption, provisionalLine } from '../command.js';
 import { EXIT, UserError } from '../../util/errors.js';
 import type { RunSummary } from '../../runner/run.js';
 import type { ShardSpec } from '../../spec/shard.js';
@@ -148,6 +148,8 @@ async function afterRun(
     // The folders of the tables and figures, as the README lists them.
     if (r.tables.length) log(`         ${r.tables[0].replace(/[^/\\]+$/, '')}`);
     if (r.figures.length) log(`         ${r.figures[0].replace(/[^/\\]+$/, '')}`);
+    const provisional = provisionalLine(r.verdicts, '         ');
+    if (provisional) log(provisional.trimEnd());
   }
   if (summary.interrupted) return EXIT.interrupted;
   return summary.failed > 0 || summary.previouslyFailed > 0 ? EXIT.jobsFailed : EXIT.ok;
