@@ -20,7 +20,6 @@ import {
   unfinishedCells,
   type PlannedFolds,
   type SummaryTable,
-  type UnfinishedCell,
 } from './summary.js';
 import type { Table } from './table.js';
 
@@ -125,8 +124,6 @@ export interface ReportContext {
   readonly statRows: readonly ResultRow[];
   /** Per-metric summaries for display: datasets in the spec's order (input.datasets). */
   readonly summaries: readonly SummaryTable[];
-  /** The planned dataset × method cells with fewer finished folds than planned (summary.ts unfinishedCells). */
-  readonly unfinished: readonly UnfinishedCell[];
   readonly references: readonly ReferenceResult[];
   readonly tableId: (stem: string) => string;
   readonly figureId: (stem: string) => string;
@@ -182,7 +179,6 @@ export function createContext(input: ReportInput): ReportContext {
         input.datasets,
       ),
     ),
-    unfinished,
     references: input.reference.map((r) => evaluateReference(r, statRows, labels, s, input.structureInfo, unfinished)),
     tableId: uniqueIds(),
     figureId: uniqueIds(),

@@ -26,11 +26,10 @@ export function referenceTable(
   stability?: readonly ClaimStability[],
 ): Table {
   const title = r.ref.title ?? r.ref.path;
-  // A verdict on an unfinished run is what the finished part says: marked, never bold, the why says what is missing.
+  // A verdict on an unfinished run is what the finished part says: marked (in the CSV too, so that a script
+  // counting 'reproduced' does not count it), never bold, and the why says what is missing.
   const verdictCell = (c: { verdict: string; provisional: string | null }): TableCell =>
-    c.provisional
-      ? cell(`${c.verdict} (provisional)`, { value: c.verdict })
-      : cell(c.verdict, { bold: c.verdict === 'reproduced' });
+    c.provisional ? cell(`${c.verdict} (provisional)`) : cell(c.verdict, { bold: c.verdict === 'reproduced' });
   const why = (c: { reason: string; provisional: string | null }): TableCell =>
     cell(c.provisional ? `${c.provisional}; ${c.reason}` : c.reason);
   if (r.kind === 'claims') {
