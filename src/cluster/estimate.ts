@@ -37,15 +37,23 @@ export async function readObservations(dbPath: string): Promise<CostObservation[
  * The pilot sample: for every method, the first fold of the datasets at the median and the upper quartile
  * of that method's static cost (two sizes, so the scale factor is not fitted on one point; not the
  * cheapest, whose milliseconds are start-up noise; never the costliest, the pilot is meant to take
- * minutes). Deterministic: by static cost, ties by job key.
+ * minutes). A method without a cost formula has the first fold of every dataset timed instead (its
+ * timings are not carried from one dataset to another). Deterministic: by static cost, ties by job key.
  */
 export function pilotSample(plan: Plan, model: CostModel, perMethod = 2): PlannedJob[] {
   const out: PlannedJob[] = [];
+  const unknown = new Set(model.unknownMethods);
   for (const m of plan.spec.methods) {
     const first = plan.jobs
       .filter((j) => j.method === m && j.repeat === 0 && j.fold === 0)
       .sort((a, b) => model.staticCost(a) - model.staticCost(b) || (a.key < b.key ? -1 : 1));
     if (first.length === 0) continue;
+    // A method without a cost formula: its timings are not carried to other datasets (CostModel.calibrate),
+    // so the first fold of every dataset is timed.
+    if (unknown.has(m.label)) {
+      out.push(...first);
+      continue;
+    }
     const picks = new Set<PlannedJob>();
     // Quantiles 1/2 … 3/4 of the method's datasets by static cost.
     for (let i = 0; i < perMethod; i++) {
@@ -106,8 +114,12 @@ export function estimateLines(plan: PlanSummary, model: CostModel, cores: number
   );
   for (const [label, e] of per) {
     if (unknown.has(label)) {
+      const timed = e.bases.has('observed');
       out.push(
-        `  ${label.padEnd(w)}  ${String(e.jobs).padStart(6)}  ${'unknown'.padStart(10)}  ${''.padStart(6)}  unknown: run --pilot (or --db with its timings)`,
+        `  ${label.padEnd(w)}  ${String(e.jobs).padStart(6)}  ${'unknown'.padStart(10)}  ${''.padStart(6)}  ` +
+          (timed
+            ? 'unknown on the datasets without a timing of it (no formula to carry one to another)'
+            : 'unknown: run --pilot (or --db with its timings)'),
       );
       continue;
     }

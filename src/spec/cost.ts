@@ -44,9 +44,11 @@
  * brai, external and a method without a formula (a learner added later) have no static estimate worth
  * printing (B-RAI's cost grows with its recursion and bootstrap; an external program's is its own): for
  * balancing shards they are costed like kDB-1, and `plan --estimate` shows them as unknown until a
- * database (--db) or a pilot (--pilot) has timed them (`unknownMethods`). Calibration (`calibrate`) replaces these guesses with measured times where a
- * database holds finished jobs: the observed mean for the same method on the same dataset, else the
- * static estimate times the method's observed/static ratio (sums over the datasets where it did run).
+ * database (--db) or a pilot (--pilot) has timed them on each dataset (`unknownMethods`; the pilot times
+ * their first fold of every dataset). Calibration (`calibrate`) replaces these guesses with measured times
+ * where a database holds finished jobs: the observed mean for the same method on the same dataset, else, for
+ * a method with a formula, the static estimate times the method's observed/static ratio (sums over the
+ * datasets where it did run).
  *
  * Static costs are pure functions of the spec and the data files, so shard assignments computed from
  * them are the same on every machine; calibrated costs are only ever displayed.
@@ -339,7 +341,10 @@ export class CostModel {
       const method = methodIdentityOf(j.method);
       const o = observed.get(`${method}@${j.dataset.handle.sha256}`);
       if (o) this.calibrated.set(j, { ms: o.meanMs, basis: 'observed' });
-      else if (factor.has(method))
+      // A method without a formula is costed like kDB-1 only to balance shards: that shape says nothing of how
+      // its time grows (B-RAI's grows as 3^(CI order), 30 ms a fold on breast-cancer, hours on letter), so its
+      // timings are not carried to the datasets where it has none: it stays unknown there.
+      else if (factor.has(method) && !this.unknown.has(j.method.label))
         this.calibrated.set(j, { ms: this.staticMs.get(j)! * factor.get(method)!, basis: 'scaled' });
     }
   }

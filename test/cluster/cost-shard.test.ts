@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/cli.js';
+import { writeFileSync } from 'node:fs';
+import { ROOT, tempDir } from '../helpers/cli.js';
+import { estimateLines, pilotSample } from '../../src/cluster/estimate.js';
 import { loadSpecFile } from '../../src/spec/load.js';
 import { buildPlan, type Plan } from '../../src/spec/plan.js';
 import { CostModel, methodIdentityOf, staticCostMs } from '../../src/spec/cost.js';
@@ -74,6 +76,54 @@ describe('cost model', () => {
     expect(model.cost(tan)).toEqual({ ms: model.staticCost(tan), basis: 'static' });
     // Calibration never moves the static cost that shards are balanced by.
     expect(model.staticCost(zooNb)).toBe(staticModel.staticCost(zooNb));
+  });
+
+  it('does not carry a timing of a method without a formula to another dataset, and the pilot times all of its', () => {
+    const file = join(tempDir(), 'brai.yaml');
+    writeFileSync(
+      file,
+      `name: brai-cost
+seed: 7
+datasets: [iris, breast-cancer, zoo]
+resampling: { folds: 5 }
+methods:
+  - { name: NB, structure: nb, estimator: dirichlet }
+  - { name: B-RAI, structure: { id: brai, params: { samples: 10 } }, estimator: eap }
+`,
+    );
+    const plan = buildPlan(loadSpecFile(file).spec);
+    const [nb, brai] = plan.spec.methods;
+    const iris = plan.datasets.find((d) => d.handle.name === 'iris')!;
+    const observed = (m: typeof nb) => ({
+      method: methodIdentityOf(m),
+      datasetHash: iris.handle.sha256,
+      meanMs: 1000,
+      jobs: 5,
+    });
+    const model = new CostModel(plan, [observed(nb), observed(brai)]);
+    const on = (m: typeof nb, d: string) => plan.jobs.find((j) => j.method === m && j.dataset.handle.name === d)!;
+    expect(model.cost(on(brai, 'iris'))).toEqual({ ms: 1000, basis: 'observed' });
+    // kDB-1's shape, which B-RAI is costed by for shards, says nothing of B-RAI on zoo: unknown, not scaled.
+    expect(model.cost(on(brai, 'zoo')).basis).toBe('unknown');
+    expect(model.cost(on(nb, 'zoo')).basis).toBe('scaled');
+    expect(model.unknownMethods).toEqual(['B-RAI']);
+    expect(estimateLines(plan, model, 2).join('\n')).toMatch(
+      /B-RAI +15 +unknown +unknown on the datasets without a timing of it/,
+    );
+    // The pilot: NB at its median and upper-quartile dataset (of three, the same one), B-RAI at the first fold of
+    // all three.
+    const sample = pilotSample(plan, new CostModel(plan));
+    expect(
+      sample
+        .filter((j) => j.method === brai)
+        .map((j) => [j.dataset.handle.name, j.fold])
+        .sort(),
+    ).toEqual([
+      ['breast-cancer', 0],
+      ['iris', 0],
+      ['zoo', 0],
+    ]);
+    expect(sample.filter((j) => j.method === nb)).toHaveLength(1);
   });
 });
 

@@ -34,9 +34,11 @@ export const planCommand: Command = {
   --estimate          expected core-hours per method and in total, and the wall time on --cores cores
   --cores C           cores for the wall-time estimate (default: this machine's available parallelism)
   --db FILE           calibrate the cost model with the timings of finished jobs in FILE (the same methods
-                      on the same datasets are taken as measured; other datasets scaled per method)
+                      on the same datasets are taken as measured; other datasets scaled per method, except
+                      for a method without a cost formula, which stays unknown where it has no timing)
   --pilot             calibrate by first running a stratified sample here (per method the first fold of the
-                      median and upper-quartile dataset by cost; nothing stored), one at a time, each timed by the CPU it used
+                      median and upper-quartile dataset by cost, of every dataset for a method without a cost
+                      formula; nothing stored), one at a time, each timed by the CPU it used
                       (its child processes included), so a busy machine calibrates as an idle one; --pilot-timeout SEC
                       (default 600) per job
   --shards N          the partition 'run --shard I/N' uses: jobs and expected cost per shard, max/mean
@@ -117,7 +119,7 @@ Costs are static estimates per method × training-set size unless calibrated; do
         const sample = est.pilotSample(fullPlan, new CostModel(fullPlan));
         const timeout = intOption(v['pilot-timeout'], '--pilot-timeout', 1) ?? 600;
         process.stderr.write(
-          `pilot: running ${sample.length} jobs (per method the first fold of its median and upper-quartile dataset by expected cost), at most ${timeout} s each\n`,
+          `pilot: running ${sample.length} jobs (per method the first fold of its median and upper-quartile dataset by expected cost; of every dataset for a method without a cost formula), at most ${timeout} s each\n`,
         );
         const pilot = await runPilot(fullPlan, sample, {
           workers: intOption(v['workers'], '--workers', 1),
