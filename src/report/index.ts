@@ -16,6 +16,7 @@ import { EXIT, UserError } from '../util/errors.js';
 import { describeFsError, makeFolder, sameFile, writeFileAtomic } from '../util/output.js';
 import { closest } from '../util/text.js';
 import { buildReport, type ReportDoc, type ReportInput } from './build.js';
+import { provisionalCount } from './reference.js';
 import { loadStructureInfo } from './claims.js';
 import { emText } from '../bn/em.js';
 import { renderHtml, renderMarkdown } from './render.js';
@@ -377,8 +378,10 @@ async function writeReportFilesIn(
   put(html, renderHtml(doc));
   put(csv, renderLongCsv(doc.summaries));
   put(join(dir, 'report-summary.csv'), renderSummaryCsv(doc.summaries));
-  const claims = doc.references.flatMap((r): readonly { provisional: string | null }[] => r.claims);
-  const verdicts = { total: claims.length, provisional: claims.filter((c) => c.provisional !== null).length };
+  const verdicts = {
+    total: doc.references.reduce((n, r) => n + r.claims.length, 0),
+    provisional: doc.references.reduce((n, r) => n + provisionalCount(r), 0),
+  };
   return { dir, markdown, html, csv, tables, figures, verdicts };
 }
 

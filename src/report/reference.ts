@@ -115,6 +115,11 @@ export type ReferenceResult =
       readonly comments: readonly string[];
     };
 
+/** How many of a reference file's verdicts are provisional (they read a dataset × method not finished yet). */
+export function provisionalCount(r: ReferenceResult): number {
+  return (r.claims as readonly { readonly provisional: string | null }[]).filter((c) => c.provisional !== null).length;
+}
+
 /** A published metric name ('0/1-loss', 'RMSE', 'zero_one_loss', …) as one of ours, or undefined. */
 export { metricFromName };
 const CELL_COLUMNS = ['dataset', 'method', 'metric', 'value'];

@@ -113,22 +113,11 @@ export function isPartial(c: Cell | undefined): boolean {
 export type PlannedFolds = ReadonlyMap<string, number>;
 
 /**
- * The dataset × method groups (`dataset\0method`) of `rows` with fewer rows than planned: jobs failed or not
- * run yet. Groups the plan does not list are not partial (nothing to compare with).
+ * The dataset × method groups (`dataset\0method`) of `rows` with some but fewer rows than planned: jobs failed
+ * or not run yet. Groups the plan does not list are not partial (nothing to compare with).
  */
 function partialGroups(rows: readonly ResultRow[], planned: PlannedFolds | undefined): Set<string> {
-  const out = new Set<string>();
-  if (!planned) return out;
-  const n = new Map<string, number>();
-  for (const r of rows) {
-    const k = cellKey(r.dataset, r.method);
-    n.set(k, (n.get(k) ?? 0) + 1);
-  }
-  for (const [k, c] of n) {
-    const p = planned.get(k);
-    if (p !== undefined && c < p) out.add(k);
-  }
-  return out;
+  return new Set(unfinishedCells(rows, planned).flatMap((u) => (u.done > 0 ? [cellKey(u.dataset, u.method)] : [])));
 }
 
 /** A dataset × method of the plan with fewer finished folds than it plans (jobs not run yet or failed). */

@@ -342,8 +342,8 @@ export class CostModel {
       const o = observed.get(`${method}@${j.dataset.handle.sha256}`);
       if (o) this.calibrated.set(j, { ms: o.meanMs, basis: 'observed' });
       // A method without a formula is costed like kDB-1 only to balance shards: that shape says nothing of how
-      // its time grows (B-RAI's grows as 3^(CI order), 30 ms a fold on breast-cancer, hours on letter), so its
-      // timings are not carried to the datasets where it has none: it stays unknown there.
+      // its time grows (B-RAI's grows as 3^(CI order): 10–45 ms a G-test fold on breast-cancer, a CMI fold of
+      // letter not finished in 693 CPU s), so its timings are not carried to the datasets where it has none.
       else if (factor.has(method) && !this.unknown.has(j.method.label))
         this.calibrated.set(j, { ms: this.staticMs.get(j)! * factor.get(method)!, basis: 'scaled' });
     }

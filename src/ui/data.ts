@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { buildReport, referenceTable, type ReportDoc } from '../report/build.js';
 import { loadStructureInfo } from '../report/claims.js';
-import { evaluateReference } from '../report/reference.js';
+import { evaluateReference, provisionalCount } from '../report/reference.js';
 import { stabilityAcrossSeeds, stabilitySummary } from '../report/seed-stability.js';
 import { completeRows, unfinishedCells } from '../report/summary.js';
 import type { Table } from '../report/table.js';
@@ -684,8 +684,7 @@ export class UiData {
         title: ref.title ?? ref.path,
         kind: r.kind,
         verdicts,
-        provisional: (r.claims as readonly { provisional: string | null }[]).filter((c) => c.provisional !== null)
-          .length,
+        provisional: provisionalCount(r),
         stability: stability?.length ? stabilitySummary(stability) : null,
         table: referenceTable(id, r, e.compare.alpha, stability),
       };

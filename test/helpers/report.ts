@@ -66,3 +66,33 @@ export function resultRow(
     ...extra,
   } as ResultRow;
 }
+
+/**
+ * A run that has not finished: methods a, b, c on d1…d5, 3 folds planned each; b has 2 of 3 folds on d2 and
+ * none on d4. Accuracy of method j on dataset i, fold f: 0.6 + 0.1·(2 for b, else j) + 0.01·i + 0.001·f, so b is
+ * the best method on every dataset. `extra` adds fields to a row (e.g. an AUC).
+ */
+export const UNFINISHED_RUN = { methods: ['a', 'b', 'c'], datasets: ['d1', 'd2', 'd3', 'd4', 'd5'], folds: 3 } as const;
+
+export function unfinishedRunRows(
+  extra: (dataset: string, method: string, fold: number, accuracy: number) => Partial<ResultRow> = () => ({}),
+): ResultRow[] {
+  const { methods, datasets, folds } = UNFINISHED_RUN;
+  const out: ResultRow[] = [];
+  datasets.forEach((dataset, i) =>
+    methods.forEach((method, j) => {
+      for (let fold = 0; fold < folds; fold++) {
+        if (method === 'b' && ((dataset === 'd2' && fold === 2) || dataset === 'd4')) continue;
+        const acc = 0.6 + 0.1 * (j === 1 ? 2 : j) + 0.01 * i + 0.001 * fold;
+        out.push(resultRow(dataset, method, fold, acc, 1 - acc, extra(dataset, method, fold, acc)));
+      }
+    }),
+  );
+  return out;
+}
+
+/** The planned folds of {@link UNFINISHED_RUN}: every dataset × method, 3 folds. */
+export function unfinishedRunPlan(): Map<string, number> {
+  const { methods, datasets, folds } = UNFINISHED_RUN;
+  return new Map(datasets.flatMap((d) => methods.map((m) => [`${d}\u0000${m}`, folds] as const)));
+}

@@ -4,8 +4,8 @@
  * failed) is marked provisional, says which, is never bold, and the section's summary counts them; a verdict
  * that reads only finished cells is left as it was.
  *
- * The run (accuracy, 3 folds planned per dataset × method): a, b, c on d1..d5, b the best everywhere; b has
- * 2 of 3 folds on d2 and none on d4; a and c have every fold.
+ * The run (test/helpers/report.ts UNFINISHED_RUN; accuracy, 3 folds planned per dataset × method): a, b, c on
+ * d1..d5, b the best everywhere; b has 2 of 3 folds on d2 and none on d4; a and c have every fold.
  */
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -18,26 +18,11 @@ import { completeRows, unfinishedCells } from '../../src/report/summary.js';
 import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-sections.js';
 import type { ResultRow } from '../../src/store/db.js';
 import { tempDir } from '../helpers/cli.js';
-import { reportInput, resultRow } from '../helpers/report.js';
+import { reportInput, UNFINISHED_RUN, unfinishedRunPlan, unfinishedRunRows } from '../helpers/report.js';
 
-const METHODS = ['a', 'b', 'c'];
-const DATASETS = ['d1', 'd2', 'd3', 'd4', 'd5'];
-const FOLDS = 3;
-const planned = new Map(DATASETS.flatMap((d) => METHODS.map((m) => [`${d}\u0000${m}`, FOLDS] as const)));
-
-function rows(): ResultRow[] {
-  const out: ResultRow[] = [];
-  DATASETS.forEach((dataset, i) =>
-    METHODS.forEach((method, j) => {
-      for (let fold = 0; fold < FOLDS; fold++) {
-        if (method === 'b' && ((dataset === 'd2' && fold === 2) || dataset === 'd4')) continue;
-        const acc = 0.6 + 0.1 * (j === 1 ? 2 : j) + 0.01 * i + 0.001 * fold;
-        out.push(resultRow(dataset, method, fold, acc, 1 - acc));
-      }
-    }),
-  );
-  return out;
-}
+const METHODS = [...UNFINISHED_RUN.methods];
+const planned = unfinishedRunPlan();
+const rows = (): ResultRow[] => unfinishedRunRows();
 
 function ref(name: string, text: string): ReferenceSpec {
   const file = join(tempDir(), name);

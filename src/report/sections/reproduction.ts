@@ -5,7 +5,7 @@
 import { metricDef } from '../compare.js';
 import type { ReportContext } from '../context.js';
 import type { Section } from '../document.js';
-import { evaluateReference, type ReferenceResult } from '../reference.js';
+import { evaluateReference, provisionalCount, type ReferenceResult } from '../reference.js';
 import { wdlText } from './kit.js';
 import { type ClaimStability, stabilityAcrossSeeds, stabilitySummary, stabilityText } from '../seed-stability.js';
 import { cell, fixed, formatP, type Table, type TableCell } from '../table.js';
@@ -154,9 +154,7 @@ export function reproductionSections(c: ReportContext): Section[] {
   if (!references.length) return [];
   const all: string[] = references.flatMap((r) => r.claims.map((cl) => cl.verdict));
   const notEvaluable = all.filter((v) => v === 'not evaluable').length;
-  const provisional = (claims: readonly { provisional: string | null }[]): number =>
-    claims.filter((cl) => cl.provisional !== null).length;
-  const provisionalAll = references.reduce((n, r) => n + provisional(r.claims), 0);
+  const provisionalAll = references.reduce((n, r) => n + provisionalCount(r), 0);
   const { input } = c;
   const unfinishedJobs = input.expectedJobs - input.rows.length;
   const sections: Section[] = [
@@ -202,7 +200,7 @@ export function reproductionSections(c: ReportContext): Section[] {
                 (stability?.length ? ` ${stabilitySummary(stability)}` : '')
               : `${counts('reproduced')} reproduced, ${noiseText(r.claims.map((cl) => cl.verdict))}${counts('not reproduced')} not reproduced, ${counts('no data')} without our data (${r.ref.path}).` +
                 (stability?.length ? ` ${stabilitySummary(stability)}` : '')) +
-            (provisional(r.claims) ? ` ${provisional(r.claims)} provisional (the run is not finished).` : ''),
+            (provisionalCount(r) ? ` ${provisionalCount(r)} provisional (the run is not finished).` : ''),
         },
         ...c.addTable(t),
       ],
