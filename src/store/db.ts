@@ -191,6 +191,26 @@ export async function refuseNewerFormat(conn: DuckDBConnection, path: string, sc
   }
 }
 
+/**
+ * How long a writer waits for a lock held by someone else before it gives up (exit 2). A reader (the
+ * explorer refreshing its page, `status`, `sql`) holds the file only for its query; a `run` started while the
+ * explorer watches would otherwise fail when it opens the file in the instant of a refresh. A second writer
+ * holds it for its whole run, and is refused after this wait.
+ */
+const WRITER_LOCK_WAIT_MS = 5000;
+
+async function createInstance(path: string, readOnly: boolean): Promise<DuckDBInstance> {
+  const giveUpAt = Date.now() + (readOnly ? 0 : WRITER_LOCK_WAIT_MS);
+  for (;;) {
+    try {
+      return await duckdb.DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
+    } catch (e) {
+      if (!/Could not set lock on file/.test((e as Error).message) || Date.now() >= giveUpAt) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 /** DuckDB's version, as the library reports it ("v1.1.3"). */
 export function duckdbVersion(): string {
   return duckdb.version();
@@ -223,7 +243,7 @@ export class ResultStore {
     }
     let instance: DuckDBInstance;
     try {
-      instance = await duckdb.DuckDBInstance.create(path, opts.readOnly ? { access_mode: 'READ_ONLY' } : {});
+      instance = await createInstance(path, opts.readOnly === true);
     } catch (e) {
       const msg = (e as Error).message;
       if (/Could not set lock on file/.test(msg)) {
