@@ -5,15 +5,14 @@
  * is read from a snapshot copy in a temporary directory instead, and when even that fails it is named on
  * one line and its jobs count as pending.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { PlanSummary } from '../spec/plan.js';
 import { CostModel } from '../spec/cost.js';
 import { partitionPlan } from '../spec/shard.js';
 import { staleJobs } from '../spec/revision.js';
 import { ResultStore } from '../store/db.js';
-import { DatabaseInUseError, UserError } from '../util/errors.js';
+import { UserError } from '../util/errors.js';
 import { cellKey } from '../util/keys.js';
 
 type JobState = 'done' | 'error' | 'pending';
@@ -65,44 +64,18 @@ async function readStates(
   keys: ReadonlySet<string>,
 ): Promise<{ states: Map<string, JobState>; note: SourceNote }> {
   const states = new Map<string, JobState>();
-  const read = async (path: string): Promise<void> => {
-    const store = await ResultStore.open(path, { readOnly: true });
+  try {
+    // A file a running task holds is read from a snapshot copy (ResultStore.open); a copy taken
+    // mid-checkpoint may be unreadable, and then it is named as such rather than guessed at.
+    const store = await ResultStore.open(file, { readOnly: true });
     try {
       for (const [k, state] of await store.finishedJobStates()) if (keys.has(k)) states.set(k, state);
     } finally {
       store.close();
     }
-  };
-  try {
-    await read(file);
-    return { states, note: { file, how: 'ok', jobs: states.size } };
+    return { states, note: { file, how: store.snapshotOf ? 'snapshot' : 'ok', jobs: states.size } };
   } catch (e) {
-    const message = (e as Error).message;
-    if (!(e instanceof DatabaseInUseError)) {
-      return { states, note: { file, how: 'unreadable', reason: message, jobs: 0 } };
-    }
-    // Held by a running writer: read a copy (file + write-ahead log). A copy taken mid-checkpoint may be
-    // unreadable; then say so rather than guess.
-    const dir = mkdtempSync(join(tmpdir(), 'bnclab-status-'));
-    try {
-      const copy = join(dir, basename(file));
-      copyFileSync(file, copy);
-      if (existsSync(`${file}.wal`)) copyFileSync(`${file}.wal`, `${copy}.wal`);
-      await read(copy);
-      return { states, note: { file, how: 'snapshot', jobs: states.size } };
-    } catch (e2) {
-      return {
-        states,
-        note: {
-          file,
-          how: 'unreadable',
-          reason: `${message} (and a snapshot copy could not be read: ${(e2 as Error).message.split('\n')[0]})`,
-          jobs: 0,
-        },
-      };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    return { states, note: { file, how: 'unreadable', reason: (e as Error).message, jobs: 0 } };
   }
 }
 

@@ -87,6 +87,8 @@ interface ReportFiles {
   readonly figures: readonly string[];
   /** The published-claim verdicts and how many of them are provisional (docs/reports.md, "Provisional verdicts"). */
   readonly verdicts: { readonly total: number; readonly provisional: number };
+  /** Read from a snapshot copy: the database and the process that was writing it. */
+  readonly snapshot?: { readonly db: string; readonly holder: string } | undefined;
 }
 
 /**
@@ -192,7 +194,9 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
           : spec.seed,
         preprocessing: `discretize ${spec.preprocessing.discretize.method}${spec.preprocessing.discretize.bins ? ` (${spec.preprocessing.discretize.bins} bins)` : ''}, missing values ${spec.preprocessing.missing}${emText(spec.preprocessing.em)}`,
         resampling: resamplingReportLine(spec.resampling),
-        database: reportPath(dbPath),
+        database: store.snapshotOf
+          ? `${reportPath(dbPath)} (read from a snapshot copy: ${store.snapshotOf} was writing it)`
+          : reportPath(dbPath),
         ...provenance,
       },
       methods: spec.methods,
@@ -226,11 +230,12 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   const dir = opts.out ? resolve(opts.out) : resolve(process.cwd(), 'results', spec.name);
   // A figure the previous report in this folder drew from the same data is taken from its file.
   reuseFiguresOf(join(dir, 'figures'));
+  const snapshot = store.snapshotOf ? { db: dbPath, holder: store.snapshotOf } : undefined;
   const doc = await buildReport(input);
   // A reference mapping that matches nothing is said where the user looks, not only in the report.
   for (const r of doc.references)
     for (const note of r.comments) if (note.startsWith('warning: ')) process.stderr.write(`bnclab: ${note}\n`);
-  return writeReportFiles(
+  const files = await writeReportFiles(
     dir,
     doc,
     [
@@ -239,6 +244,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
     ],
     { pdf: opts.pdf === true },
   );
+  return { ...files, snapshot };
 }
 
 /**

@@ -14,11 +14,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
 import { StoreError, UserError } from '../util/errors.js';
+import { type SnapshotCopy, snapshotCopy } from './snapshot.js';
 
 export interface SqlResult {
   readonly columns: readonly string[];
   /** Values as JavaScript values: numbers, strings, booleans, null, arrays (lists), objects (structs). */
   readonly rows: readonly (readonly unknown[])[];
+  /** Read from a snapshot copy because this process holds the file for writing ("process 123 (…)"). */
+  readonly snapshotOf?: string | undefined;
 }
 
 /** The settings the database is opened with (exported for the test that checks each of them is in force). */
@@ -47,15 +50,28 @@ export async function readOnlyQuery(dbPath: string, sql: string): Promise<SqlRes
   if (!existsSync(dbPath)) throw new UserError(`${dbPath}: no such results database`);
   if (statSync(dbPath).isDirectory()) throw new UserError(`${dbPath}: a directory, not a results database`);
   let instance: DuckDBInstance;
+  let copy: SnapshotCopy | undefined;
+  let snapshotOf: string | undefined;
   try {
     instance = await DuckDBInstance.create(dbPath, { ...READ_ONLY_CONFIG });
   } catch (e) {
-    const msg = (e as Error).message.split('\n')[0];
-    if (/Could not set lock on file/.test(msg ?? '')) {
-      throw new UserError(`${dbPath}: the results database is being written by another process; try when it ends`);
+    const msg = (e as Error).message.split('\n')[0] ?? '';
+    if (!/Could not set lock on file/.test(msg)) {
+      // Not a DuckDB file, damaged, unreadable: the database cannot be opened (exit 4, as documented).
+      throw new StoreError(`${dbPath}: cannot open the results database read-only: ${msg}`);
     }
-    // Not a DuckDB file, damaged, unreadable: the database cannot be opened (exit 4, as documented).
-    throw new StoreError(`${dbPath}: cannot open the results database read-only: ${msg}`);
+    // A running task holds it: query a snapshot copy of what it has stored (store/snapshot.ts).
+    const held = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(msg);
+    snapshotOf = held ? `process ${held[2]} (${held[1]})` : 'another process';
+    try {
+      copy = snapshotCopy(dbPath);
+      instance = await DuckDBInstance.create(copy.path, { ...READ_ONLY_CONFIG });
+    } catch (e2) {
+      copy?.dispose();
+      throw new StoreError(
+        `${dbPath}: in use by a running task, and its snapshot copy could not be read: ${(e2 as Error).message.split('\n')[0]}`,
+      );
+    }
   }
   let conn: DuckDBConnection | undefined;
   try {
@@ -94,12 +110,13 @@ export async function readOnlyQuery(dbPath: string, sql: string): Promise<SqlRes
           throw new StoreError(`${dbPath}: the results database is damaged: ${oneLine(e)}`);
         throw new UserError(`sql: ${oneLine(e)}`);
       }
-      return { columns: r.columnNames(), rows: r.getRowsJS() as unknown[][] };
+      return { columns: r.columnNames(), rows: r.getRowsJS() as unknown[][], snapshotOf };
     } finally {
       prepared.destroySync();
     }
   } finally {
     conn?.closeSync();
     instance.closeSync();
+    copy?.dispose();
   }
 }

@@ -51,7 +51,7 @@ import {
   metricRows,
   specText,
 } from '../store/ui.js';
-import { DatabaseInUseError, UserError } from '../util/errors.js';
+import { UserError } from '../util/errors.js';
 import { cellKey, splitCellKey } from '../util/keys.js';
 
 export interface Selection {
@@ -251,28 +251,8 @@ export class UiData {
         s.close();
       }
     }
-    let store: ResultStore;
-    try {
-      store = await ResultStore.open(this.file, { readOnly: true });
-      this.how = 'ok';
-    } catch (e) {
-      if (!(e instanceof DatabaseInUseError)) throw e;
-      const dir = mkdtempSync(join(tmpdir(), 'bnclab-ui-'));
-      try {
-        const copy = join(dir, basename(this.file));
-        copyFileSync(this.file, copy);
-        if (existsSync(`${this.file}.wal`)) copyFileSync(`${this.file}.wal`, `${copy}.wal`);
-        const s = await ResultStore.open(copy, { readOnly: true });
-        this.how = 'snapshot';
-        try {
-          return await f(s);
-        } finally {
-          s.close();
-        }
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }
+    const store = await ResultStore.open(this.file, { readOnly: true });
+    this.how = store.snapshotOf ? 'snapshot' : 'ok';
     try {
       return await f(store);
     } finally {

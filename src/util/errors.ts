@@ -32,7 +32,11 @@ export const EXIT = {
 /** The results database failed (cannot be created, opened or written): one line, exit 4. */
 /** The database is held open for writing by another process (DuckDB allows one writer): a reader may copy it. */
 export class DatabaseInUseError extends UserError {
-  constructor(message: string) {
+  /** Who holds the file: "process 123 (/usr/bin/node)", or "another process". */
+  constructor(
+    message: string,
+    readonly holder = 'another process',
+  ) {
     super(message);
     this.name = 'DatabaseInUseError';
   }

@@ -109,7 +109,10 @@ Costs are static estimates per method × training-set size unless calibrated; do
       const os = await import('node:os');
       const { CostModel } = await import('../../spec/cost.js');
       const est = await import('../../cluster/estimate.js');
-      const observations = v['db'] !== undefined ? await est.readObservations(String(v['db'])) : [];
+      const observations =
+        v['db'] !== undefined
+          ? await est.readObservations(String(v['db']), (line) => process.stderr.write(`${line}\n`))
+          : [];
       if (v['db'] !== undefined)
         out.push(
           `cost model calibrated with ${observations.reduce((a, o) => a + o.jobs, 0)} finished jobs in ${String(v['db'])}`,

@@ -62,6 +62,10 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
               .map((m) => m.trim())
               .filter(Boolean),
     });
+    if (r.snapshot) {
+      const { snapshotNote } = await import('../../store/snapshot.js');
+      process.stderr.write(`${snapshotNote(r.snapshot.db, r.snapshot.holder)}\n`);
+    }
     process.stdout.write(
       `report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg${v['pdf'] === true ? ', *.pdf' : ''})\n` +
         provisionalLine(r.verdicts, '        '),

@@ -11,7 +11,8 @@ export const sqlCommand: Command = {
 
 The database is opened read-only and nothing else is reachable: one statement that only reads (SELECT,
 WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN); COPY, EXPORT, ATTACH, SET, LOAD, INSTALL and reading other files
-(read_csv, glob, …) are refused. Exit 2 for a refused or wrong query, 4 for a database that cannot be read. Tables: experiments, datasets,
+(read_csv, glob, …) are refused. A database a run is writing is queried through a snapshot copy of what
+it has stored (said on stderr). Exit 2 for a refused or wrong query, 4 for a database that cannot be read. Tables: experiments, datasets,
 splits, folds, jobs, experiment_jobs, job_metrics, structures, predictions; view results (one row per finished
 job). Example:
   bnclab sql results/quickstart.duckdb "SELECT dataset, method, avg(accuracy) AS acc FROM results GROUP BY ALL ORDER BY ALL"`,
@@ -22,6 +23,10 @@ job). Example:
     const { readOnlyQuery } = await import('../../store/sql.js');
     const { formatSqlResult } = await import('../sql-format.js');
     const r = await readOnlyQuery(resolve(pos[0]), pos[1]);
+    if (r.snapshotOf) {
+      const { snapshotNote } = await import('../../store/snapshot.js');
+      process.stderr.write(`${snapshotNote(pos[0]!, r.snapshotOf)}\n`);
+    }
     process.stdout.write(formatSqlResult(r, v['csv'] ? 'csv' : v['json'] ? 'json' : 'table'));
     return EXIT.ok;
   },
