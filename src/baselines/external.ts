@@ -287,6 +287,9 @@ function endText(what: string, program: string, e: ProgramEnd, timeout: number, 
 }
 
 class ExternalModel implements Model {
+  /** The program learns and predicts in one call, on the training and test files together. */
+  readonly learnsAtPrediction = true;
+
   constructor(
     private readonly train: DiscreteData,
     private readonly params: ExternalParams,

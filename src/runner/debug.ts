@@ -44,7 +44,10 @@ export function debugJob(plan: Plan, job: PlannedJob): DebugResult {
   for (const [k, v] of Object.entries(m)) if (typeof v === 'number') metrics[k] = v;
   return {
     job,
-    timings: { preprocessMs: t1 - t0, trainMs: t2 - t1, predictMs: t3 - t2 },
+    // As a run records them (execute.ts): a model that learns at prediction spends all of it training.
+    timings: model.learnsAtPrediction
+      ? { preprocessMs: t1 - t0, trainMs: t3 - t1, predictMs: 0 }
+      : { preprocessMs: t1 - t0, trainMs: t2 - t1, predictMs: t3 - t2 },
     nTrain: fold.train.n,
     nTest: test.n,
     metrics,

@@ -61,6 +61,13 @@ describe('external baseline, through the CLI', () => {
         expect(b['accuracy']).toBe(a['accuracy']);
         expect(Number(b['log_loss'])).toBeCloseTo(Number(a['log_loss']), 10);
       }
+      // The program learns and predicts in one call: all of its time is training time, none prediction.
+      const times = await query(db, `SELECT train_ms, predict_ms FROM results WHERE method = 'NB-external'`);
+      expect(times).toHaveLength(6);
+      for (const t of times) {
+        expect(Number(t['predict_ms'])).toBe(0);
+        expect(Number(t['train_ms'])).toBeGreaterThan(0);
+      }
       // Unchanged: nothing reruns. Edited script: its 6 jobs rerun, NB's do not.
       const again = cli(['run', file, '--db', db, '--no-report', '--workers', '1'], { cwd: dir });
       expect(again.stderr + again.stdout).toContain('0 jobs done, 0 failed, 12 already done');
