@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { DatabaseInUseError, StoreError, UserError } from '../util/errors.js';
 import { describeFsError, makeFolder } from '../util/output.js';
-import { type SnapshotCopy, snapshotCopy } from './snapshot.js';
+import { lockHolder, openSnapshot, type SnapshotCopy } from './snapshot.js';
 import type { FoldColumn } from '../folds/split.js';
 import type { CodeState } from '../util/provenance.js';
 import type { ScoreColumns } from '../metrics/all.js';
@@ -206,7 +206,7 @@ async function createInstance(path: string, readOnly: boolean): Promise<DuckDBIn
     try {
       return await duckdb.DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
     } catch (e) {
-      if (!/Could not set lock on file/.test((e as Error).message) || Date.now() >= giveUpAt) throw e;
+      if (!lockHolder((e as Error).message) || Date.now() >= giveUpAt) throw e;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -231,8 +231,10 @@ export class ResultStore {
     readonly path: string,
     /** Read from a snapshot copy: who holds the file ("process 123 (/usr/bin/node)"); undefined when not. */
     readonly snapshotOf?: string,
-    private readonly copy?: SnapshotCopy,
   ) {}
+
+  /** The snapshot copy this store reads, deleted by close(). */
+  private copy: SnapshotCopy | undefined;
 
   /**
    * Open (creating if needed) the database. Every failure is one line naming the file: a second writer
@@ -247,29 +249,19 @@ export class ResultStore {
     } catch (e) {
       // A reader of a file a running task holds reads a snapshot copy of it (store/snapshot.ts).
       if (!(e instanceof DatabaseInUseError) || !opts.readOnly) throw e;
-      let copy: SnapshotCopy;
-      try {
-        copy = snapshotCopy(path);
-      } catch (e2) {
-        throw new StoreError(
-          `${path}: in use by a running task, and a snapshot copy could not be made: ${describeFsError(e2)}`,
-        );
-      }
-      try {
-        return await ResultStore.openFile(copy.path, opts, { shownAs: path, holder: e.holder, copy });
-      } catch (e2) {
-        copy.dispose();
-        throw new StoreError(
-          `${path}: in use by a running task, and its snapshot copy could not be read: ${(e2 as Error).message.split('\n')[0]}`,
-        );
-      }
+      const holder = e.holder;
+      const { opened, copy } = await openSnapshot(path, (copyPath) =>
+        ResultStore.openFile(copyPath, opts, { shownAs: path, holder }),
+      );
+      opened.copy = copy; // removed by close()
+      return opened;
     }
   }
 
   private static async openFile(
     path: string,
     opts: { readOnly?: boolean },
-    snapshot?: { shownAs: string; holder: string; copy: SnapshotCopy },
+    snapshot?: { shownAs: string; holder: string },
   ): Promise<ResultStore> {
     if (!opts.readOnly) {
       prepareDirectory(path);
@@ -280,9 +272,8 @@ export class ResultStore {
       instance = await createInstance(path, opts.readOnly === true);
     } catch (e) {
       const msg = (e as Error).message;
-      if (/Could not set lock on file/.test(msg)) {
-        const held = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(msg);
-        const holder = held ? `process ${held[2]} (${held[1]})` : 'another process';
+      const holder = lockHolder(msg);
+      if (holder) {
         throw new DatabaseInUseError(
           `${path}: the results database is in use by ${holder}; DuckDB allows one writer: wait for it to finish, ` +
             `or use --db <other file> (other programs should open it with read_only=True, and not while bnclab runs)`,
@@ -296,7 +287,7 @@ export class ResultStore {
     }
     const conn = await instance.connect();
     const store = snapshot
-      ? new ResultStore(instance, conn, snapshot.shownAs, snapshot.holder, snapshot.copy)
+      ? new ResultStore(instance, conn, snapshot.shownAs, snapshot.holder)
       : new ResultStore(instance, conn, path);
     try {
       // One transaction for the whole schema: each statement committed alone writes the catalog to the

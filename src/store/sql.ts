@@ -14,7 +14,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
 import { StoreError, UserError } from '../util/errors.js';
-import { type SnapshotCopy, snapshotCopy } from './snapshot.js';
+import { lockHolder, openSnapshot, type SnapshotCopy } from './snapshot.js';
 
 export interface SqlResult {
   readonly columns: readonly string[];
@@ -56,22 +56,13 @@ export async function readOnlyQuery(dbPath: string, sql: string): Promise<SqlRes
     instance = await DuckDBInstance.create(dbPath, { ...READ_ONLY_CONFIG });
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0] ?? '';
-    if (!/Could not set lock on file/.test(msg)) {
-      // Not a DuckDB file, damaged, unreadable: the database cannot be opened (exit 4, as documented).
-      throw new StoreError(`${dbPath}: cannot open the results database read-only: ${msg}`);
-    }
+    snapshotOf = lockHolder(msg);
+    // Not a DuckDB file, damaged, unreadable: the database cannot be opened (exit 4, as documented).
+    if (!snapshotOf) throw new StoreError(`${dbPath}: cannot open the results database read-only: ${msg}`);
     // A running task holds it: query a snapshot copy of what it has stored (store/snapshot.ts).
-    const held = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(msg);
-    snapshotOf = held ? `process ${held[2]} (${held[1]})` : 'another process';
-    try {
-      copy = snapshotCopy(dbPath);
-      instance = await DuckDBInstance.create(copy.path, { ...READ_ONLY_CONFIG });
-    } catch (e2) {
-      copy?.dispose();
-      throw new StoreError(
-        `${dbPath}: in use by a running task, and its snapshot copy could not be read: ${(e2 as Error).message.split('\n')[0]}`,
-      );
-    }
+    ({ opened: instance, copy } = await openSnapshot(dbPath, (copyPath) =>
+      DuckDBInstance.create(copyPath, { ...READ_ONLY_CONFIG }),
+    ));
   }
   let conn: DuckDBConnection | undefined;
   try {
