@@ -61,7 +61,8 @@ table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.9em; }
 caption { caption-side: top; text-align: left; padding: 0.3em 0; color: #444; max-width: 60em; }
 thead th { border-top: 2px solid #222; border-bottom: 1px solid #222; }
 tbody tr:last-child td { border-bottom: 2px solid #222; }
-th, td { padding: 0.25em 0.7em; text-align: left; white-space: nowrap; }
+th, td { padding: 0.25em 0.7em; text-align: left; white-space: nowrap; vertical-align: top; }
+th.prose, td.prose { white-space: normal; min-width: 12em; max-width: 34em; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; } td.c, th.c { text-align: center; }
 tr.rule td { border-top: 1px solid #222; }
 p.note { font-size: 0.85em; color: #555; margin: 0.2em 0; }

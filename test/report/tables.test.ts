@@ -75,6 +75,24 @@ describe('table rendering escapes names for every format', () => {
     expect(back.records[1].fields).toEqual(['average rank', '1.5']);
   });
 
+  it('a prose column wraps: class "prose" in HTML (the report\'s style lets it wrap), a paragraph column in LaTeX', () => {
+    const t: Table = {
+      id: 'claims',
+      caption: 'c',
+      columns: [
+        { header: 'id', align: 'l' },
+        { header: 'p', align: 'r' },
+        { header: 'why', align: 'l', prose: true },
+      ],
+      rows: [{ cells: [cell('T1'), cell('0.01'), cell('a long reason '.repeat(20))] }],
+    };
+    const html = parseXml(tableToHtml(t));
+    const classes = findAll(html, 'td').map((td) => td.attrs['class'] ?? '');
+    expect(classes).toEqual(['', 'num', 'prose']);
+    expect(findAll(html, 'th').map((th) => th.attrs['class'] ?? '')).toEqual(['', 'num', 'prose']);
+    expect(tableToLatex(t)).toContain('\\begin{tabular}{lrp{0.18\\linewidth}}');
+  });
+
   it('formats p-values as papers print them', () => {
     expect(formatP(0.0126098)).toBe('0.0126');
     expect(formatP(0.000545403)).toBe('0.00055');

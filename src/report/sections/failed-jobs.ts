@@ -18,7 +18,7 @@ export function failedJobsSection(c: ReportContext): Section[] {
           { header: 'method', align: 'l' },
           { header: 'repeat', align: 'r' },
           { header: 'fold', align: 'r' },
-          { header: 'error', align: 'l' },
+          { header: 'error', align: 'l', prose: true },
         ],
         rows: failed.map((f) => ({
           cells: [

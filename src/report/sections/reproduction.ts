@@ -44,12 +44,12 @@ export function referenceTable(
       columns: [
         { header: 'id', align: 'l' },
         { header: 'source', align: 'l' },
-        { header: 'claim', align: 'l' },
-        { header: 'ours', align: 'l' },
+        { header: 'claim', align: 'l', prose: true },
+        { header: 'ours', align: 'l', prose: true },
         { header: 'verdict', align: 'l' },
-        ...(stability ? [{ header: 'across seeds', align: 'l' as const }] : []),
-        { header: 'why', align: 'l' },
-        { header: 'note', align: 'l' },
+        ...(stability ? [{ header: 'across seeds', align: 'l' as const, prose: true }] : []),
+        { header: 'why', align: 'l', prose: true },
+        { header: 'note', align: 'l', prose: true },
       ],
       rows: r.claims.map((c, i) => ({
         cells: [
@@ -78,14 +78,14 @@ export function referenceTable(
       columns: [
         { header: 'metric', align: 'l' },
         { header: 'published a vs b', align: 'l' },
-        { header: 'ours', align: 'l' },
+        { header: 'ours', align: 'l', prose: true },
         { header: 'published W–D–L', align: 'c' },
         { header: 'our W–D–L', align: 'c' },
         { header: 'our p', align: 'r' },
         { header: 'net wins [95% interval]', align: 'r' },
         { header: 'verdict', align: 'l' },
-        ...(stability ? [{ header: 'across seeds', align: 'l' as const }] : []),
-        { header: 'why', align: 'l' },
+        ...(stability ? [{ header: 'across seeds', align: 'l' as const, prose: true }] : []),
+        { header: 'why', align: 'l', prose: true },
       ],
       rows: r.claims.map((c, i) => ({
         cells: [
