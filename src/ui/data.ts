@@ -8,9 +8,9 @@
  * any time; one that a running task holds is read from a snapshot copy (as `status` does). What was read is
  * cached until the file (or its write-ahead log) changes.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { buildReport, referenceTable, type ReportDoc } from '../report/build.js';
 import { loadStructureInfo } from '../report/claims.js';
 import { evaluateReference, provisionalCount } from '../report/reference.js';
@@ -52,6 +52,7 @@ import {
   specText,
 } from '../store/ui.js';
 import { UserError } from '../util/errors.js';
+import { type SnapshotCopy, snapshotCopy } from '../store/snapshot.js';
 import { cellKey, splitCellKey } from '../util/keys.js';
 
 export interface Selection {
@@ -193,32 +194,29 @@ export class UiData {
   }
 
   /**
-   * A folder of shards as one database: each shard copied (with its write-ahead log, so one being written is
-   * read as a snapshot and never locked) and merged by mergeShards, the code of `bnclab merge`, into a fresh
+   * A folder of shards as one database: each shard's snapshot copy (store/snapshot.ts: one being written is
+   * read as what it has committed, and never locked) and merged by mergeShards, the code of `bnclab merge`, into a fresh
    * temporary database; done again whenever a shard changes.
    */
   private async mergeFolder(): Promise<void> {
     const shards = shardFiles(this.file);
     (this.shards as string[]).splice(0, Infinity, ...shards);
     const dir = mkdtempSync(join(tmpdir(), 'bnclab-ui-shards-'));
+    const copies: SnapshotCopy[] = [];
     try {
-      const copies = shards.map((f, i) => {
-        const copy = join(dir, `${i}-${basename(f)}`);
-        copyFileSync(f, copy);
-        if (existsSync(`${f}.wal`)) copyFileSync(`${f}.wal`, `${copy}.wal`);
-        return copy;
-      });
+      for (const f of shards) copies.push(snapshotCopy(f));
       const file = join(dir, 'merged.duckdb');
-      await mergeShards(file, copies);
-      for (const c of copies) {
-        rmSync(c, { force: true });
-        rmSync(`${c}.wal`, { force: true });
-      }
+      await mergeShards(
+        file,
+        copies.map((c) => c.path),
+      );
       this.dispose();
       this.merged = { dir, file };
     } catch (e) {
       rmSync(dir, { recursive: true, force: true });
       throw e;
+    } finally {
+      for (const c of copies) c.dispose();
     }
   }
 
