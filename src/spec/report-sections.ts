@@ -137,6 +137,8 @@ export interface ReferenceSpec {
   readonly methods: Readonly<Record<string, string>>;
   /** Published dataset name → our dataset name. */
   readonly datasets: Readonly<Record<string, string>>;
+  /** Our method label → how it differs from the published method it stands in for. */
+  readonly substitutes: Readonly<Record<string, string>>;
   /** Published plain numbers are multiplied by this before comparison (0.01 for percentages); 'x%' is x/100. */
   readonly scale: number;
   /** A published cell is reproduced when |ours − published × scale| ≤ tolerance. */
@@ -393,6 +395,12 @@ function referenceSchema() {
               additionalProperties: { type: 'string', minLength: 1 },
               description: 'Published dataset name → ours.',
             },
+            substitutes: {
+              type: 'object',
+              additionalProperties: { type: 'string', minLength: 1 },
+              description:
+                'Our method label → how it differs from the published method it stands in for; said beside every verdict of this file that reads it.',
+            },
             scale: {
               type: 'number',
               exclusiveMinimum: 0,
@@ -567,12 +575,16 @@ export function parseReference(
     for (const [pub, ours] of Object.entries(o.methods ?? {})) {
       knownLabel(labels, ours, at(['reference', i, 'methods', pub]), `reference[${i}].methods.${pub}`);
     }
+    for (const ours of Object.keys(o.substitutes ?? {})) {
+      knownLabel(labels, ours, at(['reference', i, 'substitutes', ours], true), `reference[${i}].substitutes`);
+    }
     return {
       file,
       path: o.file,
       title: o.title ?? null,
       methods: o.methods ?? {},
       datasets: o.datasets ?? {},
+      substitutes: o.substitutes ?? {},
       scale: o.scale ?? DEFAULT_REFERENCE_SCALE,
       tolerance: o.tolerance ?? DEFAULT_REFERENCE_TOLERANCE,
     };

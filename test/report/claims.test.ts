@@ -100,7 +100,17 @@ function foldRows(): ResultRow[] {
 function ref(text: string, extra: Partial<ReferenceSpec> = {}): ReferenceSpec {
   const file = join(tempDir(), 'claims.csv');
   writeFileSync(file, text);
-  return { file, path: 'claims.csv', title: null, methods: {}, datasets: {}, scale: 1, tolerance: 0.01, ...extra };
+  return {
+    file,
+    path: 'claims.csv',
+    title: null,
+    methods: {},
+    datasets: {},
+    substitutes: {},
+    scale: 1,
+    tolerance: 0.01,
+    ...extra,
+  };
 }
 
 function evaluate(
@@ -518,6 +528,7 @@ T2,mean,accuracy,B,>,A,,,§5,
         title: null,
         methods: {},
         datasets: { 'No. 26': 'magic' },
+        substitutes: {},
         scale: 1,
         tolerance: 0.01,
       },

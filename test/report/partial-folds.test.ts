@@ -89,7 +89,9 @@ describe('claims of a reference file', () => {
         'p1,cell,accuracy,b,,,d2,0.81,,\n' +
         'p2,cell,accuracy,a,,,d2,0.61,,\n',
     );
-    const reference = [{ file, path: 'claims.csv', title: null, methods: {}, datasets: {}, scale: 1, tolerance: 0.01 }];
+    const reference = [
+      { file, path: 'claims.csv', title: null, methods: {}, datasets: {}, substitutes: {}, scale: 1, tolerance: 0.01 },
+    ];
     const doc = await buildReport(reportInput(rows(), METHODS, { planned, datasets: SPEC_ORDER, reference }));
     const claims = doc.references[0];
     if (claims.kind !== 'claims') throw new Error(`expected claims, got ${claims.kind}`);

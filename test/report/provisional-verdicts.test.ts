@@ -27,7 +27,7 @@ const rows = (): ResultRow[] => unfinishedRunRows();
 function ref(name: string, text: string): ReferenceSpec {
   const file = join(tempDir(), name);
   writeFileSync(file, text);
-  return { file, path: name, title: null, methods: {}, datasets: {}, scale: 1, tolerance: 0.01 };
+  return { file, path: name, title: null, methods: {}, datasets: {}, substitutes: {}, scale: 1, tolerance: 0.01 };
 }
 
 const CLAIMS = `id,kind,metric,method_a,relation,method_b,dataset,value,source,note

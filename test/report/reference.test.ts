@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateReference, metricFromName } from '../../src/report/reference.js';
+import { referenceTable } from '../../src/report/sections/reproduction.js';
 import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-sections.js';
 import type { ResultRow } from '../../src/store/db.js';
 import { tempDir, ROOT } from '../helpers/cli.js';
@@ -17,6 +18,7 @@ function ref(file: string, extra: Partial<ReferenceSpec> = {}): ReferenceSpec {
     title: null,
     methods: {},
     datasets: {},
+    substitutes: {},
     scale: 1,
     tolerance: 0.01,
     ...extra,
@@ -111,6 +113,38 @@ accuracy,A,C,1,0,0,
       ['iris', 0.3, 0.2, 'not reproduced'],
     ]);
     expect(r.claims[2].difference).toBeCloseTo(-0.1, 12);
+  });
+
+  it('a substitute (reference substitutes:) is said beside every verdict that reads it, and only there', () => {
+    const rows = ['d1', 'd2', 'd3'].flatMap((d, i) => [
+      row(d, 'nb', 0.9, 0.3),
+      row(d, 'hgb', 0.8 + i / 100, 0.4),
+      row(d, 'tan', 0.85, 0.35),
+    ]);
+    const sub = { substitutes: { hgb: 'HistGradientBoosting for LightGBM' }, methods: { LightGBM: 'hgb' } };
+    const table = (text: string): string[][] => {
+      const r = evaluateReference(ref(file(text), sub), rows, ['nb', 'hgb', 'tan'], DEFAULT_COMPARE);
+      const t = referenceTable('t', r, 0.05);
+      return [...t.rows.map((x) => x.cells.map((c) => c.text)), [...(t.notes ?? [])]];
+    };
+    const said = 'hgb is a substitute: HistGradientBoosting for LightGBM';
+    // Claims: in the note column, after the file's own note; not on a claim that does not read it.
+    const claims = table(`id,kind,metric,method_a,relation,method_b,dataset,value,source,note
+C1,mean,accuracy,nb,>,LightGBM,,,,published note
+C2,mean,accuracy,nb,>,tan,,,,
+`);
+    expect(claims[0].at(-1)).toBe(`published note (${said})`);
+    expect(claims[1].at(-1)).toBe('');
+    // W/D/L: in the why column.
+    const wdl = table(`metric,method_a,method_b,wins,draws,losses,significant
+accuracy,nb,LightGBM,3,0,0,
+accuracy,nb,tan,3,0,0,
+`);
+    expect(wdl[0].at(-1)).toContain(`(${said})`);
+    expect(wdl[1].at(-1)).not.toContain('substitute');
+    // Cells: under the table.
+    const cells = table('dataset,method,metric,value\nd1,LightGBM,accuracy,0.8\n');
+    expect(cells.at(-1)).toEqual([said]);
   });
 
   it('reports a malformed file on one line with its line number', () => {

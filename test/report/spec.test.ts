@@ -108,6 +108,10 @@ reference:
       'reference:\n  - { file: ref-wdl.csv, methods: { TAN: tan } }\n',
       /reference\[0\]\.methods\.TAN: no method labelled 'tan'/,
     ],
+    [
+      "reference:\n  - { file: ref-wdl.csv, substitutes: { tan: 'G-test for CMI' } }\n",
+      /mem\.yaml:7:\d+: reference\[0\]\.substitutes: no method labelled 'tan'/,
+    ],
   ])('rejects %j with a located one-line message', (extra, message) => {
     expect(() => parse(extra)).toThrow(message);
   });

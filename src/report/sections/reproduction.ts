@@ -19,6 +19,12 @@ function netWinsText(net: { mean: number; lo: number; hi: number }): string {
   return `${f(net.mean)} [${f(net.lo)}, ${f(net.hi)}]`;
 }
 
+/** A note or why with the substitutes it reads appended ('' when none). */
+function withSubstitute(text: string, substitute: string): string {
+  if (!substitute) return text;
+  return text ? `${text} (${substitute})` : substitute;
+}
+
 export function referenceTable(
   id: string,
   r: ReferenceResult,
@@ -30,8 +36,14 @@ export function referenceTable(
   // counting 'reproduced' does not count it), never bold, and the why says what is missing.
   const verdictCell = (c: { verdict: string; provisional: string | null }): TableCell =>
     c.provisional ? cell(`${c.verdict} (provisional)`) : cell(c.verdict, { bold: c.verdict === 'reproduced' });
-  const why = (c: { reason: string; provisional: string | null }): TableCell =>
-    cell(c.provisional ? `${c.provisional}; ${c.reason}` : c.reason);
+  const why = (c: { reason: string; provisional: string | null }, substitute = ''): TableCell =>
+    cell(withSubstitute(c.provisional ? `${c.provisional}; ${c.reason}` : c.reason, substitute));
+  // A method of ours standing in for the published one (`substitutes:`) is said beside every verdict that reads it.
+  const substituted = (names: readonly (string | null)[]): string =>
+    [...new Set(names.filter((n): n is string => !!n).map((n) => r.ref.methods[n] ?? n))]
+      .filter((label) => r.ref.substitutes[label] !== undefined)
+      .map((label) => `${label} is a substitute: ${r.ref.substitutes[label]}`)
+      .join('; ');
   if (r.kind === 'claims') {
     const seeds = stability?.[0]?.outcomes.map((o) => o.seed);
     return {
@@ -60,7 +72,7 @@ export function referenceTable(
           verdictCell(c),
           ...(stability ? [cell(stabilityText(stability[i]))] : []),
           why(c),
-          cell(c.note),
+          cell(withSubstitute(c.note, substituted([c.methodA, ...c.methodB]))),
         ],
       })),
       notes: r.comments,
@@ -98,7 +110,7 @@ export function referenceTable(
           cell(c.ours?.net ? netWinsText(c.ours.net) : '–', { value: c.ours?.net ? netWinsText(c.ours.net) : null }),
           verdictCell(c),
           ...(stability ? [cell(stabilityText(stability[i]))] : []),
-          why(c),
+          why(c, substituted([c.ourA, c.ourB])),
         ],
       })),
       notes: r.comments,
@@ -136,7 +148,10 @@ export function referenceTable(
         ],
       };
     }),
-    notes: r.comments,
+    notes: [
+      ...r.comments,
+      ...(substituted(r.claims.map((c) => c.ourMethod)) ? [substituted(r.claims.map((c) => c.ourMethod))] : []),
+    ],
   };
 }
 
