@@ -2,9 +2,9 @@
  * A copy of a results database that a running task holds, for reading while it writes: DuckDB allows one
  * process to hold a file that is being written, so a reader (the explorer, `status`, `report`, `sql`,
  * `export`, `plan --estimate --db`, `check`) copies the file and its write-ahead log to a temporary folder
- * and reads the copy. The copy is what the writer had committed when it was taken (file first, then the log:
- * a checkpoint between the two leaves an earlier committed state, never a mixed one); a copy that cannot be
- * read is named as such by the caller, never guessed at.
+ * and reads the copy: what the writer had committed when it was taken (file first, then the log). A copy
+ * taken during a checkpoint may not open; it is tried afresh, and one that still cannot be read is named as
+ * such, never guessed at.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
