@@ -1,6 +1,6 @@
 /** A report's input built in memory (no database): result rows, one BNC method per label, quiet comparisons. */
 import type { ReportInput } from '../../src/report/build.js';
-import { DEFAULT_COMPARE } from '../../src/spec/report-sections.js';
+import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-sections.js';
 import type { ResultRow } from '../../src/store/db.js';
 
 /**
@@ -95,4 +95,19 @@ export function unfinishedRunRows(
 export function unfinishedRunPlan(): Map<string, number> {
   const { methods, datasets, folds } = UNFINISHED_RUN;
   return new Map(datasets.flatMap((d) => methods.map((m) => [`${d}\u0000${m}`, folds] as const)));
+}
+
+/** A `reference:` entry for a file, as the spec loader makes it with nothing but the file given. */
+export function referenceSpec(file: string, extra: Partial<ReferenceSpec> = {}): ReferenceSpec {
+  return {
+    file,
+    path: file.replace(/^.*[\\/]/, ''),
+    title: null,
+    methods: {},
+    datasets: {},
+    substitutes: {},
+    scale: 1,
+    tolerance: 0.01,
+    ...extra,
+  };
 }

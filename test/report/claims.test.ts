@@ -28,7 +28,7 @@ import { evaluateReference } from '../../src/report/reference.js';
 import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-sections.js';
 import { compareResults } from '../../src/report/compare.js';
 import { buildReport } from '../../src/report/build.js';
-import { reportInput } from '../helpers/report.js';
+import { referenceSpec, reportInput } from '../helpers/report.js';
 import { renderHtml, renderMarkdown } from '../../src/report/render.js';
 import type { ClaimResult } from '../../src/report/claims.js';
 import type { ResultRow } from '../../src/store/db.js';
@@ -100,17 +100,7 @@ function foldRows(): ResultRow[] {
 function ref(text: string, extra: Partial<ReferenceSpec> = {}): ReferenceSpec {
   const file = join(tempDir(), 'claims.csv');
   writeFileSync(file, text);
-  return {
-    file,
-    path: 'claims.csv',
-    title: null,
-    methods: {},
-    datasets: {},
-    substitutes: {},
-    scale: 1,
-    tolerance: 0.01,
-    ...extra,
-  };
+  return referenceSpec(file, extra);
 }
 
 function evaluate(

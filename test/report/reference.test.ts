@@ -3,27 +3,15 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateReference, metricFromName } from '../../src/report/reference.js';
 import { referenceTable } from '../../src/report/sections/reproduction.js';
-import { DEFAULT_COMPARE, type ReferenceSpec } from '../../src/spec/report-sections.js';
+import { DEFAULT_COMPARE } from '../../src/spec/report-sections.js';
 import type { ResultRow } from '../../src/store/db.js';
 import { tempDir, ROOT } from '../helpers/cli.js';
 import { buildReport } from '../../src/report/build.js';
-import { reportInput, resultRow } from '../helpers/report.js';
+import { referenceSpec, reportInput, resultRow } from '../helpers/report.js';
 import { renderHtml } from '../../src/report/render.js';
 import { parseXml } from './xml.js';
 
-function ref(file: string, extra: Partial<ReferenceSpec> = {}): ReferenceSpec {
-  return {
-    file,
-    path: file.replace(/^.*[\\/]/, ''),
-    title: null,
-    methods: {},
-    datasets: {},
-    substitutes: {},
-    scale: 1,
-    tolerance: 0.01,
-    ...extra,
-  };
-}
+const ref = referenceSpec;
 
 function row(dataset: string, method: string, accuracy: number, rmse: number, fold = 0): ResultRow {
   return resultRow(dataset, method, fold, accuracy, rmse);
