@@ -51,3 +51,14 @@ export function provisionalLine(
   if (verdicts.provisional === 0) return '';
   return `${indent}${verdicts.provisional} of ${verdicts.total} published-claim verdicts are provisional: the run has not finished the jobs they read (report.md, "Reproduction of published results")\n`;
 }
+
+/**
+ * Say on stderr that a database was read from a snapshot copy (a run is writing it; store/snapshot.ts):
+ * `holder` is the store's or query's `snapshotOf`, undefined when the file itself was read.
+ */
+export function noteSnapshot(db: string, holder: string | undefined): void {
+  if (holder)
+    process.stderr.write(
+      `note: ${db} is being written by ${holder}; read from a snapshot copy of what it had stored\n`,
+    );
+}

@@ -9,17 +9,19 @@ import { type CostModel, methodIdentity, methodIdentityOf, type CostObservation 
 import type { Plan, PlanSummary, PlannedJob } from '../spec/plan.js';
 import { imbalance, partitionPlan } from '../spec/shard.js';
 import { ResultStore } from '../store/db.js';
-import { snapshotNote } from '../store/snapshot.js';
 import { UserError } from '../util/errors.js';
 
 /**
- * Mean train + predict + preprocess ms of the finished jobs in a database, per method × dataset. `note`
- * hears of a database read from a snapshot copy (a run is writing it).
+ * Mean train + predict + preprocess ms of the finished jobs in a database, per method × dataset. `onSnapshot`
+ * hears of a database read from a snapshot copy (a run is writing it): the file and who holds it.
  */
-export async function readObservations(dbPath: string, note?: (line: string) => void): Promise<CostObservation[]> {
+export async function readObservations(
+  dbPath: string,
+  onSnapshot?: (db: string, holder: string) => void,
+): Promise<CostObservation[]> {
   if (!existsSync(dbPath)) throw new UserError(`${dbPath}: no results database to calibrate the cost model with`);
   const store = await ResultStore.open(dbPath, { readOnly: true });
-  if (store.snapshotOf) note?.(snapshotNote(dbPath, store.snapshotOf));
+  if (store.snapshotOf) onSnapshot?.(dbPath, store.snapshotOf);
   try {
     const rows = await store.methodTimings();
     return rows.map((r) => ({

@@ -170,7 +170,7 @@ function latexLabel(id: string, experiment?: string): string {
   return `tab:${experiment ? `${safe(experiment)}:` : ''}${safe(id)}`;
 }
 
-/** A prose column's width in LaTeX: four of them and three short columns fit a page's text width. */
+/** A prose column's width in LaTeX: under a fifth of the text width each (not checked by compiling: no LaTeX here). */
 const PROSE_LATEX = 'p{0.18\\linewidth}';
 
 export function tableToLatex(t: Table, experiment?: string): string {

@@ -10,7 +10,7 @@ import { computeMetrics } from '../metrics/index.js';
 import { classificationMetrics } from '../metrics/classification.js';
 import type { Plan, PlannedJob } from '../spec/plan.js';
 import { Rng } from '../util/rng.js';
-import { learn, preparedFold } from './execute.js';
+import { fitPredictTimes, learn, preparedFold } from './execute.js';
 import { payloadOf } from './run.js';
 
 interface DebugResult {
@@ -44,10 +44,7 @@ export function debugJob(plan: Plan, job: PlannedJob): DebugResult {
   for (const [k, v] of Object.entries(m)) if (typeof v === 'number') metrics[k] = v;
   return {
     job,
-    // As a run records them (execute.ts): a model that learns at prediction spends all of it training.
-    timings: model.learnsAtPrediction
-      ? { preprocessMs: t1 - t0, trainMs: t3 - t1, predictMs: 0 }
-      : { preprocessMs: t1 - t0, trainMs: t2 - t1, predictMs: t3 - t2 },
+    timings: { preprocessMs: t1 - t0, ...fitPredictTimes(model, t1, t2, t3) },
     nTrain: fold.train.n,
     nTest: test.n,
     metrics,

@@ -66,6 +66,20 @@ function tableOf(p: Pick<LearnInput, 'dataset' | 'table'>): RawTable {
   return t;
 }
 
+/**
+ * Training and prediction times from the clock before fitting (t1), after fitting (t2) and after predicting
+ * (t3). A model that learns only once it is given the test rows (an external program) spends its training in
+ * the prediction call: all of it is training time, so the report's training times compare learners.
+ */
+export function fitPredictTimes(
+  model: Model,
+  t1: number,
+  t2: number,
+  t3: number,
+): { trainMs: number; predictMs: number } {
+  return model.learnsAtPrediction ? { trainMs: t3 - t1, predictMs: 0 } : { trainMs: t2 - t1, predictMs: t3 - t2 };
+}
+
 export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
   let preprocessMs = 0;
   let trainMs = 0;
@@ -79,10 +93,7 @@ export function executeJob(p: JobPayload, signal?: AbortSignal): JobOutcome {
     const t2 = performance.now();
     const { probs, test } = predictTest(model, fold, p.kind === 'baseline');
     const t3 = performance.now();
-    // A model that learns only once it is given the test rows (an external program) spends its training
-    // in the prediction call: all of it is training time, so the report's training times compare learners.
-    trainMs = model.learnsAtPrediction ? t3 - t1 : t2 - t1;
-    predictMs = model.learnsAtPrediction ? 0 : t3 - t2;
+    ({ trainMs, predictMs } = fitPredictTimes(model, t1, t2, t3));
     const names = [...fold.train.names, fold.train.className];
     return {
       key: p.key,

@@ -77,8 +77,3 @@ export async function openSnapshot<T>(
     }
   }
 }
-
-/** The line a command prints (to stderr) when it read a snapshot. */
-export function snapshotNote(file: string, holder: string): string {
-  return `note: ${file} is being written by ${holder}; read from a snapshot copy of what it had stored`;
-}

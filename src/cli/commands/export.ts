@@ -1,7 +1,6 @@
-import type { Command } from '../command.js';
+import { type Command, noteSnapshot } from '../command.js';
 import type { ExperimentSpec } from '../../spec/load.js';
 import { EXIT, UserError } from '../../util/errors.js';
-import { snapshotNote } from '../../store/snapshot.js';
 
 /** Thrown inside the temporary write when the database holds no predictions, so no file is left. */
 class NoPredictions extends UserError {
@@ -37,7 +36,7 @@ true in the spec).`,
     const { ResultStore } = await import('../../store/db.js');
     const { spec, db, file } = await exportTarget(pos[1], out, v);
     const store = await ResultStore.open(db, { readOnly: true });
-    if (store.snapshotOf) process.stderr.write(`${snapshotNote(db, store.snapshotOf)}\n`);
+    noteSnapshot(db, store.snapshotOf);
     try {
       let n = 0;
       await writeThroughTemporary(file, async (tmp) => {
@@ -69,7 +68,7 @@ async function exportResults(specFile: string, v: Record<string, unknown>): Prom
   const { spec, db, file } = await exportTarget(specFile, out, v);
   const plan = buildPlanSummary(spec);
   const store = await ResultStore.open(db, { readOnly: true });
-  if (store.snapshotOf) process.stderr.write(`${snapshotNote(db, store.snapshotOf)}\n`);
+  noteSnapshot(db, store.snapshotOf);
   try {
     // A multi-seed spec exports its first seed's results, as its report's tables show them (the runs of two
     // seeds would repeat each dataset × method × repeat × fold).

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { intOption, onePositional } from '../command.js';
+import { intOption, noteSnapshot, onePositional } from '../command.js';
 import { EXIT } from '../../util/errors.js';
 
 export const planCommand: Command = {
@@ -109,10 +109,7 @@ Costs are static estimates per method × training-set size unless calibrated; do
       const os = await import('node:os');
       const { CostModel } = await import('../../spec/cost.js');
       const est = await import('../../cluster/estimate.js');
-      const observations =
-        v['db'] !== undefined
-          ? await est.readObservations(String(v['db']), (line) => process.stderr.write(`${line}\n`))
-          : [];
+      const observations = v['db'] !== undefined ? await est.readObservations(String(v['db']), noteSnapshot) : [];
       if (v['db'] !== undefined)
         out.push(
           `cost model calibrated with ${observations.reduce((a, o) => a + o.jobs, 0)} finished jobs in ${String(v['db'])}`,

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { intOption, onePositional, numberOption, provisionalLine } from '../command.js';
+import { intOption, noteSnapshot, onePositional, numberOption, provisionalLine } from '../command.js';
 import { EXIT } from '../../util/errors.js';
 import { SCORE_IDS } from '../../metrics/all.js';
 
@@ -62,10 +62,7 @@ Reads only the database; never re-runs a learner. See docs/reports.md for the co
               .map((m) => m.trim())
               .filter(Boolean),
     });
-    if (r.snapshot) {
-      const { snapshotNote } = await import('../../store/snapshot.js');
-      process.stderr.write(`${snapshotNote(r.snapshot.db, r.snapshot.holder)}\n`);
-    }
+    if (r.snapshot) noteSnapshot(r.snapshot.db, r.snapshot.holder);
     process.stdout.write(
       `report: ${r.markdown}\n        ${r.html}\n        ${r.csv}\n        ${r.tables.length} tables (tables/*.tex, *.csv), ${r.figures.length} figures (figures/*.svg${v['pdf'] === true ? ', *.pdf' : ''})\n` +
         provisionalLine(r.verdicts, '        '),

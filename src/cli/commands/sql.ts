@@ -1,4 +1,4 @@
-import type { Command } from '../command.js';
+import { type Command, noteSnapshot } from '../command.js';
 import { EXIT, UserError } from '../../util/errors.js';
 
 export const sqlCommand: Command = {
@@ -23,10 +23,7 @@ job). Example:
     const { readOnlyQuery } = await import('../../store/sql.js');
     const { formatSqlResult } = await import('../sql-format.js');
     const r = await readOnlyQuery(resolve(pos[0]), pos[1]);
-    if (r.snapshotOf) {
-      const { snapshotNote } = await import('../../store/snapshot.js');
-      process.stderr.write(`${snapshotNote(pos[0]!, r.snapshotOf)}\n`);
-    }
+    noteSnapshot(pos[0]!, r.snapshotOf);
     process.stdout.write(formatSqlResult(r, v['csv'] ? 'csv' : v['json'] ? 'json' : 'table'));
     return EXIT.ok;
   },

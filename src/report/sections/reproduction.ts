@@ -148,10 +148,7 @@ export function referenceTable(
         ],
       };
     }),
-    notes: [
-      ...r.comments,
-      ...(substituted(r.claims.map((c) => c.ourMethod)) ? [substituted(r.claims.map((c) => c.ourMethod))] : []),
-    ],
+    notes: [...r.comments, ...[substituted(r.claims.map((c) => c.ourMethod))].filter(Boolean)],
   };
 }
 
