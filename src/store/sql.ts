@@ -10,6 +10,8 @@
  *   FROM-first, DESCRIBE, SHOW, SUMMARIZE and PRAGMA table_info, or EXPLAIN): LOAD, SET, CALL, CHECKPOINT,
  *   VACUUM, temporary tables and macros are refused before anything runs. One statement, so the one result
  *   printed is the result of everything that ran.
+ * A file a run holds is queried through a snapshot copy in the system's temporary folder (store/snapshot.ts),
+ * the only file this writes, removed when the query ends; the database itself is never opened for writing.
  */
 import { existsSync, statSync } from 'node:fs';
 import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
