@@ -85,9 +85,14 @@ export class WorkerPool implements JobRunner {
   private meanMs = AHEAD_MS;
   private seen = 0;
 
+  /** Workers of the first `size` that have started running (their isolates made). */
+  private online = 0;
+
   constructor(
     readonly size: number,
     private readonly jobTimeoutMs: number,
+    /** Called once, when the first `size` workers are all running (the run then favours memory: util/v8-memory.ts). */
+    private readonly onAllOnline?: () => void,
   ) {
     // A timer longer than 2³¹−1 ms fires at once: every job would fail as "timed out".
     if (!(jobTimeoutMs >= 0 && jobTimeoutMs <= 2 ** 31 - 1))
@@ -175,6 +180,9 @@ export class WorkerPool implements JobRunner {
       timer: undefined,
     };
     slot.worker.unref();
+    slot.worker.once('online', () => {
+      if (++this.online === this.size) this.onAllOnline?.();
+    });
     slot.worker.on('message', (msg: { type: 'outcome'; outcome: JobOutcome }) => this.onOutcome(slot, msg.outcome));
     slot.worker.on('error', (e: Error) => this.onBroken(slot, `worker crashed: ${e.message}`));
     slot.worker.on('exit', (code: number) => this.onBroken(slot, `worker exited with code ${code}`));

@@ -20,6 +20,7 @@ import { BNCLAB_VERSION } from '../version.js';
 import { InlineRunner, WorkerPool, type JobRunner } from './pool.js';
 import { Progress } from './progress.js';
 import { OutcomeWriter } from './writer.js';
+import { favourMemory, favourSpeed } from '../util/v8-memory.js';
 import {
   freshCounts,
   jobCostOf,
@@ -69,6 +70,11 @@ interface RunOptions {
    * from the same connection instead of opening the file a second time.
    */
   readonly keepStoreOpen?: boolean;
+  /**
+   * This process is the command's own (the CLI's `run`): V8 favours memory over speed while the workers run
+   * the jobs (util/v8-memory.ts), and its defaults are back before this function returns.
+   */
+  readonly favourMemory?: boolean;
 }
 
 export interface RunSummary {
@@ -269,7 +275,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       const inline = todoCount === 1 && !((opts.jobTimeout ?? 0) > 0) && programsOf(spec).length === 0;
       const activePool: JobRunner = inline
         ? new InlineRunner()
-        : new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000);
+        : new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000, opts.favourMemory ? favourMemory : undefined);
       pool = activePool;
       if (!inline) {
         process.on('SIGINT', onSignal);
@@ -379,6 +385,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     failed = true;
     throw storeFailure(dbPath, e);
   } finally {
+    favourSpeed();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await pool?.close();

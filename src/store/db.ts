@@ -360,7 +360,7 @@ export class ResultStore {
    * without primary keys on its job-keyed tables (made by this version: SCHEMA). Below DuckDB's default
    * limit (80 % of the machine's memory) every block of the file it has written stays cached, so a run's
    * memory grew with its database. Only for that part of a run: a query's materialized result must fit
-   * under the limit (the `results` of 3·10^5 jobs do not fit in 128 MB), so unboundMemory lifts it before
+   * under the limit (the `results` of 3·10^5 jobs did not fit in 128 MB), so unboundMemory lifts it before
    * the report reads. An older database keeps the default: its key indexes must be in memory whenever
    * their table is written (about 280 bytes a job), and a limit would refuse a write once they grew past
    * it. A limit DuckDB cannot reach at once (it evicts cached blocks to get under it) is left unset.
@@ -934,8 +934,12 @@ export class ResultStore {
   }
 }
 
-/** DuckDB's memory limit (MB) while a run registers and stores its jobs (ResultStore.boundMemory). */
-export const DUCKDB_MEMORY_MB = 128;
+/**
+ * DuckDB's memory limit (MB) while a run registers and stores its jobs (ResultStore.boundMemory). 128 until
+ * 0.5.4; at 32 a 10^6-job run's resident set is about 60 MiB lower for the same CPU (docs/performance.md),
+ * and registering 10^6 jobs again and storing predictions of 48,842-row folds still fit.
+ */
+export const DUCKDB_MEMORY_MB = 32;
 
 const DOUBLE_LIST = LIST(DOUBLE);
 const VARCHAR_LIST = LIST(VARCHAR);

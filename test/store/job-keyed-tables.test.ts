@@ -145,7 +145,7 @@ describe('tables keyed by job', () => {
     try {
       const unbounded = await limit(fresh);
       await fresh.boundMemory();
-      expect(await limit(fresh)).toBe('122.0 MiB');
+      expect(await limit(fresh)).toBe('30.5 MiB');
       await fresh.unboundMemory();
       expect(await limit(fresh)).toBe(unbounded);
     } finally {

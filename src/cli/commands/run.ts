@@ -91,6 +91,8 @@ run of the same spec runs nothing, a grown spec runs only the new jobs, and a ki
       only,
       // The report reads from the run's own connection: opening the file again costs a second DuckDB start.
       keepStoreOpen: !v['no-report'] && !shard,
+      // This process is the command's own: V8 may favour memory while the jobs run (util/v8-memory.ts).
+      favourMemory: true,
     });
     try {
       return await afterRun(summary, spec, v, shard);
