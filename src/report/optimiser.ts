@@ -12,21 +12,13 @@
  * the script is compiled from it with the optimiser switched back on for that moment ({@link withDefaultFlags}).
  */
 import v8 from 'node:v8';
+import { knownV8 } from '../util/v8-memory.js';
 
 let off = false;
 
-/**
- * Whether this V8 knows `--turbofan` (V8 11, Node 20, onwards; V8 prints an error line for a flag it does not
- * know, so a version not yet measured is left alone).
- */
-function knowsTurbofanFlag(): boolean {
-  const major = Number(process.versions.v8.split('.')[0]);
-  return major >= 11 && major <= 13;
-}
-
 /** Switch V8's optimising compiler off for the rest of this process (once; a no-op where unsupported). */
 export function optimiserOffForRestOfProcess(): void {
-  if (off || !knowsTurbofanFlag()) return;
+  if (off || !knownV8()) return; // `--turbofan` exists from V8 11 (Node 20)
   v8.setFlagsFromString('--no-turbofan');
   off = true;
 }

@@ -17,8 +17,11 @@ import v8 from 'node:v8';
 
 let favouring = false;
 
-/** Whether this V8 is one whose flags were measured (11–13: Node 20 to 24); others are left alone. */
-function knownV8(): boolean {
+/**
+ * Whether this V8 is one whose flags bnclab sets were measured (11–13: Node 20 to 24). V8 prints an error line
+ * for a flag it does not know, so another version is left alone (here and in report/optimiser.ts).
+ */
+export function knownV8(): boolean {
   const major = Number(process.versions.v8.split('.')[0]);
   return major >= 11 && major <= 13;
 }
