@@ -937,7 +937,8 @@ export class ResultStore {
 /**
  * DuckDB's memory limit (MB) while a run registers and stores its jobs (ResultStore.boundMemory). 128 until
  * 0.5.4; at 32 a 10^6-job run's resident set is about 60 MiB lower for the same CPU (docs/performance.md),
- * and registering 10^6 jobs again and storing predictions of 48,842-row folds still fit.
+ * and registering 10^6 jobs again and storing every prediction of adult (48,842 rows; folds of 4,885), letter
+ * and shuttle still fit.
  */
 export const DUCKDB_MEMORY_MB = 32;
 

@@ -1,8 +1,9 @@
 /** Run the built CLI (dist/) as a child process, as a user would. */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -42,4 +43,21 @@ export function tempDir(prefix = 'bnclab-test-'): string {
 
 export function removeTempDirs(): void {
   for (const dir of madeFolders.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** The URL of a built module (`dist/src/<module>`), for a child script's `import()`. */
+export function distModule(module: string): string {
+  return pathToFileURL(join(ROOT, 'dist', 'src', module)).href;
+}
+
+/**
+ * Run an ES-module script in a Node process of its own (for what is the whole process's, such as V8's flags).
+ * The script is a file, not `-e`: worker threads it starts inherit the process's options, and `--input-type`
+ * refuses a file.
+ */
+export function nodeScript(script: string): CliResult {
+  const file = join(tempDir(), 'child.mjs');
+  writeFileSync(file, script);
+  const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

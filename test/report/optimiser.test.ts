@@ -3,14 +3,12 @@
  * vega's code cache, made with V8's default flags, must still be taken. Run in a child process (the built
  * modules), since V8's flags are the whole process's.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { distModule, nodeScript, ROOT } from '../helpers/cli.js';
 
-const dist = (m: string): string => pathToFileURL(join(ROOT, 'dist', 'src', 'report', m)).href;
+const dist = (m: string): string => distModule(`report/${m}`);
 
 /** What the child prints: the optimiser's state, then whether vega's code cache was taken. */
 function child(switchOff: boolean, compileUnder: 'default flags' | 'changed flags'): string {
@@ -24,7 +22,7 @@ function child(switchOff: boolean, compileUnder: 'default flags' | 'changed flag
     const [vega] = await vl.loadVega();
     console.log(JSON.stringify({ off: o.optimiserIsOff(), taken: vl.vegaCodeCacheTaken(), view: typeof vega.View }));
   `;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  const r = nodeScript(script);
   expect(r.stderr).toBe('');
   return r.stdout.trim();
 }

@@ -3,12 +3,10 @@
  * and resets it before it returns, and stores the same numbers as a run that does not. In a child process on
  * the built modules, since V8's flags are the whole process's.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers/cli.js';
+import { distModule, nodeScript, ROOT, tempDir } from '../helpers/cli.js';
 import { query } from '../helpers/db.js';
 
 const SPEC = `name: favour-memory
@@ -21,7 +19,7 @@ estimators: [{ id: dirichlet, params: { alpha: [1, 0.5] } }]
 
 /** Runs the spec in a child; returns the V8 flags it set, in order, and what it saw when the run returned. */
 function run(spec: string, db: string, favourMemory: boolean): { flags: string[]; after: boolean } {
-  const dist = (m: string): string => JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'src', m)).href);
+  const dist = (m: string): string => JSON.stringify(distModule(m));
   const script = `
     import v8 from 'node:v8';
     const flags = [];
@@ -33,12 +31,9 @@ function run(spec: string, db: string, favourMemory: boolean): { flags: string[]
     if (r.failed !== 0) throw new Error('failed jobs');
     console.log(JSON.stringify({ flags, after: favouringMemory() }));
   `;
-  // A file, not `-e`: worker threads inherit the process's options, and `--input-type` refuses a file.
-  const file = join(tempDir(), 'child.mjs');
-  writeFileSync(file, script);
-  const r = spawnSync(process.execPath, [file], { encoding: 'utf8', cwd: ROOT });
+  const r = nodeScript(script);
   expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
+  expect(r.code).toBe(0);
   return JSON.parse(r.stdout.trim());
 }
 

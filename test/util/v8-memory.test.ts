@@ -4,14 +4,10 @@
  * it, not one started before (why the pool waits for its workers), and switched back, vega's code cache (made
  * with V8's default flags) is taken again, so the report after a run pays nothing for it.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
-
-const dist = (m: string): string => pathToFileURL(join(ROOT, 'dist', 'src', m)).href;
+import { distModule as dist, nodeScript, ROOT } from '../helpers/cli.js';
 
 function child(body: string): unknown {
   const script = `
@@ -27,7 +23,7 @@ function child(body: string): unknown {
     });
     ${body}
   `;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  const r = nodeScript(script);
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout.trim());
 }
