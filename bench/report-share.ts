@@ -6,9 +6,11 @@
  * `report` alone into a new folder of the database a run left (the first report of these results).
  * The share is (run − run --no-report) ÷ run, from the medians. Commands of every build in turn, round
  * after round (one warm-up round), with the load average.
- * --other-bnclab DIR times a second built checkout (e.g. the main branch) in the same rounds.
+ * --other-bnclab DIR times a second built checkout (e.g. the main branch) in the same rounds. The previous
+ * process's files are set aside between processes (lib/process.ts, setAside); --delete-between deletes them
+ * instead, as up to 0.5.5, charging each process for the inodes its predecessor freed.
  *
- *   npm run build && node dist/bench/report-share.js [--runs 3] [--workers 2] [--other-bnclab DIR]
+ *   npm run build && node dist/bench/report-share.js [--runs 3] [--workers 2] [--other-bnclab DIR] [--delete-between]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,13 +19,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/util/paths.js';
-import { alternate, loadAverage, summaryTable, type Command, type Summary } from './lib/process.js';
+import { alternate, loadAverage, setAside, summaryTable, type Command, type Summary } from './lib/process.js';
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     workers: { type: 'string', default: '2' },
     'other-bnclab': { type: 'string' },
+    'delete-between': { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -57,12 +60,15 @@ try {
     const cli = join(b.dir, 'dist', 'src', 'cli', 'main.js');
     const cache = join(dir, 'cache');
     const db = join(dir, 'run.duckdb');
-    // A fresh database, an empty cache folder and no report folder before every timed process.
+    // A fresh database, an empty cache folder and no report folder before every timed process: the previous
+    // ones set aside, not deleted (setAside says why), unless --delete-between.
+    const discard = (p: string): void =>
+      values['delete-between'] ? rmSync(p, { recursive: true, force: true }) : setAside(p, join(work, 'trash'));
     const fresh = (keepDb: boolean) => (): void => {
-      rmSync(cache, { recursive: true, force: true });
-      rmSync(join(dir, 'results'), { recursive: true, force: true });
-      rmSync(join(dir, 'report'), { recursive: true, force: true });
-      if (!keepDb) for (const f of [db, `${db}.wal`]) rmSync(f, { force: true });
+      discard(cache);
+      discard(join(dir, 'results'));
+      discard(join(dir, 'report'));
+      if (!keepDb) for (const f of [db, `${db}.wal`]) discard(f);
     };
     const command = (label: string, args: string[], keepDb: boolean): Command => ({
       label: `${label} (${b.tag})`,

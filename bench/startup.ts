@@ -6,7 +6,7 @@
  * Each command runs warm (a cache folder filled by the warm-up round) and cold (an empty cache folder each
  * time: a fresh clone, CI, a cleared node_modules/.cache); the report cold twice: into the folder of the
  * previous report ("cold"), whose unchanged figures it takes from their files, and into a new folder
- * ("first": nothing drawn before).
+ * ("first": nothing drawn before). What a process left is set aside, not deleted, before the next one.
  * --other-bnclab DIR times a second built checkout (e.g. the main branch) in the same rounds, so its
  * figures are a before/after comparison taken side by side.
  *
@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/util/paths.js';
-import { alternate, loadAverage, summaryTable, type Command } from './lib/process.js';
+import { alternate, loadAverage, setAside, summaryTable, type Command } from './lib/process.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, 'other-bnclab': { type: 'string' } },
@@ -28,6 +28,8 @@ const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected an integer ≥ 1, got '${values.runs}'`);
 const root = packageRoot(fileURLToPath(import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'bnclab-startup-'));
+// What a timed process leaves is set aside before the next, not deleted (lib/process.ts, setAside).
+const trash = join(work, 'trash');
 
 const ONE_JOB = `name: one_job
 seed: 1
@@ -67,13 +69,13 @@ try {
       args: [`BNCLAB_CACHE_DIR=${cold ? coldCache : warmCache}`, process.execPath, cli, ...args],
       cwd: work,
       before: () => {
-        if (cold) rmSync(coldCache, { recursive: true, force: true });
+        if (cold) setAside(coldCache, trash);
         before?.();
       },
     });
     const freshDb = (): void => {
-      rmSync(db, { force: true });
-      rmSync(`${db}.wal`, { force: true });
+      setAside(db, trash);
+      setAside(`${db}.wal`, trash);
     };
     const report = (out: string): string[] => ['report', quickstart, '--db', qsDb, '--out', join(work, out)];
     for (const cold of [false, true]) {
@@ -87,7 +89,7 @@ try {
       [
         {
           ...variant('report quickstart', report(`first-${tag}`), true, () =>
-            rmSync(join(work, `first-${tag}`), { recursive: true, force: true }),
+            setAside(join(work, `first-${tag}`), trash),
           ),
           label: `report quickstart first (${b.tag})`,
         },

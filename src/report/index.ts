@@ -13,7 +13,7 @@ import { codeStateText } from '../util/provenance.js';
 import { ResultStore, type JobRef, type ResultRow } from '../store/db.js';
 import { defaultDbPath, missingDatabaseMessage } from '../store/location.js';
 import { EXIT, UserError } from '../util/errors.js';
-import { describeFsError, makeFolder, sameFile, writeFileAtomic } from '../util/output.js';
+import { describeFsError, makeFolder, realPath, writeFileAtomic } from '../util/output.js';
 import { closest } from '../util/text.js';
 import { buildReport, type ReportDoc, type ReportInput } from './build.js';
 import { provisionalCount } from './reference.js';
@@ -218,10 +218,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
               (plan.seeds ? plan.jobs : jobs).map((j) => j.key),
             )
           : undefined,
-      arcs: await loadArcs(
-        store,
-        jobs.map((j) => j.key),
-      ),
+      arcs: await store.learnedArcsOf(jobs.map((j) => j.key)),
       curves: await loadPredictionCurves(store, jobs),
     };
   } finally {
@@ -279,19 +276,6 @@ function renderSummaryCsv(tables: readonly SummaryTable[]): string {
   return out.join('\n') + '\n';
 }
 
-/** The learned arcs of the given jobs, by job key. */
-async function loadArcs(store: ResultStore, keys: readonly string[]): Promise<Map<string, [string, string][]>> {
-  const out = new Map<string, [string, string][]>();
-  const rows = await store.learnedArcsOf(keys);
-  for (const r of rows) {
-    const k = String(r['job_key']);
-    let a = out.get(k);
-    if (!a) out.set(k, (a = []));
-    a.push([String(r['parent']), String(r['child'])]);
-  }
-  return out;
-}
-
 const MANIFEST = '.bnclab-generated';
 
 /**
@@ -321,8 +305,11 @@ async function writeReportFiles(
 ): Promise<ReportFiles> {
   // Each file goes through a temporary file, so a full or read-only disk leaves no partial one; none may
   // land on the database or the spec (an --out folder that holds them).
+  // The protected files' real paths once, not once per file written (a report writes a hundred).
+  const guarded = protect.map((p) => ({ what: p.what, real: realPath(p.path) }));
   const put = (file: string, data: string | Uint8Array): void => {
-    const hit = protect.find((p) => sameFile(file, p.path));
+    const real = realPath(file);
+    const hit = guarded.find((p) => p.real === real);
     if (hit) throw new UserError(`report: ${file} is ${hit.what}; refusing to overwrite it`, EXIT.report);
     writeFileAtomic(file, data, EXIT.report, false);
   };

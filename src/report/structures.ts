@@ -9,15 +9,10 @@
  * node boxes, arc labels placed where they cover no node and no other label. Names are escaped; text widths
  * use Helvetica metrics.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ResultRow } from '../store/db.js';
-import { contentCacheKeyer, writeContent } from '../util/cache.js';
-import { canonicalJson } from '../util/hash.js';
 import type { Block, Section } from './document.js';
 import type { Figure } from './figures.js';
-import { cachedSvg, textWidth } from './figures.js';
-import { noteSvg } from './figure-keys.js';
+import { textWidth } from './figures.js';
 import { foldGroups } from './summary.js';
 import { pairKey, splitPairKey } from '../util/keys.js';
 
@@ -87,33 +82,14 @@ function boxExit(w: number, h: number, dx: number, dy: number): number {
 }
 
 /**
+ * The drawing of one structure. Drawn every time, not cached: with Helvetica's metrics read from the build's
+ * entry (figures.ts) a drawing costs about half a millisecond, less than looking it up and storing it (a
+ * cold report of 40 structures spent about 28 ms on their cache keys and files against 22 ms drawing them;
+ * docs/performance.md).
  * @param className the class node's name (drawn on top); the other nodes are the arcs' endpoints in the
  *   order given by `order` (attribute column order) where known.
  */
-/**
- * The drawing of one structure, cached like the Vega figures: measuring text loads pdfkit's font metrics
- * (tens of ms), which a report whose structures did not change should not pay. The key holds the inputs and
- * this module's own compiled text, so a change to the drawing code is a new key.
- */
 export function structureSvg(s: ModalStructure, className: string | undefined, order: readonly string[]): string {
-  const kind = 'structure-svg';
-  const key = drawingKey()(canonicalJson({ s, className: className ?? null, order }));
-  const hit = cachedSvg(kind, key);
-  if (hit !== undefined) return hit;
-  const svg = drawStructureSvg(s, className, order);
-  writeContent(kind, key, svg);
-  return noteSvg(kind, key, svg);
-}
-
-// contentCacheKey('structure-svg', <this module's text>, <inputs>), the module's text hashed once per process
-// (the bundled module is some 200 kB; hashed for each of a report's drawings it cost tens of ms).
-let drawingKeyMemo: ((inputs: string) => string) | undefined;
-function drawingKey(): (inputs: string) => string {
-  drawingKeyMemo ??= contentCacheKeyer('structure-svg', readFileSync(fileURLToPath(import.meta.url), 'utf8'));
-  return drawingKeyMemo;
-}
-
-function drawStructureSvg(s: ModalStructure, className: string | undefined, order: readonly string[]): string {
   const names = new Set<string>();
   for (const a of s.arcs) {
     names.add(a.parent);

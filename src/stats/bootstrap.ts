@@ -18,7 +18,11 @@ export interface BootstrapInterval {
   readonly n: number;
 }
 
-function quantile(sorted: Float64Array, q: number): number {
+/**
+ * The q-quantile of sorted values, R's type 7 (d3's and so Vega's quantile too): linear between the order
+ * statistics around (n − 1) q.
+ */
+export function quantile(sorted: ArrayLike<number>, q: number): number {
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
   const hi = Math.ceil(h);

@@ -325,7 +325,7 @@ export class ResultStore {
     if (has.length === 0) return [];
     const rows = await this.queryKeys(
       `SELECT c.code_state AS id, c.bnclab_version AS bnclab, c.code, c.node, c.duckdb, c.platform, count(*)::INTEGER AS jobs
-       FROM jobs j JOIN (SELECT unnest($1) AS job_key) k USING (job_key)
+       FROM jobs j JOIN ${KEY_LIST} k USING (job_key)
        LEFT JOIN job_code jc USING (job_key) LEFT JOIN code_states c ON c.code_state = jc.code_state
        WHERE j.status = 'done' GROUP BY ALL ORDER BY jobs DESC, id`,
       [...new Set(keys)],
@@ -349,7 +349,7 @@ export class ResultStore {
   /** The keys among `keys` of finished (done) jobs. */
   async doneKeysAmong(keys: readonly string[]): Promise<Set<string>> {
     const rows = await this.queryKeys(
-      `SELECT j.job_key FROM jobs j JOIN (SELECT unnest($1) AS job_key) k USING (job_key) WHERE j.status = 'done'`,
+      `SELECT k.key_index FROM jobs j JOIN ${KEY_LIST} k USING (job_key) WHERE j.status = 'done'`,
       [...new Set(keys)],
     );
     return new Set(rows.map((r) => String(r['job_key'])));
@@ -843,9 +843,9 @@ export class ResultStore {
     // A database opened read-only keeps the schema it was written with; metrics it predates read as NULL.
     const added = LATER_RESULT_COLUMNS.map(([c, t]) => (has.has(c) ? `m.${c}` : `NULL::${t} AS ${c}`));
     const rows = await this.queryKeys(
-      `SELECT j.job_key, j.structure, j.estimator, j."repeat", j.fold, ${FIRST_SCORE_COLUMNS.map((c) => `m.${c}`).join(', ')},
+      `SELECT k.key_index, j.structure, j.estimator, j."repeat", j.fold, ${FIRST_SCORE_COLUMNS.map((c) => `m.${c}`).join(', ')},
               m.n_train, m.n_test, m.n_arcs, j.train_ms, j.predict_ms, ${added.join(', ')}
-       FROM jobs j JOIN job_metrics m USING (job_key) JOIN (SELECT unnest($1) AS job_key) k USING (job_key)
+       FROM jobs j JOIN job_metrics m USING (job_key) JOIN ${KEY_LIST} k USING (job_key)
        WHERE j.status = 'done'`,
       [...byKey.keys()],
     );
@@ -865,7 +865,7 @@ export class ResultStore {
   ): Promise<{ job_key: string; dataset: string; method: string; repeat: number; fold: number; error: string }[]> {
     const byKey = refsByKey(jobs);
     const rows = await this.queryKeys(
-      `SELECT j.job_key, j."repeat", j.fold, j.error FROM jobs j JOIN (SELECT unnest($1) AS job_key) k USING (job_key)
+      `SELECT k.key_index, j."repeat", j.fold, j.error FROM jobs j JOIN ${KEY_LIST} k USING (job_key)
        WHERE j.status = 'error'`,
       [...byKey.keys()],
     );
@@ -890,28 +890,48 @@ export class ResultStore {
   /** jobs.structure_info (JSON text) of the finished jobs among `keys` that stored one. */
   async structureInfoOf(keys: readonly string[]): Promise<{ job_key: string; structure_info: string }[]> {
     return (await this.queryKeys(
-      `SELECT j.job_key, j.structure_info FROM jobs j JOIN (SELECT unnest($1) AS job_key) k USING (job_key)
+      `SELECT k.key_index, j.structure_info FROM jobs j JOIN ${KEY_LIST} k USING (job_key)
        WHERE j.status = 'done' AND j.structure_info IS NOT NULL`,
       [...new Set(keys)],
     )) as { job_key: string; structure_info: string }[];
   }
 
-  /** The learned arcs (parent → child) of the jobs among `keys`. */
-  async learnedArcsOf(keys: readonly string[]): Promise<{ job_key: string; parent: string; child: string }[]> {
-    return (await this.queryKeys(
-      `SELECT s.job_key, s.parent, s.child FROM structures s JOIN (SELECT unnest($1) AS job_key) k USING (job_key)`,
+  /**
+   * The learned arcs (parent → child) of the jobs among `keys`, by job key; a job without arcs is absent.
+   * One JSON text per job rather than two strings per arc: DuckDB's client decodes every string on its own,
+   * and a report reads some 10^4 arcs (docs/performance.md).
+   */
+  async learnedArcsOf(keys: readonly string[]): Promise<Map<string, [string, string][]>> {
+    const rows = await this.queryKeys(
+      `SELECT k.key_index, to_json(list([s.parent, s.child])) AS arcs FROM structures s JOIN ${KEY_LIST} k USING (job_key)
+       GROUP BY k.key_index`,
       [...new Set(keys)],
-    )) as { job_key: string; parent: string; child: string }[];
+    );
+    return new Map(rows.map((r) => [String(r['job_key']), JSON.parse(String(r['arcs'])) as [string, string][]]));
   }
 
-  /** A read query whose one parameter $1 is a list of job keys (a join against it, not a text IN list). */
+  /**
+   * A read query whose one parameter $1 is a list of job keys, joined as KEY_LIST (not a text IN list), as
+   * plain objects (BIGINT as number). A row that selects `k.key_index` has its `job_key` from `keys` at that
+   * position instead: the key is not read back as text. Read column by column, then made rows, which costs
+   * less than DuckDB's own row objects (with learnedArcsOf's one text per job, a 960-job report's reads took
+   * about 18 ms of CPU instead of 105–170; docs/performance.md).
+   */
   private async queryKeys(sql: string, keys: readonly string[]): Promise<Record<string, unknown>[]> {
     const r = await this.conn.runAndReadAll(sql, [listValue([...keys])], [VARCHAR_LIST]);
-    return r.getRowObjectsJS().map((row) => {
+    const columns = Object.entries(r.getColumnsObjectJS() as Record<string, unknown[]>).map(
+      ([name, values]) => [name, values.some((v) => typeof v === 'bigint') ? values.map(numberOf) : values] as const,
+    );
+    const rows: Record<string, unknown>[] = [];
+    for (let i = 0; i < r.currentRowCount; i++) {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'bigint' ? Number(v) : v;
-      return out;
-    });
+      for (const [name, values] of columns) {
+        if (name === 'key_index') out['job_key'] = keys[values[i] as number];
+        else out[name] = values[i];
+      }
+      rows.push(out);
+    }
+    return rows;
   }
 
   /**
@@ -941,6 +961,17 @@ export class ResultStore {
  * and shuttle still fit.
  */
 export const DUCKDB_MEMORY_MB = 32;
+
+/**
+ * The job keys of a query's parameter $1 (a VARCHAR list) as a table: `job_key`, and `key_index`, its
+ * position in the list from 0 (ResultStore.queryKeys).
+ */
+const KEY_LIST = '(SELECT unnest($1) AS job_key, (generate_subscripts($1, 1) - 1)::INTEGER AS key_index)';
+
+/** A BIGINT column's value as a number (null stays null). */
+function numberOf(v: unknown): unknown {
+  return typeof v === 'bigint' ? Number(v) : v;
+}
 
 const DOUBLE_LIST = LIST(DOUBLE);
 const VARCHAR_LIST = LIST(VARCHAR);

@@ -604,14 +604,8 @@ export class UiData {
       .filter((r) => r[metric] !== null && Number.isFinite(Number(r[metric])))
       .map((r) => ({ dataset, method, value: Number(r[metric]) }));
     const boxplot = values.length ? (await foldBoxplotFigure(`folds-${metric}`, title, [method], values)).svg : null;
-    const byJob = new Map<string, [string, string][]>();
-    for (const a of arcs) {
-      let l = byJob.get(a.job_key);
-      if (!l) byJob.set(a.job_key, (l = []));
-      l.push([a.parent, a.child]);
-    }
     let structure: string | null = null;
-    const modal = byJob.size ? modalStructures(rows, byJob)[0] : undefined;
+    const modal = arcs.size ? modalStructures(rows, arcs)[0] : undefined;
     const labels = jobs.find((j) => j.classLabels)?.classLabels ?? null;
     if (modal) structure = structureFigure('cell-structure', modal, []).svg;
     return { jobs, boxplot, structure, classLabels: labels ? [...labels] : null };

@@ -48,14 +48,20 @@ export function describeFsError(e: unknown): string {
 
 /** Whether two paths name the same file (following symbolic links where the file exists). */
 export function sameFile(a: string, b: string): boolean {
-  const real = (p: string): string => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return resolve(p);
-    }
-  };
-  return real(a) === real(b);
+  return realPath(a) === realPath(b);
+}
+
+/**
+ * The absolute path of a file with every symbolic link followed, or its absolute path as given where it does
+ * not exist. The C library's realpath (one system call) rather than Node's, which examines each component
+ * of the path in turn.
+ */
+export function realPath(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return resolve(p);
+  }
 }
 
 interface OutputCheck {

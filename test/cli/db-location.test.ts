@@ -3,7 +3,7 @@
  * they looked for, and status reads the database beside the spec (it showed a finished run as all pending).
  */
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, tempDir } from '../helpers/cli.js';
 
@@ -41,5 +41,18 @@ describe('finding the database of a spec', () => {
     expect(ex.code).toBe(2);
     expect(ex.stderr).toContain(`there is one beside the spec: --db ${db}`);
     expect(cli(['report', spec, '--db', db, '--out', join(elsewhere, 'r')], { cwd: elsewhere }).code).toBe(0);
+
+    // A report folder whose report.md is a symbolic link to the database: the report refuses it (exit 5)
+    // and the database is untouched (the link is followed, as any path the report writes).
+    const linked = join(elsewhere, 'linked');
+    mkdirSync(linked);
+    symlinkSync(db, join(linked, 'report.md'));
+    const before = readFileSync(db);
+    const over = cli(['report', spec, '--db', db, '--out', linked], { cwd: elsewhere });
+    expect(over.code).toBe(5);
+    expect(over.stderr).toBe(
+      `bnclab: report: ${join(linked, 'report.md')} is the results database; refusing to overwrite it\n`,
+    );
+    expect(readFileSync(db).equals(before)).toBe(true);
   });
 });

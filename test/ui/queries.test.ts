@@ -63,6 +63,20 @@ describe('bnclab ui: the server and its queries', () => {
       expect(jobs.map((j) => j.fold)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect(jobs.map((j) => j.metrics['accuracy'])).toEqual(rows.map((r) => r.accuracy));
       expect(jobs[0].classLabels).toEqual(['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']);
+      // The learned arcs by job (the report's and the cell's structures): exactly the rows of \`structures\`,
+      // for the keys asked (a key asked twice, once; a key without arcs, absent).
+      const stored = await store.query('SELECT job_key, parent, child FROM structures ORDER BY ALL');
+      const keys = [...new Set(stored.map((r) => String(r['job_key'])))];
+      expect(keys.length).toBeGreaterThan(10);
+      const asked = [...keys.slice(0, 10), keys[0], 'no-such-job'];
+      const arcs = await store.learnedArcsOf(asked);
+      expect([...arcs.keys()].sort()).toEqual(keys.slice(0, 10).sort());
+      const flat = [...arcs].flatMap(([k, a]) => a.map(([p, c]) => `${k} ${p} ${c}`)).sort();
+      const want = stored
+        .filter((r) => keys.slice(0, 10).includes(String(r['job_key'])))
+        .map((r) => `${r['job_key']} ${r['parent']} ${r['child']}`)
+        .sort();
+      expect(flat).toEqual(want);
       // The confusion matrix of a fold sums to its test rows, its diagonal to the correct ones.
       for (const j of jobs) {
         const m = j.confusion!;
