@@ -42,7 +42,7 @@ import { stratifiedKFold } from '../src/folds/split.js';
 import { getStructure, getEstimator } from '../src/registry.js';
 import { Rng } from '../src/util/rng.js';
 import '../src/methods.js';
-import { NO_COMPARISON, alternate, loadAverage, median, summaryTable } from './lib/process.js';
+import { NO_COMPARISON, alternate, loadAverage, median, setAside, summaryTable } from './lib/process.js';
 
 /** Data sets by variable count (attributes + class): 10, 14–15, 17–18, 19–20, 21, 23. */
 const DATASETS = [
@@ -268,7 +268,8 @@ function compareWithBene(name: string, script: string, bene: string, runs: numbe
             label: `bene data2net.sh (${name})`,
             cmd: 'bash',
             args: [join(bene, 'bin', 'data2net.sh'), vd, idt, '1', res],
-            before: () => rmSync(res, { recursive: true, force: true }),
+            // bene's previous output set aside, not deleted: setAside says why.
+            before: () => setAside(res, join(dir, 'trash')),
           },
         ],
       ],

@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/util/paths.js';
-import { NO_COMPARISON, alternate, loadAverage, summaryTable, type Command } from './lib/process.js';
+import { NO_COMPARISON, alternate, loadAverage, setAside, summaryTable, type Command } from './lib/process.js';
 
 const DEFAULT_DATASETS = 'car,kr-vs-kp,mushroom,nursery,segment,spambase,waveform-5000,german-credit,vehicle,splice';
 const { values } = parseArgs({
@@ -188,7 +188,7 @@ process.stdin.on('data', (d) => {
         args: bnclab(cold, serverSpec),
         before: () => {
           fresh(db)();
-          rmSync(cold, { recursive: true, force: true });
+          setAside(cold, join(work, 'trash')); // not deleted: setAside says why
           mkdirSync(cold);
           if (existsSync(join(warm, 'java'))) cpSync(join(warm, 'java'), join(cold, 'java'), { recursive: true });
         },
