@@ -156,7 +156,8 @@ export function structureSvg(s: ModalStructure, className: string | undefined, o
     320,
     ...rows.map((r) => indent + layerWidth(r) + 40),
     cls ? boxW(cls) + 40 : 0,
-    textWidth(`${s.dataset}: ${s.method}`, 15) + 24,
+    // The title is drawn bold (below), and bold is wider: measured as regular, a long title was cut.
+    textWidth(`${s.dataset}: ${s.method}`, 15, true) + 24,
   );
   rows.forEach((r, i) => {
     if (i > 0) {

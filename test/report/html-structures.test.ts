@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportDoc } from '../../src/report/build.js';
-import { hoverTitles, scatterFigure } from '../../src/report/figures.js';
+import { hoverTitles, scatterFigure, textWidth } from '../../src/report/figures.js';
 import { renderHtml } from '../../src/report/render.js';
 import { hubNode, modalStructures, structureSvg } from '../../src/report/structures.js';
 import type { ResultRow } from '../../src/store/db.js';
@@ -48,6 +48,22 @@ describe('learned structures', () => {
     expect(svg).not.toContain('>100%<');
     expect(svg).toContain('a&lt;&amp;&gt;');
     expect(svg).not.toContain('a<&>');
+  });
+  it('is wide enough for its title, drawn bold (measured as regular, a long title ran past the right edge)', () => {
+    const method = 'cl-ode/dirichlet(alpha=0.5, prior=uniform)';
+    const title = `balance-scale: ${method}`;
+    // A title long enough to decide the drawing's width, on which bold is wider by more than the margin.
+    expect(textWidth(title, 15) + 24).toBeGreaterThan(320);
+    expect(textWidth(title, 15, true)).toBeGreaterThan(textWidth(title, 15) + 16);
+    const [m] = modalStructures(
+      rows.map((r) => ({ ...r, dataset: 'balance-scale', method })),
+      arcs,
+    );
+    const svg = structureSvg(m, 'y', []);
+    expect(svg).toContain(`<text x="8" y="20" font-size="15" font-weight="bold">${title}</text>`);
+    const width = Number(/<svg [^>]*width="(\d+)"/.exec(svg)![1]);
+    // The text starts at x = 8 and ends inside the drawing.
+    expect(width).toBeGreaterThanOrEqual(8 + textWidth(title, 15, true));
   });
 });
 
