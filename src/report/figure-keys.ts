@@ -1,7 +1,7 @@
 /**
- * Figures reused from the report folder. Each figure's SVG is a pure function of its content key (the
- * sha256 of the Vega-Lite spec with its data, or of a structure drawing's inputs, and of the drawing code;
- * see figures.ts and structures.ts). A report records the key of every figure it writes in
+ * Figures reused from the report folder. Each Vega-Lite figure's SVG is a pure function of its content key
+ * (the sha256 of its spec with its data and of the vega versions; see figures.ts; learned-structure drawings
+ * are drawn every time and have none). A report records the key of every such figure it writes in
  * `figures/.bnclab-figure-keys`, with the sha256 of the file it wrote; the next report into the same folder
  * takes a figure whose key is unchanged from that file instead of rendering it, even when the cache folder
  * is empty (a fresh clone, CI, a cleared `node_modules/.cache`). A file whose bytes no longer match the

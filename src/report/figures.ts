@@ -160,7 +160,7 @@ export async function renderSvg(spec: TopLevelSpec, template?: FigureTemplate): 
  * A whole SVG cached under (kind, key), or undefined on a miss (or a damaged entry, drawn afresh): from the
  * cache folder, else from the previous report in the same folder (figure-keys.ts).
  */
-export function cachedSvg(kind: string, key: string): string | undefined {
+function cachedSvg(kind: string, key: string): string | undefined {
   const hit = readContent(kind, key);
   if (hit?.startsWith('<svg') && hit.trimEnd().endsWith('</svg>')) return noteSvg(kind, key, hit);
   const reused = reusedSvg(kind, key);
