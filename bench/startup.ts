@@ -13,7 +13,7 @@
  *   npm run build && node dist/bench/startup.js [--runs 5] [--other-bnclab DIR]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,8 +51,11 @@ try {
   for (const b of builds) {
     const cli = join(b.dir, 'dist', 'src', 'cli', 'main.js');
     // tsc alone leaves the CLI unbundled (scripts/bundle.mjs): it works, but starts slower than what users run.
-    if (!readFileSync(cli, 'utf8').includes('// bundled by scripts/bundle.mjs'))
-      console.log(`startup: note: ${cli} is not bundled ('npm run build' bundles it)`);
+    // (0.5.6 and before bundled in place of main.js, marked so; since 0.5.7 the bundle is dist/src/bundle/.)
+    const bundled =
+      existsSync(join(b.dir, 'dist', 'src', 'bundle', 'cli.cjs')) ||
+      readFileSync(cli, 'utf8').includes('// bundled by scripts/bundle.mjs');
+    if (!bundled) console.log(`startup: note: ${cli} is not bundled ('npm run build' bundles it)`);
     const tag = b.tag.replace(/[^A-Za-z0-9]/g, '_');
     const db = join(work, `one-${tag}.duckdb`);
     const qsDb = join(work, `qs-${tag}.duckdb`);

@@ -1,47 +1,49 @@
 /**
- * The last step of `npm run build` (after tsc and scripts/wasm.mjs): bundles tsc's output of the two entry
- * points the CLI starts from, dist/src/cli/main.js and dist/src/runner/worker.js, in place, with what they
- * import (yaml, simple-statistics, @duckdb/node-api and our ~170 modules) in a few files under
- * dist/src/chunks/ (one per lazily loaded command or stage). Node 20 loads each ES module separately (resolve, read, compile, link), and for the
- * commands' module graphs that costs more than running them: `plan` of the quickstart took 0.06 s less CPU
- * bundled, a report 0.07 s (docs/performance.md). Every other file of dist/ stays tsc's output
- * (benchmarks import from it), and tsc alone still gives a working, only slower, CLI.
+ * The last step but one of `npm run build` (after tsc and scripts/wasm.mjs): bundles tsc's output of what the
+ * CLI runs, the command line (dist/src/cli/cli.js) and a worker thread's job loop
+ * (dist/src/runner/worker-thread.js), with what they import (yaml, simple-statistics, @duckdb/node-api and our
+ * ~170 modules), as CommonJS in dist/src/bundle/: cli.cjs, worker.cjs and a few chunks (one per lazily loaded
+ * command or stage). The entry points dist/src/cli/main.js and dist/src/runner/worker.js stay tsc's output:
+ * they load the bundle with V8's code cache (src/util/bundle.ts; scripts/code-cache.mjs makes the cache), or
+ * import tsc's output where there is no bundle. Node 20 loads each ES module separately (resolve, read,
+ * compile, link), and for the commands' module graphs that costs more than running them; a CommonJS bundle is
+ * compiled from V8's code cache, which Node 20 offers for scripts and not for ES modules (docs/performance.md).
+ * Every other file of dist/ stays tsc's output (benchmarks import from it).
  *
- * @duckdb/node-api (~180 CommonJS files) is bundled too, and so are vega and vega-lite, in chunks of their
- * own that a report loads only to draw a figure (vega is ~70 ES modules with its d3 packages: importing
- * them took 0.25–0.34 s of CPU, the bundled chunks 0.08–0.10 s; docs/performance.md). Left out:
- * @duckdb/node-bindings (it loads the native addon), pdfkit and svg-to-pdfkit (loaded only for `--pdf`;
- * pdfkit reads its font files next to its own code).
+ * Left out: @duckdb/node-bindings (it loads the native addon), pdfkit and svg-to-pdfkit (loaded only for
+ * `--pdf`; pdfkit reads its font files next to its own code), and vega and vega-lite, which a report loads
+ * from their own script, dist/vega/vega.cjs, built below (report/vega-load.ts).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'src');
-const MARK = '// bundled by scripts/bundle.mjs';
-const entries = { 'cli/main': 'cli/main.js', 'runner/worker': 'runner/worker.js' };
+const entries = { cli: 'cli/cli.js', worker: 'runner/worker-thread.js' };
 
 for (const file of Object.values(entries)) {
   const path = join(out, file);
   if (!existsSync(path)) throw new Error(`${path} is missing: run tsc first (npm run build does both)`);
-  // Bundling a bundle would lose the chunks it imports (removed below): start again from tsc's output.
-  if (readFileSync(path, 'utf8').includes(MARK)) throw new Error(`${path} is already bundled: run tsc first`);
 }
+// The ES module bundle of 0.5.6 and before, in place of tsc's entry points and beside them.
 rmSync(join(out, 'chunks'), { recursive: true, force: true });
+rmSync(join(out, 'bundle'), { recursive: true, force: true });
 await build({
   cwd: root,
   input: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, join(out, file)])),
   platform: 'node',
-  external: [/^@duckdb\/node-bindings/, /^pdfkit$/, /^svg-to-pdfkit$/],
+  external: [/^@duckdb\/node-bindings/, /^pdfkit$/, /^svg-to-pdfkit$/, /^vega$/, /^vega-lite$/],
   logLevel: 'warn',
   output: {
-    dir: out,
-    format: 'esm',
-    entryFileNames: '[name].js',
-    chunkFileNames: 'chunks/[name]-[hash].js',
-    banner: (chunk) => (chunk.isEntry ? MARK : ''),
+    dir: join(out, 'bundle'),
+    format: 'cjs',
+    // import() in a script compiled by vm.Script (src/util/bundle.ts) needs an experimental flag on Node 20:
+    // the bundle's dynamic imports of Node's modules become require() calls.
+    dynamicImportInCjs: false,
+    entryFileNames: '[name].cjs',
+    chunkFileNames: 'chunks/[name]-[hash].cjs',
   },
 });
 

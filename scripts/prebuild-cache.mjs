@@ -5,7 +5,8 @@
  *
  * - `ajv-validator`: the spec validator and every method's parameter validator (ajv's standalone code);
  * - `registry-yaml`: configs/datasets.yaml parsed;
- * - `text-metrics`: the Helvetica metrics of the installed pdfkit, by which figures measure their text.
+ * - `text-metrics`: the Helvetica metrics of the installed pdfkit, by which figures measure their text;
+ * - `v8/`: V8's code cache of dist/vega/vega.cjs (below) and of the CLI's bundle (scripts/code-cache.mjs).
  *
  * It runs the very functions a command runs (from tsc's output, not the bundle), with the cache folder
  * pointed at dist/cache, so the keys are the ones a command computes. Data files, figures and plans are not
@@ -58,6 +59,12 @@ const code = (await load('report/vega-load.js')).vegaCodeCache();
 if (code === undefined) throw new Error('prebuild-cache: vega was not loaded from dist/vega/vega.cjs');
 mkdirSync(dirname(code.path), { recursive: true });
 writeFileSync(code.path, code.data);
+// V8's code cache of the CLI's bundle (scripts/code-cache.mjs), in a process of its own: it runs commands.
+const { spawnSync } = await import('node:child_process');
+const maker = spawnSync(process.execPath, [join(root, 'scripts', 'code-cache.mjs')], { encoding: 'utf8' });
+const made = /code-cache: (\d+) chunks\n$/.exec(maker.stdout ?? '');
+if (maker.status !== 0 || !made)
+  throw new Error(`prebuild-cache: scripts/code-cache.mjs failed (${maker.status}):\n${maker.stdout}${maker.stderr}`);
 console.log(
-  `prebuild-cache: ${methods.length + 1} validators, the dataset registry, text metrics and vega's code cache in dist/cache/`,
+  `prebuild-cache: ${methods.length + 1} validators, the dataset registry, text metrics, vega's code cache and the CLI bundle's (${made[1]} chunks) in dist/cache/`,
 );

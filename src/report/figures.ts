@@ -143,7 +143,7 @@ function useHelveticaMetrics(vega: unknown): void {
 /**
  * Render a Vega-Lite spec to an SVG string. Rendering is deterministic, so an SVG is cached under the sha256
  * of the spec (data included) and of the vega and vega-lite versions: a report whose figures did not
- * change renders nothing, and vega (about 0.1 s of CPU to load from its bundled chunks) is loaded only when a
+ * change renders nothing, and vega (about 0.05 s of CPU to load from dist/vega/vega.cjs, vega-load.ts) is loaded only when a
  * figure did change.
  */
 export async function renderSvg(spec: TopLevelSpec, template?: FigureTemplate): Promise<string> {

@@ -23,7 +23,7 @@ export interface JobRunner {
 
 /**
  * The built worker script, by its place in the package: tests import the TypeScript sources, and the CLI
- * runs a bundle whose chunks are not beside worker.js, but threads always run dist/src/runner/worker.js.
+ * runs a bundle (util/bundle.ts), but threads always start dist/src/runner/worker.js, which loads the bundle.
  */
 function workerScript(): string {
   const built = join(packageRoot(), 'dist', 'src', 'runner', 'worker.js');
@@ -63,7 +63,10 @@ const AHEAD_MS = 40;
  */
 const WORKER_YOUNG_MB = 8;
 
-/** What the coordinator sends a worker (src/runner/worker.ts): a job and, once per worker, its table. */
+/** What the coordinator sends a worker (src/runner/worker-thread.ts): a job and, once per worker, its table. */
+/** What a worker sends the coordinator: once, that its code is loaded; then each job's outcome. */
+export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'outcome'; readonly outcome: JobOutcome };
+
 export interface JobMessage {
   readonly type: 'job';
   readonly payload: JobPayload;
@@ -85,14 +88,17 @@ export class WorkerPool implements JobRunner {
   private meanMs = AHEAD_MS;
   private seen = 0;
 
-  /** Workers of the first `size` that have started running (their isolates made). */
-  private online = 0;
+  /**
+   * Workers of the first `size` whose code is loaded (their isolates made, the bundle's chunks compiled from
+   * V8's code cache, which V8 takes only under the flags it was made with: util/bundle.ts).
+   */
+  private ready = 0;
 
   constructor(
     readonly size: number,
     private readonly jobTimeoutMs: number,
-    /** Called once, when the first `size` workers are all running (the run then favours memory: util/v8-memory.ts). */
-    private readonly onAllOnline?: () => void,
+    /** Called once, when the first `size` workers are all ready (the run then favours memory: util/v8-memory.ts). */
+    private readonly onAllReady?: () => void,
   ) {
     // A timer longer than 2³¹−1 ms fires at once: every job would fail as "timed out".
     if (!(jobTimeoutMs >= 0 && jobTimeoutMs <= 2 ** 31 - 1))
@@ -180,10 +186,10 @@ export class WorkerPool implements JobRunner {
       timer: undefined,
     };
     slot.worker.unref();
-    slot.worker.once('online', () => {
-      if (++this.online === this.size) this.onAllOnline?.();
+    slot.worker.on('message', (msg: WorkerMessage) => {
+      if (msg.type === 'outcome') this.onOutcome(slot, msg.outcome);
+      else if (++this.ready === this.size) this.onAllReady?.();
     });
-    slot.worker.on('message', (msg: { type: 'outcome'; outcome: JobOutcome }) => this.onOutcome(slot, msg.outcome));
     slot.worker.on('error', (e: Error) => this.onBroken(slot, `worker crashed: ${e.message}`));
     slot.worker.on('exit', (code: number) => this.onBroken(slot, `worker exited with code ${code}`));
     this.slots.push(slot);

@@ -1,28 +1,7 @@
-/** Worker thread: runs the jobs the pool sends, one at a time, and posts each outcome back. */
-import { parentPort, workerData } from 'node:worker_threads';
-import { executeJob } from './execute.js';
-import { cancelledOutcome } from './job.js';
-import type { JobMessage } from './pool.js';
-import type { RawTable } from '../datasets/table.js';
+/**
+ * The script a worker thread of the pool starts (pool.ts): the job loop (worker-thread.ts) from the built
+ * bundle, compiled with V8's code cache (util/bundle.ts), or from tsc's output where there is no bundle.
+ */
+import { loadBundle } from '../util/bundle.js';
 
-if (!parentPort) throw new Error('worker.ts must run in a worker thread');
-const port = parentPort;
-/** Set by the pool's stop(): the jobs sent ahead are answered as cancelled, not run (they run next time). */
-const stopFlag = (workerData as { stopFlag?: Int32Array } | undefined)?.stopFlag;
-/** Tables the pool sent once and names by id afterwards. */
-const tables = new Map<number, RawTable>();
-port.on('message', (msg: JobMessage) => {
-  let payload = msg.payload;
-  if (msg.tableId !== undefined) {
-    if (payload.table) tables.set(msg.tableId, payload.table);
-    else payload = { ...payload, table: tables.get(msg.tableId) };
-  }
-  if (stopFlag && Atomics.load(stopFlag, 0) === 1) {
-    port.postMessage({ type: 'outcome', outcome: cancelledOutcome(payload.key) });
-    return;
-  }
-  const outcome = executeJob(payload);
-  const transfer: ArrayBuffer[] = [];
-  if (outcome.predictions) transfer.push(outcome.predictions.probs.buffer as ArrayBuffer);
-  port.postMessage({ type: 'outcome', outcome }, transfer);
-});
+if (loadBundle('worker') === undefined) await import('./worker-thread.js');

@@ -6,7 +6,8 @@
  * (docs/performance.md, "Memory against the number of jobs"). The flag changes when V8 collects and how it
  * compiles, never what JavaScript computes: every stored number is the same.
  *
- * It is switched on only once the pool's workers are running: V8 reads it when an isolate is made, and a worker
+ * It is switched on only once the pool's workers are ready, their code loaded: V8 reads it when an isolate is
+ * made, and checks a code cache against it (the workers' chunks are compiled from one, util/bundle.ts); a worker
  * started under it gets a 1 MB young generation whose collections cost about a quarter more CPU for trivial
  * jobs (a worker that replaces one ended by a time limit or crash does). A process-wide flag, so only the CLI's
  * own `run` process sets it (never a test runner or the UI server), and it is switched back before the report:

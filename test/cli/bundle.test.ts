@@ -1,32 +1,38 @@
 /**
- * The CLI's entry points are bundles (scripts/bundle.mjs, the second step of `npm run build`): each module
- * file Node loads costs start-up CPU, so they import only their chunks, Node's built-in modules and the
- * packages deliberately left out of the bundle.
+ * The CLI runs from a CommonJS bundle (scripts/bundle.mjs, after tsc in `npm run build`) compiled with V8's
+ * code cache (src/util/bundle.ts, made by scripts/code-cache.mjs): each module file Node loads costs start-up
+ * CPU, so the bundle's files require only its chunks, Node's built-in modules and the packages deliberately
+ * left out of it, and the entry points load the bundle and nothing else of bnclab's.
  */
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { codeCacheFile } from '../../src/util/bundle.js';
 import { ROOT } from '../helpers/cli.js';
 
 const OUT = join(ROOT, 'dist', 'src');
-const MAIN = join(OUT, 'cli', 'main.js');
-const WORKER = join(OUT, 'runner', 'worker.js');
-// vega and vega-lite are bundled into chunks of their own; 'canvas' is vega's optional canvas renderer, which
-// vega imports inside a try (not installed: figures are SVG).
-const LEFT_OUT = new Set(['@duckdb/node-bindings', 'pdfkit', 'svg-to-pdfkit', 'canvas']);
-/** Node's built-in modules, as `node:x` or as bundled packages name them (vega's node build imports "fs"). */
+const BUNDLE = join(OUT, 'bundle');
+const CLI = join(BUNDLE, 'cli.cjs');
+const WORKER = join(BUNDLE, 'worker.cjs');
+// vega and vega-lite are loaded from dist/vega/vega.cjs (report/vega-load.ts); the native addon, pdfkit and
+// svg-to-pdfkit from node_modules.
+const LEFT_OUT = new Set(['@duckdb/node-bindings', 'pdfkit', 'svg-to-pdfkit', 'vega', 'vega-lite']);
+/** Node's built-in modules, as `node:x` or as bundled packages name them. */
 const BUILTIN = new Set(builtinModules);
 
-/** Every module a built file imports: static imports and re-exports (at a line's start) and dynamic imports. */
+/** Every module a file loads by name: require() calls, static imports and dynamic imports. */
 function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   return [
-    ...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/gm),
+    ...text.matchAll(
+      /\brequire\(\s*"([^"]+)"\s*\)|^(?:import|export)\b[^;]*?\bfrom\s*'([^']+)'|\bimport\(\s*["']([^"']+)["']\s*\)/gm,
+    ),
   ].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
-/** The files a file loads, itself included, following relative imports. */
+/** The files a file loads, itself included, following relative requires. */
 function closure(file: string): Set<string> {
   const seen = new Set<string>();
   const todo = [file];
@@ -40,27 +46,64 @@ function closure(file: string): Set<string> {
 }
 
 describe('the built CLI is a bundle', () => {
-  it('main.js, worker.js and their chunks import only chunks, node: modules and the packages left out', () => {
-    const chunks = join(OUT, 'chunks');
+  it('cli.cjs, worker.cjs and their chunks require only chunks, node: modules and the packages left out', () => {
+    const chunks = join(BUNDLE, 'chunks');
     expect(existsSync(chunks), `${chunks} is missing: build with 'npm run build' (tsc, then the bundle)`).toBe(true);
-    const files = [MAIN, WORKER, ...readdirSync(chunks).map((f) => join(chunks, f))];
+    const files = [CLI, WORKER, ...readdirSync(chunks).map((f) => join(chunks, f))];
     const strays: string[] = [];
     for (const f of files) {
       for (const s of specifiers(f)) {
-        // A chunk may import what the bundler kept in the main entry: in the main thread it is loaded already.
-        const bundled = /^(\.\.\/chunks|\.)\/[^/]+\.js$/.test(s) || s === '../cli/main.js';
+        const bundled = /^(\.\.\/chunks|\.\/chunks|\.)\/[^/]+\.cjs$/.test(s);
         if (!bundled && !s.startsWith('node:') && !BUILTIN.has(s) && !LEFT_OUT.has(s)) strays.push(`${f}: ${s}`);
       }
     }
     expect(strays).toEqual([]);
-    // The entry points import chunks: they are not tsc's one-file-per-module output.
-    expect(specifiers(MAIN).some((s) => s.startsWith('../chunks/'))).toBe(true);
-    expect(specifiers(WORKER).some((s) => s.startsWith('../chunks/'))).toBe(true);
+    // import() in a script compiled by vm.Script (src/util/bundle.ts) fails on Node 20 without a flag.
+    const dynamicImports = files.filter((f) => /\bimport\(\s*["']/.test(readFileSync(f, 'utf8')));
+    expect(dynamicImports).toEqual([]);
+    // The bundle's entries require chunks: they are not tsc's one-file-per-module output.
+    expect(specifiers(CLI).some((s) => s.startsWith('./chunks/'))).toBe(true);
+    expect(specifiers(WORKER).some((s) => s.startsWith('./chunks/'))).toBe(true);
   });
 
-  it("a worker thread never loads the CLI's entry point (that would run a command in the worker)", () => {
+  it("a worker thread never loads the CLI's entry (that would define the commands in every worker)", () => {
     const loaded = closure(WORKER);
     expect(loaded.size).toBeGreaterThan(2);
-    expect(loaded.has(MAIN)).toBe(false);
+    expect(loaded.has(CLI)).toBe(false);
+  });
+
+  it('the entry points load the bundle through util/bundle.js, and tsc’s output only without a bundle', () => {
+    expect(specifiers(join(OUT, 'cli', 'main.js'))).toEqual(['../util/bundle.js', './cli.js']);
+    expect(specifiers(join(OUT, 'runner', 'worker.js'))).toEqual(['../util/bundle.js', './worker-thread.js']);
+  });
+});
+
+describe("the bundle's code cache", () => {
+  it('a command compiles every chunk it loads from the cache the build made (none rejected, none missing)', () => {
+    const script = [
+      `const b = await import(${JSON.stringify(join(OUT, 'util', 'bundle.js'))});`,
+      "await b.loadBundle('cli').runCli(['plan', 'experiments/quickstart.yaml']);",
+      "process.on('exit', () => process.stderr.write(JSON.stringify(b.bundleCodeCacheUse())));",
+    ].join('\n');
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, BNCLAB_CACHE_DIR: 'off' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('quickstart');
+    const use = JSON.parse(r.stderr) as { taken: number; rejected: number; none: number };
+    expect(use.rejected).toBe(0);
+    expect(use.none).toBe(0);
+    expect(use.taken).toBeGreaterThan(10);
+  });
+
+  it('a cache file is named by its source, so an edited chunk of the same length never takes a stale cache', () => {
+    const a = codeCacheFile('/r', 'report-x', 'const a = 1;');
+    const b = codeCacheFile('/r', 'report-x', 'const b = 1;');
+    expect(a).not.toBe(b);
+    expect(a).toBe(codeCacheFile('/r', 'report-x', 'const a = 1;'));
+    expect(a.startsWith(join('/r', 'dist', 'cache', 'v8', 'report-x-'))).toBe(true);
+    expect(a.endsWith(`-${process.versions.v8}.bin`)).toBe(true);
   });
 });

@@ -1,0 +1,119 @@
+/**
+ * Loading the built CLI with V8's code cache. `npm run build` bundles the CLI and the worker thread's code as
+ * CommonJS (scripts/bundle.mjs: dist/src/bundle/cli.cjs, worker.cjs and their chunks), then runs a `plan`, a
+ * 1-job `run` (its report included) and a `report` from that bundle in one process and saves V8's code cache
+ * of every chunk the process loaded, with the bytecode of every function that ran, in dist/cache/v8/
+ * (scripts/code-cache.mjs). A process then compiles a chunk from its cache instead of parsing it and then
+ * each function on its first call: `plan`, a 1-job `run` and a `report` of the quickstart cost about a fifth
+ * less CPU (docs/performance.md). Node 20 offers the code cache for scripts (`vm.Script`), not for ES modules
+ * (`module.enableCompileCache` is Node 22's), so the bundle is CommonJS.
+ *
+ * A cache file is named by the sha256 of its chunk's source and by V8's version: V8 itself checks a cache
+ * against the source's length, its own version and its flags only, and would run the stale bytecode of an
+ * edited chunk of the same length. V8 rejects a cache made under other flags (NODE_OPTIONS, or a chunk first
+ * loaded after a report switched the optimiser off, report/optimiser.ts): that chunk is compiled from its
+ * source, as without a cache. Either way the code run is the chunk's own: the cache changes how fast a process
+ * starts, never what it computes.
+ *
+ * Without the bundle (tsc alone) the entry points import tsc's output instead: a working, only slower, CLI.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Module, createRequire } from 'node:module';
+import { basename, dirname, join, sep } from 'node:path';
+import vm from 'node:vm';
+import { packageRoot } from './paths.js';
+
+/** Where the build puts the bundle, relative to the package root. */
+export const BUNDLE_DIR = join('dist', 'src', 'bundle');
+
+/** The file of V8's code cache of a script `name` with this source (its sha256) for this V8 version. */
+export function codeCacheFile(root: string, name: string, source: string): string {
+  const hash = createHash('sha256').update(source).digest('hex');
+  return join(root, 'dist', 'cache', 'v8', `${name}-${hash.slice(0, 32)}-${process.versions.v8}.bin`);
+}
+
+/** A chunk of the bundle this process compiled, with its cache file and whether V8 took the cache. */
+interface CompiledChunk {
+  readonly script: vm.Script;
+  readonly cacheFile: string;
+  readonly cache: 'taken' | 'rejected' | 'none';
+}
+const compiled: CompiledChunk[] = [];
+let hookedDir: string | undefined;
+
+type CommonJsWrapper = (
+  exports: unknown,
+  require: NodeJS.Require,
+  module: Module,
+  filename: string,
+  dirname: string,
+) => void;
+type Compile = (this: Module, content: string, filename: string) => unknown;
+
+/**
+ * Node compiles every CommonJS file in `Module.prototype._compile`; the files of the bundle's folder are
+ * compiled here instead, with their code cache (the way Node itself compiles a file, but through `vm.Script`,
+ * the one compiler that takes a cache). Any other file is Node's as before.
+ */
+function compileBundleFilesWithCache(root: string, dir: string): void {
+  if (hookedDir !== undefined) return;
+  hookedDir = dir;
+  const proto = Module.prototype as unknown as { _compile: Compile };
+  const nodeCompile = proto._compile;
+  proto._compile = function (this: Module, content: string, filename: string): unknown {
+    if (!filename.startsWith(dir + sep)) return nodeCompile.call(this, content, filename);
+    const cacheFile = codeCacheFile(root, basename(filename, '.cjs'), content);
+    let cachedData: Buffer | undefined;
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      cachedData = undefined; // a chunk no build-time command loaded: compiled from its source
+    }
+    const script = new vm.Script(Module.wrap(content), {
+      filename,
+      ...(cachedData ? { cachedData } : {}),
+      // The bundle imports some of Node's modules with import() (as its sources do): resolved as in any module.
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    compiled.push({
+      script,
+      cacheFile,
+      cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'taken',
+    });
+    const wrapper = script.runInThisContext() as CommonJsWrapper;
+    return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
+  };
+}
+
+/**
+ * The exports of the bundle's entry `name` (dist/src/bundle/<name>.cjs), loaded with its code cache;
+ * undefined when there is no bundle (tsc's output alone).
+ */
+export function loadBundle(name: 'cli' | 'worker'): unknown {
+  const root = packageRoot();
+  const dir = join(root, BUNDLE_DIR);
+  const file = join(dir, `${name}.cjs`);
+  if (!existsSync(file)) return undefined;
+  compileBundleFilesWithCache(root, dir);
+  return createRequire(import.meta.url)(file);
+}
+
+/** How many of the bundle's chunks this process compiled from their cache, had rejected, or had none for. */
+export function bundleCodeCacheUse(): Record<CompiledChunk['cache'], number> {
+  const use = { taken: 0, rejected: 0, none: 0 };
+  for (const c of compiled) use[c.cache]++;
+  return use;
+}
+
+/**
+ * Writes V8's code cache of every chunk this process compiled (every function run so far included) into
+ * dist/cache/v8/; the number of files. For the build (scripts/code-cache.mjs), under V8's default flags.
+ */
+export function saveBundleCodeCache(): number {
+  for (const c of compiled) {
+    mkdirSync(dirname(c.cacheFile), { recursive: true });
+    writeFileSync(c.cacheFile, c.script.createCachedData());
+  }
+  return compiled.length;
+}
