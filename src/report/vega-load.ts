@@ -9,13 +9,13 @@
  * fit (another Node version), then compiles as usual; without dist/vega/vega.cjs (tsc alone, no bundle) the
  * packages are imported as they are.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { packageRoot } from '../util/paths.js';
+import { codeCacheFile } from '../util/v8-cache.js';
 import { withDefaultFlags } from './optimiser.js';
 
 type Vega = typeof import('vega');
@@ -24,10 +24,9 @@ type VegaLite = typeof import('vega-lite');
 /** Where the build puts the bundle, relative to the package root. */
 export const VEGA_BUNDLE = join('dist', 'vega', 'vega.cjs');
 
-/** The file of the code cache of a bundle's source (its sha256 and V8's version). */
+/** The file of the code cache of the bundle's source (its sha256 and V8's version; util/v8-cache.ts). */
 export function codeCachePath(root: string, source: string): string {
-  const hash = createHash('sha256').update(source).digest('hex');
-  return join(root, 'dist', 'cache', 'v8', `vega-${hash.slice(0, 32)}-${process.versions.v8}.bin`);
+  return codeCacheFile(root, 'vega', source);
 }
 
 let loaded: Promise<[Vega, VegaLite]> | undefined;

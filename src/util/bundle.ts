@@ -8,30 +8,22 @@
  * less CPU (docs/performance.md). Node 20 offers the code cache for scripts (`vm.Script`), not for ES modules
  * (`module.enableCompileCache` is Node 22's), so the bundle is CommonJS.
  *
- * A cache file is named by the sha256 of its chunk's source and by V8's version: V8 itself checks a cache
- * against the source's length, its own version and its flags only, and would run the stale bytecode of an
- * edited chunk of the same length. V8 rejects a cache made under other flags (NODE_OPTIONS, or a chunk first
+ * A cache file is named by the sha256 of its chunk's source and by V8's version (util/v8-cache.ts). V8 rejects a cache made under other flags (NODE_OPTIONS, or a chunk first
  * loaded after a report switched the optimiser off, report/optimiser.ts): that chunk is compiled from its
  * source, as without a cache. Either way the code run is the chunk's own: the cache changes how fast a process
  * starts, never what it computes.
  *
  * Without the bundle (tsc alone) the entry points import tsc's output instead: a working, only slower, CLI.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Module, createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
 import vm from 'node:vm';
 import { packageRoot } from './paths.js';
+import { codeCacheFile } from './v8-cache.js';
 
 /** Where the build puts the bundle, relative to the package root. */
 export const BUNDLE_DIR = join('dist', 'src', 'bundle');
-
-/** The file of V8's code cache of a script `name` with this source (its sha256) for this V8 version. */
-export function codeCacheFile(root: string, name: string, source: string): string {
-  const hash = createHash('sha256').update(source).digest('hex');
-  return join(root, 'dist', 'cache', 'v8', `${name}-${hash.slice(0, 32)}-${process.versions.v8}.bin`);
-}
 
 /** A chunk of the bundle this process compiled, with its cache file and whether V8 took the cache. */
 interface CompiledChunk {

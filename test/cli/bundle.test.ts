@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { codeCacheFile } from '../../src/util/bundle.js';
+import { codeCacheFile } from '../../src/util/v8-cache.js';
 import { ROOT } from '../helpers/cli.js';
 
 const OUT = join(ROOT, 'dist', 'src');
