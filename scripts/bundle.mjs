@@ -27,7 +27,7 @@ for (const file of Object.values(entries)) {
   const path = join(out, file);
   if (!existsSync(path)) throw new Error(`${path} is missing: run tsc first (npm run build does both)`);
 }
-// The ES module bundle of 0.5.6 and before, in place of tsc's entry points and beside them.
+// What an earlier build bundled: dist/src/chunks/ (the ES module bundle of 0.5.6 and before) and the bundle.
 rmSync(join(out, 'chunks'), { recursive: true, force: true });
 rmSync(join(out, 'bundle'), { recursive: true, force: true });
 await build({

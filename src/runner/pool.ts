@@ -63,10 +63,10 @@ const AHEAD_MS = 40;
  */
 const WORKER_YOUNG_MB = 8;
 
-/** What the coordinator sends a worker (src/runner/worker-thread.ts): a job and, once per worker, its table. */
 /** What a worker sends the coordinator: once, that its code is loaded; then each job's outcome. */
 export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'outcome'; readonly outcome: JobOutcome };
 
+/** What the coordinator sends a worker (src/runner/worker-thread.ts): a job and, once per worker, its table. */
 export interface JobMessage {
   readonly type: 'job';
   readonly payload: JobPayload;

@@ -1,17 +1,19 @@
 /**
  * Loading the built CLI with V8's code cache. `npm run build` bundles the CLI and the worker thread's code as
- * CommonJS (scripts/bundle.mjs: dist/src/bundle/cli.cjs, worker.cjs and their chunks), then runs a `plan`, a
- * 1-job `run` (its report included) and a `report` from that bundle in one process and saves V8's code cache
- * of every chunk the process loaded, with the bytecode of every function that ran, in dist/cache/v8/
- * (scripts/code-cache.mjs). A process then compiles a chunk from its cache instead of parsing it and then
- * each function on its first call: `plan`, a 1-job `run` and a `report` of the quickstart cost about a fifth
- * less CPU (docs/performance.md). Node 20 offers the code cache for scripts (`vm.Script`), not for ES modules
- * (`module.enableCompileCache` is Node 22's), so the bundle is CommonJS.
+ * CommonJS (scripts/bundle.mjs: dist/src/bundle/cli.cjs, worker.cjs and their chunks), then runs a `plan` of
+ * the quickstart, a 1-job `run` and a 12-job `run` with its workers and report from that bundle in one
+ * process, and saves V8's code cache of every chunk the process loaded, with the bytecode of every function
+ * that ran, in dist/cache/v8/ (scripts/code-cache.mjs). A process then compiles a chunk from its cache instead
+ * of parsing it and then each function on its first call: `plan`, a 1-job `run` and a `report` of the
+ * quickstart cost about a fifth less CPU (docs/performance.md). Node 20 offers the code cache for scripts
+ * (`vm.Script`), not for ES modules (`module.enableCompileCache` is Node 22's), so the bundle is CommonJS.
  *
- * A cache file is named by the sha256 of its chunk's source and by V8's version (util/v8-cache.ts). V8 rejects a cache made under other flags (NODE_OPTIONS, or a chunk first
- * loaded after a report switched the optimiser off, report/optimiser.ts): that chunk is compiled from its
- * source, as without a cache. Either way the code run is the chunk's own: the cache changes how fast a process
- * starts, never what it computes.
+ * A cache file is named by the sha256 of its chunk's source and by V8's version (util/v8-cache.ts). V8
+ * rejects a cache made under other flags (NODE_OPTIONS, or a chunk first loaded after a report switched the
+ * optimiser off, report/optimiser.ts): that chunk is compiled from its source, as without a cache. Either way
+ * the code run is the chunk's own: the cache changes how fast a process starts, never what it computes.
+ * The bundle holds no import(): in a `vm.Script` it needs an experimental flag on Node 20 (scripts/bundle.mjs
+ * turns the sources' dynamic imports into require() calls, and test/cli/bundle.test.ts checks it).
  *
  * Without the bundle (tsc alone) the entry points import tsc's output instead: a working, only slower, CLI.
  */
@@ -62,12 +64,7 @@ function compileBundleFilesWithCache(root: string, dir: string): void {
     } catch {
       cachedData = undefined; // a chunk no build-time command loaded: compiled from its source
     }
-    const script = new vm.Script(Module.wrap(content), {
-      filename,
-      ...(cachedData ? { cachedData } : {}),
-      // The bundle imports some of Node's modules with import() (as its sources do): resolved as in any module.
-      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-    });
+    const script = new vm.Script(Module.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
     compiled.push({
       script,
       cacheFile,
