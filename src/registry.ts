@@ -8,6 +8,7 @@ import type { Model } from './bn/model.js';
 import type { Structure } from './bn/structure.js';
 import type { Rng } from './util/rng.js';
 import type { RawTable } from './datasets/table.js';
+import { codeOrder } from './util/text.js';
 
 export type JsonSchema = Record<string, unknown>;
 export type Params = Record<string, unknown>;
@@ -293,7 +294,7 @@ export function getBaseline(id: string): Baseline | undefined {
 }
 
 export function listBaselines(): Baseline[] {
-  return [...baselines.values()].sort((a, b) => a.id.localeCompare(b.id));
+  return [...baselines.values()].sort((a, b) => codeOrder(a.id, b.id));
 }
 
 /**
@@ -323,11 +324,11 @@ export function getEstimator(id: string): Estimator | undefined {
 }
 
 export function listStructures(): StructureLearner[] {
-  return [...structures.values()].sort((a, b) => a.id.localeCompare(b.id));
+  return [...structures.values()].sort((a, b) => codeOrder(a.id, b.id));
 }
 
 export function listEstimators(): Estimator[] {
-  return [...estimators.values()].sort((a, b) => a.id.localeCompare(b.id));
+  return [...estimators.values()].sort((a, b) => codeOrder(a.id, b.id));
 }
 
 /**

@@ -14,6 +14,7 @@ import { BNCLAB_VERSION, RESULTS_VERSION } from '../version.js';
 import type { CompareMetric } from '../spec/report-sections.js';
 import { SCORE_IDS } from '../metrics/all.js';
 import { foldGroups } from '../report/summary.js';
+import { codeOrder } from '../util/text.js';
 
 const BASELINE_FORMAT = 'bnclab-baseline';
 const BASELINE_VERSION = 1;
@@ -99,7 +100,7 @@ export function baselineEntries(rows: readonly ResultRow[]): BaselineEntry[] {
       metrics,
     });
   }
-  return out.sort((a, b) => a.dataset.localeCompare(b.dataset) || a.method.localeCompare(b.method));
+  return out.sort((a, b) => codeOrder(a.dataset, b.dataset) || codeOrder(a.method, b.method));
 }
 
 export function makeBaseline(

@@ -15,6 +15,7 @@ import type { Figure } from './figures.js';
 import { textWidth } from './figures.js';
 import { foldGroups } from './summary.js';
 import { pairKey, splitPairKey } from '../util/keys.js';
+import { codeOrder } from '../util/text.js';
 
 export type ArcsByJob = ReadonlyMap<string, readonly (readonly [string, string])[]>;
 
@@ -64,7 +65,7 @@ export function modalStructures(rows: readonly ResultRow[], arcs: ArcsByJob): Mo
       otherArcs: [...arcCount.keys()].filter((a) => !modal.includes(a)).length,
     });
   }
-  return out.sort((a, b) => a.dataset.localeCompare(b.dataset) || a.method.localeCompare(b.method));
+  return out.sort((a, b) => codeOrder(a.dataset, b.dataset) || codeOrder(a.method, b.method));
 }
 
 function esc(s: string): string {
@@ -101,7 +102,7 @@ export function structureSvg(s: ModalStructure, className: string | undefined, o
     .sort((a, b) => {
       const ia = order.indexOf(a);
       const ib = order.indexOf(b);
-      return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib) || a.localeCompare(b);
+      return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib) || codeOrder(a, b);
     });
   const boxW = (n: string): number => textWidth(n, FONT) + 14;
   const boxH = FONT + 10;

@@ -30,6 +30,7 @@ export type { JobMetrics };
 // The CLI runs a bundle (scripts/bundle.mjs) that holds @duckdb/node-api's ~180 CommonJS files in one chunk;
 // loaded file by file they cost about 0.04 s of CPU in every process that opens a database.
 import * as duckdb from '@duckdb/node-api';
+import { codeOrder } from '../util/text.js';
 const { DOUBLE, INTEGER, LIST, SMALLINT, TINYINT, VARCHAR, listValue } = duckdb;
 
 export interface JobRow {
@@ -981,11 +982,6 @@ function refsByKey(jobs: readonly JobRef[]): Map<string, JobRef> {
   const out = new Map<string, JobRef>();
   for (const j of jobs) if (!out.has(j.key)) out.set(j.key, j);
   return out;
-}
-
-/** Code-point order, as DuckDB's ORDER BY sorts VARCHAR (not localeCompare). */
-function codeOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** A SQL string literal (COPY takes no bound parameters). */

@@ -36,3 +36,13 @@ export function editDistance(a: string, b: string): number {
   }
   return prev[b.length];
 }
+
+/**
+ * Code-unit order of two strings (as `sort()` without a comparator, and as DuckDB's ORDER BY sorts VARCHAR):
+ * the same on every machine. `localeCompare` orders by the user's locale (Swedish puts `ä` after `z`, English
+ * beside `a`), so a report or a listing sorted with it differed between machines; its first call also loads
+ * ICU's collation, about 12 ms of CPU.
+ */
+export function codeOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

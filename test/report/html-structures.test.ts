@@ -32,6 +32,13 @@ describe('learned structures', () => {
     expect(m.otherArcs).toBe(2); // b→a and a→c
     expect(hubNode(m)).toBe('y');
   });
+  it('orders the structures by code units, the same on every machine (not by the locale: ä, Zoo, adult)', () => {
+    // localeCompare gives adult, ä, Zoo in English and adult, Zoo, ä in Swedish; code units give Zoo, adult, ä.
+    const cells = ['ä', 'adult', 'Zoo'].flatMap((d, i) => [row(`c${i}`, d, 'tan', 0), row(`e${i}`, d, 'Nb', 0)]);
+    const some = new Map(cells.map((r) => [r.job_key, [['y', 'a']] as [string, string][]]));
+    const order = modalStructures(cells, some).map((m) => `${m.dataset}/${m.method}`);
+    expect(order).toEqual(['Zoo/Nb', 'Zoo/tan', 'adult/Nb', 'adult/tan', 'ä/Nb', 'ä/tan']);
+  });
   it('draws every arc with its share, the class arcs unlabelled when in every fold, names escaped', () => {
     const [m] = modalStructures(
       rows,

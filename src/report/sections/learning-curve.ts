@@ -9,6 +9,7 @@ import { learningCurveFigure, type CurvePoint } from '../figures.js';
 import type { MetricDef } from '../summary.js';
 import { cell, fixed } from '../table.js';
 import { cellKey, splitCellKey } from '../../util/keys.js';
+import { codeOrder } from '../../util/text.js';
 
 /** Training sizes within this ratio of the smallest in a group are one learning-curve point (CV folds differ by a few rows). */
 export const CURVE_MERGE = 1.05;
@@ -27,7 +28,7 @@ export function curvePoints(rows: readonly ResultRow[], metric: MetricDef): (Cur
     g.push({ n: Number(r.n_train), v: Number(r[metric.key]) });
   }
   const out: (CurvePoint & { runs: number })[] = [];
-  for (const [k, g] of [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [k, g] of [...groups.entries()].sort(([a], [b]) => codeOrder(a, b))) {
     const [dataset, method] = splitCellKey(k);
     g.sort((a, b) => a.n - b.n);
     for (let i = 0; i < g.length; ) {

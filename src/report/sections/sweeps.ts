@@ -7,6 +7,7 @@ import type { Block, Section } from '../document.js';
 import { winLossSweepFigure, type SweepPoint } from '../figures.js';
 import { meanByDataset } from './kit.js';
 import { cell, type TableRow } from '../table.js';
+import { codeOrder } from '../../util/text.js';
 
 function choiceText(id: string, given: Readonly<Record<string, unknown>>, drop: string | null): string {
   const keys = Object.keys(given)
@@ -63,8 +64,8 @@ export function sweepComparisons(methods: readonly MethodSpec[], sweep: SweepSpe
   }
   return out.sort(
     (a, b) =>
-      a.series.localeCompare(b.series) ||
-      (typeof a.x === 'number' && typeof b.x === 'number' ? a.x - b.x : String(a.x).localeCompare(String(b.x))),
+      codeOrder(a.series, b.series) ||
+      (typeof a.x === 'number' && typeof b.x === 'number' ? a.x - b.x : codeOrder(String(a.x), String(b.x))),
   );
 }
 
