@@ -115,17 +115,19 @@ async function main(argv: string[]): Promise<number> {
   return cmd.run(parsed.positionals, parsed.values as Record<string, unknown>);
 }
 
+// A reader that goes away (`bnclab run … | head`) is not an error of the run: stop writing to it, go on.
+// Once per process (the build's code-cache script runs several command lines in one).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+}
+
 /**
  * Runs one command line (the arguments after `bnclab`) and sets the process's exit code, which it also
  * returns. An input error prints one line; anything else is an internal error with its stack.
  */
 export async function runCli(argv: string[]): Promise<number> {
-  // A reader that goes away (`bnclab run … | head`) is not an error of the run: stop writing to it, go on.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
-    });
-  }
   try {
     process.exitCode = await main(argv);
   } catch (e: unknown) {

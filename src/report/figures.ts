@@ -10,6 +10,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import { quantile } from '../stats/bootstrap.js';
 import { canonicalJson } from '../util/hash.js';
+import { cellKey } from '../util/keys.js';
 import { packageRoot } from '../util/paths.js';
 import { noteSvg, reusedSvg } from './figure-keys.js';
 import { drawWithTemplate, type FigureSlots, type VegaModule } from './figure-views.js';
@@ -556,7 +557,7 @@ export function foldBoxes(values: readonly FoldValue[]): FoldBox[] {
   const groups = new Map<string, { dataset: string; method: string; v: number[] }>();
   for (const { dataset, method, value } of values) {
     if (!Number.isFinite(value)) continue;
-    const k = `${dataset}\0${method}`;
+    const k = cellKey(dataset, method);
     let g = groups.get(k);
     if (g === undefined) {
       g = { dataset, method, v: [] };

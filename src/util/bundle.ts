@@ -25,7 +25,7 @@ import { packageRoot } from './paths.js';
 import { codeCacheFile } from './v8-cache.js';
 
 /** Where the build puts the bundle, relative to the package root. */
-export const BUNDLE_DIR = join('dist', 'src', 'bundle');
+const BUNDLE_DIR = join('dist', 'src', 'bundle');
 
 /** A chunk of the bundle this process compiled, with its cache file and whether V8 took the cache. */
 interface CompiledChunk {
@@ -34,7 +34,7 @@ interface CompiledChunk {
   readonly cache: 'taken' | 'rejected' | 'none';
 }
 const compiled: CompiledChunk[] = [];
-let hookedDir: string | undefined;
+let hooked = false;
 
 type CommonJsWrapper = (
   exports: unknown,
@@ -51,8 +51,8 @@ type Compile = (this: Module, content: string, filename: string) => unknown;
  * the one compiler that takes a cache). Any other file is Node's as before.
  */
 function compileBundleFilesWithCache(root: string, dir: string): void {
-  if (hookedDir !== undefined) return;
-  hookedDir = dir;
+  if (hooked) return;
+  hooked = true;
   const proto = Module.prototype as unknown as { _compile: Compile };
   const nodeCompile = proto._compile;
   proto._compile = function (this: Module, content: string, filename: string): unknown {
