@@ -18,7 +18,15 @@ import {
 } from '../bn/data.js';
 import type { RawTable } from '../datasets/table.js';
 import { computeMetricValues } from '../metrics/all.js';
-import { getBaseline, getEstimator, getStructure, type MethodInfo, type Model, type Params } from '../registry.js';
+import {
+  getBaseline,
+  getEstimator,
+  getStructure,
+  type LearnContext,
+  type MethodInfo,
+  type Model,
+  type Params,
+} from '../registry.js';
 import { UserError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
 import { EXCLUDED, testRows } from '../folds/split.js';
@@ -52,17 +60,23 @@ const FOLD_CACHE_BYTES = 8 << 20;
 /** Tables handed over by the coordinator (in shared memory), one per dataset content, kept like loadDataset's. */
 const sharedTables = new Map<string, RawTable>();
 
+/** The table sharedTables gave for a payload's table, by the object the payload holds (the worker's copy). */
+const keptTables = new WeakMap<RawTable, RawTable>();
+
 /** The job's table: the coordinator's shared copy when the payload has one, else read by this worker. */
 function tableOf(p: Pick<LearnInput, 'dataset' | 'table'>): RawTable {
   if (!p.table) return loadDataset(p.dataset).table;
+  let t = keptTables.get(p.table);
+  if (t) return t;
   const d = p.dataset;
   const key = JSON.stringify([d.sha256, d.classColumn ?? null, d.columnTypes ?? null, d.ignore ?? null]);
-  let t = sharedTables.get(key);
+  t = sharedTables.get(key);
   if (!t) {
     // Keep the first copy received: later payloads carry new views of the same shared memory.
     t = p.table;
     sharedTables.set(key, t);
   }
+  keptTables.set(p.table, t);
   return t;
 }
 
@@ -149,8 +163,8 @@ export function learn(
   if (!estimator) throw new Error(`unknown estimator '${p.estimator.id}'`);
   // One structure + estimator fit; `select:` calls it per candidate and inner fold, then once more.
   const fitOne = (d: DiscreteData, sp: Params, ep: Params): { model: Model; structure: Structure } => {
-    const structure = learner.learn(d, sp, { rng: rng.derive('structure'), signal });
-    const estimatorCtx = { rng: rng.derive('estimator'), signal };
+    const structure = learner.learn(d, sp, derivedOnUse(rng, 'structure', signal));
+    const estimatorCtx = derivedOnUse(rng, 'estimator', signal);
     const model =
       p.preprocessing.missing === 'em'
         ? fitByEm(d, structure, estimator, ep, p.preprocessing.em ?? EM_DEFAULTS, estimatorCtx)
@@ -159,6 +173,20 @@ export function learn(
   };
   if (p.select) return selectAndFit(train, p.select, p.structure.params, p.estimator.params, rng, fitOne, signal);
   return fitOne(train, p.structure.params, p.estimator.params);
+}
+
+/**
+ * A learner's context whose random stream is `rng.derive(purpose)` as of now, made when the learner first
+ * reads it: most learners draw nothing, and each stream costs a sha256 (a run of short jobs paid it twice a job).
+ */
+function derivedOnUse(rng: Rng, purpose: string, signal: AbortSignal | undefined): LearnContext {
+  const stream = rng.deriveOnUse(purpose);
+  return {
+    get rng() {
+      return stream();
+    },
+    signal,
+  };
 }
 
 /** A method that declares `maxAttributes` refuses a wider dataset, naming both. */

@@ -239,8 +239,10 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       jobs = listedJobs(plan, listed.todo);
     }
     source = jobs;
-    // DuckDB's cache bounded while the jobs run and are stored; lifted below, before the report reads.
+    // DuckDB's cache bounded and its work on one thread while the jobs run and are stored; both undone
+    // below, before the report reads.
     await store.boundMemory();
+    await store.oneThread();
     const { todoCount, alreadyDone, recomputed, previouslyFailed, stale } = chosenJobs;
     const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todoCount || 1));
     if (!opts.quiet) {
@@ -365,6 +367,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       }
     }
     await store.unboundMemory();
+    await store.allThreads();
     const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
       experiment: spec.name,

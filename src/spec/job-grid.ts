@@ -6,7 +6,7 @@
  */
 import type { ExperimentSpec, MethodSpec } from './load.js';
 import type { DatasetHandle } from '../datasets/handle.js';
-import { jobContent, jobIdentity } from './job-key.js';
+import { jobIdentities, type JobIdentity } from './job-key.js';
 import { methodRevisions, type Revisions } from './revision.js';
 
 /** Rows a job trains and tests on: those of its fold are tested, the rest (but EXCLUDED ones) trained on. */
@@ -73,6 +73,8 @@ interface Segment<D extends PlannedDatasetSummary> {
   readonly specSeed?: string;
   /** [repeat, fold] of each fold with test rows, in plan order (a folds file may leave one empty). */
   readonly pairs: Int32Array;
+  /** Per method index, its jobs' identities as a function of repeat and fold (made on first use). */
+  readonly identities: ((repeat: number, fold: number) => JobIdentity)[];
 }
 
 export class JobGrid<D extends PlannedDatasetSummary> {
@@ -100,6 +102,7 @@ export class JobGrid<D extends PlannedDatasetSummary> {
       dataset,
       spec,
       pairs: Int32Array.from(pairs),
+      identities: [],
       ...(specSeed !== undefined ? { specSeed } : {}),
     });
     this.size_ += size;
@@ -108,7 +111,7 @@ export class JobGrid<D extends PlannedDatasetSummary> {
   /** Append another grid's jobs (of the same methods), each under `specSeed`. */
   concat(other: JobGrid<D>, specSeed: string): void {
     for (const s of other.segments) {
-      this.segments.push({ ...s, start: this.size_, specSeed });
+      this.segments.push({ ...s, start: this.size_, specSeed, identities: [] });
       this.size_ += s.size;
     }
   }
@@ -204,7 +207,8 @@ export class JobGrid<D extends PlannedDatasetSummary> {
   private job(s: Segment<D>, r: number, f: number, mi: number): PlannedJobOf<D> {
     const d = s.dataset;
     const m = this.methods[mi];
-    const { key, seed, older } = jobIdentity(jobContent(s.spec, d, r, f, m), this.revisions[mi]);
+    s.identities[mi] ??= jobIdentities(s.spec, d, m, this.revisions[mi]);
+    const { key, seed, older } = s.identities[mi](r, f);
     const job = { key, seed, dataset: d, repeat: r, fold: f, method: m };
     const withOlder = older.length > 0 ? { ...job, olderKeys: older } : job;
     return s.specSeed !== undefined ? { ...withOlder, specSeed: s.specSeed } : withOlder;

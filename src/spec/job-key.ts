@@ -4,7 +4,7 @@
  * learners' seed derived from a key (`learnerSeed`). docs/architecture.md ("Identity") describes the rule.
  */
 import type { DatasetHandle } from '../datasets/handle.js';
-import { contentKey, sha256Hex } from '../util/hash.js';
+import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
 import { RESULTS_VERSION } from '../version.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
 import { olderKeys, revisedKey, type Revisions } from './revision.js';
@@ -87,4 +87,42 @@ export function jobIdentity(
   const key = revisedKey(content, r);
   const older = olderKeys(content, r);
   return { key, seed: learnerSeed(older.length > 0 ? contentKey(content, 24) : key), older };
+}
+
+/** What jobIdentity gives a job. */
+export interface JobIdentity {
+  readonly key: string;
+  readonly seed: string;
+  readonly older: string[];
+}
+
+/**
+ * `jobIdentity(jobContent(spec, d, repeat, fold, m), r)` for the jobs of one dataset and method, as a function
+ * of the repeat and the fold. A plan asks for a key per job, and sorting and writing the whole content was
+ * most of its cost: the content's canonical text is its members in key order, each written as
+ * `canonicalJson` writes it alone, so the members but `repeat` and `fold` are written once here. With a
+ * revision above 1 (older keys to list) each job takes jobIdentity itself.
+ */
+export function jobIdentities(
+  spec: ExperimentSpec,
+  d: KeyedDataset,
+  m: MethodSpec,
+  r: Revisions,
+): (repeat: number, fold: number) => JobIdentity {
+  if (r[0] > 1 || r[1] > 1) return (repeat, fold) => jobIdentity(jobContent(spec, d, repeat, fold, m), r);
+  const content = jobContent(spec, d, 0, 0, m);
+  const members: string[] = [];
+  let repeatAt = -1;
+  let foldAt = -1;
+  for (const name of Object.keys(content).sort()) {
+    if (name === 'repeat') repeatAt = members.push('') - 1;
+    else if (name === 'fold') foldAt = members.push('') - 1;
+    else if (content[name] !== undefined) members.push(`${JSON.stringify(name)}:${canonicalJson(content[name])}`);
+  }
+  return (repeat, fold) => {
+    members[repeatAt] = `"repeat":${repeat}`;
+    members[foldAt] = `"fold":${fold}`;
+    const key = sha256Hex(`{${members.join(',')}}`).slice(0, 24);
+    return { key, seed: learnerSeed(key), older: [] };
+  };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './hash.js';
 
 /**
  * Seeded random source (xoshiro128**), seeded from a string through sha256 so that seeds derive from
@@ -11,17 +11,37 @@ export class Rng {
   private s3: number;
 
   constructor(seed: string) {
-    const h = createHash('sha256').update(seed).digest();
-    this.s0 = h.readUInt32LE(0);
-    this.s1 = h.readUInt32LE(4);
-    this.s2 = h.readUInt32LE(8);
-    this.s3 = h.readUInt32LE(12);
+    // The first 16 bytes of the digest as four little-endian 32-bit words, read from its hex text: a Buffer
+    // of the digest costs more than the hash (one Rng a job, and more for learners that draw).
+    const h = sha256Hex(seed);
+    this.s0 = littleEndianWord(h, 0);
+    this.s1 = littleEndianWord(h, 8);
+    this.s2 = littleEndianWord(h, 16);
+    this.s3 = littleEndianWord(h, 24);
     if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
   }
 
   /** Derive an independent stream for a named purpose. */
   derive(purpose: string): Rng {
-    return new Rng(`${this.s0}:${this.s1}:${this.s2}:${this.s3}/${purpose}`);
+    return new Rng(this.derivedSeed(purpose));
+  }
+
+  /** The seed `derive(purpose)` hashes: this stream's state now and the purpose. */
+  derivedSeed(purpose: string): string {
+    return `${this.s0}:${this.s1}:${this.s2}:${this.s3}/${purpose}`;
+  }
+
+  /**
+   * `derive(purpose)` as of now, made when first asked for: each Rng costs a sha256, and a job of a learner
+   * that draws nothing made three. Later draws from this stream do not change what it gives.
+   */
+  deriveOnUse(purpose: string): () => Rng {
+    const { s0, s1, s2, s3 } = this;
+    let derived: Rng | undefined;
+    return () => {
+      derived ??= new Rng(`${s0}:${s1}:${s2}:${s3}/${purpose}`);
+      return derived;
+    };
   }
 
   /** Writes the state (four 32-bit words) to to[at .. at + 3], for a WebAssembly kernel that draws from it. */
@@ -116,6 +136,14 @@ export class Rng {
     }
     return a;
   }
+}
+
+/** The unsigned 32-bit word of the four bytes whose hex digits start at `at`, least significant byte first. */
+function littleEndianWord(hex: string, at: number): number {
+  return Number.parseInt(
+    hex.slice(at + 6, at + 8) + hex.slice(at + 4, at + 6) + hex.slice(at + 2, at + 4) + hex.slice(at, at + 2),
+    16,
+  );
 }
 
 function rotl(x: number, k: number): number {

@@ -163,6 +163,21 @@ describe('tables keyed by job', () => {
     }
   });
 
+  it('DuckDB runs on one thread only between oneThread and allThreads', async () => {
+    const threads = async (s: ResultStore): Promise<number> =>
+      Number((await s.query(`SELECT current_setting('threads') AS t`))[0]['t']);
+    const store = await ResultStore.open(join(tempDir(), 'threads.duckdb'));
+    try {
+      const all = await threads(store);
+      await store.oneThread();
+      expect(await threads(store)).toBe(1);
+      await store.allThreads();
+      expect(await threads(store)).toBe(all);
+    } finally {
+      store.close();
+    }
+  });
+
   it('a batch that holds a job twice is refused whole', async () => {
     const store = await ResultStore.open(join(tempDir(), 'twice.duckdb'));
     try {

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/util/rng.js';
-import { canonicalJson, contentKey } from '../../src/util/hash.js';
+import { canonicalJson, contentKey, sha256Hex } from '../../src/util/hash.js';
 
 describe('Rng', () => {
   it('is reproducible from its seed and independent across derived purposes', () => {
@@ -46,6 +47,35 @@ describe('Rng', () => {
     expect(sum / 60000).toBeCloseTo(0.5, 2);
     // Each face 10000 ± 4 sd (sd ≈ 91).
     for (const c of counts) expect(Math.abs(c - 10000)).toBeLessThan(400);
+  });
+});
+
+describe('seeds and hashes', () => {
+  const seeds = ['', 'x', 'learn/0123456789abcdef01234567', 'ä😀\u0000"', 'z'.repeat(300)];
+
+  it('a seed is the first 16 bytes of its sha256 as createHash gives them', () => {
+    for (const seed of seeds) {
+      const h = createHash('sha256').update(seed).digest();
+      const state = new Int32Array(4);
+      new Rng(seed).saveState(state, 0);
+      expect(Array.from(state)).toEqual([0, 4, 8, 12].map((at) => h.readInt32LE(at)));
+      expect(sha256Hex(seed)).toBe(h.toString('hex'));
+      // What derive() hashes next: the words as unsigned numbers, as they were read from the digest's bytes.
+      const words = [0, 4, 8, 12].map((at) => h.readUInt32LE(at)).join(':');
+      expect(new Rng(seed).derivedSeed('p')).toBe(`${words}/p`);
+    }
+  });
+
+  it('deriveOnUse(p) gives derive(p) as of the call, made once, whatever the parent draws after', () => {
+    const parent = new Rng('job');
+    const onUse = parent.deriveOnUse('structure');
+    const direct = parent.derive('structure');
+    parent.next();
+    const later = onUse();
+    expect(onUse()).toBe(later);
+    expect(Array.from({ length: 4 }, () => later.next())).toEqual(Array.from({ length: 4 }, () => direct.next()));
+    const moved = parent.derive('structure');
+    expect(moved.next()).not.toBe(new Rng('job').derive('structure').next());
   });
 });
 
