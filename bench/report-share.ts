@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/util/paths.js';
-import { alternate, loadAverage, setAside, summaryTable, type Command, type Summary } from './lib/process.js';
+import { alternate, loadAverage, median, setAside, summaryTable, type Command, type Summary } from './lib/process.js';
 
 const { values } = parseArgs({
   options: {
@@ -132,9 +132,8 @@ try {
       .map((x) => x.report! / x.total)
       .sort((a, b) => a - b);
     if (shares.length > 0) {
-      const median = shares[Math.floor((shares.length - 1) / 2)] / 2 + shares[Math.ceil((shares.length - 1) / 2)] / 2;
       console.log(
-        `${builds[i / 3].tag}: measured inside each run, the report's share ${(100 * median).toFixed(1)} % (median; ` +
+        `${builds[i / 3].tag}: measured inside each run, the report's share ${(100 * median(shares)).toFixed(1)} % (median; ` +
           `${shares.map((x) => (100 * x).toFixed(1)).join(', ')} %)`,
       );
     }

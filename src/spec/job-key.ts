@@ -75,25 +75,22 @@ export function learnerSeed(key: string): string {
   return sha256Hex(`learn/${key}`);
 }
 
+/** A job's key, the keys it had under older revisions of its method, and its learners' seed. */
+export interface JobIdentity {
+  readonly key: string;
+  readonly seed: string;
+  readonly older: string[];
+}
+
 /**
  * A job's key (its content with the revisions of its method), the keys it had under older revisions, and its
  * learners' seed. The seed comes from the key without the revisions, so raising one alone changes no random
  * stream; while both revisions are 1 that is the key itself.
  */
-export function jobIdentity(
-  content: Record<string, unknown>,
-  r: Revisions,
-): { key: string; seed: string; older: string[] } {
+export function jobIdentity(content: Record<string, unknown>, r: Revisions): JobIdentity {
   const key = revisedKey(content, r);
   const older = olderKeys(content, r);
   return { key, seed: learnerSeed(older.length > 0 ? contentKey(content, 24) : key), older };
-}
-
-/** What jobIdentity gives a job. */
-export interface JobIdentity {
-  readonly key: string;
-  readonly seed: string;
-  readonly older: string[];
 }
 
 /**
