@@ -6,6 +6,7 @@
  * - `ajv-validator`: the spec validator and every method's parameter validator (ajv's standalone code);
  * - `registry-yaml`: configs/datasets.yaml parsed;
  * - `text-metrics`: the Helvetica metrics of the installed pdfkit, by which figures measure their text;
+ * - `vega-template`: the scatter plots' Vega template (src/report/figure-views.ts), which holds no data;
  * - `v8/`: V8's code cache of dist/vega/vega.cjs (below) and of the CLI's bundle (scripts/code-cache.mjs).
  *
  * It runs the very functions a command runs (from tsc's output, not the bundle), with the cache folder
@@ -54,6 +55,12 @@ const curve = points.flatMap((p) => [10, 20].map((nTrain) => ({ dataset: p.datas
 await figures.learningCurveFigure('curve', 'accuracy', curve);
 const sweep = [1, 10, 100].map((x) => ({ series: 'm', x, wins: x % 3, losses: 1 }));
 await figures.winLossSweepFigure('sweep', 'alpha', 1, 'alpha', 'accuracy', sweep);
+// The scatter plots' template (src/report/figure-views.ts): it depends on no data, only on the spec and the
+// vega versions, so a report's first scatter plot need not compile and parse it.
+const { cpSync, readdirSync } = await import('node:fs');
+const templates = join(scratch, 'vega-template');
+if (readdirSync(templates).length !== 1) throw new Error('prebuild-cache: expected one figure template');
+cpSync(templates, join(dir, 'vega-template'), { recursive: true });
 rmSync(scratch, { recursive: true, force: true });
 const code = (await load('report/vega-load.js')).vegaCodeCache();
 if (code === undefined) throw new Error('prebuild-cache: vega was not loaded from dist/vega/vega.cjs');
@@ -66,5 +73,5 @@ const made = /code-cache: (\d+) chunks\n$/.exec(maker.stdout ?? '');
 if (maker.status !== 0 || !made)
   throw new Error(`prebuild-cache: scripts/code-cache.mjs failed (${maker.status}):\n${maker.stdout}${maker.stderr}`);
 console.log(
-  `prebuild-cache: ${methods.length + 1} validators, the dataset registry, text metrics, vega's code cache and the CLI bundle's (${made[1]} chunks) in dist/cache/`,
+  `prebuild-cache: ${methods.length + 1} validators, the dataset registry, text metrics, the scatter template, vega's code cache and the CLI bundle's (${made[1]} chunks) in dist/cache/`,
 );

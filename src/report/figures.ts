@@ -209,7 +209,7 @@ async function renderSvgNow(spec: TopLevelSpec, template?: FigureTemplate): Prom
   useHelveticaMetrics(vega);
   if (template !== undefined) {
     const { kind, specOf, slots } = template;
-    const svg = await drawWithTemplate(kind, specOf, slots, vega as unknown as VegaModule, compile);
+    const svg = await drawWithTemplate(kind, specOf, slots, vega as unknown as VegaModule, compile, VEGA_VERSIONS);
     if (svg !== undefined) return hoverTitles(svg);
   }
   const vg = compile(spec).spec;

@@ -239,8 +239,8 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       jobs = listedJobs(plan, listed.todo);
     }
     source = jobs;
-    // DuckDB's cache bounded and its work on one thread while the jobs run and are stored; both undone
-    // below, before the report reads.
+    // DuckDB's cache bounded and its work on one thread while the jobs run and are stored; the bound undone
+    // below, before the report reads (which stay on one thread: ResultStore.oneThread).
     await store.boundMemory();
     await store.oneThread();
     const { todoCount, alreadyDone, recomputed, previouslyFailed, stale } = chosenJobs;
@@ -367,7 +367,6 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       }
     }
     await store.unboundMemory();
-    await store.allThreads();
     const stored = writer?.stored ?? { done: 0, failed: 0 };
     return {
       experiment: spec.name,

@@ -7,7 +7,7 @@ import type { DatasetHandle } from '../datasets/handle.js';
 import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
 import { RESULTS_VERSION } from '../version.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
-import { olderKeys, revisedKey, type Revisions } from './revision.js';
+import { olderKeys, olderRevisions, revisedContent, revisedKey, type Revisions } from './revision.js';
 
 /** The dataset's part of a key: the file's content and the class column. */
 function datasetContent(h: DatasetHandle) {
@@ -97,8 +97,9 @@ export function jobIdentity(content: Record<string, unknown>, r: Revisions): Job
  * `jobIdentity(jobContent(spec, d, repeat, fold, m), r)` for the jobs of one dataset and method, as a function
  * of the repeat and the fold. A plan asks for a key per job, and sorting and writing the whole content was
  * most of its cost: the content's canonical text is its members in key order, each written as
- * `canonicalJson` writes it alone, so the members but `repeat` and `fold` are written once here. With a
- * revision above 1 (older keys to list) each job takes jobIdentity itself.
+ * `canonicalJson` writes it alone, so the members but `repeat` and `fold` are written once here, for the
+ * content as it is (the seed's, and the key's while both revisions are 1) and with each revision pair its
+ * keys hash (revision.ts: `revisedKey`, `olderKeys`).
  */
 export function jobIdentities(
   spec: ExperimentSpec,
@@ -106,8 +107,26 @@ export function jobIdentities(
   m: MethodSpec,
   r: Revisions,
 ): (repeat: number, fold: number) => JobIdentity {
-  if (r[0] > 1 || r[1] > 1) return (repeat, fold) => jobIdentity(jobContent(spec, d, repeat, fold, m), r);
   const content = jobContent(spec, d, 0, 0, m);
+  const plain = keyTemplate(content);
+  if (r[0] <= 1 && r[1] <= 1) {
+    return (repeat, fold) => {
+      const key = plain(repeat, fold);
+      return { key, seed: learnerSeed(key), older: [] };
+    };
+  }
+  // The same pairs, in the same order, as revisedKey and olderKeys hash.
+  const current = keyTemplate(revisedContent(content, r));
+  const older = olderRevisions(r).map((p) => keyTemplate(revisedContent(content, p)));
+  return (repeat, fold) => ({
+    key: current(repeat, fold),
+    seed: learnerSeed(plain(repeat, fold)),
+    older: older.map((k) => k(repeat, fold)),
+  });
+}
+
+/** `contentKey(content with repeat and fold set, 24)` as a function of the repeat and the fold. */
+function keyTemplate(content: Record<string, unknown>): (repeat: number, fold: number) => string {
   const members: string[] = [];
   let repeatAt = -1;
   let foldAt = -1;
@@ -116,10 +135,10 @@ export function jobIdentities(
     else if (name === 'fold') foldAt = members.push('') - 1;
     else if (content[name] !== undefined) members.push(`${JSON.stringify(name)}:${canonicalJson(content[name])}`);
   }
+  // `members` is filled in per call: nothing between the fill and the join yields.
   return (repeat, fold) => {
     members[repeatAt] = `"repeat":${repeat}`;
     members[foldAt] = `"fold":${fold}`;
-    const key = sha256Hex(`{${members.join(',')}}`).slice(0, 24);
-    return { key, seed: learnerSeed(key), older: [] };
+    return sha256Hex(`{${members.join(',')}}`).slice(0, 24);
   };
 }

@@ -22,9 +22,30 @@ function revisionPart(r: Revisions): { rev?: Revisions } {
   return r[0] > 1 || r[1] > 1 ? { rev: r } : {};
 }
 
+/** A job's key content with the revisions of its method. */
+export function revisedContent(content: Record<string, unknown>, r: Revisions): Record<string, unknown> {
+  return { ...content, ...revisionPart(r) };
+}
+
 /** A job's key: its content with the revisions of its method. */
 export function revisedKey(content: Record<string, unknown>, r: Revisions): string {
-  return contentKey({ ...content, ...revisionPart(r) }, 24);
+  return contentKey(revisedContent(content, r), 24);
+}
+
+/**
+ * Every older revision pair of a method's parts (each part at 1 … its revision, the current pair left out),
+ * in the order olderKeys lists their keys; none while both revisions are 1.
+ */
+export function olderRevisions(r: Revisions): Revisions[] {
+  if (r[0] <= 1 && r[1] <= 1) return [];
+  const out: Revisions[] = [];
+  for (let s = 1; s <= r[0]; s++) {
+    for (let e = r[1] === 0 ? 0 : 1; e <= r[1]; e++) {
+      if (s === r[0] && e === r[1]) continue;
+      out.push([s, e]);
+    }
+  }
+  return out;
 }
 
 /**
@@ -32,15 +53,7 @@ export function revisedKey(content: Record<string, unknown>, r: Revisions): stri
  * current pair left out); empty while both revisions are 1.
  */
 export function olderKeys(content: Record<string, unknown>, r: Revisions): string[] {
-  if (r[0] <= 1 && r[1] <= 1) return [];
-  const out: string[] = [];
-  for (let s = 1; s <= r[0]; s++) {
-    for (let e = r[1] === 0 ? 0 : 1; e <= r[1]; e++) {
-      if (s === r[0] && e === r[1]) continue;
-      out.push(revisedKey(content, [s, e]));
-    }
-  }
-  return out;
+  return olderRevisions(r).map((p) => revisedKey(content, p));
 }
 
 /**

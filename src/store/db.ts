@@ -225,8 +225,10 @@ export class ResultStore {
   private metricsWriter: JobMetricsWriter | undefined;
   /** DuckDB's memory is limited (boundMemory). */
   private memoryBounded = false;
-  /** DuckDB runs on one thread (oneThread). */
-  private threadsSet = false;
+  /** The keys the temporary table KEY_LIST holds, in order (keyTable); undefined before it is filled. */
+  private heldKeys: readonly string[] | undefined;
+  /** The last query that reads KEY_LIST: the next waits for it (queryKeys). */
+  private keyQueries: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -391,21 +393,15 @@ export class ResultStore {
   }
 
   /**
-   * DuckDB on one thread while the jobs run (allThreads undoes it). A run's statements are small (a batch
-   * of outcomes, a chunk of the plan) and the worker threads hold the cores: DuckDB's own threads then cost
-   * more than they return. Measured on a run of 20,000 short jobs on 2 cores (docs/performance.md): 5 % less
-   * CPU, 5 % less wall time. The report's reads take every thread again.
+   * DuckDB on one thread from now on, for this connection: a run's jobs and then its report. A run's
+   * statements are small (a batch of outcomes, a chunk of the plan) and the worker threads hold the cores:
+   * DuckDB's own threads then cost more than they return. Measured on a run of 20,000 short jobs on 2 cores
+   * (docs/performance.md): 5 % less CPU, 5 % less wall time. The report's reads that follow in the same
+   * process are a few small queries, which cost less CPU on one thread too (docs/performance.md, "The report's
+   * reads"). Another connection (a later command) has DuckDB's default again.
    */
   async oneThread(): Promise<void> {
     await this.conn.run('SET threads = 1');
-    this.threadsSet = true;
-  }
-
-  /** DuckDB's default number of threads again (after oneThread). */
-  async allThreads(): Promise<void> {
-    if (!this.threadsSet) return;
-    await this.conn.run('RESET threads');
-    this.threadsSet = false;
   }
 
   /** Move everything from the write-ahead log into the database file. */
@@ -834,11 +830,7 @@ export class ResultStore {
    */
   async results(experiment: string): Promise<ResultRow[]> {
     // A database opened read-only keeps the view it was written with; metrics it predates read as NULL.
-    const has = new Set(
-      (await this.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'results'`)).map((r) =>
-        String(r['column_name']),
-      ),
-    );
+    const has = await this.columnsOf('results');
     const added = LATER_RESULT_COLUMNS.map(([c, t]) => (has.has(c) ? c : `NULL::${t} AS ${c}`));
     return (await this.query(
       `SELECT experiment, job_key, dataset, method, structure, estimator, "repeat", fold, ${FIRST_SCORE_COLUMNS.join(', ')}, n_train, n_test, n_arcs, train_ms, predict_ms, ${added.join(', ')}
@@ -854,13 +846,7 @@ export class ResultStore {
    */
   async resultsOf(experiment: string, jobs: readonly JobRef[]): Promise<ResultRow[]> {
     const byKey = refsByKey(jobs);
-    const has = new Set(
-      (
-        await this.query(
-          `SELECT column_name FROM information_schema.columns WHERE table_name = 'job_metrics' AND table_schema = 'main'`,
-        )
-      ).map((r) => String(r['column_name'])),
-    );
+    const has = await this.columnsOf('job_metrics');
     // A database opened read-only keeps the schema it was written with; metrics it predates read as NULL.
     const added = LATER_RESULT_COLUMNS.map(([c, t]) => (has.has(c) ? `m.${c}` : `NULL::${t} AS ${c}`));
     const rows = await this.queryKeys(
@@ -932,27 +918,74 @@ export class ResultStore {
   }
 
   /**
-   * A read query whose one parameter $1 is a list of job keys, joined as KEY_LIST (not a text IN list), as
-   * plain objects (BIGINT as number). A row that selects `k.key_index` has its `job_key` from `keys` at that
-   * position instead: the key is not read back as text. Read column by column, then made rows, which costs
-   * less than DuckDB's own row objects (with learnedArcsOf's one text per job, a 960-job report's reads took
-   * about 18 ms of CPU instead of 105–170; docs/performance.md).
+   * A read query that joins the job keys `keys` as KEY_LIST, as plain objects (BIGINT as number). A row that
+   * selects `k.key_index` has its `job_key` from `keys` at that position instead: the key is not read back as
+   * text. Read column by column, then made rows, which costs less than DuckDB's own row objects (with
+   * learnedArcsOf's one text per job, a 960-job report's reads took about 18 ms of CPU instead of 105–170;
+   * docs/performance.md). One query at a time holds the key table (keyTable).
    */
   private async queryKeys(sql: string, keys: readonly string[]): Promise<Record<string, unknown>[]> {
-    const r = await this.conn.runAndReadAll(sql, [listValue([...keys])], [VARCHAR_LIST]);
-    const columns = Object.entries(r.getColumnsObjectJS() as Record<string, unknown[]>).map(
-      ([name, values]) => [name, values.some((v) => typeof v === 'bigint') ? values.map(numberOf) : values] as const,
-    );
-    const rows: Record<string, unknown>[] = [];
-    for (let i = 0; i < r.currentRowCount; i++) {
-      const out: Record<string, unknown> = {};
-      for (const [name, values] of columns) {
-        if (name === 'key_index') out['job_key'] = keys[values[i] as number];
-        else out[name] = values[i];
+    const read = async (): Promise<Record<string, unknown>[]> => {
+      await this.keyTable(keys);
+      const r = await this.conn.runAndReadAll(sql).catch((e: unknown) => {
+        this.heldKeys = undefined; // whatever failed, the next query fills the table afresh
+        throw e;
+      });
+      const columns = Object.entries(r.getColumnsObjectJS() as Record<string, unknown[]>).map(
+        ([name, values]) => [name, values.some((v) => typeof v === 'bigint') ? values.map(numberOf) : values] as const,
+      );
+      const rows: Record<string, unknown>[] = [];
+      for (let i = 0; i < r.currentRowCount; i++) {
+        const out: Record<string, unknown> = {};
+        for (const [name, values] of columns) {
+          if (name === 'key_index') out['job_key'] = keys[values[i] as number];
+          else out[name] = values[i];
+        }
+        rows.push(out);
       }
-      rows.push(out);
+      return rows;
+    };
+    const done = this.keyQueries.then(read, read);
+    this.keyQueries = done.catch(() => undefined);
+    return done;
+  }
+
+  /**
+   * The temporary table KEY_LIST holding `keys` (and each one's position), filled only when it holds other
+   * keys: a report asks five queries about the same plan's jobs. Filled through an appender, not bound as a
+   * list parameter: binding a list makes a value object per key (a 960-job report spent 20–45 ms of CPU a
+   * query on it; docs/performance.md). A temporary table lives in this connection's memory, never in the
+   * database file, and DuckDB allows one on a database opened read-only.
+   */
+  private async keyTable(keys: readonly string[]): Promise<void> {
+    const held = this.heldKeys;
+    if (held !== undefined && held.length === keys.length && held.every((k, i) => k === keys[i])) return;
+    this.heldKeys = undefined;
+    await this.conn.run(`CREATE OR REPLACE TEMP TABLE ${KEY_LIST} (job_key VARCHAR, key_index INTEGER)`);
+    const a = await this.conn.createAppender(KEY_LIST, 'main', 'temp');
+    try {
+      for (let i = 0; i < keys.length; i++) {
+        a.appendVarchar(keys[i]);
+        a.appendInteger(i);
+        a.endRow();
+      }
+    } finally {
+      a.closeSync();
     }
-    return rows;
+    this.heldKeys = [...keys];
+  }
+
+  /**
+   * The columns of a table or view of this database's main schema as the database has them (an older database
+   * lacks the later metrics); none when it has no such table. From `duckdb_columns()`: the same answer as
+   * `information_schema.columns`, whose view cost 15–20 ms of CPU more a query (docs/performance.md).
+   */
+  async columnsOf(table: string): Promise<Set<string>> {
+    const r = await this.conn.runAndReadAll(
+      `SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1`,
+      [table],
+    );
+    return new Set(r.getColumnsObjectJS()['column_name'] as string[]);
   }
 
   /**
@@ -984,10 +1017,10 @@ export class ResultStore {
 export const DUCKDB_MEMORY_MB = 32;
 
 /**
- * The job keys of a query's parameter $1 (a VARCHAR list) as a table: `job_key`, and `key_index`, its
- * position in the list from 0 (ResultStore.queryKeys).
+ * The temporary table of the job keys a query asks about (ResultStore.queryKeys): `job_key`, and `key_index`,
+ * its position in the list from 0.
  */
-const KEY_LIST = '(SELECT unnest($1) AS job_key, (generate_subscripts($1, 1) - 1)::INTEGER AS key_index)';
+const KEY_LIST = 'bnclab_asked_keys';
 
 /** A BIGINT column's value as a number (null stays null). */
 function numberOf(v: unknown): unknown {

@@ -59,15 +59,6 @@ const epoch = (v: unknown): number | null => {
   return Number.isFinite(t) ? t / 1000 : null;
 };
 
-/** Columns of a table as this database has them (an older database lacks the later metrics). */
-async function columnsOf(store: ResultStore, table: string): Promise<Set<string>> {
-  const rows = await store.query(
-    `SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND table_schema = 'main'`,
-    [table],
-  );
-  return new Set(rows.map((r) => String(r['column_name'])));
-}
-
 /** Every experiment of the database with its registered jobs counted by state. */
 export async function experimentCounts(store: ResultStore): Promise<ExperimentCounts[]> {
   const rows = await store.query(
@@ -143,7 +134,7 @@ export async function cellJobs(
   dataset: string,
   method: string,
 ): Promise<CellJob[]> {
-  const have = await columnsOf(store, 'job_metrics');
+  const have = await store.columnsOf('job_metrics');
   const metricCols = CELL_METRICS.map((c) => (have.has(c) ? `m.${c}` : `NULL::DOUBLE AS ${c}`));
   const confusion = have.has('confusion') ? 'm.confusion, m.class_labels' : 'NULL AS confusion, NULL AS class_labels';
   const rows = await store.query(
@@ -210,7 +201,7 @@ export async function metricRows(
 ): Promise<ResultRow[]> {
   const wanted = typeof metrics === 'string' ? [metrics] : [...metrics];
   for (const m of wanted) if (!METRIC_COLUMNS.includes(m)) throw new Error(`not a metric column: ${m}`);
-  const has = await columnsOf(store, 'results');
+  const has = await store.columnsOf('results');
   const cols = wanted.map((m) => (has.has(m) ? m : `NULL::DOUBLE AS ${m}`));
   const c = await store.queryColumns(
     `SELECT dataset, method, "repeat", fold, ${cols.join(', ')}
@@ -282,7 +273,7 @@ export async function methodMetricRows(
   codeState: string | null,
 ): Promise<{ dataset: string; repeat: number; fold: number; value: number | null }[]> {
   if (!METRIC_COLUMNS.includes(metric)) throw new Error(`not a metric column: ${metric}`);
-  const has = await columnsOf(store, 'results');
+  const has = await store.columnsOf('results');
   const col = has.has(metric) ? `r.${metric}` : 'NULL::DOUBLE';
   const byCode = codeState !== null && (await hasTable(store, 'job_code'));
   if (codeState !== null && !byCode) return [];

@@ -1,5 +1,5 @@
 /** Read a results database in a test, read-only, closing it afterwards. */
-import { ResultStore, type JobRow } from '../../src/store/db.js';
+import { ResultStore, type JobOutcome, type JobRow } from '../../src/store/db.js';
 
 export async function readDb<T>(path: string, fn: (s: ResultStore) => Promise<T>): Promise<T> {
   const s = await ResultStore.open(path, { readOnly: true });
@@ -35,5 +35,36 @@ export function jobRow(key: string, dataset = 'd'): JobRow {
     preprocessing: '{}',
     seed: '1',
     method: 'nb',
+  };
+}
+
+/** A finished job's outcome for store tests: its accuracy and arcs vary, every other metric is fixed. */
+export function doneOutcome(key: string, accuracy: number, arcs: [string, string][] = [['class', 'a']]): JobOutcome {
+  return {
+    key,
+    status: 'done',
+    preprocessMs: 0,
+    trainMs: 1,
+    predictMs: 1,
+    arcs,
+    featureArcs: arcs.filter(([p]) => p !== 'class').length,
+    metrics: {
+      accuracy,
+      zero_one_loss: 1 - accuracy,
+      rmse: 0.5,
+      log_loss: 0.7,
+      n_train: 9,
+      n_test: 1,
+      auc: Number.NaN,
+      auc_ovr: Number.NaN,
+      brier: 0.2,
+      balanced_accuracy: accuracy,
+      macro_f1: accuracy,
+      confusion: [
+        [1, 0],
+        [0, 0],
+      ],
+      class_labels: ['x', 'y'],
+    },
   };
 }

@@ -1,8 +1,11 @@
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   drawWithTemplate,
+  forgetTemplates,
   placeholders,
   spliceIntoStrings,
   templateOf,
@@ -10,6 +13,10 @@ import {
   type VegaModule,
 } from '../../src/report/figure-views.js';
 import { scatterSpec, textWidth } from '../../src/report/figures.js';
+import { useTempCacheDir } from '../helpers/cache-dir.js';
+
+// The vega versions in a template's cache key (the report passes the installed ones).
+const VERSIONS = 'vega-test,vega-lite-test';
 
 // Figure text measured as the report measures it (figures.ts installs the same on first use).
 (
@@ -67,10 +74,44 @@ function cases(): FigureSlots[] {
 }
 
 describe('figures of one kind drawn from one template', () => {
+  const folder = useTempCacheDir('bnclab-figure-views-');
+
+  it('a template read back from the cache folder draws the same bytes (and a damaged one is made again)', async () => {
+    const all = cases();
+    const v = vega as unknown as VegaModule;
+    forgetTemplates();
+    const first = await drawWithTemplate('scatter-cached', scatterSpec, all[0], v, compile, VERSIONS);
+    const entries = join(folder(), 'cache', 'vega-template');
+    expect(existsSync(entries) ? readdirSync(entries).length : 0).toBe(1);
+    // A later process: the template from the entry, never compiled (a compile that throws would refuse it).
+    forgetTemplates();
+    const refuse = (): never => {
+      throw new Error('compiled although the template is in the cache');
+    };
+    for (const slots of [all[0], ...all.slice(5, 9)]) {
+      const svg = await drawWithTemplate('scatter-cached', scatterSpec, slots, v, refuse, VERSIONS);
+      expect(svg).toBe(await fresh(slots));
+    }
+    expect(await drawWithTemplate('scatter-cached', scatterSpec, all[0], v, refuse, VERSIONS)).toBe(first);
+    // A damaged entry (cut short) is made again from the spec.
+    writeFileSync(join(entries, readdirSync(entries)[0]), '{"runtime":{"oper');
+    forgetTemplates();
+    expect(await drawWithTemplate('scatter-cached', scatterSpec, all[1], v, compile, VERSIONS)).toBe(
+      await fresh(all[1]),
+    );
+  });
+
   it('every scatter figure is byte for byte the SVG of its own spec', async () => {
     let drawn = 0;
     for (const slots of cases()) {
-      const svg = await drawWithTemplate('scatter-test', scatterSpec, slots, vega as unknown as VegaModule, compile);
+      const svg = await drawWithTemplate(
+        'scatter-test',
+        scatterSpec,
+        slots,
+        vega as unknown as VegaModule,
+        compile,
+        VERSIONS,
+      );
       expect(svg, JSON.stringify(slots.texts)).toBeDefined();
       expect(svg, JSON.stringify(slots.texts)).toBe(await fresh(slots));
       drawn++;
@@ -86,7 +127,9 @@ describe('figures of one kind drawn from one template', () => {
       { ...base.texts, x: 'a\\b (RMSE)' }, // a backslash: lost from the description
       { ...base.texts, title: ' ' },
     ]) {
-      expect(await drawWithTemplate('scatter-test', scatterSpec, { ...base, texts }, v, compile)).toBeUndefined();
+      expect(
+        await drawWithTemplate('scatter-test', scatterSpec, { ...base, texts }, v, compile, VERSIONS),
+      ).toBeUndefined();
     }
     for (const domain of [
       [1, 1],
@@ -94,7 +137,7 @@ describe('figures of one kind drawn from one template', () => {
       [2, 1],
     ] as [number, number][]) {
       const slots = { ...base, ranges: { domain } };
-      expect(await drawWithTemplate('scatter-test', scatterSpec, slots, v, compile)).toBeUndefined();
+      expect(await drawWithTemplate('scatter-test', scatterSpec, slots, v, compile, VERSIONS)).toBeUndefined();
     }
   });
 

@@ -68,5 +68,7 @@ methods:
     const spec = loadSpecFile(join(ROOT, 'experiments', 'quickstart.yaml')).spec;
     expect(expectSameIdentities(spec, [2, 1])).toBe(120);
     expect(expectSameIdentities(spec, [1, 3])).toBe(120);
+    expect(expectSameIdentities(spec, [3, 2])).toBe(120); // five older pairs, in the rule's order
+    expect(expectSameIdentities(spec, [2, 0])).toBe(120); // a baseline's pair (no estimator)
   });
 });

@@ -10,7 +10,7 @@ import { ResultStore, type JobOutcome, type JobRow } from '../../src/store/db.js
 import { mergeShards } from '../../src/store/merge.js';
 import { tempDir } from '../helpers/cli.js';
 import { makeOldDatabase } from '../helpers/old-database.js';
-import { jobRow } from '../helpers/db.js';
+import { doneOutcome, jobRow } from '../helpers/db.js';
 
 const KEYED = ['jobs', 'experiment_jobs', 'job_metrics', 'job_code'];
 
@@ -18,33 +18,7 @@ const labelled = (key: string, method: string, dataset = 'd'): JobRow => ({ ...j
 
 function outcome(key: string, accuracy: number, status: 'done' | 'error' = 'done'): JobOutcome {
   if (status === 'error') return { key, status, error: 'boom', preprocessMs: 0, trainMs: 1, predictMs: 0 };
-  return {
-    key,
-    status,
-    preprocessMs: 0,
-    trainMs: 1,
-    predictMs: 1,
-    arcs: [['class', 'a']],
-    featureArcs: 0,
-    metrics: {
-      accuracy,
-      zero_one_loss: 1 - accuracy,
-      rmse: 0.5,
-      log_loss: 0.7,
-      n_train: 9,
-      n_test: 1,
-      auc: Number.NaN,
-      auc_ovr: Number.NaN,
-      brier: 0.2,
-      balanced_accuracy: accuracy,
-      macro_f1: accuracy,
-      confusion: [
-        [1, 0],
-        [0, 0],
-      ],
-      class_labels: ['x', 'y'],
-    },
-  };
+  return doneOutcome(key, accuracy);
 }
 
 const CODE = { id: 'c1', bnclab: 't', code: 'h', node: 'n', duckdb: 'd', platform: 'p' };
@@ -163,15 +137,21 @@ describe('tables keyed by job', () => {
     }
   });
 
-  it('DuckDB runs on one thread only between oneThread and allThreads', async () => {
+  it('DuckDB runs on one thread after oneThread, and on its default again in the next process', async () => {
     const threads = async (s: ResultStore): Promise<number> =>
       Number((await s.query(`SELECT current_setting('threads') AS t`))[0]['t']);
-    const store = await ResultStore.open(join(tempDir(), 'threads.duckdb'));
+    const file = join(tempDir(), 'threads.duckdb');
+    let store = await ResultStore.open(file);
+    let all = 0;
     try {
-      const all = await threads(store);
+      all = await threads(store);
       await store.oneThread();
       expect(await threads(store)).toBe(1);
-      await store.allThreads();
+    } finally {
+      store.close();
+    }
+    store = await ResultStore.open(file);
+    try {
       expect(await threads(store)).toBe(all);
     } finally {
       store.close();
