@@ -953,7 +953,7 @@ export class ResultStore {
   /**
    * The temporary table KEY_LIST holding `keys` (and each one's position), filled only when it holds other
    * keys: a report asks five queries about the same plan's jobs. Filled through an appender, not bound as a
-   * list parameter: binding a list makes a value object per key (a 960-job report spent 20–45 ms of CPU a
+   * list parameter: binding a list makes a value object per key (a 960-job report spent 10–45 ms of CPU a
    * query on it; docs/performance.md). A temporary table lives in this connection's memory, never in the
    * database file, and DuckDB allows one on a database opened read-only.
    */
