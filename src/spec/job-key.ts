@@ -4,10 +4,10 @@
  * learners' seed derived from a key (`learnerSeed`). docs/architecture.md ("Identity") describes the rule.
  */
 import type { DatasetHandle } from '../datasets/handle.js';
-import { canonicalJson, contentKey, sha256Hex } from '../util/hash.js';
+import { canonicalJson, canonicalTextKey, contentKey, sha256Hex } from '../util/hash.js';
 import { RESULTS_VERSION } from '../version.js';
 import type { ExperimentSpec, MethodSpec } from './load.js';
-import { olderKeys, olderRevisions, revisedContent, revisedKey, type Revisions } from './revision.js';
+import { JOB_KEY_LENGTH, olderKeys, olderRevisions, revisedContent, revisedKey, type Revisions } from './revision.js';
 
 /** The dataset's part of a key: the file's content and the class column. */
 function datasetContent(h: DatasetHandle) {
@@ -90,7 +90,7 @@ export interface JobIdentity {
 export function jobIdentity(content: Record<string, unknown>, r: Revisions): JobIdentity {
   const key = revisedKey(content, r);
   const older = olderKeys(content, r);
-  return { key, seed: learnerSeed(older.length > 0 ? contentKey(content, 24) : key), older };
+  return { key, seed: learnerSeed(older.length > 0 ? contentKey(content, JOB_KEY_LENGTH) : key), older };
 }
 
 /**
@@ -108,24 +108,23 @@ export function jobIdentities(
   r: Revisions,
 ): (repeat: number, fold: number) => JobIdentity {
   const content = jobContent(spec, d, 0, 0, m);
+  // As jobIdentity: the key hashes the content with the revisions, unless both are 1 (no older keys), and
+  // the seed the content without them.
   const plain = keyTemplate(content);
-  if (r[0] <= 1 && r[1] <= 1) {
-    return (repeat, fold) => {
-      const key = plain(repeat, fold);
-      return { key, seed: learnerSeed(key), older: [] };
+  const pairs = olderRevisions(r);
+  const current = pairs.length > 0 ? keyTemplate(revisedContent(content, r)) : plain;
+  const older = pairs.map((p) => keyTemplate(revisedContent(content, p)));
+  return (repeat, fold) => {
+    const key = current(repeat, fold);
+    return {
+      key,
+      seed: learnerSeed(older.length > 0 ? plain(repeat, fold) : key),
+      older: older.map((k) => k(repeat, fold)),
     };
-  }
-  // The same pairs, in the same order, as revisedKey and olderKeys hash.
-  const current = keyTemplate(revisedContent(content, r));
-  const older = olderRevisions(r).map((p) => keyTemplate(revisedContent(content, p)));
-  return (repeat, fold) => ({
-    key: current(repeat, fold),
-    seed: learnerSeed(plain(repeat, fold)),
-    older: older.map((k) => k(repeat, fold)),
-  });
+  };
 }
 
-/** `contentKey(content with repeat and fold set, 24)` as a function of the repeat and the fold. */
+/** `contentKey(content with repeat and fold set, JOB_KEY_LENGTH)` as a function of the repeat and the fold. */
 function keyTemplate(content: Record<string, unknown>): (repeat: number, fold: number) => string {
   const members: string[] = [];
   let repeatAt = -1;
@@ -139,6 +138,6 @@ function keyTemplate(content: Record<string, unknown>): (repeat: number, fold: n
   return (repeat, fold) => {
     members[repeatAt] = `"repeat":${repeat}`;
     members[foldAt] = `"fold":${fold}`;
-    return sha256Hex(`{${members.join(',')}}`).slice(0, 24);
+    return canonicalTextKey(`{${members.join(',')}}`, JOB_KEY_LENGTH);
   };
 }

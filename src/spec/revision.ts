@@ -27,9 +27,12 @@ export function revisedContent(content: Record<string, unknown>, r: Revisions): 
   return { ...content, ...revisionPart(r) };
 }
 
+/** The length of a job key: 24 hex digits (96 bits) of the sha256 of its content. */
+export const JOB_KEY_LENGTH = 24;
+
 /** A job's key: its content with the revisions of its method. */
 export function revisedKey(content: Record<string, unknown>, r: Revisions): string {
-  return contentKey(revisedContent(content, r), 24);
+  return contentKey(revisedContent(content, r), JOB_KEY_LENGTH);
 }
 
 /**

@@ -31,5 +31,10 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 /** Hash of canonical content, shortened for readable keys (64 bits of sha256 is ample for job grids). */
 export function contentKey(value: unknown, length = 16): string {
-  return sha256Hex(canonicalJson(value)).slice(0, length);
+  return canonicalTextKey(canonicalJson(value), length);
+}
+
+/** contentKey of the value whose canonical JSON is `text` (for callers that write that text themselves). */
+export function canonicalTextKey(text: string, length = 16): string {
+  return sha256Hex(text).slice(0, length);
 }
