@@ -952,26 +952,24 @@ export class ResultStore {
 
   /**
    * The temporary table KEY_LIST holding `keys` (and each one's position), filled only when it holds other
-   * keys: a report asks five queries about the same plan's jobs. Filled through an appender, not bound as a
+   * keys: a report asks five queries about the same plan's jobs. The keys go in as one JSON text, not as a
    * list parameter: binding a list makes a value object per key (a 960-job report spent 10–45 ms of CPU a
-   * query on it; docs/performance.md). A temporary table lives in this connection's memory, never in the
-   * database file, and DuckDB allows one on a database opened read-only.
+   * query on it; docs/performance.md). Not through an appender either: an appender's calls run at once, beside
+   * a statement of this connection still pending (a report reads its seeds' results at once; the explorer
+   * answers requests at once), and DuckDB refuses that. A temporary table lives in this connection's memory,
+   * never in the database file, and DuckDB allows one on a database opened read-only.
    */
   private async keyTable(keys: readonly string[]): Promise<void> {
     const held = this.heldKeys;
     if (held !== undefined && held.length === keys.length && held.every((k, i) => k === keys[i])) return;
     this.heldKeys = undefined;
-    await this.conn.run(`CREATE OR REPLACE TEMP TABLE ${KEY_LIST} (job_key VARCHAR, key_index INTEGER)`);
-    const a = await this.conn.createAppender(KEY_LIST, 'main', 'temp');
-    try {
-      for (let i = 0; i < keys.length; i++) {
-        a.appendVarchar(keys[i]);
-        a.appendInteger(i);
-        a.endRow();
-      }
-    } finally {
-      a.closeSync();
-    }
+    await this.conn.run(
+      `CREATE OR REPLACE TEMP TABLE ${KEY_LIST} AS
+       SELECT unnest(l) AS job_key, (generate_subscripts(l, 1) - 1)::INTEGER AS key_index
+       FROM (SELECT CAST($1::JSON AS VARCHAR[]) AS l)`,
+      [JSON.stringify(keys)],
+      [VARCHAR],
+    );
     this.heldKeys = [...keys];
   }
 
