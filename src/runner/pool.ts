@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobOutcome } from '../store/db.js';
-import { cancelledOutcome, type JobPayload } from './job.js';
+import { cancelledOutcome, SENT_ONCE, type JobPayload, type SentOnce } from './job.js';
 import { packageRoot } from '../util/paths.js';
 import { endGroups, forgetOwners, GROUP_GRACE_MS, listedGroups, shutStarts } from '../util/process-groups.js';
 
@@ -43,8 +43,8 @@ interface Slot {
   worker: Worker;
   /** Jobs sent to this worker, in order: the first is running, the others wait in its message queue. */
   readonly queue: Entry[];
-  /** Tables (by id) this worker has received: later payloads name them instead of carrying them. */
-  readonly tables: Set<number>;
+  /** Payload members (by id) this worker has received: later payloads name them instead of carrying them. */
+  readonly received: Set<number>;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -66,12 +66,13 @@ const WORKER_YOUNG_MB = 8;
 /** What a worker sends the coordinator: once, that its code is loaded; then each job's outcome. */
 export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'outcome'; readonly outcome: JobOutcome };
 
-/** What the coordinator sends a worker (src/runner/worker-thread.ts): a job and, once per worker, its table. */
+/** What the coordinator sends a worker (src/runner/worker-thread.ts): a job, its shared members named once sent. */
 export interface JobMessage {
   readonly type: 'job';
-  readonly payload: JobPayload;
-  /** The payload's table is this one (sent with the payload the first time, named alone afterwards). */
-  readonly tableId?: number;
+  /** The payload; a member of SENT_ONCE the worker has received is undefined here and named in `ids`. */
+  readonly payload: Omit<JobPayload, SentOnce> & Partial<Pick<JobPayload, SentOnce>>;
+  /** Each SENT_ONCE member's id: the worker keeps a member sent with its id, and fills one left out by it. */
+  readonly ids: Partial<Record<SentOnce, number>>;
 }
 
 export class WorkerPool implements JobRunner {
@@ -82,8 +83,8 @@ export class WorkerPool implements JobRunner {
   private stopped = false;
   /** Shared with every worker: 1 after stop(), so a job sent ahead is answered as cancelled, not run. */
   private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
-  private readonly tableIds = new WeakMap<object, number>();
-  private nextTableId = 1;
+  private readonly memberIds = new WeakMap<object, number>();
+  private nextMemberId = 1;
   /** Mean job time (ms) seen by the pool, for the depth. */
   private meanMs = AHEAD_MS;
   private seen = 0;
@@ -103,6 +104,11 @@ export class WorkerPool implements JobRunner {
     // A timer longer than 2³¹−1 ms fires at once: every job would fail as "timed out".
     if (!(jobTimeoutMs >= 0 && jobTimeoutMs <= 2 ** 31 - 1))
       throw new RangeError(`job timeout ${jobTimeoutMs} ms is outside 0..2147483647`);
+  }
+
+  /** Start every worker now, before the first job (they load their code meanwhile); dispatch starts them otherwise. */
+  startWorkers(): void {
+    while (this.slots.length < this.size && !this.stopped) this.startWorker();
   }
 
   run(payload: JobPayload): Promise<JobOutcome> {
@@ -182,7 +188,7 @@ export class WorkerPool implements JobRunner {
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
       }),
       queue: [],
-      tables: new Set(),
+      received: new Set(),
       timer: undefined,
     };
     slot.worker.unref();
@@ -199,22 +205,22 @@ export class WorkerPool implements JobRunner {
   private send(slot: Slot, entry: Entry): void {
     slot.queue.push(entry);
     if (slot.queue.length === 1) this.startClock(slot);
-    const table = entry.payload.table;
-    let msg: JobMessage = { type: 'job', payload: entry.payload };
-    if (table) {
-      let id = this.tableIds.get(table);
+    // Left out as undefined, not deleted: the copy keeps the payload's shape, which V8 serializes faster.
+    const payload: Record<string, unknown> = { ...entry.payload };
+    const ids: Partial<Record<SentOnce, number>> = {};
+    for (const member of SENT_ONCE) {
+      const value = entry.payload[member];
+      if (value === undefined) continue;
+      let id = this.memberIds.get(value);
       if (id === undefined) {
-        id = this.nextTableId++;
-        this.tableIds.set(table, id);
+        id = this.nextMemberId++;
+        this.memberIds.set(value, id);
       }
-      if (slot.tables.has(id)) {
-        const { table: _table, ...rest } = entry.payload;
-        msg = { type: 'job', payload: rest, tableId: id };
-      } else {
-        slot.tables.add(id);
-        msg = { type: 'job', payload: entry.payload, tableId: id };
-      }
+      ids[member] = id;
+      if (slot.received.has(id)) payload[member] = undefined;
+      else slot.received.add(id);
     }
+    const msg: JobMessage = { type: 'job', payload: payload as JobMessage['payload'], ids };
     slot.worker.postMessage(msg);
   }
 

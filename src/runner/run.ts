@@ -3,6 +3,7 @@
  * worker pool → store the outcomes in batches as they arrive (src/runner/writer.ts). Only this process
  * writes the database.
  */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { buildPlan, describeColumns, specHash, type Plan, type PlannedJob } from '../spec/plan.js';
@@ -178,11 +179,34 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   if (!opts.quiet) for (const d of plan.datasets) if (d.userFile) out.write(`${describeColumns(d, false)[0]}\n`);
   if (!opts.quiet) for (const line of dataCheckSummaries(plan)) out.write(`bnclab: warning: ${line}\n`);
   const dbPath = opts.db ? resolve(opts.db) : defaultDbPath(spec.name);
-  const store = await registerPlan(plan, text, dbPath);
+  const workersFor = (todo: number): number =>
+    Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todo || 1));
+  const newPool = (todo: number): WorkerPool =>
+    new WorkerPool(workersFor(todo), (opts.jobTimeout ?? 0) * 1000, opts.favourMemory ? favourMemory : undefined);
+  // A new database: every job of the plan runs. With more than one, they run on workers, which are started
+  // now and load their code while this thread registers the plan (the first job started 0.25–0.35 s sooner
+  // in a run of short jobs, docs/performance.md). A database that exists may hold every job already, and a
+  // shard or --only may choose one job, which runs in this thread: their workers start when the jobs are known.
+  const early =
+    (plan.grid?.size ?? 0) > 1 && !opts.shard && !opts.only && !existsSync(dbPath)
+      ? newPool(plan.grid!.size)
+      : undefined;
+  early?.startWorkers();
+  // git's calls run beside the registration; a failure is awaited (and thrown) where the state is stored.
+  const code = codeState(duckdbVersion());
+  code.catch(() => undefined);
+  let store: ResultStore;
+  try {
+    store = await registerPlan(plan, text, dbPath);
+  } catch (e) {
+    favourSpeed();
+    await early?.close();
+    throw e;
+  }
   let interrupted = false;
   // Set when no new job may start: SIGINT/SIGTERM, --fail-fast, or a failed write.
   let stopTaking = false;
-  let pool: JobRunner | undefined;
+  let pool: JobRunner | undefined = early;
   let failed = false;
   let writer: OutcomeWriter | undefined;
   let source: JobSource | undefined;
@@ -203,7 +227,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     void pool?.close();
   };
   try {
-    await store.setCodeState(codeState(duckdbVersion()));
+    await store.setCodeState(await code);
     const grid = plan.grid!;
     // A shard or --only needs the whole list (balancing by cost, matching by axis); a plain run never builds it.
     const shardOf = opts.shard ? partitionPlan(plan, new CostModel(plan), opts.shard.count).shardOf : undefined;
@@ -244,7 +268,7 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
     await store.boundMemory();
     await store.oneThread();
     const { todoCount, alreadyDone, recomputed, previouslyFailed, stale } = chosenJobs;
-    const workers = Math.max(1, Math.min(opts.workers ?? os.availableParallelism(), todoCount || 1));
+    const workers = workersFor(todoCount);
     if (!opts.quiet) {
       out.write(
         `${spec.name}: ${grid.size} jobs (${plan.seeds ? `${plan.seeds.length} seeds × ` : ''}${plan.datasets.length} datasets × ${spec.methods.length} methods × ${foldCountText(grid.repeatAndFoldCounts())}), ` +
@@ -275,9 +299,13 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
       // interrupt would, the registered plan is already committed, and the job runs next time.
       // A spec that runs programs (external) keeps a thread free to end them on an interrupt.
       const inline = todoCount === 1 && !((opts.jobTimeout ?? 0) > 0) && programsOf(spec).length === 0;
-      const activePool: JobRunner = inline
-        ? new InlineRunner()
-        : new WorkerPool(workers, (opts.jobTimeout ?? 0) * 1000, opts.favourMemory ? favourMemory : undefined);
+      // The workers started early are the ones this run needs (every job of the plan, on a new database).
+      let activePool: JobRunner;
+      if (early && !inline && early.size === workers) activePool = early;
+      else {
+        await early?.close();
+        activePool = inline ? new InlineRunner() : newPool(todoCount);
+      }
       pool = activePool;
       if (!inline) {
         process.on('SIGINT', onSignal);

@@ -5,11 +5,8 @@
  * another order, or by a later bnclab, is written correctly too).
  */
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import * as duckdb from '@duckdb/node-api';
 import { METRICS, SCORE_METRICS, type FirstSchemaId, type MetricValues } from '../metrics/all.js';
 import type { ColumnType, ColumnValues, Metric } from '../metrics/registry.js';
-
-const { LIST, VARCHAR } = duckdb;
 
 const FIRST = METRICS.filter((m: Metric) => m.firstSchema);
 const LATER = METRICS.filter((m: Metric) => !m.firstSchema);
@@ -71,8 +68,6 @@ interface MetricsRow {
 
 type Write = (a: DuckDBAppender, o: MetricsRow) => void;
 
-const VARCHAR_LIST = LIST(VARCHAR);
-
 function nullable<T>(get: (o: MetricsRow) => T | null | undefined, put: (a: DuckDBAppender, v: T) => void): Write {
   return (a, o) => {
     const v = get(o);
@@ -121,7 +116,7 @@ const WRITERS = new Map<string, Write>([
       (a, v) => a.appendInteger(v),
     ),
   ],
-  ['class_labels', (a, o) => a.appendList([...o.metrics.class_labels], VARCHAR_LIST)],
+  ['class_labels', (a, o) => a.appendVarchar(JSON.stringify(o.metrics.class_labels))],
   ...METRICS.map((m) => [m.id, metricWriter(m)] as const),
 ]);
 
@@ -131,16 +126,26 @@ export interface JobMetricsWriter {
   readonly stage: string;
   /** One row of the staging table per call. */
   readonly write: (a: DuckDBAppender, o: MetricsRow) => void;
-  /** Inserts the staged rows into job_metrics, matrices cast from their text. */
+  /** Inserts the staged rows into job_metrics, lists cast from their text. */
   readonly insert: string;
 }
 
 const quoted = (id: string): string => `"${id.replace(/"/g, '""')}"`;
 
 /**
+ * List columns, staged as text and cast on insert: a list appended as a DuckDB value is made one value at a
+ * time, a text is one call. A matrix's text is its JSON, which DuckDB also reads as a list literal (PUT); class
+ * labels are JSON text read as JSON (its quoting holds for any label, a list literal's does not).
+ */
+const CAST_FROM_TEXT: ReadonlyMap<string, (column: string) => string> = new Map([
+  ['INTEGER[][]', (c: string) => `${c}::INTEGER[][]`],
+  ['VARCHAR[]', (c: string) => `CAST(${c}::JSON AS VARCHAR[])`],
+]);
+
+/**
  * The writer of job_metrics rows for this database: one value per column in the table's own order; a
- * column this bnclab does not know (added by a later version) gets NULL. An INTEGER[][] column is staged as
- * its text (PUT) and cast on insert.
+ * column this bnclab does not know (added by a later version) gets NULL. A list column is staged as its text
+ * and cast on insert (CAST_FROM_TEXT).
  */
 export async function jobMetricsWriter(conn: DuckDBConnection): Promise<JobMetricsWriter> {
   const r = await conn.runAndReadAll(
@@ -149,18 +154,18 @@ export async function jobMetricsWriter(conn: DuckDBConnection): Promise<JobMetri
      ORDER BY column_index`,
   );
   const columns = r.getRows().map(([c, t]) => ({ name: String(c), type: String(t) }));
-  const matrix = (c: { type: string }): boolean => c.type === 'INTEGER[][]';
+  const cast = (c: { type: string }): ((column: string) => string) | undefined => CAST_FROM_TEXT.get(c.type);
   const writes = columns.map((c) => WRITERS.get(c.name) ?? ((a: DuckDBAppender) => a.appendNull()));
   return {
     stage: `CREATE OR REPLACE TEMP TABLE metrics_batch (${columns
-      .map((c) => `${quoted(c.name)} ${matrix(c) ? 'VARCHAR' : c.type}`)
+      .map((c) => `${quoted(c.name)} ${cast(c) ? 'VARCHAR' : c.type}`)
       .join(', ')})`,
     write: (a, o) => {
       for (const w of writes) w(a, o);
       a.endRow();
     },
     insert: `INSERT INTO job_metrics SELECT ${columns
-      .map((c) => (matrix(c) ? `${quoted(c.name)}::INTEGER[][]` : quoted(c.name)))
+      .map((c) => cast(c)?.(quoted(c.name)) ?? quoted(c.name))
       .join(', ')} FROM metrics_batch`,
   };
 }

@@ -4,11 +4,12 @@
  * and DuckDB's versions and the platform. Its `id` is a hash of all of it (a dirty tree's diff included), so
  * two different code states never share one; the store keeps each once and every job names its id.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { canonicalJson, sha256Hex } from './hash.js';
 import { packageRoot } from './paths.js';
 import { BNCLAB_VERSION } from '../version.js';
@@ -24,14 +25,13 @@ export interface CodeState {
   readonly platform: string;
 }
 
-function git(args: readonly string[], cwd: string): string | undefined {
+const execFileAsync = promisify(execFile);
+
+/** git's output, or undefined when git fails or is missing. Run as a child process this thread does not wait on. */
+async function git(args: readonly string[], cwd: string): Promise<string | undefined> {
   try {
-    return execFileSync('git', args, {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      maxBuffer: 1 << 28,
-    });
+    const { stdout } = await execFileAsync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+    return stdout;
   } catch {
     return undefined;
   }
@@ -54,22 +54,27 @@ function treeHash(dir: string): string {
 
 let cached: CodeState | undefined;
 
-/** This process's code state (computed once: a git call or a hash of dist/). */
-export function codeState(duckdbVersion: string): CodeState {
+/**
+ * This process's code state (computed once: git calls or a hash of dist/). Asynchronous: a run asks for it
+ * before it registers its plan, and git's calls (about 45 ms of wall) go on beside the registration.
+ */
+export async function codeState(duckdbVersion: string): Promise<CodeState> {
   if (cached && cached.duckdb === duckdbVersion) return cached;
   const root = packageRoot();
   let code: string;
   let diff = '';
   // Only bnclab's own clone counts: installed under a user's repository (node_modules/bnclab), git would
   // answer with that repository's commit, which says nothing about bnclab's code.
-  const top = git(['rev-parse', '--show-toplevel'], root)?.trim();
-  const own = top !== undefined && realpathSync(top) === realpathSync(root);
-  const head = own ? git(['rev-parse', 'HEAD'], root)?.trim() : undefined;
+  // One call for both (each process git starts costs this thread a fork): it fails as a whole in a repository
+  // without a commit, which then counts as not bnclab's clone, as a missing HEAD did.
+  const [top, headLine] = ((await git(['rev-parse', '--show-toplevel', 'HEAD'], root)) ?? '').split('\n');
+  const own = top !== '' && realpathSync(top) === realpathSync(root);
+  const head = own ? headLine?.trim() || undefined : undefined;
   if (head) {
     // The tracked files' changes and the untracked (not ignored) files: either makes the tree dirty.
-    const status = git(['status', '--porcelain'], root) ?? '';
+    const status = (await git(['status', '--porcelain'], root)) ?? '';
     if (status.trim() !== '') {
-      diff = sha256Hex(`${git(['diff', 'HEAD'], root) ?? ''}\0${status}`);
+      diff = sha256Hex(`${(await git(['diff', 'HEAD'], root)) ?? ''}\0${status}`);
       code = `${head}+dirty`;
     } else code = head;
   } else {

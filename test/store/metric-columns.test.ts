@@ -182,4 +182,23 @@ describe('job_metrics from the metric registry', () => {
       store.close();
     }
   });
+
+  it('stores any class label as it is, and NULL in a list column of a later bnclab', async () => {
+    const path = join(tempDir(), 'labels.duckdb');
+    let store = await ResultStore.open(path);
+    await store.query(`ALTER TABLE job_metrics ADD COLUMN some_later_list VARCHAR[]`);
+    store.close();
+    store = await ResultStore.open(path);
+    // Quotes, commas, brackets, spaces, backslashes, the words a list literal reads as NULL, the empty label.
+    const labels = ['a"b', "c'd", 'e,f', '[g]', ' h ', 'i\\j', 'NULL', 'null', '', 'ünï', '{k: 1}'];
+    try {
+      await store.registerJobs('e', [jobRow('k1', 'd')], 'v');
+      const o = outcome('k1');
+      await store.recordOutcomes([{ ...o, metrics: { ...o.metrics!, class_labels: labels } }]);
+      const rows = await store.query(`SELECT class_labels, some_later_list FROM job_metrics`);
+      expect(rows).toEqual([{ class_labels: labels, some_later_list: null }]);
+    } finally {
+      store.close();
+    }
+  });
 });

@@ -1,0 +1,79 @@
+/**
+ * The worker pool sends a payload member many jobs share (dataset, table, fold assignment, preprocessing)
+ * to a worker once, and names it afterwards: each outcome is still the one the job gives in this thread, and
+ * no worker receives a member twice. The pool's workers start the built worker script (npm test builds it).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { tempDir } from '../helpers/cli.js';
+import { loadSpecFile } from '../../src/spec/load.js';
+import { buildPlan } from '../../src/spec/plan.js';
+import { payloadOf } from '../../src/runner/run.js';
+import { executeJob } from '../../src/runner/execute.js';
+import { WorkerPool, type JobMessage } from '../../src/runner/pool.js';
+import { SENT_ONCE, type JobPayload } from '../../src/runner/job.js';
+import type { JobOutcome } from '../../src/store/db.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** An outcome without its clock readings (the only part that differs between two runs of a job). */
+function numbers(o: JobOutcome): Omit<JobOutcome, 'preprocessMs' | 'trainMs' | 'predictMs'> {
+  const { preprocessMs: _p, trainMs: _t, predictMs: _q, ...rest } = o;
+  return rest;
+}
+
+describe('the worker pool', () => {
+  it('sends each shared payload member to a worker once, and every job gives the outcome it gives inline', async () => {
+    const dir = tempDir('bnclab-pool-');
+    writeFileSync(
+      join(dir, 's.yaml'),
+      'name: p\nseed: 1\ndatasets: [iris, zoo]\npreprocessing: { discretize: mdl }\n' +
+        'resampling: { method: cv, folds: 3, repeats: 2 }\nstructures: [nb, tan]\nestimators: [dirichlet]\n',
+    );
+    const plan = buildPlan(loadSpecFile(join(dir, 's.yaml')).spec);
+    const grid = plan.grid!;
+    const payloads: JobPayload[] = [];
+    for (let i = 0; i < grid.size; i++) payloads.push(payloadOf(plan, grid.at(i), false));
+    expect(payloads).toHaveLength(2 * 2 * 3 * 2);
+
+    const sent: { worker: number; msg: JobMessage }[] = [];
+    const post = Worker.prototype.postMessage;
+    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, msg, transfer) {
+      sent.push({ worker: this.threadId, msg: msg as JobMessage });
+      return post.call(this, msg, transfer);
+    });
+    const pool = new WorkerPool(2, 0);
+    let outcomes: JobOutcome[];
+    try {
+      outcomes = await Promise.all(payloads.map((p) => pool.run(p)));
+    } finally {
+      await pool.close();
+    }
+
+    for (const [i, p] of payloads.entries()) expect(numbers(outcomes[i]), p.key).toEqual(numbers(executeJob(p)));
+    expect(new Set(sent.map((s) => s.worker)).size).toBe(2);
+    // Each member sent with its id to a worker the first time it holds it, and never again to that worker.
+    const received = new Set<string>();
+    let named = 0;
+    for (const { worker, msg } of sent) {
+      const payload = payloads.find((p) => p.key === msg.payload.key)!;
+      for (const member of SENT_ONCE) {
+        if (payload[member] === undefined) continue;
+        const id = msg.ids[member];
+        expect(id, member).toBeDefined();
+        const where = `${worker}:${member}:${id}`;
+        const carried = msg.payload[member] !== undefined;
+        expect(carried, `${where} sent again`).toBe(!received.has(where));
+        if (carried) received.add(where);
+        else named++;
+      }
+    }
+    // Two datasets, each with two repeats' assignments, and one preprocessing: a few members a worker, not 24 jobs' worth.
+    expect(received.size).toBeLessThanOrEqual(2 * (2 + 2 + 2 * 2 + 1));
+    expect(named).toBeGreaterThan(0);
+  });
+});
