@@ -184,8 +184,8 @@ export async function runExperiment(specFile: string, opts: RunOptions = {}): Pr
   const newPool = (todo: number): WorkerPool =>
     new WorkerPool(workersFor(todo), (opts.jobTimeout ?? 0) * 1000, opts.favourMemory ? favourMemory : undefined);
   // A new database: every job of the plan runs. With more than one, they run on workers, which are started
-  // now and load their code while this thread registers the plan (the first job started 0.25–0.35 s sooner
-  // in a run of short jobs, docs/performance.md). A database that exists may hold every job already, and a
+  // now and load their code while this thread registers the plan (the first outcome came back 0.3 s sooner in
+  // a profiled run of short jobs, docs/performance.md). A database that exists may hold every job already, and a
   // shard or --only may choose one job, which runs in this thread: their workers start when the jobs are known.
   const early =
     (plan.grid?.size ?? 0) > 1 && !opts.shard && !opts.only && !existsSync(dbPath)
