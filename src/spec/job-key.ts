@@ -108,12 +108,11 @@ export function jobIdentities(
   r: Revisions,
 ): (repeat: number, fold: number) => JobIdentity {
   const content = jobContent(spec, d, 0, 0, m);
-  // As jobIdentity: the key hashes the content with the revisions, unless both are 1 (no older keys), and
-  // the seed the content without them.
+  // As jobIdentity: the key hashes the content with the revisions (revisedContent adds nothing while both are
+  // 1), the older keys each older pair's, and the seed the content without them once there are older keys.
   const plain = keyTemplate(content);
-  const pairs = olderRevisions(r);
-  const current = pairs.length > 0 ? keyTemplate(revisedContent(content, r)) : plain;
-  const older = pairs.map((p) => keyTemplate(revisedContent(content, p)));
+  const current = keyTemplate(revisedContent(content, r));
+  const older = olderRevisions(r).map((p) => keyTemplate(revisedContent(content, p)));
   return (repeat, fold) => {
     const key = current(repeat, fold);
     return {
