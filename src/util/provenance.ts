@@ -27,10 +27,19 @@ export interface CodeState {
 
 const execFileAsync = promisify(execFile);
 
-/** git's output, or undefined when git fails or is missing. Run as a child process this thread does not wait on. */
+/**
+ * git's output, or undefined when git fails or is missing. Run as a child process this thread does not wait on,
+ * and without git's optional locks: `git status` otherwise rewrites the checkout's index to refresh what it
+ * caches of the files' times (a write into the user's clone, which also fails their own `git commit` with
+ * "index.lock: File exists" when the two meet).
+ */
 async function git(args: readonly string[], cwd: string): Promise<string | undefined> {
   try {
-    const { stdout } = await execFileAsync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+    const { stdout } = await execFileAsync('git', ['--no-optional-locks', ...args], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
     return stdout;
   } catch {
     return undefined;
@@ -60,9 +69,23 @@ let cached: CodeState | undefined;
  */
 export async function codeState(duckdbVersion: string): Promise<CodeState> {
   if (cached && cached.duckdb === duckdbVersion) return cached;
-  const root = packageRoot();
-  let code: string;
-  let diff = '';
+  const { code, diff } = await checkoutState(packageRoot());
+  const fields = {
+    bnclab: BNCLAB_VERSION,
+    code,
+    node: process.version,
+    duckdb: duckdbVersion,
+    platform: `${process.platform}-${process.arch} ${os.release()}`,
+  };
+  cached = { id: sha256Hex(canonicalJson({ ...fields, diff })).slice(0, 16), ...fields };
+  return cached;
+}
+
+/**
+ * The code of the package at `root`: `<commit>` of its own git clone, `<commit>+dirty` with a hash of the diff
+ * when the tree differs from it, else `build:<hash>` of its dist/ (or src/). Reads the clone, never writes it.
+ */
+export async function checkoutState(root: string): Promise<{ code: string; diff: string }> {
   // Only bnclab's own clone counts: installed under a user's repository (node_modules/bnclab), git would
   // answer with that repository's commit, which says nothing about bnclab's code.
   // One call for both (each process git starts costs this thread a fork): it fails as a whole in a repository
@@ -73,23 +96,11 @@ export async function codeState(duckdbVersion: string): Promise<CodeState> {
   if (head) {
     // The tracked files' changes and the untracked (not ignored) files: either makes the tree dirty.
     const status = (await git(['status', '--porcelain'], root)) ?? '';
-    if (status.trim() !== '') {
-      diff = sha256Hex(`${(await git(['diff', 'HEAD'], root)) ?? ''}\0${status}`);
-      code = `${head}+dirty`;
-    } else code = head;
-  } else {
-    const built = join(root, 'dist');
-    code = `build:${treeHash(existsSync(built) ? built : join(root, 'src')).slice(0, 16)}`;
+    if (status.trim() === '') return { code: head, diff: '' };
+    return { code: `${head}+dirty`, diff: sha256Hex(`${(await git(['diff', 'HEAD'], root)) ?? ''}\0${status}`) };
   }
-  const fields = {
-    bnclab: BNCLAB_VERSION,
-    code,
-    node: process.version,
-    duckdb: duckdbVersion,
-    platform: `${process.platform}-${process.arch} ${os.release()}`,
-  };
-  cached = { id: sha256Hex(canonicalJson({ ...fields, diff })).slice(0, 16), ...fields };
-  return cached;
+  const built = join(root, 'dist');
+  return { code: `build:${treeHash(existsSync(built) ? built : join(root, 'src')).slice(0, 16)}`, diff: '' };
 }
 
 /** One line: "bnclab 0.2.0, commit 1a2b3c4d5e6f+dirty, Node v20.11.0, DuckDB v1.1.3, linux-x64 6.1.0". */

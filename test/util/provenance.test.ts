@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/cli.js';
-import { codeState, codeStateText } from '../../src/util/provenance.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
+import { checkoutState, codeState, codeStateText } from '../../src/util/provenance.js';
 
 const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' });
 
@@ -26,5 +26,40 @@ describe('code state', () => {
     const other = await codeState('v2.0.0-test');
     expect(other.code).toBe(s.code);
     expect(other.id).not.toBe(s.id);
+  });
+
+  it('reads a clone without writing its index, and says +dirty only when the files differ', async () => {
+    const root = tempDir('bnclab-clone-');
+    const inRoot = (...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, encoding: 'utf8' });
+    inRoot('init', '-q');
+    mkdirSync(join(root, 'dist'));
+    writeFileSync(join(root, 'dist', 'a.js'), 'export const a = 1;\n');
+    inRoot('add', '.');
+    inRoot('commit', '-q', '-m', 'a');
+    const head = inRoot('rev-parse', 'HEAD').trim();
+    // A file's times changed but not its bytes: `git status` with its optional locks rewrites the index then.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(root, 'dist', 'a.js'), later, later);
+    const index = join(root, '.git', 'index');
+    const before = { bytes: readFileSync(index), mtime: statSync(index).mtimeMs };
+    expect(await checkoutState(root)).toEqual({ code: head, diff: '' });
+    expect(readFileSync(index).equals(before.bytes)).toBe(true);
+    expect(statSync(index).mtimeMs).toBe(before.mtime);
+
+    writeFileSync(join(root, 'dist', 'a.js'), 'export const a = 2;\n');
+    const dirty = await checkoutState(root);
+    expect(dirty.code).toBe(`${head}+dirty`);
+    expect(dirty.diff).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('outside a clone of its own, hashes the built code', async () => {
+    const root = tempDir('bnclab-built-');
+    mkdirSync(join(root, 'dist'));
+    writeFileSync(join(root, 'dist', 'a.js'), 'export const a = 1;\n');
+    const a = await checkoutState(root);
+    expect(a).toEqual({ code: expect.stringMatching(/^build:[0-9a-f]{16}$/), diff: '' });
+    writeFileSync(join(root, 'dist', 'a.js'), 'export const a = 2;\n');
+    expect((await checkoutState(root)).code).not.toBe(a.code);
   });
 });
