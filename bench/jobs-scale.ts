@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAverage, median, timeProcess, type ProcessTiming } from './lib/process.js';
 import { packageRoot } from '../src/util/paths.js';
+import { intervalText, medianInterval, targetVerdict } from './lib/target.js';
 
 const { values } = parseArgs({
   options: {
@@ -125,6 +126,7 @@ function runOnce(b: Build, spec: string, n: number): Figure {
 }
 
 const rows: string[] = [];
+const verdicts: string[] = [];
 console.log(`load average at the start: ${loadAverage()}`);
 for (const n of sizes) {
   const spec = specOf(n);
@@ -142,6 +144,15 @@ for (const n of sizes) {
   }
   for (const [tag, fs] of per) {
     const wall = median(fs.map((f) => f.wallS));
+    // The issue's targets, each run's rate read with the median's uncertainty (lib/target.ts).
+    const rate = medianInterval(fs.map((f) => n / f.wallS));
+    const first = medianInterval(fs.map((f) => f.firstJobS));
+    verdicts.push(
+      `${n.toLocaleString('en-US')} jobs, ${tag}: jobs/s ${intervalText(rate, (x) => Math.round(x).toLocaleString('en-US'))}` +
+        (n >= 20_000 ? `; ≥ 5,000 jobs/s: ${targetVerdict(rate, { atLeast: 5000 })}` : '') +
+        `; first job ${intervalText(first, (x) => x.toFixed(2))} s` +
+        (n >= 100_000 ? `; within 1 s: ${targetVerdict(first, { atMost: 1 })}` : ''),
+    );
     rows.push(
       `| ${n.toLocaleString('en-US')} | ${tag} | ${median(fs.map((f) => f.cpuS)).toFixed(2)} | ${wall.toFixed(2)} | ` +
         `${Math.round(n / wall).toLocaleString('en-US')} | ${median(fs.map((f) => f.firstJobS)).toFixed(2)} | ` +
@@ -153,4 +164,6 @@ console.log(`load average at the end: ${loadAverage()}\n`);
 console.log('| jobs | build | CPU s | wall s | jobs/s (wall) | first job s | peak MiB |');
 console.log('|---:|---|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(r);
+console.log('');
+for (const v of verdicts) console.log(v);
 rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/util/paths.js';
-import { alternate, loadAverage, median, setAside, summaryTable, type Command, type Summary } from './lib/process.js';
+import { alternate, loadAverage, setAside, summaryTable, type Command, type Summary } from './lib/process.js';
+import { intervalText, medianInterval, targetVerdict } from './lib/target.js';
 
 const { values } = parseArgs({
   options: {
@@ -132,9 +133,10 @@ try {
       .map((x) => x.report! / x.total)
       .sort((a, b) => a - b);
     if (shares.length > 0) {
+      const interval = medianInterval(shares);
       console.log(
-        `${builds[i / 3].tag}: measured inside each run, the report's share ${(100 * median(shares)).toFixed(1)} % (median; ` +
-          `${shares.map((x) => (100 * x).toFixed(1)).join(', ')} %)`,
+        `${builds[i / 3].tag}: measured inside each run, the report's share ${intervalText(interval, (x) => (100 * x).toFixed(1))} %; ` +
+          `≤ 15 %: ${targetVerdict(interval, { atMost: 0.15 })} (runs: ${shares.map((x) => (100 * x).toFixed(1)).join(', ')} %)`,
       );
     }
   }

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/util/paths.js';
 import { alternate, loadAverage, setAside, summaryTable, type Command } from './lib/process.js';
+import { intervalText, medianInterval, targetVerdict } from './lib/target.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, 'other-bnclab': { type: 'string' } },
@@ -104,6 +105,25 @@ try {
   const groups = rows.flat();
   const summaries = alternate(groups, runs, (s) => process.stderr.write(`startup:${s}\n`));
   console.log(summaryTable(summaries));
+  // The issue's targets, read with their uncertainty (lib/target.ts): cold within 1.5 × warm, each round's
+  // cold run over the same round's warm one; the quickstart's cold report within 0.4 CPU s.
+  const byLabel = new Map(summaries.map((x) => [x.label, x]));
+  for (const b of builds) {
+    for (const command of ['plan quickstart', 'run 1 job', 'report quickstart']) {
+      const warm = byLabel.get(`${command} warm (${b.tag})`)!.runs;
+      const cold = byLabel.get(`${command} cold (${b.tag})`)!.runs;
+      const ratio = medianInterval(cold.map((c, i) => c.cpuS / warm[i].cpuS));
+      console.log(
+        `${b.tag}, ${command}: cold ÷ warm CPU ${intervalText(ratio, (x) => x.toFixed(2))}; ≤ 1.5: ${targetVerdict(ratio, { atMost: 1.5 })}`,
+      );
+      if (command === 'report quickstart') {
+        const cpu = medianInterval(cold.map((c) => c.cpuS));
+        console.log(
+          `${b.tag}, ${command} cold: CPU s ${intervalText(cpu, (x) => x.toFixed(3))}; ≤ 0.4: ${targetVerdict(cpu, { atMost: 0.4 })}`,
+        );
+      }
+    }
+  }
   console.log(`load average at the end: ${loadAverage()}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,62 @@
+/**
+ * A benchmark's target read with its uncertainty. Single runs on this kind of machine move by a third between
+ * quarter hours, so "the median is under the line" says little without how sure it is: the median's
+ * distribution-free confidence interval (from the order statistics: the number of runs under the true median
+ * is Binomial(n, ½) whatever the timings' distribution) decides the verdict. The target is met when the whole
+ * interval is on its side of the line, not met when the whole interval is on the other side, and undecided
+ * otherwise (more runs, or a quieter machine, would tell).
+ */
+import { binomialPmfAll } from '../../src/stats/distributions.js';
+
+export interface MedianInterval {
+  readonly median: number;
+  readonly lo: number;
+  readonly hi: number;
+  /** The interval's exact coverage (at least the level asked for when there are enough runs). */
+  readonly coverage: number;
+  readonly n: number;
+}
+
+/**
+ * The median of `xs` with the interval [x(k), x(n+1−k)] of the sorted values, k the largest rank whose
+ * interval still covers the median with probability ≥ `level` (1 − 2·P(B ≤ k − 1), B ~ Binomial(n, ½)).
+ * With too few runs for that level (fewer than 6 for 95 %) the interval is the whole range, and `coverage`
+ * says what it holds.
+ */
+export function medianInterval(xs: readonly number[], level = 0.95): MedianInterval {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  const n = s.length;
+  if (n === 0) throw new Error('medianInterval: no finite value');
+  const m = n >> 1;
+  const median = n % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  const pmf = binomialPmfAll(n, 0.5);
+  // tail[k] = P(B ≤ k − 1): the chance that the k-th smallest value is above the true median.
+  let k = 1;
+  let tail = pmf[0];
+  while (k + 1 <= n + 1 - (k + 1) && 1 - 2 * (tail + pmf[k]) >= level) {
+    tail += pmf[k];
+    k++;
+  }
+  return { median, lo: s[k - 1], hi: s[n - k], coverage: 1 - 2 * tail, n };
+}
+
+export type Verdict = 'met' | 'not met' | 'undecided';
+
+/**
+ * Whether a target on the median is met: `atMost` (e.g. a share of CPU ≤ 15 %) or `atLeast` (jobs per second
+ * ≥ 5,000), read from the median's interval.
+ */
+export function targetVerdict(
+  interval: MedianInterval,
+  target: { readonly atMost: number } | { readonly atLeast: number },
+): Verdict {
+  const good = (x: number): boolean => ('atMost' in target ? x <= target.atMost : x >= target.atLeast);
+  if (good(interval.lo) && good(interval.hi)) return 'met';
+  if (!good(interval.lo) && !good(interval.hi)) return 'not met';
+  return 'undecided';
+}
+
+/** "14.6 (13.4–15.9, 96 % of 8 runs)", each number through `f`. */
+export function intervalText(i: MedianInterval, f: (x: number) => string): string {
+  return `${f(i.median)} (${f(i.lo)}–${f(i.hi)}, ${Math.floor(100 * i.coverage)} % interval of ${i.n} runs)`;
+}
