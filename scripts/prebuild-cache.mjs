@@ -5,13 +5,15 @@
  *
  * - `ajv-validator`: the spec validator and every method's parameter validator (ajv's standalone code);
  * - `registry-yaml`: configs/datasets.yaml parsed;
+ * - `plan-dataset-1` and `file-sha256`: the facts of the quickstart's datasets (`npm start`) and the hashes of
+ *   their files, recorded with each file's size, inode and times (a file changed since is hashed afresh);
  * - `text-metrics`: the Helvetica metrics of the installed pdfkit, by which figures measure their text;
  * - `vega-template`: the scatter plots' Vega template (src/report/figure-views.ts), which holds no data;
  * - `v8/`: V8's code cache of dist/vega/vega.cjs (below) and of the CLI's bundle (scripts/code-cache.mjs).
  *
  * It runs the very functions a command runs (from tsc's output, not the bundle), with the cache folder
- * pointed at dist/cache, so the keys are the ones a command computes. Data files, figures and plans are not
- * prebuilt: they depend on the user's data and results.
+ * pointed at dist/cache, so the keys are the ones a command computes. Other specs' plans, data files and
+ * figures are not prebuilt: they depend on the user's specs, data and results.
  */
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -33,6 +35,13 @@ compileSchema(experimentSchema(false), true, true);
 const methods = [...listStructures(), ...listEstimators(), ...listBaselines()];
 for (const info of methods) compileSchema({ additionalProperties: false, ...info.params, type: 'object' }, false);
 loadRegistry(root);
+// The facts of the quickstart's datasets (their rows, classes and fold sizes under its resampling and seed),
+// which `npm start` and `plan` of it read: the data ship with the package, so a fresh clone plans its first
+// experiment without parsing them. Keyed by each file's sha256 and the spec's resampling, as a command keys
+// them: another spec, or a changed file, computes its own.
+const { loadSpecFile } = await load('spec/load.js');
+const { buildPlanSummary } = await load('spec/plan.js');
+buildPlanSummary(loadSpecFile(join(root, 'experiments', 'quickstart.yaml')).spec);
 const { textWidth } = await load('report/figures.js');
 textWidth('x', 10);
 
@@ -73,5 +82,5 @@ const made = /code-cache: (\d+) chunks\n$/.exec(maker.stdout ?? '');
 if (maker.status !== 0 || !made)
   throw new Error(`prebuild-cache: scripts/code-cache.mjs failed (${maker.status}):\n${maker.stdout}${maker.stderr}`);
 console.log(
-  `prebuild-cache: ${methods.length + 1} validators, the dataset registry, text metrics, the scatter template, vega's code cache and the CLI bundle's (${made[1]} chunks) in dist/cache/`,
+  `prebuild-cache: ${methods.length + 1} validators, the dataset registry, the quickstart's dataset facts, text metrics, the scatter template, vega's code cache and the CLI bundle's (${made[1]} chunks) in dist/cache/`,
 );
