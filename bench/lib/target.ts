@@ -30,7 +30,8 @@ export function medianInterval(xs: readonly number[], level = 0.95): MedianInter
   const m = n >> 1;
   const median = n % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
   const pmf = binomialPmfAll(n, 0.5);
-  // tail[k] = P(B ≤ k − 1): the chance that the k-th smallest value is above the true median.
+  // tail = P(B ≤ k − 1): the chance that x(k), the k-th smallest value, lies above the true median (and, by
+  // symmetry, that x(n+1−k) lies below it).
   let k = 1;
   let tail = pmf[0];
   while (k + 1 <= n + 1 - (k + 1) && 1 - 2 * (tail + pmf[k]) >= level) {
@@ -56,7 +57,7 @@ export function targetVerdict(
   return 'undecided';
 }
 
-/** "14.6 (13.4–15.9, 96 % of 8 runs)", each number through `f`. */
+/** "15.9 (14.6–16.7, 96 % interval of 12 runs)", each number through `f`. */
 export function intervalText(i: MedianInterval, f: (x: number) => string): string {
   return `${f(i.median)} (${f(i.lo)}–${f(i.hi)}, ${Math.floor(100 * i.coverage)} % interval of ${i.n} runs)`;
 }
