@@ -7,6 +7,7 @@
  * otherwise (more runs, or a quieter machine, would tell).
  */
 import { binomialPmfAll } from '../../src/stats/distributions.js';
+import { median } from './process.js';
 
 export interface MedianInterval {
   readonly median: number;
@@ -14,6 +15,8 @@ export interface MedianInterval {
   readonly hi: number;
   /** The interval's exact coverage (at least the level asked for when there are enough runs). */
   readonly coverage: number;
+  /** The level asked for: a verdict needs an interval that reaches it. */
+  readonly level: number;
   readonly n: number;
 }
 
@@ -27,8 +30,6 @@ export function medianInterval(xs: readonly number[], level = 0.95): MedianInter
   const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   const n = s.length;
   if (n === 0) throw new Error('medianInterval: no finite value');
-  const m = n >> 1;
-  const median = n % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
   const pmf = binomialPmfAll(n, 0.5);
   // tail = P(B ≤ k − 1): the chance that x(k), the k-th smallest value, lies above the true median (and, by
   // symmetry, that x(n+1−k) lies below it).
@@ -38,20 +39,22 @@ export function medianInterval(xs: readonly number[], level = 0.95): MedianInter
     tail += pmf[k];
     k++;
   }
-  return { median, lo: s[k - 1], hi: s[n - k], coverage: 1 - 2 * tail, n };
+  return { median: median(s), lo: s[k - 1], hi: s[n - k], coverage: 1 - 2 * tail, level, n };
 }
 
 export type Verdict = 'met' | 'not met' | 'undecided';
 
 /**
  * Whether a target on the median is met: `atMost` (e.g. a share of CPU ≤ 15 %) or `atLeast` (jobs per second
- * ≥ 5,000), read from the median's interval.
+ * ≥ 5,000), read from the median's interval; undecided whatever the runs say when they are too few for the
+ * interval to reach its level (fewer than 6 at 95 %).
  */
 export function targetVerdict(
   interval: MedianInterval,
   target: { readonly atMost: number } | { readonly atLeast: number },
 ): Verdict {
   const good = (x: number): boolean => ('atMost' in target ? x <= target.atMost : x >= target.atLeast);
+  if (interval.coverage < interval.level) return 'undecided';
   if (good(interval.lo) && good(interval.hi)) return 'met';
   if (!good(interval.lo) && !good(interval.hi)) return 'not met';
   return 'undecided';

@@ -39,6 +39,9 @@ describe('medianInterval', () => {
     const r = medianInterval([3, 1, 2]);
     expect([r.median, r.lo, r.hi]).toEqual([2, 1, 3]);
     expect(r.coverage).toBeCloseTo(0.75, 12);
+    // Too few runs for a 95 % interval: no verdict, however far from the line they all are.
+    expect(targetVerdict(r, { atMost: 100 })).toBe('undecided');
+    expect(targetVerdict(r, { atMost: 0 })).toBe('undecided');
     expect(medianInterval([5, 1]).median).toBe(3);
   });
 
