@@ -8,7 +8,8 @@
  * - `plan-dataset-1` and `file-sha256`: the facts of the quickstart's datasets (`npm start`) and the hashes of
  *   their files, recorded with each file's size, inode and times (a file changed since is hashed afresh);
  * - `text-metrics`: the Helvetica metrics of the installed pdfkit, by which figures measure their text;
- * - `vega-template`: the scatter plots' Vega template (src/report/figure-views.ts), which holds no data;
+ * - `vega-template`: the Vega templates of the scatter plots, the critical-difference diagrams and the fold box
+ *   plots (src/report/figure-views.ts), which hold no data;
  * - `v8/`: V8's code cache of dist/vega/vega.cjs (below) and of the CLI's bundle (scripts/code-cache.mjs).
  *
  * It runs the very functions a command runs (from tsc's output, not the bundle), with the cache folder
@@ -64,11 +65,12 @@ const curve = points.flatMap((p) => [10, 20].map((nTrain) => ({ dataset: p.datas
 await figures.learningCurveFigure('curve', 'accuracy', curve);
 const sweep = [1, 10, 100].map((x) => ({ series: 'm', x, wins: x % 3, losses: 1 }));
 await figures.winLossSweepFigure('sweep', 'alpha', 1, 'alpha', 'accuracy', sweep);
-// The scatter plots' template (src/report/figure-views.ts): it depends on no data, only on the spec and the
-// vega versions, so a report's first scatter plot need not compile and parse it.
+// The templates of the scatter plots, the critical-difference diagrams and the fold box plots
+// (src/report/figure-views.ts): they depend on no data, only on the kind's spec and the vega versions, so a
+// report's first figure of a kind need not compile and parse it.
 const { cpSync, readdirSync } = await import('node:fs');
 const templates = join(scratch, 'vega-template');
-if (readdirSync(templates).length !== 1) throw new Error('prebuild-cache: expected one figure template');
+if (readdirSync(templates).length !== 3) throw new Error('prebuild-cache: expected three figure templates');
 cpSync(templates, join(dir, 'vega-template'), { recursive: true });
 rmSync(scratch, { recursive: true, force: true });
 const code = (await load('report/vega-load.js')).vegaCodeCache();
@@ -82,5 +84,5 @@ const made = /code-cache: (\d+) chunks\n$/.exec(maker.stdout ?? '');
 if (maker.status !== 0 || !made)
   throw new Error(`prebuild-cache: scripts/code-cache.mjs failed (${maker.status}):\n${maker.stdout}${maker.stderr}`);
 console.log(
-  `prebuild-cache: ${methods.length + 1} validators, the dataset registry, the quickstart's dataset facts, text metrics, the scatter template, vega's code cache and the CLI bundle's (${made[1]} chunks) in dist/cache/`,
+  `prebuild-cache: ${methods.length + 1} validators, the dataset registry, the quickstart's dataset facts, text metrics, three figure templates, vega's code cache and the CLI bundle's (${made[1]} chunks) in dist/cache/`,
 );

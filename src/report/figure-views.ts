@@ -1,7 +1,8 @@
 /**
  * One Vega view per kind of figure, reused for every figure of that kind. The figures of one kind (the
- * scatter plots of method against method) share a Vega-Lite spec and differ only in their texts (titles),
- * their number ranges (scale domains) and their data. Compiling that spec with Vega-Lite, parsing the Vega
+ * scatter plots of method against method, the critical-difference diagrams, the fold box plots) share a
+ * Vega-Lite spec and differ only in their texts (titles), their number ranges (scale domains), the numbers that
+ * lay them out (a height, a panel's width, a number of columns) and their data. Compiling that spec with Vega-Lite, parsing the Vega
  * spec and building a `View` cost about three quarters of drawing a figure afresh (docs/performance.md), so a
  * kind's spec is compiled once, with a placeholder in each varying slot, into a template whose slots are Vega
  * signals and named data sets; each figure of the kind then sets the signals and the data on the kind's view
@@ -9,12 +10,14 @@
  * as from the literal it holds (test/report/figure-views.test.ts renders both ways and compares the bytes).
  *
  * A template is made only when every placeholder lands where a signal can take its place (a title, an axis
- * title, the start of a string in an expression, a scale's domain, a data set's values); when one does not
+ * title, the start of a string in an expression, a scale's domain, the view's width or height, a layout's
+ * number of columns, a signal's value, a data set's values); when one does not
  * (a Vega-Lite version that compiles the spec otherwise) the kind is drawn afresh figure by figure, as before.
  *
  * A template depends only on the kind's spec with placeholders and on the vega versions, so it is a cache
- * entry (`vega-template`), and `npm run build` ships the scatter plots' in dist/cache/: a process draws its
- * first scatter plot without compiling and parsing its spec (about 35 ms of CPU). Vega's parsed spec is JSON
+ * entry (`vega-template`), and `npm run build` ships the three kinds' in dist/cache/: a process draws its first
+ * figure of a kind without compiling and parsing its spec (in a new process, about 35 ms of CPU for a scatter
+ * plot, 25 for a critical-difference diagram and 50 for a box plot; docs/performance.md). Vega's parsed spec is JSON
  * but for a few undefined members (which JSON leaves out) and the class of its operator entries; a template
  * is always the JSON text read back, made now or read from the cache, so every process draws from the same
  * object.
@@ -29,6 +32,11 @@ export interface FigureSlots {
   readonly texts: Readonly<Record<string, string>>;
   /** Number ranges (scale domains), by slot name. */
   readonly ranges: Readonly<Record<string, readonly [number, number]>>;
+  /**
+   * Numbers that lay the figure out, by slot name: the view's `width` or `height`, a layout's number of
+   * `columns`, or the value of the signal of that name (`child_width`: a facet panel's width).
+   */
+  readonly numbers: Readonly<Record<string, number>>;
   /** Data sets (their rows), by slot name. */
   readonly data: Readonly<Record<string, readonly object[]>>;
 }
@@ -50,8 +58,10 @@ export interface VegaModule {
 // Placeholders: words no title holds, so finding one in the compiled spec can only mean its slot.
 const textMark = (slot: string): string => `BnclabSlotText${slot}Mark`;
 const rangeMark = (i: number): [number, number] => [-987654.125 - i, 987654.875 + i];
+const numberMark = (i: number): number => 987654.625 + i;
 const dataMark = (slot: string): object[] => [{ bnclabSlotData: slot }];
-const signalOf = (kind: 'text' | 'range', slot: string): string => `bnclab_${kind}_${slot.replace(/\W/g, '_')}`;
+const signalOf = (kind: 'text' | 'range' | 'number', slot: string): string =>
+  `bnclab_${kind}_${slot.replace(/\W/g, '_')}`;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -68,6 +78,15 @@ export function templateOf(
   const dataNames = new Map<string, string>();
   const textSlots = Object.keys(slots.texts);
   const rangeSlots = Object.keys(slots.ranges);
+  const numberSlots = Object.keys(slots.numbers);
+  // The signal standing for a number slot's placeholder, if `node` is one and `slot` is its name.
+  const numberSignal = (node: Json, slot: string): string | undefined => {
+    const i = numberSlots.indexOf(slot);
+    if (i < 0 || node !== numberMark(i)) return undefined;
+    const name = signalOf('number', slot);
+    signals.set(`number:${slot}`, name);
+    return name;
+  };
   const dataSlots = Object.keys(slots.data);
   const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -107,6 +126,18 @@ export function templateOf(
           return { ...node, values: [] };
         }
       }
+      // A signal whose value is a number slot's placeholder: the signal follows the slot's.
+      if (typeof node.name === 'string' && 'value' in node && !('update' in node)) {
+        const name = numberSignal(node.value, node.name);
+        if (name !== undefined) {
+          const { value: _placeholder, ...rest } = node;
+          return { ...rest, update: name };
+        }
+      }
+      if (key === 'layout' && 'columns' in node) {
+        const name = numberSignal(node.columns, 'columns');
+        if (name !== undefined) return { ...node, columns: { signal: name } };
+      }
       const out: { [k: string]: Json } = {};
       for (const [k, v] of Object.entries(node)) out[k] = visit(v, k);
       return out;
@@ -114,10 +145,17 @@ export function templateOf(
     return node;
   };
   const template = visit(spec, undefined) as { [k: string]: Json };
+  // The view's width and height, which Vega takes from a signal as well as from a number.
+  for (const slot of ['width', 'height']) {
+    const name = numberSignal(template[slot], slot);
+    if (name !== undefined) template[slot] = { signal: name };
+  }
   // Every placeholder must have become a signal or a data set, and every slot must be used.
   if (JSON.stringify(template).includes('BnclabSlot') || JSON.stringify(template).includes('987654')) return undefined;
-  if (signals.size !== textSlots.length + rangeSlots.length || dataNames.size !== dataSlots.length) return undefined;
-  const declared = [...signals].map(([slot, name]) => ({ name, value: slot.startsWith('text:') ? '' : [0, 1] }));
+  if (signals.size !== textSlots.length + rangeSlots.length + numberSlots.length || dataNames.size !== dataSlots.length)
+    return undefined;
+  const initial = (slot: string): Json => (slot.startsWith('text:') ? '' : slot.startsWith('number:') ? 0 : [0, 1]);
+  const declared = [...signals].map(([slot, name]) => ({ name, value: initial(slot) }));
   const existing = Array.isArray(template.signals) ? template.signals : [];
   return { spec: { ...template, signals: [...declared, ...existing] }, signals, data: dataNames };
 }
@@ -154,6 +192,7 @@ export function placeholders(slots: FigureSlots): FigureSlots {
   return {
     texts: Object.fromEntries(Object.keys(slots.texts).map((s) => [s, textMark(s)])),
     ranges: Object.fromEntries(Object.keys(slots.ranges).map((s, i) => [s, rangeMark(i)])),
+    numbers: Object.fromEntries(Object.keys(slots.numbers).map((s, i) => [s, numberMark(i)])),
     data: Object.fromEntries(Object.keys(slots.data).map((s) => [s, dataMark(s)])),
   };
 }
@@ -162,11 +201,13 @@ export function placeholders(slots: FigureSlots): FigureSlots {
  * Whether Vega-Lite compiles the figure's spec as it compiled the placeholders': it looks at a text only to
  * leave out an empty one and to say a repeated one once (a point's description names an axis title once when
  * both axes have the same title), and it writes a text into an expression without escaping its backslashes
- * (so a backslash is lost from the description); it looks at a range only when it is not an increasing pair.
+ * (so a backslash is lost from the description); it looks at a range only when it is not an increasing pair,
+ * and at a number only when it is not a positive one.
  */
 function likePlaceholders(slots: FigureSlots): boolean {
   const texts = Object.values(slots.texts);
   if (texts.some((t) => t.trim() === '' || t.includes('\\')) || new Set(texts).size !== texts.length) return false;
+  if (!Object.values(slots.numbers).every((n) => Number.isFinite(n) && n > 0)) return false;
   return Object.values(slots.ranges).every(([lo, hi]) => Number.isFinite(lo) && Number.isFinite(hi) && lo < hi);
 }
 
@@ -235,6 +276,7 @@ export async function drawWithTemplate(
   try {
     for (const [slot, text] of Object.entries(slots.texts)) view.signal(t.signals.get(`text:${slot}`)!, text);
     for (const [slot, range] of Object.entries(slots.ranges)) view.signal(t.signals.get(`range:${slot}`)!, [...range]);
+    for (const [slot, n] of Object.entries(slots.numbers)) view.signal(t.signals.get(`number:${slot}`)!, n);
     // Copies: vega marks the rows it ingests.
     for (const [slot, rows] of Object.entries(slots.data))
       view.data(

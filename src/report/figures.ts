@@ -265,6 +265,7 @@ export async function scatterFigure(
   const slots: FigureSlots = {
     texts: { title, x: `${b} (${metricTitle})`, y: `${a} (${metricTitle})` },
     ranges: { domain },
+    numbers: {},
     data: {
       line: [{ v: domain[0] }, { v: domain[1] }],
       points: points.map((p) => ({ dataset: p.dataset, a: p.a, b: p.b })),
@@ -422,6 +423,9 @@ export async function learningCurveFigure(
   };
 }
 
+// The critical-difference diagram's width in pixels.
+const CD_WIDTH = 760;
+
 /**
  * Critical-difference diagram (Demšar 2006, Fig. 1): the methods on the mean-rank axis (rank 1 at the left),
  * the critical difference as a bar above the axis, and thick bars joining groups of methods whose mean ranks
@@ -436,8 +440,27 @@ export async function cdFigure(
   groups: readonly (readonly number[])[],
   procedureLabel: string,
 ): Promise<Figure> {
+  const slots = cdSlots(metricTitle, methods, meanRanks, cd, groups, procedureLabel);
+  const title = slots.texts.title;
+  return {
+    id,
+    title,
+    caption: `${metricTitle}: mean ranks (1 = best) of the ${methods.length} methods; methods joined by a thick bar do not differ significantly (${procedureLabel}, CD = ${cd.toFixed(3)}).`,
+    svg: await renderSvg(cdSpec(slots), { kind: 'cd', specOf: cdSpec, slots }),
+  };
+}
+
+/** A critical-difference diagram's slots (cdFigure): its geometry in pixels, computed here. */
+export function cdSlots(
+  metricTitle: string,
+  methods: readonly string[],
+  meanRanks: readonly number[],
+  cd: number,
+  groups: readonly (readonly number[])[],
+  procedureLabel: string,
+): FigureSlots {
   const k = methods.length;
-  const width = 760;
+  const width = CD_WIDTH;
   const margin = 220;
   const axisY = 44;
   const span = width - 2 * margin;
@@ -484,11 +507,29 @@ export async function cdFigure(
     });
   });
   const height = labelTop + half * 22 + 6;
+  return {
+    texts: { title: `${metricTitle}: critical-difference diagram (${procedureLabel})` },
+    ranges: {},
+    numbers: { height },
+    data: {
+      rules,
+      left: texts.filter((t) => t.side === 'left'),
+      right: texts.filter((t) => t.side === 'right'),
+      center: texts.filter((t) => t.side === 'center'),
+    },
+  };
+}
+
+/**
+ * The Vega-Lite spec of a critical-difference diagram (cdFigure): its title, its height, and its rules and
+ * texts (left-aligned, right-aligned and centred) as data in pixels; every diagram differs only in these slots.
+ */
+export function cdSpec(slots: FigureSlots): TopLevelSpec {
   const textLayer = (side: 'left' | 'right' | 'center'): Record<string, unknown> => ({
-    data: { values: texts.filter((t) => t.side === side) },
+    data: { values: slots.data[side] },
     mark: {
       type: 'text',
-      align: side === 'right' ? 'right' : side === 'left' ? 'left' : 'center',
+      align: side,
       ...(side === 'center' ? { baseline: 'alphabetic' } : {}),
       fontSize: 14,
       font: FONT,
@@ -499,16 +540,15 @@ export async function cdFigure(
       text: { field: 'text', type: 'nominal' },
     },
   });
-  const title = `${metricTitle}: critical-difference diagram (${procedureLabel})`;
-  const spec = {
+  return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
-    width,
-    height,
+    title: slots.texts.title,
+    width: CD_WIDTH,
+    height: slots.numbers.height,
     config: { ...CONFIG, view: { stroke: null } },
     layer: [
       {
-        data: { values: rules },
+        data: { values: slots.data.rules },
         mark: { type: 'rule' },
         encoding: {
           x: { field: 'x', type: 'quantitative', scale: null },
@@ -524,12 +564,6 @@ export async function cdFigure(
       textLayer('center'),
     ],
   } as unknown as TopLevelSpec;
-  return {
-    id,
-    title,
-    caption: `${metricTitle}: mean ranks (1 = best) of the ${k} methods; methods joined by a thick bar do not differ significantly (${procedureLabel}, CD = ${cd.toFixed(3)}).`,
-    svg: await renderSvg(spec),
-  };
 }
 
 interface FoldValue {
@@ -592,31 +626,71 @@ export async function foldBoxplotFigure(
   methods: readonly string[],
   values: readonly FoldValue[],
 ): Promise<Figure> {
+  const slots = boxplotSlots(metricTitle, methods, values);
+  const title = slots.texts.title;
+  return {
+    id,
+    title,
+    caption: `${metricTitle} of every fold (and repeat): per dataset a box per method from the minimum to the maximum, with the quartiles and the median; each panel has its own scale.`,
+    svg: await renderSvg(boxplotSpec(slots), { kind: 'fold-boxplot', specOf: boxplotSpec, slots }),
+  };
+}
+
+/** A fold box plot's slots (foldBoxplotFigure): the boxes summarized here, and the layout. */
+export function boxplotSlots(
+  metricTitle: string,
+  methods: readonly string[],
+  values: readonly FoldValue[],
+): FigureSlots {
   const boxes = foldBoxes(values);
   const datasets = [...new Set(boxes.map((b) => b.dataset))].sort();
-  const title = `${metricTitle} per fold, by dataset`;
+  // The panels in the datasets' order and the methods in theirs, each box carrying its two positions: sorted
+  // by a field, the order is data, so every box plot has one spec (figure-views.ts). A method not listed
+  // comes after the listed ones, as Vega-Lite places a value its sort list does not name.
+  const methodIndex = new Map(methods.map((m, i) => [m, i]));
+  const datasetIndex = new Map(datasets.map((d, i) => [d, i]));
+  return {
+    texts: { title: `${metricTitle} per fold, by dataset` },
+    ranges: {},
+    numbers: { child_width: Math.max(120, 34 * methods.length), columns: Math.min(4, datasets.length) },
+    data: {
+      boxes: boxes.map((b) => ({
+        ...b,
+        methodOrder: methodIndex.get(b.method) ?? methods.length,
+        datasetOrder: datasetIndex.get(b.dataset)!,
+      })),
+    },
+  };
+}
+
+/**
+ * The Vega-Lite spec of a fold box plot (foldBoxplotFigure): its title, a panel's width, the number of columns
+ * and the boxes (each with its method's and its dataset's position); every box plot differs only in these.
+ */
+export function boxplotSpec(slots: FigureSlots): TopLevelSpec {
   const y = (field: keyof FoldBox): Record<string, unknown> => ({
     field,
     type: 'quantitative',
     title: null,
     scale: { zero: false },
   });
-  const spec = {
+  const byMethod = { field: 'methodOrder', op: 'min' };
+  return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
+    title: slots.texts.title,
     config: CONFIG,
-    data: { values: boxes.map((b) => ({ ...b })) },
-    facet: { field: 'dataset', type: 'nominal', title: null, sort: datasets },
-    columns: Math.min(4, datasets.length),
+    data: { values: slots.data.boxes },
+    facet: { field: 'dataset', type: 'nominal', title: null, sort: { field: 'datasetOrder', op: 'min' } },
+    columns: slots.numbers.columns,
     resolve: { scale: { y: 'independent' } },
     spec: {
-      width: Math.max(120, 34 * methods.length),
+      width: slots.numbers.child_width,
       height: 150,
       encoding: {
         // No x axis: it would carry neither labels nor ticks (the legend names the methods), and a faceted
         // x axis sits in the column footers, so a last row with fewer panels showed its bare domain line
         // under the empty cells.
-        x: { field: 'method', type: 'nominal', title: null, sort: [...methods], axis: null },
+        x: { field: 'method', type: 'nominal', title: null, sort: byMethod, axis: null },
       },
       // The box names the dataset, the method and the five numbers on hover; the whiskers and the median
       // line carry no text of their own (aria: false), so each number is in the SVG once.
@@ -636,7 +710,7 @@ export async function foldBoxplotFigure(
             color: {
               field: 'method',
               type: 'nominal',
-              sort: [...methods],
+              sort: byMethod,
               title: 'method',
               legend: { orient: 'top', columns: 2 },
             },
@@ -648,7 +722,7 @@ export async function foldBoxplotFigure(
           encoding: {
             y: y('median'),
             color: {
-              condition: { test: 'datum.q1 === datum.q3', field: 'method', type: 'nominal', sort: [...methods] },
+              condition: { test: 'datum.q1 === datum.q3', field: 'method', type: 'nominal', sort: byMethod },
               value: 'white',
             },
           },
@@ -656,10 +730,4 @@ export async function foldBoxplotFigure(
       ],
     },
   } as unknown as TopLevelSpec;
-  return {
-    id,
-    title,
-    caption: `${metricTitle} of every fold (and repeat): per dataset a box per method from the minimum to the maximum, with the quartiles and the median; each panel has its own scale.`,
-    svg: await renderSvg(spec),
-  };
 }

@@ -35,6 +35,20 @@ describe('fold box plot', () => {
     expect(count('child_layer_2_marks')).toBe(6);
   });
 
+  it("the methods in the order given (not alphabetical) and the panels in the datasets' alphabetical order", async () => {
+    const methods = ['tan', 'nb', 'aode'];
+    const values = ['zoo', 'car', 'iris'].flatMap((dataset, i) =>
+      methods.flatMap((method, j) => [0, 1].map((f) => ({ dataset, method, value: 0.5 + 0.01 * (i + j + f) }))),
+    );
+    const svg = (await foldBoxplotFigure('folds-accuracy', 'Accuracy', methods, values)).svg;
+    // The panels' headers, the legend's labels, and in a panel the boxes from left to right.
+    const texts = [...svg.matchAll(/<text[^>]*>([a-z]+)<\/text>/g)].map((m) => m[1]);
+    expect(texts.filter((t) => ['zoo', 'car', 'iris'].includes(t))).toEqual(['car', 'iris', 'zoo']);
+    expect(texts.filter((t) => methods.includes(t))).toEqual(methods);
+    const bars = [...svg.matchAll(/aria-label="method: (\w+);[^"]*dataset: car;[^"]*"[^>]*? d="M([\d.]+),/g)];
+    expect(bars.sort((a, b) => Number(a[2]) - Number(b[2])).map((m) => m[1])).toEqual(methods);
+  });
+
   it("the boxes are R's type 7 quartiles: quantile(c(.1, .4, .35, .8, .9, .2), c(.25, .5, .75)) is 0.2375, 0.375, 0.7", () => {
     const values = [0.1, 0.4, 0.35, 0.8, 0.9, 0.2].map((value) => ({ dataset: 'd', method: 'm', value }));
     // A value that is not a number is left out, as Vega's aggregate leaves it out.

@@ -1,5 +1,5 @@
 import * as vega from 'vega';
-import { compile } from 'vega-lite';
+import { compile, type TopLevelSpec } from 'vega-lite';
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import {
   type FigureSlots,
   type VegaModule,
 } from '../../src/report/figure-views.js';
-import { scatterSpec, textWidth } from '../../src/report/figures.js';
+import { boxplotSlots, boxplotSpec, cdSlots, cdSpec, scatterSpec, textWidth } from '../../src/report/figures.js';
 import { useTempCacheDir } from '../helpers/cache-dir.js';
 
 // The vega versions in a template's cache key (the report passes the installed ones).
@@ -31,8 +31,8 @@ const VERSIONS = 'vega-test,vega-lite-test';
 };
 
 /** The SVG of a figure's own spec, compiled, parsed and drawn by a view of its own (what the report did). */
-async function fresh(slots: FigureSlots): Promise<string> {
-  const view = new vega.View(vega.parse(compile(scatterSpec(slots)).spec), { renderer: 'none' });
+async function fresh(slots: FigureSlots, specOf: (slots: FigureSlots) => TopLevelSpec = scatterSpec): Promise<string> {
+  const view = new vega.View(vega.parse(compile(specOf(slots)).spec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {
@@ -67,6 +67,7 @@ function cases(): FigureSlots[] {
     out.push({
       texts: { title: `${metric}: ${a} vs ${b}`, x: `${b} (${metric})`, y: `${a} (${metric})` },
       ranges: { domain },
+      numbers: {},
       data: { line: [{ v: domain[0] }, { v: domain[1] }], points },
     });
   }
@@ -119,6 +120,72 @@ describe('figures of one kind drawn from one template', () => {
     expect(drawn).toBe(24);
   });
 
+  it('every critical-difference diagram is byte for byte the SVG of its own spec (2 to 14 methods, 0 to 3 groups)', async () => {
+    const v = vega as unknown as VegaModule;
+    let drawn = 0;
+    for (let k = 2; k <= 14; k++) {
+      const methods = Array.from({ length: k }, (_, i) => ['nb/dirichlet', 'tan "x"', 'aode<1>', 'kdb ü'][i % 4] + i);
+      // Mean ranks with ties, spread over 1..k.
+      const ranks = methods.map((_, i) => 1 + (((i * 7) % k) * (k - 1)) / k + (i % 3 === 0 ? 0 : 0.25));
+      const groups = [
+        [],
+        [[0, 1]],
+        [
+          [0, 1],
+          [1, 2],
+        ],
+        [
+          [0, 2],
+          [1, 3],
+          [2, 4],
+        ],
+      ][k % 4].filter((g) => g.every((j) => j < k));
+      const slots = cdSlots(
+        ['Accuracy', 'RMSE'][k % 2],
+        methods,
+        ranks,
+        0.4 + k / 5,
+        groups,
+        ['Nemenyi', 'Hommel'][k % 2],
+      );
+      const svg = await drawWithTemplate('cd-test', cdSpec, slots, v, compile, VERSIONS);
+      expect(svg, `k = ${k}`).toBeDefined();
+      expect(svg, `k = ${k}`).toBe(await fresh(slots, cdSpec));
+      drawn++;
+    }
+    expect(drawn).toBe(13);
+  });
+
+  it('every fold box plot is byte for byte the SVG of its own spec (1 to 8 methods, 1 to 9 datasets)', async () => {
+    const v = vega as unknown as VegaModule;
+    const allMethods = ['tan/dirichlet', 'nb/dirichlet', 'aode "a"', 'kdb(k=2)', 'fan-mdl', 'cl-ode', 'z', 'a'];
+    const allDatasets = ['zoo', 'car', 'iris', 'breast-cancer', 'tic-tac-toe', 'Adult', 'lymph', 'balance', 'votes'];
+    let drawn = 0;
+    for (const k of [1, 2, 3, 5, 8])
+      for (const n of [1, 4, 5, 9]) {
+        const methods = allMethods.slice(0, k);
+        const values = allDatasets.slice(0, n).flatMap((dataset) =>
+          methods.flatMap((method) =>
+            // Five folds; a box of no height (every fold alike) for some.
+            [0, 1, 2, 3, 4].map((f) => ({
+              dataset,
+              method,
+              value:
+                (dataset.length + method.length) % 4 === 0
+                  ? 0.5
+                  : ((dataset.length * 31 + method.length * 7 + f * 13) % 17) / 17,
+            })),
+          ),
+        );
+        const slots = boxplotSlots('Accuracy', methods, values);
+        const svg = await drawWithTemplate('boxplot-test', boxplotSpec, slots, v, compile, VERSIONS);
+        expect(svg, `${k} methods, ${n} datasets`).toBeDefined();
+        expect(svg, `${k} methods, ${n} datasets`).toBe(await fresh(slots, boxplotSpec));
+        drawn++;
+      }
+    expect(drawn).toBe(20);
+  });
+
   it('figures whose spec Vega-Lite compiles otherwise are left to be drawn afresh', async () => {
     const base = cases()[3];
     const v = vega as unknown as VegaModule;
@@ -149,6 +216,16 @@ describe('figures of one kind drawn from one template', () => {
     expect([...made!.signals.keys()].sort()).toEqual(['range:domain', 'text:title', 'text:x', 'text:y']);
     expect([...made!.data.keys()].sort()).toEqual(['line', 'points']);
     expect(JSON.stringify(made!.spec)).not.toMatch(/BnclabSlot|987654/);
+    // The numbers that lay a figure out: the view's height, a facet panel's width, the layout's columns.
+    const cd = cdSlots('Accuracy', ['a', 'b', 'c'], [1, 2, 3], 1, [[0, 1]], 'Nemenyi');
+    expect([...templateOf(compile(cdSpec(placeholders(cd))).spec, cd)!.signals.keys()].sort()).toEqual([
+      'number:height',
+      'text:title',
+    ]);
+    const box = boxplotSlots('Accuracy', ['a', 'b'], [{ dataset: 'd', method: 'a', value: 1 }]);
+    const boxTemplate = templateOf(compile(boxplotSpec(placeholders(box))).spec, box)!;
+    expect([...boxTemplate.signals.keys()].sort()).toEqual(['number:child_width', 'number:columns', 'text:title']);
+    expect(JSON.stringify(boxTemplate.spec)).not.toMatch(/BnclabSlot|98765/);
     // A placeholder somewhere a signal cannot stand (here: a mark's name) refuses the template.
     const odd = structuredClone(compiled) as { marks: { name: string }[] };
     odd.marks[0].name = placeholders(slots).texts.x;
