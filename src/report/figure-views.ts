@@ -1,26 +1,27 @@
 /**
  * One Vega view per kind of figure, reused for every figure of that kind. The figures of one kind (the
  * scatter plots of method against method, the critical-difference diagrams, the fold box plots) share a
- * Vega-Lite spec and differ only in their texts (titles), their number ranges (scale domains), the numbers that
- * lay them out (a height, a panel's width, a number of columns) and their data. Compiling that spec with Vega-Lite, parsing the Vega
- * spec and building a `View` cost about three quarters of drawing a figure afresh (docs/performance.md), so a
- * kind's spec is compiled once, with a placeholder in each varying slot, into a template whose slots are Vega
- * signals and named data sets; each figure of the kind then sets the signals and the data on the kind's view
- * and renders it. The SVG is the one the figure's own spec renders to: Vega draws the same scene from a signal
- * as from the literal it holds (test/report/figure-views.test.ts renders both ways and compares the bytes).
+ * Vega-Lite spec and differ only in their texts (titles), their number ranges (scale domains), the numbers
+ * that lay them out (a height, a panel's width, a number of columns) and their data. Compiling that spec with
+ * Vega-Lite, parsing the Vega spec and building a `View` cost about three quarters of drawing a figure afresh
+ * (docs/performance.md), so a kind's spec is compiled once, with a placeholder in each varying slot, into a
+ * template whose slots are Vega signals and named data sets; each figure of the kind then sets the signals and
+ * the data on the kind's view and renders it. The SVG is the one the figure's own spec renders to: Vega draws
+ * the same scene from a signal as from the literal it holds (test/report/figure-views.test.ts renders both ways
+ * and compares the bytes).
  *
  * A template is made only when every placeholder lands where a signal can take its place (a title, an axis
  * title, the start of a string in an expression, a scale's domain, the view's width or height, a layout's
- * number of columns, a signal's value, a data set's values); when one does not
- * (a Vega-Lite version that compiles the spec otherwise) the kind is drawn afresh figure by figure, as before.
+ * number of columns, a signal's value, a data set's values); when one does not (a Vega-Lite version that
+ * compiles the spec otherwise) the kind is drawn afresh figure by figure, as before.
  *
  * A template depends only on the kind's spec with placeholders and on the vega versions, so it is a cache
  * entry (`vega-template`), and `npm run build` ships the three kinds' in dist/cache/: a process draws its first
  * figure of a kind without compiling and parsing its spec (in a new process, about 35 ms of CPU for a scatter
- * plot, 25 for a critical-difference diagram and 50 for a box plot; docs/performance.md). Vega's parsed spec is JSON
- * but for a few undefined members (which JSON leaves out) and the class of its operator entries; a template
- * is always the JSON text read back, made now or read from the cache, so every process draws from the same
- * object.
+ * plot, 25 for a critical-difference diagram and 90 for a fold box plot; docs/performance.md). Vega's parsed
+ * spec is JSON but for a few undefined members (which JSON leaves out) and the class of its operator entries; a
+ * template is always the JSON text read back, made now or read from the cache, so every process draws from
+ * the same object.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { cachedJson, contentCacheKey } from '../util/cache.js';
@@ -44,9 +45,11 @@ export interface FigureSlots {
 /** The parts of vega a template view needs (vega is loaded by figures.ts, on first use). */
 export interface VegaModule {
   parse(spec: object): unknown;
+  /** A dataflow's parsing context (vega-runtime's `context`); its `expr` is Vega's expression compiler. */
+  runtimeContext?(dataflow: { events(): unknown }, transforms: object, functions: undefined): { expr?: unknown };
   View: new (
     runtime: never,
-    opts: { renderer: 'none' },
+    opts: { renderer: 'none'; expr?: object },
   ) => {
     signal(name: string, value: unknown): unknown;
     data(name: string, values: object[]): unknown;
@@ -211,6 +214,68 @@ function likePlaceholders(slots: FigureSlots): boolean {
   return Object.values(slots.ranges).every(([lo, hi]) => Number.isFinite(lo) && Number.isFinite(hi) && lo < hi);
 }
 
+/** The kinds of expression Vega's expression compiler makes a function of (vega-runtime's codegen). */
+const EXPRESSION_KINDS = ['operator', 'parameter', 'event', 'handler', 'encode'] as const;
+type ExpressionKind = (typeof EXPRESSION_KINDS)[number];
+/** An expression as Vega's runtime spec holds it: its code, or an encoder's mark type and channels. */
+interface Expression {
+  readonly code?: string;
+  readonly marktype?: string;
+  readonly channels?: object;
+}
+type Compiled = (...args: never[]) => unknown;
+type Compile = (ctx: { functions?: object } | null, expr: Expression) => Compiled;
+type ExpressionCompiler = Record<ExpressionKind, Compile> & { readonly codegen: unknown };
+
+/**
+ * Vega's expression compiler with each function it makes kept by its text, for the template views. A new view
+ * compiles every expression of its runtime spec (the marks' encoders, formulas, signals' updates) with
+ * `Function`, and the figures of a kind have the same texts: through the View's `expr` option each text is
+ * compiled once per process, and each view gets the function bound to its own function context, as Vega binds
+ * it. The functions are made by Vega's own compiler and keep no state (what Vega sets on an expression's
+ * function it sets on the bound one, made per view). Drawing 22 scatter plots took 7 % less CPU
+ * (docs/performance.md); the SVGs are the same, byte for byte (test/report/figure-views.test.ts). Undefined,
+ * and each view compiles its own as before, where this vega's context does not show its compiler.
+ */
+export function sharedExpressions(vega: VegaModule): ExpressionCompiler | undefined {
+  if (sharedCompiler === undefined) sharedCompiler = expressionsKeptByText(vega) ?? null;
+  return sharedCompiler ?? undefined;
+}
+let sharedCompiler: ExpressionCompiler | null | undefined;
+
+function expressionsKeptByText(vega: VegaModule): ExpressionCompiler | undefined {
+  let base: ExpressionCompiler | undefined;
+  try {
+    base = vega.runtimeContext?.({ events: () => undefined }, {}, undefined).expr as ExpressionCompiler | undefined;
+  } catch {
+    return undefined; // a vega whose context is made otherwise: each view compiles its own
+  }
+  if (!base || !EXPRESSION_KINDS.every((k) => typeof base[k] === 'function')) return undefined;
+  const compiled = new Map<string, Compiled>();
+  const kept =
+    (kind: ExpressionKind, textOf: (e: Expression) => string): Compile =>
+    (ctx, e) => {
+      if (!ctx?.functions) return base[kind](ctx, e);
+      const key = `${kind}\0${textOf(e)}`;
+      let fn = compiled.get(key);
+      if (fn === undefined) {
+        fn = base[kind](null, e); // unbound: Vega binds a function only to a context it is given
+        compiled.set(key, fn);
+      }
+      return fn.bind(ctx.functions);
+    };
+  const code = (e: Expression): string => String(e.code);
+  return {
+    operator: kept('operator', code),
+    parameter: kept('parameter', code),
+    event: kept('event', code),
+    handler: kept('handler', code),
+    // An encoder's code is made from its mark type and its channels' codes.
+    encode: kept('encode', (e) => `${e.marktype}\0${JSON.stringify(e.channels)}`),
+    codegen: base.codegen,
+  };
+}
+
 // Per kind: its template, parsed (undefined when its spec could not be made a template), made on its first figure.
 const templates = new Map<string, Template | undefined>();
 
@@ -272,7 +337,8 @@ export async function drawWithTemplate(
   if (t === undefined) return undefined;
   // A new view each time: a view that drew another figure keeps some of its layout (its axes' ticks in the
   // order they first appeared, offsets computed from the previous bounds), and the bytes would differ.
-  const view = new vega.View(t.runtime as never, { renderer: 'none' });
+  const expr = sharedExpressions(vega);
+  const view = new vega.View(t.runtime as never, { renderer: 'none', ...(expr ? { expr } : {}) });
   try {
     for (const [slot, text] of Object.entries(slots.texts)) view.signal(t.signals.get(`text:${slot}`)!, text);
     for (const [slot, range] of Object.entries(slots.ranges)) view.signal(t.signals.get(`range:${slot}`)!, [...range]);

@@ -7,6 +7,7 @@ import {
   drawWithTemplate,
   forgetTemplates,
   placeholders,
+  sharedExpressions,
   spliceIntoStrings,
   templateOf,
   type FigureSlots,
@@ -232,6 +233,23 @@ describe('figures of one kind drawn from one template', () => {
     expect(templateOf(odd, slots)).toBeUndefined();
     // A slot that the spec does not use refuses it too.
     expect(templateOf(compiled, { ...slots, texts: { ...slots.texts, extra: 'e' } })).toBeUndefined();
+  });
+
+  it("an expression compiled once serves every view, bound to each view's own functions", () => {
+    const shared = sharedExpressions(vega as unknown as VegaModule);
+    expect(shared).toBeDefined();
+    const a = shared!.parameter({ functions: { k: 1 } }, { code: 'this.k + datum.x' }) as (d: object) => number;
+    const b = shared!.parameter({ functions: { k: 2 } }, { code: 'this.k + datum.x' }) as (d: object) => number;
+    expect([a({ x: 10 }), b({ x: 10 })]).toEqual([11, 12]);
+    // Vega sets members on the function it returns (an accessor's fields): each view's is its own.
+    expect(a).not.toBe(b);
+    const encode = shared!.encode(
+      { functions: {} },
+      { marktype: 'rect', channels: { x: { code: '1' }, x2: { code: '4' } } },
+    ) as (item: Record<string, number>) => number;
+    const item: Record<string, number> = {};
+    expect(encode(item)).toBe(1);
+    expect(item).toEqual({ x: 1, x2: 4, width: 3 });
   });
 
   it('texts spliced into double-quoted strings of an expression only', () => {
