@@ -238,10 +238,15 @@ type ExpressionCompiler = Record<ExpressionKind, Compile> & { readonly codegen: 
  * and each view compiles its own as before, where this vega's context does not show its compiler.
  */
 export function sharedExpressions(vega: VegaModule): ExpressionCompiler | undefined {
-  if (sharedCompiler === undefined) sharedCompiler = expressionsKeptByText(vega) ?? null;
-  return sharedCompiler ?? undefined;
+  let shared = sharedCompilers.get(vega);
+  if (shared === undefined) {
+    shared = expressionsKeptByText(vega) ?? null;
+    sharedCompilers.set(vega, shared);
+  }
+  return shared ?? undefined;
 }
-let sharedCompiler: ExpressionCompiler | null | undefined;
+// Per vega module (a process may load two: a test imports the package, the report loads the bundle).
+const sharedCompilers = new WeakMap<VegaModule, ExpressionCompiler | null>();
 
 function expressionsKeptByText(vega: VegaModule): ExpressionCompiler | undefined {
   let base: ExpressionCompiler | undefined;

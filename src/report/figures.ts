@@ -440,7 +440,7 @@ export async function cdFigure(
   groups: readonly (readonly number[])[],
   procedureLabel: string,
 ): Promise<Figure> {
-  const slots = cdSlots(metricTitle, methods, meanRanks, cd, groups, procedureLabel);
+  const slots = cdSlots({ metricTitle, methods, meanRanks, cd, groups, procedureLabel });
   const title = slots.texts.title;
   return {
     id,
@@ -450,15 +450,19 @@ export async function cdFigure(
   };
 }
 
+/** What a critical-difference diagram shows (cdFigure's arguments). */
+interface CdDiagram {
+  readonly metricTitle: string;
+  readonly methods: readonly string[];
+  readonly meanRanks: readonly number[];
+  readonly cd: number;
+  /** Groups of methods (indices) whose mean ranks do not differ significantly. */
+  readonly groups: readonly (readonly number[])[];
+  readonly procedureLabel: string;
+}
+
 /** A critical-difference diagram's slots (cdFigure): its geometry in pixels, computed here. */
-export function cdSlots(
-  metricTitle: string,
-  methods: readonly string[],
-  meanRanks: readonly number[],
-  cd: number,
-  groups: readonly (readonly number[])[],
-  procedureLabel: string,
-): FigureSlots {
+export function cdSlots({ metricTitle, methods, meanRanks, cd, groups, procedureLabel }: CdDiagram): FigureSlots {
   const k = methods.length;
   const width = CD_WIDTH;
   const margin = 220;

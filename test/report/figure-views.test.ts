@@ -141,14 +141,14 @@ describe('figures of one kind drawn from one template', () => {
           [2, 4],
         ],
       ][k % 4].filter((g) => g.every((j) => j < k));
-      const slots = cdSlots(
-        ['Accuracy', 'RMSE'][k % 2],
+      const slots = cdSlots({
+        metricTitle: ['Accuracy', 'RMSE'][k % 2],
         methods,
-        ranks,
-        0.4 + k / 5,
+        meanRanks: ranks,
+        cd: 0.4 + k / 5,
         groups,
-        ['Nemenyi', 'Hommel'][k % 2],
-      );
+        procedureLabel: ['Nemenyi', 'Hommel'][k % 2],
+      });
       const svg = await drawWithTemplate('cd-test', cdSpec, slots, v, compile, VERSIONS);
       expect(svg, `k = ${k}`).toBeDefined();
       expect(svg, `k = ${k}`).toBe(await fresh(slots, cdSpec));
@@ -218,7 +218,14 @@ describe('figures of one kind drawn from one template', () => {
     expect([...made!.data.keys()].sort()).toEqual(['line', 'points']);
     expect(JSON.stringify(made!.spec)).not.toMatch(/BnclabSlot|987654/);
     // The numbers that lay a figure out: the view's height, a facet panel's width, the layout's columns.
-    const cd = cdSlots('Accuracy', ['a', 'b', 'c'], [1, 2, 3], 1, [[0, 1]], 'Nemenyi');
+    const cd = cdSlots({
+      metricTitle: 'Accuracy',
+      methods: ['a', 'b', 'c'],
+      meanRanks: [1, 2, 3],
+      cd: 1,
+      groups: [[0, 1]],
+      procedureLabel: 'Nemenyi',
+    });
     expect([...templateOf(compile(cdSpec(placeholders(cd))).spec, cd)!.signals.keys()].sort()).toEqual([
       'number:height',
       'text:title',
