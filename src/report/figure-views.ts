@@ -1,5 +1,5 @@
 /**
- * One Vega view per kind of figure, reused for every figure of that kind. The figures of one kind (the
+ * One Vega template per kind of figure, drawn by a new view for every figure of that kind. The figures of one kind (the
  * scatter plots of method against method, the critical-difference diagrams, the fold box plots) share a
  * Vega-Lite spec and differ only in their texts (titles), their number ranges (scale domains), the numbers
  * that lay them out (a height, a panel's width, a number of columns) and their data. Compiling that spec with

@@ -464,10 +464,9 @@ interface CdDiagram {
 /** A critical-difference diagram's slots (cdFigure): its geometry in pixels, computed here. */
 export function cdSlots({ metricTitle, methods, meanRanks, cd, groups, procedureLabel }: CdDiagram): FigureSlots {
   const k = methods.length;
-  const width = CD_WIDTH;
   const margin = 220;
   const axisY = 44;
-  const span = width - 2 * margin;
+  const span = CD_WIDTH - 2 * margin;
   const x = (r: number): number => margin + ((r - 1) / Math.max(1, k - 1)) * span;
   const rules: { x: number; y: number; x2: number; y2: number; w: number; c: string }[] = [];
   const texts: { x: number; y: number; text: string; side: 'left' | 'right' | 'center'; size: number }[] = [];
@@ -499,7 +498,7 @@ export function cdSlots({ metricTitle, methods, meanRanks, cd, groups, procedure
     const row = left ? pos : k - 1 - pos;
     const y = labelTop + row * 22;
     const xr = x(meanRanks[j]);
-    const xEnd = left ? margin - 12 : width - margin + 12;
+    const xEnd = left ? margin - 12 : CD_WIDTH - margin + 12;
     rules.push({ x: xr, y: axisY, x2: xr, y2: y, w: 1, c: '#555' });
     rules.push({ x: xr, y, x2: xEnd, y2: y, w: 1, c: '#555' });
     texts.push({
