@@ -42,7 +42,7 @@ try {
   process.chdir(root);
   rmSync(scratch, { recursive: true, force: true });
 }
-// A report switches V8's optimiser off (report/optimiser.ts); V8 stamps a cache with the flags it is made under,
+// A report switches V8's optimiser off (util/optimiser.ts); V8 stamps a cache with the flags it is made under,
 // and a new process starts with the default ones.
 v8.setFlagsFromString('--turbofan');
 process.stdout.write(`code-cache: ${saveBundleCodeCache()} chunks\n`);

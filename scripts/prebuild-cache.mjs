@@ -3,20 +3,22 @@
  * entries that depend only on what the package ships, so that the first command after `npm install` (a fresh
  * clone, a CI job, an emptied node_modules/.cache) starts as fast as a warm one:
  *
- * - `ajv-validator`: the spec validator and every method's parameter validator (ajv's standalone code);
+ * - `ajv-validator`: the spec validator and every method's parameter validator (ajv's standalone code), with
+ *   V8's code cache of each in `v8/` (made after validating the quickstart's spec);
  * - `registry-yaml`: configs/datasets.yaml parsed;
  * - `plan-dataset-1` and `file-sha256`: the facts of the quickstart's datasets (`npm start`) and the hashes of
  *   their files, recorded with each file's size, inode and times (a file changed since is hashed afresh);
  * - `text-metrics`: the Helvetica metrics of the installed pdfkit, by which figures measure their text;
  * - `vega-template`: the Vega templates of the scatter plots, the critical-difference diagrams and the fold box
  *   plots (src/report/figure-views.ts), which hold no data;
- * - `v8/`: V8's code cache of dist/vega/vega.cjs (below) and of the CLI's bundle (scripts/code-cache.mjs).
+ * - `v8/`: V8's code cache of the validators, of dist/vega/vega.cjs (below) and of the CLI's bundle
+ *   (scripts/code-cache.mjs).
  *
  * It runs the very functions a command runs (from tsc's output, not the bundle), with the cache folder
  * pointed at dist/cache, so the keys are the ones a command computes. Other specs' plans, data files and
  * figures are not prebuilt: they depend on the user's specs, data and results.
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -43,13 +45,21 @@ loadRegistry(root);
 const { loadSpecFile } = await load('spec/load.js');
 const { buildPlanSummary } = await load('spec/plan.js');
 buildPlanSummary(loadSpecFile(join(root, 'experiments', 'quickstart.yaml')).spec);
+// V8's code cache of every validator's script, made now that the quickstart's spec has been validated (its
+// validators' functions compiled into it); src/spec/validator.ts reads it.
+const validatorCaches = (await load('spec/validator.js')).validatorCodeCaches();
+// Methods whose parameters have the same schema share one validator's code, so fewer scripts than validators.
+if (validatorCaches.length === 0) throw new Error("prebuild-cache: no validator's script was compiled");
+for (const c of validatorCaches) {
+  mkdirSync(dirname(c.path), { recursive: true });
+  writeFileSync(c.path, c.data);
+}
 const { textWidth } = await load('report/figures.js');
 textWidth('x', 10);
 
 // V8's code cache of dist/vega/vega.cjs (src/report/vega-load.ts), made after drawing one figure of each kind
 // the report draws, so that it holds the code they run. The figures themselves go to a folder thrown away.
 const { resetCacheDir } = await load('util/cache.js');
-const { mkdirSync, mkdtempSync, writeFileSync } = await import('node:fs');
 const { tmpdir } = await import('node:os');
 const scratch = mkdtempSync(join(tmpdir(), 'bnclab-prebuild-'));
 process.env['BNCLAB_CACHE_DIR'] = scratch;

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { holdsBytes } from '../util/output.js';
 
 export const FIGURE_KEYS = '.bnclab-figure-keys';
 
@@ -63,5 +64,7 @@ export function writeFigureKeys(dir: string, figures: readonly { readonly id: st
     const key = keyOfSvg.get(f.svg);
     if (key !== undefined) lines.push(`${key} ${sha256(f.svg)} ${f.id}.svg`);
   }
-  writeFileSync(join(dir, FIGURE_KEYS), lines.length ? `${lines.join('\n')}\n` : '');
+  const text = Buffer.from(lines.length ? `${lines.join('\n')}\n` : '');
+  const file = join(dir, FIGURE_KEYS);
+  if (!holdsBytes(file, text)) writeFileSync(file, text); // unchanged: left with its time, as the figures are
 }

@@ -13,7 +13,7 @@ import { codeStateText } from '../util/provenance.js';
 import { ResultStore, type JobRef, type ResultRow } from '../store/db.js';
 import { defaultDbPath, missingDatabaseMessage } from '../store/location.js';
 import { EXIT, UserError } from '../util/errors.js';
-import { describeFsError, makeFolder, realPath, writeFileAtomic } from '../util/output.js';
+import { describeFsError, holdsBytes, makeFolder, realPath, writeFileAtomic } from '../util/output.js';
 import { closest } from '../util/text.js';
 import { buildReport, type ReportDoc, type ReportInput } from './build.js';
 import { provisionalCount } from './reference.js';
@@ -29,7 +29,7 @@ import { loadPredictionCurves } from './prediction-curves.js';
 import { contentCacheKey, readContent, writeContent } from '../util/cache.js';
 import { FIGURE_KEYS, reuseFiguresOf, writeFigureKeys } from './figure-keys.js';
 import { cellKey } from '../util/keys.js';
-import { optimiserOffForRestOfProcess } from './optimiser.js';
+import { optimiserOffForRestOfProcess } from '../util/optimiser.js';
 
 export { buildReport, type ReportDoc, type ReportInput } from './build.js';
 export { compareResults, type Comparison, type MetricComparison, type PairComparison } from './compare.js';
@@ -50,7 +50,7 @@ interface ReportOptions {
   readonly plan?: PlanSummary;
   /**
    * The process ends after this report (the `report`, `run` and `submit` commands): V8's optimising compiler
-   * is switched off for the rest of it (optimiser.ts).
+   * is switched off for the rest of it (util/optimiser.ts).
    */
   readonly endsProcess?: boolean;
   /** Write each figure as a one-page PDF too (`report --pdf`); by default only the SVG. */
@@ -157,7 +157,7 @@ export async function writeExperimentReport(specFile: string, opts: ReportOption
   const jobs = planJobRefs(plan);
   if (!opts.store && !opts.db && !existsSync(dbPath))
     throw new UserError(missingDatabaseMessage(dbPath, spec.name, specFile));
-  const store = opts.store ?? (await ResultStore.open(dbPath, { readOnly: true }));
+  const store = opts.store ?? (await ResultStore.open(dbPath, { readOnly: true, oneThread: true }));
   let input: ReportInput;
   try {
     const rows = await store.resultsOf(spec.name, jobs);
@@ -311,7 +311,11 @@ async function writeReportFiles(
     const real = realPath(file);
     const hit = guarded.find((p) => p.real === real);
     if (hit) throw new UserError(`report: ${file} is ${hit.what}; refusing to overwrite it`, EXIT.report);
-    writeFileAtomic(file, data, EXIT.report, false);
+    // A file that already holds these bytes is left as it is (a report made again from the same results
+    // changes no file and no file's time, so a paper's build that uses its tables and figures redoes nothing).
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    if (holdsBytes(file, bytes)) return;
+    writeFileAtomic(file, bytes, EXIT.report, false);
   };
   try {
     return await writeReportFilesIn(dir, doc, put, opts);

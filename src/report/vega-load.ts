@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { packageRoot } from '../util/paths.js';
 import { codeCacheFile } from '../util/v8-cache.js';
-import { withDefaultFlags } from './optimiser.js';
+import { withDefaultFlags } from '../util/optimiser.js';
 
 type Vega = typeof import('vega');
 type VegaLite = typeof import('vega-lite');
@@ -55,7 +55,7 @@ async function loadNow(): Promise<[Vega, VegaLite]> {
   } catch {
     cachedData = undefined;
   }
-  // The cache was made with V8's default flags, and V8 rejects it under others (optimiser.ts).
+  // The cache was made with V8's default flags, and V8 rejects it under others (util/optimiser.ts).
   const s = withDefaultFlags(
     () =>
       new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {

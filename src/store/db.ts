@@ -201,16 +201,32 @@ export async function refuseNewerFormat(conn: DuckDBConnection, path: string, sc
  */
 const WRITER_LOCK_WAIT_MS = 5000;
 
-async function createInstance(path: string, readOnly: boolean): Promise<DuckDBInstance> {
+async function createInstance(path: string, opts: OpenOptions): Promise<DuckDBInstance> {
+  const readOnly = opts.readOnly === true;
   const giveUpAt = Date.now() + (readOnly ? 0 : WRITER_LOCK_WAIT_MS);
+  const config: Record<string, string> = {
+    ...(readOnly ? { access_mode: 'READ_ONLY' } : {}),
+    ...(opts.oneThread ? { threads: '1' } : {}),
+  };
   for (;;) {
     try {
-      return await duckdb.DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
+      return await duckdb.DuckDBInstance.create(path, config);
     } catch (e) {
       if (!lockHolder((e as Error).message) || Date.now() >= giveUpAt) throw e;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+/** How a store is opened. */
+interface OpenOptions {
+  /** Read only: DuckDB's read-only mode, no schema written, a file a running task holds read from a copy. */
+  readonly readOnly?: boolean;
+  /**
+   * DuckDB on one thread from the start (no pool of threads made): for a process whose queries are few and
+   * small, such as `report`, where DuckDB's threads cost more than they return (see oneThread).
+   */
+  readonly oneThread?: boolean;
 }
 
 /** DuckDB's version, as the library reports it ("v1.1.3"). */
@@ -248,7 +264,7 @@ export class ResultStore {
    * file was created, holds nothing and is treated as absent. Read-only, a file a running task holds is read
    * from a snapshot copy (`snapshotOf` names the holder; the copy goes with `close`).
    */
-  static async open(path: string, opts: { readOnly?: boolean } = {}): Promise<ResultStore> {
+  static async open(path: string, opts: OpenOptions = {}): Promise<ResultStore> {
     try {
       return await ResultStore.openFile(path, opts);
     } catch (e) {
@@ -265,7 +281,7 @@ export class ResultStore {
 
   private static async openFile(
     path: string,
-    opts: { readOnly?: boolean },
+    opts: OpenOptions,
     snapshot?: { shownAs: string; holder: string },
   ): Promise<ResultStore> {
     if (!opts.readOnly) {
@@ -274,7 +290,7 @@ export class ResultStore {
     }
     let instance: DuckDBInstance;
     try {
-      instance = await createInstance(path, opts.readOnly === true);
+      instance = await createInstance(path, opts);
     } catch (e) {
       const msg = (e as Error).message;
       const holder = lockHolder(msg);

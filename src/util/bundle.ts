@@ -10,7 +10,7 @@
  *
  * A cache file is named by the sha256 of its chunk's source and by V8's version (util/v8-cache.ts). V8
  * rejects a cache made under other flags (NODE_OPTIONS, or a chunk first loaded after a report switched the
- * optimiser off, report/optimiser.ts): that chunk is compiled from its source, as without a cache. Either way
+ * optimiser off, util/optimiser.ts): that chunk is compiled from its source, as without a cache. Either way
  * the code run is the chunk's own: the cache changes how fast a process starts, never what it computes.
  * The bundle holds no import(): in a `vm.Script` it needs an experimental flag on Node 20 (scripts/bundle.mjs
  * turns the sources' dynamic imports into require() calls, and test/cli/bundle.test.ts checks it).

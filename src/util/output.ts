@@ -12,6 +12,7 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
+  readFileSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -150,6 +151,19 @@ export function writeFileAtomic(
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
     throw new UserError(`cannot write ${path}: ${describeFsError(e)}`, exitCode);
+  }
+}
+
+/**
+ * Whether `path` is a file that already holds exactly `bytes`, so that writing them again would change
+ * nothing but its time. A missing or unreadable file, or one of another size, does not.
+ */
+export function holdsBytes(path: string, bytes: Uint8Array): boolean {
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat?.isFile() === true && stat.size === bytes.byteLength && readFileSync(path).equals(bytes);
+  } catch {
+    return false; // unreadable: written as any other file, which reports its own failure
   }
 }
 

@@ -20,7 +20,7 @@ let favouring = false;
 
 /**
  * Whether this V8 is one whose flags bnclab sets were measured (11–13: Node 20 to 24). V8 prints an error line
- * for a flag it does not know, so another version is left alone (here and in report/optimiser.ts).
+ * for a flag it does not know, so another version is left alone (here and in util/optimiser.ts).
  */
 export function knownV8(): boolean {
   const major = Number(process.versions.v8.split('.')[0]);

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { codeCacheFile } from '../../src/util/v8-cache.js';
@@ -96,6 +97,34 @@ describe("the bundle's code cache", () => {
     expect(use.rejected).toBe(0);
     expect(use.none).toBe(0);
     expect(use.taken).toBeGreaterThan(10);
+  });
+
+  it("the spec's validators are compiled from the code cache the build made, after a report switched the optimiser off", () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'bnclab-validators-'));
+    try {
+      const script = [
+        // As `report` does before it reads the spec (src/util/optimiser.ts): V8 would reject a cache made
+        // under other flags, were the scripts not compiled under the default ones.
+        `(await import(${JSON.stringify(join(OUT, 'util', 'optimiser.js'))})).optimiserOffForRestOfProcess();`,
+        `const v = await import(${JSON.stringify(join(OUT, 'spec', 'validator.js'))});`,
+        `const l = await import(${JSON.stringify(join(OUT, 'spec', 'load.js'))});`,
+        "l.loadSpecFile('experiments/quickstart.yaml');",
+        'process.stdout.write(JSON.stringify(v.validatorCodeCacheUse()));',
+      ].join('\n');
+      // An empty cache folder: the validators' code is the build's (dist/cache), as on a fresh clone.
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, BNCLAB_CACHE_DIR: cacheDir },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const use = JSON.parse(r.stdout) as { taken: number; rejected: number; none: number };
+      // The experiment's validator and those of the quickstart's methods' parameters.
+      expect(use).toEqual({ taken: expect.any(Number), rejected: 0, none: 0 });
+      expect(use.taken).toBeGreaterThan(1);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 
   it('a cache file is named by its source, so an edited chunk of the same length never takes a stale cache', () => {

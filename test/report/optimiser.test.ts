@@ -1,5 +1,5 @@
 /**
- * V8's optimising compiler switched off for the rest of a process that ends with its report (optimiser.ts):
+ * V8's optimising compiler switched off for the rest of a process that ends with its report (src/util/optimiser.ts):
  * vega's code cache, made with V8's default flags, must still be taken. Run in a child process (the built
  * modules), since V8's flags are the whole process's.
  */
@@ -14,7 +14,7 @@ const dist = (m: string): string => distModule(`report/${m}`);
 function child(switchOff: boolean, compileUnder: 'default flags' | 'changed flags'): string {
   const script = `
     import v8 from 'node:v8';
-    const o = await import(${JSON.stringify(dist('optimiser.js'))});
+    const o = await import(${JSON.stringify(distModule('util/optimiser.js'))});
     const vl = await import(${JSON.stringify(dist('vega-load.js'))});
     if (${switchOff}) o.optimiserOffForRestOfProcess();
     // 'changed flags': the flags V8 had when the cache was made are not restored for the compile.

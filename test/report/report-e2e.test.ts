@@ -4,7 +4,7 @@
  * numbers computed here straight from the database, the HTML as XML, and every figure as SVG.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, ROOT, tempDir } from '../helpers/cli.js';
 import { ResultStore } from '../../src/store/db.js';
@@ -331,6 +331,30 @@ describe('bnclab report on a real experiment', () => {
     const ranks = meanRanks('accuracy', true);
     METHODS.forEach((m, j) => expect(texts).toContain(`${m} (${ranks[j].toFixed(2)})`));
     expect(texts.some((t) => t.startsWith('CD = '))).toBe(true);
+  });
+
+  it('made again from the same results, the report rewrites no file; a file changed since is written again', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .map((f) => join(dir, f))
+        .filter((f) => statSync(f).isFile());
+    const all = files(out);
+    expect(all.length).toBeGreaterThan(20);
+    // Every file dated long ago, so a rewrite shows whatever the clock's resolution.
+    const then = new Date('2001-01-01T00:00:00Z');
+    for (const f of all) utimesSync(f, then, then);
+    const before = new Map(all.map((f) => [f, readFileSync(f)]));
+    const edited = join(out, 'report.md');
+    writeFileSync(edited, `${readFileSync(edited, 'utf8')}\nmy note\n`);
+    utimesSync(edited, then, then);
+    const r = cli(['report', join(FIX, 'report-e2e.yaml'), '--db', join(cwd, 'shared.duckdb'), '--pdf'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(files(out).sort()).toEqual([...all].sort());
+    for (const f of all) {
+      expect(readFileSync(f).equals(before.get(f)!), f).toBe(true);
+      if (f !== edited) expect(statSync(f).mtimeMs, f).toBe(then.getTime());
+    }
+    expect(statSync(edited).mtimeMs).toBeGreaterThan(then.getTime());
   });
 
   it("command-line overrides re-render from the database; stale generated files go, the user's own stay", () => {

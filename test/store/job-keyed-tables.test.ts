@@ -156,6 +156,15 @@ describe('tables keyed by job', () => {
     } finally {
       store.close();
     }
+    // Opened on one thread from the start (a `report`'s reads), read-only or not.
+    for (const readOnly of [true, false]) {
+      store = await ResultStore.open(file, { readOnly, oneThread: true });
+      try {
+        expect(await threads(store)).toBe(1);
+      } finally {
+        store.close();
+      }
+    }
   });
 
   it('a batch that holds a job twice is refused whole', async () => {

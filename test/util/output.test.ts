@@ -6,6 +6,7 @@ import { tempDir } from '../helpers/cli.js';
 import {
   checkOutputFile,
   describeFsError,
+  holdsBytes,
   makeFolder,
   writeFileAtomic,
   writeThroughTemporary,
@@ -66,6 +67,18 @@ describe('output files', () => {
       /cannot write .*a\.json: no such file or folder \(ENOENT\)/,
     );
     expect(existsSync(join(dir, 'missing'))).toBe(false);
+  });
+
+  it('holdsBytes: only a file with exactly these bytes holds them', () => {
+    const file = join(dir, 'held.txt');
+    writeFileSync(file, 'abc');
+    expect(holdsBytes(file, Buffer.from('abc'))).toBe(true);
+    expect(holdsBytes(file, Buffer.from('abd'))).toBe(false); // same size, other bytes
+    expect(holdsBytes(file, Buffer.from('abcd'))).toBe(false);
+    expect(holdsBytes(file, Buffer.from(''))).toBe(false);
+    expect(holdsBytes(join(dir, 'absent.txt'), Buffer.from(''))).toBe(false);
+    mkdirSync(join(dir, 'a-folder'));
+    expect(holdsBytes(join(dir, 'a-folder'), Buffer.from(''))).toBe(false);
   });
 
   it('makeFolder names a file in the way (Node says ENOENT or EEXIST), and describeFsError reads DuckDB texts', () => {

@@ -8,11 +8,13 @@
  * the optimiser changes how fast JavaScript runs, never what it computes. A long-lived process (the UI server,
  * a test runner) never switches it off.
  *
- * V8 checks a code cache against its flags: vega's cache (vega-load.ts) is made with the default flags, so
- * the script is compiled from it with the optimiser switched back on for that moment ({@link withDefaultFlags}).
+ * V8 checks a code cache against its flags: vega's cache (report/vega-load.ts) and the spec validators'
+ * (spec/validator.ts) are made with the default flags, so those scripts are compiled from them with the
+ * optimiser switched back on for that moment ({@link withDefaultFlags}). Here in util/ because the spec's
+ * validators, which a report reads after switching the optimiser off, need it as much as the report does.
  */
 import v8 from 'node:v8';
-import { knownV8 } from '../util/v8-memory.js';
+import { knownV8 } from './v8-memory.js';
 
 let off = false;
 
