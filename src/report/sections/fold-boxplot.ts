@@ -12,6 +12,21 @@ export async function foldBoxplotSection(c: ReportContext): Promise<Section[]> {
     return v === null || v === undefined ? [] : [{ dataset: r.dataset, method: r.method, value: Number(v) }];
   });
   if (!values.length) return [];
+  const title = `Per-fold ${boxMetric.metric.title.toLowerCase()} by dataset`;
+  // A box of one value is a line: with one fold per dataset and method (a single train/test split) the figure
+  // would show nothing the tables do not, and drawing it costs loading Vega; the section says why it is absent.
+  const cells = new Set<string>();
+  const severalFolds = values.some((v) => {
+    const cell = `${v.dataset}\u0000${v.method}`;
+    if (cells.has(cell)) return true;
+    cells.add(cell);
+    return false;
+  });
+  if (!severalFolds) {
+    const text =
+      'One fold per dataset and method (a single train/test split), so no box plot of the folds: each box would be one value, the mean in the tables.';
+    return [{ title, level: 3, blocks: [{ kind: 'p', text }] }];
+  }
   const f = await foldBoxplotFigure(
     c.figureId(`folds-${boxMetric.metric.key}`),
     boxMetric.metric.title,
@@ -20,7 +35,7 @@ export async function foldBoxplotSection(c: ReportContext): Promise<Section[]> {
   );
   return [
     {
-      title: `Per-fold ${boxMetric.metric.title.toLowerCase()} by dataset`,
+      title,
       level: 3,
       blocks: [c.addFigure(f)],
     },
