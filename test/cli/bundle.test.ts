@@ -5,13 +5,11 @@
  * left out of it, and the entry points load the bundle and nothing else of bnclab's.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { codeCacheFile } from '../../src/util/v8-cache.js';
-import { ROOT } from '../helpers/cli.js';
+import { nodeScript, ROOT, tempDir } from '../helpers/cli.js';
 
 const OUT = join(ROOT, 'dist', 'src');
 const BUNDLE = join(OUT, 'bundle');
@@ -81,17 +79,15 @@ describe('the built CLI is a bundle', () => {
 
 describe("the bundle's code cache", () => {
   it('a command compiles every chunk it loads from the cache the build made (none rejected, none missing)', () => {
-    const script = [
-      `const b = await import(${JSON.stringify(join(OUT, 'util', 'bundle.js'))});`,
-      "await b.loadBundle('cli').runCli(['plan', 'experiments/quickstart.yaml']);",
-      "process.on('exit', () => process.stderr.write(JSON.stringify(b.bundleCodeCacheUse())));",
-    ].join('\n');
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, BNCLAB_CACHE_DIR: 'off' },
-    });
-    expect(r.status, r.stderr).toBe(0);
+    const r = nodeScript(
+      [
+        `const b = await import(${JSON.stringify(join(OUT, 'util', 'bundle.js'))});`,
+        "await b.loadBundle('cli').runCli(['plan', 'experiments/quickstart.yaml']);",
+        "process.on('exit', () => process.stderr.write(JSON.stringify(b.bundleCodeCacheUse())));",
+      ].join('\n'),
+      { BNCLAB_CACHE_DIR: 'off' },
+    );
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('quickstart');
     const use = JSON.parse(r.stderr) as { taken: number; rejected: number; none: number };
     expect(use.rejected).toBe(0);
@@ -100,9 +96,9 @@ describe("the bundle's code cache", () => {
   });
 
   it("the spec's validators are compiled from the code cache the build made, after a report switched the optimiser off", () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'bnclab-validators-'));
-    try {
-      const script = [
+    // An empty cache folder: the validators' code is the build's (dist/cache), as on a fresh clone.
+    const r = nodeScript(
+      [
         // As `report` does before it reads the spec (src/util/optimiser.ts): V8 would reject a cache made
         // under other flags, were the scripts not compiled under the default ones.
         `(await import(${JSON.stringify(join(OUT, 'util', 'optimiser.js'))})).optimiserOffForRestOfProcess();`,
@@ -110,21 +106,14 @@ describe("the bundle's code cache", () => {
         `const l = await import(${JSON.stringify(join(OUT, 'spec', 'load.js'))});`,
         "l.loadSpecFile('experiments/quickstart.yaml');",
         'process.stdout.write(JSON.stringify(v.validatorCodeCacheUse()));',
-      ].join('\n');
-      // An empty cache folder: the validators' code is the build's (dist/cache), as on a fresh clone.
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        env: { ...process.env, BNCLAB_CACHE_DIR: cacheDir },
-      });
-      expect(r.status, r.stderr).toBe(0);
-      const use = JSON.parse(r.stdout) as { taken: number; rejected: number; none: number };
-      // The experiment's validator and those of the quickstart's methods' parameters.
-      expect(use).toEqual({ taken: expect.any(Number), rejected: 0, none: 0 });
-      expect(use.taken).toBeGreaterThan(1);
-    } finally {
-      rmSync(cacheDir, { recursive: true, force: true });
-    }
+      ].join('\n'),
+      { BNCLAB_CACHE_DIR: tempDir() },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const use = JSON.parse(r.stdout) as { taken: number; rejected: number; none: number };
+    // The experiment's validator and those of the quickstart's methods' parameters.
+    expect(use).toEqual({ taken: expect.any(Number), rejected: 0, none: 0 });
+    expect(use.taken).toBeGreaterThan(1);
   });
 
   it('a cache file is named by its source, so an edited chunk of the same length never takes a stale cache', () => {

@@ -55,9 +55,9 @@ export function distModule(module: string): string {
  * The script is a file, not `-e`: worker threads it starts inherit the process's options, and `--input-type`
  * refuses a file.
  */
-export function nodeScript(script: string): CliResult {
+export function nodeScript(script: string, env: Record<string, string> = {}): CliResult {
   const file = join(tempDir(), 'child.mjs');
   writeFileSync(file, script);
-  const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
