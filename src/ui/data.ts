@@ -603,7 +603,9 @@ export class UiData {
     const values = rows
       .filter((r) => r[metric] !== null && Number.isFinite(Number(r[metric])))
       .map((r) => ({ dataset, method, value: Number(r[metric]) }));
-    const boxplot = values.length ? (await foldBoxplotFigure(`folds-${metric}`, title, [method], values)).svg : null;
+    // As in the report (sections/fold-boxplot.ts): a box of one fold would be one value, the mean shown beside it.
+    const boxplot =
+      values.length > 1 ? (await foldBoxplotFigure(`folds-${metric}`, title, [method], values)).svg : null;
     let structure: string | null = null;
     const modal = arcs.size ? modalStructures(rows, arcs)[0] : undefined;
     const labels = jobs.find((j) => j.classLabels)?.classLabels ?? null;

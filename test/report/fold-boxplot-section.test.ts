@@ -22,7 +22,7 @@ function rows(folds: (dataset: string, method: string) => number): ResultRow[] {
 describe('the per-fold box plot', () => {
   useTempCacheDir('bnclab-boxplot-section-');
 
-  it('is drawn when a dataset and method has several folds, one box per method and dataset', async () => {
+  it('is drawn when some dataset and method has several folds, though the others have one', async () => {
     const doc = await buildReport(
       reportInput(
         rows((d, m) => (d === 'd2' && m === 'b' ? 2 : 1)),

@@ -5,7 +5,7 @@
  * selection, errors as one line with status 400, and the server bound to 127.0.0.1.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliSpawn, ROOT, tempDir } from '../helpers/cli.js';
@@ -200,6 +200,23 @@ describe('bnclab ui: the server and its queries', () => {
     expect([w, h]).toEqual([Math.ceil(Number(size[1])), Math.ceil(Number(size[2]))]);
     const fonts = spawnSync('pdffonts', [join(dir, 'export.pdf')], { encoding: 'utf8' });
     expect(fonts.stdout).toMatch(/Arimo-Regular.*yes\s+yes/);
+  });
+
+  it('draws no box plot for a cell of one fold (a single train/test split), as the report draws none', async () => {
+    const spec = join(dir, 'single.yaml');
+    writeFileSync(
+      spec,
+      'name: single_split\nseed: 1\ndatasets: [iris]\nresampling: { method: holdout }\nstructures: [nb]\n' +
+        'estimators: [{ id: dirichlet, params: { alpha: 1 } }]\n',
+    );
+    const single = join(dir, 'single.duckdb');
+    const r = cli(['run', spec, '--db', single, '--quiet'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, 'results', 'single_split', 'figures', 'folds-accuracy.svg'))).toBe(false);
+    const cell = await new UiData(single).cell('single_split', 'iris', 'nb/dirichlet', 'accuracy');
+    expect(cell.jobs).toHaveLength(1);
+    expect(cell.boxplot).toBeNull();
+    expect(cell.structure).not.toBeNull();
   });
 
   it('reads the selection from the URL and rejects unknown names with one line', async () => {
