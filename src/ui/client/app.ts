@@ -768,7 +768,7 @@ async function cellView(gen: number): Promise<void> {
       h(
         'div',
         {},
-        h('h3', {}, `Confusion matrix (${withConf.length} folds summed)`),
+        h('h3', {}, `Confusion matrix (${withConf.length === 1 ? '1 fold' : `${withConf.length} folds summed`})`),
         h(
           'table',
           { id: 'confusion' },
