@@ -13,10 +13,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
 import { packageRoot } from '../util/paths.js';
-import { codeCacheFile } from '../util/v8-cache.js';
-import { withDefaultFlags } from '../util/optimiser.js';
+import { type CachedScript, compileWithCodeCache } from '../util/v8-cache.js';
 
 type Vega = typeof import('vega');
 type VegaLite = typeof import('vega-lite');
@@ -24,15 +22,9 @@ type VegaLite = typeof import('vega-lite');
 /** Where the build puts the bundle, relative to the package root. */
 export const VEGA_BUNDLE = join('dist', 'vega', 'vega.cjs');
 
-/** The file of the code cache of the bundle's source (its sha256 and V8's version; util/v8-cache.ts). */
-export function codeCachePath(root: string, source: string): string {
-  return codeCacheFile(root, 'vega', source);
-}
-
 let loaded: Promise<[Vega, VegaLite]> | undefined;
-let script:
-  | { readonly script: vm.Script; readonly source: string; readonly root: string; readonly cached: boolean }
-  | undefined;
+/** The bundle's script, once compiled. */
+let script: CachedScript | undefined;
 
 /** vega and vega-lite (loaded once per process). */
 export function loadVega(): Promise<[Vega, VegaLite]> {
@@ -49,23 +41,16 @@ async function loadNow(): Promise<[Vega, VegaLite]> {
   } catch {
     return Promise.all([import('vega'), import('vega-lite')]);
   }
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(codeCachePath(root, source));
-  } catch {
-    cachedData = undefined;
-  }
-  // The cache was made with V8's default flags, and V8 rejects it under others (util/optimiser.ts).
-  const s = withDefaultFlags(
-    () =>
-      new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-        filename: file,
-        ...(cachedData ? { cachedData } : {}),
-      }),
+  // Made with V8's default flags, and compiled under them (a report has switched the optimiser off).
+  script = compileWithCodeCache(
+    root,
+    'vega',
+    source,
+    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+    file,
   );
-  script = { script: s, source, root, cached: cachedData !== undefined };
   const module = { exports: {} as { vega: Vega } & VegaLite };
-  (s.runInThisContext() as (...args: unknown[]) => void)(
+  (script.script.runInThisContext() as (...args: unknown[]) => void)(
     module.exports,
     createRequire(file),
     module,
@@ -81,7 +66,7 @@ async function loadNow(): Promise<[Vega, VegaLite]> {
  */
 export function vegaCodeCache(): { path: string; data: Buffer } | undefined {
   if (script === undefined) return undefined;
-  return { path: codeCachePath(script.root, script.source), data: script.script.createCachedData() };
+  return { path: script.cacheFile, data: script.script.createCachedData() };
 }
 
 /**
@@ -89,5 +74,5 @@ export function vegaCodeCache(): { path: string; data: Buffer } | undefined {
  * there was no cache for it, false when V8 rejected the cache (another V8 version, or other flags).
  */
 export function vegaCodeCacheTaken(): boolean | undefined {
-  return script?.cached ? !script.script.cachedDataRejected : undefined;
+  return script === undefined || script.cache === 'none' ? undefined : script.cache === 'taken';
 }

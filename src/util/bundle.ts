@@ -8,32 +8,26 @@
  * quickstart cost about a fifth less CPU (docs/performance.md). Node 20 offers the code cache for scripts
  * (`vm.Script`), not for ES modules (`module.enableCompileCache` is Node 22's), so the bundle is CommonJS.
  *
- * A cache file is named by the sha256 of its chunk's source and by V8's version (util/v8-cache.ts). V8
- * rejects a cache made under other flags (NODE_OPTIONS, or a chunk first loaded after a report switched the
- * optimiser off, util/optimiser.ts): that chunk is compiled from its source, as without a cache. Either way
- * the code run is the chunk's own: the cache changes how fast a process starts, never what it computes.
+ * A cache file is named by the sha256 of its chunk's source and by V8's version, and a chunk is compiled under
+ * V8's default flags, which the cache was made with, even when first loaded after a report switched the
+ * optimiser off (util/v8-cache.ts). V8 rejects a cache made under other flags (NODE_OPTIONS): that chunk is
+ * compiled from its source, as without a cache. Either way the code run is the chunk's own.
  * The bundle holds no import(): in a `vm.Script` it needs an experimental flag on Node 20 (scripts/bundle.mjs
  * turns the sources' dynamic imports into require() calls, and test/cli/bundle.test.ts checks it).
  *
  * Without the bundle (tsc alone) the entry points import tsc's output instead: a working, only slower, CLI.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { Module, createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
-import vm from 'node:vm';
 import { packageRoot } from './paths.js';
-import { codeCacheFile } from './v8-cache.js';
+import { type CachedScript, type CodeCacheUse, codeCacheUse, compileWithCodeCache } from './v8-cache.js';
 
 /** Where the build puts the bundle, relative to the package root. */
 const BUNDLE_DIR = join('dist', 'src', 'bundle');
 
-/** A chunk of the bundle this process compiled, with its cache file and whether V8 took the cache. */
-interface CompiledChunk {
-  readonly script: vm.Script;
-  readonly cacheFile: string;
-  readonly cache: 'taken' | 'rejected' | 'none';
-}
-const compiled: CompiledChunk[] = [];
+/** The chunks of the bundle this process compiled, with their cache files and whether V8 took the cache. */
+const compiled: CachedScript[] = [];
 let hooked = false;
 
 type CommonJsWrapper = (
@@ -57,20 +51,10 @@ function compileBundleFilesWithCache(root: string, dir: string): void {
   const nodeCompile = proto._compile;
   proto._compile = function (this: Module, content: string, filename: string): unknown {
     if (!filename.startsWith(dir + sep)) return nodeCompile.call(this, content, filename);
-    const cacheFile = codeCacheFile(root, basename(filename, '.cjs'), content);
-    let cachedData: Buffer | undefined;
-    try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      cachedData = undefined; // a chunk no build-time command loaded: compiled from its source
-    }
-    const script = new vm.Script(Module.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
-    compiled.push({
-      script,
-      cacheFile,
-      cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'taken',
-    });
-    const wrapper = script.runInThisContext() as CommonJsWrapper;
+    // A chunk no build-time command loaded has no cache: compiled from its source.
+    const chunk = compileWithCodeCache(root, basename(filename, '.cjs'), content, Module.wrap(content), filename);
+    compiled.push(chunk);
+    const wrapper = chunk.script.runInThisContext() as CommonJsWrapper;
     return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
   };
 }
@@ -89,10 +73,8 @@ export function loadBundle(name: 'cli' | 'worker'): unknown {
 }
 
 /** How many of the bundle's chunks this process compiled from their cache, had rejected, or had none for. */
-export function bundleCodeCacheUse(): Record<CompiledChunk['cache'], number> {
-  const use = { taken: 0, rejected: 0, none: 0 };
-  for (const c of compiled) use[c.cache]++;
-  return use;
+export function bundleCodeCacheUse(): Record<CodeCacheUse, number> {
+  return codeCacheUse(compiled);
 }
 
 /**

@@ -8,10 +8,10 @@
  * the optimiser changes how fast JavaScript runs, never what it computes. A long-lived process (the UI server,
  * a test runner) never switches it off.
  *
- * V8 checks a code cache against its flags: vega's cache (report/vega-load.ts) and the spec validators'
- * (spec/validator.ts) are made with the default flags, so those scripts are compiled from them with the
- * optimiser switched back on for that moment ({@link withDefaultFlags}). Here in util/ because the spec's
- * validators, which a report reads after switching the optimiser off, need it as much as the report does.
+ * V8 checks a code cache against its flags: every cache the build ships is made with the default flags, so a
+ * script is compiled from one with the optimiser switched back on for that moment ({@link withDefaultFlags},
+ * through util/v8-cache.ts): vega, the spec validators a report reads after switching the optimiser off, a
+ * chunk of the CLI first loaded after it.
  */
 import v8 from 'node:v8';
 import { knownV8 } from './v8-memory.js';

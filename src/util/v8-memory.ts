@@ -11,7 +11,7 @@
  * started under it gets a 1 MB young generation whose collections cost about a quarter more CPU for trivial
  * jobs (a worker that replaces one ended by a time limit or crash does). A process-wide flag, so only the CLI's
  * own `run` process sets it (never a test runner or the UI server), and it is switched back before the report:
- * V8 checks a code cache against its flags (src/report/vega-load.ts), and the flag implies a semi-space size that
+ * V8 checks a code cache against its flags (util/v8-cache.ts), and the flag implies a semi-space size that
  * is reset with it.
  */
 import v8 from 'node:v8';
