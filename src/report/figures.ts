@@ -617,6 +617,20 @@ export function foldBoxes(values: readonly FoldValue[]): FoldBox[] {
 }
 
 /**
+ * Whether some dataset × method has two fold values or more. Where none has, each box would be one value (a
+ * single train/test split): the report's section and the explorer's cell page then draw no box plot.
+ */
+export function someBoxOfSeveralFolds(values: readonly FoldValue[]): boolean {
+  const cells = new Set<string>();
+  return values.some((v) => {
+    const cell = cellKey(v.dataset, v.method);
+    if (cells.has(cell)) return true;
+    cells.add(cell);
+    return false;
+  });
+}
+
+/**
  * Per-fold values as box plots, one small panel per dataset with its own vertical scale, methods side by
  * side (mlr3's autoplot of a benchmark): the spread over folds that the mean ± sd tables summarize. The boxes
  * are summarized here and drawn as whisker rules, a bar and a median tick (what Vega-Lite's `boxplot` mark

@@ -23,7 +23,7 @@ import { roundDecimals } from '../stats/validate.js';
 import { winDrawLoss } from '../stats/signtest.js';
 import { wilcoxonSignedRank } from '../stats/wilcoxon.js';
 import { cliques, compareResults, type MetricComparison } from '../report/compare.js';
-import { cdFigure, foldBoxplotFigure } from '../report/figures.js';
+import { cdFigure, foldBoxplotFigure, someBoxOfSeveralFolds } from '../report/figures.js';
 import { figurePdf, planJobRefs, plannedFolds } from '../report/index.js';
 import { modalStructures, structureFigure } from '../report/structures.js';
 import { metricDef } from '../report/compare.js';
@@ -603,9 +603,9 @@ export class UiData {
     const values = rows
       .filter((r) => r[metric] !== null && Number.isFinite(Number(r[metric])))
       .map((r) => ({ dataset, method, value: Number(r[metric]) }));
-    // As in the report (sections/fold-boxplot.ts): a box of one fold would be one value, the mean shown beside it.
-    const boxplot =
-      values.length > 1 ? (await foldBoxplotFigure(`folds-${metric}`, title, [method], values)).svg : null;
+    const boxplot = someBoxOfSeveralFolds(values)
+      ? (await foldBoxplotFigure(`folds-${metric}`, title, [method], values)).svg
+      : null;
     let structure: string | null = null;
     const modal = arcs.size ? modalStructures(rows, arcs)[0] : undefined;
     const labels = jobs.find((j) => j.classLabels)?.classLabels ?? null;

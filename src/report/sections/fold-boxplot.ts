@@ -1,7 +1,7 @@
 /** Box plots of the per-fold values of the first compared metric, one panel per dataset. */
 import type { ReportContext } from '../context.js';
 import type { Section } from '../document.js';
-import { foldBoxplotFigure } from '../figures.js';
+import { foldBoxplotFigure, someBoxOfSeveralFolds } from '../figures.js';
 
 /** Box plots of the per-fold values of the first compared metric, one panel per dataset. */
 export async function foldBoxplotSection(c: ReportContext): Promise<Section[]> {
@@ -13,16 +13,8 @@ export async function foldBoxplotSection(c: ReportContext): Promise<Section[]> {
   });
   if (!values.length) return [];
   const title = `Per-fold ${boxMetric.metric.title.toLowerCase()} by dataset`;
-  // A box of one value is a line: with one fold per dataset and method (a single train/test split) the figure
-  // would show nothing the tables do not, and drawing it costs loading Vega; the section says why it is absent.
-  const cells = new Set<string>();
-  const severalFolds = values.some((v) => {
-    const cell = `${v.dataset}\u0000${v.method}`;
-    if (cells.has(cell)) return true;
-    cells.add(cell);
-    return false;
-  });
-  if (!severalFolds) {
+  // With one fold per dataset and method each box would be one value, the mean the tables give.
+  if (!someBoxOfSeveralFolds(values)) {
     const text =
       'One fold per dataset and method (a single train/test split), so no box plot of the folds: each box would be one value, the mean in the tables.';
     return [{ title, level: 3, blocks: [{ kind: 'p', text }] }];
