@@ -1,14 +1,14 @@
 /**
- * One Vega template per kind of figure, drawn by a new view for every figure of that kind. The figures of one kind (the
- * scatter plots of method against method, the critical-difference diagrams, the fold box plots) share a
- * Vega-Lite spec and differ only in their texts (titles), their number ranges (scale domains), the numbers
- * that lay them out (a height, a panel's width, a number of columns) and their data. Compiling that spec with
- * Vega-Lite, parsing the Vega spec and building a `View` cost about three quarters of drawing a figure afresh
- * (docs/performance.md), so a kind's spec is compiled once, with a placeholder in each varying slot, into a
- * template whose slots are Vega signals and named data sets; each figure of the kind then sets the signals and
- * the data on the kind's view and renders it. The SVG is the one the figure's own spec renders to: Vega draws
- * the same scene from a signal as from the literal it holds (test/report/figure-views.test.ts renders both ways
- * and compares the bytes).
+ * One Vega template per kind of figure, drawn by a new view for every figure of that kind. The figures of one
+ * kind (the scatter plots of method against method, the critical-difference diagrams, the fold box plots)
+ * share a Vega-Lite spec and differ only in their texts (titles), their number ranges (scale domains), the
+ * numbers that lay them out (a height, a panel's width, a number of columns) and their data. Compiling that
+ * spec with Vega-Lite, parsing the Vega spec and building a `View` cost about three quarters of drawing a
+ * figure afresh (docs/performance.md), so a kind's spec is compiled once, with a placeholder in each varying
+ * slot, into a template whose slots are Vega signals and named data sets; each figure of the kind then sets
+ * the signals and the data on a new view of the kind's template and renders it. The SVG is the one the
+ * figure's own spec renders to: Vega draws the same scene from a signal as from the literal it holds
+ * (test/report/figure-views.test.ts renders both ways and compares the bytes).
  *
  * A template is made only when every placeholder lands where a signal can take its place (a title, an axis
  * title, the start of a string in an expression, a scale's domain, the view's width or height, a layout's
@@ -17,11 +17,11 @@
  *
  * A template depends only on the kind's spec with placeholders and on the vega versions, so it is a cache
  * entry (`vega-template`), and `npm run build` ships the three kinds' in dist/cache/: a process draws its first
- * figure of a kind without compiling and parsing its spec (in a new process, about 35 ms of CPU for a scatter
- * plot, 25 for a critical-difference diagram and 90 for a fold box plot; docs/performance.md). Vega's parsed
- * spec is JSON but for a few undefined members (which JSON leaves out) and the class of its operator entries; a
- * template is always the JSON text read back, made now or read from the cache, so every process draws from
- * the same object.
+ * figure of a kind without compiling and parsing its spec (in a new process: 35 ms of CPU for a scatter plot;
+ * a first diagram took 61–89 ms against 87–111, a 12-method box plot 195–225 against 251–323;
+ * docs/performance.md). Vega's parsed spec is JSON but for a few undefined members (which JSON leaves out) and
+ * the class of its operator entries; a template is always the JSON text read back, made now or read from the
+ * cache, so every process draws from the same object.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { cachedJson, contentCacheKey } from '../util/cache.js';
@@ -233,9 +233,10 @@ type ExpressionCompiler = Record<ExpressionKind, Compile> & { readonly codegen: 
  * `Function`, and the figures of a kind have the same texts: through the View's `expr` option each text is
  * compiled once per process, and each view gets the function bound to its own function context, as Vega binds
  * it. The functions are made by Vega's own compiler and keep no state (what Vega sets on an expression's
- * function it sets on the bound one, made per view). Drawing 22 scatter plots took 7 % less CPU
- * (docs/performance.md); the SVGs are the same, byte for byte (test/report/figure-views.test.ts). Undefined,
- * and each view compiles its own as before, where this vega's context does not show its compiler.
+ * function it sets on the bound one, made per view). Drawing the 25 figures of a 960-job report (2 diagrams,
+ * 22 scatter plots, a box plot) took 8 % less CPU (docs/performance.md); the SVGs are the same, byte for byte
+ * (test/report/figure-views.test.ts). Undefined, and each view compiles its own as before, where this vega's
+ * context does not show its compiler.
  */
 export function sharedExpressions(vega: VegaModule): ExpressionCompiler | undefined {
   let shared = sharedCompilers.get(vega);
