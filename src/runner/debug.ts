@@ -9,7 +9,7 @@ import { arcs, type Structure } from '../bn/structure.js';
 import { computeMetrics } from '../metrics/index.js';
 import { classificationMetrics } from '../metrics/classification.js';
 import type { Plan, PlannedJob } from '../spec/plan.js';
-import { Rng } from '../util/rng.js';
+import { RootStream } from '../util/rng.js';
 import { fitPredictTimes, learn, preparedFold } from './execute.js';
 import { payloadOf } from './run.js';
 
@@ -30,7 +30,7 @@ export function debugJob(plan: Plan, job: PlannedJob): DebugResult {
   const t0 = performance.now();
   const fold = preparedFold(payload);
   const t1 = performance.now();
-  const { model, structure } = learn(payload, fold.train, new Rng(payload.seed), undefined, fold);
+  const { model, structure } = learn(payload, fold.train, new RootStream(payload.seed), undefined, fold);
   const t2 = performance.now();
   const test = fold.testData();
   const probs = model.posterior(test);

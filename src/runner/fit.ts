@@ -12,7 +12,7 @@ import type { ExperimentSpec, MethodSpec } from '../spec/load.js';
 import { fullDataKey, learnerSeed } from '../spec/job-key.js';
 import { buildPlan } from '../spec/plan.js';
 import { UserError } from '../util/errors.js';
-import { Rng } from '../util/rng.js';
+import { RootStream } from '../util/rng.js';
 import { closest } from '../util/text.js';
 import { learn } from './execute.js';
 import { jobMethod } from './job.js';
@@ -65,7 +65,7 @@ export function fitOnFullData(spec: ExperimentSpec, datasetName: string, methodL
   const { model, structure } = learn(
     { ...jobMethod({ ...method, select: undefined }), dataset: handle, preprocessing: spec.preprocessing },
     data,
-    new Rng(seed),
+    new RootStream(seed),
   );
   return {
     dataset: datasetName,

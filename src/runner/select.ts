@@ -16,7 +16,7 @@ import { computeMetrics } from '../metrics/index.js';
 import type { Model, Params } from '../registry.js';
 import { applyCandidate as apply, candidates, type SelectSpec } from '../spec/select.js';
 import { UserError } from '../util/errors.js';
-import type { Rng } from '../util/rng.js';
+import type { StreamSource } from '../util/rng.js';
 
 interface Learned {
   readonly model: Model;
@@ -35,7 +35,7 @@ export function selectAndFit(
   select: SelectSpec,
   structureParams: Params,
   estimatorParams: Params,
-  rng: Rng,
+  rng: StreamSource,
   fit: Fit,
   signal?: AbortSignal,
 ): Learned {

@@ -31,19 +31,6 @@ export class Rng {
     return derivedSeedOf(this.s0, this.s1, this.s2, this.s3, purpose);
   }
 
-  /**
-   * `derive(purpose)` as of now, made when first asked for: each Rng costs a sha256, and a job of a learner
-   * that draws nothing made three. Later draws from this stream do not change what it gives.
-   */
-  deriveOnUse(purpose: string): () => Rng {
-    const { s0, s1, s2, s3 } = this;
-    let derived: Rng | undefined;
-    return () => {
-      derived ??= new Rng(derivedSeedOf(s0, s1, s2, s3, purpose));
-      return derived;
-    };
-  }
-
   /** Writes the state (four 32-bit words) to to[at .. at + 3], for a WebAssembly kernel that draws from it. */
   saveState(to: Int32Array, at: number): void {
     to[at] = this.s0;
@@ -153,4 +140,24 @@ function littleEndianWord(hex: string, at: number): number {
 
 function rotl(x: number, k: number): number {
   return (x << k) | (x >>> (32 - k));
+}
+
+/** What derives the streams of a job's learners: a stream never drawn from, only derived (see RootStream). */
+export type StreamSource = Pick<Rng, 'derive'>;
+
+/**
+ * A job's root stream, hashed from its seed when a stream is first derived from it. A job only derives its
+ * learners' streams from its root and never draws from it (its type has no draw), so the root's state is its
+ * seed's whenever a stream is derived, and a job whose learners draw nothing hashes nothing: the sha256 and
+ * the four parses were about 4 % of a trivial job's CPU in its worker (nb on iris, docs/performance.md).
+ */
+export class RootStream implements StreamSource {
+  private root: Rng | undefined;
+
+  constructor(private readonly seed: string) {}
+
+  derive(purpose: string): Rng {
+    this.root ??= new Rng(this.seed);
+    return this.root.derive(purpose);
+  }
 }

@@ -158,3 +158,26 @@ describe('CptModel', () => {
     expect(new CptModel(model.cards, model.cpts).fusedFactors()).toEqual(f);
   });
 });
+
+describe("fitCptModel's counts kept with the training rows", () => {
+  it('a second fit on the same rows counts as a first one, whatever the first estimator did to its counts', () => {
+    const data = tinyData();
+    const seen: number[][] = [];
+    // An estimator that keeps a copy of what it was given, then zeroes its counts (a user's may change them).
+    const spoiling: FamilyEstimator = (fc) => {
+      seen.push([...fc.counts]);
+      const lp = smoothedLogProbs(fc, 1);
+      fc.counts.fill(0);
+      return lp;
+    };
+    const first = fitCptModel(data, TAN, spoiling);
+    const firstSeen = seen.splice(0);
+    const again = fitCptModel(data, TAN, spoiling);
+    expect(seen).toEqual(firstSeen);
+    const fresh = fitCptModel(tinyData(), TAN, laplace);
+    for (const m of [first, again]) expect(m.posterior(data)).toEqual(fresh.posterior(data));
+    // The family X1 | C, X0 counted on its own rows, not another family's: its 8 cells add up to the rows
+    // where X1, C and X0 are all observed.
+    expect(firstSeen[1]).toHaveLength(8);
+  });
+});

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/util/rng.js';
+import { RootStream, Rng } from '../../src/util/rng.js';
 import { canonicalJson, contentKey, sha256Hex } from '../../src/util/hash.js';
 
 describe('Rng', () => {
@@ -66,16 +66,15 @@ describe('seeds and hashes', () => {
     }
   });
 
-  it('deriveOnUse(p) gives derive(p) as of the call, made once, whatever the parent draws after', () => {
-    const parent = new Rng('job');
-    const onUse = parent.deriveOnUse('structure');
-    const direct = parent.derive('structure');
-    parent.next();
-    const later = onUse();
-    expect(onUse()).toBe(later);
-    expect(Array.from({ length: 4 }, () => later.next())).toEqual(Array.from({ length: 4 }, () => direct.next()));
-    const moved = parent.derive('structure');
-    expect(moved.next()).not.toBe(new Rng('job').derive('structure').next());
+  it("a job's RootStream derives what its seed's Rng derives, whenever and in whatever order", () => {
+    const root = new RootStream('job');
+    const draws = (r: Rng) => Array.from({ length: 4 }, () => r.next());
+    const fromEstimator = draws(root.derive('estimator'));
+    // Asked for after another stream was derived and drawn from, and asked for twice: the seed's each time.
+    expect(draws(root.derive('structure'))).toEqual(draws(new Rng('job').derive('structure')));
+    expect(draws(root.derive('structure'))).toEqual(draws(new Rng('job').derive('structure')));
+    expect(fromEstimator).toEqual(draws(new Rng('job').derive('estimator')));
+    expect(fromEstimator).not.toEqual(draws(new Rng('other').derive('estimator')));
   });
 });
 
