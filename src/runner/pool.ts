@@ -69,8 +69,11 @@ export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'outco
 /** What the coordinator sends a worker (src/runner/worker-thread.ts): a job, its shared members named once sent. */
 export interface JobMessage {
   readonly type: 'job';
-  /** The payload; a member of SENT_ONCE the worker has received is undefined here and named in `ids`. */
-  readonly payload: Omit<JobPayload, SentOnce> & Partial<Pick<JobPayload, SentOnce>>;
+  /**
+   * The payload's members; a member of SENT_ONCE the worker has received is undefined here and named in `ids`
+   * (a plain record: the members of SENT_ONCE differ between the kinds of JobPayload).
+   */
+  readonly payload: { readonly key: string } & Readonly<Record<string, unknown>>;
   /** Each SENT_ONCE member's id: the worker keeps a member sent with its id, and fills one left out by it. */
   readonly ids: Partial<Record<SentOnce, number>>;
 }
@@ -208,8 +211,9 @@ export class WorkerPool implements JobRunner {
     // Left out as undefined, not deleted: the copy keeps the payload's shape, which V8 serializes faster.
     const payload: Record<string, unknown> = { ...entry.payload };
     const ids: Partial<Record<SentOnce, number>> = {};
+    const members = entry.payload as Partial<Record<SentOnce, object>>;
     for (const member of SENT_ONCE) {
-      const value = entry.payload[member];
+      const value = members[member];
       if (value === undefined) continue;
       let id = this.memberIds.get(value);
       if (id === undefined) {

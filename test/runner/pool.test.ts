@@ -13,7 +13,7 @@ import { buildPlan } from '../../src/spec/plan.js';
 import { payloadOf } from '../../src/runner/run.js';
 import { executeJob } from '../../src/runner/execute.js';
 import { WorkerPool, type JobMessage } from '../../src/runner/pool.js';
-import { SENT_ONCE, type JobPayload } from '../../src/runner/job.js';
+import { SENT_ONCE, type JobPayload, type SentOnce } from '../../src/runner/job.js';
 import type { JobOutcome } from '../../src/store/db.js';
 
 afterEach(() => {
@@ -62,7 +62,7 @@ describe('the worker pool', () => {
     for (const { worker, msg } of sent) {
       const payload = payloads.find((p) => p.key === msg.payload.key)!;
       for (const member of SENT_ONCE) {
-        if (payload[member] === undefined) continue;
+        if ((payload as Partial<Record<SentOnce, unknown>>)[member] === undefined) continue;
         const id = msg.ids[member];
         expect(id, member).toBeDefined();
         const where = `${worker}:${member}:${id}`;
@@ -72,8 +72,12 @@ describe('the worker pool', () => {
         else named++;
       }
     }
-    // Two datasets, each with two repeats' assignments, and one preprocessing: a few members a worker, not 24 jobs' worth.
-    expect(received.size).toBeLessThanOrEqual(2 * (2 + 2 + 2 * 2 + 1));
+    // Two datasets (and tables), each with two repeats' assignments, one preprocessing, and two methods' structure
+    // learner and estimator: a few members a worker, not 24 jobs' worth.
+    expect(received.size).toBeLessThanOrEqual(2 * (2 + 2 + 2 * 2 + 1 + 2 + 2));
+    // Each method's structure learner and estimator went to each worker once.
+    for (const member of ['structure', 'estimator'])
+      expect([...received].filter((w) => w.split(':')[1] === member).length).toBeLessThanOrEqual(2 * 2);
     expect(named).toBeGreaterThan(0);
   });
 });
