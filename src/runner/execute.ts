@@ -40,7 +40,8 @@ import { hasNumericColumn, readFoldCuts, writeFoldCuts } from '../datasets/fold-
 
 /**
  * Preprocessed folds are reused by every method of the same dataset/fold inside one worker: at most 32, and
- * at most FOLD_CACHE_BYTES of them (or the last one alone when it is read whole, see DENSE_VIEW_BYTES). A fold's training rows are a view of the table (the cut points and code
+ * at most FOLD_CACHE_BYTES of them (or the last one alone when it is read whole, see DENSE_VIEW_BYTES), plus
+ * each one's coded test rows when small (below). A fold's training rows are a view of the table (the cut points and code
  * maps its preprocessing fitted, and the list of the rows it leaves out: 4 MiB of a 10^7-row fold, so the
  * cache holds one such fold); its test rows are coded for each job and dropped with it, so a worker holds
  * the test rows of its job only, except a small fold's (at most SMALL_TEST_BYTES coded), kept with the fold:

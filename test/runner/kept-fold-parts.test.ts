@@ -4,20 +4,9 @@
  * keptFamilyCounts). A job's outcome must not depend on which jobs ran before it in the same worker.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { tempDir } from '../helpers/cli.js';
-import { loadSpecFile } from '../../src/spec/load.js';
-import { buildPlan } from '../../src/spec/plan.js';
-import { payloadOf } from '../../src/runner/run.js';
+import { outcomeNumbers, specPayloads } from '../helpers/payloads.js';
 import type { JobPayload } from '../../src/runner/job.js';
 import type { JobOutcome } from '../../src/store/db.js';
-
-/** An outcome without its clock readings. */
-function numbers(o: JobOutcome): Omit<JobOutcome, 'preprocessMs' | 'trainMs' | 'predictMs'> {
-  const { preprocessMs: _p, trainMs: _t, predictMs: _q, ...rest } = o;
-  return rest;
-}
 
 /** Each payload's outcome, run in this order by a fresh copy of the job code (no fold, test rows or counts kept). */
 async function runFresh(payloads: readonly JobPayload[]): Promise<Map<string, JobOutcome>> {
@@ -28,19 +17,13 @@ async function runFresh(payloads: readonly JobPayload[]): Promise<Map<string, Jo
 
 describe('parts of a fold kept by a worker', () => {
   it('give every job the outcome it has when it runs first', async () => {
-    const dir = tempDir('bnclab-kept-');
     // Two structures and three estimator settings on each fold: the later jobs of a fold take its coded test
     // rows and, for the same structure, its counts from the earlier ones.
-    writeFileSync(
-      join(dir, 's.yaml'),
+    const payloads = specPayloads(
       'name: k\nseed: 1\ndatasets: [iris, car]\npreprocessing: { discretize: mdl }\n' +
         'resampling: { method: cv, folds: 3 }\nstructures: [nb, tan]\n' +
         'estimators:\n  - id: dirichlet\n    params: { alpha: [0.5, 1, 7.5] }\n  - id: eap\n',
     );
-    const plan = buildPlan(loadSpecFile(join(dir, 's.yaml')).spec);
-    const grid = plan.grid!;
-    const payloads: JobPayload[] = [];
-    for (let i = 0; i < grid.size; i++) payloads.push(payloadOf(plan, grid.at(i), false));
     expect(payloads).toHaveLength(2 * 3 * 2 * 4);
 
     const inOrder = await runFresh(payloads);
@@ -48,8 +31,8 @@ describe('parts of a fold kept by a worker', () => {
     for (const p of payloads) {
       const alone = (await runFresh([p])).get(p.key)!;
       expect(alone.status, p.key).toBe('done');
-      expect(numbers(inOrder.get(p.key)!), p.key).toEqual(numbers(alone));
-      expect(numbers(reversed.get(p.key)!), p.key).toEqual(numbers(alone));
+      expect(outcomeNumbers(inOrder.get(p.key)!), p.key).toEqual(outcomeNumbers(alone));
+      expect(outcomeNumbers(reversed.get(p.key)!), p.key).toEqual(outcomeNumbers(alone));
     }
     // The settings differ in their numbers: a kept part that held one job's numbers would show here.
     const logLosses = new Set(payloads.slice(0, 4).map((p) => inOrder.get(p.key)!.metrics!.log_loss));

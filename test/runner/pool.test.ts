@@ -1,43 +1,26 @@
 /**
- * The worker pool sends a payload member many jobs share (dataset, table, fold assignment, preprocessing)
- * to a worker once, and names it afterwards: each outcome is still the one the job gives in this thread, and
- * no worker receives a member twice. The pool's workers start the built worker script (npm test builds it).
+ * The worker pool sends a payload member many jobs share (dataset, table, fold assignment, preprocessing, a
+ * method's structure learner and estimator) to a worker once, and names it afterwards: each outcome is still
+ * the one the job gives in this thread, and no worker receives a member twice. The pool's workers start the built worker script (npm test builds it).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { outcomeNumbers, specPayloads } from '../helpers/payloads.js';
 import { Worker } from 'node:worker_threads';
-import { tempDir } from '../helpers/cli.js';
-import { loadSpecFile } from '../../src/spec/load.js';
-import { buildPlan } from '../../src/spec/plan.js';
-import { payloadOf } from '../../src/runner/run.js';
 import { executeJob } from '../../src/runner/execute.js';
 import { WorkerPool, type JobMessage } from '../../src/runner/pool.js';
-import { SENT_ONCE, type JobPayload, type SentOnce } from '../../src/runner/job.js';
+import { SENT_ONCE, type SentOnce } from '../../src/runner/job.js';
 import type { JobOutcome } from '../../src/store/db.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** An outcome without its clock readings (the only part that differs between two runs of a job). */
-function numbers(o: JobOutcome): Omit<JobOutcome, 'preprocessMs' | 'trainMs' | 'predictMs'> {
-  const { preprocessMs: _p, trainMs: _t, predictMs: _q, ...rest } = o;
-  return rest;
-}
-
 describe('the worker pool', () => {
   it('sends each shared payload member to a worker once, and every job gives the outcome it gives inline', async () => {
-    const dir = tempDir('bnclab-pool-');
-    writeFileSync(
-      join(dir, 's.yaml'),
+    const payloads = specPayloads(
       'name: p\nseed: 1\ndatasets: [iris, zoo]\npreprocessing: { discretize: mdl }\n' +
         'resampling: { method: cv, folds: 3, repeats: 2 }\nstructures: [nb, tan]\nestimators: [dirichlet]\n',
     );
-    const plan = buildPlan(loadSpecFile(join(dir, 's.yaml')).spec);
-    const grid = plan.grid!;
-    const payloads: JobPayload[] = [];
-    for (let i = 0; i < grid.size; i++) payloads.push(payloadOf(plan, grid.at(i), false));
     expect(payloads).toHaveLength(2 * 2 * 3 * 2);
 
     const sent: { worker: number; msg: JobMessage }[] = [];
@@ -54,7 +37,8 @@ describe('the worker pool', () => {
       await pool.close();
     }
 
-    for (const [i, p] of payloads.entries()) expect(numbers(outcomes[i]), p.key).toEqual(numbers(executeJob(p)));
+    for (const [i, p] of payloads.entries())
+      expect(outcomeNumbers(outcomes[i]), p.key).toEqual(outcomeNumbers(executeJob(p)));
     expect(new Set(sent.map((s) => s.worker)).size).toBe(2);
     // Each member sent with its id to a worker the first time it holds it, and never again to that worker.
     const received = new Set<string>();
