@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { loadAverage, median, timeProcess, type ProcessTiming } from './lib/process.js';
 import { packageRoot } from '../src/util/paths.js';
 import { intervalText, medianInterval, targetVerdict } from './lib/target.js';
+import { trivialJobsSpec } from './lib/trivial-jobs.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,22 +40,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bnclab-jobs-scale-'));
 
 /** 100 methods × 10 folds × n/1,000 repeats on iris: n jobs of a millisecond or less each. */
 function specOf(n: number): string {
-  const file = join(dir, `jobs-${n}.yaml`);
-  const alphas = Array.from({ length: 100 }, (_, i) => 1 + i / 100).join(', ');
-  writeFileSync(
-    file,
-    `name: jobs-${n}
-seed: 1
-datasets: [iris]
-preprocessing: { discretize: mdl, missing: as-value }
-resampling: { method: cv, folds: 10, repeats: ${n / 1000}, stratified: true }
-structures: [nb]
-estimators:
-  - id: dirichlet
-    params: { alpha: [${alphas}] }
-`,
-  );
-  return file;
+  return trivialJobsSpec(dir, n);
 }
 
 // Preloaded in the timed process: notes when the coordinator first posts a message to a worker (a job).

@@ -28,7 +28,7 @@ export class Rng {
 
   /** The seed `derive(purpose)` hashes: this stream's state now and the purpose. */
   derivedSeed(purpose: string): string {
-    return derivedSeedOf(this.s0, this.s1, this.s2, this.s3, purpose);
+    return `${this.s0}:${this.s1}:${this.s2}:${this.s3}/${purpose}`;
   }
 
   /** Writes the state (four 32-bit words) to to[at .. at + 3], for a WebAssembly kernel that draws from it. */
@@ -123,11 +123,6 @@ export class Rng {
     }
     return a;
   }
-}
-
-/** The seed of a stream derived for `purpose` from a state (s0 … s3): what every derived stream hashes. */
-function derivedSeedOf(s0: number, s1: number, s2: number, s3: number, purpose: string): string {
-  return `${s0}:${s1}:${s2}:${s3}/${purpose}`;
 }
 
 /** The unsigned 32-bit word of the four bytes whose hex digits start at `at`, least significant byte first. */
