@@ -101,6 +101,21 @@ export interface RunSummary {
 
 export { defaultDbPath };
 
+/**
+ * canonicalJson of a plan's parameter object, once per object: a method's parameters and the spec's
+ * preprocessing are shared by all their jobs (plan.ts) and never changed, and the three texts a job's row
+ * holds cost a sort of keys each (about a tenth of what the coordinator allocated for a trivial job).
+ */
+const canonicalTexts = new WeakMap<object, string>();
+function canonicalText(o: object): string {
+  let text = canonicalTexts.get(o);
+  if (text === undefined) {
+    text = canonicalJson(o);
+    canonicalTexts.set(o, text);
+  }
+  return text;
+}
+
 function jobRow(plan: Plan, j: PlannedJob): JobRow {
   return {
     key: j.key,
@@ -110,10 +125,10 @@ function jobRow(plan: Plan, j: PlannedJob): JobRow {
     repeat: j.repeat,
     fold: j.fold,
     structure: j.method.structure.id,
-    structureParams: canonicalJson(j.method.structure.params),
+    structureParams: canonicalText(j.method.structure.params),
     estimator: j.method.estimator?.id ?? null,
-    estimatorParams: j.method.estimator ? canonicalJson(j.method.estimator.params) : null,
-    preprocessing: canonicalJson(plan.spec.preprocessing),
+    estimatorParams: j.method.estimator ? canonicalText(j.method.estimator.params) : null,
+    preprocessing: canonicalText(plan.spec.preprocessing),
     seed: j.seed,
     method: j.method.label,
   };

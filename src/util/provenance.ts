@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -64,9 +64,9 @@ function treeHash(dir: string): string {
 let cached: CodeState | undefined;
 
 /**
- * This process's code state (computed once: git calls or a hash of dist/). Asynchronous: a run asks for it
- * before it registers its plan, and git's calls (13–28 ms of wall for a clean clone on an idle machine, a diff
- * more for a dirty one) go on beside the registration. Without its optional locks git cannot record the files'
+ * This process's code state (computed once: git's status, its diff for a dirty tree, or a hash of dist/).
+ * Asynchronous: a run asks for it before it registers its plan, and git (13–28 ms of wall for a clean clone on
+ * an idle machine, a diff more for a dirty one) goes on beside the registration. Without its optional locks git cannot record the files'
  * times it learns, so where they are newer than its index (a fresh clone, files touched) it hashes every file,
  * 0.12–0.19 CPU s a call; the build refreshes the index once (scripts/refresh-git-index.mjs).
  */
@@ -90,17 +90,23 @@ export async function codeState(duckdbVersion: string): Promise<CodeState> {
  */
 export async function checkoutState(root: string): Promise<{ code: string; diff: string }> {
   // Only bnclab's own clone counts: installed under a user's repository (node_modules/bnclab), git would
-  // answer with that repository's commit, which says nothing about bnclab's code.
-  // One call for both (each process git starts costs this thread a fork): it fails as a whole in a repository
-  // without a commit, which then counts as not bnclab's clone, as a missing HEAD did.
-  const [top, headLine] = ((await git(['rev-parse', '--show-toplevel', 'HEAD'], root)) ?? '').split('\n');
-  const own = top !== '' && realpathSync(top) === realpathSync(root);
-  const head = own ? headLine?.trim() || undefined : undefined;
-  if (head) {
+  // answer with that repository's commit, which says nothing about bnclab's code. A clone's top folder holds
+  // its `.git` (a folder, or a file in a worktree), so one without it is not a clone of its own.
+  // One call for the commit and the tree's changes (each process git starts costs this thread a fork, 10–40 ms
+  // beside a run's workers starting): a repository without a commit counts as not bnclab's clone.
+  const status = existsSync(join(root, '.git'))
+    ? await git(['status', '--porcelain=v2', '--branch', '--no-ahead-behind'], root)
+    : undefined;
+  const lines = status?.split('\n') ?? [];
+  const head = lines
+    .find((l) => l.startsWith('# branch.oid '))
+    ?.slice('# branch.oid '.length)
+    .trim();
+  if (head && /^[0-9a-f]{40,64}$/.test(head)) {
     // The tracked files' changes and the untracked (not ignored) files: either makes the tree dirty.
-    const status = (await git(['status', '--porcelain'], root)) ?? '';
-    if (status.trim() === '') return { code: head, diff: '' };
-    return { code: `${head}+dirty`, diff: sha256Hex(`${(await git(['diff', 'HEAD'], root)) ?? ''}\0${status}`) };
+    const changes = lines.filter((l) => l !== '' && !l.startsWith('#')).join('\n');
+    if (changes === '') return { code: head, diff: '' };
+    return { code: `${head}+dirty`, diff: sha256Hex(`${(await git(['diff', 'HEAD'], root)) ?? ''}\0${changes}`) };
   }
   const built = join(root, 'dist');
   return { code: `build:${treeHash(existsSync(built) ? built : join(root, 'src')).slice(0, 16)}`, diff: '' };

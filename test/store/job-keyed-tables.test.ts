@@ -178,6 +178,24 @@ describe('tables keyed by job', () => {
     }
   });
 
+  it('a job finished with no attempts noted (attempts 0 or NULL) has its rows replaced, not added to', async () => {
+    const store = await ResultStore.open(join(tempDir(), 'unnoted.duckdb'));
+    try {
+      await store.registerJobs('e', [jobRow('k1'), jobRow('k2'), jobRow('k3')], 'v');
+      await store.recordOutcomes([outcome('k1', 0.5), outcome('k2', 0.5), outcome('k3', 0.5)]);
+      await store.query(
+        `UPDATE jobs SET attempts = CASE job_key WHEN 'k1' THEN 0 WHEN 'k2' THEN NULL ELSE attempts END`,
+      );
+      // Each alone, then together: a batch whose only job was recorded before must still find it.
+      await store.recordOutcomes([outcome('k1', 0.75)]);
+      await store.recordOutcomes([outcome('k2', 0.75), outcome('k3', 0.75)]);
+      expect((await counts(store)).job_metrics).toEqual([3, 1]);
+      expect((await store.results('e')).map((r) => r.accuracy)).toEqual([0.75, 0.75, 0.75]);
+    } finally {
+      store.close();
+    }
+  });
+
   for (const [name, oldTarget, oldShard] of [
     ['new shards into a new target', false, false],
     ['new shards into an old target', true, false],

@@ -53,6 +53,26 @@ describe('code state', () => {
     expect(dirty.diff).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('inside another repository (installed under a user’s clone) or in one without a commit, hashes the built code', async () => {
+    const user = tempDir('bnclab-user-');
+    const inUser = (...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: user, encoding: 'utf8' });
+    inUser('init', '-q');
+    const root = join(user, 'node_modules', 'bnclab');
+    mkdirSync(join(root, 'dist'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'a.js'), 'export const a = 1;\n');
+    writeFileSync(join(user, 'x.txt'), 'x\n');
+    inUser('add', '.');
+    inUser('commit', '-q', '-m', 'user');
+    // The user's repository has a commit, and bnclab's files are in it: still not bnclab's clone.
+    expect((await checkoutState(root)).code).toMatch(/^build:[0-9a-f]{16}$/);
+    const fresh = tempDir('bnclab-nocommit-');
+    execFileSync('git', ['init', '-q'], { cwd: fresh });
+    mkdirSync(join(fresh, 'dist'));
+    writeFileSync(join(fresh, 'dist', 'a.js'), 'export const a = 1;\n');
+    expect((await checkoutState(fresh)).code).toMatch(/^build:[0-9a-f]{16}$/);
+  });
+
   it('outside a clone of its own, hashes the built code', async () => {
     const root = tempDir('bnclab-built-');
     mkdirSync(join(root, 'dist'));
