@@ -104,7 +104,7 @@ export { defaultDbPath };
 /**
  * canonicalJson of a plan's parameter object, once per object: a method's parameters and the spec's
  * preprocessing are shared by all their jobs (plan.ts) and never changed, and the three texts a job's row
- * holds cost a sort of keys each (about a tenth of what the coordinator allocated for a trivial job).
+ * holds cost a sort of keys each (about 8 % of what the coordinator allocated for a trivial job).
  */
 const canonicalTexts = new WeakMap<object, string>();
 function canonicalText(o: object): string {

@@ -65,10 +65,11 @@ let cached: CodeState | undefined;
 
 /**
  * This process's code state (computed once: git's status, its diff for a dirty tree, or a hash of dist/).
- * Asynchronous: a run asks for it before it registers its plan, and git (13–28 ms of wall for a clean clone on
- * an idle machine, a diff more for a dirty one) goes on beside the registration. Without its optional locks git cannot record the files'
- * times it learns, so where they are newer than its index (a fresh clone, files touched) it hashes every file,
- * 0.12–0.19 CPU s a call; the build refreshes the index once (scripts/refresh-git-index.mjs).
+ * Asynchronous: a run asks for it before it registers its plan, and git (about 20 ms of wall for a clean clone
+ * on an idle machine, a diff more for a dirty one) goes on beside the registration. Without its optional locks
+ * git cannot record the files' times it learns, so where they are newer than its index (a fresh clone, files
+ * touched) it hashes every file, 0.12–0.19 CPU s a call; the build refreshes the index once
+ * (scripts/refresh-git-index.mjs).
  */
 export async function codeState(duckdbVersion: string): Promise<CodeState> {
   if (cached && cached.duckdb === duckdbVersion) return cached;
