@@ -9,6 +9,7 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } fr
 import { DatabaseInUseError, StoreError, UserError } from '../util/errors.js';
 import { describeFsError, makeFolder } from '../util/output.js';
 import { lockHolder, openSnapshot, type SnapshotCopy } from './snapshot.js';
+import { RecordedKeys } from './recorded-keys.js';
 import type { FoldColumn } from '../folds/split.js';
 import type { CodeState } from '../util/provenance.js';
 import type { ScoreColumns } from '../metrics/all.js';
@@ -241,6 +242,14 @@ export class ResultStore {
   private metricsWriter: JobMetricsWriter | undefined;
   /** DuckDB's memory is limited (boundMemory). */
   private memoryBounded = false;
+  /**
+   * The keys this store has recorded, kept while no other job's rows can be in the per-job tables: they were
+   * empty when it first recorded, and only recordOutcomes writes them (one writer per file). A job then has rows
+   * to replace only if its key is here, so a batch needs no scan of `jobs` to find the jobs recorded before
+   * (at 10^6 jobs that scan was a tenth of a batch's cost, docs/performance.md). null: the tables held rows
+   * (each batch asks the database); undefined: nothing recorded yet.
+   */
+  private recordedKeys: RecordedKeys | null | undefined;
   /** The keys the temporary table KEY_LIST holds, in order (keyTable); undefined before it is filled. */
   private heldKeys: readonly string[] | undefined;
   /** The last query that reads KEY_LIST: the next waits for it (queryKeys). */
@@ -726,15 +735,31 @@ export class ResultStore {
       // skipping the deletes otherwise keeps a batch from scanning the ever-growing per-job tables. No
       // table keyed by job has a primary key in a new database, so these deletes are what keeps a job to
       // one row in each.
-      const again = await c.runAndReadAll(
-        `SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key)
-         WHERE jobs.attempts > 0 OR jobs.status <> 'pending'`,
-      );
-      if (Number(again.getRows()[0][0]) > 0) {
-        for (const table of ['job_metrics', 'job_code', 'structures', 'predictions']) {
+      if (this.recordedKeys === undefined) {
+        const held = await c.runAndReadAll(
+          `SELECT ${JOB_ROW_TABLES.map((t) => `EXISTS (SELECT 1 FROM ${t})`).join(' OR ')}`,
+        );
+        this.recordedKeys = held.getRows()[0][0] === true ? null : new RecordedKeys();
+      }
+      const keys = this.recordedKeys;
+      const again = keys
+        ? outcomes.some((o) => keys.mayHold(o.key))
+        : Number(
+            (
+              await c.runAndReadAll(
+                `SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key)
+                 WHERE jobs.attempts > 0 OR jobs.status <> 'pending'`,
+              )
+            ).getRows()[0][0],
+          ) > 0;
+      if (again) {
+        for (const table of JOB_ROW_TABLES) {
           await c.run(`DELETE FROM ${table} WHERE job_key IN (SELECT job_key FROM outcome_batch)`);
         }
       }
+      // Noted before the commit: a batch rolled back leaves keys noted that have no rows, which costs at most
+      // a scan, never a duplicate.
+      if (keys) for (const o of outcomes) keys.add(o.key);
       const updated = await c.run(
         `UPDATE jobs SET status = b.status, error = b.error, attempts = jobs.attempts + 1, preprocess_ms = b.preprocess_ms,
            train_ms = b.train_ms, predict_ms = b.predict_ms, structure_info = b.structure_info, finished_at = now()
@@ -1021,6 +1046,9 @@ export class ResultStore {
     });
   }
 }
+
+/** The tables that hold a finished job's rows, besides its row of `jobs`: only recordOutcomes writes them. */
+const JOB_ROW_TABLES = ['job_metrics', 'job_code', 'structures', 'predictions'] as const;
 
 /**
  * DuckDB's memory limit (MB) while a run registers and stores its jobs (ResultStore.boundMemory). 128 until

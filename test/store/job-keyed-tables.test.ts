@@ -167,6 +167,32 @@ describe('tables keyed by job', () => {
     }
   });
 
+  it('a job recorded by an earlier process has its rows replaced, not added to (the store asks the database)', async () => {
+    const path = join(tempDir(), 'earlier.duckdb');
+    const first = await ResultStore.open(path);
+    try {
+      await first.registerJobs('e', [jobRow('k1'), jobRow('k2')], 'v');
+      await first.recordOutcomes([outcome('k1', 0.5), outcome('k2', 0, 'error')]);
+    } finally {
+      first.close();
+    }
+    const second = await ResultStore.open(path);
+    try {
+      await second.registerJobs('e', [jobRow('k1'), jobRow('k2'), jobRow('k3')], 'v');
+      // k3 alone first: the batch that follows must still find k1 and k2 recorded before.
+      await second.recordOutcomes([outcome('k3', 0.25)]);
+      await second.recordOutcomes([outcome('k1', 0.75), outcome('k2', 1)]);
+      expect((await counts(second)).job_metrics).toEqual([3, 1]);
+      expect((await second.results('e')).map((r) => [r.job_key, r.accuracy]).sort()).toEqual([
+        ['k1', 0.75],
+        ['k2', 1],
+        ['k3', 0.25],
+      ]);
+    } finally {
+      second.close();
+    }
+  });
+
   it('a batch that holds a job twice is refused whole', async () => {
     const store = await ResultStore.open(join(tempDir(), 'twice.duckdb'));
     try {
