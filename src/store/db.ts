@@ -246,7 +246,7 @@ export class ResultStore {
    * The keys this store has recorded, kept while no other job's rows can be in the per-job tables: they were
    * empty when it first recorded, and only recordOutcomes writes them (one writer per file). A job then has rows
    * to replace only if its key is here, so a batch needs no scan of `jobs` to find the jobs recorded before
-   * (at 10^6 jobs that scan was a tenth of a batch's cost, docs/performance.md). null: the tables held rows
+   * (at 10^6 jobs that scan cost 27–36 ms a batch, docs/performance.md). null: the tables held rows
    * (each batch asks the database); undefined: nothing recorded yet.
    */
   private recordedKeys: RecordedKeys | null | undefined;
