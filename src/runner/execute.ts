@@ -28,6 +28,7 @@ import {
   type Params,
 } from '../registry.js';
 import { UserError } from '../util/errors.js';
+import { canonicalJsonOnce } from '../util/hash.js';
 import { RootStream, type Rng, type StreamSource } from '../util/rng.js';
 import { EXCLUDED, testRows } from '../folds/split.js';
 import type { JobOutcome } from '../store/db.js';
@@ -63,9 +64,6 @@ const FOLD_CACHE_LIMIT = 32;
 const FOLD_CACHE_BYTES = 8 << 20;
 /** A fold's coded test rows are kept with it up to this size (their codes, 4 bytes a cell). */
 const SMALL_TEST_BYTES = 64 << 10;
-
-/** The spec's preprocessing as text, for the fold cache's key: one object a run, sent to the worker once. */
-const preprocessingKeys = new WeakMap<object, string>();
 
 /** Tables handed over by the coordinator (in shared memory), one per dataset content, kept like loadDataset's. */
 const sharedTables = new Map<string, RawTable>();
@@ -210,12 +208,8 @@ function checkAttributes(info: MethodInfo, dataset: string, train: DiscreteData)
 }
 
 export function preparedFold(p: JobPayload) {
-  let preprocessingKey = preprocessingKeys.get(p.preprocessing);
-  if (preprocessingKey === undefined) {
-    preprocessingKey = JSON.stringify(p.preprocessing);
-    preprocessingKeys.set(p.preprocessing, preprocessingKey);
-  }
-  const cacheKey = `${p.dataset.sha256}|${p.splitKey}|${p.repeat}|${p.fold}|${preprocessingKey}`;
+  // The spec's preprocessing is one object a run, sent to the worker once: its text is made once.
+  const cacheKey = `${p.dataset.sha256}|${p.splitKey}|${p.repeat}|${p.fold}|${canonicalJsonOnce(p.preprocessing)}`;
   const t0 = performance.now();
   const table = tableOf(p);
   let fold = foldCache.get(cacheKey);

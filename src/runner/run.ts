@@ -15,7 +15,7 @@ import { selectJobs, type JobSubset } from '../spec/subset.js';
 import { duckdbVersion, ResultStore, storeFailure, type JobOutcome, type JobRow } from '../store/db.js';
 import { codeState } from '../util/provenance.js';
 import { defaultDbPath } from '../store/location.js';
-import { canonicalJson } from '../util/hash.js';
+import { canonicalJson, canonicalJsonOnce } from '../util/hash.js';
 import { packageRoot } from '../util/paths.js';
 import { BNCLAB_VERSION } from '../version.js';
 import { InlineRunner, WorkerPool, type JobRunner } from './pool.js';
@@ -101,21 +101,6 @@ export interface RunSummary {
 
 export { defaultDbPath };
 
-/**
- * canonicalJson of a plan's parameter object, once per object: a method's parameters and the spec's
- * preprocessing are shared by all their jobs (plan.ts) and never changed, and the three texts a job's row
- * holds cost a sort of keys each (about 8 % of what the coordinator allocated for a trivial job).
- */
-const canonicalTexts = new WeakMap<object, string>();
-function canonicalText(o: object): string {
-  let text = canonicalTexts.get(o);
-  if (text === undefined) {
-    text = canonicalJson(o);
-    canonicalTexts.set(o, text);
-  }
-  return text;
-}
-
 function jobRow(plan: Plan, j: PlannedJob): JobRow {
   return {
     key: j.key,
@@ -125,10 +110,10 @@ function jobRow(plan: Plan, j: PlannedJob): JobRow {
     repeat: j.repeat,
     fold: j.fold,
     structure: j.method.structure.id,
-    structureParams: canonicalText(j.method.structure.params),
+    structureParams: canonicalJsonOnce(j.method.structure.params),
     estimator: j.method.estimator?.id ?? null,
-    estimatorParams: j.method.estimator ? canonicalText(j.method.estimator.params) : null,
-    preprocessing: canonicalText(plan.spec.preprocessing),
+    estimatorParams: j.method.estimator ? canonicalJsonOnce(j.method.estimator.params) : null,
+    preprocessing: canonicalJsonOnce(plan.spec.preprocessing),
     seed: j.seed,
     method: j.method.label,
   };

@@ -735,31 +735,11 @@ export class ResultStore {
       // skipping the deletes otherwise keeps a batch from scanning the ever-growing per-job tables. No
       // table keyed by job has a primary key in a new database, so these deletes are what keeps a job to
       // one row in each.
-      if (this.recordedKeys === undefined) {
-        const held = await c.runAndReadAll(
-          `SELECT ${JOB_ROW_TABLES.map((t) => `EXISTS (SELECT 1 FROM ${t})`).join(' OR ')}`,
-        );
-        this.recordedKeys = held.getRows()[0][0] === true ? null : new RecordedKeys();
-      }
-      const keys = this.recordedKeys;
-      const again = keys
-        ? outcomes.some((o) => keys.mayHold(o.key))
-        : Number(
-            (
-              await c.runAndReadAll(
-                `SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key)
-                 WHERE jobs.attempts > 0 OR jobs.status <> 'pending'`,
-              )
-            ).getRows()[0][0],
-          ) > 0;
-      if (again) {
+      if (await this.recordedBefore(outcomes)) {
         for (const table of JOB_ROW_TABLES) {
           await c.run(`DELETE FROM ${table} WHERE job_key IN (SELECT job_key FROM outcome_batch)`);
         }
       }
-      // Noted before the commit: a batch rolled back leaves keys noted that have no rows, which costs at most
-      // a scan, never a duplicate.
-      if (keys) for (const o of outcomes) keys.add(o.key);
       const updated = await c.run(
         `UPDATE jobs SET status = b.status, error = b.error, attempts = jobs.attempts + 1, preprocess_ms = b.preprocess_ms,
            train_ms = b.train_ms, predict_ms = b.predict_ms, structure_info = b.structure_info, finished_at = now()
@@ -815,6 +795,30 @@ export class ResultStore {
       }
       await this.rollbackKeeping(e);
     }
+  }
+
+  /**
+   * Whether any job of the batch (staged in outcome_batch) may have been recorded before, inside the batch's
+   * transaction. Where the store keeps the keys it wrote (recordedKeys), it notes the batch's keys as it asks:
+   * noted before the commit, a batch rolled back leaves keys with no rows, which costs a scan, never a duplicate.
+   */
+  private async recordedBefore(outcomes: readonly JobOutcome[]): Promise<boolean> {
+    if (this.recordedKeys === undefined) {
+      const held = await this.conn.runAndReadAll(
+        `SELECT ${JOB_ROW_TABLES.map((t) => `EXISTS (SELECT 1 FROM ${t})`).join(' OR ')}`,
+      );
+      this.recordedKeys = held.getRows()[0][0] === true ? null : new RecordedKeys();
+    }
+    if (this.recordedKeys) {
+      let again = false;
+      for (const o of outcomes) if (this.recordedKeys.add(o.key)) again = true;
+      return again;
+    }
+    const r = await this.conn.runAndReadAll(
+      `SELECT count(*)::INTEGER FROM outcome_batch JOIN jobs USING (job_key)
+       WHERE jobs.attempts > 0 OR jobs.status <> 'pending'`,
+    );
+    return Number(r.getRows()[0][0]) > 0;
   }
 
   /**

@@ -14,9 +14,12 @@ export class RecordedKeys {
     return this.count;
   }
 
-  add(key: string): void {
+  /** Notes `key`; whether it may have been noted before (as mayHold would have answered). */
+  add(key: string): boolean {
     if (2 * (this.count + 1) > this.slots.length) this.grow();
-    if (this.insert(this.slots, hashOf(key))) this.count++;
+    if (!this.insert(this.slots, hashOf(key))) return true;
+    this.count++;
+    return false;
   }
 
   /** Whether `key` may have been added: true for every added key, and for a few others (a shared hash). */

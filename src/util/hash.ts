@@ -5,6 +5,21 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 
+const canonicalTexts = new WeakMap<object, string>();
+
+/**
+ * canonicalJson of an object that is never changed once made (a plan's method parameters, its preprocessing),
+ * computed once per object: many jobs share one and each would otherwise sort its keys again.
+ */
+export function canonicalJsonOnce(o: object): string {
+  let text = canonicalTexts.get(o);
+  if (text === undefined) {
+    text = canonicalJson(o);
+    canonicalTexts.set(o, text);
+  }
+  return text;
+}
+
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v && typeof v === 'object' && !ArrayBuffer.isView(v)) {
